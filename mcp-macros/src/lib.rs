@@ -1,0 +1,1 @@
+//! `#[mcp_tool]` and the parameter derives. Use them through `mcp_runtime::prelude`.

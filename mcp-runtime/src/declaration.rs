@@ -1,0 +1,46 @@
+//! What `#[mcp_tool]` submits to `inventory`: a tool as plain static data plus fn pointers.
+//!
+//! CONTRACT between `mcp-macros` (which emits one `inventory::submit!` of a
+//! [`ToolDeclaration`] per tool) and the registry (which collects, checks and serves them).
+
+use std::future::Future;
+use std::pin::Pin;
+
+use crate::param::{JsonObject, ParamDecl, ParamError};
+use crate::tool::{ToolContext, ToolResult};
+
+/// A boxed, `Send` future returned by a tool invocation.
+pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// The static declaration of one tool, as written by its author.
+#[derive(Debug, Clone, Copy)]
+pub struct ToolDeclaration {
+    /// The id: registration key AND advertised name (`^[a-zA-Z0-9_-]{1,64}$`).
+    pub id: &'static str,
+    /// Optional human title (`title = "..."`).
+    pub title: Option<&'static str>,
+    /// The catalog tagline: `summary = "..."` or the doc comment's first sentence.
+    pub summary: &'static str,
+    /// The whole struct doc comment: the advertised description.
+    pub description: &'static str,
+    /// `category = "..."`, default `"General"`.
+    pub category: &'static str,
+    /// `write`: the tool changes content.
+    pub write: bool,
+    /// `man = "..."`: long prose kept out of the advertised definition.
+    pub man: Option<&'static str>,
+    /// `module_path!()` at the declaration, to name both sides of a duplicate.
+    pub module_path: &'static str,
+    /// The parameters, in declaration order.
+    pub params: &'static [ParamDecl],
+    /// Parse the arguments (superset: cross-wiki params always accepted) and run the tool.
+    pub invoke: for<'a> fn(&'a ToolContext, &'a JsonObject) -> BoxFuture<'a, ToolResult>,
+}
+
+inventory::collect!(ToolDeclaration);
+
+/// Implemented by `#[mcp_tool]` for the annotated struct: the generated argument parser.
+pub trait ToolParams: Sized {
+    /// Parse arguments: unknown keys refused listing the accepted ones, then each field.
+    fn parse_args(args: &JsonObject) -> Result<Self, ParamError>;
+}

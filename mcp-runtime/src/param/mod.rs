@@ -1,0 +1,86 @@
+//! The parameter layer: each supported field type carries its own schema and parser through
+//! [`Param`], so the advertised schema and the parsing of one declaration cannot drift.
+//!
+//! CONTRACT (shared by `mcp-macros` and this crate): the macro never knows which types exist.
+//! For every field it emits a [`ParamDecl`] whose `schema`/`required` fn pointers come from
+//! `<FieldType as Param>`, and a parse call `<FieldType as Param>::parse(args.get(wire), &SPEC)`.
+//! An unsupported field type therefore fails on `Param`'s `#[diagnostic::on_unimplemented]`,
+//! spanned on the field's type.
+
+mod error;
+
+pub use error::ParamError;
+
+use serde_json::{Map, Value};
+
+/// A JSON object: tool arguments, or one property's schema.
+pub type JsonObject = Map<String, Value>;
+
+/// What `#[mcp_tool]` knows about one field, handed to that field type's [`Param`] impl.
+///
+/// Built as a `const` by the macro, so every field is plain data (no allocation per call).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ParamSpec {
+    /// The wire name (after `rename` / `rename_all`).
+    pub name: &'static str,
+    /// The field's doc comment, the parameter's description.
+    pub description: &'static str,
+    /// `#[param(default = N)]`, integers only (checked by the macro).
+    pub default: Option<i64>,
+    /// `#[param(range = a..=b)]`, integers only, `a <= b` (checked by the macro).
+    pub range: Option<(i64, i64)>,
+    /// `#[param(clamp)]`: clamp into `range` instead of refusing.
+    pub clamp: bool,
+    /// `#[param(raw)]`: a string kept exactly as sent (not trimmed, blank allowed).
+    pub raw: bool,
+    /// `#[param(required)]`: for types that are optional by default (string maps).
+    pub required: bool,
+    /// `#[param(cross_wiki)]`: advertised only when the endpoint has cross-wiki reach.
+    pub cross_wiki: bool,
+}
+
+impl ParamSpec {
+    /// A spec with only a name and description; the macro sets the rest with struct update.
+    pub const fn new(name: &'static str, description: &'static str) -> Self {
+        Self {
+            name,
+            description,
+            default: None,
+            range: None,
+            clamp: false,
+            raw: false,
+            required: false,
+            cross_wiki: false,
+        }
+    }
+}
+
+/// One declared parameter of a tool: its spec plus its type's schema and parser entry points.
+#[derive(Debug, Clone, Copy)]
+pub struct ParamDecl {
+    /// The field's spec.
+    pub spec: ParamSpec,
+    /// `<T as Param>::schema`.
+    pub schema: fn(&ParamSpec) -> JsonObject,
+    /// `<T as Param>::is_required`.
+    pub required: fn(&ParamSpec) -> bool,
+}
+
+/// A type usable as a tool parameter: it says what it advertises and how it parses, together.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a supported #[mcp_tool] parameter type",
+    label = "unsupported parameter type",
+    note = "supported: String, Option<String>, Keep<String>, i64, Option<i64>, bool, Option<bool>, \
+            Vec<String>, BTreeMap<String, String>, a unit enum with #[derive(ParamEnum)], \
+            and T / Vec<T> / Option<T> where T has #[derive(ParamObject)]"
+)]
+pub trait Param: Sized {
+    /// This parameter's JSON Schema (2020-12, flat), including `description` from the spec.
+    fn schema(spec: &ParamSpec) -> JsonObject;
+
+    /// Whether the parameter is listed in the schema's `required` array.
+    fn is_required(spec: &ParamSpec) -> bool;
+
+    /// Parse the argument (`None` when absent). Errors are agent-facing and name `spec.name`.
+    fn parse(value: Option<&Value>, spec: &ParamSpec) -> Result<Self, ParamError>;
+}
