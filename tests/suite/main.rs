@@ -1,0 +1,3 @@
+//! The workspace-wide test suite: one binary, a module per area.
+
+mod tidy;

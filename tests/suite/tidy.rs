@@ -1,0 +1,243 @@
+//! What review would nag about, enforced as plain tests (rust-analyzer's `tidy.rs`).
+//!
+//! - Dependency arrows run one way: `wiki-mcp -> bundled-tools -> mcp-runtime -> (mcp-macros,
+//!   wiki-store)`; `wiki-store` knows nothing of MCP, `mcp-macros` depends on nothing of ours.
+//! - Every dependency version is pinned once, in the root `[workspace.dependencies]`.
+//! - Tool crates reach serde_json, schemars and inventory only through the runtime's re-exports.
+//! - No ignored or should-panic tests, no `dbg!`, no printing outside the binary and benches.
+//! - One `#[mcp_tool]` per file: a tool file is named by its id and holds one tool.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// The workspace root (this crate lives in `<root>/tests`).
+fn workspace_root() -> PathBuf {
+    let manifest_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    manifest_dir
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| manifest_dir.to_path_buf())
+}
+
+fn read_toml(path: &Path) -> toml::Table {
+    let text = fs::read_to_string(path).unwrap_or_else(|e| panic!("read {}: {e}", path.display()));
+    text.parse()
+        .unwrap_or_else(|e| panic!("parse {}: {e}", path.display()))
+}
+
+/// Member directories as listed in the root manifest.
+fn members() -> Vec<String> {
+    let root = read_toml(&workspace_root().join("Cargo.toml"));
+    root["workspace"]["members"]
+        .as_array()
+        .expect("workspace.members is an array")
+        .iter()
+        .map(|m| m.as_str().expect("member is a string").to_owned())
+        .collect()
+}
+
+/// Our own crates, by package name: the only names the arrow rule is about.
+const OUR_CRATES: &[&str] = &[
+    "mcp-macros",
+    "mcp-runtime",
+    "wiki-store",
+    "bundled-tools",
+    "wiki-mcp",
+];
+
+/// Which of our crates each member may depend on (normal dependencies). A member missing here is
+/// a failure on purpose: a new crate states its place in the arrows when it joins.
+fn allowed_arrows() -> BTreeMap<&'static str, &'static [&'static str]> {
+    BTreeMap::from([
+        ("mcp-macros", &[][..]),
+        ("wiki-store", &[][..]),
+        ("mcp-runtime", &["mcp-macros", "wiki-store"][..]),
+        ("bundled-tools", &["mcp-runtime", "wiki-store"][..]),
+        ("wiki-mcp", &["bundled-tools", "mcp-runtime", "wiki-store"][..]),
+        // Test crates may depend on anything.
+        ("ui-tests", OUR_CRATES),
+        ("tests", OUR_CRATES),
+    ])
+}
+
+const DEPENDENCY_TABLES: &[&str] = &["dependencies", "dev-dependencies", "build-dependencies"];
+
+#[test]
+fn dependency_arrows_run_one_way() {
+    let allowed = allowed_arrows();
+    let mut violations = Vec::new();
+    for member in members() {
+        let manifest = read_toml(&workspace_root().join(&member).join("Cargo.toml"));
+        let Some(may_use) = allowed.get(member.as_str()) else {
+            violations.push(format!(
+                "{member}: not in tidy's allowed_arrows(); add it with the crates it may use"
+            ));
+            continue;
+        };
+        let deps = manifest.get("dependencies").and_then(|d| d.as_table());
+        for name in deps.into_iter().flat_map(|t| t.keys()) {
+            if OUR_CRATES.contains(&name.as_str()) && !may_use.contains(&name.as_str()) {
+                violations.push(format!("{member} depends on {name}: the arrows forbid it"));
+            }
+        }
+    }
+    assert!(violations.is_empty(), "{}", violations.join("\n"));
+}
+
+#[test]
+fn every_dependency_version_is_pinned_once_in_the_workspace() {
+    let mut violations = Vec::new();
+    for member in members() {
+        let manifest = read_toml(&workspace_root().join(&member).join("Cargo.toml"));
+        for table in DEPENDENCY_TABLES {
+            let Some(deps) = manifest.get(*table).and_then(|d| d.as_table()) else {
+                continue;
+            };
+            for (name, spec) in deps {
+                let inherits = spec
+                    .as_table()
+                    .and_then(|t| t.get("workspace"))
+                    .and_then(|w| w.as_bool())
+                    == Some(true);
+                if !inherits {
+                    violations.push(format!(
+                        "{member} [{table}] {name}: write `{name} = {{ workspace = true }}` and pin \
+                         the version in the root [workspace.dependencies]"
+                    ));
+                }
+            }
+        }
+    }
+    assert!(violations.is_empty(), "{}", violations.join("\n"));
+}
+
+#[test]
+fn tool_crates_use_the_runtime_reexports() {
+    let path = workspace_root().join("bundled-tools").join("Cargo.toml");
+    if !path.exists() {
+        return;
+    }
+    let manifest = read_toml(&path);
+    let deps = manifest.get("dependencies").and_then(|d| d.as_table());
+    let direct: Vec<&String> = deps
+        .into_iter()
+        .flat_map(|t| t.keys())
+        .filter(|name| ["serde_json", "schemars", "inventory"].contains(&name.as_str()))
+        .collect();
+    assert!(
+        direct.is_empty(),
+        "bundled-tools depends directly on {direct:?}; use mcp_runtime's derives and re-exports"
+    );
+}
+
+/// Every `.rs` file of the workspace's members, except build output.
+fn rust_files() -> Vec<PathBuf> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        let Ok(entries) = fs::read_dir(dir) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let name = entry.file_name();
+            if path.is_dir() {
+                if name != "target" && !name.to_string_lossy().starts_with('.') {
+                    walk(&path, out);
+                }
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
+            }
+        }
+    }
+    let mut files = Vec::new();
+    for member in members() {
+        walk(&workspace_root().join(member), &mut files);
+    }
+    files.sort();
+    files
+}
+
+fn relative(path: &Path) -> String {
+    path.strip_prefix(workspace_root())
+        .unwrap_or(path)
+        .display()
+        .to_string()
+}
+
+/// The forbidden patterns are assembled so that this file does not match itself.
+fn pattern(parts: &[&str]) -> String {
+    parts.concat()
+}
+
+#[test]
+fn no_ignored_or_should_panic_tests_and_no_dbg() {
+    let forbidden = [
+        (pattern(&["#[", "ignore"]), "assert the behaviour or delete the test"),
+        (pattern(&["#[", "should_panic"]), "assert the Err instead"),
+        (pattern(&["dbg", "!("]), "remove the debugging output"),
+    ];
+    let mut violations = Vec::new();
+    for file in rust_files() {
+        let Ok(text) = fs::read_to_string(&file) else {
+            continue;
+        };
+        for (needle, fix) in &forbidden {
+            if text.contains(needle.as_str()) {
+                violations.push(format!("{}: contains `{needle}`: {fix}", relative(&file)));
+            }
+        }
+    }
+    assert!(violations.is_empty(), "{}", violations.join("\n"));
+}
+
+#[test]
+fn only_the_binary_and_benches_print() {
+    let print = pattern(&["println", "!("]);
+    let mut violations = Vec::new();
+    for file in rust_files() {
+        let rel = relative(&file);
+        let may_print = rel.starts_with("wiki-mcp/")
+            || rel.contains("/benches/")
+            || rel.starts_with("ui-tests/")
+            || rel.contains("/examples/");
+        if may_print {
+            continue;
+        }
+        let Ok(text) = fs::read_to_string(&file) else {
+            continue;
+        };
+        if text.contains(print.as_str()) {
+            violations.push(format!(
+                "{rel}: prints to stdout; stdout belongs to the binary and the stdio transport \
+                 (use tracing, or return the text)"
+            ));
+        }
+    }
+    assert!(violations.is_empty(), "{}", violations.join("\n"));
+}
+
+#[test]
+fn one_tool_per_file() {
+    let attribute = pattern(&["#[", "mcp_tool("]);
+    let mut violations = Vec::new();
+    for file in rust_files() {
+        let rel = relative(&file);
+        // Compile-fail cases declare two tools on purpose (duplicate ids).
+        if rel.starts_with("ui-tests/") || rel.starts_with("mcp-macros/") {
+            continue;
+        }
+        let Ok(text) = fs::read_to_string(&file) else {
+            continue;
+        };
+        let count = text
+            .lines()
+            .filter(|line| line.trim_start().starts_with(attribute.as_str()))
+            .count();
+        if count > 1 {
+            violations.push(format!(
+                "{rel}: {count} #[mcp_tool] declarations; give each tool its own file named by its id"
+            ));
+        }
+    }
+    assert!(violations.is_empty(), "{}", violations.join("\n"));
+}
