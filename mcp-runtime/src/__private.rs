@@ -3,7 +3,11 @@
 //! `mcp-runtime` alone and user shadowing (`type Result = …`) cannot break it.
 
 pub use crate::declaration::{BoxFuture, ToolDeclaration, ToolParams};
-pub use crate::param::{JsonObject, Param, ParamDecl, ParamError, ParamSpec};
+pub use crate::invoke::invoke;
+pub use crate::param::{
+    DerivedParam, JsonObject, Param, ParamDecl, ParamEnum, ParamError, ParamObject, ParamSpec,
+    enum_parse, enum_schema,
+};
 pub use crate::tool::{Execute, ToolContext, ToolResult};
 pub use inventory;
 pub use schemars;
@@ -11,3 +15,5 @@ pub use serde;
 pub use serde_json;
 pub use std::option::Option;
 pub use std::result::Result;
+pub use std::{concat, module_path, stringify};
+pub use std::{primitive::bool, primitive::str};

@@ -7,8 +7,10 @@
 //! An unsupported field type therefore fails on `Param`'s `#[diagnostic::on_unimplemented]`,
 //! spanned on the field's type.
 
+mod derived;
 mod error;
 
+pub use derived::{DerivedParam, ParamEnum, ParamObject, enum_parse, enum_schema};
 pub use error::ParamError;
 
 use serde_json::{Map, Value};
