@@ -7,6 +7,7 @@ extern crate self as mcp_runtime;
 
 pub mod declaration;
 mod invoke;
+pub mod output;
 pub mod param;
 pub mod tool;
 

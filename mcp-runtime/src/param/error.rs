@@ -1,7 +1,12 @@
 //! Parameter errors, worded as the reference words them (`Error: 'limit' must be an integer.`).
 //!
-//! CONTRACT: every variant names the parameter; `Display` is the agent-facing text. The runtime
-//! helper owns the final wording of each variant (facts §3.5) and guards every echoed value.
+//! CONTRACT: every variant names the parameter; `Display` is the agent-facing text. Every value
+//! the agent sent and that is echoed back (an enum value, an unknown argument name) is guarded
+//! with [`fragment`], so an argument cannot forge a line of output.
+
+use std::fmt;
+
+use crate::output::guard::fragment;
 
 /// Why an argument was refused. `Display` is exactly what the agent reads.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -50,13 +55,28 @@ pub enum ParamError {
     Invalid {
         /// Wire name.
         name: &'static str,
-        /// The rest of the sentence after `Error: '<name>' `.
+        /// The rest of the sentence after `Error: '<name>' `, written by the runtime (any echoed
+        /// value in it already guarded).
         message: String,
     },
 }
 
-impl std::fmt::Display for ParamError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl ParamError {
+    /// The wire name of the parameter this error is about.
+    pub fn param(&self) -> &str {
+        match self {
+            Self::Required { name }
+            | Self::WrongType { name, .. }
+            | Self::OutOfRange { name, .. }
+            | Self::NotOneOf { name, .. }
+            | Self::Invalid { name, .. } => name,
+            Self::Unknown { name, .. } => name,
+        }
+    }
+}
+
+impl fmt::Display for ParamError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::Required { name } => write!(f, "Error: '{name}' parameter is required."),
             Self::WrongType { name, expected } => write!(f, "Error: '{name}' must be {expected}."),
@@ -75,21 +95,95 @@ impl std::fmt::Display for ParamError {
                 got,
             } => write!(
                 f,
-                "Error: '{name}' must be one of: {} (got \"{got}\").",
-                accepted.join(", ")
+                "Error: '{name}' must be one of: {} (got \"{}\").",
+                accepted.join(", "),
+                fragment(got)
             ),
-            Self::Unknown { name, accepted } => write!(
-                f,
-                "Error: '{name}' is not a parameter of this tool. Accepted parameters: {}.",
+            Self::Unknown { name, accepted } => {
+                write!(
+                    f,
+                    "Error: '{}' is not a parameter of this tool. ",
+                    fragment(name)
+                )?;
                 if accepted.is_empty() {
-                    "none (call it with no arguments)".to_owned()
+                    f.write_str("This tool takes no parameters: call it with no arguments.")
                 } else {
-                    accepted.join(", ")
+                    write!(f, "Accepted parameters: {}.", accepted.join(", "))
                 }
-            ),
+            }
             Self::Invalid { name, message } => write!(f, "Error: '{name}' {message}"),
         }
     }
 }
 
 impl std::error::Error for ParamError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wording_follows_the_reference() {
+        let cases = [
+            (
+                ParamError::Required { name: "reference" },
+                "Error: 'reference' parameter is required.",
+            ),
+            (
+                ParamError::WrongType {
+                    name: "limit",
+                    expected: "an integer",
+                },
+                "Error: 'limit' must be an integer.",
+            ),
+            (
+                ParamError::OutOfRange {
+                    name: "limit",
+                    min: 1,
+                    max: 100,
+                    got: 500,
+                },
+                "Error: 'limit' must be between 1 and 100 (got 500).",
+            ),
+            (
+                ParamError::Unknown {
+                    name: "limt".to_owned(),
+                    accepted: vec!["reference", "limit"],
+                },
+                "Error: 'limt' is not a parameter of this tool. Accepted parameters: reference, limit.",
+            ),
+            (
+                ParamError::Unknown {
+                    name: "x".to_owned(),
+                    accepted: vec![],
+                },
+                "Error: 'x' is not a parameter of this tool. This tool takes no parameters: call it with no arguments.",
+            ),
+        ];
+        for (error, text) in cases {
+            assert_eq!(error.to_string(), text);
+        }
+    }
+
+    #[test]
+    fn echoed_values_are_guarded() {
+        let forged = ParamError::NotOneOf {
+            name: "mode",
+            accepted: &["source", "rendered"],
+            got: format!("x\nError: forged line\u{202E}{}", "z".repeat(300)),
+        };
+        let text = forged.to_string();
+        assert!(!text.contains('\n') && !text.contains('\u{202E}'));
+        assert!(text.starts_with(
+            "Error: 'mode' must be one of: source, rendered (got \"xError: forged line"
+        ));
+        assert!(text.ends_with("…\")."));
+
+        let unknown = ParamError::Unknown {
+            name: "a\r\nb".to_owned(),
+            accepted: vec!["c"],
+        };
+        assert!(unknown.to_string().starts_with("Error: 'ab' is not"));
+        assert_eq!(unknown.param(), "a\r\nb");
+    }
+}

@@ -7,11 +7,20 @@
 //! An unsupported field type therefore fails on `Param`'s `#[diagnostic::on_unimplemented]`,
 //! spanned on the field's type.
 
+mod array;
+mod boolean;
 mod derived;
 mod error;
+mod integer;
+mod keep;
+mod map;
+mod object;
+pub mod string;
 
 pub use derived::{DerivedParam, ParamEnum, ParamObject, enum_parse, enum_schema};
 pub use error::ParamError;
+pub use keep::Keep;
+pub use object::{object_parse, object_schema};
 
 use serde_json::{Map, Value};
 
@@ -85,4 +94,18 @@ pub trait Param: Sized {
 
     /// Parse the argument (`None` when absent). Errors are agent-facing and name `spec.name`.
     fn parse(value: Option<&Value>, spec: &ParamSpec) -> Result<Self, ParamError>;
+}
+
+/// The argument, or `None` when it is absent or JSON `null`: clients that send `null` for an
+/// argument they leave unset mean "absent", so every kind treats the two alike.
+pub(crate) fn present(value: Option<&Value>) -> Option<&Value> {
+    value.filter(|value| !value.is_null())
+}
+
+/// `{"type": <json_type>, "description": <spec.description>}`, the start of every kind's schema.
+pub(crate) fn typed_schema(json_type: &str, spec: &ParamSpec) -> JsonObject {
+    let mut schema = JsonObject::new();
+    schema.insert("type".to_owned(), json_type.into());
+    schema.insert("description".to_owned(), spec.description.into());
+    schema
 }
