@@ -1,0 +1,2 @@
+//! Store benchmarks.
+fn main() {}

@@ -1,0 +1,50 @@
+//! Change events and the change sequence.
+
+use std::sync::Arc;
+
+use crate::Result;
+use crate::model::change::ChangeEvent;
+
+/// A subscriber's callback. It runs on the writing thread right after the commit, so it must be
+/// quick (forward the event to a channel).
+pub type ChangeListener = Arc<dyn Fn(&ChangeEvent) + Send + Sync>;
+
+/// Keeps a listener registered; dropping it unsubscribes.
+pub struct Subscription {
+    unsubscribe: Option<Box<dyn FnOnce() + Send + Sync>>,
+}
+
+impl Subscription {
+    /// A subscription that runs `unsubscribe` when dropped (for backends).
+    pub fn new(unsubscribe: impl FnOnce() + Send + Sync + 'static) -> Self {
+        Subscription {
+            unsubscribe: Some(Box::new(unsubscribe)),
+        }
+    }
+}
+
+impl Drop for Subscription {
+    fn drop(&mut self) {
+        if let Some(unsubscribe) = self.unsubscribe.take() {
+            unsubscribe();
+        }
+    }
+}
+
+impl std::fmt::Debug for Subscription {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Subscription").finish_non_exhaustive()
+    }
+}
+
+/// Change notification: in-process events for this process's writes, and a persistent change
+/// sequence that advances on every change by any process (documents, configuration, rights,
+/// users, tokens), cheap to poll.
+pub trait ChangeFeed {
+    /// The current change sequence value. Compare with an earlier value to learn whether anything
+    /// changed, including in another process.
+    fn change_seq(&self) -> Result<u64>;
+
+    /// Registers a listener for events of writes made through this store value (and its clones).
+    fn subscribe(&self, listener: ChangeListener) -> Subscription;
+}

@@ -1,0 +1,4 @@
+//! Links between documents.
+
+/// Outgoing links and backlinks, extracted from content on save.
+pub trait LinkStore {}

@@ -1,0 +1,4 @@
+//! Users, groups (nested) and the guest user.
+
+/// Users, groups (nested) and the guest user.
+pub trait UserStore {}

@@ -1,0 +1,198 @@
+//! The one error type of the crate.
+//!
+//! Messages are for logs and operators (lowercase, no final period, as in std). Agent-facing wording
+//! belongs to the tools, which match on the variants; [`StoreError::Backend`] in particular carries
+//! the database's own error as its source and must never be shown to an agent.
+
+use crate::model::locale::LocaleError;
+use crate::model::version::Version;
+use crate::reference::ReferenceError;
+
+/// Everything a store operation can refuse or fail with.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum StoreError {
+    /// The addressed entity does not exist.
+    #[error("{entity} not found: {key}")]
+    NotFound {
+        /// What kind of thing was looked up.
+        entity: Entity,
+        /// The key it was looked up by, as the caller gave it.
+        key: String,
+    },
+    /// The entity already exists and the operation creates one.
+    #[error("{entity} already exists: {key}")]
+    AlreadyExists {
+        /// What kind of thing already exists.
+        entity: Entity,
+        /// Its key.
+        key: String,
+    },
+    /// A compare-and-set on a version failed: someone else saved first. `None` means "absent".
+    #[error("version conflict: expected {}, found {}", show(.expected), show(.actual))]
+    VersionConflict {
+        /// The version the caller based its change on (`None`: it expected no such row).
+        expected: Option<Version>,
+        /// The version actually stored (`None`: there is no such row).
+        actual: Option<Version>,
+    },
+    /// A reference could not be parsed.
+    #[error("invalid reference")]
+    InvalidReference(#[from] ReferenceError),
+    /// A locale could not be parsed or is not storable.
+    #[error("invalid locale")]
+    InvalidLocale(#[from] LocaleError),
+    /// Input refused by validation, before anything was written.
+    #[error("invalid input: {0}")]
+    Invalid(#[from] InvalidInput),
+    /// A value exceeds a configured size limit; nothing was written.
+    #[error("{field} too large: {actual} exceeds the limit of {limit}")]
+    TooLarge {
+        /// Which value is too large.
+        field: Field,
+        /// The configured limit (characters for text, bytes for binary data).
+        limit: usize,
+        /// The size that was offered.
+        actual: usize,
+    },
+    /// The database was written by a newer version of this program; it is left untouched.
+    #[error("database schema version {found} is newer than the supported {supported}")]
+    SchemaTooNew {
+        /// The schema version found in the file.
+        found: u32,
+        /// The newest schema version this build knows.
+        supported: u32,
+    },
+    /// The storage backend failed. The source is for logs only, never for agents.
+    #[error("storage backend failed")]
+    Backend(#[source] Box<dyn std::error::Error + Send + Sync + 'static>),
+}
+
+fn show(version: &Option<Version>) -> String {
+    match version {
+        Some(v) => v.to_string(),
+        None => "no document".to_owned(),
+    }
+}
+
+/// The kinds of entity a [`StoreError::NotFound`] or [`StoreError::AlreadyExists`] names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Entity {
+    /// A wiki of the farm.
+    Wiki,
+    /// A document (any locale row).
+    Document,
+    /// A translation row of a document.
+    Translation,
+    /// A revision of a document row.
+    Revision,
+    /// A user.
+    User,
+    /// A group.
+    Group,
+    /// An API token.
+    Token,
+    /// An attachment.
+    Attachment,
+    /// A class (structured data).
+    Class,
+    /// An object (structured data).
+    Object,
+    /// A recycle bin entry.
+    TrashEntry,
+}
+
+impl std::fmt::Display for Entity {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Entity::Wiki => "wiki",
+            Entity::Document => "document",
+            Entity::Translation => "translation",
+            Entity::Revision => "revision",
+            Entity::User => "user",
+            Entity::Group => "group",
+            Entity::Token => "token",
+            Entity::Attachment => "attachment",
+            Entity::Class => "class",
+            Entity::Object => "object",
+            Entity::TrashEntry => "recycle bin entry",
+        })
+    }
+}
+
+/// The values a [`StoreError::TooLarge`] can name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Field {
+    /// Document content.
+    Content,
+    /// Document title.
+    Title,
+    /// Version comment.
+    Comment,
+    /// Author or user name.
+    Author,
+    /// Wiki pretty name.
+    PrettyName,
+    /// Attachment bytes.
+    Attachment,
+    /// An object field value.
+    FieldValue,
+}
+
+impl std::fmt::Display for Field {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Field::Content => "content",
+            Field::Title => "title",
+            Field::Comment => "comment",
+            Field::Author => "author",
+            Field::PrettyName => "pretty name",
+            Field::Attachment => "attachment",
+            Field::FieldValue => "field value",
+        })
+    }
+}
+
+/// Input refused by validation. Each variant is safe to describe to the caller.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum InvalidInput {
+    /// A wiki id does not follow the grammar `[a-z0-9][a-z0-9_-]{0,63}`.
+    #[error("invalid wiki id")]
+    WikiId,
+    /// The main wiki cannot be deleted.
+    #[error("the main wiki cannot be deleted")]
+    DeleteMainWiki,
+    /// A translation can only be added to a document whose default row exists.
+    #[error("a translation needs an existing default document")]
+    TranslationWithoutDefault,
+    /// A text value contains a NUL character, which no backend stores faithfully.
+    #[error("{0} contains a NUL character")]
+    NulCharacter(Field),
+    /// An author or user name is empty.
+    #[error("author is empty")]
+    EmptyAuthor,
+    /// A syntax id is empty or not of the form `name/version`.
+    #[error("invalid syntax id")]
+    SyntaxId,
+    /// A paging or range argument is out of range.
+    #[error("invalid range")]
+    Range,
+}
+
+impl StoreError {
+    /// Wraps a backend failure, keeping it as the source for logs.
+    pub fn backend(error: impl std::error::Error + Send + Sync + 'static) -> Self {
+        StoreError::Backend(Box::new(error))
+    }
+
+    /// A [`StoreError::NotFound`] for `entity` looked up by `key`.
+    pub fn not_found(entity: Entity, key: impl std::fmt::Display) -> Self {
+        StoreError::NotFound {
+            entity,
+            key: key.to_string(),
+        }
+    }
+}

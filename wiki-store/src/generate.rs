@@ -1,0 +1,1 @@
+//! A generator of large synthetic wikis, for benchmarks and load tests.

@@ -1,0 +1,1 @@
+//! Import of a directory of Markdown files into a wiki.

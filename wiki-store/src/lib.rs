@@ -1,0 +1,70 @@
+//! `wiki-store`: the embedded wiki platform wiki-mcp's tools run on. It knows nothing of MCP.
+//!
+//! A farm of wikis holds documents with full history, translations, links, attachments, structured
+//! data, rights, users, API tokens, a recycle bin and a full-text index. Callers program against the
+//! [`Store`] trait, composed of one sub-trait per aggregate (in [`api`]); [`SqliteStore`] is the
+//! embedded backend. No backend type appears in a public signature, so another backend (PostgreSQL)
+//! can implement the same traits without touching callers.
+//!
+//! The API is synchronous: an async server calls it off its workers (`spawn_blocking` or a
+//! dedicated pool). Every write is one transaction; full-text rows are updated inside it.
+
+pub mod api;
+pub mod config;
+mod error;
+pub mod generate;
+pub mod import;
+pub mod model;
+pub mod reference;
+pub mod sqlite;
+
+pub use api::{
+    AttachmentStore, ChangeFeed, ConfigStore, DocumentStore, HierarchyStore, LinkStore,
+    ObjectStore, RightsStore, SearchStore, TokenStore, TrashStore, UserStore, WikiStore,
+};
+pub use config::{Limits, StoreConfig};
+pub use error::{Entity, Field, InvalidInput, StoreError};
+pub use sqlite::SqliteStore;
+
+/// The result type of every store operation.
+pub type Result<T, E = StoreError> = std::result::Result<T, E>;
+
+/// The whole store: every aggregate's operations. Implemented by every type implementing all of the
+/// sub-traits, so each aggregate's trait can grow on its own.
+pub trait Store:
+    WikiStore
+    + DocumentStore
+    + SearchStore
+    + LinkStore
+    + HierarchyStore
+    + ChangeFeed
+    + UserStore
+    + RightsStore
+    + TokenStore
+    + AttachmentStore
+    + ObjectStore
+    + TrashStore
+    + ConfigStore
+    + Send
+    + Sync
+{
+}
+
+impl<T> Store for T where
+    T: WikiStore
+        + DocumentStore
+        + SearchStore
+        + LinkStore
+        + HierarchyStore
+        + ChangeFeed
+        + UserStore
+        + RightsStore
+        + TokenStore
+        + AttachmentStore
+        + ObjectStore
+        + TrashStore
+        + ConfigStore
+        + Send
+        + Sync
+{
+}

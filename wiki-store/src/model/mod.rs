@@ -1,0 +1,11 @@
+//! The store's data model: plain types, one file per entity, independent of any backend.
+
+pub mod change;
+pub mod document;
+pub mod hierarchy;
+pub mod history;
+pub mod link;
+pub mod locale;
+pub mod search;
+pub mod version;
+pub mod wiki;

@@ -1,0 +1,5 @@
+//! Structured data rules that need no storage: coercing values to their field's type and
+//! checking object queries against their class.
+
+pub mod coerce;
+pub mod query;

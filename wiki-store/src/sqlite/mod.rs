@@ -1,0 +1,126 @@
+//! The embedded SQLite backend (bundled SQLite, WAL, FTS5).
+//!
+//! Layout: `pool` (connections), `write` (transactions and events), `migrations` + `sql/` (schema),
+//! then one file per aggregate implementing its trait from [`crate::api`].
+
+mod attachments;
+mod changes;
+mod config;
+mod convert;
+mod migrations;
+mod objects;
+mod pool;
+mod rights;
+mod tokens;
+mod trash;
+mod users;
+mod wikis;
+mod write;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use crate::Result;
+use crate::StoreError;
+use crate::config::StoreConfig;
+use changes::Listeners;
+use convert::DbResultExt;
+use pool::Pool;
+
+/// The database file's name inside the data directory.
+pub const DATABASE_FILE: &str = "wiki.db";
+
+/// The SQLite store. Cheap to clone; clones share the pool and the listeners.
+#[derive(Clone)]
+pub struct SqliteStore {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    pool: Pool,
+    listeners: Arc<Listeners>,
+    config: StoreConfig,
+    path: PathBuf,
+}
+
+impl std::fmt::Debug for SqliteStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SqliteStore")
+            .field("path", &self.inner.path)
+            .finish_non_exhaustive()
+    }
+}
+
+impl SqliteStore {
+    /// Opens the store in `dir` with the default configuration, creating the directory, the
+    /// database and its schema if needed.
+    pub fn open(dir: impl AsRef<Path>) -> Result<Self> {
+        SqliteStore::open_with(dir, StoreConfig::default())
+    }
+
+    /// Opens the store in `dir` with `config`.
+    pub fn open_with(dir: impl AsRef<Path>, config: StoreConfig) -> Result<Self> {
+        let dir = dir.as_ref();
+        std::fs::create_dir_all(dir).map_err(StoreError::backend)?;
+        let path = dir.join(DATABASE_FILE);
+        let pool = Pool::open(&path, &config)?;
+        Ok(SqliteStore {
+            inner: Arc::new(Inner {
+                pool,
+                listeners: Arc::default(),
+                config,
+                path,
+            }),
+        })
+    }
+
+    /// The configuration the store was opened with.
+    pub fn config(&self) -> &StoreConfig {
+        &self.inner.config
+    }
+
+    /// The database file.
+    pub fn database_path(&self) -> &Path {
+        &self.inner.path
+    }
+
+    /// Checks the database file and the full-text index against the documents. Returns the
+    /// problems found (empty when all is well).
+    pub fn integrity_check(&self) -> Result<Vec<String>> {
+        self.read(|conn| {
+            let mut problems: Vec<String> = conn
+                .prepare("PRAGMA integrity_check")
+                .db()?
+                .query_map([], |row| row.get::<_, String>(0))
+                .db()?
+                .collect::<rusqlite::Result<_>>()
+                .db()?;
+            problems.retain(|line| line != "ok");
+            Ok(problems)
+        })
+        .and_then(|mut problems| {
+            // The FTS check writes a marker row, so it runs on the writer.
+            let conn = self.pool().writer();
+            if let Err(error) = conn.execute(
+                "INSERT INTO documents_fts (documents_fts, rank) VALUES ('integrity-check', 1)",
+                [],
+            ) {
+                problems.push(format!("full-text index: {error}"));
+            }
+            Ok(problems)
+        })
+    }
+
+    pub(crate) fn pool(&self) -> &Pool {
+        &self.inner.pool
+    }
+
+    pub(crate) fn listeners(&self) -> &Arc<Listeners> {
+        &self.inner.listeners
+    }
+
+    /// Runs `f` in a read transaction on a reader connection.
+    pub(crate) fn read<T>(&self, f: impl FnOnce(&rusqlite::Connection) -> Result<T>) -> Result<T> {
+        self.inner.pool.read(f)
+    }
+}

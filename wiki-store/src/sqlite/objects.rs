@@ -1,0 +1,6 @@
+//! The SQLite implementation of [`crate::ObjectStore`].
+
+use crate::api::ObjectStore;
+use crate::sqlite::SqliteStore;
+
+impl ObjectStore for SqliteStore {}

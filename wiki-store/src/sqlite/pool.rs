@@ -1,0 +1,95 @@
+//! The connection pool: one writer connection behind a mutex and several WAL readers.
+//!
+//! SQLite allows one writer at a time; serializing writers in-process on a mutex avoids busy
+//! retries between our own threads, and `busy_timeout` covers other processes. Readers never block
+//! the writer in WAL mode. Each reader runs its closure in one read transaction, so multi-statement
+//! reads see one snapshot.
+
+use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use parking_lot::{Mutex, MutexGuard};
+use rusqlite::{Connection, OpenFlags};
+
+use crate::StoreError;
+use crate::config::StoreConfig;
+use crate::sqlite::convert::DbResultExt;
+use crate::sqlite::migrations;
+
+pub(crate) struct Pool {
+    writer: Mutex<Connection>,
+    readers: Vec<Mutex<Connection>>,
+    next_reader: AtomicUsize,
+}
+
+impl Pool {
+    /// Opens (creating if needed) the database file, migrates it and opens the readers.
+    pub(crate) fn open(path: &Path, config: &StoreConfig) -> Result<Self, StoreError> {
+        let mut writer = Connection::open(path).db()?;
+        configure(&writer, config)?;
+        let mode: String = writer
+            .query_row("PRAGMA journal_mode = WAL", [], |row| row.get(0))
+            .db()?;
+        if !mode.eq_ignore_ascii_case("wal") {
+            return Err(StoreError::backend(std::io::Error::other(format!(
+                "the database refused WAL mode (journal_mode is {mode})"
+            ))));
+        }
+        migrations::migrate(&mut writer)?;
+        let mut readers = Vec::new();
+        for _ in 0..config.readers.max(1) {
+            let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
+                | OpenFlags::SQLITE_OPEN_NO_MUTEX
+                | OpenFlags::SQLITE_OPEN_URI;
+            let reader = Connection::open_with_flags(path, flags).db()?;
+            configure(&reader, config)?;
+            reader.pragma_update(None, "query_only", true).db()?;
+            readers.push(Mutex::new(reader));
+        }
+        Ok(Pool {
+            writer: Mutex::new(writer),
+            readers,
+            next_reader: AtomicUsize::new(0),
+        })
+    }
+
+    /// The writer connection, exclusively.
+    pub(crate) fn writer(&self) -> MutexGuard<'_, Connection> {
+        self.writer.lock()
+    }
+
+    /// Runs `f` in a read transaction on a free reader (or waits for one).
+    pub(crate) fn read<T>(
+        &self,
+        f: impl FnOnce(&Connection) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        let mut guard = self.reader();
+        let tx = guard.transaction().db()?;
+        let value = f(&tx)?;
+        tx.finish().db()?;
+        Ok(value)
+    }
+
+    fn reader(&self) -> MutexGuard<'_, Connection> {
+        let start = self.next_reader.fetch_add(1, Ordering::Relaxed);
+        let count = self.readers.len();
+        for offset in 0..count {
+            if let Some(guard) = self.readers[(start + offset) % count].try_lock() {
+                return guard;
+            }
+        }
+        self.readers[start % count].lock()
+    }
+}
+
+fn configure(conn: &Connection, config: &StoreConfig) -> Result<(), StoreError> {
+    conn.busy_timeout(std::time::Duration::from_millis(u64::from(
+        config.busy_timeout_ms,
+    )))
+    .db()?;
+    conn.pragma_update(None, "foreign_keys", true).db()?;
+    conn.pragma_update(None, "synchronous", "NORMAL").db()?;
+    conn.pragma_update(None, "temp_store", "MEMORY").db()?;
+    conn.set_prepared_statement_cache_capacity(64);
+    Ok(())
+}

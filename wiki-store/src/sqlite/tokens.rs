@@ -1,0 +1,6 @@
+//! The SQLite implementation of [`crate::TokenStore`].
+
+use crate::api::TokenStore;
+use crate::sqlite::SqliteStore;
+
+impl TokenStore for SqliteStore {}

@@ -1,0 +1,6 @@
+//! The SQLite implementation of [`crate::UserStore`].
+
+use crate::api::UserStore;
+use crate::sqlite::SqliteStore;
+
+impl UserStore for SqliteStore {}

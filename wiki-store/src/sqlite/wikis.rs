@@ -1,0 +1,178 @@
+//! The farm of wikis.
+
+use rusqlite::{OptionalExtension, Row, params};
+
+use crate::api::WikiStore;
+use crate::error::{Entity, Field, InvalidInput};
+use crate::model::change::ChangeKind;
+use crate::model::wiki::{Wiki, WikiId};
+use crate::sqlite::SqliteStore;
+use crate::sqlite::convert::{DbResultExt, from_ms, now_ms};
+use crate::{Result, StoreError};
+
+const MAX_PRETTY_NAME_CHARS: usize = 255;
+
+impl WikiStore for SqliteStore {
+    fn create_wiki(&self, id: &WikiId, pretty_name: &str) -> Result<Wiki> {
+        if pretty_name.chars().count() > MAX_PRETTY_NAME_CHARS {
+            return Err(StoreError::TooLarge {
+                field: Field::PrettyName,
+                limit: MAX_PRETTY_NAME_CHARS,
+                actual: pretty_name.chars().count(),
+            });
+        }
+        if pretty_name.contains('\0') {
+            return Err(InvalidInput::NulCharacter(Field::PrettyName).into());
+        }
+        self.write(|tx| {
+            let created_ms = now_ms();
+            let inserted = tx
+                .prepare_cached(
+                    "INSERT OR IGNORE INTO wikis (id, pretty_name, created_ms) VALUES (?1, ?2, ?3)",
+                )
+                .db()?
+                .execute(params![id.as_str(), pretty_name, created_ms])
+                .db()?;
+            if inserted == 0 {
+                return Err(StoreError::AlreadyExists {
+                    entity: Entity::Wiki,
+                    key: id.to_string(),
+                });
+            }
+            tx.emit(id.clone(), ChangeKind::WikiCreated);
+            Ok(Wiki {
+                id: id.clone(),
+                pretty_name: pretty_name.to_owned(),
+                created: from_ms(created_ms),
+            })
+        })
+    }
+
+    fn list_wikis(&self) -> Result<Vec<Wiki>> {
+        self.read(|conn| {
+            let mut stmt = conn
+                .prepare_cached("SELECT id, pretty_name, created_ms FROM wikis ORDER BY id")
+                .db()?;
+            let rows = stmt.query_map([], wiki_row).db()?;
+            let mut wikis = Vec::new();
+            for row in rows {
+                wikis.push(row.db()??);
+            }
+            Ok(wikis)
+        })
+    }
+
+    fn wiki(&self, id: &WikiId) -> Result<Option<Wiki>> {
+        self.read(|conn| {
+            conn.prepare_cached("SELECT id, pretty_name, created_ms FROM wikis WHERE id = ?1")
+                .db()?
+                .query_row([id.as_str()], wiki_row)
+                .optional()
+                .db()?
+                .transpose()
+        })
+    }
+
+    fn delete_wiki(&self, id: &WikiId) -> Result<()> {
+        if id.is_main() {
+            return Err(InvalidInput::DeleteMainWiki.into());
+        }
+        self.write(|tx| {
+            let deleted = tx
+                .prepare_cached("DELETE FROM wikis WHERE id = ?1")
+                .db()?
+                .execute([id.as_str()])
+                .db()?;
+            if deleted == 0 {
+                return Err(StoreError::not_found(Entity::Wiki, id));
+            }
+            tx.emit(id.clone(), ChangeKind::WikiDeleted);
+            Ok(())
+        })
+    }
+}
+
+/// Reads a wiki row; an id that no longer validates is reported, not trusted.
+fn wiki_row(row: &Row<'_>) -> rusqlite::Result<Result<Wiki>> {
+    let id: String = row.get(0)?;
+    let pretty_name: String = row.get(1)?;
+    let created_ms: i64 = row.get(2)?;
+    Ok(WikiId::new(&id)
+        .map(|id| Wiki {
+            id,
+            pretty_name,
+            created: from_ms(created_ms),
+        })
+        .map_err(StoreError::from))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_main_wiki_exists_and_cannot_be_deleted() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = SqliteStore::open(dir.path().join("data")).unwrap();
+        let wikis = store.list_wikis().unwrap();
+        assert_eq!(wikis.len(), 1);
+        assert!(wikis[0].id.is_main());
+        let err = store.delete_wiki(&WikiId::main()).unwrap_err();
+        assert!(
+            matches!(err, StoreError::Invalid(InvalidInput::DeleteMainWiki)),
+            "{err:?}"
+        );
+    }
+
+    #[test]
+    fn create_list_and_delete_sub_wikis() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = SqliteStore::open(dir.path()).unwrap();
+        let dev = WikiId::new("dev").unwrap();
+        store.create_wiki(&dev, "Developers").unwrap();
+        let err = store.create_wiki(&dev, "Again").unwrap_err();
+        assert!(
+            matches!(
+                err,
+                StoreError::AlreadyExists {
+                    entity: Entity::Wiki,
+                    ..
+                }
+            ),
+            "{err:?}"
+        );
+        assert_eq!(store.wiki(&dev).unwrap().unwrap().pretty_name, "Developers");
+        let ids: Vec<String> = store
+            .list_wikis()
+            .unwrap()
+            .into_iter()
+            .map(|w| w.id.to_string())
+            .collect();
+        assert_eq!(ids, ["dev", "main"]);
+        store.delete_wiki(&dev).unwrap();
+        assert_eq!(store.wiki(&dev).unwrap(), None);
+        let err = store.delete_wiki(&dev).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                StoreError::NotFound {
+                    entity: Entity::Wiki,
+                    ..
+                }
+            ),
+            "{err:?}"
+        );
+    }
+
+    #[test]
+    fn reopening_keeps_the_wikis() {
+        let dir = tempfile::tempdir().unwrap();
+        let dev = WikiId::new("dev").unwrap();
+        SqliteStore::open(dir.path())
+            .unwrap()
+            .create_wiki(&dev, "Developers")
+            .unwrap();
+        let store = SqliteStore::open(dir.path()).unwrap();
+        assert!(store.wiki(&dev).unwrap().is_some());
+    }
+}
