@@ -6,10 +6,19 @@
 extern crate self as mcp_runtime;
 
 pub mod declaration;
+pub mod definition;
+mod error;
 mod invoke;
 pub mod output;
 pub mod param;
+pub mod prelude;
+pub mod registry;
+pub mod schema;
 pub mod tool;
+
+pub use definition::{ToolAnnotations, ToolDefinition};
+pub use error::Error;
+pub use registry::{RegisteredTool, Registry, registry};
 
 #[doc(hidden)]
 pub mod __private;

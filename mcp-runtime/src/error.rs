@@ -1,0 +1,45 @@
+//! The runtime's error type (developer- and operator-facing; agents never see it).
+
+use crate::schema::SchemaProblem;
+
+/// Why the runtime refuses a set of tools or a tool's definition.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// Two linked crates declare the same tool id; serving either silently would hide the other.
+    #[error(
+        "tool id `{id}` is declared twice, in `{first}` and in `{second}`: rename one of them \
+         (an id is a tool's name on every wiki, so it must be unique in the binary)"
+    )]
+    DuplicateTool {
+        /// The shared id.
+        id: &'static str,
+        /// Module path of one declaration.
+        first: &'static str,
+        /// Module path of the other.
+        second: &'static str,
+    },
+    /// A contributed tool claims an id the runtime keeps for its own tool.
+    #[error(
+        "tool id `{id}` is reserved for the runtime's built-in tool (`{owner}`), but `{module}` \
+         declares it: choose another id"
+    )]
+    ReservedTool {
+        /// The reserved id.
+        id: &'static str,
+        /// Module path of the contributed declaration.
+        module: &'static str,
+        /// Where the runtime's own tool of that id lives.
+        owner: &'static str,
+    },
+    /// A tool's generated input schema is not advertisable.
+    #[error("tool `{id}` has an unusable input schema ({variant}): {problem}")]
+    InvalidSchema {
+        /// The tool id.
+        id: &'static str,
+        /// `"with cross-wiki reach"` or `"without cross-wiki reach"`.
+        variant: &'static str,
+        /// What is wrong.
+        problem: SchemaProblem,
+    },
+}
