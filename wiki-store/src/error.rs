@@ -180,6 +180,74 @@ pub enum InvalidInput {
     /// A paging or range argument is out of range.
     #[error("invalid range")]
     Range,
+    /// A keyword (right, effect, filter operator, field type, space filter mode) is not one of
+    /// the accepted ones.
+    #[error("{what} must be one of: {expected}")]
+    Keyword {
+        /// What the keyword names.
+        what: &'static str,
+        /// The accepted keywords, comma-separated.
+        expected: &'static str,
+    },
+    /// A name (user, group, attachment, class field) breaks its grammar.
+    #[error("invalid {what}: {reason}")]
+    Name {
+        /// What kind of name.
+        what: &'static str,
+        /// Which rule it breaks.
+        reason: String,
+    },
+    /// The guest user is built in: it cannot be created, deleted or given a token.
+    #[error("the guest user is built in")]
+    GuestIsBuiltIn,
+    /// A class field type does not take this attribute.
+    #[error("{field_type} fields do not take the attribute {attribute}")]
+    FieldAttribute {
+        /// The field type.
+        field_type: String,
+        /// The refused attribute.
+        attribute: String,
+        /// The attributes the type accepts (possibly none).
+        accepted: &'static [&'static str],
+    },
+    /// A class field attribute has a malformed value.
+    #[error("the attribute {attribute} expects {expected}")]
+    AttributeValue {
+        /// The attribute.
+        attribute: &'static str,
+        /// What it accepts.
+        expected: &'static str,
+    },
+    /// A class has no enabled field of this name.
+    #[error("class {class} has no field {field}")]
+    UnknownField {
+        /// The class.
+        class: String,
+        /// The unknown field.
+        field: String,
+        /// The enabled fields, in order.
+        known: Vec<String>,
+    },
+    /// A value does not fit its field's type.
+    #[error("field {field} expects {expected}")]
+    FieldValue {
+        /// The field.
+        field: String,
+        /// What it accepts.
+        expected: String,
+    },
+    /// An object query is malformed (filter syntax, operator on the wrong type, too many filters).
+    #[error("invalid object query: {reason}")]
+    Query {
+        /// What is wrong.
+        reason: String,
+    },
+    /// The class is reserved to the store (the MCP configuration): generic object writes refuse it.
+    #[error("the class {class} is reserved")]
+    ReservedClass {
+        /// The class.
+        class: String,
+    },
 }
 
 impl StoreError {

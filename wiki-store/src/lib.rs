@@ -10,12 +10,16 @@
 //! dedicated pool). Every write is one transaction; full-text rows are updated inside it.
 
 pub mod api;
+pub mod attachments;
 pub mod config;
 mod error;
 pub mod generate;
 pub mod import;
 pub mod model;
+pub mod objects;
 pub mod reference;
+pub mod rights;
+pub mod secret;
 pub mod sqlite;
 
 pub use api::{

@@ -31,7 +31,8 @@ pub fn detect_media_types(name: &str, bytes: &[u8]) -> MediaTypes {
 mod tests {
     use super::*;
 
-    const PNG: &[u8] = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x06\0\0\0\x1f\x15\xc4\x89";
+    const PNG: &[u8] =
+        b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x06\0\0\0\x1f\x15\xc4\x89";
 
     #[test]
     fn text_is_declared_from_its_extension() {

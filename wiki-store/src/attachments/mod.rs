@@ -8,4 +8,4 @@ mod mime;
 mod name;
 
 pub use mime::{MediaTypes, detect_media_types};
-pub use name::validate_attachment_name;
+pub use name::{MAX_ATTACHMENT_NAME, validate_attachment_name};

@@ -77,9 +77,28 @@ mod tests {
     fn separators_controls_and_bidi_are_refused() {
         let long = "a".repeat(MAX_ATTACHMENT_NAME + 1);
         for bad in [
-            "", ".", "..", "a/b", "a\\b", "a;b", "a\nb", "a\rb", "a\tb", "a\u{0}b", "a\u{7F}b",
-            "a\u{85}b", "a\u{202A}b", "a\u{202E}fdp.exe", "a\u{2066}b", "a\u{2069}b", "a\u{200E}b",
-            "a\u{200F}b", "a\u{061C}b", "a\u{2028}b", "a\u{2029}b", long.as_str(),
+            "",
+            ".",
+            "..",
+            "a/b",
+            "a\\b",
+            "a;b",
+            "a\nb",
+            "a\rb",
+            "a\tb",
+            "a\u{0}b",
+            "a\u{7F}b",
+            "a\u{85}b",
+            "a\u{202A}b",
+            "a\u{202E}fdp.exe",
+            "a\u{2066}b",
+            "a\u{2069}b",
+            "a\u{200E}b",
+            "a\u{200F}b",
+            "a\u{061C}b",
+            "a\u{2028}b",
+            "a\u{2029}b",
+            long.as_str(),
         ] {
             assert!(validate_attachment_name(bad).is_err(), "{bad:?}");
         }
@@ -87,7 +106,9 @@ mod tests {
 
     #[test]
     fn the_error_names_the_offending_character() {
-        let error = validate_attachment_name("x\u{202E}y").err().map(|e| e.to_string());
+        let error = validate_attachment_name("x\u{202E}y")
+            .err()
+            .map(|e| e.to_string());
         assert!(error.is_some_and(|e| e.contains("U+202E")));
     }
 }

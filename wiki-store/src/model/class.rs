@@ -253,7 +253,11 @@ impl fmt::Display for FieldType {
 /// Splits a list attribute or a multi-select value on `|` or `,`, trimming and dropping empties.
 pub(crate) fn split_list(text: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    for part in text.split(['|', ',']).map(str::trim).filter(|p| !p.is_empty()) {
+    for part in text
+        .split(['|', ','])
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+    {
         if !out.iter().any(|seen| seen == part) {
             out.push(part.to_owned());
         }
@@ -335,12 +339,18 @@ mod tests {
         let unknown_attr = FieldType::from_parts("Number", &attrs(&[("size", "3")]));
         assert!(matches!(
             unknown_attr,
-            Err(StoreError::Invalid(InvalidInput::FieldAttribute { accepted: ["number_type"], .. }))
+            Err(StoreError::Invalid(InvalidInput::FieldAttribute {
+                accepted: ["number_type"],
+                ..
+            }))
         ));
         let none_taken = FieldType::from_parts("Email", &attrs(&[("x", "1")]));
         assert!(matches!(
             none_taken,
-            Err(StoreError::Invalid(InvalidInput::FieldAttribute { accepted: [], .. }))
+            Err(StoreError::Invalid(InvalidInput::FieldAttribute {
+                accepted: [],
+                ..
+            }))
         ));
         assert!(FieldType::from_parts("Number", &attrs(&[("number_type", "big")])).is_err());
         assert!(FieldType::from_parts("StaticList", &BTreeMap::new()).is_err());

@@ -147,7 +147,10 @@ mod tests {
 
     #[test]
     fn modes_parse_and_deny_all_cannot_be_set() {
-        assert_eq!("".parse::<SpaceFilterMode>().ok(), Some(SpaceFilterMode::None));
+        assert_eq!(
+            "".parse::<SpaceFilterMode>().ok(),
+            Some(SpaceFilterMode::None)
+        );
         assert_eq!(
             "whitelist".parse::<SpaceFilterMode>().ok(),
             Some(SpaceFilterMode::Whitelist)

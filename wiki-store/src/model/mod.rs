@@ -1,11 +1,16 @@
 //! The store's data model: plain types, one file per entity, independent of any backend.
 
 pub mod change;
+pub mod class;
 pub mod document;
 pub mod hierarchy;
 pub mod history;
 pub mod link;
 pub mod locale;
+pub mod mcp_config;
+pub mod object;
+pub mod rights;
 pub mod search;
+pub mod user;
 pub mod version;
 pub mod wiki;

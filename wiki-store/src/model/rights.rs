@@ -8,7 +8,7 @@ use std::str::FromStr;
 
 use crate::error::{InvalidInput, StoreError};
 use crate::model::wiki::WikiId;
-use crate::reference::{DocumentReference, ReferenceError, SpacePath};
+use crate::reference::{DocumentReference, SpacePath};
 
 /// A right that can be allowed or denied.
 ///
@@ -199,6 +199,7 @@ pub struct RightRule {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::reference::ReferenceError;
 
     #[test]
     fn right_and_effect_names_round_trip() {
@@ -215,14 +216,28 @@ mod tests {
         let wiki = WikiId::main();
         let page = RightScope::Page(DocumentReference::parse("A.B.P", &wiki)?);
         let space = |path: &str| -> Result<RightScope, ReferenceError> {
-            Ok(RightScope::Space { wiki: wiki.clone(), space: SpacePath::parse(path)? })
+            Ok(RightScope::Space {
+                wiki: wiki.clone(),
+                space: SpacePath::parse(path)?,
+            })
         };
         assert_eq!(
             page.chain(),
-            vec![page.clone(), space("A.B")?, space("A")?, RightScope::Wiki(wiki.clone())]
+            vec![
+                page.clone(),
+                space("A.B")?,
+                space("A")?,
+                RightScope::Wiki(wiki.clone())
+            ]
         );
-        assert_eq!(space("A")?.chain(), vec![space("A")?, RightScope::Wiki(wiki.clone())]);
-        assert_eq!(RightScope::Wiki(wiki.clone()).chain(), vec![RightScope::Wiki(wiki)]);
+        assert_eq!(
+            space("A")?.chain(),
+            vec![space("A")?, RightScope::Wiki(wiki.clone())]
+        );
+        assert_eq!(
+            RightScope::Wiki(wiki.clone()).chain(),
+            vec![RightScope::Wiki(wiki)]
+        );
         Ok(())
     }
 }

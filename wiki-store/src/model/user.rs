@@ -92,7 +92,10 @@ mod tests {
         }
         let long = "a".repeat(MAX_PRINCIPAL_NAME + 1);
         for bad in ["", "-x", ".x", "a b", "a\nb", "é", "a/b", long.as_str()] {
-            assert!(validate_principal_name("user name", bad).is_err(), "{bad:?}");
+            assert!(
+                validate_principal_name("user name", bad).is_err(),
+                "{bad:?}"
+            );
         }
     }
 

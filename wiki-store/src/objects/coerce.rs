@@ -153,15 +153,18 @@ pub(crate) fn parse_date(raw: &str, date_only: bool) -> Option<OffsetDateTime> {
     let parsed = OffsetDateTime::parse(raw, &Rfc3339)
         .ok()
         .or_else(|| {
-            PrimitiveDateTime::parse(raw, format_description!("[year]-[month]-[day] [hour]:[minute]"))
-                .or_else(|_| {
-                    PrimitiveDateTime::parse(
-                        raw,
-                        format_description!("[year]-[month]-[day]T[hour]:[minute]:[second]"),
-                    )
-                })
-                .ok()
-                .map(PrimitiveDateTime::assume_utc)
+            PrimitiveDateTime::parse(
+                raw,
+                format_description!("[year]-[month]-[day] [hour]:[minute]"),
+            )
+            .or_else(|_| {
+                PrimitiveDateTime::parse(
+                    raw,
+                    format_description!("[year]-[month]-[day]T[hour]:[minute]:[second]"),
+                )
+            })
+            .ok()
+            .map(PrimitiveDateTime::assume_utc)
         })
         .or_else(|| {
             Date::parse(raw, format_description!("[year]-[month]-[day]"))
@@ -214,21 +217,57 @@ mod tests {
         let integer = FieldType::Number(NumberKind::Integer);
         let float = FieldType::Number(NumberKind::Float);
         let cases: Vec<(FieldType, &str, StoredValue)> = vec![
-            (FieldType::String, "hello", StoredValue::Text("hello".into())),
-            (FieldType::TextArea, "a\nb", StoredValue::Text("a\nb".into())),
+            (
+                FieldType::String,
+                "hello",
+                StoredValue::Text("hello".into()),
+            ),
+            (
+                FieldType::TextArea,
+                "a\nb",
+                StoredValue::Text("a\nb".into()),
+            ),
             (integer, " -42 ", StoredValue::Integer(-42)),
             (float.clone(), "3.5", StoredValue::Real(3.5)),
             (float, "2", StoredValue::Real(2.0)),
             (FieldType::Boolean, "TRUE", StoredValue::Integer(1)),
             (FieldType::Boolean, "0", StoredValue::Integer(0)),
-            (FieldType::Date { date_only: true }, "2026-11-30", StoredValue::Integer(1_795_996_800)),
-            (FieldType::Date { date_only: true }, "2026-11-30T23:59:00Z", StoredValue::Integer(1_795_996_800)),
-            (FieldType::Date { date_only: false }, "2026-11-30 01:00", StoredValue::Integer(1_796_000_400)),
-            (FieldType::Date { date_only: false }, "2026-11-30T03:00:00+02:00", StoredValue::Integer(1_796_000_400)),
+            (
+                FieldType::Date { date_only: true },
+                "2026-11-30",
+                StoredValue::Integer(1_795_996_800),
+            ),
+            (
+                FieldType::Date { date_only: true },
+                "2026-11-30T23:59:00Z",
+                StoredValue::Integer(1_795_996_800),
+            ),
+            (
+                FieldType::Date { date_only: false },
+                "2026-11-30 01:00",
+                StoredValue::Integer(1_796_000_400),
+            ),
+            (
+                FieldType::Date { date_only: false },
+                "2026-11-30T03:00:00+02:00",
+                StoredValue::Integer(1_796_000_400),
+            ),
             (list(false), "News", StoredValue::Text("News".into())),
-            (list(true), "Other, News|Other", StoredValue::Text("Other|News".into())),
-            (FieldType::Email, " a.b@example.org ", StoredValue::Text("a.b@example.org".into())),
-            (FieldType::Page, "Space.Page", StoredValue::Text("Space.Page".into())),
+            (
+                list(true),
+                "Other, News|Other",
+                StoredValue::Text("Other|News".into()),
+            ),
+            (
+                FieldType::Email,
+                " a.b@example.org ",
+                StoredValue::Text("a.b@example.org".into()),
+            ),
+            (
+                FieldType::Page,
+                "Space.Page",
+                StoredValue::Text("Space.Page".into()),
+            ),
         ];
         for (ty, raw, expected) in cases {
             let got = coerce_value(&field(ty.clone()), raw);
@@ -241,12 +280,24 @@ mod tests {
         let cases: Vec<(FieldType, &str, &str)> = vec![
             (FieldType::String, "two\nlines", "one line"),
             (FieldType::Number(NumberKind::Integer), "4.5", "an integer"),
-            (FieldType::Number(NumberKind::Integer), "99999999999999999999", "an integer"),
+            (
+                FieldType::Number(NumberKind::Integer),
+                "99999999999999999999",
+                "an integer",
+            ),
             (FieldType::Number(NumberKind::Float), "NaN", "a number"),
             (FieldType::Number(NumberKind::Float), "inf", "a number"),
             (FieldType::Boolean, "maybe", "true, false"),
-            (FieldType::Date { date_only: false }, "30/11/2026", "YYYY-MM-DD"),
-            (FieldType::Date { date_only: true }, "2026-02-30", "YYYY-MM-DD"),
+            (
+                FieldType::Date { date_only: false },
+                "30/11/2026",
+                "YYYY-MM-DD",
+            ),
+            (
+                FieldType::Date { date_only: true },
+                "2026-02-30",
+                "YYYY-MM-DD",
+            ),
             (list(false), "Sport", "one of: News, Personal, Other"),
             (list(false), "News|Other", "one of"),
             (list(true), "News|Sport", "each one of"),
@@ -271,7 +322,10 @@ mod tests {
         let stored = coerce_value(&field(FieldType::Password), "hunter2");
         assert!(matches!(&stored, Ok(StoredValue::Text(t)) if !t.contains("hunter2")));
         if let Ok(stored) = stored {
-            assert_eq!(decode_value(&FieldType::Password, stored), FieldValue::Masked);
+            assert_eq!(
+                decode_value(&FieldType::Password, stored),
+                FieldValue::Masked
+            );
         }
     }
 
@@ -290,7 +344,10 @@ mod tests {
             FieldValue::Date(d) if d.unix_timestamp() == 1_795_996_800
         ));
         assert_eq!(
-            decode_value(&FieldType::Number(NumberKind::Integer), StoredValue::Text("x".into())),
+            decode_value(
+                &FieldType::Number(NumberKind::Integer),
+                StoredValue::Text("x".into())
+            ),
             FieldValue::Text("x".into())
         );
     }

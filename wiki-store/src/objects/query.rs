@@ -10,9 +10,9 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::error::{InvalidInput, StoreError};
+use crate::model::class::FieldType;
 use crate::model::class::{ClassDefinition, FieldDefinition};
 use crate::objects::coerce::{StoredValue, coerce_value, parse_date};
-use crate::model::class::FieldType;
 
 /// The most filters one query may carry (as the reference).
 pub const MAX_FILTERS: usize = 10;
@@ -55,13 +55,19 @@ impl FromStr for FilterOp {
     type Err = StoreError;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        [FilterOp::Eq, FilterOp::Ne, FilterOp::Gt, FilterOp::Lt, FilterOp::Contains]
-            .into_iter()
-            .find(|op| op.as_str().eq_ignore_ascii_case(s))
-            .ok_or(StoreError::Invalid(InvalidInput::Keyword {
-                what: "filter operator",
-                expected: "=, !=, >, <, contains",
-            }))
+        [
+            FilterOp::Eq,
+            FilterOp::Ne,
+            FilterOp::Gt,
+            FilterOp::Lt,
+            FilterOp::Contains,
+        ]
+        .into_iter()
+        .find(|op| op.as_str().eq_ignore_ascii_case(s))
+        .ok_or(StoreError::Invalid(InvalidInput::Keyword {
+            what: "filter operator",
+            expected: "=, !=, >, <, contains",
+        }))
     }
 }
 
@@ -91,7 +97,9 @@ impl FromStr for FieldFilter {
     /// Parses `<field> <op> <value>`; the value is the rest of the text (it may contain spaces).
     fn from_str(text: &str) -> Result<Self, Self::Err> {
         let text = text.trim();
-        let malformed = || query_error("a filter reads <field> <op> <value>, e.g. \"status = open\"".to_owned());
+        let malformed = || {
+            query_error("a filter reads <field> <op> <value>, e.g. \"status = open\"".to_owned())
+        };
         let (field, rest) = text.split_once(char::is_whitespace).ok_or_else(malformed)?;
         let rest = rest.trim_start();
         let (op, value) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
@@ -142,9 +150,14 @@ pub struct CheckedQuery {
 }
 
 /// Checks `query` against `class` (see the module doc for the rules).
-pub fn check_query(class: &ClassDefinition, query: &ObjectQuery) -> Result<CheckedQuery, StoreError> {
+pub fn check_query(
+    class: &ClassDefinition,
+    query: &ObjectQuery,
+) -> Result<CheckedQuery, StoreError> {
     if query.filters.len() > MAX_FILTERS {
-        return Err(query_error(format!("at most {MAX_FILTERS} filters per query")));
+        return Err(query_error(format!(
+            "at most {MAX_FILTERS} filters per query"
+        )));
     }
     let mut filters = Vec::with_capacity(query.filters.len());
     for filter in &query.filters {
@@ -245,7 +258,10 @@ mod tests {
     fn query(filters: &[&str], sort: Option<&str>) -> Result<ObjectQuery, StoreError> {
         Ok(ObjectQuery {
             class: "Tasks.TaskClass".into(),
-            filters: filters.iter().map(|f| f.parse()).collect::<Result<_, _>>()?,
+            filters: filters
+                .iter()
+                .map(|f| f.parse())
+                .collect::<Result<_, _>>()?,
             sort: sort.map(|s| (s.to_owned(), SortOrder::Asc)),
         })
     }
@@ -264,11 +280,21 @@ mod tests {
 
     #[test]
     fn values_are_typed_by_their_field() -> Result<(), StoreError> {
-        let checked = check_query(&class(), &query(&["priority > 2", "done = true", "due < 2026-12-01"], Some("due"))?)?;
+        let checked = check_query(
+            &class(),
+            &query(
+                &["priority > 2", "done = true", "due < 2026-12-01"],
+                Some("due"),
+            )?,
+        )?;
         let values: Vec<_> = checked.filters.iter().map(|f| f.value.clone()).collect();
         assert_eq!(
             values,
-            [StoredValue::Integer(2), StoredValue::Integer(1), StoredValue::Integer(1_796_083_200)]
+            [
+                StoredValue::Integer(2),
+                StoredValue::Integer(1),
+                StoredValue::Integer(1_796_083_200)
+            ]
         );
         assert_eq!(checked.sort, Some(("due".into(), SortOrder::Asc)));
         Ok(())

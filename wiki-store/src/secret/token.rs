@@ -103,7 +103,9 @@ pub fn parse(presented: &str) -> Option<PresentedToken> {
     let rest = presented.strip_prefix(TOKEN_TAG)?.strip_prefix('_')?;
     let (prefix, secret) = rest.split_once('_')?;
     let prefix_ok = prefix.len() == PREFIX_BYTES * 2
-        && prefix.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'));
+        && prefix
+            .bytes()
+            .all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'));
     if !prefix_ok || secret.is_empty() {
         return None;
     }
@@ -132,7 +134,12 @@ mod tests {
                 digest: token.digest,
             })
         );
-        assert!(token.clear.expose().starts_with(&format!("wmcp_{}_", token.prefix)));
+        assert!(
+            token
+                .clear
+                .expose()
+                .starts_with(&format!("wmcp_{}_", token.prefix))
+        );
         assert_eq!(token.clear.expose().len(), 5 + 12 + 1 + 43);
     }
 
@@ -152,7 +159,10 @@ mod tests {
         let last = if altered.ends_with('A') { "B" } else { "A" };
         altered.replace_range(altered.len() - 1.., last);
         let presented = parse(&altered);
-        assert_eq!(presented.as_ref().map(|p| p.prefix.as_str()), Some(token.prefix.as_str()));
+        assert_eq!(
+            presented.as_ref().map(|p| p.prefix.as_str()),
+            Some(token.prefix.as_str())
+        );
         assert!(presented.is_some_and(|p| !p.digest.matches(&token.digest)));
         assert!(token.digest.matches(&token.digest));
     }
