@@ -13,6 +13,7 @@ pub use inventory;
 pub use schemars;
 pub use serde;
 pub use serde_json;
+pub use std::borrow::Cow;
 pub use std::option::Option;
 pub use std::result::Result;
 pub use std::{concat, module_path, stringify};

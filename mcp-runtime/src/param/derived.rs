@@ -16,10 +16,10 @@ use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use super::{JsonObject, Param, ParamError, ParamSpec};
+use super::{JsonObject, Param, ParamError, ParamSpec, present, typed_schema};
 
 /// A unit enum whose variants are the accepted string values. Implemented by `#[derive(ParamEnum)]`.
-pub trait ParamEnum: Copy + Send + Sync + 'static {
+pub trait ParamEnum: Sized + Send + Sync + 'static {
     /// The accepted wire values, in declaration order (lower snake_case unless renamed).
     const VALUES: &'static [&'static str];
 
@@ -27,7 +27,7 @@ pub trait ParamEnum: Copy + Send + Sync + 'static {
     fn from_wire(value: &str) -> Option<Self>;
 
     /// This variant's wire value.
-    fn to_wire(self) -> &'static str;
+    fn to_wire(&self) -> &'static str;
 }
 
 /// A nested object parsed by serde and described by schemars. Implemented by
@@ -40,8 +40,8 @@ pub trait DerivedParam: Param {}
 
 impl<T: ParamObject> DerivedParam for T where T: Param {}
 
-/// An optional enum or object: absent means `None`; a present value must parse as `T` (a JSON
-/// `null` is refused like any other wrong type, as the schema does not admit it).
+/// An optional enum or object: absent (or JSON `null`, as for every kind) means `None`; a present
+/// value must parse as `T`.
 impl<T: DerivedParam> Param for Option<T> {
     fn schema(spec: &ParamSpec) -> JsonObject {
         T::schema(spec)
@@ -52,7 +52,7 @@ impl<T: DerivedParam> Param for Option<T> {
     }
 
     fn parse(value: Option<&Value>, spec: &ParamSpec) -> Result<Self, ParamError> {
-        match value {
+        match present(value) {
             None => Ok(None),
             Some(value) => T::parse(Some(value), spec).map(Some),
         }
@@ -61,20 +61,18 @@ impl<T: DerivedParam> Param for Option<T> {
 
 /// The schema of a [`ParamEnum`] parameter: a string restricted to the accepted values.
 pub fn enum_schema<T: ParamEnum>(spec: &ParamSpec) -> JsonObject {
-    let mut schema = JsonObject::new();
-    schema.insert("type".to_owned(), Value::from("string"));
+    let mut schema = typed_schema("string", spec);
     schema.insert(
         "enum".to_owned(),
         Value::Array(T::VALUES.iter().map(|v| Value::from(*v)).collect()),
     );
-    schema.insert("description".to_owned(), Value::from(spec.description));
     schema
 }
 
 /// Parses a [`ParamEnum`] parameter: a string (trimmed, as every string parameter is) that must be
 /// one of the accepted values; the refusal lists them.
 pub fn enum_parse<T: ParamEnum>(value: Option<&Value>, spec: &ParamSpec) -> Result<T, ParamError> {
-    match value {
+    match present(value) {
         None => Err(ParamError::Required { name: spec.name }),
         Some(Value::String(text)) => {
             let text = text.trim();

@@ -1,0 +1,407 @@
+//! The keys of `#[mcp_tool(...)]` and `#[param(...)]`, declared once: the parsers below and the
+//! "expected one of" messages both read these lists.
+
+use proc_macro2::TokenStream;
+use quote::{ToTokens, quote};
+use syn::meta::ParseNestedMeta;
+use syn::{Expr, ExprLit, ExprUnary, Lit, LitStr, RangeLimits, Token, UnOp};
+
+use crate::case::RenameRule;
+use crate::ctxt::Ctxt;
+
+/// The keys `#[mcp_tool(...)]` accepts.
+pub(crate) const TOOL_KEYS: &[&str] = &[
+    "id",
+    "name",
+    "write",
+    "category",
+    "summary",
+    "man",
+    "title",
+    "rename_all",
+];
+
+/// The keys `#[param(...)]` accepts on a tool's field.
+pub(crate) const FIELD_KEYS: &[&str] = &[
+    "rename",
+    "default",
+    "range",
+    "clamp",
+    "required",
+    "raw",
+    "cross_wiki",
+];
+
+/// A parsed value and the tokens it came from (`key = value`), for errors spanning both.
+#[derive(Debug, Clone)]
+pub(crate) struct Spanned<T> {
+    pub(crate) value: T,
+    pub(crate) tokens: TokenStream,
+}
+
+/// `#[mcp_tool(...)]`.
+#[derive(Default)]
+pub(crate) struct ToolAttrs {
+    pub(crate) id: Option<Spanned<LitStr>>,
+    pub(crate) name: Option<Spanned<LitStr>>,
+    pub(crate) write: bool,
+    pub(crate) category: Option<Spanned<LitStr>>,
+    pub(crate) summary: Option<Spanned<LitStr>>,
+    pub(crate) man: Option<Spanned<LitStr>>,
+    pub(crate) title: Option<Spanned<LitStr>>,
+    pub(crate) rename_all: Option<Spanned<RenameRule>>,
+}
+
+/// `#[param(...)]` on a tool's field.
+#[derive(Default)]
+pub(crate) struct FieldAttrs {
+    pub(crate) rename: Option<Spanned<String>>,
+    pub(crate) default: Option<Spanned<i64>>,
+    pub(crate) range: Option<Spanned<(i64, i64)>>,
+    pub(crate) clamp: Option<Spanned<()>>,
+    pub(crate) required: Option<Spanned<()>>,
+    pub(crate) raw: Option<Spanned<()>>,
+    pub(crate) cross_wiki: Option<Spanned<()>>,
+}
+
+/// Parses `#[mcp_tool(...)]`'s arguments, recording every mistake in `cx`.
+pub(crate) fn parse_tool_attrs(cx: &Ctxt, args: TokenStream) -> ToolAttrs {
+    let mut attrs = ToolAttrs::default();
+    let mut seen = Vec::new();
+    let parser = syn::meta::parser(|meta| {
+        let Some(key) = key_of(cx, &meta, "#[mcp_tool]", TOOL_KEYS, &mut seen) else {
+            return skip_value(&meta);
+        };
+        match key.as_str() {
+            "id" => attrs.id = string_value(cx, &meta, &key)?,
+            "name" => attrs.name = string_value(cx, &meta, &key)?,
+            "category" => attrs.category = string_value(cx, &meta, &key)?,
+            "summary" => attrs.summary = string_value(cx, &meta, &key)?,
+            "man" => attrs.man = string_value(cx, &meta, &key)?,
+            "title" => attrs.title = string_value(cx, &meta, &key)?,
+            "write" => attrs.write = flag(cx, &meta, &key)?.is_some(),
+            "rename_all" => attrs.rename_all = rename_rule(cx, &meta)?,
+            _ => not_parsed(cx, &meta, &key),
+        }
+        Ok(())
+    });
+    if let Err(error) = syn::parse::Parser::parse2(parser, args) {
+        cx.syn_error(error);
+    }
+    attrs
+}
+
+/// Parses every `#[param(...)]` on a tool's field.
+pub(crate) fn parse_field_attrs(cx: &Ctxt, field: &syn::Field) -> FieldAttrs {
+    let mut attrs = FieldAttrs::default();
+    let mut seen = Vec::new();
+    for attr in field.attrs.iter().filter(|a| a.path().is_ident("param")) {
+        let result = attr.parse_nested_meta(|meta| {
+            let Some(key) = key_of(cx, &meta, "#[param]", FIELD_KEYS, &mut seen) else {
+                return skip_value(&meta);
+            };
+            match key.as_str() {
+                "rename" => {
+                    attrs.rename = string_value(cx, &meta, &key)?.map(|s| Spanned {
+                        value: s.value.value(),
+                        tokens: s.tokens,
+                    });
+                }
+                "default" => attrs.default = integer_value(cx, &meta)?,
+                "range" => attrs.range = range_value(cx, &meta)?,
+                "clamp" => attrs.clamp = flag(cx, &meta, &key)?,
+                "required" => attrs.required = flag(cx, &meta, &key)?,
+                "raw" => attrs.raw = flag(cx, &meta, &key)?,
+                "cross_wiki" => attrs.cross_wiki = flag(cx, &meta, &key)?,
+                _ => not_parsed(cx, &meta, &key),
+            }
+            Ok(())
+        });
+        if let Err(error) = result {
+            cx.syn_error(error);
+        }
+    }
+    attrs
+}
+
+/// Parses `#[param(rename = "...")]`, the only key on enum variants and object fields; `what`
+/// names the place for the message ("a ParamEnum variant").
+pub(crate) fn parse_rename_only(
+    cx: &Ctxt,
+    attrs: &[syn::Attribute],
+    what: &str,
+) -> Option<Spanned<String>> {
+    let mut rename = None;
+    let mut seen = Vec::new();
+    for attr in attrs.iter().filter(|a| a.path().is_ident("param")) {
+        let result = attr.parse_nested_meta(|meta| {
+            let Some(key) = key_of(cx, &meta, what, &["rename"], &mut seen) else {
+                return skip_value(&meta);
+            };
+            rename = string_value(cx, &meta, &key)?.map(|s| Spanned {
+                value: s.value.value(),
+                tokens: s.tokens,
+            });
+            Ok(())
+        });
+        if let Err(error) = result {
+            cx.syn_error(error);
+        }
+    }
+    rename
+}
+
+/// Parses `#[param(rename_all = "...")]` on a ParamObject container.
+pub(crate) fn parse_container_rename_all(
+    cx: &Ctxt,
+    attrs: &[syn::Attribute],
+    what: &str,
+) -> Option<Spanned<RenameRule>> {
+    let mut rule = None;
+    let mut seen = Vec::new();
+    for attr in attrs.iter().filter(|a| a.path().is_ident("param")) {
+        let result = attr.parse_nested_meta(|meta| {
+            if key_of(cx, &meta, what, &["rename_all"], &mut seen).is_none() {
+                return skip_value(&meta);
+            }
+            rule = rename_rule(cx, &meta)?;
+            Ok(())
+        });
+        if let Err(error) = result {
+            cx.syn_error(error);
+        }
+    }
+    rule
+}
+
+/// The key of one `key` / `key = value` item, or `None` (error recorded) if it is not one of
+/// `accepted` or was already given.
+fn key_of(
+    cx: &Ctxt,
+    meta: &ParseNestedMeta<'_>,
+    attribute: &str,
+    accepted: &[&str],
+    seen: &mut Vec<String>,
+) -> Option<String> {
+    let Some(ident) = meta.path.get_ident() else {
+        cx.error_spanned_by(
+            &meta.path,
+            format!(
+                "expected a key in {attribute}, one of: {}",
+                accepted.join(", ")
+            ),
+        );
+        return None;
+    };
+    let key = ident.to_string();
+    if !accepted.contains(&key.as_str()) {
+        cx.error_spanned_by(
+            ident,
+            format!(
+                "unknown {attribute} key `{key}`; expected one of: {}",
+                accepted.join(", ")
+            ),
+        );
+        return None;
+    }
+    if seen.contains(&key) {
+        cx.error_spanned_by(
+            ident,
+            format!("duplicate {attribute} key `{key}`; give it once"),
+        );
+        return None;
+    }
+    seen.push(key.clone());
+    Some(key)
+}
+
+/// Consumes whatever follows a rejected key, so parsing goes on to report later mistakes.
+fn skip_value(meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
+    if meta.input.peek(Token![=]) {
+        meta.value()?.parse::<Expr>()?;
+    } else if meta.input.peek(syn::token::Paren) {
+        meta.parse_nested_meta(|inner| skip_value(&inner))?;
+    }
+    Ok(())
+}
+
+/// `key = "text"`: anything but a string literal is an error naming the key.
+fn string_value(
+    cx: &Ctxt,
+    meta: &ParseNestedMeta<'_>,
+    key: &str,
+) -> syn::Result<Option<Spanned<LitStr>>> {
+    let path = meta.path.clone();
+    if !meta.input.peek(Token![=]) {
+        cx.error_spanned_by(
+            &path,
+            format!("`{key}` takes a string literal: write `{key} = \"...\"`"),
+        );
+        return skip_value(meta).map(|()| None);
+    }
+    let expr: Expr = meta.value()?.parse()?;
+    match &expr {
+        Expr::Lit(ExprLit {
+            lit: Lit::Str(text),
+            ..
+        }) => Ok(Some(Spanned {
+            value: text.clone(),
+            tokens: quote!(#path = #expr),
+        })),
+        _ => {
+            cx.error_spanned_by(
+                &expr,
+                format!(
+                    "`{key}` takes a string literal, e.g. `{key} = \"...\"` (not a constant, \
+                     macro or other expression)"
+                ),
+            );
+            Ok(None)
+        }
+    }
+}
+
+/// A bare `key` flag; `key = ...` is an error saying to drop the value.
+fn flag(cx: &Ctxt, meta: &ParseNestedMeta<'_>, key: &str) -> syn::Result<Option<Spanned<()>>> {
+    let path = meta.path.clone();
+    if meta.input.peek(Token![=]) || meta.input.peek(syn::token::Paren) {
+        let tokens = path.to_token_stream();
+        skip_value(meta)?;
+        cx.error_spanned_by(
+            tokens,
+            format!("`{key}` is a flag: write `{key}` alone, without a value"),
+        );
+        return Ok(None);
+    }
+    Ok(Some(Spanned {
+        value: (),
+        tokens: path.to_token_stream(),
+    }))
+}
+
+/// `rename_all = "camelCase"` and the other serde spellings.
+fn rename_rule(cx: &Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<Option<Spanned<RenameRule>>> {
+    let Some(text) = string_value(cx, meta, "rename_all")? else {
+        return Ok(None);
+    };
+    match RenameRule::from_name(&text.value.value()) {
+        Some(rule) => Ok(Some(Spanned {
+            value: rule,
+            tokens: text.tokens,
+        })),
+        None => {
+            cx.error_spanned_by(
+                &text.value,
+                format!(
+                    "unknown `rename_all` rule {:?}; expected one of: {}",
+                    text.value.value(),
+                    RenameRule::spellings()
+                ),
+            );
+            Ok(None)
+        }
+    }
+}
+
+/// `default = 20` (or a negative literal).
+fn integer_value(cx: &Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<Option<Spanned<i64>>> {
+    let path = meta.path.clone();
+    if !meta.input.peek(Token![=]) {
+        cx.error_spanned_by(&path, "`default` takes an integer: write `default = 20`");
+        return skip_value(meta).map(|()| None);
+    }
+    let expr: Expr = meta.value()?.parse()?;
+    match integer_literal(&expr) {
+        Ok(value) => Ok(Some(Spanned {
+            value,
+            tokens: quote!(#path = #expr),
+        })),
+        Err(error) => {
+            cx.syn_error(error);
+            Ok(None)
+        }
+    }
+}
+
+/// `range = 1..=100`: an inclusive range of integer literals.
+fn range_value(cx: &Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<Option<Spanned<(i64, i64)>>> {
+    let path = meta.path.clone();
+    if !meta.input.peek(Token![=]) {
+        cx.error_spanned_by(
+            &path,
+            "`range` takes an inclusive range: write `range = 1..=100`",
+        );
+        return skip_value(meta).map(|()| None);
+    }
+    let expr: Expr = meta.value()?.parse()?;
+    let Expr::Range(range) = &expr else {
+        cx.error_spanned_by(
+            &expr,
+            "`range` takes an inclusive range, e.g. `range = 1..=100`",
+        );
+        return Ok(None);
+    };
+    if let RangeLimits::HalfOpen(dots) = &range.limits {
+        cx.error_spanned_by(
+            dots,
+            "`range` bounds are both inclusive: write `..=`, e.g. `range = 1..=100`",
+        );
+        return Ok(None);
+    }
+    let (Some(start), Some(end)) = (&range.start, &range.end) else {
+        cx.error_spanned_by(
+            &expr,
+            "`range` needs both bounds, e.g. `range = 1..=100` (use i64::MIN or i64::MAX \
+             literals for an open side)",
+        );
+        return Ok(None);
+    };
+    match (integer_literal(start), integer_literal(end)) {
+        (Ok(min), Ok(max)) => Ok(Some(Spanned {
+            value: (min, max),
+            tokens: quote!(#path = #expr),
+        })),
+        (start, end) => {
+            for error in [start.err(), end.err()].into_iter().flatten() {
+                cx.syn_error(error);
+            }
+            Ok(None)
+        }
+    }
+}
+
+/// An integer literal, optionally negated, that fits an `i64`.
+fn integer_literal(expr: &Expr) -> syn::Result<i64> {
+    let expected =
+        || syn::Error::new_spanned(expr, "expected an integer literal such as `20` or `-1`");
+    match expr {
+        Expr::Lit(ExprLit {
+            lit: Lit::Int(int), ..
+        }) => int.base10_parse::<i64>(),
+        Expr::Unary(ExprUnary {
+            op: UnOp::Neg(_),
+            expr: inner,
+            ..
+        }) => match &**inner {
+            Expr::Lit(ExprLit {
+                lit: Lit::Int(int), ..
+            }) => {
+                let magnitude = int.base10_parse::<i128>()?;
+                i64::try_from(-magnitude)
+                    .map_err(|_| syn::Error::new_spanned(expr, "this integer does not fit an i64"))
+            }
+            _ => Err(expected()),
+        },
+        Expr::Group(group) => integer_literal(&group.expr),
+        _ => Err(expected()),
+    }
+}
+
+/// The key lists and the `match`es above are written together; a key in one and not the other
+/// is a bug in this crate, reported as such rather than ignored.
+fn not_parsed(cx: &Ctxt, meta: &ParseNestedMeta<'_>, key: &str) {
+    cx.error_spanned_by(
+        &meta.path,
+        format!("mcp-macros bug: key `{key}` is accepted but not parsed; please report it"),
+    );
+}

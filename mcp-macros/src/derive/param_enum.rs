@@ -1,0 +1,125 @@
+//! `#[derive(ParamEnum)]`: a unit enum as a string parameter with a fixed set of values.
+//!
+//! Emits `ParamEnum` (the wire values), `Param` (delegating to the runtime's `enum_schema` and
+//! `enum_parse`) and `DerivedParam` (so `Option<E>` is a parameter too).
+
+use proc_macro2::TokenStream;
+use quote::quote;
+use syn::{Data, DeriveInput, Fields};
+
+use crate::attr;
+use crate::case::variant_wire_name;
+use crate::ctxt::Ctxt;
+use crate::model::ident_name;
+
+pub(crate) fn derive(input: TokenStream) -> TokenStream {
+    let input: DeriveInput = match syn::parse2(input) {
+        Ok(input) => input,
+        Err(error) => return error.to_compile_error(),
+    };
+    let cx = Ctxt::new();
+    let variants = variants(&cx, &input);
+    super::reject_generics(&cx, &input, "ParamEnum");
+    match cx.check() {
+        Ok(()) => expand(&input, &variants),
+        Err(errors) => errors.to_compile_error(),
+    }
+}
+
+/// `(variant ident, wire value)` in declaration order.
+fn variants<'a>(cx: &Ctxt, input: &'a DeriveInput) -> Vec<(&'a syn::Ident, String)> {
+    let Data::Enum(data) = &input.data else {
+        cx.error_spanned_by(
+            &input.ident,
+            "#[derive(ParamEnum)] goes on an enum of unit variants (`enum Mode { List, Diff }`); \
+             for a nested object use #[derive(ParamObject)]",
+        );
+        return Vec::new();
+    };
+    if data.variants.is_empty() {
+        cx.error_spanned_by(
+            &input.ident,
+            "#[derive(ParamEnum)] needs at least one variant: an agent could send no valid value",
+        );
+    }
+    let mut variants: Vec<(&syn::Ident, String)> = Vec::new();
+    for variant in &data.variants {
+        if !matches!(variant.fields, Fields::Unit) {
+            cx.error_spanned_by(
+                &variant.fields,
+                format!(
+                    "variant `{}` carries data; a ParamEnum variant is a plain name sent as a \
+                     string (use #[derive(ParamObject)] for structured values)",
+                    variant.ident
+                ),
+            );
+        }
+        let rename = attr::parse_rename_only(cx, &variant.attrs, "ParamEnum variant #[param]");
+        let wire = match &rename {
+            Some(rename) => rename.value.clone(),
+            None => variant_wire_name(&ident_name(&variant.ident)),
+        };
+        if wire.trim().is_empty() {
+            cx.error_spanned_by(&variant.ident, "a ParamEnum value cannot be blank");
+        }
+        if let Some((first, _)) = variants.iter().find(|(_, w)| *w == wire) {
+            cx.error_spanned_by(
+                &variant.ident,
+                format!(
+                    "variants `{first}` and `{}` both have the wire value `{wire}`; give one \
+                     another with #[param(rename = \"...\")]",
+                    variant.ident
+                ),
+            );
+        }
+        variants.push((&variant.ident, wire));
+    }
+    variants
+}
+
+fn expand(input: &DeriveInput, variants: &[(&syn::Ident, String)]) -> TokenStream {
+    let private = quote!(::mcp_runtime::__private);
+    let ident = &input.ident;
+    let names: Vec<_> = variants.iter().map(|(name, _)| *name).collect();
+    let wires: Vec<_> = variants.iter().map(|(_, wire)| wire.as_str()).collect();
+    quote! {
+        #[automatically_derived]
+        impl #private::ParamEnum for #ident {
+            const VALUES: &'static [&'static #private::str] = &[#(#wires),*];
+
+            fn from_wire(value: &#private::str) -> #private::Option<Self> {
+                match value {
+                    #(#wires => #private::Option::Some(Self::#names),)*
+                    _ => #private::Option::None,
+                }
+            }
+
+            fn to_wire(&self) -> &'static #private::str {
+                match self {
+                    #(Self::#names => #wires,)*
+                }
+            }
+        }
+
+        #[automatically_derived]
+        impl #private::Param for #ident {
+            fn schema(spec: &#private::ParamSpec) -> #private::JsonObject {
+                #private::enum_schema::<Self>(spec)
+            }
+
+            fn is_required(_spec: &#private::ParamSpec) -> #private::bool {
+                true
+            }
+
+            fn parse(
+                value: #private::Option<&#private::serde_json::Value>,
+                spec: &#private::ParamSpec,
+            ) -> #private::Result<Self, #private::ParamError> {
+                #private::enum_parse::<Self>(value, spec)
+            }
+        }
+
+        #[automatically_derived]
+        impl #private::DerivedParam for #ident {}
+    }
+}

@@ -1,0 +1,269 @@
+//! Code generation for `#[mcp_tool]`: the parser (`impl ToolParams`), the parameter table and the
+//! `inventory` registration, all naming only `::mcp_runtime::__private::…`.
+//!
+//! Each field's schema and parser come from one place, `<FieldType as Param>`, so they cannot
+//! drift; the generated code only wires names, docs and `#[param]` values into `ParamSpec`s.
+
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned as _;
+use syn::{DeriveInput, Ident, LitStr};
+
+use crate::attr;
+use crate::ctxt::Ctxt;
+use crate::docs;
+use crate::fallback;
+use crate::model::{Field, Tool};
+use crate::valid;
+
+/// `#[mcp_tool(args)] item`: the struct as written (minus `#[param]`), plus its tool impls, or
+/// the errors and a stub when the declaration is wrong.
+pub(crate) fn mcp_tool(args: TokenStream, item: TokenStream) -> TokenStream {
+    let input: DeriveInput = match syn::parse2(item.clone()) {
+        Ok(input) => input,
+        Err(error) => return fallback::not_a_struct(item, error),
+    };
+    let cx = Ctxt::new();
+    let attrs = attr::parse_tool_attrs(&cx, args);
+    let tool = Tool::from_input(&cx, &input, attrs);
+    valid::check(&cx, &tool);
+    match cx.check() {
+        Ok(()) => expand(&tool),
+        Err(errors) => fallback::tool(&input, errors),
+    }
+}
+
+fn expand(tool: &Tool<'_>) -> TokenStream {
+    let private = quote!(::mcp_runtime::__private);
+    let item = fallback::strip_param_attrs(tool.input);
+    let fields = tool.fields();
+    let count = fields.len();
+    let decls = fields.iter().map(|field| param_decl(field, &private));
+    let parser = parser(tool, &private);
+    let declaration = declaration(tool, &private);
+    let unique_id = unique_id_item(tool);
+    quote! {
+        #item
+
+        #unique_id
+
+        const _: () = {
+            const __PARAMS: [#private::ParamDecl; #count] = [#(#decls),*];
+
+            #parser
+
+            #private::inventory::submit! { #declaration }
+        };
+    }
+}
+
+/// One `ParamDecl`: the field's spec and its type's schema entry points, spanned on the type so
+/// an unsupported type is reported there, through `Param`'s `on_unimplemented`.
+fn param_decl(field: &Field<'_>, private: &TokenStream) -> TokenStream {
+    let ty = &field.original.ty;
+    let wire = &field.wire;
+    let description = field
+        .doc_lines
+        .as_deref()
+        .map(docs::description)
+        .unwrap_or_default();
+    let attrs = &field.attrs;
+    let mut settings = Vec::new();
+    if let Some(default) = &attrs.default {
+        let value = default.value;
+        settings.push(quote!(default: #private::Option::Some(#value)));
+    }
+    if let Some(range) = &attrs.range {
+        let (min, max) = range.value;
+        settings.push(quote!(range: #private::Option::Some((#min, #max))));
+    }
+    for (flag, set) in [
+        ("clamp", attrs.clamp.is_some()),
+        ("raw", attrs.raw.is_some()),
+        ("required", attrs.required.is_some()),
+        ("cross_wiki", attrs.cross_wiki.is_some()),
+    ] {
+        if set {
+            let flag = Ident::new(flag, Span::call_site());
+            settings.push(quote!(#flag: true));
+        }
+    }
+    let schema = quote_spanned!(ty.span()=> <#ty as #private::Param>::schema);
+    let required = quote_spanned!(ty.span()=> <#ty as #private::Param>::is_required);
+    quote! {
+        #private::ParamDecl {
+            spec: #private::ParamSpec {
+                #(#settings,)*
+                ..#private::ParamSpec::new(#wire, #description)
+            },
+            schema: #schema,
+            required: #required,
+        }
+    }
+}
+
+/// `impl ToolParams`: unknown names refused listing the accepted ones, then each field parsed by
+/// its type. Parsing always accepts the superset, cross-wiki parameters included.
+fn parser(tool: &Tool<'_>, private: &TokenStream) -> TokenStream {
+    let ident = &tool.input.ident;
+    let fields = tool.fields();
+    let wires: Vec<&str> = fields.iter().map(|f| f.wire.as_str()).collect();
+    let unknown = quote! {
+        #private::Result::Err(#private::ParamError::Unknown {
+            name: key.clone(),
+            accepted: <[&'static #private::str]>::to_vec(&[#(#wires),*]),
+        })
+    };
+    let refuse_unknown = if fields.is_empty() {
+        quote! {
+            if let #private::Option::Some(key) = args.keys().next() {
+                return #unknown;
+            }
+        }
+    } else {
+        quote! {
+            for key in args.keys() {
+                match key.as_str() {
+                    #(#wires)|* => {}
+                    _ => return #unknown,
+                }
+            }
+        }
+    };
+    let inits = fields.iter().enumerate().map(|(index, field)| {
+        let name = field.ident;
+        let ty = &field.original.ty;
+        let wire = &field.wire;
+        let parse = quote_spanned!(ty.span()=> <#ty as #private::Param>::parse);
+        quote!(#name: #parse(args.get(#wire), &__PARAMS[#index].spec)?)
+    });
+    quote! {
+        #[automatically_derived]
+        impl #private::ToolParams for #ident {
+            fn parse_args(
+                args: &#private::JsonObject,
+            ) -> #private::Result<Self, #private::ParamError> {
+                #refuse_unknown
+                #private::Result::Ok(Self { #(#inits),* })
+            }
+        }
+    }
+}
+
+/// The `ToolDeclaration` literal submitted to `inventory`.
+fn declaration(tool: &Tool<'_>, private: &TokenStream) -> TokenStream {
+    let ident = &tool.input.ident;
+    let attrs = &tool.attrs;
+    let id = attrs
+        .id
+        .as_ref()
+        .map(|id| id.value.value())
+        .unwrap_or_default();
+    let description = tool
+        .doc_lines
+        .as_deref()
+        .map(docs::description)
+        .unwrap_or_default();
+    let summary = match &attrs.summary {
+        Some(summary) => summary.value.value().trim().to_owned(),
+        None => docs::summary(&description),
+    };
+    let category = attrs
+        .category
+        .as_ref()
+        .map(|c| c.value.value())
+        .unwrap_or_else(|| "General".to_owned());
+    let optional = |value: &Option<crate::attr::Spanned<LitStr>>| match value {
+        Some(text) => {
+            let text = &text.value;
+            quote!(#private::Option::Some(#text))
+        }
+        None => quote!(#private::Option::None),
+    };
+    let title = optional(&attrs.title);
+    let man = optional(&attrs.man);
+    let write = attrs.write;
+    // Spanned on the struct name: a missing `Execute` impl is reported once, there, through
+    // `Execute`'s `on_unimplemented`.
+    let invoke = quote_spanned!(ident.span()=> #private::invoke::<#ident>);
+    quote! {
+        #private::ToolDeclaration {
+            id: #id,
+            title: #title,
+            summary: #summary,
+            description: #description,
+            category: #category,
+            write: #write,
+            man: #man,
+            module_path: #private::module_path!(),
+            params: &__PARAMS,
+            invoke: #invoke,
+        }
+    }
+}
+
+/// A hidden item named after the id at the crate root, so two tools with one id in a crate fail
+/// the build with "the name `__mcp_tool_id_<id>` is defined multiple times", pointing at both
+/// ids. A `#[macro_export]` macro is the one item a nested module can place at the crate root.
+fn unique_id_item(tool: &Tool<'_>) -> TokenStream {
+    let Some(id) = &tool.attrs.id else {
+        return TokenStream::new();
+    };
+    let name = unique_id_name(&id.value.value());
+    let name = format_ident!("{}", name, span = id.value.span());
+    quote! {
+        #[doc(hidden)]
+        #[macro_export]
+        macro_rules! #name {
+            () => {};
+        }
+    }
+}
+
+/// `__mcp_tool_id_<id>`; an id with dashes (not identifier characters) gets a distinct prefix
+/// and the dash positions, so that distinct ids never share a name.
+pub(crate) fn unique_id_name(id: &str) -> String {
+    if !id.contains('-') {
+        return format!("__mcp_tool_id_{id}");
+    }
+    let dashes: Vec<String> = id
+        .char_indices()
+        .filter(|(_, c)| *c == '-')
+        .map(|(i, _)| i.to_string())
+        .collect();
+    format!(
+        "__mcp_tool_dashed_id_{}_dash_at_{}",
+        id.replace('-', "_"),
+        dashes.join("_")
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_name_their_hidden_item() {
+        assert_eq!(unique_id_name("get_history"), "__mcp_tool_id_get_history");
+        assert_eq!(
+            unique_id_name("get-history"),
+            "__mcp_tool_dashed_id_get_history_dash_at_3"
+        );
+    }
+
+    #[test]
+    fn distinct_ids_never_share_a_hidden_name() {
+        let ids = [
+            "a_b",
+            "a-b",
+            "a__b",
+            "a-_b",
+            "a_-b",
+            "a--b",
+            "a_b_dash_at_1",
+        ];
+        let names: std::collections::BTreeSet<String> =
+            ids.iter().map(|id| unique_id_name(id)).collect();
+        assert_eq!(names.len(), ids.len());
+    }
+}
