@@ -149,3 +149,98 @@ impl RegisteredTool {
         .map_err(Clone::clone)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::declaration::BoxFuture;
+    use crate::param::JsonObject;
+    use crate::tool::{ToolContext, ToolOutput, ToolResult};
+
+    fn invoke<'a>(_: &'a ToolContext, _: &'a JsonObject) -> BoxFuture<'a, ToolResult> {
+        Box::pin(async { Ok(ToolOutput::text("ok")) })
+    }
+
+    const fn declaration(id: &'static str, module_path: &'static str) -> ToolDeclaration {
+        ToolDeclaration {
+            id,
+            title: None,
+            summary: "A tool.",
+            description: "A tool.",
+            category: "General",
+            write: false,
+            man: None,
+            module_path,
+            params: &[],
+            invoke,
+        }
+    }
+
+    static ZETA: ToolDeclaration = declaration("zeta", "tools_a::zeta");
+    static ALPHA: ToolDeclaration = declaration("alpha", "tools_b::alpha");
+    static ALPHA_AGAIN: ToolDeclaration = declaration("alpha", "tools_a::alpha");
+    static OWN_MAN: ToolDeclaration = declaration("man", "mcp_runtime::man");
+    static CONTRIBUTED_MAN: ToolDeclaration = declaration("man", "mcp_runtime_extras::man");
+    static CONTRIBUTED_LIST: ToolDeclaration = declaration("list_wikis", "tools_a::list_wikis");
+
+    fn ids(registry: &Registry) -> Vec<&'static str> {
+        registry.tools().iter().map(RegisteredTool::id).collect()
+    }
+
+    #[test]
+    fn tools_are_sorted_by_id_and_found_by_id() {
+        let registry = Registry::from_declarations([&ZETA, &OWN_MAN, &ALPHA]);
+        let registry = registry.as_ref().map(ids);
+        assert_eq!(registry, Ok(vec!["alpha", "man", "zeta"]));
+        let registry = Registry::from_declarations([&ZETA, &ALPHA]).ok();
+        let found = registry
+            .as_ref()
+            .and_then(|r| r.get("zeta"))
+            .map(|t| t.declaration().module_path);
+        assert_eq!(found, Some("tools_a::zeta"));
+        assert!(registry.as_ref().is_some_and(|r| r.get("nope").is_none()));
+    }
+
+    #[test]
+    fn duplicates_are_refused_naming_both_modules() {
+        assert_eq!(
+            Registry::from_declarations([&ALPHA, &ZETA, &ALPHA_AGAIN]).map(|r| ids(&r)),
+            Err(Error::DuplicateTool {
+                id: "alpha",
+                first: "tools_a::alpha",
+                second: "tools_b::alpha",
+            })
+        );
+    }
+
+    #[test]
+    fn reserved_ids_belong_to_the_runtime() {
+        assert!(Registry::from_declarations([&OWN_MAN]).is_ok());
+        for contributed in [&CONTRIBUTED_MAN, &CONTRIBUTED_LIST] {
+            assert_eq!(
+                Registry::from_declarations([contributed]).map(|r| ids(&r)),
+                Err(Error::ReservedTool {
+                    id: contributed.id,
+                    module: contributed.module_path,
+                    owner: "mcp_runtime",
+                })
+            );
+        }
+    }
+
+    #[test]
+    fn a_definition_is_built_once_per_reach() {
+        let registry = Registry::from_declarations([&ALPHA]);
+        let tool = registry.as_ref().ok().and_then(|r| r.get("alpha"));
+        let first = tool
+            .and_then(|t| t.definition(false).ok())
+            .map(|d| d as *const _);
+        let again = tool
+            .and_then(|t| t.definition(false).ok())
+            .map(|d| d as *const _);
+        let other = tool
+            .and_then(|t| t.definition(true).ok())
+            .map(|d| d as *const _);
+        assert!(first.is_some() && first == again && first != other);
+    }
+}
