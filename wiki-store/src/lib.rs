@@ -15,6 +15,7 @@ pub mod config;
 mod error;
 pub mod generate;
 pub mod import;
+pub mod links;
 pub mod model;
 pub mod objects;
 pub mod reference;

@@ -16,6 +16,11 @@ impl<T> DbResultExt<T> for rusqlite::Result<T> {
     }
 }
 
+/// A stored value that does not read back as what was written: the file was altered or damaged.
+pub(crate) fn corrupt(what: &'static str) -> StoreError {
+    StoreError::backend(std::io::Error::new(std::io::ErrorKind::InvalidData, what))
+}
+
 /// Milliseconds since the Unix epoch, the stored form of instants.
 pub(crate) fn to_ms(instant: OffsetDateTime) -> i64 {
     i64::try_from(instant.unix_timestamp_nanos() / 1_000_000).unwrap_or(i64::MAX)

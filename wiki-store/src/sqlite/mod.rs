@@ -7,6 +7,8 @@ mod attachments;
 mod changes;
 mod config;
 mod convert;
+mod documents;
+mod history;
 mod migrations;
 mod objects;
 mod pool;

@@ -1,0 +1,5 @@
+//! Behaviour of the store through its public surface, on real SQLite files in temp dirs (WAL).
+
+mod concurrency;
+mod documents;
+mod harness;
