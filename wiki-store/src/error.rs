@@ -101,6 +101,10 @@ pub enum Entity {
     Object,
     /// A recycle bin entry.
     TrashEntry,
+    /// A rights rule.
+    Right,
+    /// A group membership.
+    Membership,
 }
 
 impl std::fmt::Display for Entity {
@@ -117,6 +121,8 @@ impl std::fmt::Display for Entity {
             Entity::Class => "class",
             Entity::Object => "object",
             Entity::TrashEntry => "recycle bin entry",
+            Entity::Right => "rights rule",
+            Entity::Membership => "group membership",
         })
     }
 }

@@ -11,6 +11,7 @@ pub mod mcp_config;
 pub mod object;
 pub mod rights;
 pub mod search;
+pub mod token;
 pub mod user;
 pub mod version;
 pub mod wiki;

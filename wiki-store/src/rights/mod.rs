@@ -26,6 +26,9 @@
 
 mod groups;
 mod resolve;
+mod snapshot;
 
+pub use crate::model::rights::{Effect, Right, RightRule, RightScope, Subject};
 pub use groups::{GroupMembership, groups_of};
-pub use resolve::{Principal, Reason, Verdict, decide};
+pub use resolve::{Principal, Reason, Verdict};
+pub use snapshot::RightsSnapshot;

@@ -23,10 +23,16 @@ pub(crate) struct Migration {
 }
 
 /// Every migration, in order. Append only.
-pub(crate) const MIGRATIONS: &[Migration] = &[Migration {
-    name: "0001_core",
-    sql: include_str!("sql/0001_core.sql"),
-}];
+pub(crate) const MIGRATIONS: &[Migration] = &[
+    Migration {
+        name: "0001_core",
+        sql: include_str!("sql/0001_core.sql"),
+    },
+    Migration {
+        name: "0003_accounts",
+        sql: include_str!("sql/0003_accounts.sql"),
+    },
+];
 
 /// Brings the database to the newest schema.
 pub(crate) fn migrate(conn: &mut Connection) -> Result<(), StoreError> {

@@ -1,6 +1,113 @@
 //! The SQLite implementation of [`crate::TokenStore`].
 
-use crate::api::TokenStore;
-use crate::sqlite::SqliteStore;
+use rusqlite::{OptionalExtension, params};
 
-impl TokenStore for SqliteStore {}
+use crate::Result;
+use crate::api::TokenStore;
+use crate::error::{Entity, InvalidInput, StoreError};
+use crate::model::token::{IssuedToken, TokenInfo};
+use crate::model::user::GUEST_USER;
+use crate::secret::token::{self, TokenDigest};
+use crate::sqlite::SqliteStore;
+use crate::sqlite::convert::{DbResultExt, from_ms, now_ms};
+use crate::sqlite::users::user_exists;
+
+/// The longest token label, in characters.
+const MAX_LABEL: usize = 100;
+
+impl TokenStore for SqliteStore {
+    fn create_token(&self, user: &str, label: &str) -> Result<IssuedToken> {
+        if user == GUEST_USER {
+            return Err(InvalidInput::GuestIsBuiltIn.into());
+        }
+        let label = label.trim();
+        if label.chars().count() > MAX_LABEL || label.chars().any(char::is_control) {
+            return Err(InvalidInput::Name {
+                what: "token label",
+                reason: "at most 100 characters, without control characters".to_owned(),
+            }
+            .into());
+        }
+        let generated = token::generate();
+        self.write(|tx| {
+            if !user_exists(tx, user)? {
+                return Err(StoreError::not_found(Entity::User, user));
+            }
+            let created = now_ms();
+            tx.prepare_cached(
+                "INSERT INTO api_tokens (prefix, digest, user_name, label, created_ms) VALUES (?1, ?2, ?3, ?4, ?5)",
+            )
+            .db()?
+            .execute(params![generated.prefix, generated.digest.0.as_slice(), user, label, created])
+            .db()?;
+            Ok(IssuedToken {
+                token: generated.clear.clone(),
+                info: TokenInfo {
+                    prefix: generated.prefix.clone(),
+                    user: user.to_owned(),
+                    label: label.to_owned(),
+                    created: from_ms(created),
+                },
+            })
+        })
+    }
+
+    fn list_tokens(&self, user: Option<&str>) -> Result<Vec<TokenInfo>> {
+        self.read(|conn| {
+            conn.prepare_cached(
+                "SELECT prefix, user_name, label, created_ms FROM api_tokens \
+                 WHERE ?1 IS NULL OR user_name = ?1 ORDER BY created_ms, prefix",
+            )
+            .db()?
+            .query_map([user], |row| {
+                Ok(TokenInfo {
+                    prefix: row.get(0)?,
+                    user: row.get(1)?,
+                    label: row.get(2)?,
+                    created: from_ms(row.get(3)?),
+                })
+            })
+            .db()?
+            .collect::<rusqlite::Result<Vec<_>>>()
+            .db()
+        })
+    }
+
+    fn revoke_token(&self, prefix: &str) -> Result<()> {
+        self.write(|tx| {
+            let removed = tx
+                .prepare_cached("DELETE FROM api_tokens WHERE prefix = ?1")
+                .db()?
+                .execute([prefix])
+                .db()?;
+            if removed == 0 {
+                return Err(StoreError::not_found(Entity::Token, prefix));
+            }
+            Ok(())
+        })
+    }
+
+    fn resolve_token(&self, presented: &str) -> Result<Option<String>> {
+        let Some(presented) = token::parse(presented) else {
+            return Ok(None);
+        };
+        self.read(|conn| {
+            let stored: Option<(Vec<u8>, String)> = conn
+                .prepare_cached("SELECT digest, user_name FROM api_tokens WHERE prefix = ?1")
+                .db()?
+                .query_row([&presented.prefix], |row| Ok((row.get(0)?, row.get(1)?)))
+                .optional()
+                .db()?;
+            // Compare against a zero digest when the prefix is unknown, so both paths do the same work.
+            let (digest, user) = match stored {
+                Some((bytes, user)) => (
+                    <[u8; 32]>::try_from(bytes.as_slice()).unwrap_or([0; 32]),
+                    Some(user),
+                ),
+                None => ([0; 32], None),
+            };
+            let matches = TokenDigest(digest).matches(&presented.digest);
+            Ok(user.filter(|_| matches))
+        })
+    }
+}

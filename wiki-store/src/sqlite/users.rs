@@ -1,6 +1,284 @@
 //! The SQLite implementation of [`crate::UserStore`].
 
-use crate::api::UserStore;
-use crate::sqlite::SqliteStore;
+use rusqlite::{Connection, OptionalExtension, params};
 
-impl UserStore for SqliteStore {}
+use crate::Result;
+use crate::api::UserStore;
+use crate::error::{Entity, InvalidInput, StoreError};
+use crate::model::rights::Subject;
+use crate::model::user::{GUEST_USER, Group, User, validate_principal_name};
+use crate::sqlite::SqliteStore;
+use crate::sqlite::convert::{DbResultExt, from_ms, now_ms};
+
+impl UserStore for SqliteStore {
+    fn create_user(&self, name: &str, display_name: Option<&str>) -> Result<User> {
+        validate_principal_name("user name", name)?;
+        if name == GUEST_USER {
+            return Err(InvalidInput::GuestIsBuiltIn.into());
+        }
+        let display_name = display_name.map(str::trim).filter(|d| !d.is_empty());
+        if let Some(display) = display_name {
+            check_display_name(display)?;
+        }
+        self.write(|tx| {
+            if user_exists(tx, name)? {
+                return Err(StoreError::AlreadyExists {
+                    entity: Entity::User,
+                    key: name.to_owned(),
+                });
+            }
+            let created = now_ms();
+            tx.prepare_cached(
+                "INSERT INTO users (name, display_name, created_ms) VALUES (?1, ?2, ?3)",
+            )
+            .db()?
+            .execute(params![name, display_name, created])
+            .db()?;
+            Ok(User {
+                name: name.to_owned(),
+                display_name: display_name.map(str::to_owned),
+                created: from_ms(created),
+            })
+        })
+    }
+
+    fn user(&self, name: &str) -> Result<User> {
+        if name == GUEST_USER {
+            return Ok(User::guest());
+        }
+        self.read(|conn| {
+            conn.prepare_cached("SELECT name, display_name, created_ms FROM users WHERE name = ?1")
+                .db()?
+                .query_row([name], user_row)
+                .optional()
+                .db()?
+                .ok_or_else(|| StoreError::not_found(Entity::User, name))
+        })
+    }
+
+    fn list_users(&self) -> Result<Vec<User>> {
+        self.read(|conn| {
+            conn.prepare_cached("SELECT name, display_name, created_ms FROM users ORDER BY name")
+                .db()?
+                .query_map([], user_row)
+                .db()?
+                .collect::<rusqlite::Result<Vec<_>>>()
+                .db()
+        })
+    }
+
+    fn delete_user(&self, name: &str) -> Result<()> {
+        if name == GUEST_USER {
+            return Err(InvalidInput::GuestIsBuiltIn.into());
+        }
+        self.write(|tx| {
+            let deleted = tx
+                .prepare_cached("DELETE FROM users WHERE name = ?1")
+                .db()?
+                .execute([name])
+                .db()?;
+            if deleted == 0 {
+                return Err(StoreError::not_found(Entity::User, name));
+            }
+            forget_subject(tx, "user", name)
+        })
+    }
+
+    fn create_group(&self, name: &str) -> Result<Group> {
+        validate_principal_name("group name", name)?;
+        self.write(|tx| {
+            if group_exists(tx, name)? {
+                return Err(StoreError::AlreadyExists {
+                    entity: Entity::Group,
+                    key: name.to_owned(),
+                });
+            }
+            tx.prepare_cached("INSERT INTO groups (name, created_ms) VALUES (?1, ?2)")
+                .db()?
+                .execute(params![name, now_ms()])
+                .db()?;
+            Ok(Group {
+                name: name.to_owned(),
+                users: Vec::new(),
+                groups: Vec::new(),
+            })
+        })
+    }
+
+    fn group(&self, name: &str) -> Result<Group> {
+        self.read(|conn| {
+            if !group_exists(conn, name)? {
+                return Err(StoreError::not_found(Entity::Group, name));
+            }
+            load_group(conn, name)
+        })
+    }
+
+    fn list_groups(&self) -> Result<Vec<Group>> {
+        self.read(|conn| {
+            let names: Vec<String> = conn
+                .prepare_cached("SELECT name FROM groups ORDER BY name")
+                .db()?
+                .query_map([], |row| row.get(0))
+                .db()?
+                .collect::<rusqlite::Result<_>>()
+                .db()?;
+            names.iter().map(|name| load_group(conn, name)).collect()
+        })
+    }
+
+    fn delete_group(&self, name: &str) -> Result<()> {
+        self.write(|tx| {
+            let deleted = tx
+                .prepare_cached("DELETE FROM groups WHERE name = ?1")
+                .db()?
+                .execute([name])
+                .db()?;
+            if deleted == 0 {
+                return Err(StoreError::not_found(Entity::Group, name));
+            }
+            forget_subject(tx, "group", name)
+        })
+    }
+
+    fn add_member(&self, group: &str, member: &Subject) -> Result<()> {
+        self.write(|tx| {
+            if !group_exists(tx, group)? {
+                return Err(StoreError::not_found(Entity::Group, group));
+            }
+            require_subject(tx, member)?;
+            let (kind, name) = subject_parts(member);
+            let added = tx
+                .prepare_cached(
+                    "INSERT INTO group_members (group_name, member_kind, member) VALUES (?1, ?2, ?3) \
+                     ON CONFLICT DO NOTHING",
+                )
+                .db()?
+                .execute(params![group, kind, name])
+                .db()?;
+            if added == 0 {
+                tx.nothing_changed();
+            }
+            Ok(())
+        })
+    }
+
+    fn remove_member(&self, group: &str, member: &Subject) -> Result<()> {
+        let (kind, name) = subject_parts(member);
+        self.write(|tx| {
+            let removed = tx
+                .prepare_cached("DELETE FROM group_members WHERE group_name = ?1 AND member_kind = ?2 AND member = ?3")
+                .db()?
+                .execute(params![group, kind, name])
+                .db()?;
+            if removed == 0 {
+                return Err(StoreError::not_found(Entity::Membership, format!("{member} in group {group}")));
+            }
+            Ok(())
+        })
+    }
+}
+
+/// The longest display name, in characters.
+const MAX_DISPLAY_NAME: usize = 255;
+
+fn check_display_name(display: &str) -> Result<()> {
+    if display.chars().count() > MAX_DISPLAY_NAME || display.chars().any(char::is_control) {
+        return Err(InvalidInput::Name {
+            what: "display name",
+            reason: "at most 255 characters, without control characters".to_owned(),
+        }
+        .into());
+    }
+    Ok(())
+}
+
+fn user_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<User> {
+    Ok(User {
+        name: row.get(0)?,
+        display_name: row.get(1)?,
+        created: from_ms(row.get(2)?),
+    })
+}
+
+fn load_group(conn: &Connection, name: &str) -> Result<Group> {
+    let mut group = Group {
+        name: name.to_owned(),
+        users: Vec::new(),
+        groups: Vec::new(),
+    };
+    let members: Vec<(String, String)> = conn
+        .prepare_cached("SELECT member_kind, member FROM group_members WHERE group_name = ?1 ORDER BY member_kind, member")
+        .db()?
+        .query_map([name], |row| Ok((row.get(0)?, row.get(1)?)))
+        .db()?
+        .collect::<rusqlite::Result<_>>()
+        .db()?;
+    for (kind, member) in members {
+        if kind == "group" {
+            group.groups.push(member);
+        } else {
+            group.users.push(member);
+        }
+    }
+    Ok(group)
+}
+
+pub(crate) fn user_exists(conn: &Connection, name: &str) -> Result<bool> {
+    exists(conn, "SELECT 1 FROM users WHERE name = ?1", name)
+}
+
+pub(crate) fn group_exists(conn: &Connection, name: &str) -> Result<bool> {
+    exists(conn, "SELECT 1 FROM groups WHERE name = ?1", name)
+}
+
+fn exists(conn: &Connection, sql: &str, key: &str) -> Result<bool> {
+    Ok(conn
+        .prepare_cached(sql)
+        .db()?
+        .query_row([key], |_| Ok(()))
+        .optional()
+        .db()?
+        .is_some())
+}
+
+/// Refuses a subject that does not exist (the guest always does).
+pub(crate) fn require_subject(conn: &Connection, subject: &Subject) -> Result<()> {
+    match subject {
+        Subject::User(name) if name == GUEST_USER => Ok(()),
+        Subject::User(name) if user_exists(conn, name)? => Ok(()),
+        Subject::User(name) => Err(StoreError::not_found(Entity::User, name)),
+        Subject::Group(name) if group_exists(conn, name)? => Ok(()),
+        Subject::Group(name) => Err(StoreError::not_found(Entity::Group, name)),
+    }
+}
+
+/// The stored `(kind, name)` of a subject.
+pub(crate) fn subject_parts(subject: &Subject) -> (&'static str, &str) {
+    match subject {
+        Subject::User(name) => ("user", name),
+        Subject::Group(name) => ("group", name),
+    }
+}
+
+/// The subject of a stored `(kind, name)`.
+pub(crate) fn subject_of(kind: &str, name: String) -> Subject {
+    if kind == "group" {
+        Subject::Group(name)
+    } else {
+        Subject::User(name)
+    }
+}
+
+/// Removes every membership and rule naming a deleted user or group.
+fn forget_subject(conn: &Connection, kind: &str, name: &str) -> Result<()> {
+    conn.prepare_cached("DELETE FROM group_members WHERE member_kind = ?1 AND member = ?2")
+        .db()?
+        .execute([kind, name])
+        .db()?;
+    conn.prepare_cached("DELETE FROM rights WHERE subject_kind = ?1 AND subject = ?2")
+        .db()?
+        .execute([kind, name])
+        .db()?;
+    Ok(())
+}

@@ -1,0 +1,394 @@
+//! Users, groups, rights and API tokens, stored and resolved.
+
+// Set-up helpers unwrap: a failing set-up is a failing test.
+#![allow(clippy::unwrap_used)]
+
+use wiki_store::model::rights::{Effect, Right, RightRule, RightScope, Subject};
+use wiki_store::model::user::GUEST_USER;
+use wiki_store::model::wiki::WikiId;
+use wiki_store::reference::SpacePath;
+use wiki_store::rights::Reason;
+use wiki_store::{
+    ChangeFeed, Entity, InvalidInput, RightsStore, SqliteStore, StoreError, TokenStore, UserStore,
+};
+
+use crate::harness::{reference, store};
+
+fn user(name: &str) -> Subject {
+    Subject::User(name.to_owned())
+}
+
+fn group(name: &str) -> Subject {
+    Subject::Group(name.to_owned())
+}
+
+fn rule(scope: RightScope, subject: Subject, right: Right, effect: Effect) -> RightRule {
+    RightRule {
+        scope,
+        subject,
+        right,
+        effect,
+    }
+}
+
+fn main_wiki() -> RightScope {
+    RightScope::Wiki(WikiId::main())
+}
+
+fn space(path: &str) -> RightScope {
+    RightScope::Space {
+        wiki: WikiId::main(),
+        space: SpacePath::parse(path).unwrap(),
+    }
+}
+
+fn page(input: &str) -> RightScope {
+    RightScope::Page(reference(input))
+}
+
+fn seeded() -> (tempfile::TempDir, SqliteStore) {
+    let (dir, store) = store();
+    store.create_user("alice", Some("Alice")).unwrap();
+    store.create_user("bob", None).unwrap();
+    store.create_group("editors").unwrap();
+    store.create_group("staff").unwrap();
+    store.add_member("editors", &user("alice")).unwrap();
+    store.add_member("staff", &group("editors")).unwrap();
+    (dir, store)
+}
+
+#[test]
+fn users_are_created_listed_and_deleted_and_the_guest_is_built_in() {
+    let (_dir, store) = seeded();
+    let names: Vec<String> = store
+        .list_users()
+        .unwrap()
+        .into_iter()
+        .map(|u| u.name)
+        .collect();
+    assert_eq!(names, ["alice", "bob"]);
+    assert_eq!(
+        store.user("alice").unwrap().display_name.as_deref(),
+        Some("Alice")
+    );
+    assert!(store.user(GUEST_USER).unwrap().is_guest());
+    assert!(matches!(
+        store.create_user("alice", None),
+        Err(StoreError::AlreadyExists {
+            entity: Entity::User,
+            ..
+        })
+    ));
+    assert!(matches!(
+        store.create_user(GUEST_USER, None),
+        Err(StoreError::Invalid(InvalidInput::GuestIsBuiltIn))
+    ));
+    assert!(matches!(
+        store.delete_user(GUEST_USER),
+        Err(StoreError::Invalid(InvalidInput::GuestIsBuiltIn))
+    ));
+    assert!(matches!(
+        store.create_user("bad name", None),
+        Err(StoreError::Invalid(InvalidInput::Name { .. }))
+    ));
+    store.delete_user("bob").unwrap();
+    assert!(matches!(
+        store.user("bob"),
+        Err(StoreError::NotFound {
+            entity: Entity::User,
+            ..
+        })
+    ));
+}
+
+#[test]
+fn groups_nest_and_deleting_a_member_removes_its_memberships_and_rules() {
+    let (_dir, store) = seeded();
+    store.add_member("editors", &user(GUEST_USER)).unwrap();
+    store.add_member("editors", &user("alice")).unwrap();
+    let editors = store.group("editors").unwrap();
+    assert_eq!(editors.users, ["alice", GUEST_USER]);
+    assert_eq!(store.group("staff").unwrap().groups, ["editors"]);
+    assert!(matches!(
+        store.add_member("editors", &user("nobody")),
+        Err(StoreError::NotFound { .. })
+    ));
+    assert!(matches!(
+        store.add_member("nogroup", &user("alice")),
+        Err(StoreError::NotFound { .. })
+    ));
+
+    store
+        .set_right(&rule(
+            main_wiki(),
+            user("alice"),
+            Right::View,
+            Effect::Allow,
+        ))
+        .unwrap();
+    store.delete_user("alice").unwrap();
+    assert!(
+        store
+            .group("editors")
+            .unwrap()
+            .users
+            .iter()
+            .all(|u| u != "alice")
+    );
+    assert!(store.list_rights(&WikiId::main()).unwrap().is_empty());
+    store.delete_group("editors").unwrap();
+    assert!(store.group("staff").unwrap().groups.is_empty());
+    assert!(matches!(
+        store.remove_member("staff", &group("editors")),
+        Err(StoreError::NotFound {
+            entity: Entity::Membership,
+            ..
+        })
+    ));
+}
+
+#[test]
+fn rights_are_stored_replaced_listed_and_removed() {
+    let (_dir, store) = seeded();
+    let deny = rule(space("Private"), group("staff"), Right::View, Effect::Deny);
+    store.set_right(&deny).unwrap();
+    let allow = RightRule {
+        effect: Effect::Allow,
+        ..deny.clone()
+    };
+    store.set_right(&allow).unwrap();
+    store
+        .set_right(&rule(
+            page("Private.Plan"),
+            user("bob"),
+            Right::Edit,
+            Effect::Allow,
+        ))
+        .unwrap();
+    store
+        .set_right(&rule(
+            main_wiki(),
+            user(GUEST_USER),
+            Right::View,
+            Effect::Allow,
+        ))
+        .unwrap();
+    let listed = store.list_rights(&WikiId::main()).unwrap();
+    assert_eq!(
+        listed.len(),
+        3,
+        "setting a rule again replaces its effect: {listed:?}"
+    );
+    assert!(listed.contains(&allow));
+    assert!(listed.contains(&rule(
+        page("Private.Plan"),
+        user("bob"),
+        Right::Edit,
+        Effect::Allow
+    )));
+
+    store
+        .remove_right(&allow.scope, &allow.subject, Right::View)
+        .unwrap();
+    assert!(matches!(
+        store.remove_right(&allow.scope, &allow.subject, Right::View),
+        Err(StoreError::NotFound {
+            entity: Entity::Right,
+            ..
+        })
+    ));
+    let unknown_subject = rule(main_wiki(), user("nobody"), Right::View, Effect::Allow);
+    assert!(matches!(
+        store.set_right(&unknown_subject),
+        Err(StoreError::NotFound {
+            entity: Entity::User,
+            ..
+        })
+    ));
+    let unknown_wiki = rule(
+        RightScope::Wiki(WikiId::new("nowiki").unwrap()),
+        user("bob"),
+        Right::View,
+        Effect::Allow,
+    );
+    assert!(matches!(
+        store.set_right(&unknown_wiki),
+        Err(StoreError::NotFound {
+            entity: Entity::Wiki,
+            ..
+        })
+    ));
+}
+
+#[test]
+fn the_resolver_runs_over_stored_rules_and_nested_groups() {
+    let (_dir, store) = seeded();
+    store
+        .set_right(&rule(
+            main_wiki(),
+            group("staff"),
+            Right::View,
+            Effect::Allow,
+        ))
+        .unwrap();
+    store
+        .set_right(&rule(
+            main_wiki(),
+            user(GUEST_USER),
+            Right::View,
+            Effect::Allow,
+        ))
+        .unwrap();
+    store
+        .set_right(&rule(
+            space("Private"),
+            user(GUEST_USER),
+            Right::View,
+            Effect::Deny,
+        ))
+        .unwrap();
+    store
+        .set_right(&rule(main_wiki(), user("bob"), Right::Admin, Effect::Allow))
+        .unwrap();
+
+    let verdict = store
+        .check_right("alice", Right::View, &page("Sales.Europe.Plan"))
+        .unwrap();
+    assert!(
+        verdict.allowed,
+        "alice views through editors -> staff: {verdict:?}"
+    );
+    assert!(
+        !store
+            .check_right("alice", Right::Edit, &page("Sales.Plan"))
+            .unwrap()
+            .allowed
+    );
+    assert!(
+        store
+            .check_right(GUEST_USER, Right::View, &page("Sales.Plan"))
+            .unwrap()
+            .allowed
+    );
+    assert!(
+        !store
+            .check_right(GUEST_USER, Right::View, &page("Private.Sub.Plan"))
+            .unwrap()
+            .allowed
+    );
+    let farm_admin = store
+        .check_right("bob", Right::Delete, &page("Private.Plan"))
+        .unwrap();
+    assert_eq!(farm_admin.reason, Reason::FarmAdmin);
+
+    let snapshot = store.rights_snapshot().unwrap();
+    assert!(snapshot.can("alice", Right::View, &page("Private.Plan")));
+    assert!(!snapshot.can(GUEST_USER, Right::View, &page("Private.Plan")));
+}
+
+#[test]
+fn tokens_are_shown_once_stored_hashed_resolved_and_revoked() {
+    let (dir, store) = seeded();
+    let issued = store.create_token("alice", "laptop").unwrap();
+    let clear = issued.token.expose().to_owned();
+    assert_eq!(
+        store.resolve_token(&clear).unwrap().as_deref(),
+        Some("alice")
+    );
+
+    let listed = store.list_tokens(Some("alice")).unwrap();
+    assert_eq!(listed, std::slice::from_ref(&issued.info));
+    assert!(store.list_tokens(Some("bob")).unwrap().is_empty());
+    assert_eq!(store.list_tokens(None).unwrap().len(), 1);
+
+    let mut altered = clear.clone();
+    altered.pop();
+    altered.push(if clear.ends_with('x') { 'y' } else { 'x' });
+    assert_eq!(
+        store.resolve_token(&altered).unwrap(),
+        None,
+        "same prefix, wrong secret"
+    );
+    assert_eq!(store.resolve_token("not a token").unwrap(), None);
+    assert_eq!(
+        store.resolve_token("wmcp_000000000000_secret").unwrap(),
+        None,
+        "unknown prefix"
+    );
+
+    let file = std::fs::read(dir.path().join("data").join("wiki.db")).unwrap();
+    let secret = clear.rsplit('_').next().unwrap().as_bytes();
+    assert!(
+        !file.windows(secret.len()).any(|w| w == secret),
+        "the clear token never reaches the file"
+    );
+
+    store.revoke_token(&issued.info.prefix).unwrap();
+    assert_eq!(store.resolve_token(&clear).unwrap(), None);
+    assert!(matches!(
+        store.revoke_token(&issued.info.prefix),
+        Err(StoreError::NotFound {
+            entity: Entity::Token,
+            ..
+        })
+    ));
+    assert!(matches!(
+        store.create_token(GUEST_USER, ""),
+        Err(StoreError::Invalid(InvalidInput::GuestIsBuiltIn))
+    ));
+    assert!(matches!(
+        store.create_token("nobody", ""),
+        Err(StoreError::NotFound {
+            entity: Entity::User,
+            ..
+        })
+    ));
+}
+
+#[test]
+fn deleting_a_user_revokes_their_tokens() {
+    let (_dir, store) = seeded();
+    let issued = store.create_token("bob", "").unwrap();
+    store.delete_user("bob").unwrap();
+    assert_eq!(store.resolve_token(issued.token.expose()).unwrap(), None);
+}
+
+#[test]
+fn every_account_change_advances_the_change_sequence_and_no_ops_do_not() {
+    let (_dir, store) = seeded();
+    let mut last = store.change_seq().unwrap();
+    let mut advanced = |what: &str, store: &SqliteStore| {
+        let now = store.change_seq().unwrap();
+        assert!(
+            now > last,
+            "{what} should advance the sequence ({last} -> {now})"
+        );
+        last = now;
+    };
+    store.create_user("carol", None).unwrap();
+    advanced("create_user", &store);
+    store.add_member("staff", &user("carol")).unwrap();
+    advanced("add_member", &store);
+    let view = rule(main_wiki(), user("carol"), Right::View, Effect::Allow);
+    store.set_right(&view).unwrap();
+    advanced("set_right", &store);
+    let token = store.create_token("carol", "").unwrap();
+    advanced("create_token", &store);
+    store.revoke_token(&token.info.prefix).unwrap();
+    advanced("revoke_token", &store);
+
+    let before = store.change_seq().unwrap();
+    store.set_right(&view).unwrap();
+    store.add_member("staff", &user("carol")).unwrap();
+    assert_eq!(
+        store.change_seq().unwrap(),
+        before,
+        "re-setting what is already there changes nothing"
+    );
+    assert!(store.create_user("carol", None).is_err());
+    assert_eq!(
+        store.change_seq().unwrap(),
+        before,
+        "a refused write changes nothing"
+    );
+}
