@@ -14,6 +14,7 @@ pub mod param;
 pub mod prelude;
 pub mod registry;
 pub mod schema;
+pub mod server;
 pub mod tool;
 
 pub use definition::{ToolAnnotations, ToolDefinition};
