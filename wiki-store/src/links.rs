@@ -3,7 +3,8 @@
 //! A link or image whose destination is a wiki reference (`Sales.Q3`, `dev:Team.Home`) is a
 //! document link; `attach:file.pdf` or `attach:Space.Page@file.pdf` is an attachment link. URLs
 //! (anything with a known scheme or a `/`), anchors and autolinks are not wiki links. Relative
-//! references resolve into the linking document's wiki; a `#fragment` is ignored.
+//! references resolve into the linking document's wiki; a `#fragment` is ignored. Markdown's
+//! backslash escapes apply before the reference is parsed, so a dot inside a name is written `\\.`.
 
 use pulldown_cmark::{Event, LinkType, Options, Parser, Tag};
 
@@ -160,7 +161,9 @@ mod tests {
 
     #[test]
     fn attachments_of_other_documents_and_escaped_names() {
-        let content = r"[f](attach:Docs.Manual@guide@v2.pdf) [g](<Release\.Notes.v1\.2>)";
+        // Markdown's own backslash escapes apply first: `\\.` in a destination is `\.` in the reference.
+        let content =
+            r"[f](attach:Docs.Manual@guide@v2.pdf) [g](<Release\\.Notes.v1\\.2>) [h](Plain\.Dots)";
         assert_eq!(
             extract_links(content, &reference("A.B")),
             vec![
@@ -169,6 +172,7 @@ mod tests {
                     name: "guide@v2.pdf".into()
                 },
                 document(r"Release\.Notes.v1\.2"),
+                document("Plain.Dots"),
             ]
         );
     }

@@ -329,7 +329,8 @@ pub(crate) fn save_in(
     }
 }
 
-fn check_expected(expected: Expected, actual: Option<Version>) -> Result<()> {
+/// Compares the caller's expectation with the row's current version.
+pub(crate) fn check_expected(expected: Expected, actual: Option<Version>) -> Result<()> {
     let ok = match expected {
         Expected::Any => true,
         Expected::Absent => actual.is_none(),

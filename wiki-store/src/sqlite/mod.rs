@@ -8,11 +8,14 @@ mod changes;
 mod config;
 mod convert;
 mod documents;
+mod hierarchy;
 mod history;
+mod links;
 mod migrations;
 mod objects;
 mod pool;
 mod rights;
+mod search;
 mod tokens;
 mod trash;
 mod users;
@@ -89,28 +92,24 @@ impl SqliteStore {
     /// Checks the database file and the full-text index against the documents. Returns the
     /// problems found (empty when all is well).
     pub fn integrity_check(&self) -> Result<Vec<String>> {
-        self.read(|conn| {
-            let mut problems: Vec<String> = conn
-                .prepare("PRAGMA integrity_check")
+        let mut problems: Vec<String> = self.read(|conn| {
+            conn.prepare("PRAGMA integrity_check")
                 .db()?
                 .query_map([], |row| row.get::<_, String>(0))
                 .db()?
                 .collect::<rusqlite::Result<_>>()
-                .db()?;
-            problems.retain(|line| line != "ok");
-            Ok(problems)
-        })
-        .and_then(|mut problems| {
-            // The FTS check writes a marker row, so it runs on the writer.
-            let conn = self.pool().writer();
-            if let Err(error) = conn.execute(
-                "INSERT INTO documents_fts (documents_fts, rank) VALUES ('integrity-check', 1)",
-                [],
-            ) {
-                problems.push(format!("full-text index: {error}"));
-            }
-            Ok(problems)
-        })
+                .db()
+        })?;
+        problems.retain(|line| line != "ok");
+        // The FTS check compares the index with the documents table; it runs on the writer.
+        let conn = self.pool().writer();
+        if let Err(error) = conn.execute(
+            "INSERT INTO documents_fts (documents_fts, rank) VALUES ('integrity-check', 1)",
+            [],
+        ) {
+            problems.push(format!("full-text index: {error}"));
+        }
+        Ok(problems)
     }
 
     pub(crate) fn pool(&self) -> &Pool {

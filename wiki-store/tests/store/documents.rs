@@ -256,7 +256,8 @@ fn bad_input_is_refused_before_anything_is_written() {
     )
     .unwrap();
     let r = reference("Limits.Page");
-    let cases: Vec<(DocumentSave, fn(&StoreError) -> bool)> = vec![
+    type Check = fn(&StoreError) -> bool;
+    let cases: Vec<(DocumentSave, Check)> = vec![
         (
             DocumentSave::new(r.clone(), "ééééééééééé", "a"),
             |e| {

@@ -1,6 +1,12 @@
 //! Behaviour of the store through its public surface, on real SQLite files in temp dirs (WAL).
 
-mod accounts;
+// Helpers outside #[test] functions panic on failure by design, like the tests they serve.
+#![allow(clippy::unwrap_used)]
+
+mod changes;
 mod concurrency;
 mod documents;
 mod harness;
+mod hierarchy;
+mod links;
+mod search;

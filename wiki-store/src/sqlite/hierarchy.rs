@@ -1,0 +1,274 @@
+//! Tree queries: top-level spaces with counts, children of a page, page listings.
+//!
+//! Spaces are not stored on their own: a space exists while a document lives in it or below
+//! it. Aggregates come from range scans on the `(wiki, space, locale, hidden, updated_ms)` index,
+//! grouped per stored space and folded into the asked-for level here.
+
+use std::collections::BTreeMap;
+
+use rusqlite::types::Value;
+use rusqlite::{Connection, OptionalExtension, params, params_from_iter};
+
+use crate::Result;
+use crate::api::HierarchyStore;
+use crate::model::hierarchy::{ChildrenPage, SpaceSummary, TreeNode};
+use crate::model::wiki::WikiId;
+use crate::reference::{DocumentReference, HOME_PAGE, SpacePath};
+use crate::sqlite::SqliteStore;
+use crate::sqlite::convert::{DbResultExt, corrupt, from_ms};
+use crate::sqlite::search::stored_reference;
+
+/// Page counts of one subtree.
+#[derive(Default)]
+struct Counts {
+    visible: u64,
+    hidden: u64,
+    newest_visible: Option<i64>,
+    newest_any: Option<i64>,
+}
+
+impl Counts {
+    fn add(&mut self, hidden: bool, count: u64, newest: i64) {
+        if hidden {
+            self.hidden += count;
+        } else {
+            self.visible += count;
+            self.newest_visible = self.newest_visible.max(Some(newest));
+        }
+        self.newest_any = self.newest_any.max(Some(newest));
+    }
+
+    fn newest(&self, include_hidden: bool) -> Option<i64> {
+        if include_hidden {
+            self.newest_any
+        } else {
+            self.newest_visible
+        }
+    }
+}
+
+/// Counts per subtree, keyed by the space at `depth` (1 = top level) under the scanned range.
+fn counts_by_space(
+    conn: &Connection,
+    wiki: &WikiId,
+    under: Option<&SpacePath>,
+    depth: usize,
+) -> Result<BTreeMap<SpacePath, Counts>> {
+    let mut sql = String::from(
+        "SELECT space, hidden, count(*), max(updated_ms) FROM documents WHERE wiki = ? AND locale = ''",
+    );
+    let mut values = vec![Value::Text(wiki.as_str().to_owned())];
+    if let Some(under) = under {
+        let under = under.to_string();
+        sql.push_str(" AND space > ? AND space < ?");
+        values.push(Value::Text(format!("{under}.")));
+        values.push(Value::Text(format!("{under}/")));
+    }
+    sql.push_str(" GROUP BY space, hidden");
+    let mut stmt = conn.prepare_cached(&sql).db()?;
+    let mut rows = stmt.query(params_from_iter(values.iter())).db()?;
+    let mut out: BTreeMap<SpacePath, Counts> = BTreeMap::new();
+    while let Some(row) = rows.next().db()? {
+        let space = SpacePath::parse(&row.get::<_, String>(0).db()?)
+            .map_err(|_| corrupt("stored space does not parse"))?;
+        let key = SpacePath::new(space.names()[..depth.min(space.depth())].iter().cloned())
+            .map_err(|_| corrupt("stored space does not parse"))?;
+        let count: i64 = row.get(2).db()?;
+        out.entry(key).or_default().add(
+            row.get(1).db()?,
+            u64::try_from(count).unwrap_or_default(),
+            row.get(3).db()?,
+        );
+    }
+    Ok(out)
+}
+
+/// Title and hidden flag of a page's default row.
+fn page_state(
+    conn: &Connection,
+    reference: &DocumentReference,
+) -> Result<Option<(String, bool, i64)>> {
+    conn.prepare_cached(
+        "SELECT title, hidden, updated_ms FROM documents WHERE wiki = ?1 AND space = ?2 AND name = ?3 AND locale = ''",
+    )
+    .db()?
+    .query_row(params![reference.wiki().as_str(), reference.space().to_string(), reference.name()], |row| {
+        Ok((row.get(0)?, row.get(1)?, row.get(2)?))
+    })
+    .optional()
+    .db()
+}
+
+/// A nested-space node: its home page if it exists, else the space's own counts.
+fn space_node(
+    conn: &Connection,
+    wiki: &WikiId,
+    space: &SpacePath,
+    counts: &Counts,
+    include_hidden: bool,
+) -> Result<TreeNode> {
+    let reference = space.home(wiki);
+    let home = page_state(conn, &reference)?;
+    let hidden = match &home {
+        Some((_, hidden, _)) => *hidden,
+        None => counts.visible == 0,
+    };
+    Ok(TreeNode {
+        title: home.map(|(title, _, _)| title),
+        reference,
+        hidden,
+        has_children: true,
+        updated: counts.newest(include_hidden).map(from_ms),
+    })
+}
+
+impl HierarchyStore for SqliteStore {
+    fn top_level_spaces(&self, wiki: &WikiId, include_hidden: bool) -> Result<Vec<SpaceSummary>> {
+        self.read(|conn| {
+            let mut out = Vec::new();
+            for (space, counts) in counts_by_space(conn, wiki, None, 1)? {
+                if counts.visible == 0 && !include_hidden {
+                    continue;
+                }
+                let home = space.home(wiki);
+                let home_title = page_state(conn, &home)?.map(|(title, _, _)| title);
+                out.push(SpaceSummary {
+                    space,
+                    home,
+                    home_title,
+                    pages: counts.visible,
+                    hidden_pages: counts.hidden,
+                    last_modified: counts.newest(include_hidden).map(from_ms),
+                });
+            }
+            Ok(out)
+        })
+    }
+
+    fn children(
+        &self,
+        parent: &DocumentReference,
+        include_hidden: bool,
+        offset: usize,
+        limit: usize,
+    ) -> Result<ChildrenPage> {
+        if !parent.is_home() {
+            return Ok(ChildrenPage {
+                nodes: Vec::new(),
+                total: 0,
+            });
+        }
+        let wiki = parent.wiki();
+        let space = parent.space();
+        self.read(|conn| {
+            // (sort key, node builder input)
+            let mut entries: Vec<(String, Entry)> = Vec::new();
+            let mut stmt = conn
+                .prepare_cached(
+                    "SELECT name, title, hidden, updated_ms FROM documents \
+                     WHERE wiki = ?1 AND space = ?2 AND locale = '' AND name <> ?3",
+                )
+                .db()?;
+            let mut rows = stmt
+                .query(params![wiki.as_str(), space.to_string(), HOME_PAGE])
+                .db()?;
+            while let Some(row) = rows.next().db()? {
+                let hidden: bool = row.get(2).db()?;
+                if hidden && !include_hidden {
+                    continue;
+                }
+                let name: String = row.get(0).db()?;
+                let reference = DocumentReference::new(wiki.clone(), space.clone(), name.clone())
+                    .map_err(|_| corrupt("stored page name does not parse"))?;
+                let node = TreeNode {
+                    reference,
+                    title: Some(row.get(1).db()?),
+                    hidden,
+                    has_children: false,
+                    updated: Some(from_ms(row.get(3).db()?)),
+                };
+                entries.push((name, Entry::Page(node)));
+            }
+            drop(rows);
+            for (child, counts) in counts_by_space(conn, wiki, Some(space), space.depth() + 1)? {
+                entries.push((child.last().to_owned(), Entry::Space(child, counts)));
+            }
+            entries.sort_by(|(a, _), (b, _)| {
+                a.to_lowercase()
+                    .cmp(&b.to_lowercase())
+                    .then_with(|| a.cmp(b))
+            });
+
+            let mut nodes = Vec::new();
+            let mut total = 0u64;
+            for (_, entry) in entries {
+                let node = match entry {
+                    Entry::Page(node) => node,
+                    Entry::Space(child, counts) => {
+                        space_node(conn, wiki, &child, &counts, include_hidden)?
+                    }
+                };
+                if node.hidden && !include_hidden {
+                    continue;
+                }
+                if total as usize >= offset && nodes.len() < limit {
+                    nodes.push(node);
+                }
+                total += 1;
+            }
+            Ok(ChildrenPage { nodes, total })
+        })
+    }
+
+    fn pages(
+        &self,
+        wiki: &WikiId,
+        space: Option<&SpacePath>,
+        include_hidden: bool,
+        offset: usize,
+        limit: usize,
+    ) -> Result<Vec<TreeNode>> {
+        let mut sql = String::from(
+            "SELECT space, name, title, hidden, updated_ms FROM documents WHERE wiki = ? AND locale = ''",
+        );
+        let mut values = vec![Value::Text(wiki.as_str().to_owned())];
+        if let Some(space) = space {
+            let space = space.to_string();
+            sql.push_str(" AND (space = ? OR (space > ? AND space < ?))");
+            values.push(Value::Text(space.clone()));
+            values.push(Value::Text(format!("{space}.")));
+            values.push(Value::Text(format!("{space}/")));
+        }
+        if !include_hidden {
+            sql.push_str(" AND hidden = 0");
+        }
+        sql.push_str(" ORDER BY space, name LIMIT ? OFFSET ?");
+        values.push(Value::Integer(i64::try_from(limit).unwrap_or(i64::MAX)));
+        values.push(Value::Integer(i64::try_from(offset).unwrap_or(i64::MAX)));
+        self.read(|conn| {
+            let mut stmt = conn.prepare_cached(&sql).db()?;
+            let mut rows = stmt.query(params_from_iter(values.iter())).db()?;
+            let mut out = Vec::new();
+            while let Some(row) = rows.next().db()? {
+                let reference = stored_reference(
+                    wiki.as_str(),
+                    &row.get::<_, String>(0).db()?,
+                    row.get(1).db()?,
+                )?;
+                out.push(TreeNode {
+                    has_children: reference.is_home(),
+                    reference,
+                    title: Some(row.get(2).db()?),
+                    hidden: row.get(3).db()?,
+                    updated: Some(from_ms(row.get(4).db()?)),
+                });
+            }
+            Ok(out)
+        })
+    }
+}
+
+enum Entry {
+    Page(TreeNode),
+    Space(SpacePath, Counts),
+}

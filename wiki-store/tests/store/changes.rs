@@ -1,0 +1,61 @@
+//! Change events and the persistent change sequence.
+
+use std::sync::{Arc, Mutex};
+
+use wiki_store::model::change::{ChangeEvent, ChangeKind};
+use wiki_store::model::document::DocumentSave;
+use wiki_store::model::wiki::WikiId;
+use wiki_store::{ChangeFeed, DocumentStore, SqliteStore, WikiStore};
+
+use crate::harness::{put, reference, store};
+
+#[test]
+fn saves_reach_subscribers_after_commit_and_unsubscribing_stops_them() {
+    let (_dir, store) = store();
+    let seen: Arc<Mutex<Vec<ChangeEvent>>> = Arc::default();
+    let sink = Arc::clone(&seen);
+    let subscription = store.subscribe(Arc::new(move |event: &ChangeEvent| {
+        sink.lock().unwrap().push(event.clone())
+    }));
+    put(&store, "Ev.Page", "", "one");
+    put(&store, "Ev.Page", "", "one");
+    let events = seen.lock().unwrap().clone();
+    assert_eq!(events.len(), 1, "a no-op save emits nothing: {events:?}");
+    assert_eq!(events[0].wiki, WikiId::main());
+    assert!(
+        matches!(&events[0].kind, ChangeKind::DocumentSaved { reference: r, locale: None, version }
+        if *r == reference("Ev.Page") && version.to_string() == "1.1")
+    );
+    assert_eq!(events[0].seq, store.change_seq().unwrap());
+
+    drop(subscription);
+    put(&store, "Ev.Page", "", "two");
+    assert_eq!(seen.lock().unwrap().len(), 1);
+}
+
+#[test]
+fn failed_writes_emit_nothing_and_leave_the_sequence() {
+    let (_dir, store) = store();
+    let seen: Arc<Mutex<usize>> = Arc::default();
+    let sink = Arc::clone(&seen);
+    let _subscription =
+        store.subscribe(Arc::new(move |_: &ChangeEvent| *sink.lock().unwrap() += 1));
+    let before = store.change_seq().unwrap();
+    let bad = DocumentSave::new(reference("nowhere:X.Y"), "x", "a");
+    assert!(store.save_document(&bad).is_err());
+    assert_eq!(store.change_seq().unwrap(), before);
+    assert_eq!(*seen.lock().unwrap(), 0);
+}
+
+#[test]
+fn another_process_sees_the_sequence_advance() {
+    let (dir, store) = store();
+    // A second store on the same files stands for another process: it shares nothing in memory.
+    let other = SqliteStore::open(dir.path().join("data")).unwrap();
+    let start = other.change_seq().unwrap();
+    put(&store, "Seq.A", "", "a");
+    store
+        .create_wiki(&WikiId::new("w2").unwrap(), "W2")
+        .unwrap();
+    assert_eq!(other.change_seq().unwrap(), start + 2);
+}

@@ -1,0 +1,364 @@
+//! Full-text search: words not syntax, filters, sorting, authorization before counting.
+
+use time::{Duration, OffsetDateTime};
+use wiki_store::model::document::DocumentSave;
+use wiki_store::model::locale::Locale;
+use wiki_store::model::search::{
+    SearchCandidate, SearchQuery, SearchResults, SearchSort, WikiScope,
+};
+use wiki_store::model::wiki::WikiId;
+use wiki_store::reference::SpacePath;
+use wiki_store::{DocumentStore, SearchStore, SqliteStore, WikiStore};
+
+use crate::harness::{put, reference, store};
+
+fn main_only() -> WikiScope {
+    WikiScope::Only(vec![WikiId::main()])
+}
+
+fn search(store: &SqliteStore, query: &SearchQuery) -> SearchResults {
+    store.search(query, &mut |_| true).unwrap()
+}
+
+fn refs(results: &SearchResults) -> Vec<String> {
+    results
+        .hits
+        .iter()
+        .map(|h| h.candidate.reference.local())
+        .collect()
+}
+
+fn text(words: &str) -> SearchQuery {
+    SearchQuery::new(Some(words.to_owned()), main_only())
+}
+
+#[test]
+fn a_save_is_searchable_the_moment_it_commits() {
+    let (_dir, store) = store();
+    put(
+        &store,
+        "Ops.Runbook",
+        "Runbook",
+        "Restart the flux capacitor.",
+    );
+    let results = search(&store, &text("capacitor"));
+    assert_eq!(refs(&results), ["Ops.Runbook"]);
+    put(&store, "Ops.Runbook", "Runbook", "Nothing here any more.");
+    assert_eq!(
+        search(&store, &text("capacitor")).total,
+        0,
+        "the old content left the index"
+    );
+}
+
+#[test]
+fn words_are_all_required_and_not_a_phrase() {
+    let (_dir, store) = store();
+    put(&store, "A.Both", "", "alpha something beta");
+    put(&store, "A.One", "", "alpha only");
+    let results = search(&store, &text("beta alpha"));
+    assert_eq!(
+        refs(&results),
+        ["A.Both"],
+        "order of words does not matter, each is required"
+    );
+    assert_eq!(results.terms, ["beta", "alpha"]);
+}
+
+#[test]
+fn title_outweighs_content() {
+    let (_dir, store) = store();
+    put(
+        &store,
+        "R.InContent",
+        "Other",
+        "zebra zebra appears in the body of this rather long text about many things",
+    );
+    put(
+        &store,
+        "R.InTitle",
+        "Zebra",
+        "an unrelated body of text about many other things entirely",
+    );
+    let results = search(&store, &text("zebra"));
+    assert_eq!(refs(&results), ["R.InTitle", "R.InContent"]);
+    let scores: Vec<f64> = results
+        .hits
+        .iter()
+        .map(|h| h.candidate.score.unwrap())
+        .collect();
+    assert!(scores[0] > scores[1], "{scores:?}");
+}
+
+#[test]
+fn fts_syntax_in_the_query_is_plain_words() {
+    let (_dir, store) = store();
+    put(
+        &store,
+        "S.Plain",
+        "",
+        "cats and dogs near the river; not a problem or a column",
+    );
+    put(&store, "S.Other", "", "unrelated text");
+    let hostile = [
+        "\"cats",
+        "cats\"",
+        "\"\"\"",
+        "NEAR(cats dogs)",
+        "cats*",
+        "title:cats",
+        "content:cats",
+        "{title}: cats",
+        "cats AND",
+        "OR cats",
+        "NOT cats",
+        "cats)",
+        "((cats",
+        "^cats",
+        "cats + dogs",
+        "-cats",
+        "cats:dogs",
+        "'cats'",
+        "\\cats",
+        "cats NEAR/2 dogs",
+        "*",
+        "(",
+        ")",
+        ":",
+        "\"",
+        "AND",
+        "OR NOT",
+        "rank:1",
+        "documents_fts:cats",
+        "cats\u{0}dogs",
+    ];
+    for query in hostile {
+        let results = store.search(&text(query), &mut |_| true);
+        assert!(results.is_ok(), "{query:?}: {results:?}");
+    }
+    // Operators are words: "not" and "or" are in the document, so these all match it.
+    for query in [
+        "cats AND dogs",
+        "NOT cats",
+        "cats OR dogs",
+        "NEAR(the river)",
+    ] {
+        assert_eq!(
+            refs(&search(&store, &text(query))),
+            ["S.Plain"],
+            "{query:?}"
+        );
+    }
+    // A column filter is not interpreted: "title:cats" needs the words title and cats.
+    assert_eq!(search(&store, &text("title:cats")).total, 0);
+    // A prefix star is not interpreted.
+    assert_eq!(search(&store, &text("ca*")).total, 0);
+    // Punctuation-only queries match nothing rather than everything.
+    assert_eq!(search(&store, &text("* ( :")).total, 0);
+}
+
+#[test]
+fn filters_narrow_by_wiki_space_author_locale_date_and_hidden() {
+    let (_dir, store) = store();
+    let dev = WikiId::new("dev").unwrap();
+    store.create_wiki(&dev, "Dev").unwrap();
+    put(&store, "Sales.Plan", "", "budget");
+    put(&store, "Sales.Europe.Plan", "", "budget");
+    put(&store, "SalesForce.Plan", "", "budget");
+    put(&store, r"Sales\.x.Plan", "", "budget");
+    store
+        .save_document(&DocumentSave::new(reference("Team.Notes"), "budget", "bob"))
+        .unwrap();
+    store
+        .save_document(&DocumentSave::new(reference("Team.Secret"), "budget", "alice").hidden(true))
+        .unwrap();
+    store
+        .save_document(&DocumentSave::new(
+            reference("dev:Dev.Plan"),
+            "budget",
+            "alice",
+        ))
+        .unwrap();
+    let fr = Locale::parse("fr").unwrap();
+    store
+        .save_document(
+            &DocumentSave::new(reference("Sales.Plan"), "budget fr", "alice").locale(fr.clone()),
+        )
+        .unwrap();
+
+    let mut q = text("budget");
+    assert_eq!(
+        search(&store, &q).total,
+        6,
+        "main wiki, hidden excluded, the translation row included"
+    );
+    q.wikis = WikiScope::All;
+    assert_eq!(search(&store, &q).total, 7);
+    q.wikis = WikiScope::Only(vec![]);
+    assert_eq!(search(&store, &q).total, 0, "an empty scope fails closed");
+    q.wikis = main_only();
+
+    q.space = Some(SpacePath::parse("Sales").unwrap());
+    let mut spaced = refs(&search(&store, &q));
+    spaced.sort();
+    assert_eq!(
+        spaced,
+        ["Sales.Europe.Plan", "Sales.Plan", "Sales.Plan"],
+        "nested spaces, not look-alikes"
+    );
+    q.space = None;
+
+    q.author = Some("bob".into());
+    assert_eq!(refs(&search(&store, &q)), ["Team.Notes"]);
+    q.author = None;
+
+    q.locale = Some(fr);
+    let french = search(&store, &q);
+    assert_eq!(refs(&french), ["Sales.Plan"]);
+    assert_eq!(
+        french.hits[0].candidate.locale.as_ref().map(Locale::as_str),
+        Some("fr")
+    );
+    q.locale = Some(Locale::parse("en").unwrap());
+    assert_eq!(
+        search(&store, &q).total,
+        5,
+        "default rows match their default locale"
+    );
+    q.locale = None;
+
+    q.include_hidden = true;
+    assert_eq!(search(&store, &q).total, 7);
+    q.include_hidden = false;
+
+    let now = OffsetDateTime::now_utc();
+    q.modified_from = Some(now + Duration::hours(1));
+    assert_eq!(search(&store, &q).total, 0);
+    q.modified_from = Some(now - Duration::hours(1));
+    q.modified_to = Some(now + Duration::hours(1));
+    assert_eq!(search(&store, &q).total, 6);
+}
+
+#[test]
+fn sorting_and_browsing() {
+    let (_dir, store) = store();
+    put(&store, "B.First", "charlie", "word");
+    std::thread::sleep(std::time::Duration::from_millis(5));
+    put(&store, "B.Second", "alpha", "word");
+    std::thread::sleep(std::time::Duration::from_millis(5));
+    put(&store, "B.Third", "bravo", "word");
+    let mut q = text("word");
+    q.sort = SearchSort::Newest;
+    assert_eq!(
+        refs(&search(&store, &q)),
+        ["B.Third", "B.Second", "B.First"]
+    );
+    q.sort = SearchSort::Oldest;
+    assert_eq!(
+        refs(&search(&store, &q)),
+        ["B.First", "B.Second", "B.Third"]
+    );
+    q.sort = SearchSort::Title;
+    assert_eq!(
+        refs(&search(&store, &q)),
+        ["B.Second", "B.Third", "B.First"]
+    );
+
+    let browse = SearchQuery::new(None, main_only());
+    let results = search(&store, &browse);
+    assert_eq!(
+        refs(&results),
+        ["B.Third", "B.Second", "B.First"],
+        "a browse defaults to newest"
+    );
+    assert_eq!(results.hits[0].snippet.text, "word");
+    assert!(results.terms.is_empty());
+}
+
+#[test]
+fn snippets_highlight_the_words() {
+    let (_dir, store) = store();
+    let body = format!(
+        "{} The quick brown fox jumps. {}",
+        "filler ".repeat(50),
+        "padding ".repeat(50)
+    );
+    put(&store, "Snip.Page", "", &body);
+    let results = search(&store, &text("FOX quick"));
+    let snippet = &results.hits[0].snippet;
+    let marked: Vec<&str> = snippet
+        .highlights
+        .iter()
+        .map(|r| &snippet.text[r.clone()])
+        .collect();
+    assert_eq!(marked, ["quick", "fox"]);
+    assert!(snippet.text.len() < 400, "{}", snippet.text);
+    assert!(snippet.text.contains('…'));
+}
+
+#[test]
+fn denied_rows_leave_no_countable_trace_and_paging_counts_only_authorized_rows() {
+    let (_dir, store) = store();
+    for i in 0..30 {
+        let space = if i % 3 == 0 { "Private" } else { "Public" };
+        put(
+            &store,
+            &format!("{space}.Page{i:02}"),
+            &format!("Page {i:02}"),
+            "shared term",
+        );
+    }
+    let mut q = text("shared");
+    q.sort = SearchSort::Title;
+    q.limit = 5;
+    q.offset = 5;
+    let mut seen = 0;
+    let mut authorize = |c: &SearchCandidate| {
+        seen += 1;
+        c.reference.space().names()[0] != "Private"
+    };
+    let results = store.search(&q, &mut authorize).unwrap();
+    assert_eq!(seen, 30);
+    assert_eq!(results.total, 20);
+    assert!(!results.total_capped);
+    let titles: Vec<&str> = results
+        .hits
+        .iter()
+        .map(|h| h.candidate.title.as_str())
+        .collect();
+    assert_eq!(
+        titles,
+        ["Page 08", "Page 10", "Page 11", "Page 13", "Page 14"]
+    );
+
+    q.scan_limit = 10;
+    q.offset = 0;
+    let capped = store
+        .search(&q, &mut |c: &SearchCandidate| {
+            c.reference.space().names()[0] != "Private"
+        })
+        .unwrap();
+    assert!(capped.total_capped);
+    assert_eq!(capped.total, 6, "the first 10 candidates, 4 of them denied");
+}
+
+#[test]
+fn the_authorization_callback_may_use_the_store() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = SqliteStore::open_with(
+        dir.path(),
+        wiki_store::StoreConfig {
+            readers: 1,
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    put(&store, "Cb.Page", "", "reentrant");
+    let inner = store.clone();
+    let results = store
+        .search(&text("reentrant"), &mut |c| {
+            inner.document(&c.reference, None).unwrap().is_some()
+        })
+        .unwrap();
+    assert_eq!(results.total, 1);
+}
