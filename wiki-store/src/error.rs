@@ -63,6 +63,15 @@ pub enum StoreError {
         /// The newest schema version this build knows.
         supported: u32,
     },
+    /// A file or directory could not be read (imports).
+    #[error("cannot read {}", .path.display())]
+    Io {
+        /// The file or directory.
+        path: std::path::PathBuf,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
     /// The storage backend failed. The source is for logs only, never for agents.
     #[error("storage backend failed")]
     Backend(#[source] Box<dyn std::error::Error + Send + Sync + 'static>),
@@ -105,6 +114,8 @@ pub enum Entity {
     Right,
     /// A group membership.
     Membership,
+    /// A class field.
+    Field,
 }
 
 impl std::fmt::Display for Entity {
@@ -123,6 +134,7 @@ impl std::fmt::Display for Entity {
             Entity::TrashEntry => "recycle bin entry",
             Entity::Right => "rights rule",
             Entity::Membership => "group membership",
+            Entity::Field => "class field",
         })
     }
 }

@@ -13,9 +13,14 @@ use crate::error::{InvalidInput, StoreError};
 use crate::model::class::FieldType;
 use crate::model::class::{ClassDefinition, FieldDefinition};
 use crate::objects::coerce::{StoredValue, coerce_value, parse_date};
+use crate::reference::DocumentReference;
 
 /// The most filters one query may carry (as the reference).
 pub const MAX_FILTERS: usize = 10;
+
+/// The most candidate objects one query examines; past it the total is reported as a lower
+/// bound (`N+`), as the reference does.
+pub const SCAN_CEILING: usize = 2000;
 
 /// A comparison.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -120,6 +125,8 @@ impl FromStr for FieldFilter {
 pub struct ObjectQuery {
     /// The class (wiki-local name).
     pub class: String,
+    /// Only objects on this document, if given.
+    pub document: Option<DocumentReference>,
     /// Filters, all required (AND).
     pub filters: Vec<FieldFilter>,
     /// Sort field and direction; objects without a value for it are excluded. Without a sort,
@@ -143,6 +150,8 @@ pub struct CheckedFilter {
 pub struct CheckedQuery {
     /// The class name.
     pub class: String,
+    /// Only objects on this document, if given.
+    pub document: Option<DocumentReference>,
     /// The checked filters.
     pub filters: Vec<CheckedFilter>,
     /// The sort, on a known queryable field.
@@ -186,6 +195,7 @@ pub fn check_query(
     };
     Ok(CheckedQuery {
         class: class.name.clone(),
+        document: query.document.clone(),
         filters,
         sort,
     })
@@ -258,6 +268,7 @@ mod tests {
     fn query(filters: &[&str], sort: Option<&str>) -> Result<ObjectQuery, StoreError> {
         Ok(ObjectQuery {
             class: "Tasks.TaskClass".into(),
+            document: None,
             filters: filters
                 .iter()
                 .map(|f| f.parse())

@@ -32,6 +32,10 @@ pub(crate) const MIGRATIONS: &[Migration] = &[
         name: "0003_accounts",
         sql: include_str!("sql/0003_accounts.sql"),
     },
+    Migration {
+        name: "0004_structured_data",
+        sql: include_str!("sql/0004_structured_data.sql"),
+    },
 ];
 
 /// Brings the database to the newest schema.

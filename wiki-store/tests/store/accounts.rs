@@ -1,8 +1,5 @@
 //! Users, groups, rights and API tokens, stored and resolved.
 
-// Set-up helpers unwrap: a failing set-up is a failing test.
-#![allow(clippy::unwrap_used)]
-
 use wiki_store::model::rights::{Effect, Right, RightRule, RightScope, Subject};
 use wiki_store::model::user::GUEST_USER;
 use wiki_store::model::wiki::WikiId;

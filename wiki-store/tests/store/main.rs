@@ -3,10 +3,12 @@
 // Helpers outside #[test] functions panic on failure by design, like the tests they serve.
 #![allow(clippy::unwrap_used)]
 
+mod accounts;
 mod changes;
 mod concurrency;
 mod documents;
 mod harness;
 mod hierarchy;
 mod links;
+mod objects;
 mod search;
