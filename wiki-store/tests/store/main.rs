@@ -6,9 +6,11 @@
 mod accounts;
 mod changes;
 mod concurrency;
+mod crash;
 mod documents;
 mod harness;
 mod hierarchy;
+mod import;
 mod links;
 mod objects;
 mod search;

@@ -1,0 +1,145 @@
+//! Markdown directory import and the synthetic wiki generator.
+
+use std::fs;
+
+use wiki_store::generate::{SyntheticWiki, generate};
+use wiki_store::import::{ImportOptions, import_directory};
+use wiki_store::model::link::LinkTarget;
+use wiki_store::model::search::{SearchQuery, WikiScope};
+use wiki_store::model::wiki::WikiId;
+use wiki_store::reference::SpacePath;
+use wiki_store::{DocumentStore, HierarchyStore, LinkStore, SearchStore, StoreError};
+
+use crate::harness::{reference, store};
+
+fn options() -> ImportOptions {
+    ImportOptions {
+        wiki: WikiId::main(),
+        root: None,
+        author: "importer".into(),
+        comment: "Imported".into(),
+    }
+}
+
+#[test]
+fn import_maps_folders_to_spaces_and_is_idempotent() {
+    let (_dir, store) = store();
+    let source = tempfile::tempdir().unwrap();
+    let root = source.path();
+    fs::create_dir_all(root.join("Sales/Europe")).unwrap();
+    fs::create_dir_all(root.join(".git")).unwrap();
+    fs::write(
+        root.join("index.md"),
+        "---\ntitle: Welcome\n---\nHello [sales](Sales).\n",
+    )
+    .unwrap();
+    fs::write(root.join("Sales/index.md"), "Sales home\r\n").unwrap();
+    fs::write(
+        root.join("Sales/Europe/france.md"),
+        "---\ntitle: 'France'\n---\nBonjour\n",
+    )
+    .unwrap();
+    fs::write(root.join("Sales/notes.txt"), "not markdown").unwrap();
+    fs::write(root.join(".git/config.md"), "hidden").unwrap();
+    fs::write(root.join("Sales/bad\u{7}name.md"), "control character").unwrap();
+
+    let report = import_directory(&store, root, &options()).unwrap();
+    assert_eq!(
+        (report.created, report.updated, report.unchanged),
+        (3, 0, 0)
+    );
+    assert_eq!(report.skipped.len(), 1, "{:?}", report.skipped);
+
+    let home = store
+        .document(&reference("Main.WebHome"), None)
+        .unwrap()
+        .unwrap();
+    assert_eq!(home.title, "Welcome");
+    assert_eq!(home.content, "Hello [sales](Sales).\n");
+    assert_eq!(home.author, "importer");
+    let sales = store
+        .document(&reference("Sales.WebHome"), None)
+        .unwrap()
+        .unwrap();
+    assert_eq!(sales.content, "Sales home\n", "line endings normalized");
+    let france = store
+        .document(&reference("Sales.Europe.france"), None)
+        .unwrap()
+        .unwrap();
+    assert_eq!(france.title, "France");
+    assert_eq!(
+        store
+            .outgoing_links(&reference("Main.WebHome"), None)
+            .unwrap()
+            .unwrap(),
+        vec![LinkTarget::Document(reference("Sales.WebHome"))]
+    );
+
+    let again = import_directory(&store, root, &options()).unwrap();
+    assert_eq!((again.created, again.updated, again.unchanged), (0, 0, 3));
+    assert_eq!(
+        store
+            .history(&reference("Sales.WebHome"), None, 0, 10)
+            .unwrap()
+            .unwrap()
+            .total,
+        1
+    );
+
+    fs::write(root.join("Sales/index.md"), "Sales home, edited\n").unwrap();
+    let edited = import_directory(&store, root, &options()).unwrap();
+    assert_eq!(
+        (edited.created, edited.updated, edited.unchanged),
+        (0, 1, 2)
+    );
+
+    let under = ImportOptions {
+        root: Some(SpacePath::parse("Archive").unwrap()),
+        ..options()
+    };
+    let nested = import_directory(&store, root, &under).unwrap();
+    assert_eq!(nested.created, 3);
+    assert!(
+        store
+            .document(&reference("Archive.Sales.Europe.france"), None)
+            .unwrap()
+            .is_some()
+    );
+}
+
+#[test]
+fn import_of_a_missing_directory_is_an_io_error() {
+    let (_dir, store) = store();
+    let err = import_directory(
+        &store,
+        std::path::Path::new("/nonexistent/wiki-store-import"),
+        &options(),
+    )
+    .unwrap_err();
+    assert!(matches!(err, StoreError::Io { .. }), "{err:?}");
+}
+
+#[test]
+fn a_generated_wiki_is_linked_searchable_and_navigable() {
+    let (_dir, store) = store();
+    let spec = SyntheticWiki {
+        pages: 300,
+        top_spaces: 5,
+        nested_spaces: 2,
+        batch: 100,
+        ..SyntheticWiki::default()
+    };
+    let saved = generate(&store, &spec, "generator").unwrap();
+    assert_eq!(saved, 300 + 5 * 3);
+    let spaces = store.top_level_spaces(&WikiId::main(), false).unwrap();
+    assert_eq!(spaces.len(), 5);
+    assert_eq!(spaces.iter().map(|s| s.pages).sum::<u64>(), 315);
+    let links = store
+        .outgoing_links(&spec.page(7).unwrap(), None)
+        .unwrap()
+        .unwrap();
+    assert!(!links.is_empty() && links.len() <= 3);
+    let query = SearchQuery::new(Some("page7".into()), WikiScope::All);
+    let results = store.search(&query, &mut |_| true).unwrap();
+    assert_eq!(results.hits[0].candidate.reference, spec.page(7).unwrap());
+}
