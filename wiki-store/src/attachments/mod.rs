@@ -8,4 +8,5 @@ mod mime;
 mod name;
 
 pub use mime::{MediaTypes, detect_media_types};
+pub(crate) use name::is_unsafe_text_char;
 pub use name::{MAX_ATTACHMENT_NAME, validate_attachment_name};

@@ -38,8 +38,13 @@ pub fn validate_attachment_name(name: &str) -> Result<(), StoreError> {
 }
 
 fn is_forbidden(c: char) -> bool {
-    matches!(c, '/' | '\\' | ';')
-        || c.is_control()
+    matches!(c, '/' | '\\' | ';') || is_unsafe_text_char(c)
+}
+
+/// Characters that can forge or hide text when a name is echoed on a line of output: controls,
+/// bidi embeddings, overrides, isolates and marks, and the line and paragraph separators.
+pub(crate) fn is_unsafe_text_char(c: char) -> bool {
+    c.is_control()
         || matches!(
             c,
             '\u{202A}'..='\u{202E}'

@@ -7,6 +7,7 @@ mod accounts;
 mod changes;
 mod concurrency;
 mod crash;
+mod config;
 mod documents;
 mod harness;
 mod hierarchy;

@@ -1,0 +1,161 @@
+//! The per-wiki MCP configuration: defaults, round trip, reach, and failing closed.
+
+use std::sync::{Arc, Mutex};
+
+use wiki_store::model::change::{ChangeEvent, ChangeKind};
+use wiki_store::model::mcp_config::{MCP_CONFIG_DOCUMENT, McpConfig, SpaceFilterMode};
+use wiki_store::model::wiki::WikiId;
+use wiki_store::{ChangeFeed, ConfigStore, DocumentStore, WikiStore};
+
+use crate::harness::{reference, store};
+
+fn dev() -> WikiId {
+    WikiId::new("dev").unwrap()
+}
+
+fn configured() -> McpConfig {
+    McpConfig {
+        server_name: Some("Docs".into()),
+        description: Some("Product documentation".into()),
+        enabled: false,
+        enabled_tools: vec!["get_document".into(), "query_documents".into()],
+        space_filter_mode: SpaceFilterMode::Blacklist,
+        space_filter_spaces: vec!["Private".into()],
+        space_filter_documents: vec!["Main.Secret".into()],
+        guest_access: false,
+        ..McpConfig::default()
+    }
+}
+
+#[test]
+fn an_unconfigured_wiki_reads_the_default_and_an_unknown_wiki_fails_closed() {
+    let (_dir, store) = store();
+    assert_eq!(store.mcp_config(&WikiId::main()), McpConfig::default());
+    assert!(store.mcp_config(&WikiId::main()).enabled, "unset means on");
+    assert_eq!(store.mcp_config(&dev()), McpConfig::fail_closed());
+}
+
+#[test]
+fn a_saved_configuration_reads_back_on_its_hidden_document() {
+    let (_dir, store) = store();
+    store.create_wiki(&dev(), "Dev").unwrap();
+    store
+        .set_mcp_config(&dev(), &configured(), "admin")
+        .unwrap();
+    assert_eq!(store.mcp_config(&dev()), configured());
+    assert_eq!(
+        store.mcp_config(&WikiId::main()),
+        McpConfig::default(),
+        "other wikis are untouched"
+    );
+    let document = store
+        .document(&reference(MCP_CONFIG_DOCUMENT).with_wiki(dev()), None)
+        .unwrap()
+        .unwrap();
+    assert!(document.hidden);
+
+    let enabled_again = McpConfig {
+        enabled: true,
+        enabled_tools: Vec::new(),
+        ..configured()
+    };
+    store
+        .set_mcp_config(&dev(), &enabled_again, "admin")
+        .unwrap();
+    assert_eq!(store.mcp_config(&dev()), enabled_again);
+}
+
+#[test]
+fn saving_emits_a_change_event_for_the_configuration_document() {
+    let (_dir, store) = store();
+    let events: Arc<Mutex<Vec<ChangeEvent>>> = Arc::default();
+    let sink = Arc::clone(&events);
+    let _subscription = store.subscribe(Arc::new(move |event: &ChangeEvent| {
+        sink.lock().unwrap().push(event.clone())
+    }));
+    let before = store.change_seq().unwrap();
+    store
+        .set_mcp_config(&WikiId::main(), &configured(), "admin")
+        .unwrap();
+    assert!(store.change_seq().unwrap() > before);
+    let events = events.lock().unwrap();
+    assert!(
+        events.iter().any(|event| matches!(
+            &event.kind,
+            ChangeKind::DocumentSaved { reference, .. } if reference.local() == MCP_CONFIG_DOCUMENT
+        )),
+        "{events:?}"
+    );
+}
+
+#[test]
+fn reach_is_read_from_the_main_wiki_only() {
+    let (_dir, store) = store();
+    store.create_wiki(&dev(), "Dev").unwrap();
+    assert!(
+        store.has_reach(&WikiId::main()),
+        "until initialized only main has reach"
+    );
+    assert!(!store.has_reach(&dev()));
+
+    let self_granted = McpConfig {
+        reach_enabled_wikis: vec!["dev".into()],
+        reach_initialized: true,
+        ..McpConfig::default()
+    };
+    store
+        .set_mcp_config(&dev(), &self_granted, "devadmin")
+        .unwrap();
+    assert!(
+        !store.has_reach(&dev()),
+        "a sub-wiki cannot grant itself reach"
+    );
+
+    store
+        .set_mcp_config(&WikiId::main(), &self_granted, "admin")
+        .unwrap();
+    assert!(store.has_reach(&dev()));
+    assert!(
+        !store.has_reach(&WikiId::main()),
+        "once initialized the list is authoritative"
+    );
+}
+
+#[test]
+fn a_corrupt_value_fails_closed() {
+    let (dir, store) = store();
+    store
+        .set_mcp_config(&WikiId::main(), &McpConfig::default(), "admin")
+        .unwrap();
+    let conn = rusqlite::Connection::open(dir.path().join("data").join("wiki.db")).unwrap();
+    conn.execute(
+        "UPDATE object_values SET value = 'maybe' WHERE field = 'enabled'",
+        [],
+    )
+    .unwrap();
+    let config = store.mcp_config(&WikiId::main());
+    assert_eq!(config, McpConfig::fail_closed());
+    assert!(
+        !config.enabled
+            && !config.guest_access
+            && config.space_filter_mode == SpaceFilterMode::DenyAll
+    );
+    assert!(!store.has_reach(&WikiId::main()));
+}
+
+#[test]
+fn invalid_configurations_are_refused_and_nothing_is_written() {
+    let (_dir, store) = store();
+    let before = store.change_seq().unwrap();
+    let bad = McpConfig {
+        enabled_tools: vec!["get document".into()],
+        ..McpConfig::default()
+    };
+    assert!(
+        store
+            .set_mcp_config(&WikiId::main(), &bad, "admin")
+            .is_err()
+    );
+    assert_eq!(store.change_seq().unwrap(), before);
+    assert_eq!(store.mcp_config(&WikiId::main()), McpConfig::default());
+}
