@@ -5,6 +5,9 @@
 // `::mcp_runtime::__private::…`.
 extern crate self as mcp_runtime;
 
+pub mod access;
+pub mod audit;
+pub mod call;
 pub mod declaration;
 pub mod definition;
 mod error;

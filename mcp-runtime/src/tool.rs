@@ -1,7 +1,12 @@
 //! What a tool author implements and receives: [`Execute`], [`ToolContext`], [`ToolResult`].
 
 use std::future::Future;
+use std::sync::Arc;
 
+use wiki_store::Store;
+use wiki_store::model::user::GUEST_USER;
+
+use crate::access::{Doors, store_failure};
 use crate::param::ParamError;
 
 /// What a tool call returns: its output, or an agent-facing error (an `isError` result).
@@ -21,7 +26,11 @@ pub trait Execute: Sized + Send {
     fn execute(self, ctx: &ToolContext) -> impl Future<Output = ToolResult> + Send;
 }
 
-/// Who calls, on which wiki, with which reach. Issue #4 adds the store handle and the doors.
+/// Who calls, on which wiki, with which reach, and the doors to the content.
+///
+/// The server builds one per call from the request (never from the session). Tools reach content
+/// only through [`ToolContext::doors`]: the reach gate, the caller's rights and the space filter,
+/// in that order. Store work runs off the async workers ([`ToolContext::store_call`]).
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub struct ToolContext {
@@ -31,21 +40,71 @@ pub struct ToolContext {
     pub wiki: String,
     /// Whether this endpoint may reach other wikis (`wiki` params, `list_wikis`).
     pub cross_wiki_reach: bool,
+    doors: Option<Doors>,
+    public_url: Option<Arc<str>>,
 }
 
 impl ToolContext {
-    /// A context for `user` (`None` = guest) on `wiki`.
+    /// A context for `user` (`None` = guest) on `wiki` that is detached from any store: for
+    /// exercising argument parsing in tests and benches. Its [`ToolContext::doors`] refuse.
     pub fn new(user: Option<String>, wiki: impl Into<String>, cross_wiki_reach: bool) -> Self {
         Self {
             user,
             wiki: wiki.into(),
             cross_wiki_reach,
+            doors: None,
+            public_url: None,
+        }
+    }
+
+    /// The context of one served call: the caller, and the doors built for it.
+    pub fn for_call(user: Option<String>, doors: Doors, public_url: Option<Arc<str>>) -> Self {
+        Self {
+            user,
+            wiki: doors.wiki().as_str().to_owned(),
+            cross_wiki_reach: doors.reach(),
+            doors: Some(doors),
+            public_url,
         }
     }
 
     /// Whether the caller is the guest (no credentials).
     pub fn is_guest(&self) -> bool {
         self.user.is_none()
+    }
+
+    /// The name rights are checked for: the user's, or the guest's.
+    pub fn principal_name(&self) -> &str {
+        self.user.as_deref().unwrap_or(GUEST_USER)
+    }
+
+    /// The access doors of this call: the only way from a reference to content.
+    pub fn doors(&self) -> Result<&Doors, ToolError> {
+        self.doors.as_ref().ok_or_else(|| {
+            ToolError::new(
+                "Could not reach the wiki store from this call. Retry; if it keeps failing, tell \
+                 an administrator (the details are in the server log).",
+            )
+        })
+    }
+
+    /// Runs `f` on the store off the async workers; a store error becomes the fixed
+    /// "Could not <verb>" message (cause logged, never shown). For reads that are not by
+    /// reference (lists, classes); documents go through [`Doors::authorize`].
+    pub async fn store_call<T, F>(&self, verb: &str, f: F) -> Result<T, ToolError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&dyn Store) -> wiki_store::Result<T> + Send + 'static,
+    {
+        self.doors()?
+            .blocking(f)
+            .await?
+            .map_err(|error| store_failure(verb, &error))
+    }
+
+    /// The public base URL links in tool output start with (`serve --public-url`), if known.
+    pub fn public_url(&self) -> Option<&str> {
+        self.public_url.as_deref()
     }
 }
 

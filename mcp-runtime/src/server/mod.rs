@@ -1,5 +1,13 @@
 //! The MCP server: per-wiki servers built from the registry and the store, served through rmcp.
 
 mod caller;
+mod endpoint;
+mod error;
+mod manager;
+pub mod policy;
 
 pub use caller::Caller;
+pub use endpoint::{ServedTool, ToolSet, WikiServer};
+pub use error::ManagerError;
+pub(crate) use manager::panic_message;
+pub use manager::{DEFAULT_CALL_TIMEOUT, DEFAULT_DESCRIPTION, MAN_HINT, Manager, ServerSettings};

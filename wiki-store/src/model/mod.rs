@@ -1,5 +1,6 @@
 //! The store's data model: plain types, one file per entity, independent of any backend.
 
+pub mod attachment;
 pub mod change;
 pub mod class;
 pub mod document;
@@ -12,6 +13,7 @@ pub mod object;
 pub mod rights;
 pub mod search;
 pub mod token;
+pub mod trash;
 pub mod user;
 pub mod version;
 pub mod wiki;

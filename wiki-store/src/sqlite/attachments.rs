@@ -1,6 +1,241 @@
 //! The SQLite implementation of [`crate::AttachmentStore`].
 
-use crate::api::AttachmentStore;
-use crate::sqlite::SqliteStore;
+use rusqlite::{Connection, OptionalExtension, Row, params};
 
-impl AttachmentStore for SqliteStore {}
+use crate::api::AttachmentStore;
+use crate::attachments::{MediaTypes, detect_media_types, validate_attachment_name};
+use crate::error::{Entity, Field};
+use crate::model::attachment::{
+    AttachmentDelete, AttachmentDeleted, AttachmentInfo, AttachmentWrite, AttachmentWriteOutcome,
+};
+use crate::model::version::Version;
+use crate::reference::DocumentReference;
+use crate::sqlite::SqliteStore;
+use crate::sqlite::convert::{DbResultExt, from_ms, now_ms};
+use crate::sqlite::documents::default_row_id;
+use crate::sqlite::owner::{Touch, require_document};
+use crate::sqlite::trash::trash_attachment;
+use crate::{Result, StoreError};
+
+const INFO_COLUMNS: &str = "a.name, v.version_major, v.version_minor, v.size, v.declared_mime, v.sniffed_mime, \
+                            v.author, v.comment, v.created_ms";
+
+fn info_row(row: &Row<'_>) -> rusqlite::Result<AttachmentInfo> {
+    Ok(AttachmentInfo {
+        name: row.get(0)?,
+        version: Version {
+            major: row.get(1)?,
+            minor: row.get(2)?,
+        },
+        size: row.get::<_, i64>(3)?.unsigned_abs(),
+        media: MediaTypes {
+            declared: row.get(4)?,
+            sniffed: row.get(5)?,
+        },
+        author: row.get(6)?,
+        comment: row.get(7)?,
+        date: from_ms(row.get(8)?),
+    })
+}
+
+/// The current version of each attachment: the highest (major, minor) per attachment.
+const CURRENT: &str = "NOT EXISTS (SELECT 1 FROM attachment_versions w WHERE w.attachment_id = v.attachment_id \
+                       AND (w.version_major > v.version_major OR (w.version_major = v.version_major \
+                       AND w.version_minor > v.version_minor)))";
+
+impl AttachmentStore for SqliteStore {
+    fn attachments(&self, reference: &DocumentReference) -> Result<Vec<AttachmentInfo>> {
+        self.read(|conn| {
+            let document_id = require_document(conn, reference)?;
+            let sql = format!(
+                "SELECT {INFO_COLUMNS} FROM attachments a JOIN attachment_versions v ON v.attachment_id = a.id \
+                 WHERE a.document_id = ?1 AND {CURRENT} ORDER BY a.name"
+            );
+            conn.prepare_cached(&sql)
+                .db()?
+                .query_map([document_id], info_row)
+                .db()?
+                .collect::<rusqlite::Result<Vec<_>>>()
+                .db()
+        })
+    }
+
+    fn attachment(
+        &self,
+        reference: &DocumentReference,
+        name: &str,
+    ) -> Result<Option<AttachmentInfo>> {
+        Ok(self.attachment_history(reference, name)?.into_iter().next())
+    }
+
+    fn attachment_history(
+        &self,
+        reference: &DocumentReference,
+        name: &str,
+    ) -> Result<Vec<AttachmentInfo>> {
+        self.read(|conn| {
+            let Some(document_id) = default_row_id(conn, reference)? else {
+                return Ok(Vec::new());
+            };
+            let sql = format!(
+                "SELECT {INFO_COLUMNS} FROM attachments a JOIN attachment_versions v ON v.attachment_id = a.id \
+                 WHERE a.document_id = ?1 AND a.name = ?2 ORDER BY v.version_major DESC, v.version_minor DESC"
+            );
+            conn.prepare_cached(&sql)
+                .db()?
+                .query_map(params![document_id, name], info_row)
+                .db()?
+                .collect::<rusqlite::Result<Vec<_>>>()
+                .db()
+        })
+    }
+
+    fn attachment_content(
+        &self,
+        reference: &DocumentReference,
+        name: &str,
+        version: Option<Version>,
+    ) -> Result<Option<(AttachmentInfo, Vec<u8>)>> {
+        self.read(|conn| {
+            let Some(document_id) = default_row_id(conn, reference)? else {
+                return Ok(None);
+            };
+            let sql = format!(
+                "SELECT {INFO_COLUMNS}, v.content FROM attachments a \
+                 JOIN attachment_versions v ON v.attachment_id = a.id \
+                 WHERE a.document_id = ?1 AND a.name = ?2 AND (?3 IS NULL OR (v.version_major = ?3 AND v.version_minor = ?4)) \
+                 ORDER BY v.version_major DESC, v.version_minor DESC LIMIT 1"
+            );
+            conn.prepare_cached(&sql)
+                .db()?
+                .query_row(
+                    params![document_id, name, version.map(|v| v.major), version.map(|v| v.minor)],
+                    |row| Ok((info_row(row)?, row.get::<_, Vec<u8>>(9)?)),
+                )
+                .optional()
+                .db()
+        })
+    }
+
+    fn write_attachment(&self, write: &AttachmentWrite) -> Result<AttachmentWriteOutcome> {
+        validate_attachment_name(&write.name)?;
+        let limit = self.config().limits.max_attachment_bytes;
+        if write.content.len() > limit {
+            return Err(StoreError::TooLarge {
+                field: Field::Attachment,
+                limit,
+                actual: write.content.len(),
+            });
+        }
+        let touch = Touch {
+            reference: &write.reference,
+            author: &write.author,
+            comment: &write.comment,
+            major: false,
+            expected: write.expected,
+            title: None,
+            create: true,
+            hidden_on_create: false,
+        };
+        touch.validate(&self.config().limits)?;
+        let media = detect_media_types(&write.name, &write.content);
+        let locale = self.config().default_locale.clone();
+        self.write(|tx| {
+            let touched = touch.apply(tx, &locale)?;
+            let existing: Option<(i64, u32, u32)> = tx
+                .prepare_cached(
+                    "SELECT a.id, v.version_major, v.version_minor FROM attachments a \
+                     JOIN attachment_versions v ON v.attachment_id = a.id WHERE a.document_id = ?1 AND a.name = ?2 \
+                     ORDER BY v.version_major DESC, v.version_minor DESC LIMIT 1",
+                )
+                .db()?
+                .query_row(params![touched.id, write.name], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))
+                .optional()
+                .db()?;
+            let (attachment_id, version) = match existing {
+                Some((id, major, minor)) => (id, Version { major, minor }.next(false)),
+                None => {
+                    let id: i64 = tx
+                        .prepare_cached("INSERT INTO attachments (document_id, name) VALUES (?1, ?2) RETURNING id")
+                        .db()?
+                        .query_row(params![touched.id, write.name], |row| row.get(0))
+                        .db()?;
+                    (id, Version::FIRST)
+                }
+            };
+            tx.prepare_cached(
+                "INSERT INTO attachment_versions (attachment_id, version_major, version_minor, size, declared_mime, \
+                 sniffed_mime, author, comment, created_ms, content) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+            )
+            .db()?
+            .execute(params![
+                attachment_id,
+                version.major,
+                version.minor,
+                i64::try_from(write.content.len()).unwrap_or(i64::MAX),
+                media.declared,
+                media.sniffed,
+                write.author,
+                write.comment,
+                now_ms(),
+                write.content
+            ])
+            .db()?;
+            Ok(AttachmentWriteOutcome {
+                attachment_version: version,
+                created_attachment: existing.is_none(),
+                document: touched.outcome(),
+            })
+        })
+    }
+
+    fn delete_attachment(&self, delete: &AttachmentDelete) -> Result<AttachmentDeleted> {
+        let touch = Touch {
+            reference: &delete.reference,
+            author: &delete.author,
+            comment: &delete.comment,
+            major: false,
+            expected: delete.expected,
+            title: None,
+            create: false,
+            hidden_on_create: false,
+        };
+        touch.validate(&self.config().limits)?;
+        let locale = self.config().default_locale.clone();
+        self.write(|tx| {
+            let document_id = require_document(tx, &delete.reference)?;
+            let attachment_id = attachment_id(tx, document_id, &delete.name)?.ok_or_else(|| {
+                StoreError::not_found(
+                    Entity::Attachment,
+                    format!("{} on {}", delete.name, delete.reference),
+                )
+            })?;
+            let touched = touch.apply(tx, &locale)?;
+            let trash = trash_attachment(
+                tx,
+                attachment_id,
+                &delete.reference,
+                touched.version,
+                &delete.author,
+                &delete.comment,
+            )?;
+            Ok(AttachmentDeleted {
+                document: touched.outcome(),
+                trash,
+            })
+        })
+    }
+}
+
+/// The id of a document's attachment by name.
+pub(crate) fn attachment_id(
+    conn: &Connection,
+    document_id: i64,
+    name: &str,
+) -> Result<Option<i64>> {
+    conn.prepare_cached("SELECT id FROM attachments WHERE document_id = ?1 AND name = ?2")
+        .db()?
+        .query_row(params![document_id, name], |row| row.get(0))
+        .optional()
+        .db()
+}

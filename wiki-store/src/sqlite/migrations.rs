@@ -36,6 +36,14 @@ pub(crate) const MIGRATIONS: &[Migration] = &[
         name: "0004_structured_data",
         sql: include_str!("sql/0004_structured_data.sql"),
     },
+    Migration {
+        name: "0005_attachments",
+        sql: include_str!("sql/0005_attachments.sql"),
+    },
+    Migration {
+        name: "0006_recycle_bin",
+        sql: include_str!("sql/0006_recycle_bin.sql"),
+    },
 ];
 
 /// Brings the database to the newest schema.

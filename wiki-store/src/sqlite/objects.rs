@@ -23,7 +23,7 @@ use crate::reference::{DocumentReference, RelativeReference, SpacePath};
 use crate::sqlite::SqliteStore;
 use crate::sqlite::convert::{DbResultExt, corrupt};
 use crate::sqlite::object_query::{compile, sql_value};
-use crate::sqlite::owner::{Touch, Touched, require_document};
+use crate::sqlite::owner::{Touch, require_document};
 use crate::sqlite::write::WriteTx;
 use crate::{Result, StoreError};
 
@@ -143,7 +143,7 @@ impl ObjectStore for SqliteStore {
                 .db()?
                 .execute([object_id])
                 .db()?;
-            Ok(save_outcome(touched))
+            Ok(touched.outcome())
         })
     }
 
@@ -401,7 +401,7 @@ pub(crate) fn change_class_in(
             .db()?;
         }
     }
-    Ok(save_outcome(touched))
+    Ok(touched.outcome())
 }
 
 fn attributes_json(field_type: &FieldType) -> Result<String> {
@@ -475,7 +475,7 @@ pub(crate) fn write_object_in(
     Ok(ObjectWriteOutcome {
         number,
         created_object: existing.is_none(),
-        document: save_outcome(touched),
+        document: touched.outcome(),
     })
 }
 
@@ -538,18 +538,6 @@ pub(crate) fn read_values(
 
 fn object_number(stored: i64) -> Result<u32> {
     u32::try_from(stored).map_err(|_| corrupt("object number"))
-}
-
-fn save_outcome(touched: Touched) -> SaveOutcome {
-    match touched.previous {
-        Some(previous) => SaveOutcome::Updated {
-            previous,
-            version: touched.version,
-        },
-        None => SaveOutcome::Created {
-            version: touched.version,
-        },
-    }
 }
 
 /// Class definitions looked up once per listing.

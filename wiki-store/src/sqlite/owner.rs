@@ -10,7 +10,7 @@ use crate::StoreError;
 use crate::config::Limits;
 use crate::error::Entity;
 use crate::model::change::ChangeKind;
-use crate::model::document::{DocumentSave, Expected};
+use crate::model::document::{DocumentSave, Expected, SaveOutcome};
 use crate::model::locale::Locale;
 use crate::model::version::Version;
 use crate::reference::DocumentReference;
@@ -50,6 +50,21 @@ pub(crate) struct Touched {
     pub(crate) previous: Option<Version>,
     /// Its version after the write.
     pub(crate) version: Version,
+}
+
+impl Touched {
+    /// The touch as a document save outcome.
+    pub(crate) fn outcome(self) -> SaveOutcome {
+        match self.previous {
+            Some(previous) => SaveOutcome::Updated {
+                previous,
+                version: self.version,
+            },
+            None => SaveOutcome::Created {
+                version: self.version,
+            },
+        }
+    }
 }
 
 impl Touch<'_> {

@@ -4,6 +4,7 @@
 #![allow(clippy::unwrap_used)]
 
 mod accounts;
+mod attachments;
 mod changes;
 mod concurrency;
 mod crash;
@@ -15,3 +16,4 @@ mod import;
 mod links;
 mod objects;
 mod search;
+mod trash;
