@@ -38,4 +38,9 @@ pub enum ChangeKind {
     WikiCreated,
     /// A wiki was deleted, with everything in it.
     WikiDeleted,
+    /// Rights rules of the event's wiki changed: rights snapshots are stale.
+    RightsChanged,
+    /// Users, groups, memberships or API tokens changed (farm-wide; the event's wiki is the main
+    /// wiki): rights snapshots and token resolutions are stale.
+    AccountsChanged,
 }

@@ -5,6 +5,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 use crate::Result;
 use crate::api::RightsStore;
 use crate::error::{Entity, StoreError};
+use crate::model::change::ChangeKind;
 use crate::model::rights::{Right, RightRule, RightScope, Subject};
 use crate::model::wiki::WikiId;
 use crate::reference::{DocumentReference, SpacePath};
@@ -33,6 +34,8 @@ impl RightsStore for SqliteStore {
                 .db()?;
             if changed == 0 {
                 tx.nothing_changed();
+            } else {
+                tx.emit(rule.scope.wiki().clone(), ChangeKind::RightsChanged);
             }
             Ok(())
         })
@@ -56,6 +59,7 @@ impl RightsStore for SqliteStore {
                     format!("{right} for {subject} on {scope}"),
                 ));
             }
+            tx.emit(scope.wiki().clone(), ChangeKind::RightsChanged);
             Ok(())
         })
     }

@@ -10,7 +10,7 @@ use crate::model::user::GUEST_USER;
 use crate::secret::token::{self, TokenDigest};
 use crate::sqlite::SqliteStore;
 use crate::sqlite::convert::{DbResultExt, from_ms, now_ms};
-use crate::sqlite::users::user_exists;
+use crate::sqlite::users::{accounts_changed, user_exists};
 
 /// The longest token label, in characters.
 const MAX_LABEL: usize = 100;
@@ -40,6 +40,7 @@ impl TokenStore for SqliteStore {
             .db()?
             .execute(params![generated.prefix, generated.digest.0.as_slice(), user, label, created])
             .db()?;
+            accounts_changed(tx);
             Ok(IssuedToken {
                 token: generated.clear.clone(),
                 info: TokenInfo {
@@ -83,6 +84,7 @@ impl TokenStore for SqliteStore {
             if removed == 0 {
                 return Err(StoreError::not_found(Entity::Token, prefix));
             }
+            accounts_changed(tx);
             Ok(())
         })
     }

@@ -5,10 +5,13 @@ use rusqlite::{Connection, OptionalExtension, params};
 use crate::Result;
 use crate::api::UserStore;
 use crate::error::{Entity, InvalidInput, StoreError};
+use crate::model::change::ChangeKind;
 use crate::model::rights::Subject;
 use crate::model::user::{GUEST_USER, Group, User, validate_principal_name};
+use crate::model::wiki::WikiId;
 use crate::sqlite::SqliteStore;
 use crate::sqlite::convert::{DbResultExt, from_ms, now_ms};
+use crate::sqlite::write::WriteTx;
 
 impl UserStore for SqliteStore {
     fn create_user(&self, name: &str, display_name: Option<&str>) -> Result<User> {
@@ -34,6 +37,7 @@ impl UserStore for SqliteStore {
             .db()?
             .execute(params![name, display_name, created])
             .db()?;
+            accounts_changed(tx);
             Ok(User {
                 name: name.to_owned(),
                 display_name: display_name.map(str::to_owned),
@@ -80,7 +84,9 @@ impl UserStore for SqliteStore {
             if deleted == 0 {
                 return Err(StoreError::not_found(Entity::User, name));
             }
-            forget_subject(tx, "user", name)
+            forget_subject(tx, "user", name)?;
+            accounts_changed(tx);
+            Ok(())
         })
     }
 
@@ -97,6 +103,7 @@ impl UserStore for SqliteStore {
                 .db()?
                 .execute(params![name, now_ms()])
                 .db()?;
+            accounts_changed(tx);
             Ok(Group {
                 name: name.to_owned(),
                 users: Vec::new(),
@@ -137,7 +144,9 @@ impl UserStore for SqliteStore {
             if deleted == 0 {
                 return Err(StoreError::not_found(Entity::Group, name));
             }
-            forget_subject(tx, "group", name)
+            forget_subject(tx, "group", name)?;
+            accounts_changed(tx);
+            Ok(())
         })
     }
 
@@ -158,6 +167,8 @@ impl UserStore for SqliteStore {
                 .db()?;
             if added == 0 {
                 tx.nothing_changed();
+            } else {
+                accounts_changed(tx);
             }
             Ok(())
         })
@@ -174,9 +185,15 @@ impl UserStore for SqliteStore {
             if removed == 0 {
                 return Err(StoreError::not_found(Entity::Membership, format!("{member} in group {group}")));
             }
+            accounts_changed(tx);
             Ok(())
         })
     }
+}
+
+/// Queues the event that tells subscribers users, groups, memberships or tokens changed.
+pub(crate) fn accounts_changed(tx: &mut WriteTx<'_>) {
+    tx.emit(WikiId::main(), ChangeKind::AccountsChanged);
 }
 
 /// The longest display name, in characters.

@@ -1,5 +1,8 @@
 //! Users, groups, rights and API tokens, stored and resolved.
 
+use std::sync::{Arc, Mutex};
+
+use wiki_store::model::change::{ChangeEvent, ChangeKind};
 use wiki_store::model::rights::{Effect, Right, RightRule, RightScope, Subject};
 use wiki_store::model::user::GUEST_USER;
 use wiki_store::model::wiki::WikiId;
@@ -7,6 +10,7 @@ use wiki_store::reference::SpacePath;
 use wiki_store::rights::Reason;
 use wiki_store::{
     ChangeFeed, Entity, InvalidInput, RightsStore, SqliteStore, StoreError, TokenStore, UserStore,
+    WikiStore,
 };
 
 use crate::harness::{reference, store};
@@ -348,6 +352,45 @@ fn deleting_a_user_revokes_their_tokens() {
     let issued = store.create_token("bob", "").unwrap();
     store.delete_user("bob").unwrap();
     assert_eq!(store.resolve_token(issued.token.expose()).unwrap(), None);
+}
+
+#[test]
+fn rights_and_account_changes_are_published_to_subscribers() {
+    let (_dir, store) = seeded();
+    let events: Arc<Mutex<Vec<ChangeEvent>>> = Arc::default();
+    let sink = Arc::clone(&events);
+    let _subscription = store.subscribe(Arc::new(move |event: &ChangeEvent| {
+        sink.lock().unwrap().push(event.clone());
+    }));
+    let dev = WikiId::new("dev").unwrap();
+    store.create_wiki(&dev, "Dev").unwrap();
+    let view = rule(
+        RightScope::Wiki(dev.clone()),
+        user("bob"),
+        Right::View,
+        Effect::Allow,
+    );
+    store.set_right(&view).unwrap();
+    store.set_right(&view).unwrap();
+    let token = store.create_token("bob", "").unwrap();
+    store.revoke_token(&token.info.prefix).unwrap();
+    store.remove_member("editors", &user("alice")).unwrap();
+    let kinds: Vec<(String, ChangeKind)> = events
+        .lock()
+        .unwrap()
+        .iter()
+        .map(|e| (e.wiki.to_string(), e.kind.clone()))
+        .collect();
+    assert_eq!(
+        kinds[1..],
+        [
+            ("dev".to_owned(), ChangeKind::RightsChanged),
+            ("main".to_owned(), ChangeKind::AccountsChanged),
+            ("main".to_owned(), ChangeKind::AccountsChanged),
+            ("main".to_owned(), ChangeKind::AccountsChanged),
+        ],
+        "one event per change, none for the repeated rule"
+    );
 }
 
 #[test]
