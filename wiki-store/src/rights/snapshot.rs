@@ -53,6 +53,16 @@ impl RightsSnapshot {
         self.decide(&self.principal(user), right, target).allowed
     }
 
+    /// The verdict on each right for `user` at `target`, in [`Right::ALL`] order (for an admin's
+    /// "effective rights" view).
+    pub fn effective(&self, user: &str, target: &RightScope) -> Vec<(Right, Verdict)> {
+        let principal = self.principal(user);
+        Right::ALL
+            .into_iter()
+            .map(|right| (right, self.decide(&principal, right, target)))
+            .collect()
+    }
+
     /// Every rule, in no particular order.
     pub fn rules(&self) -> impl Iterator<Item = &RightRule> {
         self.by_scope.values().flatten()
@@ -563,5 +573,14 @@ mod tests {
         assert!(snapshot.can("alice", View, &scope("w:B/P")));
         assert!(!snapshot.can("bob", View, &scope("w:B/P")));
         assert!(snapshot.principal("alice").groups().contains("loop"));
+        let effective: Vec<(Right, bool)> = snapshot
+            .effective("alice", &scope("w:A/P"))
+            .into_iter()
+            .map(|(right, verdict)| (right, verdict.allowed))
+            .collect();
+        assert_eq!(
+            effective,
+            [(View, true), (Edit, false), (Delete, false), (Admin, false)]
+        );
     }
 }

@@ -3,6 +3,7 @@
 // Helpers outside #[test] functions panic on failure by design, like the tests they serve.
 #![allow(clippy::unwrap_used)]
 
+mod access_schema;
 mod accounts;
 mod attachments;
 mod changes;

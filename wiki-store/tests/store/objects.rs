@@ -606,3 +606,83 @@ fn queries_on_secrets_lists_or_unknown_classes_are_refused() {
     assert_eq!(usage.len(), 1);
     assert_eq!((usage[0].class.as_str(), usage[0].objects), (CLASS, 5));
 }
+
+#[test]
+fn object_attachment_and_content_writes_share_one_compare_and_set() {
+    use std::sync::{Arc, Barrier};
+    use wiki_store::AttachmentStore;
+    use wiki_store::model::attachment::AttachmentWrite;
+    use wiki_store::model::document::DocumentSave;
+
+    const WRITERS: usize = 9;
+    let (dir, store) = store();
+    task_class(&store);
+    store
+        .save_document(&DocumentSave::new(reference("Race.Page"), "start", "alice"))
+        .unwrap();
+    let base = v("1.1");
+    let barrier = Arc::new(Barrier::new(WRITERS));
+    let handles: Vec<_> = (0..WRITERS)
+        .map(|i| {
+            let store = if i % 2 == 0 {
+                store.clone()
+            } else {
+                SqliteStore::open(dir.path().join("data")).unwrap()
+            };
+            let barrier = Arc::clone(&barrier);
+            std::thread::spawn(move || {
+                barrier.wait();
+                let expected = Expected::Version(base);
+                match i % 3 {
+                    0 => store
+                        .write_object(&ObjectWrite {
+                            expected,
+                            ..write("Race.Page", None, &[("title", "x")])
+                        })
+                        .map(|outcome| outcome.document.version()),
+                    1 => store
+                        .write_attachment(&AttachmentWrite {
+                            reference: reference("Race.Page"),
+                            name: format!("f{i}.txt"),
+                            content: b"x".to_vec(),
+                            author: "bob".into(),
+                            comment: String::new(),
+                            expected,
+                        })
+                        .map(|outcome| outcome.document.version()),
+                    _ => store
+                        .save_document(
+                            &DocumentSave::new(reference("Race.Page"), format!("w{i}"), "carol")
+                                .expected(expected),
+                        )
+                        .map(|outcome| outcome.version()),
+                }
+            })
+        })
+        .collect();
+    let results: Vec<_> = handles
+        .into_iter()
+        .map(|handle| handle.join().unwrap())
+        .collect();
+    let winners: Vec<&Version> = results
+        .iter()
+        .filter_map(|result| result.as_ref().ok())
+        .collect();
+    assert_eq!(winners, [&v("1.2")], "{results:?}");
+    assert!(
+        results
+            .iter()
+            .filter(|r| r.is_err())
+            .all(|r| matches!(r, Err(StoreError::VersionConflict { .. }))),
+        "{results:?}"
+    );
+    assert_eq!(version_of(&store, "Race.Page"), Some(v("1.2")));
+    assert_eq!(
+        store
+            .history(&reference("Race.Page"), None, 0, 10)
+            .unwrap()
+            .unwrap()
+            .total,
+        2
+    );
+}
