@@ -39,6 +39,9 @@ pub trait ObjectStore {
     /// document (empty) if it does not exist.
     fn write_object(&self, write: &ObjectWrite) -> Result<ObjectWriteOutcome>;
 
+    /// Writes several objects in one transaction, all or nothing (generators, imports).
+    fn write_objects(&self, writes: &[ObjectWrite]) -> Result<Vec<ObjectWriteOutcome>>;
+
     /// Deletes one object (a minor version of its document); other objects keep their numbers.
     fn delete_object(&self, delete: &ObjectDelete) -> Result<SaveOutcome>;
 

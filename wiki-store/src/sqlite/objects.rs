@@ -97,21 +97,39 @@ impl ObjectStore for SqliteStore {
     }
 
     fn write_object(&self, write: &ObjectWrite) -> Result<ObjectWriteOutcome> {
-        let class = class_reference(&write.class, write.reference.wiki())?;
-        refuse_reserved(&class.local())?;
-        let touch = Touch {
-            reference: &write.reference,
-            author: &write.author,
-            comment: &write.comment,
-            major: write.major,
-            expected: write.expected,
-            title: write.title.as_deref(),
-            create: true,
-            hidden_on_create: false,
-        };
-        touch.validate(&self.config().limits)?;
+        let mut outcomes = self.write_objects(std::slice::from_ref(write))?;
+        outcomes
+            .pop()
+            .ok_or_else(|| corrupt("object write outcome"))
+    }
+
+    fn write_objects(&self, writes: &[ObjectWrite]) -> Result<Vec<ObjectWriteOutcome>> {
+        let prepared = writes
+            .iter()
+            .map(|write| {
+                let class = class_reference(&write.class, write.reference.wiki())?;
+                refuse_reserved(&class.local())?;
+                let touch = object_touch(write);
+                touch.validate(&self.config().limits)?;
+                Ok((write, class))
+            })
+            .collect::<Result<Vec<_>>>()?;
         let locale = self.config().default_locale.clone();
-        self.write(|tx| write_object_in(tx, &touch, &class, write.number, &write.values, &locale))
+        self.write(|tx| {
+            prepared
+                .iter()
+                .map(|(write, class)| {
+                    write_object_in(
+                        tx,
+                        &object_touch(write),
+                        class,
+                        write.number,
+                        &write.values,
+                        &locale,
+                    )
+                })
+                .collect()
+        })
     }
 
     fn delete_object(&self, delete: &ObjectDelete) -> Result<SaveOutcome> {
@@ -210,6 +228,19 @@ impl ObjectStore for SqliteStore {
             }
             Ok(page)
         })
+    }
+}
+
+fn object_touch(write: &ObjectWrite) -> Touch<'_> {
+    Touch {
+        reference: &write.reference,
+        author: &write.author,
+        comment: &write.comment,
+        major: write.major,
+        expected: write.expected,
+        title: write.title.as_deref(),
+        create: true,
+        hidden_on_create: false,
     }
 }
 

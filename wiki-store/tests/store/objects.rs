@@ -686,3 +686,22 @@ fn object_attachment_and_content_writes_share_one_compare_and_set() {
         2
     );
 }
+
+#[test]
+fn a_batch_of_object_writes_is_all_or_nothing() {
+    let (_dir, store) = store();
+    task_class(&store);
+    let good = write("Tasks.A", None, &[("title", "a")]);
+    let bad = write("Tasks.B", None, &[("priority", "high")]);
+    assert!(store.write_objects(&[good.clone(), bad]).is_err());
+    assert_eq!(
+        version_of(&store, "Tasks.A"),
+        None,
+        "the first write was rolled back"
+    );
+    let outcomes = store.write_objects(&[good.clone(), good]).unwrap();
+    assert_eq!(
+        outcomes.iter().map(|o| o.number).collect::<Vec<_>>(),
+        [0, 1]
+    );
+}
