@@ -42,4 +42,12 @@ pub enum Error {
         /// What is wrong.
         problem: SchemaProblem,
     },
+    /// The `--public-url` given to the HTTP server is not a base URL it can link to and accept.
+    #[error("invalid public URL `{url}`: {reason}")]
+    InvalidPublicUrl {
+        /// The URL as given.
+        url: String,
+        /// What is wrong with it.
+        reason: &'static str,
+    },
 }

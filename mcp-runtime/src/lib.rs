@@ -11,6 +11,7 @@ pub mod call;
 pub mod declaration;
 pub mod definition;
 mod error;
+pub mod http;
 mod invoke;
 pub mod output;
 pub mod param;

@@ -1,0 +1,159 @@
+//! Who is calling, on which wiki: resolved on every request, in the reference's order.
+//!
+//! 1. Unknown or disabled wiki: 404, before any authentication, so a disabled endpoint looks
+//!    absent and says nothing about its credentials.
+//! 2. `Authorization: Bearer <token>`: the token's user; an invalid or revoked token (or another
+//!    scheme): 401. Failed attempts draw from the client address's rate bucket, so guessing
+//!    tokens is throttled.
+//! 3. No credentials: the guest, unless an authorization server is configured or the wiki's
+//!    configuration turns the guest off; then 401 with `WWW-Authenticate`.
+//! 4. The caller's rate bucket: 429 with `Retry-After` when empty.
+//!
+//! The result is a [`Caller`] in the request's extensions, which the handler reads back; nothing
+//! is taken from a session.
+
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::sync::Arc;
+
+use axum::extract::{ConnectInfo, Path, Request, State};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use http::header::{AUTHORIZATION, RETRY_AFTER};
+use http::{HeaderMap, HeaderValue, StatusCode};
+use wiki_store::model::wiki::WikiId;
+
+use super::limits::{RateKey, retry_after_seconds};
+use super::oauth::unauthorized;
+use super::router::Shared;
+use crate::server::Caller;
+
+/// What the `Authorization` header says.
+#[derive(Debug, PartialEq, Eq)]
+enum Credentials {
+    /// No `Authorization` header.
+    None,
+    /// `Bearer <token>`.
+    Bearer(String),
+    /// Anything else (another scheme, an empty token, non-ASCII bytes): refused as invalid.
+    Unusable,
+}
+
+fn credentials(headers: &HeaderMap) -> Credentials {
+    let Some(value) = headers.get(AUTHORIZATION) else {
+        return Credentials::None;
+    };
+    let Ok(value) = value.to_str() else {
+        return Credentials::Unusable;
+    };
+    let mut parts = value.trim().splitn(2, ' ');
+    let scheme = parts.next().unwrap_or_default();
+    let token = parts.next().unwrap_or_default().trim();
+    if scheme.eq_ignore_ascii_case("bearer") && !token.is_empty() {
+        Credentials::Bearer(token.to_owned())
+    } else {
+        Credentials::Unusable
+    }
+}
+
+/// The middleware in front of the MCP service.
+pub(crate) async fn identify(
+    State(shared): State<Arc<Shared>>,
+    Path(wiki): Path<String>,
+    mut request: Request,
+    next: Next,
+) -> Response {
+    let Ok(wiki) = WikiId::new(&wiki) else {
+        return not_found();
+    };
+    let credentials = credentials(request.headers());
+    let token = match &credentials {
+        Credentials::Bearer(token) => Some(token.clone()),
+        Credentials::None | Credentials::Unusable => None,
+    };
+    let resolution = match shared.resolve(wiki.clone(), token).await {
+        Ok(resolution) => resolution,
+        Err(response) => return response,
+    };
+    let Some(endpoint) = resolution.endpoint else {
+        return not_found();
+    };
+    let address = client_address(&request);
+    let caller = match (credentials, resolution.user) {
+        (Credentials::Bearer(_), Some(user)) => Caller::user(wiki, user),
+        (Credentials::Bearer(_) | Credentials::Unusable, _) => {
+            if let Err(response) = shared.throttle(RateKey::Address(address)) {
+                return response;
+            }
+            return unauthorized(&shared, &wiki, true);
+        }
+        (Credentials::None, _) => {
+            if !shared.options.authorization_servers.is_empty() || !endpoint.guest_access {
+                return unauthorized(&shared, &wiki, false);
+            }
+            Caller::guest(wiki)
+        }
+    };
+    let key = match caller.user_name() {
+        Some(user) => RateKey::User(user.to_owned()),
+        None => RateKey::Address(address),
+    };
+    if let Err(response) = shared.throttle(key) {
+        return response;
+    }
+    request.extensions_mut().insert(caller);
+    next.run(request).await
+}
+
+/// The peer's address; unspecified when the router is served without connection info.
+fn client_address(request: &Request) -> IpAddr {
+    request
+        .extensions()
+        .get::<ConnectInfo<SocketAddr>>()
+        .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |info| info.0.ip())
+}
+
+pub(crate) fn not_found() -> Response {
+    (StatusCode::NOT_FOUND, "Not Found\n").into_response()
+}
+
+/// 429 with `Retry-After` in whole seconds.
+pub(crate) fn too_many_requests(wait: std::time::Duration) -> Response {
+    let seconds = retry_after_seconds(wait);
+    let mut response = (
+        StatusCode::TOO_MANY_REQUESTS,
+        format!("Too Many Requests: retry in {seconds} s\n"),
+    )
+        .into_response();
+    response
+        .headers_mut()
+        .insert(RETRY_AFTER, HeaderValue::from(seconds));
+    response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn headers(authorization: &str) -> HeaderMap {
+        let mut headers = HeaderMap::new();
+        if let Ok(value) = HeaderValue::from_str(authorization) {
+            headers.insert(AUTHORIZATION, value);
+        }
+        headers
+    }
+
+    #[test]
+    fn bearer_tokens_are_read_and_other_schemes_refused() {
+        assert_eq!(credentials(&HeaderMap::new()), Credentials::None);
+        assert_eq!(
+            credentials(&headers("Bearer abc")),
+            Credentials::Bearer("abc".into())
+        );
+        assert_eq!(
+            credentials(&headers("bearer  abc ")),
+            Credentials::Bearer("abc".into())
+        );
+        assert_eq!(credentials(&headers("Bearer ")), Credentials::Unusable);
+        assert_eq!(credentials(&headers("Basic YTpi")), Credentials::Unusable);
+    }
+}

@@ -1,0 +1,205 @@
+//! The axum application: routes, layers in the order they run, and the listener.
+
+use std::io;
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use axum::Router;
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::serve::ListenerExt;
+use http::StatusCode;
+use rmcp::ServerHandler;
+use rmcp::transport::streamable_http_server::session::never::NeverSessionManager;
+use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
+use tokio::net::{TcpListener, ToSocketAddrs};
+use tokio_util::sync::CancellationToken;
+use wiki_store::model::wiki::WikiId;
+
+use super::MCP_PATH;
+use super::directory::{Directory, Resolution};
+use super::identity::{identify, too_many_requests};
+use super::limits::{RateKey, RateLimit, RateLimiter};
+use super::oauth::{METADATA_SUFFIX, metadata};
+use super::origin::{self, OriginPolicy};
+use super::url::BaseUrl;
+
+/// How the HTTP endpoint is exposed.
+#[derive(Debug, Clone)]
+pub struct HttpOptions {
+    /// The URL clients use (behind a proxy, say): the base of every link, and the one
+    /// non-loopback `Host`/`Origin` accepted. `None`: loopback only, links to the bound address.
+    pub public_url: Option<BaseUrl>,
+    /// Authorization servers advertised in the RFC 9728 metadata. Non-empty: requests without
+    /// credentials get 401 with `WWW-Authenticate: Bearer resource_metadata=…` instead of
+    /// running as the guest.
+    pub authorization_servers: Vec<String>,
+    /// The largest request body accepted (413 beyond), counted while streaming.
+    pub max_body_bytes: usize,
+    /// The per-caller rate limit; `None` turns it off (benchmarks).
+    pub rate_limit: Option<RateLimit>,
+}
+
+impl Default for HttpOptions {
+    /// Loopback only, no authorization server, 16 MiB bodies (a 10 MiB attachment in base64
+    /// fits), the default rate limit.
+    fn default() -> Self {
+        HttpOptions {
+            public_url: None,
+            authorization_servers: Vec::new(),
+            max_body_bytes: 16 * 1024 * 1024,
+            rate_limit: Some(RateLimit::default()),
+        }
+    }
+}
+
+/// What every middleware and handler of the application shares.
+pub(crate) struct Shared {
+    pub(crate) options: HttpOptions,
+    pub(crate) base_url: BaseUrl,
+    directory: Arc<Directory>,
+    limiter: Option<RateLimiter>,
+}
+
+impl Shared {
+    /// The directory's answers for one request, read off the async workers (the store is
+    /// synchronous). A store failure is a 503, logged, never shown.
+    pub(crate) async fn resolve(
+        &self,
+        wiki: WikiId,
+        token: Option<String>,
+    ) -> Result<Resolution, Response> {
+        let directory = Arc::clone(&self.directory);
+        let outcome =
+            tokio::task::spawn_blocking(move || directory.resolve(&wiki, token.as_deref())).await;
+        match outcome {
+            Ok(Ok(resolution)) => Ok(resolution),
+            Ok(Err(error)) => {
+                tracing::error!(%error, "resolving a request's wiki and credentials failed");
+                Err(StatusCode::SERVICE_UNAVAILABLE.into_response())
+            }
+            Err(error) => {
+                tracing::error!(%error, "resolving a request's wiki and credentials panicked");
+                Err(StatusCode::INTERNAL_SERVER_ERROR.into_response())
+            }
+        }
+    }
+
+    /// Takes one request from `key`'s bucket, or the 429 to answer.
+    pub(crate) fn throttle(&self, key: RateKey) -> Result<(), Response> {
+        match &self.limiter {
+            Some(limiter) => limiter.acquire(key).map_err(too_many_requests),
+            None => Ok(()),
+        }
+    }
+}
+
+/// The HTTP server, bound and ready to serve.
+#[derive(Debug)]
+pub struct HttpServer {
+    listener: TcpListener,
+    base_url: BaseUrl,
+    options: HttpOptions,
+}
+
+impl HttpServer {
+    /// Binds `addr` (port 0 picks a free port).
+    pub async fn bind(addr: impl ToSocketAddrs, options: HttpOptions) -> io::Result<Self> {
+        let listener = TcpListener::bind(addr).await?;
+        let base_url = match &options.public_url {
+            Some(public) => public.clone(),
+            None => BaseUrl::for_address(listener.local_addr()?),
+        };
+        Ok(HttpServer {
+            listener,
+            base_url,
+            options,
+        })
+    }
+
+    /// The address actually bound.
+    pub fn local_addr(&self) -> io::Result<SocketAddr> {
+        self.listener.local_addr()
+    }
+
+    /// The base URL of links and client configurations.
+    pub fn base_url(&self) -> &BaseUrl {
+        &self.base_url
+    }
+
+    /// Serves until `shutdown` is cancelled, then stops accepting, closes open SSE streams
+    /// (rmcp's token is a child of `shutdown`) and waits for in-flight requests.
+    ///
+    /// `handler` is cloned for each request (stateless mode): keep its clone an `Arc` bump and
+    /// build per-wiki state once, elsewhere.
+    pub async fn serve<H>(
+        self,
+        directory: Arc<Directory>,
+        handler: H,
+        shutdown: CancellationToken,
+    ) -> io::Result<()>
+    where
+        H: ServerHandler + Clone + Send + Sync + 'static,
+    {
+        let app = application(
+            Shared {
+                options: self.options.clone(),
+                base_url: self.base_url.clone(),
+                directory,
+                limiter: self.options.rate_limit.map(RateLimiter::new),
+            },
+            handler,
+            &shutdown,
+        );
+        // Nagle's algorithm plus delayed ACKs stall every small reply on a keep-alive
+        // connection by ~40 ms: turn it off on each accepted socket.
+        let listener = self.listener.tap_io(|tcp| {
+            if let Err(error) = tcp.set_nodelay(true) {
+                tracing::debug!(%error, "could not set TCP_NODELAY");
+            }
+        });
+        axum::serve(
+            listener,
+            app.into_make_service_with_connect_info::<SocketAddr>(),
+        )
+        .with_graceful_shutdown(shutdown.cancelled_owned())
+        .await
+    }
+}
+
+/// The routes and their layers. Layers added last run first: the Host/Origin check wraps
+/// everything; the identity middleware wraps only the MCP endpoint.
+fn application<H>(shared: Shared, handler: H, shutdown: &CancellationToken) -> Router
+where
+    H: ServerHandler + Clone + Send + Sync + 'static,
+{
+    let config = StreamableHttpServerConfig::default()
+        .with_legacy_session_mode(false)
+        .with_json_response(true)
+        .with_max_request_body_bytes(shared.options.max_body_bytes)
+        .with_cancellation_token(shutdown.child_token())
+        // Checked for every route by `origin::check`, with the public URL taken into account.
+        .disable_allowed_hosts()
+        .disable_allowed_origins();
+    let mcp = StreamableHttpService::new(
+        move || Ok(handler.clone()),
+        Arc::new(NeverSessionManager::default()),
+        config,
+    );
+    let policy = Arc::new(OriginPolicy::new(shared.options.public_url.clone()));
+    let shared = Arc::new(shared);
+    let metadata_path = format!("{MCP_PATH}{METADATA_SUFFIX}");
+    // RFC 9728 §3.1 also places the document at the host's well-known path, suffixed by the
+    // resource's path.
+    let inserted_metadata_path = format!("{METADATA_SUFFIX}{MCP_PATH}");
+    Router::new()
+        .route_service(MCP_PATH, mcp)
+        .route_layer(axum::middleware::from_fn_with_state(
+            Arc::clone(&shared),
+            identify,
+        ))
+        .route(&metadata_path, get(metadata))
+        .route(&inserted_metadata_path, get(metadata))
+        .with_state(shared)
+        .layer(axum::middleware::from_fn_with_state(policy, origin::check))
+}
