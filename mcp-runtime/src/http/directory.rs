@@ -1,10 +1,12 @@
-//! What the HTTP gate asks the store on every request, cached until the store changes.
+//! What the HTTP gate asks on every request: is `{wiki}` served, and whom does the bearer
+//! token authenticate.
 //!
-//! Each request needs two answers: is `{wiki}` served (and does it admit the guest), and whom
-//! does the bearer token authenticate. Both are cached, and both caches are dropped whenever the
-//! store's change sequence moves, which any write by any process does (an admin command revoking
-//! a token or disabling a wiki in another process included). So a request costs one read of the
-//! change sequence, and a revocation applies from the next request on.
+//! The wiki comes from the server [`Manager`], which polls the store's change sequence on every
+//! request and rebuilds a wiki's server when its configuration changed, so the gate and the
+//! tools always agree on the configuration. Token resolutions are cached beside it and dropped
+//! whenever that change sequence moves (any write by any process advances it, a token revoked
+//! by an admin command in another process included): a request costs one read of the change
+//! sequence, and a revocation applies from the next request on.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -12,40 +14,34 @@ use std::sync::Arc;
 use parking_lot::Mutex;
 use sha2::{Digest, Sha256};
 use wiki_store::model::wiki::WikiId;
-use wiki_store::{Store, StoreError};
 
-/// How a served wiki's endpoint admits callers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Endpoint {
-    /// Whether a request without credentials runs as the guest (else 401).
-    pub(crate) guest_access: bool,
-}
+use crate::server::{Manager, ManagerError, WikiServer};
 
 /// The answers for one request.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub(crate) struct Resolution {
-    /// `None`: the wiki does not exist or its endpoint is disabled (404).
-    pub(crate) endpoint: Option<Endpoint>,
+    /// The wiki's server; `None` when the wiki does not exist or its endpoint is disabled (404).
+    pub(crate) server: Option<Arc<WikiServer>>,
     /// The presented token's user; `None` when no token was presented or it is invalid (only
     /// looked up for a served wiki).
     pub(crate) user: Option<String>,
 }
 
-/// Cache entries beyond which the token cache starts over (bounds memory under token guessing).
+/// Cached resolutions beyond which the token cache starts over (bounds memory when someone
+/// sprays random tokens).
 const MAX_CACHED_TOKENS: usize = 10_000;
 
-/// The store, seen through caches invalidated by its change sequence.
+/// The manager's servers, and token resolutions cached until the store changes.
 pub struct Directory {
-    store: Arc<dyn Store>,
-    cache: Mutex<Cache>,
+    manager: Arc<Manager>,
+    tokens: Mutex<TokenCache>,
 }
 
 #[derive(Default)]
-struct Cache {
-    seq: Option<u64>,
-    endpoints: HashMap<WikiId, Option<Endpoint>>,
+struct TokenCache {
+    seq: u64,
     /// Keyed by the token's SHA-256, so no clear token is kept in memory.
-    tokens: HashMap<[u8; 32], Option<String>>,
+    users: HashMap<[u8; 32], Option<String>>,
 }
 
 impl std::fmt::Debug for Directory {
@@ -55,67 +51,64 @@ impl std::fmt::Debug for Directory {
 }
 
 impl Directory {
-    /// A directory over `store`, with empty caches.
-    pub fn new(store: Arc<dyn Store>) -> Self {
+    /// A directory over `manager`'s servers and store.
+    pub fn new(manager: Arc<Manager>) -> Self {
         Directory {
-            store,
-            cache: Mutex::new(Cache::default()),
+            manager,
+            tokens: Mutex::new(TokenCache::default()),
         }
     }
 
-    /// Resolves one request: blocking (store reads on a cache miss), so call it off the async
-    /// workers.
-    pub(crate) fn resolve(
+    /// The manager whose servers the gate consults.
+    pub fn manager(&self) -> &Arc<Manager> {
+        &self.manager
+    }
+
+    /// Resolves one request's wiki and token.
+    pub(crate) async fn resolve(
         &self,
         wiki: &WikiId,
-        token: Option<&str>,
-    ) -> Result<Resolution, StoreError> {
-        let seq = self.store.change_seq()?;
-        {
-            let mut cache = self.cache.lock();
-            if cache.seq != Some(seq) {
-                *cache = Cache {
-                    seq: Some(seq),
-                    ..Cache::default()
-                };
-            }
-        }
-        let endpoint = self.endpoint(wiki)?;
-        let user = match (endpoint, token) {
-            (Some(_), Some(token)) => self.user_of(token)?,
+        token: Option<String>,
+    ) -> Result<Resolution, ManagerError> {
+        let server = self
+            .manager
+            .server(wiki)
+            .await?
+            .filter(|server| server.enabled());
+        let user = match (&server, token) {
+            (Some(_), Some(token)) => self.user_of(token).await?,
             _ => None,
         };
-        Ok(Resolution { endpoint, user })
+        Ok(Resolution { server, user })
     }
 
-    fn endpoint(&self, wiki: &WikiId) -> Result<Option<Endpoint>, StoreError> {
-        if let Some(cached) = self.cache.lock().endpoints.get(wiki) {
-            return Ok(*cached);
-        }
-        let endpoint = match self.store.wiki(wiki)? {
-            None => None,
-            Some(_) => {
-                let config = self.store.mcp_config(wiki);
-                config.enabled.then_some(Endpoint {
-                    guest_access: config.guest_access,
-                })
-            }
-        };
-        self.cache.lock().endpoints.insert(wiki.clone(), endpoint);
-        Ok(endpoint)
-    }
-
-    fn user_of(&self, token: &str) -> Result<Option<String>, StoreError> {
+    async fn user_of(&self, token: String) -> Result<Option<String>, ManagerError> {
         let digest: [u8; 32] = Sha256::digest(token.as_bytes()).into();
-        if let Some(cached) = self.cache.lock().tokens.get(&digest) {
-            return Ok(cached.clone());
+        // `server()` just polled the change sequence: a cache from an older sequence is stale.
+        let seq = self.manager.change_seq();
+        {
+            let mut cache = self.tokens.lock();
+            if cache.seq != seq {
+                *cache = TokenCache {
+                    seq,
+                    users: HashMap::new(),
+                };
+            }
+            if let Some(user) = cache.users.get(&digest) {
+                return Ok(user.clone());
+            }
         }
-        let user = self.store.resolve_token(token)?;
-        let mut cache = self.cache.lock();
-        if cache.tokens.len() >= MAX_CACHED_TOKENS {
-            cache.tokens.clear();
+        let store = Arc::clone(self.manager.store());
+        let user = tokio::task::spawn_blocking(move || store.resolve_token(&token))
+            .await
+            .map_err(|error| ManagerError::Join(error.to_string()))??;
+        let mut cache = self.tokens.lock();
+        if cache.seq == seq {
+            if cache.users.len() >= MAX_CACHED_TOKENS {
+                cache.users.clear();
+            }
+            cache.users.insert(digest, user.clone());
         }
-        cache.tokens.insert(digest, user.clone());
         Ok(user)
     }
 }

@@ -74,20 +74,20 @@ pub(crate) async fn identify(
         Ok(resolution) => resolution,
         Err(response) => return response,
     };
-    let Some(endpoint) = resolution.endpoint else {
+    let Some(server) = resolution.server else {
         return not_found();
     };
     let address = client_address(&request);
     let caller = match (credentials, resolution.user) {
         (Credentials::Bearer(_), Some(user)) => Caller::user(wiki, user),
         (Credentials::Bearer(_) | Credentials::Unusable, _) => {
-            if let Err(response) = shared.throttle(RateKey::Address(address)) {
+            if let Some(response) = shared.throttle(RateKey::Address(address)) {
                 return response;
             }
             return unauthorized(&shared, &wiki, true);
         }
         (Credentials::None, _) => {
-            if !shared.options.authorization_servers.is_empty() || !endpoint.guest_access {
+            if !shared.options.authorization_servers.is_empty() || !server.guest_access() {
                 return unauthorized(&shared, &wiki, false);
             }
             Caller::guest(wiki)
@@ -97,10 +97,12 @@ pub(crate) async fn identify(
         Some(user) => RateKey::User(user.to_owned()),
         None => RateKey::Address(address),
     };
-    if let Err(response) = shared.throttle(key) {
+    if let Some(response) = shared.throttle(key) {
         return response;
     }
     request.extensions_mut().insert(caller);
+    // The server this request was admitted by, so the handler need not look it up again.
+    request.extensions_mut().insert(server);
     next.run(request).await
 }
 

@@ -37,7 +37,7 @@ pub(crate) async fn metadata(
         return StatusCode::NOT_FOUND.into_response();
     }
     match shared.resolve(wiki.clone(), None).await {
-        Ok(resolution) if resolution.endpoint.is_some() => Json(json!({
+        Ok(resolution) if resolution.server.is_some() => Json(json!({
             "resource": shared.base_url.endpoint(&wiki),
             "authorization_servers": shared.options.authorization_servers,
             "bearer_methods_supported": ["header"],

@@ -62,35 +62,22 @@ pub(crate) struct Shared {
 }
 
 impl Shared {
-    /// The directory's answers for one request, read off the async workers (the store is
-    /// synchronous). A store failure is a 503, logged, never shown.
+    /// The directory's answers for one request. A store failure is a 503, logged, never shown.
     pub(crate) async fn resolve(
         &self,
         wiki: WikiId,
         token: Option<String>,
     ) -> Result<Resolution, Response> {
-        let directory = Arc::clone(&self.directory);
-        let outcome =
-            tokio::task::spawn_blocking(move || directory.resolve(&wiki, token.as_deref())).await;
-        match outcome {
-            Ok(Ok(resolution)) => Ok(resolution),
-            Ok(Err(error)) => {
-                tracing::error!(%error, "resolving a request's wiki and credentials failed");
-                Err(StatusCode::SERVICE_UNAVAILABLE.into_response())
-            }
-            Err(error) => {
-                tracing::error!(%error, "resolving a request's wiki and credentials panicked");
-                Err(StatusCode::INTERNAL_SERVER_ERROR.into_response())
-            }
-        }
+        self.directory.resolve(&wiki, token).await.map_err(|error| {
+            tracing::error!(wiki = %wiki, %error, "resolving a request's wiki and credentials failed");
+            StatusCode::SERVICE_UNAVAILABLE.into_response()
+        })
     }
 
     /// Takes one request from `key`'s bucket, or the 429 to answer.
-    pub(crate) fn throttle(&self, key: RateKey) -> Result<(), Response> {
-        match &self.limiter {
-            Some(limiter) => limiter.acquire(key).map_err(too_many_requests),
-            None => Ok(()),
-        }
+    pub(crate) fn throttle(&self, key: RateKey) -> Option<Response> {
+        let limiter = self.limiter.as_ref()?;
+        limiter.acquire(key).err().map(too_many_requests)
     }
 }
 

@@ -198,6 +198,13 @@ impl Manager {
         &self.settings
     }
 
+    /// The store's change sequence as of the latest poll (every [`Manager::server`] call polls
+    /// it). Caches kept beside the manager, like the HTTP layer's token resolutions, stay valid
+    /// while it does not move.
+    pub fn change_seq(&self) -> u64 {
+        self.state.seen_seq.load(Ordering::Acquire)
+    }
+
     /// The server of `wiki`, or `None` when the wiki does not exist. A disabled endpoint is
     /// returned too ([`WikiServer::enabled`] is false): the transport answers 404 for both.
     ///
