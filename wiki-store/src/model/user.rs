@@ -11,6 +11,11 @@ use crate::error::{InvalidInput, StoreError};
 /// The name of the built-in guest user.
 pub const GUEST_USER: &str = "guest";
 
+/// The built-in group of every registered user (the guest excluded), as XWiki's XWikiAllGroup:
+/// "allow view to all-users" is how a wiki opens to everyone who logs in. It has no stored
+/// members; it can be named in rules and nested in other groups.
+pub const ALL_USERS_GROUP: &str = "all-users";
+
 /// The longest user or group name.
 pub const MAX_PRINCIPAL_NAME: usize = 64;
 

@@ -18,8 +18,17 @@ pub struct GroupMembership {
 /// A breadth-first walk that visits each group once, so membership cycles (A in B, B in A) end
 /// instead of looping; a group in a cycle is simply a member of itself.
 pub fn groups_of(user: &str, memberships: &[GroupMembership]) -> BTreeSet<String> {
+    groups_from(vec![Subject::User(user.to_owned())], memberships)
+}
+
+/// Every group reachable from `members` (which may include groups the caller already counts as
+/// joined, such as the implicit all-users group).
+pub(crate) fn groups_from(
+    members: Vec<Subject>,
+    memberships: &[GroupMembership],
+) -> BTreeSet<String> {
     let mut found = BTreeSet::new();
-    let mut queue: VecDeque<Subject> = VecDeque::from([Subject::User(user.to_owned())]);
+    let mut queue: VecDeque<Subject> = VecDeque::from(members);
     while let Some(member) = queue.pop_front() {
         for membership in memberships.iter().filter(|m| m.member == member) {
             if found.insert(membership.group.clone()) {

@@ -20,6 +20,11 @@
 //! 4. **Default deny.** When no level has an opinion the answer is no. A new farm exposes nothing
 //!    until an administrator allows it (fail closed).
 //!
+//! Every registered user is implicitly in the group [`crate::model::user::ALL_USERS_GROUP`] (the
+//! guest is not), which can be named in rules and nested in groups. Because of the restriction
+//! rule, "allow view to the guest" alone at a level excludes registered users there; a wiki open
+//! to everyone allows `view` to both the guest and `all-users`.
+//!
 //! Rights are independent (`edit` does not imply `view`); `admin` implies every right at the level it
 //! is allowed at and below. The guest user is never an admin: an `admin` rule naming the guest (or a
 //! group the guest is in) is ignored, so a mistake cannot hand the farm to anonymous callers.

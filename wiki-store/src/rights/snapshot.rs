@@ -4,10 +4,11 @@
 //! Doors authorize every row of a search or an object query, so they take one snapshot per
 //! request (or cache one per change sequence value) instead of querying rules per row.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
-use crate::model::rights::{Right, RightRule, RightScope};
-use crate::rights::groups::{GroupMembership, groups_of};
+use crate::model::rights::{Right, RightRule, RightScope, Subject};
+use crate::model::user::ALL_USERS_GROUP;
+use crate::rights::groups::{GroupMembership, groups_from};
 use crate::rights::resolve::{Principal, Verdict, decide};
 
 /// Every rule and membership of the farm at one point in time.
@@ -15,13 +16,16 @@ use crate::rights::resolve::{Principal, Verdict, decide};
 pub struct RightsSnapshot {
     by_scope: HashMap<RightScope, Vec<RightRule>>,
     memberships: Vec<GroupMembership>,
+    registered: HashSet<String>,
 }
 
 impl RightsSnapshot {
-    /// Indexes `rules` by scope.
+    /// Indexes `rules` by scope; `registered` are the registered users' names (members of the
+    /// implicit [`ALL_USERS_GROUP`]).
     pub fn new(
         rules: impl IntoIterator<Item = RightRule>,
         memberships: Vec<GroupMembership>,
+        registered: impl IntoIterator<Item = String>,
     ) -> Self {
         let mut by_scope: HashMap<RightScope, Vec<RightRule>> = HashMap::new();
         for rule in rules {
@@ -30,12 +34,23 @@ impl RightsSnapshot {
         RightsSnapshot {
             by_scope,
             memberships,
+            registered: registered.into_iter().collect(),
         }
     }
 
-    /// `user` with every group they belong to, nested groups included.
+    /// `user` with every group they belong to, nested groups included: a registered user is also
+    /// in [`ALL_USERS_GROUP`] and in every group that contains it; the guest never is.
     pub fn principal(&self, user: &str) -> Principal {
-        Principal::new(user, groups_of(user, &self.memberships))
+        let mut start = vec![Subject::User(user.to_owned())];
+        let registered = self.registered.contains(user);
+        if registered {
+            start.push(Subject::Group(ALL_USERS_GROUP.to_owned()));
+        }
+        let mut groups = groups_from(start, &self.memberships);
+        if registered {
+            groups.insert(ALL_USERS_GROUP.to_owned());
+        }
+        Principal::new(user, groups)
     }
 
     /// The verdict for `principal` (from [`RightsSnapshot::principal`]) on `target`, with its reason.
@@ -135,11 +150,16 @@ mod tests {
             member("loop", Subject::Group("staff".into())),
             member("staff", Subject::Group("loop".into())),
             member("visitors", Subject::User(GUEST_USER.into())),
+            member("members", Subject::Group(ALL_USERS_GROUP.into())),
         ]
     }
 
     fn snapshot(rules: &[&str]) -> RightsSnapshot {
-        RightsSnapshot::new(rules.iter().map(|text| rule(text)), memberships())
+        RightsSnapshot::new(
+            rules.iter().map(|text| rule(text)),
+            memberships(),
+            ["alice".to_owned(), "bob".to_owned()],
+        )
     }
 
     struct Case {
@@ -466,6 +486,55 @@ mod tests {
             right: View,
             target: "w:A/P",
             allowed: true,
+        },
+        // The implicit all-users group.
+        Case {
+            name: "all-users covers every registered user",
+            rules: &["allow view group:all-users w"],
+            user: "bob",
+            right: View,
+            target: "w:A/P",
+            allowed: true,
+        },
+        Case {
+            name: "all-users excludes the guest",
+            rules: &["allow view group:all-users w"],
+            user: "guest",
+            right: View,
+            target: "w:A/P",
+            allowed: false,
+        },
+        Case {
+            name: "all-users excludes unregistered names",
+            rules: &["allow view group:all-users w"],
+            user: "carol",
+            right: View,
+            target: "w:A/P",
+            allowed: false,
+        },
+        Case {
+            name: "a group containing all-users",
+            rules: &["allow edit group:members w:A"],
+            user: "bob",
+            right: Edit,
+            target: "w:A/P",
+            allowed: true,
+        },
+        Case {
+            name: "guest plus all-users reads for everyone",
+            rules: &["allow view user:guest w", "allow view group:all-users w"],
+            user: "bob",
+            right: View,
+            target: "w:A/P",
+            allowed: true,
+        },
+        Case {
+            name: "guest alone restricts registered users",
+            rules: &["allow view user:guest w"],
+            user: "bob",
+            right: View,
+            target: "w:A/P",
+            allowed: false,
         },
         // The guest.
         Case {

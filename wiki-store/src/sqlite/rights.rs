@@ -105,7 +105,14 @@ impl RightsStore for SqliteStore {
                 .db()?
                 .collect::<rusqlite::Result<Vec<_>>>()
                 .db()?;
-            Ok(RightsSnapshot::new(rules, memberships))
+            let registered = conn
+                .prepare_cached("SELECT name FROM users")
+                .db()?
+                .query_map([], |row| row.get::<_, String>(0))
+                .db()?
+                .collect::<rusqlite::Result<Vec<_>>>()
+                .db()?;
+            Ok(RightsSnapshot::new(rules, memberships, registered))
         })
     }
 }

@@ -7,7 +7,7 @@ use crate::api::UserStore;
 use crate::error::{Entity, InvalidInput, StoreError};
 use crate::model::change::ChangeKind;
 use crate::model::rights::Subject;
-use crate::model::user::{GUEST_USER, Group, User, validate_principal_name};
+use crate::model::user::{ALL_USERS_GROUP, GUEST_USER, Group, User, validate_principal_name};
 use crate::model::wiki::WikiId;
 use crate::sqlite::SqliteStore;
 use crate::sqlite::convert::{DbResultExt, from_ms, now_ms};
@@ -92,6 +92,7 @@ impl UserStore for SqliteStore {
 
     fn create_group(&self, name: &str) -> Result<Group> {
         validate_principal_name("group name", name)?;
+        refuse_all_users(name)?;
         self.write(|tx| {
             if group_exists(tx, name)? {
                 return Err(StoreError::AlreadyExists {
@@ -151,6 +152,7 @@ impl UserStore for SqliteStore {
     }
 
     fn add_member(&self, group: &str, member: &Subject) -> Result<()> {
+        refuse_all_users(group)?;
         self.write(|tx| {
             if !group_exists(tx, group)? {
                 return Err(StoreError::not_found(Entity::Group, group));
@@ -194,6 +196,19 @@ impl UserStore for SqliteStore {
 /// Queues the event that tells subscribers users, groups, memberships or tokens changed.
 pub(crate) fn accounts_changed(tx: &mut WriteTx<'_>) {
     tx.emit(WikiId::main(), ChangeKind::AccountsChanged);
+}
+
+/// The implicit all-users group cannot be created or given members: every registered user is in
+/// it.
+fn refuse_all_users(group: &str) -> Result<()> {
+    if group == ALL_USERS_GROUP {
+        return Err(InvalidInput::Name {
+            what: "group name",
+            reason: format!("{ALL_USERS_GROUP} is built in: every registered user is a member"),
+        }
+        .into());
+    }
+    Ok(())
 }
 
 /// The longest display name, in characters.
@@ -265,7 +280,7 @@ pub(crate) fn require_subject(conn: &Connection, subject: &Subject) -> Result<()
         Subject::User(name) if name == GUEST_USER => Ok(()),
         Subject::User(name) if user_exists(conn, name)? => Ok(()),
         Subject::User(name) => Err(StoreError::not_found(Entity::User, name)),
-        Subject::Group(name) if group_exists(conn, name)? => Ok(()),
+        Subject::Group(name) if name == ALL_USERS_GROUP || group_exists(conn, name)? => Ok(()),
         Subject::Group(name) => Err(StoreError::not_found(Entity::Group, name)),
     }
 }

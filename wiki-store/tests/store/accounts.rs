@@ -4,7 +4,7 @@ use std::sync::{Arc, Mutex};
 
 use wiki_store::model::change::{ChangeEvent, ChangeKind};
 use wiki_store::model::rights::{Effect, Right, RightRule, RightScope, Subject};
-use wiki_store::model::user::GUEST_USER;
+use wiki_store::model::user::{ALL_USERS_GROUP, GUEST_USER};
 use wiki_store::model::wiki::WikiId;
 use wiki_store::reference::SpacePath;
 use wiki_store::rights::Reason;
@@ -285,6 +285,62 @@ fn the_resolver_runs_over_stored_rules_and_nested_groups() {
     let snapshot = store.rights_snapshot().unwrap();
     assert!(snapshot.can("alice", Right::View, &page("Private.Plan")));
     assert!(!snapshot.can(GUEST_USER, Right::View, &page("Private.Plan")));
+}
+
+#[test]
+fn every_registered_user_is_in_the_built_in_all_users_group() {
+    let (_dir, store) = seeded();
+    let everyone = group(ALL_USERS_GROUP);
+    store
+        .set_right(&rule(
+            main_wiki(),
+            everyone.clone(),
+            Right::View,
+            Effect::Allow,
+        ))
+        .unwrap();
+    assert!(
+        store
+            .check_right("bob", Right::View, &page("Any.Page"))
+            .unwrap()
+            .allowed
+    );
+    assert!(
+        !store
+            .check_right(GUEST_USER, Right::View, &page("Any.Page"))
+            .unwrap()
+            .allowed
+    );
+    store.add_member("staff", &everyone).unwrap();
+    store
+        .set_right(&rule(
+            space("Team"),
+            group("staff"),
+            Right::Edit,
+            Effect::Allow,
+        ))
+        .unwrap();
+    assert!(
+        store
+            .check_right("bob", Right::Edit, &page("Team.Plan"))
+            .unwrap()
+            .allowed
+    );
+    store.delete_user("bob").unwrap();
+    assert!(
+        !store
+            .check_right("bob", Right::View, &page("Any.Page"))
+            .unwrap()
+            .allowed
+    );
+    assert!(matches!(
+        store.create_group(ALL_USERS_GROUP),
+        Err(StoreError::Invalid(InvalidInput::Name { .. }))
+    ));
+    assert!(matches!(
+        store.add_member(ALL_USERS_GROUP, &user("alice")),
+        Err(StoreError::Invalid(InvalidInput::Name { .. }))
+    ));
 }
 
 #[test]
