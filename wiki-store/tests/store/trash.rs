@@ -121,7 +121,10 @@ fn a_deleted_document_goes_to_the_bin_with_everything_and_comes_back() {
         0,
         "the search index follows in the same transaction"
     );
-    assert_eq!(store.trash(&WikiId::main()).unwrap(), std::slice::from_ref(&entry));
+    assert_eq!(
+        store.trash(&WikiId::main()).unwrap(),
+        std::slice::from_ref(&entry)
+    );
 
     let restored = store.restore(entry.id, "carol").unwrap();
     assert_eq!(restored.id, entry.id);
