@@ -30,6 +30,8 @@
 //! group the guest is in) is ignored, so a mistake cannot hand the farm to anonymous callers.
 
 mod groups;
+#[cfg(test)]
+mod properties;
 mod resolve;
 mod snapshot;
 
