@@ -13,6 +13,8 @@ pub mod definition;
 mod error;
 pub mod http;
 mod invoke;
+pub mod list_wikis;
+pub mod man;
 pub mod output;
 pub mod param;
 pub mod prelude;

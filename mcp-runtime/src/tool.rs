@@ -8,6 +8,7 @@ use wiki_store::model::user::GUEST_USER;
 
 use crate::access::{Doors, store_failure};
 use crate::param::ParamError;
+use crate::server::{ToolSet, WikiServer};
 
 /// What a tool call returns: its output, or an agent-facing error (an `isError` result).
 pub type ToolResult = Result<ToolOutput, ToolError>;
@@ -42,6 +43,7 @@ pub struct ToolContext {
     pub cross_wiki_reach: bool,
     doors: Option<Doors>,
     public_url: Option<Arc<str>>,
+    server: Option<Arc<WikiServer>>,
 }
 
 impl ToolContext {
@@ -54,6 +56,7 @@ impl ToolContext {
             cross_wiki_reach,
             doors: None,
             public_url: None,
+            server: None,
         }
     }
 
@@ -65,7 +68,21 @@ impl ToolContext {
             cross_wiki_reach: doors.reach(),
             doors: Some(doors),
             public_url,
+            server: None,
         }
+    }
+
+    /// Attaches the wiki's server, whose tool list `man` documents.
+    pub(crate) fn with_server(mut self, server: Arc<WikiServer>) -> Self {
+        self.server = Some(server);
+        self
+    }
+
+    /// The tools this caller can use on this wiki (what `man` lists), when served.
+    pub(crate) fn served_tools(&self) -> Option<&ToolSet> {
+        self.server
+            .as_deref()
+            .map(|server| server.tools(self.is_guest()))
     }
 
     /// Whether the caller is the guest (no credentials).

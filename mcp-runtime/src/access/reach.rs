@@ -6,6 +6,7 @@
 
 use wiki_store::model::search::WikiScope;
 use wiki_store::model::wiki::WikiId;
+use wiki_store::rights::{Right, RightScope};
 
 use super::{Doors, store_failure};
 use crate::output::guard::fragment;
@@ -33,6 +34,17 @@ impl Doors {
                 self.wiki
             )))
         }
+    }
+
+    /// Whether the caller may view `wiki` at the wiki level (what `list_wikis` shows).
+    pub fn can_view_wiki(&self, wiki: &WikiId) -> bool {
+        self.rights
+            .decide(
+                &self.principal,
+                Right::View,
+                &RightScope::Wiki(wiki.clone()),
+            )
+            .allowed
     }
 
     /// The one wiki a call works in, from a tool's `wiki` argument: absent or blank is this

@@ -251,7 +251,7 @@ impl Manager {
     }
 
     /// The context of one call by `caller` on `server`: the doors with the current rights.
-    pub fn context(&self, server: &WikiServer, caller: &Caller) -> ToolContext {
+    pub fn context(&self, server: &Arc<WikiServer>, caller: &Caller) -> ToolContext {
         let doors = Doors::new(
             Arc::clone(&self.store),
             server.wiki.clone(),
@@ -265,6 +265,7 @@ impl Manager {
             doors,
             self.settings.public_url.clone(),
         )
+        .with_server(Arc::clone(server))
     }
 
     /// Applies what changed since the last request: reloads the rights snapshot and makes every
