@@ -260,6 +260,13 @@ pub enum InvalidInput {
         /// What is wrong.
         reason: String,
     },
+    /// The document holds the MCP configuration or its class: deleting it would reset or disable a
+    /// wiki's endpoint, so the recycle bin refuses it (set the configuration instead).
+    #[error("the document {document} is reserved")]
+    ReservedDocument {
+        /// The document's local reference.
+        document: String,
+    },
     /// The class is reserved to the store (the MCP configuration): generic object writes refuse it.
     #[error("the class {class} is reserved")]
     ReservedClass {

@@ -13,7 +13,10 @@ use crate::model::wiki::WikiId;
 /// document exists at that reference again. Attachments deleted with
 /// [`crate::AttachmentStore::delete_attachment`] are bin entries of their own.
 pub trait TrashStore {
-    /// Moves a document to the bin, under a compare-and-set on its default row.
+    /// Moves a document to the bin, under a compare-and-set on its default row. The MCP
+    /// configuration document and its class document are refused
+    /// ([`crate::InvalidInput::ReservedDocument`]): deleting them would reset or disable a wiki's
+    /// endpoint behind its administrators' back.
     fn delete_document(&self, delete: &DocumentDelete) -> Result<TrashEntry>;
 
     /// The bin entries of `wiki`, newest first.

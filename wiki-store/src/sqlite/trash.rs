@@ -6,9 +6,10 @@ use std::collections::HashMap;
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use crate::api::TrashStore;
-use crate::error::Entity;
+use crate::error::{Entity, InvalidInput};
 use crate::model::change::ChangeKind;
 use crate::model::document::{DocumentSave, Expected};
+use crate::model::mcp_config::{MCP_CONFIG_CLASS, MCP_CONFIG_DOCUMENT};
 use crate::model::trash::{DocumentDelete, TrashEntry, TrashId};
 use crate::model::version::Version;
 use crate::model::wiki::WikiId;
@@ -25,6 +26,10 @@ use crate::{Result, StoreError};
 
 impl TrashStore for SqliteStore {
     fn delete_document(&self, delete: &DocumentDelete) -> Result<TrashEntry> {
+        let local = delete.reference.local();
+        if local == MCP_CONFIG_DOCUMENT || local == MCP_CONFIG_CLASS {
+            return Err(InvalidInput::ReservedDocument { document: local }.into());
+        }
         let check = DocumentSave::new(delete.reference.clone(), "", delete.author.as_str())
             .comment(delete.comment.as_str());
         validate_save(&check, &self.config().limits)?;

@@ -3,9 +3,15 @@
 use std::sync::{Arc, Mutex};
 
 use wiki_store::model::change::{ChangeEvent, ChangeKind};
-use wiki_store::model::mcp_config::{MCP_CONFIG_DOCUMENT, McpConfig, SpaceFilterMode};
+use wiki_store::model::document::Expected;
+use wiki_store::model::mcp_config::{
+    MCP_CONFIG_CLASS, MCP_CONFIG_DOCUMENT, McpConfig, SpaceFilterMode,
+};
+use wiki_store::model::trash::DocumentDelete;
 use wiki_store::model::wiki::WikiId;
-use wiki_store::{ChangeFeed, ConfigStore, DocumentStore, WikiStore};
+use wiki_store::{
+    ChangeFeed, ConfigStore, DocumentStore, InvalidInput, StoreError, TrashStore, WikiStore,
+};
 
 use crate::harness::{reference, store};
 
@@ -158,4 +164,34 @@ fn invalid_configurations_are_refused_and_nothing_is_written() {
     );
     assert_eq!(store.change_seq().unwrap(), before);
     assert_eq!(store.mcp_config(&WikiId::main()), McpConfig::default());
+}
+
+#[test]
+fn the_configuration_documents_cannot_be_deleted() {
+    let (_dir, store) = store();
+    let restrictive = McpConfig {
+        space_filter_mode: SpaceFilterMode::Whitelist,
+        space_filter_spaces: vec!["Public".into()],
+        ..McpConfig::default()
+    };
+    store
+        .set_mcp_config(&WikiId::main(), &restrictive, "admin")
+        .unwrap();
+    for document in [MCP_CONFIG_DOCUMENT, MCP_CONFIG_CLASS] {
+        let delete = DocumentDelete {
+            reference: reference(document),
+            author: "mallory".into(),
+            comment: String::new(),
+            expected: Expected::Any,
+        };
+        assert!(matches!(
+            store.delete_document(&delete),
+            Err(StoreError::Invalid(InvalidInput::ReservedDocument { .. }))
+        ));
+    }
+    assert_eq!(
+        store.mcp_config(&WikiId::main()),
+        restrictive,
+        "the configuration was neither reset nor disabled"
+    );
 }
