@@ -1,2 +1,296 @@
-//! Store benchmarks.
-fn main() {}
+//! Store benchmarks, each against a peer doing the same work in the same run:
+//!
+//! - `search_100k`: our `SearchStore::search` on a 100,000-page generated wiki vs. the equivalent
+//!   raw FTS5 statement (same MATCH expression, filters, ranking, scan limit and page snippets) on
+//!   the same file through a plain rusqlite connection.
+//! - `save`: `DocumentStore::save_document` (an update of an existing page) vs. the raw
+//!   statements of a save (lookups, row update, revision, links, change sequence, FTS through the
+//!   triggers) in one IMMEDIATE transaction; throughput in documents/s, single writer.
+//! - `read`: `DocumentStore::document` by reference vs. the raw row and translations selects.
+//!
+//! The 100k wiki is generated once and cached under Cargo's target tmp dir;
+//! `WIKI_STORE_BENCH_PAGES` changes its size (the cache is per size).
+
+use std::hint::black_box;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use rusqlite::{Connection, OpenFlags, TransactionBehavior, params};
+use wiki_store::generate::{SyntheticWiki, generate};
+use wiki_store::model::document::DocumentSave;
+use wiki_store::model::search::{SearchQuery, WikiScope};
+use wiki_store::model::wiki::WikiId;
+use wiki_store::reference::DocumentReference;
+use wiki_store::sqlite::DATABASE_FILE;
+use wiki_store::{DocumentStore, SearchStore, SqliteStore};
+
+/// Bumped when the generator's output changes, so a stale cache is not reused.
+const CACHE_VERSION: u32 = 1;
+
+fn pages() -> usize {
+    std::env::var("WIKI_STORE_BENCH_PAGES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(100_000)
+}
+
+fn spec() -> SyntheticWiki {
+    SyntheticWiki {
+        pages: pages(),
+        ..SyntheticWiki::default()
+    }
+}
+
+/// Opens the cached generated wiki, generating it on first use.
+fn generated_wiki() -> (PathBuf, SqliteStore) {
+    let base = option_env!("CARGO_TARGET_TMPDIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(std::env::temp_dir);
+    let dir = base.join(format!("wiki-store-bench-{}-v{CACHE_VERSION}", pages()));
+    let done = dir.join("complete");
+    if !done.exists() {
+        let _ = std::fs::remove_dir_all(&dir);
+        let store = SqliteStore::open(&dir).expect("open the bench store");
+        let started = std::time::Instant::now();
+        let saved = generate(&store, &spec(), "generator").expect("generate the bench wiki");
+        eprintln!(
+            "generated {saved} pages in {:.1?} at {}",
+            started.elapsed(),
+            dir.display()
+        );
+        std::fs::write(&done, b"").expect("mark the bench wiki complete");
+    }
+    let store = SqliteStore::open(&dir).expect("open the bench store");
+    (dir, store)
+}
+
+fn raw_reader(dir: &std::path::Path) -> Connection {
+    let conn =
+        Connection::open_with_flags(dir.join(DATABASE_FILE), OpenFlags::SQLITE_OPEN_READ_ONLY)
+            .expect("open a raw reader");
+    conn.set_prepared_statement_cache_capacity(64);
+    conn
+}
+
+/// The search our store runs, written out by hand: every word quoted, candidates in rank order up
+/// to the scan limit, then a snippet for each of the first ten.
+fn raw_search(conn: &Connection, words: &str) -> (usize, Vec<(String, String, String, String)>) {
+    let expression = words
+        .split_whitespace()
+        .map(|w| format!("\"{w}\""))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let mut stmt = conn
+        .prepare_cached(
+            "SELECT d.id, d.wiki, d.space, d.name, d.locale, d.language, d.title, d.author, d.updated_ms, d.hidden, \
+             documents_fts.rank FROM documents_fts JOIN documents d ON d.id = documents_fts.rowid \
+             WHERE documents_fts MATCH ?1 AND d.wiki IN (?2) AND d.hidden = 0 \
+             ORDER BY documents_fts.rank, d.id LIMIT 2001",
+        )
+        .expect("prepare");
+    let rows: Vec<(i64, String, String, String, String)> = stmt
+        .query_map(params![expression, "main"], |row| {
+            Ok((
+                row.get(0)?,
+                row.get(1)?,
+                row.get(2)?,
+                row.get(3)?,
+                row.get(6)?,
+            ))
+        })
+        .expect("query")
+        .collect::<rusqlite::Result<_>>()
+        .expect("rows");
+    let total = rows.len().min(2000);
+    let mut snippet = conn
+        .prepare_cached(
+            "SELECT snippet(documents_fts, 1, char(2), char(3), '…', 32) FROM documents_fts \
+             WHERE documents_fts MATCH ?1 AND rowid = ?2",
+        )
+        .expect("prepare");
+    let page = rows
+        .into_iter()
+        .take(10)
+        .map(|(id, wiki, space, name, _title)| {
+            let text: String = snippet
+                .query_row(params![expression, id], |row| row.get(0))
+                .expect("snippet");
+            (wiki, space, name, text)
+        })
+        .collect();
+    (total, page)
+}
+
+fn search_100k(c: &mut Criterion) {
+    let (dir, store) = generated_wiki();
+    let raw = raw_reader(&dir);
+    let mut group = c.benchmark_group("search_100k");
+    group
+        .sample_size(30)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(6));
+    // A word on about half the pages, two common words, and a word on one page.
+    for words in ["budget", "budget review", "page4242"] {
+        let query = SearchQuery::new(
+            Some(words.to_owned()),
+            WikiScope::Only(vec![WikiId::main()]),
+        );
+        let ours = store.search(&query, &mut |_| true).expect("search");
+        let (raw_total, _) = raw_search(&raw, words);
+        assert_eq!(
+            ours.total, raw_total,
+            "the peer does the same work for {words:?}"
+        );
+        group.bench_function(format!("store/{words}"), |b| {
+            b.iter(|| {
+                black_box(
+                    store
+                        .search(black_box(&query), &mut |_| true)
+                        .expect("search"),
+                )
+            })
+        });
+        group.bench_function(format!("raw_fts5/{words}"), |b| {
+            b.iter(|| black_box(raw_search(&raw, black_box(words))))
+        });
+    }
+    group.finish();
+}
+
+fn save(c: &mut Criterion) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = SqliteStore::open(dir.path()).expect("open");
+    let wiki = WikiId::main();
+    let ours = DocumentReference::parse("Bench.Ours", &wiki).expect("reference");
+    let theirs = DocumentReference::parse("Bench.Raw", &wiki).expect("reference");
+    let body =
+        "A page body of realistic size with [a link](Bench.Other) and some words. ".repeat(20);
+    store
+        .save_document(&DocumentSave::new(ours.clone(), body.clone(), "bench"))
+        .expect("seed");
+    store
+        .save_document(&DocumentSave::new(theirs, body.clone(), "bench"))
+        .expect("seed");
+    let mut raw = Connection::open(dir.path().join(DATABASE_FILE)).expect("raw writer");
+    raw.pragma_update(None, "synchronous", "NORMAL")
+        .expect("pragma");
+    raw.busy_timeout(Duration::from_secs(5))
+        .expect("busy timeout");
+    let raw_id: i64 = raw
+        .query_row(
+            "SELECT id FROM documents WHERE space = 'Bench' AND name = 'Raw'",
+            [],
+            |row| row.get(0),
+        )
+        .expect("raw row");
+
+    let mut group = c.benchmark_group("save");
+    group
+        .throughput(Throughput::Elements(1))
+        .sample_size(30)
+        .measurement_time(Duration::from_secs(6));
+    let mut n = 0u64;
+    group.bench_function("store", |b| {
+        b.iter(|| {
+            n += 1;
+            let save =
+                DocumentSave::new(ours.clone(), format!("{body}{n}"), "bench").comment("bench");
+            black_box(store.save_document(&save).expect("save"))
+        })
+    });
+    // The statements a save runs, without the store around them: wiki and row lookups, the row
+    // update, the revision, the links (delete and insert) and the change sequence.
+    let mut m = 0u64;
+    group.bench_function("raw_sql", |b| {
+        b.iter(|| {
+            m += 1;
+            let content = format!("{body}{m}");
+            let tx = raw.transaction_with_behavior(TransactionBehavior::Immediate).expect("begin");
+            tx.prepare_cached("SELECT 1 FROM wikis WHERE id = 'main'")
+                .and_then(|mut s| s.query_row([], |_| Ok(())))
+                .expect("wiki");
+            let current: (i64, String) = tx
+                .prepare_cached("SELECT id, content FROM documents WHERE wiki = 'main' AND space = 'Bench' AND name = 'Raw' AND locale = ''")
+                .and_then(|mut s| s.query_row([], |row| Ok((row.get(0)?, row.get(1)?))))
+                .expect("row");
+            let (major, minor): (i64, i64) = tx
+                .prepare_cached(
+                    "UPDATE documents SET content = ?2, author = 'bench', updated_ms = ?3, \
+                     version_minor = version_minor + 1 WHERE id = ?1 RETURNING version_major, version_minor",
+                )
+                .and_then(|mut s| s.query_row(params![current.0, content, m as i64], |row| Ok((row.get(0)?, row.get(1)?))))
+                .expect("update");
+            tx.prepare_cached(
+                "INSERT INTO revisions (document_id, major, minor, title, content, syntax, hidden, author, comment, \
+                 saved_ms) VALUES (?1, ?2, ?3, '', ?4, 'markdown/1.0', 0, 'bench', 'bench', ?5)",
+            )
+            .and_then(|mut s| s.execute(params![raw_id, major, minor, content, m as i64]))
+            .expect("revision");
+            tx.prepare_cached("DELETE FROM links WHERE source_id = ?1")
+                .and_then(|mut s| s.execute([raw_id]))
+                .expect("links");
+            tx.prepare_cached(
+                "INSERT INTO links (source_id, position, target_wiki, target_space, target_name, attachment) \
+                 VALUES (?1, 0, 'main', 'Bench', 'Other', NULL)",
+            )
+            .and_then(|mut s| s.execute([raw_id]))
+            .expect("link");
+            tx.prepare_cached("UPDATE change_seq SET value = value + 1 WHERE id = 1")
+                .and_then(|mut s| s.execute([]))
+                .expect("change seq");
+            tx.commit().expect("commit");
+        })
+    });
+    group.finish();
+}
+
+fn read(c: &mut Criterion) {
+    let (dir, store) = generated_wiki();
+    let raw = raw_reader(&dir);
+    let reference = spec().page(4242 % pages().max(1)).expect("reference");
+    let space = reference.space().to_string();
+    let mut group = c.benchmark_group("read");
+    group
+        .sample_size(50)
+        .measurement_time(Duration::from_secs(4));
+    group.bench_function("store", |b| {
+        b.iter(|| {
+            black_box(
+                store
+                    .document(black_box(&reference), None)
+                    .expect("read")
+                    .expect("exists"),
+            )
+        })
+    });
+    group.bench_function("raw_sql", |b| {
+        b.iter(|| {
+            let row: (i64, String, String, i64, i64) = raw
+                .prepare_cached(
+                    "SELECT id, title, content, version_major, version_minor FROM documents \
+                     WHERE wiki = ?1 AND space = ?2 AND name = ?3 AND locale = ''",
+                )
+                .expect("prepare")
+                .query_row(params!["main", space, reference.name()], |row| {
+                    Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?, row.get(4)?))
+                })
+                .expect("row");
+            let translations: Vec<String> = raw
+                .prepare_cached(
+                    "SELECT locale FROM documents WHERE wiki = ?1 AND space = ?2 AND name = ?3 AND locale <> '' \
+                     ORDER BY locale",
+                )
+                .expect("prepare")
+                .query_map(params!["main", space, reference.name()], |row| row.get(0))
+                .expect("query")
+                .collect::<rusqlite::Result<_>>()
+                .expect("rows");
+            black_box((row, translations))
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, search_100k, save, read);
+criterion_main!(benches);

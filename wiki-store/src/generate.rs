@@ -8,9 +8,13 @@
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
+use std::collections::BTreeMap;
+
 use crate::Result;
-use crate::api::DocumentStore;
-use crate::model::document::DocumentSave;
+use crate::api::{DocumentStore, ObjectStore};
+use crate::model::class::{FieldType, NumberKind};
+use crate::model::document::{DocumentSave, Expected};
+use crate::model::object::{ClassChange, FieldChange, ObjectWrite};
 use crate::model::wiki::WikiId;
 use crate::reference::{DocumentReference, HOME_PAGE, ReferenceError, SpacePath};
 
@@ -163,7 +167,11 @@ fn title(rng: &mut StdRng, index: usize) -> String {
 }
 
 /// Fills `spec.wiki` with the synthetic wiki; returns how many pages were saved (homes included).
-pub fn generate(store: &impl DocumentStore, spec: &SyntheticWiki, author: &str) -> Result<usize> {
+pub fn generate(
+    store: &(impl DocumentStore + ?Sized),
+    spec: &SyntheticWiki,
+    author: &str,
+) -> Result<usize> {
     let mut rng = StdRng::seed_from_u64(spec.seed);
     let mut batch = Vec::with_capacity(spec.batch.max(1));
     let mut saved = 0;
@@ -192,6 +200,124 @@ pub fn generate(store: &impl DocumentStore, spec: &SyntheticWiki, author: &str) 
     }
     flush(&mut batch)?;
     Ok(saved)
+}
+
+/// The classes [`generate_objects`] defines, as `(class document, fields)`.
+fn classes() -> Vec<(&'static str, Vec<(&'static str, FieldType)>)> {
+    let statuses = ["open", "doing", "done"].map(str::to_owned).to_vec();
+    vec![
+        (
+            "Classes.TaskClass",
+            vec![
+                ("summary", FieldType::String),
+                (
+                    "status",
+                    FieldType::StaticList {
+                        values: statuses,
+                        multiselect: false,
+                    },
+                ),
+                ("priority", FieldType::Number(NumberKind::Integer)),
+                ("estimate", FieldType::Number(NumberKind::Float)),
+                ("due", FieldType::Date { date_only: true }),
+                ("blocked", FieldType::Boolean),
+                ("related", FieldType::Page),
+            ],
+        ),
+        (
+            "Classes.ContactClass",
+            vec![
+                ("name", FieldType::String),
+                ("email", FieldType::Email),
+                ("notes", FieldType::TextArea),
+            ],
+        ),
+    ]
+}
+
+/// Adds structured data to a wiki made by [`generate`]: a task class and a contact class on
+/// `Classes.*` pages, and one object (alternately a task and a contact) on every `every`-th
+/// content page. Returns how many objects were written.
+pub fn generate_objects(
+    store: &(impl ObjectStore + ?Sized),
+    spec: &SyntheticWiki,
+    every: usize,
+    author: &str,
+) -> Result<usize> {
+    let classes = classes();
+    for (class, fields) in &classes {
+        let class_document = DocumentReference::parse(class, &spec.wiki)?;
+        for (name, field_type) in fields {
+            store.change_class(&ClassChange {
+                class_document: class_document.clone(),
+                change: FieldChange::Add {
+                    name: (*name).to_owned(),
+                    field_type: field_type.clone(),
+                    pretty_name: None,
+                },
+                author: author.to_owned(),
+                comment: format!("Added field {name}"),
+                major: false,
+                expected: Expected::Any,
+            })?;
+        }
+    }
+    let mut rng = StdRng::seed_from_u64(spec.seed.wrapping_add(1));
+    let mut written = 0;
+    for index in (0..spec.pages).step_by(every.max(1)) {
+        let reference = spec.page(index)?;
+        let (class, values) = if written % 2 == 0 {
+            let status = ["open", "doing", "done"][rng.random_range(0..3)];
+            let related = spec.page(rng.random_range(0..spec.pages.max(1)))?.local();
+            let values = [
+                (
+                    "summary",
+                    format!("Task {index}: {}", word(skewed(&mut rng, VOCABULARY))),
+                ),
+                ("status", status.to_owned()),
+                ("priority", rng.random_range(1..6).to_string()),
+                ("estimate", format!("{:.1}", rng.random_range(0.5..40.0))),
+                (
+                    "due",
+                    format!(
+                        "2026-{:02}-{:02}",
+                        rng.random_range(1..13),
+                        rng.random_range(1..29)
+                    ),
+                ),
+                ("blocked", (rng.random_range(0..4) == 0).to_string()),
+                ("related", related),
+            ];
+            ("Classes.TaskClass", values.to_vec())
+        } else {
+            let name = word(skewed(&mut rng, VOCABULARY));
+            let values = [
+                ("name", format!("{name} {index}")),
+                ("email", format!("{name}{index}@example.com")),
+                (
+                    "notes",
+                    format!("Met at the {} review.", word(skewed(&mut rng, VOCABULARY))),
+                ),
+            ];
+            ("Classes.ContactClass", values.to_vec())
+        };
+        store.write_object(&ObjectWrite {
+            reference,
+            class: class.to_owned(),
+            number: None,
+            values: values
+                .into_iter()
+                .map(|(k, v)| (k.to_owned(), v))
+                .collect::<BTreeMap<_, _>>(),
+            title: None,
+            author: author.to_owned(),
+            comment: "Generated object".to_owned(),
+            major: false,
+            expected: Expected::Any,
+        })?;
+        written += 1;
+    }
+    Ok(written)
 }
 
 #[cfg(test)]

@@ -48,7 +48,7 @@ pub struct ImportReport {
 /// Imports the Markdown files under `dir`. Unreadable directories fail the import; a file that
 /// cannot be imported is reported in [`ImportReport::skipped`] and the import goes on.
 pub fn import_directory(
-    store: &impl DocumentStore,
+    store: &(impl DocumentStore + ?Sized),
     dir: &Path,
     options: &ImportOptions,
 ) -> Result<ImportReport> {

@@ -6,10 +6,11 @@
 //! implicit AND: all words are required. Filters are fragments from a closed set with bound
 //! values.
 
+use std::collections::HashMap;
+
 use rusqlite::types::Value;
 use rusqlite::{Connection, OptionalExtension, params_from_iter};
 
-use crate::Result;
 use crate::api::SearchStore;
 use crate::model::search::{
     SearchCandidate, SearchHit, SearchQuery, SearchResults, SearchSort, Snippet, WikiScope,
@@ -19,6 +20,7 @@ use crate::reference::{DocumentReference, SpacePath};
 use crate::sqlite::SqliteStore;
 use crate::sqlite::convert::{DbResultExt, corrupt, from_ms, to_ms};
 use crate::sqlite::documents::{DEFAULT_ROW, stored_locale};
+use crate::{Result, StoreError};
 
 /// Most words a query may use; more would only slow the match down.
 pub(crate) const MAX_TERMS: usize = 32;
@@ -133,25 +135,31 @@ pub(crate) fn candidate_query(query: &SearchQuery, expression: Option<&str>) -> 
 fn candidates(conn: &Connection, query: &CandidateQuery) -> Result<Vec<Row>> {
     let mut stmt = conn.prepare_cached(&query.sql).db()?;
     let mut rows = stmt.query(params_from_iter(query.values.iter())).db()?;
+    // Wikis, spaces and languages repeat across candidates: parse each distinct value once.
+    let mut wikis = HashMap::new();
+    let mut spaces = HashMap::new();
+    let mut locales = HashMap::new();
     let mut out = Vec::new();
     while let Some(row) = rows.next().db()? {
-        let wiki: String = row.get(1).db()?;
-        let space: String = row.get(2).db()?;
-        let name: String = row.get(3).db()?;
-        let locale: String = row.get(4).db()?;
-        let language: String = row.get(5).db()?;
+        let wiki = parsed(&mut wikis, text(row, 1)?, |s| {
+            WikiId::new(s).map_err(|_| corrupt("stored wiki id does not parse"))
+        })?;
+        let space = parsed(&mut spaces, text(row, 2)?, |s| {
+            SpacePath::parse(s).map_err(|_| corrupt("stored space does not parse"))
+        })?;
+        let reference = DocumentReference::new(wiki, space, text(row, 3)?)
+            .map_err(|_| corrupt("stored page name does not parse"))?;
+        let locale = match text(row, 4)? {
+            DEFAULT_ROW => None,
+            locale => Some(parsed(&mut locales, locale, stored_locale)?),
+        };
         let rank: Option<f64> = row.get(10).db()?;
-        let reference = stored_reference(&wiki, &space, name)?;
         out.push(Row {
             id: row.get(0).db()?,
             candidate: SearchCandidate {
                 reference,
-                locale: if locale == DEFAULT_ROW {
-                    None
-                } else {
-                    Some(stored_locale(&locale)?)
-                },
-                language: stored_locale(&language)?,
+                locale,
+                language: parsed(&mut locales, text(row, 5)?, stored_locale)?,
                 title: row.get(6).db()?,
                 author: row.get(7).db()?,
                 updated: from_ms(row.get(8).db()?),
@@ -161,6 +169,28 @@ fn candidates(conn: &Connection, query: &CandidateQuery) -> Result<Vec<Row>> {
         });
     }
     Ok(out)
+}
+
+/// A text column, borrowed from the row.
+fn text<'r>(row: &'r rusqlite::Row<'_>, index: usize) -> Result<&'r str> {
+    row.get_ref(index)
+        .db()?
+        .as_str()
+        .map_err(StoreError::backend)
+}
+
+/// The parsed form of `key`, parsing it only the first time it is seen.
+fn parsed<T: Clone>(
+    cache: &mut HashMap<String, T>,
+    key: &str,
+    parse: impl FnOnce(&str) -> Result<T>,
+) -> Result<T> {
+    if let Some(value) = cache.get(key) {
+        return Ok(value.clone());
+    }
+    let value = parse(key)?;
+    cache.insert(key.to_owned(), value.clone());
+    Ok(value)
 }
 
 /// Rebuilds a reference from stored columns; a value that no longer parses is corruption.

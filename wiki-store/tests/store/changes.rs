@@ -59,3 +59,34 @@ fn another_process_sees_the_sequence_advance() {
         .unwrap();
     assert_eq!(other.change_seq().unwrap(), start + 2);
 }
+
+#[test]
+fn the_store_is_usable_as_a_trait_object() {
+    let (_dir, store) = store();
+    let shared: Arc<dyn wiki_store::Store> = Arc::new(store);
+    put_dyn(shared.as_ref());
+    assert_eq!(
+        shared
+            .document(&reference("Dyn.Page"), None)
+            .unwrap()
+            .unwrap()
+            .content,
+        "via dyn"
+    );
+    let spec = wiki_store::generate::SyntheticWiki {
+        pages: 3,
+        top_spaces: 1,
+        nested_spaces: 0,
+        ..Default::default()
+    };
+    assert_eq!(
+        wiki_store::generate::generate(shared.as_ref(), &spec, "gen").unwrap(),
+        4
+    );
+}
+
+fn put_dyn(store: &dyn wiki_store::Store) {
+    store
+        .save_document(&DocumentSave::new(reference("Dyn.Page"), "via dyn", "a"))
+        .unwrap();
+}

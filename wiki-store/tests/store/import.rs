@@ -2,13 +2,13 @@
 
 use std::fs;
 
-use wiki_store::generate::{SyntheticWiki, generate};
+use wiki_store::generate::{SyntheticWiki, generate, generate_objects};
 use wiki_store::import::{ImportOptions, import_directory};
 use wiki_store::model::link::LinkTarget;
 use wiki_store::model::search::{SearchQuery, WikiScope};
 use wiki_store::model::wiki::WikiId;
 use wiki_store::reference::SpacePath;
-use wiki_store::{DocumentStore, HierarchyStore, LinkStore, SearchStore, StoreError};
+use wiki_store::{DocumentStore, HierarchyStore, LinkStore, ObjectStore, SearchStore, StoreError};
 
 use crate::harness::{reference, store};
 
@@ -142,4 +142,22 @@ fn a_generated_wiki_is_linked_searchable_and_navigable() {
     let query = SearchQuery::new(Some("page7".into()), WikiScope::All);
     let results = store.search(&query, &mut |_| true).unwrap();
     assert_eq!(results.hits[0].candidate.reference, spec.page(7).unwrap());
+}
+
+#[test]
+fn a_generated_wiki_gets_classes_and_objects() {
+    let (_dir, store) = store();
+    let spec = SyntheticWiki {
+        pages: 40,
+        top_spaces: 2,
+        nested_spaces: 1,
+        ..SyntheticWiki::default()
+    };
+    generate(&store, &spec, "generator").unwrap();
+    assert_eq!(generate_objects(&store, &spec, 10, "generator").unwrap(), 4);
+    let usage = store.class_usage(&WikiId::main()).unwrap();
+    assert_eq!(usage.len(), 2, "{usage:?}");
+    let objects = store.objects(&spec.page(0).unwrap()).unwrap();
+    assert_eq!(objects.len(), 1);
+    assert_eq!(objects[0].values.len(), 7, "{objects:?}");
 }

@@ -362,3 +362,22 @@ fn the_authorization_callback_may_use_the_store() {
         .unwrap();
     assert_eq!(results.total, 1);
 }
+
+#[test]
+fn deleting_a_wiki_removes_its_pages_from_the_index() {
+    let (_dir, store) = store();
+    let gone = WikiId::new("gone").unwrap();
+    store.create_wiki(&gone, "Gone").unwrap();
+    store
+        .save_document(&DocumentSave::new(
+            reference("gone:Old.Page"),
+            "ephemeral words",
+            "a",
+        ))
+        .unwrap();
+    let everywhere = SearchQuery::new(Some("ephemeral".into()), WikiScope::All);
+    assert_eq!(search(&store, &everywhere).total, 1);
+    store.delete_wiki(&gone).unwrap();
+    assert_eq!(search(&store, &everywhere).total, 0);
+    assert_eq!(store.integrity_check().unwrap(), Vec::<String>::new());
+}
