@@ -341,54 +341,27 @@ pub(crate) fn load_class(
     }))
 }
 
-/// Applies a field change: validated against the current class first, then the class document
-/// is saved, then the field rows change.
+/// Applies a field change: checked against the current class first, then the class document is
+/// saved, then the field row changes.
 pub(crate) fn change_class_in(
     tx: &mut WriteTx<'_>,
     touch: &Touch<'_>,
     change: &FieldChange,
     locale: &Locale,
 ) -> Result<SaveOutcome> {
-    let class_document = touch.reference;
-    let class = load_class(tx, class_document)?;
-    let enabled = |name: &str| class.as_ref().and_then(|c| c.field(name));
-    let unknown = |name: &str| -> StoreError {
-        match &class {
-            Some(class) => InvalidInput::UnknownField {
-                class: class.name.clone(),
-                field: name.to_owned(),
-                known: class.enabled_names(),
-            }
-            .into(),
-            None => StoreError::not_found(Entity::Class, class_document.local()),
-        }
-    };
-    let modified_type = match change {
-        FieldChange::Add { name, .. } if enabled(name).is_some() => {
-            return Err(StoreError::AlreadyExists {
-                entity: Entity::Field,
-                key: name.clone(),
-            });
-        }
-        FieldChange::Modify {
-            name, attributes, ..
-        } => {
-            let field = enabled(name).ok_or_else(|| unknown(name))?;
-            let mut merged = field.field_type.attributes();
-            merged.extend(attributes.iter().map(|(k, v)| (k.clone(), v.clone())));
-            Some(FieldType::from_parts(field.field_type.name(), &merged)?)
-        }
-        FieldChange::Remove { name } if enabled(name).is_none() => return Err(unknown(name)),
-        _ => None,
-    };
+    let planned = plan_field_change(
+        load_class(tx, touch.reference)?.as_ref(),
+        touch.reference,
+        change,
+    )?;
     let touched = touch.apply(tx, locale)?;
-    match change {
-        FieldChange::Add {
+    match planned {
+        PlannedChange::Upsert {
             name,
             field_type,
             pretty_name,
+            attributes,
         } => {
-            let attributes = attributes_json(field_type)?;
             tx.prepare_cached(
                 "INSERT INTO class_fields (document_id, name, position, field_type, pretty_name, attributes, disabled) \
                  VALUES (?1, ?2, (SELECT coalesce(max(position), -1) + 1 FROM class_fields WHERE document_id = ?1), \
@@ -397,33 +370,23 @@ pub(crate) fn change_class_in(
                  pretty_name = excluded.pretty_name, attributes = excluded.attributes, disabled = 0",
             )
             .db()?
-            .execute(params![touched.id, name, field_type.name(), pretty_name, attributes])
+            .execute(params![touched.id, name, field_type, pretty_name, attributes])
             .db()?;
         }
-        FieldChange::Modify {
-            name, pretty_name, ..
+        PlannedChange::Modify {
+            name,
+            pretty_name,
+            attributes,
         } => {
-            let attributes = match &modified_type {
-                Some(field_type) => attributes_json(field_type)?,
-                None => return Err(corrupt("modified field type")),
-            };
-            let pretty_name = pretty_name.as_deref().map(|p| (!p.is_empty()).then_some(p));
             tx.prepare_cached(
-                "UPDATE class_fields SET attributes = ?3, \
-                 pretty_name = CASE WHEN ?4 THEN ?5 ELSE pretty_name END \
+                "UPDATE class_fields SET attributes = ?3, pretty_name = CASE WHEN ?4 THEN ?5 ELSE pretty_name END \
                  WHERE document_id = ?1 AND name = ?2",
             )
             .db()?
-            .execute(params![
-                touched.id,
-                name,
-                attributes,
-                pretty_name.is_some(),
-                pretty_name.flatten()
-            ])
+            .execute(params![touched.id, name, attributes, pretty_name.is_some(), pretty_name.flatten()])
             .db()?;
         }
-        FieldChange::Remove { name } => {
+        PlannedChange::Disable { name } => {
             tx.prepare_cached(
                 "UPDATE class_fields SET disabled = 1 WHERE document_id = ?1 AND name = ?2",
             )
@@ -433,6 +396,79 @@ pub(crate) fn change_class_in(
         }
     }
     Ok(touched.outcome())
+}
+
+/// A field change checked against the current class, ready to write.
+enum PlannedChange<'c> {
+    /// Insert the field, or re-enable a removed one under its new type.
+    Upsert {
+        name: &'c str,
+        field_type: &'static str,
+        pretty_name: Option<&'c str>,
+        attributes: String,
+    },
+    /// New attributes (merged and re-validated) and, if `Some`, a new label (`Some(None)` clears it).
+    Modify {
+        name: &'c str,
+        pretty_name: Option<Option<&'c str>>,
+        attributes: String,
+    },
+    /// Hide the field and its values.
+    Disable { name: &'c str },
+}
+
+fn plan_field_change<'c>(
+    class: Option<&ClassDefinition>,
+    class_document: &DocumentReference,
+    change: &'c FieldChange,
+) -> Result<PlannedChange<'c>> {
+    let enabled = |name: &str| class.and_then(|c| c.field(name));
+    let unknown = |name: &str| -> StoreError {
+        match class {
+            Some(class) => InvalidInput::UnknownField {
+                class: class.name.clone(),
+                field: name.to_owned(),
+                known: class.enabled_names(),
+            }
+            .into(),
+            None => StoreError::not_found(Entity::Class, class_document.local()),
+        }
+    };
+    match change {
+        FieldChange::Add { name, .. } if enabled(name).is_some() => {
+            Err(StoreError::AlreadyExists {
+                entity: Entity::Field,
+                key: name.clone(),
+            })
+        }
+        FieldChange::Add {
+            name,
+            field_type,
+            pretty_name,
+        } => Ok(PlannedChange::Upsert {
+            name,
+            field_type: field_type.name(),
+            pretty_name: pretty_name.as_deref(),
+            attributes: attributes_json(field_type)?,
+        }),
+        FieldChange::Modify {
+            name,
+            pretty_name,
+            attributes,
+        } => {
+            let field = enabled(name).ok_or_else(|| unknown(name))?;
+            let mut merged = field.field_type.attributes();
+            merged.extend(attributes.iter().map(|(k, v)| (k.clone(), v.clone())));
+            let field_type = FieldType::from_parts(field.field_type.name(), &merged)?;
+            Ok(PlannedChange::Modify {
+                name,
+                pretty_name: pretty_name.as_deref().map(|p| (!p.is_empty()).then_some(p)),
+                attributes: attributes_json(&field_type)?,
+            })
+        }
+        FieldChange::Remove { name } if enabled(name).is_none() => Err(unknown(name)),
+        FieldChange::Remove { name } => Ok(PlannedChange::Disable { name }),
+    }
 }
 
 fn attributes_json(field_type: &FieldType) -> Result<String> {
