@@ -22,8 +22,9 @@ pub const TOKEN_TAG: &str = "wmcp";
 const PREFIX_BYTES: usize = 6;
 const SECRET_BYTES: usize = 32;
 
-/// The SHA-256 digest of a whole token, as stored.
-#[derive(Clone, Copy, PartialEq, Eq)]
+/// The SHA-256 digest of a whole token, as stored. Deliberately not `PartialEq`: the only
+/// comparison is [`TokenDigest::matches`], in constant time.
+#[derive(Clone, Copy)]
 pub struct TokenDigest(pub [u8; 32]);
 
 impl fmt::Debug for TokenDigest {
@@ -39,8 +40,9 @@ impl TokenDigest {
     }
 }
 
-/// A token in clear, as handed to its owner once. `Debug` does not show it.
-#[derive(Clone, PartialEq, Eq)]
+/// A token in clear, as handed to its owner once. `Debug` does not show it, and it has no `==`
+/// (a secret is never compared byte by byte with early exit).
+#[derive(Clone)]
 pub struct ClearToken(String);
 
 impl ClearToken {
@@ -89,7 +91,7 @@ pub fn generate() -> GeneratedToken {
 }
 
 /// A presented token split into the prefix to look up and the digest to compare.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct PresentedToken {
     /// The visible prefix.
     pub prefix: String,
@@ -127,13 +129,8 @@ mod tests {
     fn a_generated_token_parses_back_to_its_prefix_and_digest() {
         let token = generate();
         let presented = parse(token.clear.expose());
-        assert_eq!(
-            presented,
-            Some(PresentedToken {
-                prefix: token.prefix.clone(),
-                digest: token.digest,
-            })
-        );
+        assert!(presented.as_ref().is_some_and(|p| p.prefix == token.prefix));
+        assert!(presented.is_some_and(|p| p.digest.matches(&token.digest)));
         assert!(
             token
                 .clear
@@ -146,7 +143,7 @@ mod tests {
     #[test]
     fn tokens_are_unique_and_never_debug_printed() {
         let (a, b) = (generate(), generate());
-        assert_ne!(a.clear, b.clear);
+        assert_ne!(a.clear.expose(), b.clear.expose());
         assert_ne!(a.prefix, b.prefix);
         let shown = format!("{a:?}");
         assert!(!shown.contains(a.clear.expose()), "{shown}");
@@ -180,7 +177,7 @@ mod tests {
             "xmcp_0123456789ab_secret",
             "Bearer wmcp_0123456789ab_secret",
         ] {
-            assert_eq!(parse(bad), None, "{bad:?}");
+            assert!(parse(bad).is_none(), "{bad:?}");
         }
         assert!(parse("wmcp_0123456789ab_secret").is_some());
     }
