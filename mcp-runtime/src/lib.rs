@@ -21,6 +21,7 @@ pub mod prelude;
 pub mod registry;
 pub mod schema;
 pub mod server;
+pub mod stdio;
 pub mod tool;
 
 pub use definition::{ToolAnnotations, ToolDefinition};

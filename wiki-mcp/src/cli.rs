@@ -1,0 +1,76 @@
+//! The command line: global options and the subcommands (each declared in its own module).
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand};
+
+use crate::commands;
+
+/// A multi-wiki MCP server over an embedded wiki, and its admin commands.
+///
+/// The first command that finds no farm in the data directory creates one with demo content.
+#[derive(Debug, Parser)]
+#[command(name = "wiki-mcp", version, propagate_version = true)]
+pub(crate) struct Cli {
+    /// The data directory holding the farm.
+    #[arg(
+        long,
+        global = true,
+        env = "WIKI_MCP_DATA",
+        default_value = "./wiki-data"
+    )]
+    pub(crate) data: PathBuf,
+
+    /// Write logs as JSON lines instead of human-readable text.
+    #[arg(long, global = true)]
+    pub(crate) log_json: bool,
+
+    /// Append logs (and audit lines) to this file instead of stderr.
+    #[arg(long, global = true, value_name = "FILE")]
+    pub(crate) log_file: Option<PathBuf>,
+
+    /// The log filter (tracing's `EnvFilter` syntax), e.g. `debug` or `info,audit=off`.
+    #[arg(long, global = true, env = "WIKI_MCP_LOG", default_value = "info,rmcp=warn")]
+    pub(crate) log: String,
+
+    #[command(subcommand)]
+    pub(crate) command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum Command {
+    /// Serve every wiki's MCP endpoint over HTTP.
+    Serve(commands::serve::Args),
+    /// Serve one wiki as one user over stdin/stdout (for desktop clients).
+    Stdio(commands::stdio::Args),
+    /// Create a farm (with the demo content unless --empty).
+    Init(commands::init::Args),
+    /// API tokens: create (shown once), list, revoke.
+    #[command(subcommand)]
+    Token(commands::token::Command),
+    /// A wiki's MCP configuration: set keys, show.
+    #[command(subcommand)]
+    Config(commands::config::Command),
+    /// Users of the farm.
+    #[command(subcommand)]
+    User(commands::user::Command),
+    /// Groups of users (and of groups).
+    #[command(subcommand)]
+    Group(commands::group::Command),
+    /// Rights: allow or deny a right, remove a rule, list rules, show effective rights.
+    #[command(subcommand)]
+    Rights(commands::rights::Command),
+    /// The recycle bin: list, restore.
+    #[command(subcommand)]
+    Trash(commands::trash::Command),
+    /// Wikis of the farm: create, list.
+    #[command(subcommand)]
+    Wikis(commands::wikis::Command),
+    /// Farm-wide settings (main-wiki administration).
+    #[command(subcommand)]
+    Farm(commands::farm::Command),
+    /// Import a directory of Markdown files into a wiki.
+    Import(commands::import::Args),
+    /// The tool catalog, with each tool's state on each wiki.
+    Tools(commands::tools::Args),
+}

@@ -1,0 +1,172 @@
+//! `wiki-mcp config set|show --wiki ID`: a wiki's MCP configuration.
+
+use std::path::Path;
+
+use anyhow::{Context, Result, bail};
+use mcp_runtime::registry;
+use mcp_runtime::server::policy::effective_tools;
+use wiki_mcp::farm::CLI_AUTHOR;
+use wiki_store::ConfigStore;
+use wiki_store::model::mcp_config::{McpConfig, SpaceFilterMode};
+
+use super::{existing_wiki, open_farm};
+
+/// The keys `config set` accepts.
+const KEYS: &[&str] = &[
+    "enabled",
+    "tools",
+    "description",
+    "server_name",
+    "space_filter_mode",
+    "space_filter",
+    "space_filter_documents",
+    "guest",
+    "allow_rendered",
+];
+
+#[derive(Debug, clap::Subcommand)]
+pub(crate) enum Command {
+    /// Set configuration keys; the server applies them on its next request.
+    ///
+    /// Keys: enabled=true|false, tools=ID,ID...|default, description=TEXT, server_name=TEXT,
+    /// space_filter_mode=none|whitelist|blacklist, space_filter=SPACE,SPACE...,
+    /// space_filter_documents=PAGE,PAGE..., guest=true|false, allow_rendered=true|false.
+    Set {
+        /// The wiki.
+        #[arg(long)]
+        wiki: String,
+        /// KEY=VALUE pairs.
+        #[arg(required = true, value_name = "KEY=VALUE")]
+        pairs: Vec<String>,
+    },
+    /// Show the configuration and the tools it serves.
+    Show {
+        /// The wiki.
+        #[arg(long)]
+        wiki: String,
+    },
+}
+
+pub(crate) fn exec(data: &Path, command: Command) -> Result<()> {
+    let store = open_farm(data)?;
+    match command {
+        Command::Set { wiki, pairs } => {
+            let wiki = existing_wiki(&store, &wiki)?;
+            let mut config = store.mcp_config(&wiki);
+            for pair in &pairs {
+                let Some((key, value)) = pair.split_once('=') else {
+                    bail!("`{pair}` is not KEY=VALUE (keys: {})", KEYS.join(", "));
+                };
+                apply(&mut config, key.trim(), value.trim())?;
+            }
+            store
+                .set_mcp_config(&wiki, &config, CLI_AUTHOR)
+                .with_context(|| format!("cannot save the configuration of `{wiki}`"))?;
+            println!("Saved the MCP configuration of {wiki}");
+        }
+        Command::Show { wiki } => {
+            let wiki = existing_wiki(&store, &wiki)?;
+            let config = store.mcp_config(&wiki);
+            let reach = store.has_reach(&wiki);
+            let tools = effective_tools(registry()?, &wiki, &config, reach);
+            let list = |items: &[String]| items.join(",");
+            println!("wiki = {wiki}");
+            println!("enabled = {}", config.enabled);
+            println!("guest = {}", config.guest_access);
+            let stored = if config.enabled_tools.is_empty() {
+                "default".to_owned()
+            } else {
+                list(&config.enabled_tools)
+            };
+            println!("tools = {stored}");
+            println!(
+                "served_tools = {}",
+                tools.into_iter().collect::<Vec<_>>().join(",")
+            );
+            println!(
+                "description = {}",
+                config.description.as_deref().unwrap_or("")
+            );
+            println!(
+                "server_name = {}",
+                config.server_name.as_deref().unwrap_or("")
+            );
+            println!("space_filter_mode = {}", config.space_filter_mode);
+            println!("space_filter = {}", list(&config.space_filter_spaces));
+            println!(
+                "space_filter_documents = {}",
+                list(&config.space_filter_documents)
+            );
+            println!("allow_rendered = {}", config.allow_rendered);
+            println!("cross_wiki_reach = {reach}");
+        }
+    }
+    Ok(())
+}
+
+fn apply(config: &mut McpConfig, key: &str, value: &str) -> Result<()> {
+    match key {
+        "enabled" => config.enabled = boolean(key, value)?,
+        "guest" => config.guest_access = boolean(key, value)?,
+        "allow_rendered" => config.allow_rendered = boolean(key, value)?,
+        "tools" => config.enabled_tools = tools(value)?,
+        "description" => config.description = text(value),
+        "server_name" => config.server_name = text(value),
+        "space_filter_mode" => {
+            config.space_filter_mode = value
+                .parse::<SpaceFilterMode>()
+                .context("space_filter_mode must be none, whitelist or blacklist")?;
+        }
+        "space_filter" => config.space_filter_spaces = comma_list(value),
+        "space_filter_documents" => config.space_filter_documents = comma_list(value),
+        _ => bail!("unknown key `{key}` (keys: {})", KEYS.join(", ")),
+    }
+    Ok(())
+}
+
+fn boolean(key: &str, value: &str) -> Result<bool> {
+    match value {
+        "true" => Ok(true),
+        "false" => Ok(false),
+        _ => bail!("{key} must be true or false, not `{value}`"),
+    }
+}
+
+fn text(value: &str) -> Option<String> {
+    (!value.is_empty()).then(|| value.to_owned())
+}
+
+fn comma_list(value: &str) -> Vec<String> {
+    value
+        .split(',')
+        .map(str::trim)
+        .filter(|item| !item.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
+/// `default` (the default policy: every read-only tool) or a list of known tool ids.
+fn tools(value: &str) -> Result<Vec<String>> {
+    if value == "default" {
+        return Ok(Vec::new());
+    }
+    let ids = comma_list(value);
+    if ids.is_empty() {
+        bail!("tools needs tool ids or `default` (to turn every tool off, set enabled=false)");
+    }
+    let registry = registry()?;
+    let unknown: Vec<&str> = ids
+        .iter()
+        .map(String::as_str)
+        .filter(|id| registry.get(id).is_none())
+        .collect();
+    if !unknown.is_empty() {
+        let known: Vec<&str> = registry.tools().iter().map(|tool| tool.id()).collect();
+        bail!(
+            "unknown tool id(s): {} (known tools: {})",
+            unknown.join(", "),
+            known.join(", ")
+        );
+    }
+    Ok(ids)
+}

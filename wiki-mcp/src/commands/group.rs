@@ -1,0 +1,95 @@
+//! `wiki-mcp group create|list|delete|add|remove`.
+
+use std::path::Path;
+
+use anyhow::{Context, Result, bail};
+use wiki_store::UserStore;
+use wiki_store::model::rights::Subject;
+
+use super::open_farm;
+
+#[derive(Debug, clap::Subcommand)]
+pub(crate) enum Command {
+    /// Create an empty group.
+    Create {
+        /// The group name.
+        name: String,
+    },
+    /// List groups with their direct members.
+    List,
+    /// Delete a group.
+    Delete {
+        /// The group name.
+        name: String,
+    },
+    /// Add a user or a group to a group.
+    Add(Membership),
+    /// Remove a user or a group from a group.
+    Remove(Membership),
+}
+
+#[derive(Debug, clap::Args)]
+pub(crate) struct Membership {
+    /// The group.
+    group: String,
+    /// The member user.
+    #[arg(
+        long,
+        conflicts_with = "member_group",
+        required_unless_present = "member_group"
+    )]
+    user: Option<String>,
+    /// The member group.
+    #[arg(long = "group", id = "member_group")]
+    member_group: Option<String>,
+}
+
+impl Membership {
+    fn subject(&self) -> Result<Subject> {
+        match (&self.user, &self.member_group) {
+            (Some(user), _) => Ok(Subject::User(user.clone())),
+            (None, Some(group)) => Ok(Subject::Group(group.clone())),
+            (None, None) => bail!("name the member with --user or --group"),
+        }
+    }
+}
+
+pub(crate) fn exec(data: &Path, command: Command) -> Result<()> {
+    let store = open_farm(data)?;
+    match command {
+        Command::Create { name } => {
+            store
+                .create_group(&name)
+                .with_context(|| format!("cannot create the group `{name}`"))?;
+            println!("Created group {name}");
+        }
+        Command::List => {
+            for group in store.list_groups()? {
+                let mut members: Vec<String> = group.users.clone();
+                members.extend(group.groups.iter().map(|g| format!("group:{g}")));
+                println!("{}: {}", group.name, members.join(", "));
+            }
+        }
+        Command::Delete { name } => {
+            store
+                .delete_group(&name)
+                .with_context(|| format!("cannot delete the group `{name}`"))?;
+            println!("Deleted group {name}");
+        }
+        Command::Add(membership) => {
+            let subject = membership.subject()?;
+            store
+                .add_member(&membership.group, &subject)
+                .with_context(|| format!("cannot add {subject} to `{}`", membership.group))?;
+            println!("Added {subject} to {}", membership.group);
+        }
+        Command::Remove(membership) => {
+            let subject = membership.subject()?;
+            store
+                .remove_member(&membership.group, &subject)
+                .with_context(|| format!("cannot remove {subject} from `{}`", membership.group))?;
+            println!("Removed {subject} from {}", membership.group);
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,123 @@
+//! `wiki-mcp serve`: every wiki's MCP endpoint over HTTP.
+
+use std::io::Write;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+use mcp_runtime::http::{
+    BaseUrl, Directory, HttpOptions, HttpServer, RateLimit, shutdown_on_signal,
+};
+use mcp_runtime::server::{Manager, McpHandler, ServerSettings};
+use tokio_util::sync::CancellationToken;
+use wiki_mcp::farm::{self, ADMIN_USER};
+use wiki_store::model::wiki::WikiId;
+use wiki_store::{Store, TokenStore};
+
+#[derive(Debug, clap::Args)]
+pub(crate) struct Args {
+    /// The address to listen on (`:0` picks a free port).
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    listen: String,
+    /// The URL clients use (behind a reverse proxy): links start with it and its host is
+    /// accepted. Without it only loopback hosts are accepted.
+    #[arg(long, value_name = "URL")]
+    public_url: Option<String>,
+    /// An OAuth authorization server to advertise (RFC 9728); requests without a token then get
+    /// 401 instead of running as the guest. Repeatable.
+    #[arg(long = "authorization-server", value_name = "URL")]
+    authorization_servers: Vec<String>,
+    /// Seconds one tool call may run before it ends in an error result.
+    #[arg(long, default_value_t = 30, value_name = "SECONDS")]
+    call_timeout: u64,
+    /// Requests per second per caller (token's user, or address for the guest); 0 turns the
+    /// limit off.
+    #[arg(long, default_value_t = RateLimit::default().per_second)]
+    rate_limit: u32,
+    /// Requests a caller may burst above the rate.
+    #[arg(long, default_value_t = RateLimit::default().burst)]
+    rate_burst: u32,
+    /// The largest request body, in bytes.
+    #[arg(long, default_value_t = HttpOptions::default().max_body_bytes)]
+    max_body_bytes: usize,
+}
+
+pub(crate) fn exec(data: &Path, args: Args) -> Result<()> {
+    let opened = farm::open(data)?;
+    let first_token = if opened.created {
+        Some(opened.store.create_token(ADMIN_USER, "first run")?)
+    } else {
+        None
+    };
+    let public_url = args.public_url.as_deref().map(BaseUrl::parse).transpose()?;
+    let options = HttpOptions {
+        public_url,
+        authorization_servers: args.authorization_servers,
+        max_body_bytes: args.max_body_bytes,
+        rate_limit: (args.rate_limit > 0).then_some(RateLimit {
+            per_second: args.rate_limit,
+            burst: args.rate_burst.max(1),
+        }),
+    };
+    let store: Arc<dyn Store> = Arc::new(opened.store);
+    super::runtime()?.block_on(async move {
+        let server = HttpServer::bind(args.listen.as_str(), options)
+            .await
+            .with_context(|| format!("cannot listen on {}", args.listen))?;
+        // Links in tool output start with the public URL, else the bound address.
+        let settings = ServerSettings::default()
+            .with_call_timeout(Duration::from_secs(args.call_timeout))
+            .with_public_url(server.base_url().to_string());
+        let manager = Arc::new(Manager::new(Arc::clone(&store), settings)?);
+        let wikis = store.list_wikis()?;
+        print_banner(
+            &server,
+            &wikis.iter().map(|w| w.id.clone()).collect::<Vec<_>>(),
+            first_token.as_ref().map(|t| t.token.expose()),
+        )?;
+        let shutdown = CancellationToken::new();
+        tokio::spawn(shutdown_on_signal(shutdown.clone()));
+        let handler = McpHandler::new(Arc::clone(&manager));
+        server
+            .serve(Arc::new(Directory::new(manager)), handler, shutdown)
+            .await
+            .context("the HTTP server failed")
+    })
+}
+
+/// What a person needs to connect: the bound address, each wiki's endpoint, and a client
+/// configuration to paste (with the new admin token on a first run).
+fn print_banner(server: &HttpServer, wikis: &[WikiId], token: Option<&str>) -> Result<()> {
+    let base = server.base_url();
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "wiki-mcp listening on {}", server.local_addr()?)?;
+    writeln!(out, "Endpoints:")?;
+    for wiki in wikis {
+        writeln!(out, "  {:<12} {}", wiki.as_str(), base.endpoint(wiki))?;
+    }
+    let main = WikiId::main();
+    let authorization = match token {
+        Some(token) => format!("Bearer {token}"),
+        None => "Bearer <run: wiki-mcp token create --user NAME>".to_owned(),
+    };
+    let config = serde_json::json!({
+        "mcpServers": {
+            "wiki": {
+                "type": "http",
+                "url": base.endpoint(&main),
+                "headers": { "Authorization": authorization },
+            }
+        }
+    });
+    writeln!(out, "Client configuration (e.g. .mcp.json):")?;
+    writeln!(out, "{}", serde_json::to_string_pretty(&config)?)?;
+    if let Some(token) = token {
+        writeln!(
+            out,
+            "New farm: token of `{ADMIN_USER}` (shown once): {token}"
+        )?;
+    }
+    out.flush()?;
+    Ok(())
+}

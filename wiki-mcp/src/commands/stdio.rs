@@ -1,0 +1,50 @@
+//! `wiki-mcp stdio --wiki ID --user NAME`: one wiki as one user over stdin/stdout.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use anyhow::{Context, Result, bail};
+use mcp_runtime::http::shutdown_on_signal;
+use mcp_runtime::server::{Caller, Manager, ServerSettings};
+use mcp_runtime::stdio::serve_stdio;
+use tokio_util::sync::CancellationToken;
+use wiki_store::model::user::GUEST_USER;
+use wiki_store::{Store, UserStore};
+
+use super::{existing_wiki, open_farm};
+
+#[derive(Debug, clap::Args)]
+pub(crate) struct Args {
+    /// The wiki to serve.
+    #[arg(long)]
+    wiki: String,
+    /// The user the client acts as (`guest` for the guest's rights).
+    #[arg(long)]
+    user: String,
+}
+
+pub(crate) fn exec(data: &Path, args: Args) -> Result<()> {
+    let store = open_farm(data)?;
+    let wiki = existing_wiki(&store, &args.wiki)?;
+    let caller = if args.user == GUEST_USER {
+        Caller::guest(wiki.clone())
+    } else {
+        store
+            .user(&args.user)
+            .with_context(|| format!("unknown user `{}`", args.user))?;
+        Caller::user(wiki.clone(), args.user)
+    };
+    let store: Arc<dyn Store> = Arc::new(store);
+    super::runtime()?.block_on(async move {
+        let manager = Arc::new(Manager::new(store, ServerSettings::default())?);
+        match manager.server(&wiki).await? {
+            Some(server) if server.enabled() => {}
+            _ => bail!("the MCP endpoint of `{wiki}` is disabled (wiki-mcp config set --wiki {wiki} enabled=true)"),
+        }
+        let shutdown = CancellationToken::new();
+        tokio::spawn(shutdown_on_signal(shutdown.clone()));
+        serve_stdio(manager, caller, shutdown)
+            .await
+            .context("the stdio transport failed")
+    })
+}

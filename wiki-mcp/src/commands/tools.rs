@@ -1,0 +1,70 @@
+//! `wiki-mcp tools [--wiki ID]`: the catalog, with each tool's state on each wiki.
+
+use std::path::Path;
+
+use anyhow::Result;
+use mcp_runtime::registry;
+use mcp_runtime::server::policy::effective_tools;
+use wiki_store::{ConfigStore, WikiStore};
+
+use super::{existing_wiki, open_farm};
+
+#[derive(Debug, clap::Args)]
+pub(crate) struct Args {
+    /// Only this wiki.
+    #[arg(long)]
+    wiki: Option<String>,
+}
+
+pub(crate) fn exec(data: &Path, args: Args) -> Result<()> {
+    let store = open_farm(data)?;
+    let registry = registry()?;
+    let wikis = match &args.wiki {
+        Some(id) => vec![existing_wiki(&store, id)?],
+        None => store
+            .list_wikis()?
+            .into_iter()
+            .map(|wiki| wiki.id)
+            .collect(),
+    };
+    let served: Vec<_> = wikis
+        .iter()
+        .map(|wiki| {
+            let config = store.mcp_config(wiki);
+            let tools = effective_tools(registry, wiki, &config, store.has_reach(wiki));
+            (config.enabled, tools)
+        })
+        .collect();
+
+    let mut header = format!("{:<24} {:<24} {:<6}", "TOOL", "CATEGORY", "WRITE");
+    for (wiki, (enabled, _)) in wikis.iter().zip(&served) {
+        let column = if *enabled {
+            wiki.to_string()
+        } else {
+            format!("{wiki}(disabled)")
+        };
+        header.push_str(&format!(" {column:<16}"));
+    }
+    println!("{}", header.trim_end());
+    let mut tools: Vec<_> = registry.tools().iter().collect();
+    tools.sort_by_key(|tool| (tool.declaration().category, tool.id()));
+    for tool in tools {
+        let declaration = tool.declaration();
+        let mut line = format!(
+            "{:<24} {:<24} {:<6}",
+            tool.id(),
+            declaration.category,
+            if declaration.write { "yes" } else { "no" }
+        );
+        for (enabled, ids) in &served {
+            let state = match (enabled, ids.contains(tool.id())) {
+                (true, true) if declaration.write => "on (users)",
+                (true, true) => "on",
+                _ => "off",
+            };
+            line.push_str(&format!(" {state:<16}"));
+        }
+        println!("{}", line.trim_end());
+    }
+    Ok(())
+}
