@@ -96,7 +96,14 @@ fn a_panic_inside_an_authorization_callback_leaves_the_store_usable() {
     use wiki_store::SearchStore;
     use wiki_store::model::search::{SearchQuery, WikiScope};
     let dir = tempfile::tempdir().unwrap();
-    let store = SqliteStore::open_with(dir.path(), wiki_store::StoreConfig { readers: 1, ..Default::default() }).unwrap();
+    let store = SqliteStore::open_with(
+        dir.path(),
+        wiki_store::StoreConfig {
+            readers: 1,
+            ..Default::default()
+        },
+    )
+    .unwrap();
     put(&store, "Panic.Page", "", "words");
     let query = SearchQuery::new(Some("words".into()), WikiScope::All);
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -104,5 +111,10 @@ fn a_panic_inside_an_authorization_callback_leaves_the_store_usable() {
     }));
     assert!(outcome.is_err());
     assert_eq!(store.search(&query, &mut |_| true).unwrap().total, 1);
-    assert!(store.document(&reference("Panic.Page"), None).unwrap().is_some());
+    assert!(
+        store
+            .document(&reference("Panic.Page"), None)
+            .unwrap()
+            .is_some()
+    );
 }
