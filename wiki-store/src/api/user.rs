@@ -26,10 +26,11 @@ pub trait UserStore {
     /// Creates an empty group.
     fn create_group(&self, name: &str) -> Result<Group>;
 
-    /// The group called `name` with its direct members.
+    /// The group called `name` with its direct members ([`crate::model::user::ALL_USERS_GROUP`]
+    /// lists every registered user).
     fn group(&self, name: &str) -> Result<Group>;
 
-    /// Every group with its direct members, by name.
+    /// Every group with its direct members, by name, the built-in all-users group included.
     fn list_groups(&self) -> Result<Vec<Group>>;
 
     /// Deletes a group, its memberships (both ways) and its rights rules.

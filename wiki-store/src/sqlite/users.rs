@@ -115,6 +115,9 @@ impl UserStore for SqliteStore {
 
     fn group(&self, name: &str) -> Result<Group> {
         self.read(|conn| {
+            if name == ALL_USERS_GROUP {
+                return all_users(conn);
+            }
             if !group_exists(conn, name)? {
                 return Err(StoreError::not_found(Entity::Group, name));
             }
@@ -131,7 +134,13 @@ impl UserStore for SqliteStore {
                 .db()?
                 .collect::<rusqlite::Result<_>>()
                 .db()?;
-            names.iter().map(|name| load_group(conn, name)).collect()
+            let mut groups = names
+                .iter()
+                .map(|name| load_group(conn, name))
+                .collect::<Result<Vec<_>>>()?;
+            let at = groups.partition_point(|group| group.name.as_str() < ALL_USERS_GROUP);
+            groups.insert(at, all_users(conn)?);
+            Ok(groups)
         })
     }
 
@@ -230,6 +239,22 @@ fn user_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<User> {
         name: row.get(0)?,
         display_name: row.get(1)?,
         created: from_ms(row.get(2)?),
+    })
+}
+
+/// The built-in group, listing every registered user.
+fn all_users(conn: &Connection) -> Result<Group> {
+    let users = conn
+        .prepare_cached("SELECT name FROM users ORDER BY name")
+        .db()?
+        .query_map([], |row| row.get(0))
+        .db()?
+        .collect::<rusqlite::Result<Vec<String>>>()
+        .db()?;
+    Ok(Group {
+        name: ALL_USERS_GROUP.to_owned(),
+        users,
+        groups: Vec::new(),
     })
 }
 

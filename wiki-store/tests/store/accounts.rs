@@ -333,6 +333,14 @@ fn every_registered_user_is_in_the_built_in_all_users_group() {
             .unwrap()
             .allowed
     );
+    assert_eq!(store.group(ALL_USERS_GROUP).unwrap().users, ["alice"]);
+    let listed: Vec<String> = store
+        .list_groups()
+        .unwrap()
+        .into_iter()
+        .map(|g| g.name)
+        .collect();
+    assert_eq!(listed, [ALL_USERS_GROUP, "editors", "staff"]);
     assert!(matches!(
         store.create_group(ALL_USERS_GROUP),
         Err(StoreError::Invalid(InvalidInput::Name { .. }))
