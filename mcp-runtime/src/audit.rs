@@ -39,10 +39,10 @@ impl fmt::Display for Outcome {
 pub fn record(tool: &str, wiki: &str, user: &str, outcome: Outcome, duration: Duration) {
     tracing::info!(
         target: "audit",
-        tool,
-        wiki,
-        user,
-        outcome = outcome.as_str(),
+        tool = %tool,
+        wiki = %wiki,
+        user = %user,
+        outcome = %outcome,
         duration_ms = u64::try_from(duration.as_millis()).unwrap_or(u64::MAX),
         "MCP tool call"
     );

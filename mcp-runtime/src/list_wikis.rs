@@ -20,14 +20,11 @@ impl Execute for ListWikis {
     async fn execute(self, ctx: &ToolContext) -> ToolResult {
         let doors = ctx.doors()?;
         let current = doors.wiki().clone();
-        let wikis = match ctx
+        // A failed listing (logged by store_call) still shows where the agent is.
+        let wikis = ctx
             .store_call("list the wikis", |store| store.list_wikis())
             .await
-        {
-            Ok(wikis) => wikis,
-            // A failed listing still shows where the agent is.
-            Err(_) => Vec::new(),
-        };
+            .unwrap_or_default();
         let pretty = |id: &WikiId| {
             wikis
                 .iter()

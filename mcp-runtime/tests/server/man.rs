@@ -1,0 +1,113 @@
+//! `man`: the catalog and the pages, compared whole, for what this wiki and caller can use.
+
+use serde_json::json;
+
+use crate::harness::{Farm, alice, assert_text, call, client, guest};
+
+#[tokio::test]
+async fn the_catalog_lists_what_this_caller_can_use() {
+    let farm = Farm::new();
+    let alice = client(farm.manager(), alice("dev")).await;
+    let catalog = call(&alice, "man", json!({}))
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_text(
+        &catalog,
+        "Available tools and reference pages - use `man <name>` for full documentation:
+
+Help
+  man - Show the manual: the catalog of tools and reference pages, or one page.
+
+Testing
+  boom - Panic while running.
+  boom_blocking - Panic inside a store call, on a blocking thread.
+  echo - Repeat a text.
+  peek - Read a document's title through the document door.
+  sleepy - Take longer than any test's call timeout.
+
+Reference
+  markdown-syntax - the content syntax: CommonMark + GFM with wiki links
+",
+    );
+}
+
+#[tokio::test]
+async fn a_tool_page_follows_the_wikis_reach() {
+    let farm = Farm::new();
+    let on_main = client(farm.manager(), alice("main")).await;
+    let page = call(&on_main, "man", json!({"tool": "peek"})).await;
+    assert_text(
+        &page.unwrap_or_else(|e| panic!("{e}")),
+        "NAME
+    peek - Read a document's title through the document door.
+
+SYNOPSIS
+    peek reference=<string> [wiki=<string>]
+
+OPTIONS
+    reference (string, required)
+        The document, e.g. \"Sandbox.WebHome\".
+    wiki (string, optional)
+        Optional wiki id to read from instead of the current wiki.
+
+DESCRIPTION
+    Read a document's title through the document door.
+",
+    );
+    let on_dev = client(farm.manager(), alice("dev")).await;
+    let page = call(&on_dev, "man", json!({"tool": "peek"})).await;
+    assert_text(
+        &page.unwrap_or_else(|e| panic!("{e}")),
+        "NAME
+    peek - Read a document's title through the document door.
+
+SYNOPSIS
+    peek reference=<string>
+
+OPTIONS
+    reference (string, required)
+        The document, e.g. \"Sandbox.WebHome\".
+
+DESCRIPTION
+    Read a document's title through the document door.
+",
+    );
+}
+
+#[tokio::test]
+async fn a_page_without_parameters_has_no_options_and_the_man_page_documents_itself() {
+    let farm = Farm::new();
+    let alice = client(farm.manager(), alice("dev")).await;
+    let page = call(&alice, "man", json!({"tool": "echo"})).await;
+    assert!(page.is_ok_and(|page| page.contains("OPTIONS\n    text (string, required)")));
+    let page = call(&alice, "man", json!({"tool": "boom"})).await;
+    assert_text(
+        &page.unwrap_or_else(|e| panic!("{e}")),
+        "NAME\n    boom - Panic while running.\n\nSYNOPSIS\n    boom\n\nDESCRIPTION\n    Panic while running.\n",
+    );
+    let page = call(&alice, "man", json!({"tool": "markdown-syntax"})).await;
+    assert!(page.is_ok_and(|page| page.contains("[label](wiki:Space.Page)")));
+}
+
+#[tokio::test]
+async fn an_unknown_name_lists_what_exists_and_hidden_tools_stay_hidden() {
+    let farm = Farm::new();
+    farm.configure("dev", |config| {
+        config.enabled_tools = vec!["echo".into(), "scribble".into()];
+    });
+    let guest = client(farm.manager(), guest("dev")).await;
+    assert_eq!(
+        call(&guest, "man", json!({"tool": "scribble"})).await,
+        Err(
+            "No manual entry for \"scribble\". Available tools: echo, man. Reference pages: \
+             markdown-syntax."
+                .to_owned()
+        )
+    );
+    let alice = client(farm.manager(), alice("dev")).await;
+    assert!(
+        call(&alice, "man", json!({"tool": "scribble"}))
+            .await
+            .is_ok()
+    );
+}
