@@ -59,6 +59,18 @@ impl Registry {
     ) -> Result<Self, Error> {
         let mut declarations: Vec<_> = declarations.into_iter().collect();
         declarations.sort_by_key(|declaration| (declaration.id, declaration.module_path));
+        // Reserved ids first: a contributed `man` is also a duplicate of the runtime's own,
+        // and "reserved" is the message that tells its author what to do.
+        if let Some(contributed) = declarations
+            .iter()
+            .find(|d| RESERVED_IDS.contains(&d.id) && !is_runtime_module(d.module_path))
+        {
+            return Err(Error::ReservedTool {
+                id: contributed.id,
+                module: contributed.module_path,
+                owner: RUNTIME_CRATE,
+            });
+        }
         for pair in declarations.windows(2) {
             if let [first, second] = pair
                 && first.id == second.id
@@ -69,16 +81,6 @@ impl Registry {
                     second: second.module_path,
                 });
             }
-        }
-        if let Some(contributed) = declarations
-            .iter()
-            .find(|d| RESERVED_IDS.contains(&d.id) && !is_runtime_module(d.module_path))
-        {
-            return Err(Error::ReservedTool {
-                id: contributed.id,
-                module: contributed.module_path,
-                owner: RUNTIME_CRATE,
-            });
         }
         Ok(Self {
             tools: declarations
