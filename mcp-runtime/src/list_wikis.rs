@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use wiki_store::model::wiki::{Wiki, WikiId};
+use wiki_store::model::wiki::Wiki;
 
 use crate::output::guard::fragment;
 use crate::prelude::*;
@@ -18,28 +18,27 @@ pub struct ListWikis {}
 
 impl Execute for ListWikis {
     async fn execute(self, ctx: &ToolContext) -> ToolResult {
-        let doors = ctx.doors()?;
-        let current = doors.wiki().clone();
         // A failed listing (logged by store_call) still shows where the agent is.
-        let wikis = ctx
-            .store_call("list the wikis", |store| store.list_wikis())
-            .await
-            .unwrap_or_default();
-        let pretty = |id: &WikiId| {
-            wikis
-                .iter()
-                .find(|wiki| &wiki.id == id)
-                .map_or_else(|| id.to_string(), |wiki| wiki.pretty_name.clone())
+        let wikis = match ctx.doors() {
+            Ok(_) => ctx
+                .store_call("list the wikis", |store| store.list_wikis())
+                .await
+                .unwrap_or_default(),
+            Err(_) => Vec::new(),
         };
+        let current = ctx.wiki.as_str();
+        let pretty = wikis
+            .iter()
+            .find(|wiki| wiki.id.as_str() == current)
+            .map_or(current, |wiki| wiki.pretty_name.as_str());
         let mut out = String::new();
-        if !doors.reach() {
+        if !ctx.cross_wiki_reach {
             let _ = write!(
                 out,
                 "Cross-wiki reach is not enabled for this endpoint, so only this wiki can be \
                  used. An administrator of the main wiki can enable it in the main wiki's MCP \
-                 configuration (`wiki-mcp farm reach`).\n\n  {} — {} (this endpoint)\n",
-                current,
-                fragment(&pretty(&current))
+                 configuration (`wiki-mcp farm reach`).\n\n  {current} — {} (this endpoint)\n",
+                fragment(pretty)
             );
             return Ok(ToolOutput::text(out));
         }
@@ -47,15 +46,14 @@ impl Execute for ListWikis {
             "Wiki ids: pass one as `wiki` to query_documents or get_tree, prefix a reference \
              with it (`id:Space.Page`), or use wiki=\"all\" to search every wiki.\n\n",
         );
-        let _ = writeln!(
-            out,
-            "  {current} — {} (this endpoint)",
-            fragment(&pretty(&current))
-        );
-        let mut others: Vec<&Wiki> = wikis
-            .iter()
-            .filter(|wiki| wiki.id != current && doors.can_view_wiki(&wiki.id))
-            .collect();
+        let _ = writeln!(out, "  {current} — {} (this endpoint)", fragment(pretty));
+        let mut others: Vec<&Wiki> = match ctx.doors() {
+            Ok(doors) => wikis
+                .iter()
+                .filter(|wiki| wiki.id.as_str() != current && doors.can_view_wiki(&wiki.id))
+                .collect(),
+            Err(_) => Vec::new(),
+        };
         others.sort_by(|a, b| a.id.cmp(&b.id));
         for wiki in others {
             let _ = writeln!(out, "  {} — {}", wiki.id, fragment(&wiki.pretty_name));

@@ -4,6 +4,7 @@
 mod calls;
 mod doors;
 mod harness;
+mod list_wikis;
 mod logs;
 mod man;
 mod manager;
