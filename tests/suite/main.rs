@@ -1,3 +1,5 @@
 //! The workspace-wide test suite: one binary, a module per area.
 
+mod harness;
+mod http;
 mod tidy;

@@ -1,0 +1,164 @@
+//! A real server on `127.0.0.1:0` over a freshly seeded demo farm in a temp dir, and the clients
+//! that drive it: rmcp's client for MCP, raw HTTP for status codes and headers.
+//!
+//! The farm is the one `wiki-mcp` seeds on a first run (`wiki_mcp::farm`), so tests see what
+//! users see. The test keeps a handle on the same store to play the admin commands' part.
+
+use std::io;
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use mcp_runtime::http::{Directory, HttpOptions, HttpServer};
+use mcp_runtime::server::{Manager, McpHandler, ServerSettings};
+use rmcp::ServiceExt;
+use rmcp::service::{RoleClient, RunningService};
+use rmcp::transport::StreamableHttpClientTransport;
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+use serde_json::Value;
+use tempfile::TempDir;
+use tokio::task::JoinHandle;
+use tokio_util::sync::CancellationToken;
+use wiki_mcp::demo::DEMO_USER;
+use wiki_mcp::farm::{self, ADMIN_USER, Content};
+use wiki_store::{SqliteStore, Store, TokenStore};
+
+/// The `Accept` header streamable HTTP requires on POST.
+pub(crate) const ACCEPT: &str = "application/json, text/event-stream";
+
+/// A running server and what a test needs to talk to it.
+pub(crate) struct TestServer {
+    /// The base URL: `http://127.0.0.1:<port>`, or the public URL when one is configured.
+    pub(crate) base: String,
+    /// The bound loopback address.
+    pub(crate) bound: SocketAddr,
+    /// The server's store (a clone sharing its pool): changes made here are what an admin
+    /// command would make.
+    pub(crate) store: SqliteStore,
+    /// The data directory, for opening the farm as another process would.
+    pub(crate) dir: TempDir,
+    pub(crate) admin_token: String,
+    pub(crate) alice_token: String,
+    shutdown: CancellationToken,
+    task: Option<JoinHandle<io::Result<()>>>,
+}
+
+impl TestServer {
+    /// A server with the default options but no rate limit (tests send bursts).
+    pub(crate) async fn start() -> Self {
+        Self::start_with(HttpOptions {
+            rate_limit: None,
+            ..HttpOptions::default()
+        })
+        .await
+    }
+
+    pub(crate) async fn start_with(options: HttpOptions) -> Self {
+        let dir = tempfile::tempdir().expect("a temp dir");
+        let store = farm::create(dir.path(), Content::Demo).expect("the demo farm");
+        let admin_token = store
+            .create_token(ADMIN_USER, "test")
+            .expect("an admin token")
+            .token
+            .expose()
+            .to_owned();
+        let alice_token = store
+            .create_token(DEMO_USER, "test")
+            .expect("alice's token")
+            .token
+            .expose()
+            .to_owned();
+        let server = HttpServer::bind("127.0.0.1:0", options)
+            .await
+            .expect("bind 127.0.0.1:0");
+        let base = server.base_url().to_string();
+        let bound = server.local_addr().expect("the bound address");
+        let shared: Arc<dyn Store> = Arc::new(store.clone());
+        let manager = Arc::new(
+            Manager::new(
+                shared,
+                ServerSettings::default().with_public_url(base.clone()),
+            )
+            .expect("the server manager"),
+        );
+        let shutdown = CancellationToken::new();
+        let handler = McpHandler::new(Arc::clone(&manager));
+        let task = tokio::spawn(server.serve(
+            Arc::new(Directory::new(manager)),
+            handler,
+            shutdown.clone(),
+        ));
+        TestServer {
+            base,
+            bound,
+            store,
+            dir,
+            admin_token,
+            alice_token,
+            shutdown,
+            task: Some(task),
+        }
+    }
+
+    /// The MCP endpoint of `wiki`.
+    pub(crate) fn endpoint(&self, wiki: &str) -> String {
+        format!("{}/rest/wikis/{wiki}/aiLLM/mcp", self.base)
+    }
+
+    /// An rmcp client connected to `wiki`'s endpoint, as the token's user or the guest.
+    pub(crate) async fn client(
+        &self,
+        wiki: &str,
+        token: Option<&str>,
+    ) -> RunningService<RoleClient, ()> {
+        let mut config = StreamableHttpClientTransportConfig::with_uri(self.endpoint(wiki));
+        if let Some(token) = token {
+            config = config.auth_header(token);
+        }
+        ().serve(StreamableHttpClientTransport::from_config(config))
+            .await
+            .expect("the rmcp client connects")
+    }
+
+    /// POSTs a JSON-RPC message to `wiki`'s endpoint with the headers a client sends, plus
+    /// `extra` headers.
+    pub(crate) async fn post(
+        &self,
+        wiki: &str,
+        token: Option<&str>,
+        body: &Value,
+        extra: &[(&str, &str)],
+    ) -> reqwest::Response {
+        let mut request = reqwest::Client::new()
+            .post(self.endpoint(wiki))
+            .header("accept", ACCEPT)
+            .header("content-type", "application/json")
+            .body(serde_json::to_vec(body).expect("JSON"));
+        if let Some(token) = token {
+            request = request.header("authorization", format!("Bearer {token}"));
+        }
+        for (name, value) in extra {
+            request = request.header(*name, *value);
+        }
+        request.send().await.expect("the server answers")
+    }
+
+    /// Stops the server the way SIGTERM does and waits for it to finish.
+    pub(crate) async fn stop(mut self) -> io::Result<()> {
+        self.shutdown.cancel();
+        match self.task.take() {
+            Some(task) => task.await.map_err(io::Error::other)?,
+            None => Ok(()),
+        }
+    }
+}
+
+impl Drop for TestServer {
+    fn drop(&mut self) {
+        self.shutdown.cancel();
+    }
+}
+
+/// A `tools/list` request, as raw JSON-RPC.
+pub(crate) fn tools_list() -> Value {
+    serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"})
+}

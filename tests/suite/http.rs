@@ -1,0 +1,435 @@
+//! The HTTP layer, through a real server on loopback: the gates in the reference's order, the
+//! DNS-rebinding checks, the limits, shutdown, and real MCP clients.
+
+use std::time::Duration;
+
+use mcp_runtime::http::{BaseUrl, HttpOptions, RateLimit};
+use rmcp::model::CallToolRequestParams;
+use serde_json::{Value, json};
+use wiki_mcp::demo::{DEMO_SUBWIKI, DEMO_USER};
+use wiki_store::model::wiki::WikiId;
+use wiki_store::{ConfigStore, SqliteStore, TokenStore};
+
+use crate::harness::{TestServer, tools_list};
+
+const AUTHORIZATION_SERVER: &str = "https://auth.example.com";
+
+fn header(response: &reqwest::Response, name: &str) -> Option<String> {
+    response
+        .headers()
+        .get(name)
+        .and_then(|value| value.to_str().ok())
+        .map(str::to_owned)
+}
+
+async fn json_body(response: reqwest::Response) -> Value {
+    let bytes = response.bytes().await.expect("a body");
+    serde_json::from_slice(&bytes)
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&bytes)))
+}
+
+fn set_config(
+    store: &SqliteStore,
+    wiki: &str,
+    change: impl FnOnce(&mut wiki_store::model::mcp_config::McpConfig),
+) {
+    let wiki = WikiId::new(wiki).expect("a wiki id");
+    let mut config = store.mcp_config(&wiki);
+    change(&mut config);
+    store
+        .set_mcp_config(&wiki, &config, "admin")
+        .expect("the configuration saves");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn unknown_and_disabled_wikis_are_404_before_authentication() {
+    let server = TestServer::start().await;
+    let bad = Some("wmcp_not_a_token");
+    assert_eq!(
+        server
+            .post("nowhere", bad, &tools_list(), &[])
+            .await
+            .status(),
+        404
+    );
+    assert_eq!(
+        server
+            .post("Not-A-Wiki-Id!", None, &tools_list(), &[])
+            .await
+            .status(),
+        404
+    );
+    // Control: the same bad token on a served wiki is an authentication failure.
+    assert_eq!(
+        server
+            .post(DEMO_SUBWIKI, bad, &tools_list(), &[])
+            .await
+            .status(),
+        401
+    );
+
+    set_config(&server.store, DEMO_SUBWIKI, |config| config.enabled = false);
+    assert_eq!(
+        server
+            .post(DEMO_SUBWIKI, bad, &tools_list(), &[])
+            .await
+            .status(),
+        404
+    );
+    let valid = server.alice_token.clone();
+    assert_eq!(
+        server
+            .post(DEMO_SUBWIKI, Some(&valid), &tools_list(), &[])
+            .await
+            .status(),
+        404,
+        "a disabled endpoint is absent even for a valid user"
+    );
+    set_config(&server.store, DEMO_SUBWIKI, |config| config.enabled = true);
+    assert_eq!(
+        server
+            .post(DEMO_SUBWIKI, Some(&valid), &tools_list(), &[])
+            .await
+            .status(),
+        200,
+        "re-enabled without a restart"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bad_token_is_401_with_a_bearer_challenge() {
+    let server = TestServer::start().await;
+    let response = server
+        .post("main", Some("wmcp_forged"), &tools_list(), &[])
+        .await;
+    assert_eq!(response.status(), 401);
+    assert_eq!(
+        header(&response, "www-authenticate").as_deref(),
+        Some(r#"Bearer realm="wiki-mcp", error="invalid_token""#)
+    );
+    let basic = server
+        .post(
+            "main",
+            None,
+            &tools_list(),
+            &[("authorization", "Basic YWxpY2U6cHc=")],
+        )
+        .await;
+    assert_eq!(
+        basic.status(),
+        401,
+        "another scheme is not a credential we accept"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_token_revoked_by_another_process_is_refused_on_the_next_request() {
+    let server = TestServer::start().await;
+    let token = server.alice_token.clone();
+    assert_eq!(
+        server
+            .post("main", Some(&token), &tools_list(), &[])
+            .await
+            .status(),
+        200
+    );
+    // A second store on the same files: its writes reach the server only through the database
+    // (the change sequence), as an admin command's would.
+    let other_process = SqliteStore::open(server.dir.path()).expect("open the farm again");
+    let prefix = other_process
+        .list_tokens(Some(DEMO_USER))
+        .expect("alice's tokens")
+        .into_iter()
+        .map(|info| info.prefix)
+        .next()
+        .expect("alice has a token");
+    other_process.revoke_token(&prefix).expect("revoke");
+    assert_eq!(
+        server
+            .post("main", Some(&token), &tools_list(), &[])
+            .await
+            .status(),
+        401
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_authorization_server_turns_anonymous_requests_into_401_with_metadata() {
+    let server = TestServer::start_with(HttpOptions {
+        authorization_servers: vec![AUTHORIZATION_SERVER.to_owned()],
+        rate_limit: None,
+        ..HttpOptions::default()
+    })
+    .await;
+    let endpoint = server.endpoint("main");
+    let metadata_url = format!("{endpoint}/.well-known/oauth-protected-resource");
+
+    let response = server.post("main", None, &tools_list(), &[]).await;
+    assert_eq!(response.status(), 401);
+    assert_eq!(
+        header(&response, "www-authenticate"),
+        Some(format!(
+            r#"Bearer realm="wiki-mcp", resource_metadata="{metadata_url}""#
+        ))
+    );
+
+    let expected = json!({
+        "resource": endpoint,
+        "authorization_servers": [AUTHORIZATION_SERVER],
+        "bearer_methods_supported": ["header"],
+    });
+    let metadata = reqwest::get(&metadata_url).await.expect("metadata");
+    assert_eq!(metadata.status(), 200);
+    assert_eq!(json_body(metadata).await, expected);
+    // RFC 9728 §3.1's well-known location (the resource path after the well-known suffix).
+    let inserted = format!(
+        "{}/.well-known/oauth-protected-resource/rest/wikis/main/aiLLM/mcp",
+        server.base
+    );
+    assert_eq!(
+        json_body(reqwest::get(&inserted).await.expect("metadata")).await,
+        expected
+    );
+    // The metadata of an unknown wiki does not exist.
+    let unknown = format!(
+        "{}/rest/wikis/nowhere/aiLLM/mcp/.well-known/oauth-protected-resource",
+        server.base
+    );
+    assert_eq!(reqwest::get(&unknown).await.expect("answer").status(), 404);
+
+    let token = server.alice_token.clone();
+    assert_eq!(
+        server
+            .post("main", Some(&token), &tools_list(), &[])
+            .await
+            .status(),
+        200
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_an_authorization_server_the_metadata_is_404_and_the_guest_is_served() {
+    let server = TestServer::start().await;
+    let metadata_url = format!(
+        "{}/.well-known/oauth-protected-resource",
+        server.endpoint("main")
+    );
+    assert_eq!(
+        reqwest::get(&metadata_url).await.expect("answer").status(),
+        404
+    );
+    assert_eq!(
+        server.post("main", None, &tools_list(), &[]).await.status(),
+        200
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_wiki_without_guest_access_answers_401_with_a_challenge() {
+    let server = TestServer::start().await;
+    set_config(&server.store, "main", |config| config.guest_access = false);
+    let response = server.post("main", None, &tools_list(), &[]).await;
+    assert_eq!(response.status(), 401);
+    assert_eq!(
+        header(&response, "www-authenticate").as_deref(),
+        Some(r#"Bearer realm="wiki-mcp""#)
+    );
+    let token = server.alice_token.clone();
+    assert_eq!(
+        server
+            .post("main", Some(&token), &tools_list(), &[])
+            .await
+            .status(),
+        200
+    );
+    // Another wiki keeps its own setting.
+    assert_eq!(
+        server
+            .post(DEMO_SUBWIKI, None, &tools_list(), &[])
+            .await
+            .status(),
+        200
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn foreign_hosts_and_origins_are_refused() {
+    let server = TestServer::start().await;
+    let forbidden = [
+        ("host", "evil.example"),
+        ("origin", "http://evil.example"),
+        ("origin", "null"),
+    ];
+    for (name, value) in forbidden {
+        let response = server
+            .post("main", None, &tools_list(), &[(name, value)])
+            .await;
+        assert_eq!(response.status(), 403, "{name}: {value}");
+    }
+    let local = server
+        .post(
+            "main",
+            None,
+            &tools_list(),
+            &[("origin", "http://localhost:6274")],
+        )
+        .await;
+    assert_eq!(
+        local.status(),
+        200,
+        "a local tool's page (the MCP Inspector) is allowed"
+    );
+    // Even the 404 of an unknown wiki is not revealed to a foreign host.
+    let probe = server
+        .post("nowhere", None, &tools_list(), &[("host", "evil.example")])
+        .await;
+    assert_eq!(probe.status(), 403);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_public_url_adds_its_host_to_the_accepted_ones() {
+    let server = TestServer::start_with(HttpOptions {
+        public_url: Some(BaseUrl::parse("https://wiki.example.com/").expect("a URL")),
+        rate_limit: None,
+        ..HttpOptions::default()
+    })
+    .await;
+    assert_eq!(server.base, "https://wiki.example.com");
+    // The test talks to the bound loopback address; the Host header is what a reverse proxy
+    // would forward.
+    for (host, expected) in [("wiki.example.com", 200), ("evil.example", 403)] {
+        let response = reqwest::Client::new()
+            .post(format!("http://{}/rest/wikis/main/aiLLM/mcp", server.bound))
+            .header("host", host)
+            .header("accept", crate::harness::ACCEPT)
+            .header("content-type", "application/json")
+            .body(tools_list().to_string())
+            .send()
+            .await
+            .expect("an answer");
+        assert_eq!(response.status(), expected, "Host: {host}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_rate_limit_answers_429_with_retry_after() {
+    let server = TestServer::start_with(HttpOptions {
+        rate_limit: Some(RateLimit {
+            per_second: 1,
+            burst: 2,
+        }),
+        ..HttpOptions::default()
+    })
+    .await;
+    let alice = server.alice_token.clone();
+    for _ in 0..2 {
+        assert_eq!(
+            server
+                .post("main", Some(&alice), &tools_list(), &[])
+                .await
+                .status(),
+            200
+        );
+    }
+    let limited = server.post("main", Some(&alice), &tools_list(), &[]).await;
+    assert_eq!(limited.status(), 429);
+    assert_eq!(header(&limited, "retry-after").as_deref(), Some("1"));
+    // Buckets are per caller.
+    let admin = server.admin_token.clone();
+    assert_eq!(
+        server
+            .post("main", Some(&admin), &tools_list(), &[])
+            .await
+            .status(),
+        200
+    );
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    assert_eq!(
+        server
+            .post("main", Some(&alice), &tools_list(), &[])
+            .await
+            .status(),
+        200
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_body_over_the_cap_is_413() {
+    let server = TestServer::start_with(HttpOptions {
+        max_body_bytes: 4096,
+        rate_limit: None,
+        ..HttpOptions::default()
+    })
+    .await;
+    let big = json!({
+        "jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": {"name": "man", "arguments": {"tool": "x".repeat(8192)}},
+    });
+    assert_eq!(server.post("main", None, &big, &[]).await.status(), 413);
+    assert_eq!(
+        server.post("main", None, &tools_list(), &[]).await.status(),
+        200
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_request_is_served_by_the_wiki_in_its_url_without_sessions() {
+    let server = TestServer::start().await;
+    let initialize = json!({
+        "jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "test", "version": "1"},
+        },
+    });
+    let main = server.post("main", None, &initialize, &[]).await;
+    assert_eq!(main.status(), 200);
+    assert_eq!(
+        header(&main, "mcp-session-id"),
+        None,
+        "stateless: no session to carry across wikis"
+    );
+    let dev = server.post(DEMO_SUBWIKI, None, &initialize, &[]).await;
+    assert_eq!(
+        json_body(main).await["result"]["serverInfo"]["title"],
+        "Main Wiki"
+    );
+    assert_eq!(
+        json_body(dev).await["result"]["serverInfo"]["title"],
+        "Developer Wiki"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_rmcp_client_lists_the_tools_and_calls_man() {
+    let server = TestServer::start().await;
+    for token in [Some(server.alice_token.clone()), None] {
+        let client = server.client("main", token.as_deref()).await;
+        let tools = client.list_all_tools().await.expect("tools/list");
+        let names: Vec<&str> = tools.iter().map(|tool| tool.name.as_ref()).collect();
+        assert!(names.contains(&"man"), "{names:?}");
+        let result = client
+            .call_tool(CallToolRequestParams::new("man"))
+            .await
+            .expect("tools/call man");
+        assert_eq!(result.is_error, Some(false));
+        let text = result
+            .content
+            .first()
+            .and_then(|content| content.as_text())
+            .map(|text| text.text.clone())
+            .unwrap_or_else(|| panic!("expected text content, got {:?}", result.content));
+        assert!(text.starts_with("Available tools"), "{text}");
+        client.cancel().await.expect("the client closes");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_server_shuts_down_gracefully() {
+    let server = TestServer::start().await;
+    let client = server.client("main", None).await;
+    client.list_all_tools().await.expect("tools/list");
+    let stopped = tokio::time::timeout(Duration::from_secs(10), server.stop()).await;
+    assert!(matches!(stopped, Ok(Ok(()))), "{stopped:?}");
+}
