@@ -1,9 +1,17 @@
 //! The doors, in order (reach, rights, space filter, then existence), with their messages, on a
 //! real store through the `peek` test tool and the doors API.
 
+use std::collections::BTreeMap;
+
+use mcp_runtime::server::Caller;
 use serde_json::json;
+use wiki_store::ObjectStore;
+use wiki_store::model::class::FieldType;
+use wiki_store::model::document::Expected;
 use wiki_store::model::mcp_config::SpaceFilterMode;
-use wiki_store::model::search::WikiScope;
+use wiki_store::model::object::{ClassChange, FieldChange, ObjectWrite};
+use wiki_store::model::search::{SearchQuery, WikiScope};
+use wiki_store::objects::query::ObjectQuery;
 
 use crate::harness::{Farm, alice, call, client, guest, reference, wiki};
 
@@ -199,4 +207,95 @@ async fn row_and_search_doors_apply_the_same_rules() {
                 .to_owned()
         )
     );
+}
+
+#[tokio::test]
+async fn object_rows_and_search_hits_are_authorized_before_counting() {
+    let farm = Farm::new();
+    ok(farm.store.change_class(&ClassChange {
+        class_document: reference("Data.Task"),
+        change: FieldChange::Add {
+            name: "state".into(),
+            field_type: FieldType::String,
+            pretty_name: None,
+        },
+        author: "admin".into(),
+        comment: String::new(),
+        major: false,
+        expected: Expected::Any,
+    }));
+    for page in ["Sandbox.WebHome", "Private.Secret", "Sales.Plan"] {
+        ok(farm.store.write_object(&ObjectWrite {
+            reference: reference(page),
+            class: "Data.Task".into(),
+            number: None,
+            values: BTreeMap::from([("state".to_owned(), "open".to_owned())]),
+            title: None,
+            author: "alice".into(),
+            comment: String::new(),
+            major: false,
+            expected: Expected::Any,
+        }));
+    }
+    let manager = farm.manager();
+    let query = || ObjectQuery {
+        class: "Data.Task".into(),
+        document: None,
+        filters: Vec::new(),
+        sort: None,
+    };
+    let main = match manager.server(&wiki("main")).await {
+        Ok(Some(server)) => server,
+        other => panic!("{other:?}"),
+    };
+    let ctx = manager.context(&main, &alice("main"));
+    let doors = ctx.doors().unwrap_or_else(|error| panic!("{error}"));
+    let page = ok(doors
+        .query_objects(wiki("main"), query(), 0, 10)
+        .await
+        .unwrap_or_else(|error| panic!("{error}")));
+    let seen: Vec<String> = page
+        .hits
+        .iter()
+        .map(|hit| hit.reference.to_string())
+        .collect();
+    assert_eq!(seen, ["main:Sales.Plan", "main:Sandbox.WebHome"]);
+    assert_eq!(page.total, 2, "the denied row is not counted");
+
+    let search = |text: &str| {
+        let mut query =
+            SearchQuery::new(Some(text.to_owned()), WikiScope::Only(vec![wiki("main")]));
+        query.limit = 10;
+        query
+    };
+    let found = doors
+        .search(search("secret"))
+        .await
+        .map(|results| results.total);
+    assert_eq!(found, Ok(0), "alice cannot view Private.Secret");
+    let bob_ctx = manager.context(&main, &Caller::user(wiki("main"), "bob"));
+    let bob = bob_ctx.doors().unwrap_or_else(|error| panic!("{error}"));
+    let found = bob
+        .search(search("secret"))
+        .await
+        .map(|results| results.total);
+    assert_eq!(found, Ok(1));
+
+    // From dev, which has no reach, another wiki's objects are refused at the door.
+    let dev = match manager.server(&wiki("dev")).await {
+        Ok(Some(server)) => server,
+        other => panic!("{other:?}"),
+    };
+    let ctx = manager.context(&dev, &alice("dev"));
+    let doors = ctx.doors().unwrap_or_else(|error| panic!("{error}"));
+    assert!(
+        doors
+            .query_objects(wiki("main"), query(), 0, 10)
+            .await
+            .is_err()
+    );
+}
+
+fn ok<T>(result: wiki_store::Result<T>) -> T {
+    result.unwrap_or_else(|error| panic!("{error}"))
 }
