@@ -32,6 +32,7 @@ use wiki_store::rights::RightsSnapshot;
 use wiki_store::{Store, StoreError};
 
 use super::endpoint::{EndpointInputs, ServedTool, ToolSet, WikiServer};
+use super::freshness::FreshnessGate;
 use super::policy::{MAN, effective_tools, guest_tools};
 use super::{Caller, ManagerError};
 use crate::access::{Doors, SpaceFilter};
@@ -107,6 +108,7 @@ struct State {
     seen_seq: AtomicU64,
     slots: Mutex<HashMap<WikiId, Arc<Slot>>>,
     rights: RwLock<Arc<RightsSnapshot>>,
+    freshness: FreshnessGate,
 }
 
 /// One wiki's server for one generation, built at most once.
@@ -167,6 +169,7 @@ impl Manager {
             seen_seq: AtomicU64::new(seq),
             slots: Mutex::new(HashMap::new()),
             rights: RwLock::new(Arc::new(rights)),
+            freshness: FreshnessGate::default(),
         });
         let listener: Weak<State> = Arc::downgrade(&state);
         let subscription = store.subscribe(Arc::new(move |event: &ChangeEvent| {
@@ -270,7 +273,13 @@ impl Manager {
 
     /// Applies what changed since the last request: reloads the rights snapshot and makes every
     /// server re-read its inputs when the change sequence moved.
+    /// Concurrent requests share one check ([`FreshnessGate`]); each still sees every change
+    /// committed before it arrived.
     async fn refresh(&self) -> Result<(), ManagerError> {
+        self.state.freshness.ensure(|| self.poll()).await
+    }
+
+    async fn poll(&self) -> Result<(), ManagerError> {
         let store = Arc::clone(&self.store);
         let state = Arc::clone(&self.state);
         let seen = state.seen_seq.load(Ordering::Acquire);

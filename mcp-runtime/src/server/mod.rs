@@ -3,6 +3,7 @@
 mod caller;
 mod endpoint;
 mod error;
+mod freshness;
 mod handler;
 mod manager;
 pub mod policy;
