@@ -60,8 +60,13 @@ impl ToolContext {
         }
     }
 
-    /// The context of one served call: the caller, and the doors built for it.
-    pub fn for_call(user: Option<String>, doors: Doors, public_url: Option<Arc<str>>) -> Self {
+    /// The context of one served call: the caller, and the doors built for it
+    /// ([`crate::server::Manager::context`] makes them).
+    pub(crate) fn for_call(
+        user: Option<String>,
+        doors: Doors,
+        public_url: Option<Arc<str>>,
+    ) -> Self {
         Self {
             user,
             wiki: doors.wiki().as_str().to_owned(),

@@ -50,8 +50,9 @@ impl std::fmt::Debug for Doors {
 }
 
 impl Doors {
-    /// The doors for `user` (the guest's name for the guest) on `wiki`.
-    pub fn new(
+    /// The doors for `user` (the guest's name for the guest) on `wiki`; the manager builds
+    /// them per call from the wiki's server and the current rights snapshot.
+    pub(crate) fn new(
         store: Arc<dyn Store>,
         wiki: WikiId,
         user: &str,
