@@ -311,7 +311,7 @@ fn integer_value(cx: &Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<Option<Sp
         return skip_value(meta).map(|()| None);
     }
     let expr: Expr = meta.value()?.parse()?;
-    match integer_literal(&expr) {
+    match integer_literal(&expr, "default") {
         Ok(value) => Ok(Some(Spanned {
             value,
             tokens: quote!(#path = #expr),
@@ -356,7 +356,10 @@ fn range_value(cx: &Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<Option<Span
         );
         return Ok(None);
     };
-    match (integer_literal(start), integer_literal(end)) {
+    match (
+        integer_literal(start, "range"),
+        integer_literal(end, "range"),
+    ) {
         (Ok(min), Ok(max)) => Ok(Some(Spanned {
             value: (min, max),
             tokens: quote!(#path = #expr),
@@ -371,9 +374,13 @@ fn range_value(cx: &Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<Option<Span
 }
 
 /// An integer literal, optionally negated, that fits an `i64`.
-fn integer_literal(expr: &Expr) -> syn::Result<i64> {
-    let expected =
-        || syn::Error::new_spanned(expr, "expected an integer literal such as `20` or `-1`");
+fn integer_literal(expr: &Expr, key: &str) -> syn::Result<i64> {
+    let expected = || {
+        syn::Error::new_spanned(
+            expr,
+            format!("`{key}` takes integer literals such as `20` or `-1`"),
+        )
+    };
     match expr {
         Expr::Lit(ExprLit {
             lit: Lit::Int(int), ..
@@ -392,7 +399,7 @@ fn integer_literal(expr: &Expr) -> syn::Result<i64> {
             }
             _ => Err(expected()),
         },
-        Expr::Group(group) => integer_literal(&group.expr),
+        Expr::Group(group) => integer_literal(&group.expr, key),
         _ => Err(expected()),
     }
 }

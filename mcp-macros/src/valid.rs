@@ -269,8 +269,8 @@ fn check_unique_wire_names(cx: &Ctxt, fields: &[Field<'_>]) {
             cx.error_spanned_by(
                 at,
                 format!(
-                    "parameters `{}` and `{}` both have the wire name `{}`; give one another \
-                     name with #[param(rename = \"...\")]",
+                    "parameters `{}` and `{}` both have the wire name `{}`; rename one with \
+                     #[param(rename = \"...\")]",
                     first.ident, field.ident, field.wire
                 ),
             );

@@ -66,8 +66,8 @@ fn variants<'a>(cx: &Ctxt, input: &'a DeriveInput) -> Vec<(&'a syn::Ident, Strin
             cx.error_spanned_by(
                 &variant.ident,
                 format!(
-                    "variants `{first}` and `{}` both have the wire value `{wire}`; give one \
-                     another with #[param(rename = \"...\")]",
+                    "variants `{first}` and `{}` both have the wire value `{wire}`; rename one \
+                     with #[param(rename = \"...\")]",
                     variant.ident
                 ),
             );

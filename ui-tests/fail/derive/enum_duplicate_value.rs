@@ -1,0 +1,10 @@
+use mcp_runtime::prelude::*;
+
+#[derive(ParamEnum)]
+pub enum Mode {
+    List,
+    #[param(rename = "list")]
+    Listing,
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use mcp_runtime::prelude::*;
+
+#[derive(ParamEnum)]
+pub enum Mode {
+    List,
+    Diff(String),
+}
+
+fn main() {}

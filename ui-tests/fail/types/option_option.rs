@@ -1,0 +1,16 @@
+use mcp_runtime::prelude::*;
+
+/// Do something.
+#[mcp_tool(id = "tool")]
+pub struct Tool {
+    /// A name.
+    name: Option<Option<String>>,
+}
+
+impl Execute for Tool {
+    async fn execute(self, _ctx: &ToolContext) -> ToolResult {
+        Ok(ToolOutput::text(""))
+    }
+}
+
+fn main() {}
