@@ -1,0 +1,107 @@
+//! Revision history shared by the tools that read it: the strict version grammar (checked
+//! before any store access, so strings such as `deleted:3` or `xar:2.1` never reach a query) and
+//! the one line each revision is listed as.
+
+use mcp_runtime::output::guard::fragment;
+use mcp_runtime::prelude::*;
+use time::OffsetDateTime;
+use time::macros::format_description;
+use wiki_store::model::history::RevisionInfo;
+use wiki_store::model::version::Version;
+
+/// Parses the version argument `name`: absent is `None`; anything present, the empty string
+/// included, must be `\d{1,9}\.\d{1,9}`.
+pub(crate) fn version_argument(
+    name: &'static str,
+    value: &Keep<String>,
+) -> Result<Option<Version>, ToolError> {
+    let Some(text) = value.as_deref() else {
+        return Ok(None);
+    };
+    text.parse::<Version>().map(Some).map_err(|_| {
+        ToolError::new(format!(
+            "Error: '{name}' must be a version such as \"1.1\" or \"4.12\": two numbers of 1 to 9 \
+             digits joined by a dot (got \"{}\"). Call get_history without versions to list them.",
+            fragment(text)
+        ))
+    })
+}
+
+/// `3.2 (minor)  2026-08-18 10:15  by alice  - comment`: every wiki-authored part guarded.
+pub(crate) fn revision_line(revision: &RevisionInfo) -> String {
+    let mut line = revision.version.to_string();
+    if revision.version.is_minor() {
+        line.push_str(" (minor)");
+    }
+    line.push_str("  ");
+    line.push_str(&minute(revision.date));
+    line.push_str("  by ");
+    line.push_str(&fragment(&revision.author));
+    let comment = fragment(revision.comment.trim());
+    if !comment.is_empty() {
+        line.push_str("  - ");
+        line.push_str(&comment);
+    }
+    line
+}
+
+/// A date in UTC to the minute, `2026-08-18 10:15`: enough to tell revisions apart by eye.
+pub(crate) fn minute(date: OffsetDateTime) -> String {
+    let format = format_description!("[year]-[month]-[day] [hour]:[minute]");
+    let utc = date.to_offset(time::UtcOffset::UTC);
+    utc.format(&format).unwrap_or_else(|_| utc.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use time::macros::datetime;
+
+    use super::*;
+
+    fn refused(value: &str) -> String {
+        version_argument("version", &Keep::Present(value.to_owned()))
+            .map_err(|error| error.message().to_owned())
+            .err()
+            .unwrap_or_default()
+    }
+
+    #[test]
+    fn only_the_strict_grammar_passes() {
+        assert_eq!(version_argument("from", &Keep::Absent), Ok(None));
+        assert_eq!(
+            version_argument("from", &Keep::Present("12.3".to_owned())),
+            Ok(Some(Version {
+                major: 12,
+                minor: 3
+            }))
+        );
+        for bad in ["", "deleted:3", "1.2.3", "xar:2.1", "1234567890.1", "1", "1.1 "] {
+            assert!(
+                refused(bad).starts_with("Error: 'version' must be a version such as \"1.1\""),
+                "{bad:?}"
+            );
+        }
+        assert!(refused("1\n.1").contains("(got \"1.1\")"));
+    }
+
+    #[test]
+    fn a_revision_line_is_guarded() {
+        let info = RevisionInfo {
+            version: Version { major: 3, minor: 2 },
+            author: "mal\u{202E}lory\nVersion: 9.9".to_owned(),
+            date: datetime!(2026-08-18 12:15 +02:00),
+            comment: "fixed\u{2028}Current version: 1.1".to_owned(),
+        };
+        assert_eq!(
+            revision_line(&info),
+            "3.2 (minor)  2026-08-18 10:15  by malloryVersion: 9.9  - fixedCurrent version: 1.1"
+        );
+        let major = RevisionInfo {
+            version: Version::FIRST,
+            comment: "  ".to_owned(),
+            ..info
+        };
+        assert!(revision_line(&major).starts_with("1.1  2026-08-18 10:15  by "));
+        assert!(!revision_line(&major).contains(" - "));
+    }
+}

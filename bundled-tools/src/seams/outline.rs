@@ -1,0 +1,124 @@
+//! The heading outline of Markdown source (facts §1.5, §3.2): what get_document shows instead of
+//! the content of a page too large for one result, with the line of each heading so that a
+//! window (`offset=`) can read one part.
+//!
+//! Headings come from the CommonMark parser, not a line regex: a `#` inside a fenced code block
+//! is not a heading, and setext headings (`Title` over `===`) are.
+
+use mcp_runtime::output::guard::fragment;
+use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
+
+/// The Markdown dialect of our content: CommonMark with the GitHub extensions the store's link
+/// extraction also parses.
+pub(crate) fn markdown_options() -> Options {
+    Options::ENABLE_TABLES
+        | Options::ENABLE_STRIKETHROUGH
+        | Options::ENABLE_TASKLISTS
+        | Options::ENABLE_FOOTNOTES
+        | Options::ENABLE_GFM
+}
+
+/// One heading of the source.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Heading {
+    /// 1 to 6.
+    pub(crate) level: usize,
+    /// The 1-based source line the heading starts on.
+    pub(crate) line: usize,
+    /// The heading's text, whitespace collapsed, link labels kept (targets dropped).
+    pub(crate) title: String,
+}
+
+/// The headings of `source` (line endings already normalized), in order.
+pub(crate) fn headings(source: &str) -> Vec<Heading> {
+    let line_starts: Vec<usize> = std::iter::once(0)
+        .chain(source.match_indices('\n').map(|(index, _)| index + 1))
+        .collect();
+    let line_of = |offset: usize| line_starts.partition_point(|&start| start <= offset);
+    let mut out = Vec::new();
+    let mut open: Option<(usize, usize, String)> = None;
+    for (event, range) in Parser::new_ext(source, markdown_options()).into_offset_iter() {
+        match event {
+            Event::Start(Tag::Heading { level, .. }) => {
+                open = Some((level as usize, line_of(range.start), String::new()));
+            }
+            Event::End(TagEnd::Heading(_)) => {
+                if let Some((level, line, title)) = open.take() {
+                    out.push(Heading {
+                        level,
+                        line,
+                        title: collapse_whitespace(&title),
+                    });
+                }
+            }
+            Event::Text(text) | Event::Code(text) => {
+                if let Some((_, _, title)) = open.as_mut() {
+                    title.push_str(&text);
+                }
+            }
+            Event::SoftBreak | Event::HardBreak => {
+                if let Some((_, _, title)) = open.as_mut() {
+                    title.push(' ');
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// One outline line per heading: `2*(level-1)` spaces, `L<line>: <title>` (title guarded).
+pub(crate) fn outline_lines(headings: &[Heading]) -> String {
+    let mut out = String::new();
+    for heading in headings {
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        out.push_str(&" ".repeat(2 * (heading.level.saturating_sub(1))));
+        out.push('L');
+        out.push_str(&heading.line.to_string());
+        out.push_str(": ");
+        out.push_str(&fragment(&heading.title));
+    }
+    out
+}
+
+/// Runs of whitespace become one space; the ends are trimmed.
+pub(crate) fn collapse_whitespace(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn headings_come_from_the_parser_with_their_lines() {
+        let source = "# Guide\n\nintro\n\n## Install [now](Setup.WebHome)\n\n```\n# not a heading\n```\n\nSetext `code`\n---\n";
+        let found = headings(source);
+        let summary: Vec<(usize, usize, &str)> = found
+            .iter()
+            .map(|h| (h.level, h.line, h.title.as_str()))
+            .collect();
+        assert_eq!(
+            summary,
+            [(1, 1, "Guide"), (2, 5, "Install now"), (2, 11, "Setext code")]
+        );
+        assert_eq!(
+            outline_lines(&found),
+            "L1: Guide\n  L5: Install now\n  L11: Setext code"
+        );
+    }
+
+    #[test]
+    fn outline_titles_are_guarded() {
+        let found = vec![Heading {
+            level: 3,
+            line: 7,
+            title: format!("a\u{202E}b{}", "x".repeat(300)),
+        }];
+        let outline = outline_lines(&found);
+        assert!(outline.starts_with("    L7: abxx"));
+        assert!(outline.ends_with('…'));
+    }
+}

@@ -1,0 +1,433 @@
+//! Rendering our Markdown for reading (get_document `rendered`, and the HTML view pages): plain
+//! text, or HTML sanitized by an allow-list, cut into sections at the headings so that an agent
+//! can see the outline with each section's size and fetch one section by its anchor.
+//!
+//! The renderer is pulldown-cmark (the same parser the store extracts links with) and the
+//! sanitizer ammonia: page authors can write raw HTML in Markdown, and none of their scripts,
+//! event handlers, styles or `javascript:` links survive into what is shown.
+
+use std::borrow::Cow;
+use std::collections::{HashMap, HashSet};
+use std::sync::LazyLock;
+
+use pulldown_cmark::{Event, HeadingLevel, Parser, Tag, TagEnd};
+
+use super::outline::{collapse_whitespace, markdown_options};
+
+/// The most characters of one attribute value kept with `detail=full`.
+const MAX_ATTRIBUTE_CHARS: usize = 100;
+
+/// The anchor of the content before the first heading.
+pub(crate) const INTRO_ANCHOR: &str = "#(intro)";
+
+/// How a rendered page is shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Rendering {
+    /// Plain text: no markup, stack traces collapsed.
+    Plain,
+    /// Sanitized HTML with presentation stripped: tags, links and image sources only.
+    HtmlStripped,
+    /// Sanitized HTML keeping the safe attributes, long values shortened.
+    HtmlFull,
+}
+
+/// One section of a rendered page: a heading and what follows it up to the next heading of any
+/// level (the intro has no heading).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Section {
+    /// `#slug` (GitHub's form, made unique with `-1`, `-2`), or [`INTRO_ANCHOR`].
+    pub(crate) anchor: String,
+    /// 1 to 6; 0 for the intro.
+    pub(crate) level: usize,
+    /// The heading's text (empty for the intro).
+    pub(crate) title: String,
+    /// The rendered text of this section alone.
+    pub(crate) text: String,
+}
+
+/// A rendered page, cut into sections.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Rendered {
+    /// The sections in page order; the intro first when there is text before the first heading.
+    pub(crate) sections: Vec<Section>,
+}
+
+impl Rendered {
+    /// The whole page.
+    pub(crate) fn text(&self) -> String {
+        join_sections(&self.sections)
+    }
+
+    /// The section at `anchor` with its subsections (up to the next heading of the same or a
+    /// higher level), or `None`.
+    pub(crate) fn section(&self, anchor: &str) -> Option<String> {
+        let start = self
+            .sections
+            .iter()
+            .position(|section| section.anchor == anchor)?;
+        let level = self.sections.get(start)?.level;
+        let end = if level == 0 {
+            start + 1
+        } else {
+            self.sections
+                .iter()
+                .skip(start + 1)
+                .position(|section| section.level <= level)
+                .map_or(self.sections.len(), |offset| start + 1 + offset)
+        };
+        Some(join_sections(self.sections.get(start..end)?))
+    }
+
+    /// The anchors, in order (for "no such section" messages).
+    pub(crate) fn anchors(&self) -> Vec<&str> {
+        self.sections
+            .iter()
+            .map(|section| section.anchor.as_str())
+            .collect()
+    }
+}
+
+fn join_sections(sections: &[Section]) -> String {
+    let mut out = String::new();
+    for section in sections {
+        let text = section.text.trim_end_matches('\n');
+        if text.is_empty() {
+            continue;
+        }
+        if !out.is_empty() {
+            out.push_str("\n\n");
+        }
+        out.push_str(text);
+    }
+    out
+}
+
+/// Renders Markdown `source` as `rendering`, cut into sections.
+pub(crate) fn render(source: &str, rendering: Rendering) -> Rendered {
+    let events: Vec<Event<'_>> = Parser::new_ext(source, markdown_options()).collect();
+    let mut slugs = Slugs::default();
+    let mut sections = Vec::new();
+    let mut start = 0;
+    let mut heading: Option<(usize, String, String)> = None;
+    for index in 0..=events.len() {
+        let boundary = match events.get(index) {
+            None => true,
+            Some(Event::Start(Tag::Heading { .. })) => true,
+            Some(_) => false,
+        };
+        if !boundary {
+            continue;
+        }
+        let slice = events.get(start..index).unwrap_or_default();
+        let text = render_events(slice, rendering);
+        match heading.take() {
+            Some((level, anchor, title)) => sections.push(Section {
+                anchor,
+                level,
+                title,
+                text,
+            }),
+            None if !text.trim().is_empty() => sections.push(Section {
+                anchor: INTRO_ANCHOR.to_owned(),
+                level: 0,
+                title: String::new(),
+                text,
+            }),
+            None => {}
+        }
+        if let Some(Event::Start(Tag::Heading { level, .. })) = events.get(index) {
+            let title = heading_text(events.get(index..).unwrap_or_default());
+            heading = Some((level_number(*level), slugs.unique(&title), title));
+        }
+        start = index;
+    }
+    Rendered { sections }
+}
+
+fn level_number(level: HeadingLevel) -> usize {
+    level as usize
+}
+
+/// The text of the heading that `events` starts with.
+fn heading_text(events: &[Event<'_>]) -> String {
+    let mut title = String::new();
+    for event in events.iter().skip(1) {
+        match event {
+            Event::End(TagEnd::Heading(_)) => break,
+            Event::Text(text) | Event::Code(text) => title.push_str(text),
+            Event::SoftBreak | Event::HardBreak => title.push(' '),
+            _ => {}
+        }
+    }
+    collapse_whitespace(&title)
+}
+
+fn render_events(events: &[Event<'_>], rendering: Rendering) -> String {
+    match rendering {
+        Rendering::Plain => collapse_stack_traces(&plain_text(events)),
+        Rendering::HtmlStripped | Rendering::HtmlFull => {
+            let mut raw = String::new();
+            pulldown_cmark::html::push_html(&mut raw, events.iter().cloned());
+            let sanitizer = if rendering == Rendering::HtmlFull {
+                &*FULL
+            } else {
+                &*STRIPPED
+            };
+            sanitizer.clean(&raw).to_string()
+        }
+    }
+}
+
+/// Presentation stripped: structure, link targets and image sources only.
+static STRIPPED: LazyLock<ammonia::Builder<'static>> = LazyLock::new(|| {
+    let mut builder = ammonia::Builder::default();
+    builder
+        .generic_attributes(HashSet::new())
+        .tag_attributes(HashMap::from([
+            ("a", HashSet::from(["href"])),
+            ("img", HashSet::from(["src", "alt"])),
+        ]))
+        .link_rel(None);
+    builder
+});
+
+/// ammonia's safe attributes, each value shortened to [`MAX_ATTRIBUTE_CHARS`].
+static FULL: LazyLock<ammonia::Builder<'static>> = LazyLock::new(|| {
+    let mut builder = ammonia::Builder::default();
+    builder.link_rel(None).attribute_filter(|_, _, value| {
+        match value.char_indices().nth(MAX_ATTRIBUTE_CHARS) {
+            None => Some(Cow::Borrowed(value)),
+            Some((cut, _)) => Some(Cow::Owned(format!("{}…", &value[..cut]))),
+        }
+    });
+    builder
+});
+
+/// GitHub-style anchors: lowercase, letters, digits, `-` and `_` kept, spaces become `-`, the
+/// rest dropped; a repeated anchor gets `-1`, `-2`, ….
+#[derive(Default)]
+struct Slugs {
+    seen: HashMap<String, usize>,
+}
+
+impl Slugs {
+    fn unique(&mut self, title: &str) -> String {
+        let mut slug: String = title
+            .to_lowercase()
+            .chars()
+            .filter_map(|c| match c {
+                ' ' => Some('-'),
+                c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c),
+                _ => None,
+            })
+            .collect();
+        if slug.is_empty() {
+            slug.push_str("section");
+        }
+        let count = self.seen.entry(slug.clone()).or_insert(0);
+        let anchor = if *count == 0 {
+            format!("#{slug}")
+        } else {
+            format!("#{slug}-{count}")
+        };
+        *count += 1;
+        anchor
+    }
+}
+
+/// Plain text of Markdown events: paragraphs and blocks separated by a blank line, list items
+/// with their markers, table cells joined by ` | `, link labels without their targets, images
+/// by their alternative text, raw HTML dropped (it is markup, not text).
+fn plain_text(events: &[Event<'_>]) -> String {
+    let mut out = String::new();
+    let mut lists: Vec<Option<u64>> = Vec::new();
+    let mut in_image = false;
+    for event in events {
+        match event {
+            Event::Start(tag) => match tag {
+                Tag::Paragraph | Tag::Heading { .. } | Tag::CodeBlock(_) | Tag::Table(_) => {
+                    if lists.is_empty() {
+                        block_break(&mut out);
+                    }
+                }
+                Tag::List(first) => {
+                    if lists.is_empty() {
+                        block_break(&mut out);
+                    }
+                    lists.push(*first);
+                }
+                Tag::Item => {
+                    line_break(&mut out);
+                    out.push_str(&"  ".repeat(lists.len().saturating_sub(1)));
+                    match lists.last_mut() {
+                        Some(Some(number)) => {
+                            out.push_str(&format!("{number}. "));
+                            *number += 1;
+                        }
+                        _ => out.push_str("- "),
+                    }
+                }
+                Tag::TableCell => {
+                    if !out.ends_with('\n') && !out.is_empty() && !out.ends_with("\n\n") {
+                        out.push_str(" | ");
+                    }
+                }
+                Tag::Image { .. } => {
+                    in_image = true;
+                    out.push_str("[image: ");
+                }
+                _ => {}
+            },
+            Event::End(tag) => match tag {
+                TagEnd::List(_) => {
+                    lists.pop();
+                }
+                TagEnd::TableHead | TagEnd::TableRow => line_break(&mut out),
+                TagEnd::Image => {
+                    in_image = false;
+                    out.push(']');
+                }
+                _ => {}
+            },
+            Event::Text(text) | Event::Code(text) => out.push_str(text),
+            Event::SoftBreak | Event::HardBreak => {
+                out.push(if in_image { ' ' } else { '\n' });
+            }
+            Event::Rule => {
+                block_break(&mut out);
+                out.push_str("----");
+            }
+            Event::TaskListMarker(done) => out.push_str(if *done { "[x] " } else { "[ ] " }),
+            Event::FootnoteReference(label) => {
+                out.push_str("[^");
+                out.push_str(label);
+                out.push(']');
+            }
+            Event::Html(_) | Event::InlineHtml(_) => {}
+            Event::InlineMath(text) | Event::DisplayMath(text) => out.push_str(text),
+        }
+    }
+    let trimmed = out.trim_end_matches('\n').len();
+    out.truncate(trimmed);
+    out
+}
+
+/// Ends the current line (if any text is on it).
+fn line_break(out: &mut String) {
+    if !out.is_empty() && !out.ends_with('\n') {
+        out.push('\n');
+    }
+}
+
+/// Leaves exactly one blank line before the next block.
+fn block_break(out: &mut String) {
+    if out.is_empty() {
+        return;
+    }
+    line_break(out);
+    if !out.ends_with("\n\n") {
+        out.push('\n');
+    }
+}
+
+/// Three or more consecutive stack frame lines (`at a.b(C.java:1)`, `... 5 more`,
+/// `... 5 common frames omitted`) become `[... N stack frames omitted ...]` (facts §3.2): a
+/// pasted trace is noise to an agent, and its first line (the exception) is kept.
+pub(crate) fn collapse_stack_traces(text: &str) -> String {
+    let lines: Vec<&str> = text.split('\n').collect();
+    let mut out: Vec<Cow<'_, str>> = Vec::with_capacity(lines.len());
+    let mut index = 0;
+    while index < lines.len() {
+        let run = lines
+            .iter()
+            .skip(index)
+            .take_while(|line| is_stack_frame(line))
+            .count();
+        if run >= 3 {
+            out.push(Cow::Owned(format!("[... {run} stack frames omitted ...]")));
+            index += run;
+        } else {
+            out.extend(
+                lines
+                    .iter()
+                    .skip(index)
+                    .take(run.max(1))
+                    .map(|line| Cow::Borrowed(*line)),
+            );
+            index += run.max(1);
+        }
+    }
+    out.join("\n")
+}
+
+fn is_stack_frame(line: &str) -> bool {
+    let line = line.trim();
+    if let Some(frame) = line.strip_prefix("at ") {
+        return frame.ends_with(')') && frame.contains('(') && !frame.contains(' ');
+    }
+    if let Some(rest) = line.strip_prefix("... ") {
+        let mut words = rest.splitn(2, ' ');
+        let number = words.next().unwrap_or_default();
+        let tail = words.next().unwrap_or_default();
+        return !number.is_empty()
+            && number.bytes().all(|b| b.is_ascii_digit())
+            && (tail == "more" || tail == "common frames omitted");
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PAGE: &str = "Intro with [a link](Other.Page).\n\n# Install\n\nRun it:\n\n```\ncargo run\n```\n\n## Linux\n\n- one\n- [x] two\n\n# Install\n\n| a | b |\n|---|---|\n| 1 | 2 |\n";
+
+    #[test]
+    fn plain_text_sections_and_anchors() {
+        let rendered = render(PAGE, Rendering::Plain);
+        let anchors = rendered.anchors();
+        assert_eq!(anchors, ["#(intro)", "#install", "#linux", "#install-1"]);
+        assert_eq!(
+            rendered.text(),
+            "Intro with a link.\n\nInstall\n\nRun it:\n\ncargo run\n\nLinux\n\n- one\n- [x] two\n\nInstall\n\na | b\n1 | 2"
+        );
+        assert_eq!(
+            rendered.section("#install").as_deref(),
+            Some("Install\n\nRun it:\n\ncargo run\n\nLinux\n\n- one\n- [x] two")
+        );
+        assert_eq!(rendered.section("#linux").as_deref(), Some("Linux\n\n- one\n- [x] two"));
+        assert_eq!(rendered.section("#(intro)").as_deref(), Some("Intro with a link."));
+        assert_eq!(rendered.section("#missing"), None);
+    }
+
+    #[test]
+    fn html_is_sanitized_and_stripped() {
+        let source = "# T\n\n<script>alert(1)</script><p style=\"color:red\" onclick=\"x()\">hi</p>\n\n[bad](javascript:alert(1)) [good](https://example.org \"title\")\n";
+        let stripped = render(source, Rendering::HtmlStripped).text();
+        assert!(!stripped.contains("script") && !stripped.contains("onclick"));
+        assert!(!stripped.contains("style") && !stripped.contains("javascript"));
+        assert!(stripped.contains("<a href=\"https://example.org\">good</a>"));
+        assert!(!stripped.contains("title=\"title\""));
+        let full = render(source, Rendering::HtmlFull).text();
+        assert!(full.contains("title=\"title\""));
+        assert!(!full.contains("onclick") && !full.contains("<script"));
+    }
+
+    #[test]
+    fn full_detail_shortens_long_attribute_values() {
+        let source = format!("[x](https://example.org/{})", "a".repeat(300));
+        let full = render(&source, Rendering::HtmlFull).text();
+        assert!(full.contains(&format!("{}…\"", "a".repeat(70))));
+    }
+
+    #[test]
+    fn stack_traces_collapse() {
+        let trace = "java.lang.IllegalStateException: boom\n  at a.B.c(B.java:1)\n  at a.B.d(B.java:2)\n  at a.B.e(B.java:3)\n  ... 12 more\nafter";
+        assert_eq!(
+            collapse_stack_traces(trace),
+            "java.lang.IllegalStateException: boom\n[... 4 stack frames omitted ...]\nafter"
+        );
+        let short = "at a.B.c(B.java:1)\nat a.B.d(B.java:2)\nnot a frame";
+        assert_eq!(collapse_stack_traces(short), short);
+    }
+}

@@ -1,0 +1,481 @@
+//! `get_document` (facts §1.5): a document's source with numbered lines, its outline when it is
+//! too large for one result, line windows, translations, and a rendered (read-only) view.
+//!
+//! Order of checks: the door (reach, view right, space filter), then existence, then locale
+//! routing, then the argument combinations, then the rendered gate, then output. Nothing about a
+//! page the caller may not view is said before the door answers.
+
+use std::fmt::Write as _;
+
+use mcp_runtime::access::{Doors, store_failure};
+use mcp_runtime::output::budget::{CHARS_PER_TOKEN, MAX_OUTPUT_CHARS, budgeted};
+use mcp_runtime::output::guard::fragment;
+use mcp_runtime::output::lines::{normalize_line_endings, numbered_lines};
+use mcp_runtime::output::result::budgeted_result;
+use mcp_runtime::output::size::human_size;
+use mcp_runtime::prelude::*;
+use wiki_store::model::attachment::AttachmentInfo;
+use wiki_store::model::document::Document;
+
+use crate::seams::lookup::{Found, find_document};
+use crate::seams::outline::{headings, outline_lines};
+use crate::seams::render::{Rendered, Rendering, render};
+use crate::seams::translation::{locale_argument, route, translations_line};
+use crate::seams::urls::{Target, link};
+use crate::seams::window::{line_window, split_lines};
+
+/// How many attachments the header names before "+K more".
+const ATTACHMENTS_SHOWN: usize = 10;
+
+/// How many section anchors an unknown-section error lists.
+const ANCHORS_LISTED: usize = 40;
+
+/// Read a document: its Markdown source with numbered lines, or a rendered read-only view.
+///
+/// The header gives the reference, title, version (pass it as base_version when you edit),
+/// translations, attachments and size. A document up to 24,000 characters comes whole, each line
+/// numbered like `cat -n` (strip the number and the TAB before quoting a line in an edit). A
+/// larger one comes as its heading OUTLINE with line numbers: read a part with offset and limit.
+/// rendered=true shows what readers see (plain text or sanitized HTML), read-only.
+#[mcp_tool(
+    id = "get_document",
+    category = "Search and Navigation",
+    title = "Read a document",
+    man = "NOTES
+    Source mode (the default) prints the Markdown exactly as stored: CommonMark with the GitHub
+    extensions; a link whose destination is a wiki reference ([label](Space.Page)) is a wiki
+    link (see `man markdown-syntax`). Line endings are LF. Lines are numbered `cat -n` style:
+    six columns, a TAB, the line. Never copy the number or the TAB into an edit.
+
+    Size: a source of at most 24,000 characters (~6,000 tokens) is printed whole. A larger one
+    is replaced by its heading OUTLINE (`L<line>: <title>`, indented two spaces per level): it is
+    NOT the content; read a part with offset=<line> and limit=<lines>. A large page with fewer
+    than two headings has no useful outline: its head is printed instead, cut at the budget,
+    with the offset that continues it. Every window ends with `Showing lines a-b of n.` and,
+    when the budget stopped it early, `continue with offset=<b+1>`.
+
+    Translations: locale picks exactly one row. The default language (see the Translations line)
+    reads the default row; another locale reads that translation only, never a fallback; a
+    missing one is an error listing the existing translations. Rights are the same for every
+    row.
+
+    Rendered mode (rendered=true): the Markdown rendered by a CommonMark renderer, as plain text
+    (format=plain, the default; stack traces collapsed) or as HTML (format=html) cleaned by an
+    allow-list sanitizer: no scripts, event handlers, styles or javascript: links survive.
+    detail=stripped (default) keeps only structure, link targets and image sources;
+    detail=full keeps the safe attributes, each shortened to 100 characters. A rendered page is
+    cut into sections at its headings; anchors are GitHub-style (#install, #install-1 for a
+    repeat) and #(intro) is the text before the first heading. outline=true lists the sections
+    with their sizes; section=<anchor> prints one section with its subsections. The RENDERED
+    VIEW is read-only: never form edit strings from it. offset and limit apply to rendered plain
+    text, not to HTML. An administrator can turn rendered content off for an endpoint (the
+    wiki's MCP configuration, allow_rendered; on by default).
+
+    A document with no text of its own says so and points at its objects, if it holds any.
+
+EXAMPLES
+    get_document reference=\"Sandbox.WebHome\"
+    get_document reference=\"Help.Guide\" offset=120 limit=80
+    get_document reference=\"Help.Guide\" outline=true
+    get_document reference=\"Help.Guide\" locale=\"fr\"
+    get_document reference=\"Help.Guide\" rendered=true format=html outline=true
+    get_document reference=\"Help.Guide\" rendered=true format=html section=\"#install\"
+
+SEE ALSO
+    get_history (older versions and diffs), get_links, get_attachment, query_objects,
+    edit_document, man markdown-syntax"
+)]
+struct GetDocument {
+    /// The document, e.g. "Sandbox.WebHome"; a space name alone ("Sandbox") means its home page.
+    reference: String,
+    /// Read a translation instead of the default language, e.g. "fr" or "pt_BR".
+    locale: Option<String>,
+    /// The first line to show, 1-based (source, or rendered plain text).
+    offset: Option<i64>,
+    /// How many lines to show from offset (default: to the end, within the output budget).
+    limit: Option<i64>,
+    /// Show only the heading outline (with line numbers, or rendered sections with sizes).
+    outline: bool,
+    /// Show the page as readers see it, rendered from Markdown (read-only) instead of its source.
+    rendered: bool,
+    /// With rendered=true: "plain" text (default) or sanitized "html".
+    format: Option<Format>,
+    /// With rendered=true: one section by its anchor from the rendered outline, e.g. "#install"
+    /// or "#(intro)".
+    section: Option<String>,
+    /// With format="html": "stripped" presentation (default) or "full" attributes.
+    detail: Option<Detail>,
+    /// The wiki to read from instead of this endpoint's wiki (see list_wikis).
+    #[param(cross_wiki)]
+    wiki: Option<String>,
+}
+
+/// The rendered output format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ParamEnum)]
+enum Format {
+    /// Plain text.
+    Plain,
+    /// Sanitized HTML.
+    Html,
+}
+
+/// How much of the HTML's presentation is kept.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ParamEnum)]
+enum Detail {
+    /// Structure, link targets and image sources only.
+    Stripped,
+    /// The sanitizer's safe attributes, long values shortened.
+    Full,
+}
+
+impl Execute for GetDocument {
+    async fn execute(self, ctx: &ToolContext) -> ToolResult {
+        let doors = ctx.doors()?;
+        let found = find_document(doors, &self.reference, self.wiki.as_deref()).await?;
+        let requested = locale_argument(self.locale.as_deref())?;
+        let row = route(&found.locales, requested, found.reference())?;
+        let document = doors.read_document(&found.authorized, row).await?;
+        let mode = self.mode()?;
+        let header = header(ctx, doors, &found, &document).await?;
+        match mode {
+            Mode::Source => self.source(header, &document),
+            Mode::Rendered(rendering) => {
+                rendered_gate(doors).await?;
+                self.rendered(header, &document, rendering)
+            }
+        }
+    }
+}
+
+/// What the arguments ask for, once their combinations are checked.
+enum Mode {
+    Source,
+    Rendered(Rendering),
+}
+
+impl GetDocument {
+    /// The argument combinations the facts refuse, each with the fix.
+    fn mode(&self) -> Result<Mode, ToolError> {
+        let windowed = self.offset.is_some() || self.limit.is_some();
+        if !self.rendered {
+            for (given, name) in [
+                (self.format.is_some(), "format"),
+                (self.section.is_some(), "section"),
+                (self.detail.is_some(), "detail"),
+            ] {
+                if given {
+                    return Err(ToolError::new(format!(
+                        "Error: '{name}' applies only to the rendered view; add rendered=true, or \
+                         drop '{name}' to read the source."
+                    )));
+                }
+            }
+        }
+        if self.section.is_some() && self.outline {
+            return Err(ToolError::new(
+                "Error: 'section' and 'outline' cannot be combined: use outline=true to list the \
+                 sections, then section=<anchor> to read one.",
+            ));
+        }
+        if self.outline && windowed {
+            return Err(ToolError::new(
+                "Error: 'outline' shows only the headings; drop offset and limit, or drop \
+                 outline to read lines.",
+            ));
+        }
+        if self.section.is_some() && windowed {
+            return Err(ToolError::new(
+                "Error: 'section' prints one whole section; drop offset and limit.",
+            ));
+        }
+        let html = self.format == Some(Format::Html);
+        if self.detail.is_some() && !html {
+            return Err(ToolError::new(
+                "Error: 'detail' applies only to format=\"html\"; add it or drop 'detail'.",
+            ));
+        }
+        if html && windowed {
+            return Err(ToolError::new(
+                "Error: offset and limit apply to the source and to rendered plain text, not to \
+                 HTML; use outline=true and section=<anchor> to read HTML by parts.",
+            ));
+        }
+        Ok(match (self.rendered, html, self.detail) {
+            (false, _, _) => Mode::Source,
+            (true, false, _) => Mode::Rendered(Rendering::Plain),
+            (true, true, Some(Detail::Full)) => Mode::Rendered(Rendering::HtmlFull),
+            (true, true, _) => Mode::Rendered(Rendering::HtmlStripped),
+        })
+    }
+
+    /// Source mode: whole, outline, window, or a budget-capped head.
+    fn source(&self, mut out: String, document: &Document) -> ToolResult {
+        let content = normalize_line_endings(&document.content);
+        let windowed = self.offset.is_some() || self.limit.is_some();
+        if windowed {
+            let window = line_window(&content, self.offset, self.limit, "document")?;
+            out.push('\n');
+            out.push_str(&window.with_footer());
+            return Ok(ToolOutput::text(out));
+        }
+        let found = headings(&content);
+        let chars = content.chars().count();
+        if self.outline {
+            out.push_str("\nOUTLINE (headings with their line numbers; NOT the content):\n");
+            if found.is_empty() {
+                out.push_str("This document has no headings.");
+            } else {
+                out.push_str(&outline_lines(&found));
+            }
+            return budgeted_result(&out, "");
+        }
+        if chars <= MAX_OUTPUT_CHARS {
+            out.push('\n');
+            out.push_str(&numbered_lines(split_lines(&content), 1));
+            return Ok(ToolOutput::text(out));
+        }
+        if found.len() >= 2 {
+            let _ = write!(
+                out,
+                "\nThis document is too large to show whole ({chars} characters, ~{} tokens). \
+                 Below is its heading OUTLINE, NOT its content: read a part with \
+                 offset=<line> limit=<lines>.\n",
+                chars / CHARS_PER_TOKEN
+            );
+            out.push_str(&outline_lines(&found));
+            return budgeted_result(&out, "");
+        }
+        let window = line_window(&content, None, None, "document")?;
+        out.push('\n');
+        out.push_str(&window.with_footer());
+        Ok(ToolOutput::text(out))
+    }
+
+    /// Rendered mode: banner, header, then the outline, a section, or the page.
+    fn rendered(&self, header: String, document: &Document, rendering: Rendering) -> ToolResult {
+        let content = normalize_line_endings(&document.content);
+        let page = render(&content, rendering);
+        let mut out = banner(rendering, &document.reference.to_string());
+        out.push_str(&header);
+        out.push('\n');
+        if self.outline {
+            out.push_str("RENDERED OUTLINE (sections with their sizes; NOT the content):\n");
+            out.push_str(&rendered_outline(&page));
+            return budgeted_result(&out, "");
+        }
+        let text = match &self.section {
+            Some(section) => section_text(&page, section)?,
+            None => page.text(),
+        };
+        if rendering == Rendering::Plain {
+            let window = line_window(&text, self.offset, self.limit, "rendered text")?;
+            out.push_str(&window.with_footer());
+            return Ok(ToolOutput::text(out));
+        }
+        if self.section.is_none() && text.chars().count() > MAX_OUTPUT_CHARS {
+            let _ = write!(
+                out,
+                "The rendered HTML is too large to show whole ({} characters). Below is its \
+                 OUTLINE, NOT its content: read one part with section=<anchor>.\n",
+                text.chars().count()
+            );
+            out.push_str(&rendered_outline(&page));
+            return budgeted_result(&out, "");
+        }
+        let fits = text.chars().count() <= MAX_OUTPUT_CHARS;
+        out.push_str(&budgeted(&text));
+        if !fits {
+            out.push_str(
+                "\nThis section is larger than one result; its subsections can be read one by \
+                 one (outline=true lists them).",
+            );
+        }
+        Ok(ToolOutput::text(out))
+    }
+}
+
+/// The header lines shared by every mode.
+async fn header(
+    ctx: &ToolContext,
+    doors: &Doors,
+    found: &Found,
+    document: &Document,
+) -> Result<String, ToolError> {
+    let reference = found.reference();
+    let mut out = String::new();
+    let _ = writeln!(out, "Reference: {}", fragment(&reference.to_string()));
+    let view = Target::View {
+        reference,
+        locale: document.locale.as_ref(),
+    };
+    if let Some(url) = link(ctx, view) {
+        let _ = writeln!(out, "URL: {url}");
+    }
+    let title = if document.title.trim().is_empty() {
+        reference.name()
+    } else {
+        &document.title
+    };
+    let _ = writeln!(out, "Title: {}", fragment(title));
+    let _ = writeln!(out, "Syntax: {}", fragment(&document.syntax));
+    let _ = writeln!(out, "Version: {}", document.version);
+    if let Some(locale) = &document.locale {
+        let _ = writeln!(out, "Language: {locale}");
+    }
+    if let Some(line) = translations_line(&found.locales) {
+        let _ = writeln!(out, "{line}");
+    }
+    if document.hidden {
+        out.push_str("Hidden: yes (left out of trees and searches unless asked for)\n");
+    }
+    let attachments = attachments(doors, found).await?;
+    if let Some(line) = attachments_line(&attachments) {
+        let _ = writeln!(out, "{line}");
+    }
+    let content = normalize_line_endings(&document.content);
+    let chars = content.chars().count();
+    let _ = writeln!(
+        out,
+        "Size: {} lines · {chars} chars · ~{} tokens",
+        split_lines(&content).len(),
+        chars / CHARS_PER_TOKEN
+    );
+    if content.trim().is_empty() {
+        out.push_str(&empty_note(doors, found).await?);
+    }
+    Ok(out)
+}
+
+async fn attachments(doors: &Doors, found: &Found) -> Result<Vec<AttachmentInfo>, ToolError> {
+    let reference = found.reference().clone();
+    doors
+        .blocking(move |store| store.attachments(&reference))
+        .await?
+        .map_err(|error| store_failure("read the document's attachments", &error))
+}
+
+/// `Attachments: a (3 KB, text/plain) · b (…) · +K more`, or `None` without attachments.
+fn attachments_line(attachments: &[AttachmentInfo]) -> Option<String> {
+    if attachments.is_empty() {
+        return None;
+    }
+    let mut parts: Vec<String> = attachments
+        .iter()
+        .take(ATTACHMENTS_SHOWN)
+        .map(|attachment| {
+            format!(
+                "{} ({}, {})",
+                fragment(&attachment.name),
+                human_size(i64::try_from(attachment.size).unwrap_or(i64::MAX)),
+                fragment(attachment.media.effective())
+            )
+        })
+        .collect();
+    if attachments.len() > ATTACHMENTS_SHOWN {
+        parts.push(format!("+{} more", attachments.len() - ATTACHMENTS_SHOWN));
+    }
+    Some(format!("Attachments: {}", parts.join(" · ")))
+}
+
+/// What an empty page is made of: its objects, if it holds any.
+async fn empty_note(doors: &Doors, found: &Found) -> Result<String, ToolError> {
+    let reference = found.reference().clone();
+    let objects = doors
+        .blocking(move |store| store.objects(&reference))
+        .await?
+        .map_err(|error| store_failure("read the document's objects", &error))?;
+    if objects.is_empty() {
+        return Ok("This document has no content.\n".to_owned());
+    }
+    let mut classes: Vec<&str> = objects.iter().map(|object| object.class.as_str()).collect();
+    classes.dedup();
+    Ok(format!(
+        "This document has no text of its own; it holds {} object(s) of {}: read them with \
+         query_objects, their fields with get_schema.\n",
+        objects.len(),
+        classes
+            .iter()
+            .map(|class| fragment(class).into_owned())
+            .collect::<Vec<_>>()
+            .join(", ")
+    ))
+}
+
+/// The rendered gate: the administrator of the endpoint's wiki may turn rendered content off.
+async fn rendered_gate(doors: &Doors) -> Result<(), ToolError> {
+    let wiki = doors.wiki().clone();
+    let allowed = doors
+        .blocking(move |store| store.mcp_config(&wiki).allow_rendered)
+        .await?;
+    if allowed {
+        Ok(())
+    } else {
+        Err(ToolError::new(
+            "Error: rendered content is turned off for this endpoint by its administrator. Read \
+             the source instead (omit 'rendered').",
+        ))
+    }
+}
+
+/// The banner every rendered result starts with, ending in the read-only warning.
+fn banner(rendering: Rendering, reference: &str) -> String {
+    let kind = match rendering {
+        Rendering::Plain => "plain text",
+        Rendering::HtmlStripped | Rendering::HtmlFull => "sanitized HTML",
+    };
+    format!(
+        "RENDERED VIEW ({kind}) of {}: what readers see, not the source. It is read-only: never \
+         form edit strings from it; edit against the source (get_document without rendered).\n",
+        fragment(reference)
+    )
+}
+
+/// One line per section: indent by level, anchor, title, size.
+fn rendered_outline(page: &Rendered) -> String {
+    let mut out = String::new();
+    if page.sections.is_empty() {
+        out.push_str("The rendered page is empty.");
+    }
+    for section in &page.sections {
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        out.push_str(&" ".repeat(2 * section.level.saturating_sub(1)));
+        out.push_str(&section.anchor);
+        if !section.title.is_empty() {
+            out.push_str("  ");
+            out.push_str(&fragment(&section.title));
+        }
+        let _ = write!(out, " ({} chars)", section.text.chars().count());
+    }
+    out
+}
+
+/// The rendered text of the section named by `argument` (`#anchor` or `anchor`).
+fn section_text(page: &Rendered, argument: &str) -> Result<String, ToolError> {
+    let anchor = if argument.starts_with('#') {
+        argument.to_owned()
+    } else {
+        format!("#{argument}")
+    };
+    page.section(&anchor).ok_or_else(|| {
+        let anchors = page.anchors();
+        let mut listed = anchors
+            .iter()
+            .take(ANCHORS_LISTED)
+            .map(|anchor| fragment(anchor).into_owned())
+            .collect::<Vec<_>>()
+            .join(", ");
+        if anchors.len() > ANCHORS_LISTED {
+            let _ = write!(listed, ", +{} more", anchors.len() - ANCHORS_LISTED);
+        }
+        if anchors.is_empty() {
+            listed.push_str("none (the page is empty)");
+        }
+        ToolError::new(format!(
+            "Error: no section \"{}\" in the rendered page. Sections: {listed}. Use \
+             outline=true to see them with their sizes.",
+            fragment(argument)
+        ))
+    })
+}

@@ -1,0 +1,3 @@
+//! One tool per file, named by its id.
+
+mod get_document;

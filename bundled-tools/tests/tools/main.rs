@@ -1,0 +1,7 @@
+//! The bundled tools' integration tests: one binary (link time), a module per tool, every call
+//! through the real server path on the seeded farm of `harness`.
+
+#[path = "../harness/mod.rs"]
+mod harness;
+
+mod farm;
