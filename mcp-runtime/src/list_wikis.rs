@@ -13,7 +13,21 @@ use crate::prelude::*;
 /// The current wiki comes first, then every other wiki in which you may view pages, sorted by
 /// id. Use an id as the `wiki` argument of query_documents or get_tree, as a reference prefix
 /// (`id:Space.Page`), or `wiki="all"` to search every wiki at once.
-#[mcp_tool(id = "list_wikis", category = "Search and Navigation")]
+#[mcp_tool(
+    id = "list_wikis",
+    category = "Search and Navigation",
+    man = "NOTES
+    Offered only where an administrator of the main wiki enabled cross-wiki reach for this
+    endpoint. A wiki is listed when you may view it, whatever its own MCP settings.
+
+EXAMPLES
+    list_wikis
+    query_documents query=\"roadmap\" wiki=\"all\"
+    get_document reference=\"dev:Team.WebHome\"
+
+SEE ALSO
+    query_documents, get_tree, get_document"
+)]
 pub struct ListWikis {}
 
 impl Execute for ListWikis {

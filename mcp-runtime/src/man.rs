@@ -30,7 +30,22 @@ const REFERENCE_PAGES: &[(&str, &str, &str)] = &[(
 /// Without `tool`, lists every tool this endpoint offers you, by category, and the reference
 /// pages. With `tool`, shows that tool's manual page (synopsis, options, description, notes and
 /// examples) or a reference page such as "markdown-syntax".
-#[mcp_tool(id = "man", category = "Help", title = "Manual")]
+#[mcp_tool(
+    id = "man",
+    category = "Help",
+    title = "Manual",
+    man = "NOTES
+    The catalog and the pages list only what this endpoint offers you: tools this wiki
+    enables (write tools only for signed-in users) and the reference pages.
+
+EXAMPLES
+    man
+    man tool=\"get_document\"
+    man tool=\"markdown-syntax\"
+
+SEE ALSO
+    markdown-syntax"
+)]
 pub struct Man {
     /// A tool or reference page name, e.g. "get_document" or "markdown-syntax"; omit it for the
     /// catalog.

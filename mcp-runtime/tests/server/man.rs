@@ -111,3 +111,40 @@ async fn an_unknown_name_lists_what_exists_and_hidden_tools_stay_hidden() {
             .is_ok()
     );
 }
+
+#[tokio::test]
+async fn the_man_page_of_man_ends_with_its_prose() {
+    let farm = Farm::new();
+    let alice = client(farm.manager(), alice("dev")).await;
+    let page = call(&alice, "man", json!({"tool": "man"})).await;
+    assert_text(
+        &page.unwrap_or_else(|e| panic!("{e}")),
+        "NAME
+    man - Show the manual: the catalog of tools and reference pages, or one page.
+
+SYNOPSIS
+    man [tool=<string>]
+
+OPTIONS
+    tool (string, optional)
+        A tool or reference page name, e.g. \"get_document\" or \"markdown-syntax\"; omit it for the catalog.
+
+DESCRIPTION
+    Show the manual: the catalog of tools and reference pages, or one page.
+
+    Without `tool`, lists every tool this endpoint offers you, by category, and the reference pages. With `tool`, shows that tool's manual page (synopsis, options, description, notes and examples) or a reference page such as \"markdown-syntax\".
+
+NOTES
+    The catalog and the pages list only what this endpoint offers you: tools this wiki
+    enables (write tools only for signed-in users) and the reference pages.
+
+EXAMPLES
+    man
+    man tool=\"get_document\"
+    man tool=\"markdown-syntax\"
+
+SEE ALSO
+    markdown-syntax
+",
+    );
+}
