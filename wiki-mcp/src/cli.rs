@@ -30,7 +30,12 @@ pub(crate) struct Cli {
     pub(crate) log_file: Option<PathBuf>,
 
     /// The log filter (tracing's `EnvFilter` syntax), e.g. `debug` or `info,audit=off`.
-    #[arg(long, global = true, env = "WIKI_MCP_LOG", default_value = "info,rmcp=warn")]
+    #[arg(
+        long,
+        global = true,
+        env = "WIKI_MCP_LOG",
+        default_value = "info,rmcp=warn"
+    )]
     pub(crate) log: String,
 
     #[command(subcommand)]

@@ -1,0 +1,495 @@
+//! The binary as users run it: each test runs the built `wiki-mcp` on its own data directory.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::Path;
+use std::process::{Child, Command, Output, Stdio};
+
+use tempfile::TempDir;
+use wiki_store::model::document::Expected;
+use wiki_store::model::trash::DocumentDelete;
+use wiki_store::model::wiki::WikiId;
+use wiki_store::reference::DocumentReference;
+use wiki_store::{SqliteStore, TrashStore};
+
+const BINARY: &str = env!("CARGO_BIN_EXE_wiki-mcp");
+
+fn wiki_mcp(data: &Path, args: &[&str]) -> Output {
+    Command::new(BINARY)
+        .arg("--data")
+        .arg(data)
+        .args(args)
+        .env_remove("WIKI_MCP_DATA")
+        .output()
+        .expect("the binary runs")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// Runs a command that must succeed and returns its stdout.
+fn ok(data: &Path, args: &[&str]) -> String {
+    let output = wiki_mcp(data, args);
+    assert!(
+        output.status.success(),
+        "wiki-mcp {args:?} failed:\n{}",
+        stderr(&output)
+    );
+    stdout(&output)
+}
+
+/// Runs a command that must fail and returns its stderr.
+fn fails(data: &Path, args: &[&str]) -> String {
+    let output = wiki_mcp(data, args);
+    assert!(
+        !output.status.success(),
+        "wiki-mcp {args:?} succeeded:\n{}",
+        stdout(&output)
+    );
+    assert_eq!(
+        stdout(&output),
+        "",
+        "a failing command prints nothing on stdout"
+    );
+    stderr(&output)
+}
+
+#[test]
+fn the_first_command_creates_the_demo_farm_and_token_create_prints_only_the_token() {
+    let dir = TempDir::new().expect("a temp dir");
+    let output = wiki_mcp(dir.path(), &["token", "create", "--user", "alice"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let printed = stdout(&output);
+    let token = printed.trim_end();
+    assert!(token.starts_with("wmcp_"), "{printed:?}");
+    assert_eq!(printed, format!("{token}\n"), "the token alone on stdout");
+    assert!(
+        stderr(&output).contains("created the demo farm"),
+        "{}",
+        stderr(&output)
+    );
+
+    let wikis = ok(dir.path(), &["wikis", "list"]);
+    assert!(wikis.contains("main") && wikis.contains("dev"), "{wikis}");
+    let listed = ok(dir.path(), &["token", "list", "--user", "alice"]);
+    assert_eq!(
+        listed.lines().count(),
+        2,
+        "a header and alice's token:\n{listed}"
+    );
+}
+
+#[test]
+fn an_unknown_user_gets_no_token_and_a_non_zero_exit() {
+    let dir = TempDir::new().expect("a temp dir");
+    let error = fails(dir.path(), &["token", "create", "--user", "bob"]);
+    assert!(error.contains("unknown user `bob`"), "{error}");
+}
+
+#[test]
+fn the_data_directory_may_follow_the_subcommand_or_come_from_the_environment() {
+    let dir = TempDir::new().expect("a temp dir");
+    let after = Command::new(BINARY)
+        .args(["wikis", "list", "--data"])
+        .arg(dir.path())
+        .env_remove("WIKI_MCP_DATA")
+        .output()
+        .expect("the binary runs");
+    assert!(after.status.success(), "{}", stderr(&after));
+    assert!(dir.path().join("wiki.db").exists());
+    let from_env = Command::new(BINARY)
+        .args(["wikis", "list"])
+        .env("WIKI_MCP_DATA", dir.path())
+        .output()
+        .expect("the binary runs");
+    assert_eq!(stdout(&from_env), stdout(&after));
+}
+
+#[test]
+fn init_empty_creates_a_bare_farm_once() {
+    let dir = TempDir::new().expect("a temp dir");
+    let farm = dir.path().join("farm");
+    let farm_arg = farm.to_str().expect("a UTF-8 path");
+    let created = ok(dir.path(), &["init", "--empty", farm_arg]);
+    assert!(created.contains("Token of `admin`"), "{created}");
+    assert_eq!(
+        ok(&farm, &["wikis", "list"]).lines().count(),
+        1,
+        "only main"
+    );
+    let again = fails(dir.path(), &["init", "--empty", farm_arg]);
+    assert!(again.contains("already holds a farm"), "{again}");
+}
+
+#[test]
+fn config_set_checks_keys_and_tool_ids_and_show_reports_them() {
+    let dir = TempDir::new().expect("a temp dir");
+    let data = dir.path();
+    let unknown_tool = fails(data, &["config", "set", "--wiki", "main", "tools=man,nope"]);
+    assert!(
+        unknown_tool.contains("unknown tool id(s): nope (known tools: ")
+            && unknown_tool.contains("man"),
+        "{unknown_tool}"
+    );
+    let unknown_key = fails(data, &["config", "set", "--wiki", "main", "colour=blue"]);
+    assert!(
+        unknown_key.contains("unknown key `colour`"),
+        "{unknown_key}"
+    );
+    let bad_mode = fails(
+        data,
+        &["config", "set", "--wiki", "main", "space_filter_mode=some"],
+    );
+    assert!(
+        bad_mode.contains("none, whitelist or blacklist"),
+        "{bad_mode}"
+    );
+    let unknown_wiki = fails(data, &["config", "show", "--wiki", "nowhere"]);
+    assert!(
+        unknown_wiki.contains("unknown wiki `nowhere`"),
+        "{unknown_wiki}"
+    );
+
+    ok(
+        data,
+        &[
+            "config",
+            "set",
+            "--wiki",
+            "dev",
+            "enabled=false",
+            "guest=false",
+            "tools=man",
+            "description=The developers' wiki",
+            "space_filter_mode=whitelist",
+            "space_filter=Docs, Main",
+        ],
+    );
+    let shown = ok(data, &["config", "show", "--wiki", "dev"]);
+    for line in [
+        "enabled = false",
+        "guest = false",
+        "tools = man",
+        "description = The developers' wiki",
+        "space_filter_mode = whitelist",
+        "space_filter = Docs,Main",
+    ] {
+        assert!(
+            shown.lines().any(|l| l == line),
+            "missing `{line}` in:\n{shown}"
+        );
+    }
+    ok(data, &["config", "set", "--wiki", "dev", "tools=default"]);
+    let shown = ok(data, &["config", "show", "--wiki", "dev"]);
+    assert!(shown.lines().any(|l| l == "tools = default"), "{shown}");
+}
+
+#[test]
+fn reach_is_granted_from_the_farm_and_shows_in_the_tool_catalog() {
+    let dir = TempDir::new().expect("a temp dir");
+    let data = dir.path();
+    let before = ok(data, &["tools", "--wiki", "dev"]);
+    let list_wikis = |catalog: &str| {
+        catalog
+            .lines()
+            .find(|line| line.starts_with("list_wikis"))
+            .map(str::to_owned)
+            .unwrap_or_default()
+    };
+    assert!(list_wikis(&before).ends_with("off"), "{before}");
+    ok(data, &["farm", "reach", "grant", "dev"]);
+    let after = ok(data, &["tools", "--wiki", "dev"]);
+    assert!(list_wikis(&after).ends_with("on"), "{after}");
+    let shown = ok(data, &["config", "show", "--wiki", "dev"]);
+    assert!(shown.contains("cross_wiki_reach = true"), "{shown}");
+    ok(data, &["farm", "reach", "revoke", "dev"]);
+    assert!(list_wikis(&ok(data, &["tools", "--wiki", "dev"])).ends_with("off"));
+}
+
+#[test]
+fn users_groups_and_rights_decide_effective_rights() {
+    let dir = TempDir::new().expect("a temp dir");
+    let data = dir.path();
+    let effective = |user: &str| {
+        ok(
+            data,
+            &[
+                "rights",
+                "effective",
+                "--user",
+                user,
+                "--wiki",
+                "main",
+                "--space",
+                "Internal",
+            ],
+        )
+    };
+    let view = |text: &str| {
+        text.lines()
+            .find(|line| line.trim_start().starts_with("view"))
+            .map(str::to_owned)
+            .unwrap_or_default()
+    };
+    assert!(view(&effective("alice")).contains("allowed"));
+    assert!(view(&effective("guest")).contains("denied"));
+
+    ok(data, &["user", "create", "bob"]);
+    ok(data, &["group", "create", "outsiders"]);
+    ok(data, &["group", "add", "outsiders", "--user", "bob"]);
+    assert!(ok(data, &["group", "list"]).contains("outsiders: bob"));
+    ok(
+        data,
+        &[
+            "rights",
+            "deny",
+            "view",
+            "--wiki",
+            "main",
+            "--space",
+            "Internal",
+            "--group",
+            "outsiders",
+        ],
+    );
+    let bob = effective("bob");
+    assert!(
+        view(&bob).contains("denied") && view(&bob).contains("deny view to group outsiders"),
+        "{bob}"
+    );
+    let rules = ok(data, &["rights", "list", "--wiki", "main"]);
+    assert!(
+        rules.contains("deny view to group outsiders on space main:Internal"),
+        "{rules}"
+    );
+    let bad_right = fails(
+        data,
+        &["rights", "allow", "fly", "--wiki", "main", "--user", "bob"],
+    );
+    assert!(bad_right.contains("not a right"), "{bad_right}");
+}
+
+#[test]
+fn trash_lists_and_restores_a_deleted_document() {
+    let dir = TempDir::new().expect("a temp dir");
+    let data = dir.path();
+    ok(data, &["wikis", "list"]);
+    {
+        let store = SqliteStore::open(data).expect("the farm");
+        let reference =
+            DocumentReference::parse("Sandbox.WebHome", &WikiId::main()).expect("a reference");
+        store
+            .delete_document(&DocumentDelete {
+                reference,
+                author: "admin".into(),
+                comment: "test".into(),
+                expected: Expected::Any,
+            })
+            .expect("delete");
+    }
+    let listed = ok(data, &["trash", "list", "--wiki", "main"]);
+    let id = listed
+        .lines()
+        .find(|line| line.contains("Sandbox.WebHome"))
+        .and_then(|line| line.split_whitespace().next())
+        .unwrap_or_else(|| panic!("no entry in:\n{listed}"))
+        .to_owned();
+    let restored = ok(data, &["trash", "restore", &id]);
+    assert!(
+        restored.contains("Restored main:Sandbox.WebHome"),
+        "{restored}"
+    );
+    assert!(!ok(data, &["trash", "list", "--wiki", "main"]).contains("Sandbox.WebHome"));
+}
+
+#[test]
+fn import_reports_what_it_did_and_is_idempotent() {
+    let dir = TempDir::new().expect("a temp dir");
+    let source = dir.path().join("docs");
+    std::fs::create_dir_all(source.join("guide")).expect("mkdir");
+    std::fs::write(
+        source.join("guide").join("index.md"),
+        "---\ntitle: Guide\n---\nHello\n",
+    )
+    .expect("write");
+    std::fs::write(source.join("guide").join("setup.md"), "Set up\n").expect("write");
+    let data = dir.path().join("data");
+    let source_arg = source.to_str().expect("a UTF-8 path");
+    let first = ok(&data, &["import", source_arg, "--wiki", "dev"]);
+    assert!(
+        first.contains("2 created, 0 updated, 0 unchanged, 0 skipped"),
+        "{first}"
+    );
+    let second = ok(&data, &["import", source_arg, "--wiki", "dev"]);
+    assert!(
+        second.contains("0 created, 0 updated, 2 unchanged"),
+        "{second}"
+    );
+}
+
+/// A running `serve` process, killed on drop.
+struct Served {
+    child: Child,
+    address: String,
+    banner: String,
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn serve(data: &Path) -> Served {
+    let mut child = Command::new(BINARY)
+        .arg("--data")
+        .arg(data)
+        .args(["serve", "--listen", "127.0.0.1:0"])
+        .env_remove("WIKI_MCP_DATA")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("serve starts");
+    let mut lines = BufReader::new(child.stdout.take().expect("stdout"));
+    let mut banner = String::new();
+    // On a first run (every test's) the banner ends with the new admin token.
+    loop {
+        let mut line = String::new();
+        if lines.read_line(&mut line).expect("read the banner") == 0 {
+            break;
+        }
+        banner.push_str(&line);
+        if line.starts_with("New farm:") {
+            break;
+        }
+    }
+    let address = banner
+        .lines()
+        .next()
+        .and_then(|line| line.strip_prefix("wiki-mcp listening on "))
+        .unwrap_or_else(|| panic!("no address in:\n{banner}"))
+        .to_owned();
+    Served {
+        child,
+        address,
+        banner,
+    }
+}
+
+/// POSTs `tools/list` to a wiki's endpoint over a plain socket; returns the status code.
+fn status_of_tools_list(address: &str, wiki: &str, token: Option<&str>) -> u16 {
+    let body = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#;
+    let authorization = token
+        .map(|token| format!("Authorization: Bearer {token}\r\n"))
+        .unwrap_or_default();
+    let request = format!(
+        "POST /rest/wikis/{wiki}/aiLLM/mcp HTTP/1.1\r\nHost: {address}\r\n\
+         Accept: application/json, text/event-stream\r\nContent-Type: application/json\r\n\
+         {authorization}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    let mut stream = TcpStream::connect(address).expect("connect");
+    stream.write_all(request.as_bytes()).expect("send");
+    let mut response = String::new();
+    stream.read_to_string(&mut response).expect("receive");
+    response
+        .split_whitespace()
+        .nth(1)
+        .and_then(|code| code.parse().ok())
+        .unwrap_or_else(|| panic!("no status in {response:?}"))
+}
+
+#[test]
+fn serve_prints_how_to_connect_and_applies_admin_commands_without_a_restart() {
+    let dir = TempDir::new().expect("a temp dir");
+    let data = dir.path();
+    let served = serve(data);
+    let banner = &served.banner;
+    let address = &served.address;
+    assert!(
+        banner.contains(&format!("http://{address}/rest/wikis/main/aiLLM/mcp")),
+        "{banner}"
+    );
+    assert!(
+        banner.contains(&format!("http://{address}/rest/wikis/dev/aiLLM/mcp")),
+        "{banner}"
+    );
+    assert!(banner.contains("\"mcpServers\""), "{banner}");
+    let token = banner
+        .lines()
+        .find_map(|line| line.strip_prefix("New farm: token of `admin` (shown once): "))
+        .unwrap_or_else(|| panic!("no first-run token in:\n{banner}"))
+        .to_owned();
+
+    assert_eq!(status_of_tools_list(address, "main", Some(&token)), 200);
+    assert_eq!(status_of_tools_list(address, "dev", None), 200);
+
+    // Admin commands in other processes, while the server runs.
+    ok(data, &["config", "set", "--wiki", "dev", "enabled=false"]);
+    assert_eq!(status_of_tools_list(address, "dev", None), 404);
+    ok(data, &["config", "set", "--wiki", "dev", "enabled=true"]);
+    assert_eq!(status_of_tools_list(address, "dev", None), 200);
+    let prefix = ok(data, &["token", "list", "--user", "admin"])
+        .lines()
+        .nth(1)
+        .and_then(|line| line.split_whitespace().next())
+        .map(str::to_owned)
+        .unwrap_or_else(|| panic!("no admin token listed"));
+    ok(data, &["token", "revoke", &prefix]);
+    assert_eq!(status_of_tools_list(address, "main", Some(&token)), 401);
+}
+
+#[test]
+fn stdio_speaks_mcp_on_stdout_and_nothing_else() {
+    let dir = TempDir::new().expect("a temp dir");
+    ok(dir.path(), &["wikis", "list"]);
+    let mut child = Command::new(BINARY)
+        .arg("--data")
+        .arg(dir.path())
+        .args(["stdio", "--wiki", "main", "--user", "alice"])
+        .env_remove("WIKI_MCP_DATA")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("stdio starts");
+    let messages = [
+        r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}"#,
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+        r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"man","arguments":{}}}"#,
+    ];
+    {
+        let mut stdin = child.stdin.take().expect("stdin");
+        for message in messages {
+            writeln!(stdin, "{message}").expect("write");
+        }
+    }
+    let output = child
+        .wait_with_output()
+        .expect("stdio ends when stdin closes");
+    let out = String::from_utf8_lossy(&output.stdout);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "two responses and nothing else:\n{out}");
+    for line in &lines {
+        let parsed: Result<serde_json::Value, _> = serde_json::from_str(line);
+        assert!(parsed.is_ok(), "not JSON-RPC: {line}");
+    }
+    assert!(lines[0].contains("\"serverInfo\""), "{}", lines[0]);
+    assert!(lines[1].contains("Available tools"), "{}", lines[1]);
+}
+
+#[test]
+fn stdio_refuses_an_unknown_user() {
+    let dir = TempDir::new().expect("a temp dir");
+    let error = fails(
+        dir.path(),
+        &["stdio", "--wiki", "main", "--user", "mallory"],
+    );
+    assert!(error.contains("unknown user `mallory`"), "{error}");
+}
