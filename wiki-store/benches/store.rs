@@ -86,7 +86,7 @@ fn raw_search(conn: &Connection, words: &str) -> (usize, Vec<(String, String, St
             "SELECT d.id, d.wiki, d.space, d.name, d.locale, d.language, d.title, d.author, d.updated_ms, d.hidden, \
              documents_fts.rank FROM documents_fts JOIN documents d ON d.id = documents_fts.rowid \
              WHERE documents_fts MATCH ?1 AND d.wiki IN (?2) AND d.hidden = 0 \
-             ORDER BY documents_fts.rank, d.id LIMIT 2001",
+             ORDER BY documents_fts.rank LIMIT 2001",
         )
         .expect("prepare");
     let rows: Vec<(i64, String, String, String, String)> = stmt

@@ -117,7 +117,9 @@ pub(crate) fn candidate_query(query: &SearchQuery, expression: Option<&str>) -> 
         sql.push_str(" AND d.hidden = 0");
     }
     sql.push_str(match (query.sort, expression.is_some()) {
-        (SearchSort::Relevance, true) => " ORDER BY documents_fts.rank, d.id",
+        // Ordering by rank alone lets FTS5 sort inside the virtual table and the join stop at
+        // the LIMIT; a tie-breaker column would force a sort of every match after the join.
+        (SearchSort::Relevance, true) => " ORDER BY documents_fts.rank",
         (SearchSort::Relevance | SearchSort::Newest, _) => " ORDER BY d.updated_ms DESC, d.id DESC",
         (SearchSort::Oldest, _) => " ORDER BY d.updated_ms, d.id",
         (SearchSort::Title, _) => {
