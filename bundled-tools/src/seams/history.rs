@@ -75,7 +75,15 @@ mod tests {
                 minor: 3
             }))
         );
-        for bad in ["", "deleted:3", "1.2.3", "xar:2.1", "1234567890.1", "1", "1.1 "] {
+        for bad in [
+            "",
+            "deleted:3",
+            "1.2.3",
+            "xar:2.1",
+            "1234567890.1",
+            "1",
+            "1.1 ",
+        ] {
             assert!(
                 refused(bad).starts_with("Error: 'version' must be a version such as \"1.1\""),
                 "{bad:?}"

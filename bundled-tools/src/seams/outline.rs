@@ -102,7 +102,11 @@ mod tests {
             .collect();
         assert_eq!(
             summary,
-            [(1, 1, "Guide"), (2, 5, "Install now"), (2, 11, "Setext code")]
+            [
+                (1, 1, "Guide"),
+                (2, 5, "Install now"),
+                (2, 11, "Setext code")
+            ]
         );
         assert_eq!(
             outline_lines(&found),

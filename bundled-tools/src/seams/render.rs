@@ -245,10 +245,10 @@ fn plain_text(events: &[Event<'_>]) -> String {
     for event in events {
         match event {
             Event::Start(tag) => match tag {
-                Tag::Paragraph | Tag::Heading { .. } | Tag::CodeBlock(_) | Tag::Table(_) => {
-                    if lists.is_empty() {
-                        block_break(&mut out);
-                    }
+                Tag::Paragraph | Tag::Heading { .. } | Tag::CodeBlock(_) | Tag::Table(_)
+                    if lists.is_empty() =>
+                {
+                    block_break(&mut out);
                 }
                 Tag::List(first) => {
                     if lists.is_empty() {
@@ -267,10 +267,9 @@ fn plain_text(events: &[Event<'_>]) -> String {
                         _ => out.push_str("- "),
                     }
                 }
-                Tag::TableCell => {
-                    if !out.ends_with('\n') && !out.is_empty() && !out.ends_with("\n\n") {
-                        out.push_str(" | ");
-                    }
+                // A cell after another on the same row.
+                Tag::TableCell if !out.is_empty() && !out.ends_with('\n') => {
+                    out.push_str(" | ");
                 }
                 Tag::Image { .. } => {
                     in_image = true;
@@ -395,8 +394,14 @@ mod tests {
             rendered.section("#install").as_deref(),
             Some("Install\n\nRun it:\n\ncargo run\n\nLinux\n\n- one\n- [x] two")
         );
-        assert_eq!(rendered.section("#linux").as_deref(), Some("Linux\n\n- one\n- [x] two"));
-        assert_eq!(rendered.section("#(intro)").as_deref(), Some("Intro with a link."));
+        assert_eq!(
+            rendered.section("#linux").as_deref(),
+            Some("Linux\n\n- one\n- [x] two")
+        );
+        assert_eq!(
+            rendered.section("#(intro)").as_deref(),
+            Some("Intro with a link.")
+        );
         assert_eq!(rendered.section("#missing"), None);
     }
 

@@ -122,10 +122,12 @@ mod tests {
         let refused = route(&locales(&["de", "fr"]), Some(locale("it")), &page());
         assert_eq!(
             refused.map_err(|error| error.message().to_owned()),
-            Err("Error: no \"it\" translation of \"main:Sandbox.WebHome\". Existing \
+            Err(
+                "Error: no \"it\" translation of \"main:Sandbox.WebHome\". Existing \
                  translations: de, fr. The default language is \"en\"; omit 'locale' to read \
                  the default row."
-                .to_owned())
+                    .to_owned()
+            )
         );
         let none = route(&locales(&[]), Some(locale("fr_FR")), &page());
         assert!(none.is_err_and(|error| error.message().contains("It has no translations.")));
@@ -143,12 +145,16 @@ mod tests {
         let refused = locale_argument(Some("zz\u{2028}zz"));
         assert_eq!(
             refused.map_err(|error| error.message().to_owned()),
-            Err("Error: 'locale' must be a locale such as \"fr\" or \"pt_BR\" (got \"zzzz\")."
-                .to_owned())
+            Err(
+                "Error: 'locale' must be a locale such as \"fr\" or \"pt_BR\" (got \"zzzz\")."
+                    .to_owned()
+            )
         );
-        assert!(locale_argument(Some("de_CH_1996")).is_err_and(|error| error
-            .message()
-            .contains("too specific for the wiki's storage")));
+        assert!(locale_argument(Some("de_CH_1996")).is_err_and(|error| {
+            error
+                .message()
+                .contains("too specific for the wiki's storage")
+        }));
     }
 
     #[test]

@@ -31,6 +31,10 @@ pub(crate) enum Target<'a> {
         locale: Option<&'a Locale>,
     },
     /// The bytes of an attachment's current version.
+    #[expect(
+        dead_code,
+        reason = "get_attachment's Download: line uses it; the expectation fails once it does"
+    )]
     Download {
         /// The document holding it.
         reference: &'a DocumentReference,

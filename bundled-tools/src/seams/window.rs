@@ -183,7 +183,10 @@ mod tests {
         assert_eq!(window.body, "     2\tb\n     3\tc");
         assert_eq!(window.footer(), "Showing lines 2-3 of 4.");
         let rest = ok(line_window("a\r\nb\rc", Some(2), None, "document"));
-        assert_eq!(rest.with_footer(), "     2\tb\n     3\tc\nShowing lines 2-3 of 3.");
+        assert_eq!(
+            rest.with_footer(),
+            "     2\tb\n     3\tc\nShowing lines 2-3 of 3."
+        );
     }
 
     #[test]

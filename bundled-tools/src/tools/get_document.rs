@@ -218,6 +218,12 @@ impl GetDocument {
             out.push_str(&window.with_footer());
             return Ok(ToolOutput::text(out));
         }
+        if content.is_empty() {
+            // The header already says the page is empty, and what it holds instead.
+            let trimmed = out.trim_end().len();
+            out.truncate(trimmed);
+            return Ok(ToolOutput::text(out));
+        }
         let found = headings(&content);
         let chars = content.chars().count();
         if self.outline {
@@ -273,10 +279,10 @@ impl GetDocument {
             return Ok(ToolOutput::text(out));
         }
         if self.section.is_none() && text.chars().count() > MAX_OUTPUT_CHARS {
-            let _ = write!(
+            let _ = writeln!(
                 out,
                 "The rendered HTML is too large to show whole ({} characters). Below is its \
-                 OUTLINE, NOT its content: read one part with section=<anchor>.\n",
+                 OUTLINE, NOT its content: read one part with section=<anchor>.",
                 text.chars().count()
             );
             out.push_str(&rendered_outline(&page));

@@ -240,10 +240,30 @@ fn seed(store: &SqliteStore) {
         ok(store.create_user(name, None));
     }
     let everyone = Subject::Group(ALL_USERS_GROUP.to_owned());
-    allow(store, RightScope::Wiki(WikiId::main()), user("admin"), Right::Admin);
-    allow(store, RightScope::Wiki(WikiId::main()), everyone.clone(), Right::View);
-    allow(store, RightScope::Wiki(WikiId::main()), user(GUEST), Right::View);
-    allow(store, RightScope::Wiki(WikiId::main()), user("alice"), Right::Edit);
+    allow(
+        store,
+        RightScope::Wiki(WikiId::main()),
+        user("admin"),
+        Right::Admin,
+    );
+    allow(
+        store,
+        RightScope::Wiki(WikiId::main()),
+        everyone.clone(),
+        Right::View,
+    );
+    allow(
+        store,
+        RightScope::Wiki(WikiId::main()),
+        user(GUEST),
+        Right::View,
+    );
+    allow(
+        store,
+        RightScope::Wiki(WikiId::main()),
+        user("alice"),
+        Right::Edit,
+    );
     allow(store, RightScope::Wiki(wiki("sub")), everyone, Right::View);
     allow(store, space("main", "Secret"), user("bob"), Right::View);
 
@@ -362,7 +382,11 @@ fn seed(store: &SqliteStore) {
     }
 
     for (text, title, content) in [
-        ("sub:Team.WebHome", "Team", "# Team\n\nSee [the roadmap](Team.Roadmap).\n"),
+        (
+            "sub:Team.WebHome",
+            "Team",
+            "# Team\n\nSee [the roadmap](Team.Roadmap).\n",
+        ),
         ("sub:Team.Roadmap", "Roadmap", "Q1: ship.\n"),
     ] {
         let save = DocumentSave::new(reference(text), content, "alice").title(title);

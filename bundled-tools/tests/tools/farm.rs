@@ -11,5 +11,8 @@ async fn calls_go_through_the_manager_and_the_middleware() {
     assert!(catalog.is_ok_and(|text| text.starts_with("Available tools")));
     // The middleware's parser refuses unknown arguments with the accepted ones.
     let refused = farm.call("man", json!({"bogus": 1}), GUEST, "main").await;
-    assert!(refused.is_err_and(|text| text.contains("bogus")), "unknown argument not refused");
+    assert!(
+        refused.is_err_and(|text| text.contains("bogus")),
+        "unknown argument not refused"
+    );
 }

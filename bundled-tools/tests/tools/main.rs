@@ -5,3 +5,5 @@
 mod harness;
 
 mod farm;
+mod get_document;
+mod get_history;

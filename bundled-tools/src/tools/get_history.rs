@@ -1,0 +1,431 @@
+//! `get_history` (facts §1.6): a document row's revisions (list), one revision's content
+//! (version, through the line window), or a unified diff between two revisions within the budget.
+//!
+//! Version strings are checked against the strict grammar before anything else, the door
+//! included: a provider-prefixed or malformed string (`deleted:3`, `xar:2.1`, `1.2.3`, `""`)
+//! never reaches the store.
+
+use std::fmt::Write as _;
+
+use mcp_runtime::access::{AuthorizedReference, Doors, store_failure};
+use mcp_runtime::output::budget::{MAX_OUTPUT_CHARS, MAX_OUTPUT_TOKENS};
+use mcp_runtime::output::guard::fragment;
+use mcp_runtime::output::instant::iso_instant;
+use mcp_runtime::prelude::*;
+use wiki_store::StoreError;
+use wiki_store::model::history::{DiffHunk, HistoryPage, Revision, RevisionDiff};
+use wiki_store::model::locale::Locale;
+use wiki_store::model::version::Version;
+
+use crate::seams::history::{revision_line, version_argument};
+use crate::seams::lookup::find_document;
+use crate::seams::translation::{locale_argument, route};
+use crate::seams::urls::{Target, link};
+use crate::seams::window::line_window;
+
+/// How many revisions the "no such revision" error lists.
+const NEWEST_LISTED: usize = 5;
+
+/// Read a document's revision history: list revisions, show one version, or diff two.
+///
+/// Without versions, lists revisions newest first (minor edits included) with author, date and
+/// comment. version="1.2" shows the content at that revision (read-only: never take base_version
+/// from it). from="1.2" (and optionally to, default the current version) shows a unified diff.
+/// A translation (locale) has its own history.
+#[mcp_tool(
+    id = "get_history",
+    category = "Search and Navigation",
+    title = "Read revision history",
+    man = "NOTES
+    Versions are major.minor: creation is 1.1, a minor edit bumps the minor number (marked
+    (minor) in the list), a major edit starts the next major at .1. Every version string must be
+    two numbers of 1 to 9 digits joined by a dot; anything else (deleted:3, xar:2.1, 1.2.3, an
+    empty string) is refused before the store is read.
+
+    List mode (no version, no from): `History of <ref>`, the current version, the total, then one
+    line per revision: `<version> [(minor)]  <date UTC>  by <author>  - <comment>`. limit is the
+    page size (default 20, clamped to 1-100) and offset the number of newest revisions to skip;
+    the footer gives the offset that continues.
+
+    Version mode (version=X): a HISTORICAL SNAPSHOT banner, the revision's metadata, then its
+    content as numbered lines through the same line window as get_document (offset = first
+    line; the footer continues past the ~6,000-token cap). The CURRENT version is named in the
+    banner: an edit's base_version must come from the current document, never from a snapshot.
+
+    Diff mode (from=A, optional to=B, default the current version): `--- <ref> (vA)` /
+    `+++ <ref> (vB)`, a `Title changed` line when the title differs, then unified hunks with 3
+    lines of context. Hunks past the output budget are dropped whole, with a note; a first hunk
+    larger than the budget is cut at a line, with its own note. Identical contents say \"No
+    content differences\". offset and limit are refused in diff mode. After a version conflict,
+    from=<your stale base_version> shows what changed since you read the page.
+
+    A missing revision is an error that lists the newest revisions. Translations (locale) have
+    their own history and versions; rights are the document's.
+
+EXAMPLES
+    get_history reference=\"Sandbox.WebHome\"
+    get_history reference=\"Sandbox.WebHome\" limit=50 offset=20
+    get_history reference=\"Sandbox.WebHome\" version=\"1.3\"
+    get_history reference=\"Sandbox.WebHome\" from=\"1.3\"
+    get_history reference=\"Sandbox.WebHome\" from=\"1.1\" to=\"1.3\"
+    get_history reference=\"Help.Guide\" locale=\"fr\"
+
+SEE ALSO
+    get_document (the current version), edit_document (base_version)"
+)]
+struct GetHistory {
+    /// The document, e.g. "Sandbox.WebHome".
+    reference: String,
+    /// Read a translation's own history, e.g. "fr".
+    locale: Option<String>,
+    /// Show the content at this version, e.g. "1.2" (excludes from/to).
+    version: Keep<String>,
+    /// Diff from this version, e.g. "1.2".
+    from: Keep<String>,
+    /// Diff to this version (default: the current one); needs from.
+    to: Keep<String>,
+    /// Revisions per page in list mode (default 20, clamped to 1-100).
+    #[param(range = 1..=100, clamp)]
+    limit: Option<i64>,
+    /// List mode: how many newest revisions to skip. Version mode: the first line to show
+    /// (1-based). Refused in diff mode.
+    offset: Option<i64>,
+    /// The wiki to read from instead of this endpoint's wiki (see list_wikis).
+    #[param(cross_wiki)]
+    wiki: Option<String>,
+}
+
+/// What the arguments ask for, checked before any store access.
+enum Mode {
+    List { offset: usize, limit: usize },
+    Version { version: Version },
+    Diff { from: Version, to: Option<Version> },
+}
+
+impl Execute for GetHistory {
+    async fn execute(self, ctx: &ToolContext) -> ToolResult {
+        let mode = self.mode()?;
+        let doors = ctx.doors()?;
+        let found = find_document(doors, &self.reference, self.wiki.as_deref()).await?;
+        let requested = locale_argument(self.locale.as_deref())?;
+        let row = Row {
+            authorized: found.authorized.clone(),
+            locale: route(&found.locales, requested, found.reference())?,
+        };
+        match mode {
+            Mode::List { offset, limit } => row.list(doors, offset, limit).await,
+            Mode::Version { version } => row.version(doors, version, self.offset).await,
+            Mode::Diff { from, to } => row.diff(ctx, doors, from, to).await,
+        }
+    }
+}
+
+impl GetHistory {
+    fn mode(&self) -> Result<Mode, ToolError> {
+        let version = version_argument("version", &self.version)?;
+        let from = version_argument("from", &self.from)?;
+        let to = version_argument("to", &self.to)?;
+        match (version, from, to) {
+            (Some(_), Some(_), _) | (Some(_), _, Some(_)) => Err(ToolError::new(
+                "Error: 'version' shows one revision and cannot be combined with 'from'/'to'; \
+                 use version alone, or from (and to) for a diff.",
+            )),
+            (None, None, Some(_)) => Err(ToolError::new(
+                "Error: 'to' needs 'from': pass from=<older version> (to defaults to the current \
+                 version).",
+            )),
+            (Some(version), None, None) => {
+                self.refuse_limit("version mode shows lines; use offset for the first line")?;
+                Ok(Mode::Version { version })
+            }
+            (None, Some(from), to) => {
+                if self.offset.is_some() || self.limit.is_some() {
+                    return Err(ToolError::new(
+                        "Error: offset and limit do not apply to a diff, which is cut to the \
+                         output budget by whole hunks; diff closer versions to see less.",
+                    ));
+                }
+                Ok(Mode::Diff { from, to })
+            }
+            (None, None, None) => {
+                let offset = match self.offset {
+                    Some(offset) if offset < 0 => {
+                        return Err(ToolError::new(format!(
+                            "Error: 'offset' must be 0 or more in list mode (got {offset}): it \
+                             is how many of the newest revisions to skip."
+                        )));
+                    }
+                    other => usize::try_from(other.unwrap_or(0)).unwrap_or(usize::MAX),
+                };
+                let limit = usize::try_from(self.limit.unwrap_or(20)).unwrap_or(20);
+                Ok(Mode::List { offset, limit })
+            }
+        }
+    }
+
+    fn refuse_limit(&self, why: &str) -> Result<(), ToolError> {
+        match self.limit {
+            Some(_) => Err(ToolError::new(format!(
+                "Error: 'limit' is the page size of the revision list; {why}."
+            ))),
+            None => Ok(()),
+        }
+    }
+}
+
+/// The row whose history is read: an authorized document and its routed locale.
+struct Row {
+    authorized: AuthorizedReference,
+    locale: Option<Locale>,
+}
+
+impl Row {
+    fn name(&self) -> String {
+        let reference = fragment(&self.authorized.reference().to_string()).into_owned();
+        match &self.locale {
+            Some(locale) => format!("{reference} ({locale} translation)"),
+            None => reference,
+        }
+    }
+
+    async fn page(
+        &self,
+        doors: &Doors,
+        offset: usize,
+        limit: usize,
+    ) -> Result<HistoryPage, ToolError> {
+        let reference = self.authorized.reference().clone();
+        let locale = self.locale.clone();
+        match doors
+            .blocking(move |store| store.history(&reference, locale.as_ref(), offset, limit))
+            .await?
+        {
+            Ok(Some(page)) => Ok(page),
+            // The row existed a moment ago (routing saw it): it was deleted meanwhile.
+            Ok(None) => Err(ToolError::new(format!(
+                "No such document: \"{}\".",
+                self.name()
+            ))),
+            Err(error) => Err(store_failure("read the history", &error)),
+        }
+    }
+
+    async fn list(&self, doors: &Doors, offset: usize, limit: usize) -> ToolResult {
+        let page = self.page(doors, offset, limit).await?;
+        if page.revisions.is_empty() {
+            return Err(ToolError::new(format!(
+                "No revisions at offset={offset}; this document has {} revisions. Use an offset \
+                 below {}.",
+                page.total, page.total
+            )));
+        }
+        let mut out = format!(
+            "History of {}\nCurrent version: {}\nTotal revisions: {} (minor edits included, \
+             newest first)\n\n",
+            self.name(),
+            page.current,
+            page.total
+        );
+        for revision in &page.revisions {
+            out.push_str(&revision_line(revision));
+            out.push('\n');
+        }
+        let last = offset + page.revisions.len();
+        let _ = write!(
+            out,
+            "\nShowing revisions {}-{last} of {}.",
+            offset + 1,
+            page.total
+        );
+        if (last as u64) < page.total {
+            let _ = write!(out, " Continue with offset={last}.");
+        }
+        Ok(ToolOutput::text(out))
+    }
+
+    async fn version(&self, doors: &Doors, version: Version, offset: Option<i64>) -> ToolResult {
+        let reference = self.authorized.reference().clone();
+        let locale = self.locale.clone();
+        let revision: Option<Revision> = doors
+            .blocking(move |store| store.revision(&reference, locale.as_ref(), version))
+            .await?
+            .map_err(|error| store_failure("read the revision", &error))?;
+        let Some(revision) = revision else {
+            return Err(self.missing(doors, version).await);
+        };
+        let current = self.page(doors, 0, 1).await?.current;
+        let window = line_window(
+            &revision.content,
+            offset,
+            None,
+            &format!("revision {version}"),
+        )?;
+        let mut out = format!(
+            "HISTORICAL SNAPSHOT of {} at version {version}; the CURRENT version is {current}. \
+             Do not edit from this text: base_version must come from the current document \
+             (get_document).\n",
+            self.name()
+        );
+        let title = fragment(&revision.title);
+        let _ = writeln!(out, "Title: {title}");
+        let _ = writeln!(
+            out,
+            "Author: {}\nDate: {}",
+            fragment(&revision.info.author),
+            iso_instant(revision.info.date)
+        );
+        let comment = fragment(revision.info.comment.trim());
+        if !comment.is_empty() {
+            let _ = writeln!(out, "Comment: {comment}");
+        }
+        out.push('\n');
+        out.push_str(&window.with_footer());
+        Ok(ToolOutput::text(out))
+    }
+
+    async fn diff(
+        &self,
+        ctx: &ToolContext,
+        doors: &Doors,
+        from: Version,
+        to: Option<Version>,
+    ) -> ToolResult {
+        let to = match to {
+            Some(to) => to,
+            None => self.page(doors, 0, 1).await?.current,
+        };
+        let reference = self.authorized.reference().clone();
+        let locale = self.locale.clone();
+        let diff: RevisionDiff = match doors
+            .blocking(move |store| store.diff(&reference, locale.as_ref(), from, to))
+            .await?
+        {
+            Ok(diff) => diff,
+            Err(StoreError::NotFound { .. }) => {
+                let missing = self.first_missing(doors, [from, to]).await;
+                return Err(self.missing(doors, missing.unwrap_or(from)).await);
+            }
+            Err(error) => return Err(store_failure("compare the revisions", &error)),
+        };
+        let name = self.name();
+        let mut out = format!("--- {name} (v{from})\n+++ {name} (v{to})\n");
+        let target = Target::Compare {
+            reference: self.authorized.reference(),
+            locale: self.locale.as_ref(),
+            from,
+            to,
+        };
+        if let Some(url) = link(ctx, target) {
+            let _ = writeln!(out, "Compare: {url}");
+        }
+        if let Some((old, new)) = &diff.title_change {
+            let _ = writeln!(
+                out,
+                "Title changed: \"{}\" -> \"{}\"",
+                fragment(old),
+                fragment(new)
+            );
+        }
+        if diff.hunks.is_empty() {
+            let _ = write!(out, "No content differences between {from} and {to}.");
+            return Ok(ToolOutput::text(out));
+        }
+        out.push_str(&hunks_within_budget(&diff.hunks, from, to));
+        Ok(ToolOutput::text(out))
+    }
+
+    /// The first of `versions` this row does not have (for the error message).
+    async fn first_missing(&self, doors: &Doors, versions: [Version; 2]) -> Option<Version> {
+        for version in versions {
+            let reference = self.authorized.reference().clone();
+            let locale = self.locale.clone();
+            let exists = doors
+                .blocking(move |store| store.revision(&reference, locale.as_ref(), version))
+                .await;
+            if matches!(exists, Ok(Ok(None))) {
+                return Some(version);
+            }
+        }
+        None
+    }
+
+    /// `… has no version X. The newest revisions are: …`.
+    async fn missing(&self, doors: &Doors, version: Version) -> ToolError {
+        let newest = match self.page(doors, 0, NEWEST_LISTED).await {
+            Ok(page) => format!(
+                " The newest revisions are: {} (of {}).",
+                page.revisions
+                    .iter()
+                    .map(|revision| revision.version.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                page.total
+            ),
+            Err(_) => String::new(),
+        };
+        ToolError::new(format!(
+            "Error: {} has no version {version}.{newest} Call get_history without versions to \
+             list them all.",
+            self.name()
+        ))
+    }
+}
+
+/// The hunks that fit the budget, whole; the rest dropped with a note. A first hunk larger than
+/// the budget is cut at a line, with its own note, so a diff always shows something.
+fn hunks_within_budget(hunks: &[DiffHunk], from: Version, to: Version) -> String {
+    let mut out = String::new();
+    let mut used = 0usize;
+    for (index, hunk) in hunks.iter().enumerate() {
+        let text = hunk.to_string();
+        let size = text.chars().count();
+        if used + size <= MAX_OUTPUT_CHARS {
+            out.push_str(&text);
+            used += size;
+            continue;
+        }
+        if index == 0 {
+            let (cut, shown) = cut_hunk(&text);
+            out.push_str(cut);
+            let _ = write!(
+                out,
+                "[The first hunk was cut at the ~{MAX_OUTPUT_TOKENS}-token cap after {shown} of \
+                 {} lines. Read the versions whole: get_history version=\"{from}\" and \
+                 version=\"{to}\", with offset to page.]",
+                hunk.lines.len() + 1
+            );
+        } else {
+            let dropped = hunks.len() - index;
+            let _ = write!(
+                out,
+                "[{dropped} more hunk(s) not shown: the diff exceeds the ~{MAX_OUTPUT_TOKENS}-token \
+                 cap. Diff closer versions, or read a version whole with version=.]"
+            );
+        }
+        return out;
+    }
+    let trimmed = out.trim_end_matches('\n').len();
+    out.truncate(trimmed);
+    out
+}
+
+/// The longest prefix of whole lines of `text` within the budget (at least one line), and how
+/// many lines it holds.
+fn cut_hunk(text: &str) -> (&str, usize) {
+    let mut end = 0;
+    let mut chars = 0;
+    let mut lines = 0;
+    for line in text.split_inclusive('\n') {
+        let size = line.chars().count();
+        if chars + size > MAX_OUTPUT_CHARS && lines > 0 {
+            break;
+        }
+        chars += size;
+        end += line.len();
+        lines += 1;
+        if chars > MAX_OUTPUT_CHARS {
+            break;
+        }
+    }
+    (text.get(..end).unwrap_or(text), lines)
+}

@@ -1,0 +1,594 @@
+//! get_document through the middleware: every parameter, limit, error and security case.
+
+use mcp_runtime::server::ServerSettings;
+use serde_json::{Value, json};
+use wiki_store::model::attachment::AttachmentWrite;
+use wiki_store::model::document::{DocumentSave, Expected};
+use wiki_store::model::mcp_config::SpaceFilterMode;
+use wiki_store::rights::{Effect, Right, RightRule, RightScope, Subject};
+use wiki_store::{AttachmentStore, DocumentStore, RightsStore};
+
+use crate::harness::{Farm, GUEST, ok, reference, wiki};
+
+async fn get(farm: &Farm, arguments: Value, user: &str) -> Result<String, String> {
+    farm.call("get_document", arguments, user, "main").await
+}
+
+fn text(result: Result<String, String>) -> String {
+    result.unwrap_or_else(|error| panic!("expected a result, got the error: {error}"))
+}
+
+fn error(result: Result<String, String>) -> String {
+    match result {
+        Ok(text) => panic!("expected an error, got:\n{text}"),
+        Err(error) => error,
+    }
+}
+
+#[track_caller]
+fn assert_text(actual: &str, expected: &str) {
+    assert!(
+        actual == expected,
+        "\n--- expected ---\n{expected}\n--- actual ---\n{actual}\n---"
+    );
+}
+
+/// A page of `lines` lines, with a heading every 100 lines when `headings`.
+fn big_page(farm: &Farm, name: &str, lines: usize, headings: bool) {
+    let content: String = (1..=lines)
+        .map(|n| {
+            if headings && n % 100 == 1 {
+                format!("## Part {}\n", n / 100 + 1)
+            } else {
+                format!("line {n} of the big page, with some words to make it longer\n")
+            }
+        })
+        .collect();
+    farm.save(name, &content, "big");
+}
+
+#[tokio::test]
+async fn the_source_comes_whole_with_its_header() {
+    let farm = Farm::new();
+    let read = text(get(&farm, json!({"reference": "Help.Guide"}), "alice").await);
+    assert_text(
+        &read,
+        "Reference: main:Help.Guide\nTitle: Guide\nSyntax: markdown/1.0\nVersion: 1.1\n\
+         Translations: fr (default: en)\nSize: 11 lines · 70 chars · ~17 tokens\n\
+         \n     1\t# Guide\n     2\t\n     3\tIntro.\n     4\t\n     5\t## Install\n     6\t\n\
+         \x20    7\tRun `wiki-mcp serve`.\n     8\t\n     9\t## Use\n    10\t\n    11\tCall man.",
+    );
+}
+
+#[tokio::test]
+async fn a_space_name_alone_reads_its_home_and_urls_follow_the_public_url() {
+    let farm =
+        Farm::with_settings(ServerSettings::default().with_public_url("https://wiki.example.org/"));
+    let read = text(get(&farm, json!({"reference": "Sandbox"}), GUEST).await);
+    assert!(read.starts_with(
+        "Reference: main:Sandbox.WebHome\nURL: https://wiki.example.org/wikis/main/view/Sandbox/WebHome\n"
+    ));
+    let french = text(
+        get(
+            &farm,
+            json!({"reference": "Help.Guide", "locale": "fr"}),
+            "bob",
+        )
+        .await,
+    );
+    assert!(
+        french.contains("\nURL: https://wiki.example.org/wikis/main/view/Help/Guide?language=fr\n")
+    );
+}
+
+#[tokio::test]
+async fn attachments_are_listed_in_the_header_up_to_ten() {
+    let farm = Farm::new();
+    let read = text(get(&farm, json!({"reference": "Sandbox.WebHome"}), "alice").await);
+    assert!(
+        read.contains(
+            "\nAttachments: logo.png (70 bytes, image/png) · manual.pdf (584 bytes, \
+             application/pdf) · notes.txt (18 bytes, text/plain)\n"
+        ),
+        "{read}"
+    );
+    for n in 0..11 {
+        ok(farm.store.write_attachment(&AttachmentWrite {
+            reference: reference("Help.Guide"),
+            name: format!("file{n:02}.txt"),
+            content: b"x".to_vec(),
+            author: "alice".to_owned(),
+            comment: String::new(),
+            expected: Expected::Any,
+        }));
+    }
+    let many = text(get(&farm, json!({"reference": "Help.Guide"}), "alice").await);
+    let line = many
+        .lines()
+        .find(|line| line.starts_with("Attachments: "))
+        .unwrap_or_default();
+    assert!(line.starts_with("Attachments: file00.txt (1 byte, text/plain) · "));
+    assert!(
+        line.ends_with("file09.txt (1 byte, text/plain) · +1 more"),
+        "{line}"
+    );
+}
+
+#[tokio::test]
+async fn a_missing_document_suggests_a_visible_space_home_only() {
+    let farm = Farm::new();
+    assert_eq!(
+        get(&farm, json!({"reference": "Help.Missing"}), "alice").await,
+        Err("No such document: \"main:Help.Missing\".".to_owned())
+    );
+    assert_eq!(
+        get(&farm, json!({"reference": "Help.Nested"}), "alice").await,
+        Err("No such document: \"main:Help.Nested\". Did you mean \
+             \"main:Help.Nested.WebHome\"?"
+            .to_owned())
+    );
+    // Only bob may view the nested space now: alice is not told it exists.
+    ok(farm.store.set_right(&RightRule {
+        scope: RightScope::Space {
+            wiki: wiki("main"),
+            space: ok(wiki_store::reference::SpacePath::parse("Help.Nested")),
+        },
+        subject: Subject::User("bob".to_owned()),
+        right: Right::View,
+        effect: Effect::Allow,
+    }));
+    assert_eq!(
+        get(&farm, json!({"reference": "Help.Nested"}), "alice").await,
+        Err("No such document: \"main:Help.Nested\".".to_owned())
+    );
+    assert!(
+        error(get(&farm, json!({"reference": "Help.Nested"}), "bob").await)
+            .ends_with("Did you mean \"main:Help.Nested.WebHome\"?")
+    );
+}
+
+#[tokio::test]
+async fn denied_pages_are_refused_before_existence() {
+    let farm = Farm::new();
+    let denied = "You do not have permission to view \"main:Secret.Plans\".";
+    assert_eq!(
+        get(&farm, json!({"reference": "Secret.Plans"}), "alice").await,
+        Err(denied.to_owned())
+    );
+    assert_eq!(
+        get(&farm, json!({"reference": "Secret.Nothing"}), "alice").await,
+        Err("You do not have permission to view \"main:Secret.Nothing\".".to_owned())
+    );
+    assert!(
+        text(get(&farm, json!({"reference": "Secret.Plans"}), "bob").await)
+            .contains("The secret plan.")
+    );
+    // A bad reference is refused with the fix, its echo guarded.
+    let bad = error(get(&farm, json!({"reference": "a..b\u{2028}x"}), "alice").await);
+    assert!(
+        bad.starts_with("Error: \"a..bx\" is not a valid reference"),
+        "{bad}"
+    );
+}
+
+#[tokio::test]
+async fn the_space_filter_hides_pages_the_rights_allow() {
+    let farm = Farm::new();
+    farm.configure("main", |config| {
+        config.space_filter_mode = SpaceFilterMode::Blacklist;
+        config.space_filter_spaces = vec!["Help".to_owned()];
+    });
+    let refused = error(get(&farm, json!({"reference": "Help.Guide"}), "alice").await);
+    assert!(refused.contains("outside the content this endpoint is configured to expose"));
+    assert!(
+        get(&farm, json!({"reference": "Sandbox"}), "alice")
+            .await
+            .is_ok()
+    );
+}
+
+#[tokio::test]
+async fn cross_wiki_reads_need_reach() {
+    let farm = Farm::new();
+    // main has reach (the default): a prefix or the wiki argument reads sub.
+    let team = text(get(&farm, json!({"reference": "sub:Team.WebHome"}), "alice").await);
+    assert!(team.starts_with("Reference: sub:Team.WebHome\nTitle: Team\n"));
+    let same = text(get(&farm, json!({"reference": "Team", "wiki": "sub"}), "alice").await);
+    assert_eq!(team, same);
+    // sub has no reach: main is refused, whatever the rights.
+    let refused = farm
+        .call(
+            "get_document",
+            json!({"reference": "main:Sandbox"}),
+            "alice",
+            "sub",
+        )
+        .await;
+    assert!(error(refused).contains("cross-wiki reach is not enabled for this endpoint"));
+    let refused = farm
+        .call(
+            "get_document",
+            json!({"reference": "Sandbox", "wiki": "main"}),
+            "alice",
+            "sub",
+        )
+        .await;
+    assert!(error(refused).contains("cross-wiki reach is not enabled for this endpoint"));
+}
+
+#[tokio::test]
+async fn translations_are_exact_match() {
+    let farm = Farm::new();
+    let french = text(
+        get(
+            &farm,
+            json!({"reference": "Help.Guide", "locale": "fr"}),
+            "alice",
+        )
+        .await,
+    );
+    assert_text(
+        &french,
+        "Reference: main:Help.Guide\nTitle: Guide (fr)\nSyntax: markdown/1.0\nVersion: 1.1\n\
+         Language: fr\nTranslations: fr (default: en)\nSize: 3 lines · 23 chars · ~5 tokens\n\
+         \n     1\t# Guide\n     2\t\n     3\tIntroduction.",
+    );
+    let english = text(
+        get(
+            &farm,
+            json!({"reference": "Help.Guide", "locale": "en"}),
+            "alice",
+        )
+        .await,
+    );
+    assert!(english.contains("\nTitle: Guide\n") && !english.contains("Language:"));
+    assert_eq!(
+        get(
+            &farm,
+            json!({"reference": "Help.Guide", "locale": "it"}),
+            "alice"
+        )
+        .await,
+        Err(
+            "Error: no \"it\" translation of \"main:Help.Guide\". Existing translations: fr. \
+             The default language is \"en\"; omit 'locale' to read the default row."
+                .to_owned()
+        )
+    );
+    let none = error(
+        get(
+            &farm,
+            json!({"reference": "Sandbox", "locale": "fr"}),
+            "alice",
+        )
+        .await,
+    );
+    assert!(none.contains("It has no translations."));
+    let invalid = error(
+        get(
+            &farm,
+            json!({"reference": "Sandbox", "locale": "french"}),
+            "alice",
+        )
+        .await,
+    );
+    assert!(invalid.starts_with("Error: 'locale' must be a locale such as \"fr\""));
+    let specific = error(
+        get(
+            &farm,
+            json!({"reference": "Sandbox", "locale": "de_CH_1996"}),
+            "alice",
+        )
+        .await,
+    );
+    assert!(specific.contains("too specific for the wiki's storage"));
+}
+
+#[tokio::test]
+async fn a_large_page_shows_its_outline_and_windows_continue() {
+    let farm = Farm::new();
+    big_page(&farm, "Big.Outlined", 5_000, true);
+    let read = text(get(&farm, json!({"reference": "Big.Outlined"}), "alice").await);
+    assert!(
+        read.contains("Below is its heading OUTLINE, NOT its content"),
+        "{read}"
+    );
+    assert!(read.contains("\n  L1: Part 1\n  L101: Part 2\n"));
+    assert!(!read.contains("line 2 of the big page"));
+
+    let first = text(
+        get(
+            &farm,
+            json!({"reference": "Big.Outlined", "offset": 101, "limit": 3}),
+            "alice",
+        )
+        .await,
+    );
+    assert!(first.ends_with(
+        "\n   101\t## Part 2\n   102\tline 102 of the big page, with some words to make it longer\n\
+         \x20  103\tline 103 of the big page, with some words to make it longer\nShowing lines 101-103 of 5000."
+    ), "{first}");
+
+    let cut = text(
+        get(
+            &farm,
+            json!({"reference": "Big.Outlined", "offset": 200}),
+            "alice",
+        )
+        .await,
+    );
+    let footer = cut.lines().last().unwrap_or_default();
+    let next: i64 = footer
+        .rsplit("offset=")
+        .next()
+        .and_then(|n| n.trim_end_matches('.').parse().ok())
+        .unwrap_or_else(|| panic!("no continuation in {footer}"));
+    assert!(footer.starts_with(&format!(
+        "Showing lines 200-{} of 5000. Output truncated at the ~6000-token cap",
+        next - 1
+    )));
+    let again = text(
+        get(
+            &farm,
+            json!({"reference": "Big.Outlined", "offset": next, "limit": 1}),
+            "alice",
+        )
+        .await,
+    );
+    assert!(
+        again.contains(&format!("\n{next:>6}\tline {next} of the big page")),
+        "{again}"
+    );
+}
+
+#[tokio::test]
+async fn a_large_headingless_page_shows_its_head_and_the_offset_to_continue() {
+    let farm = Farm::new();
+    big_page(&farm, "Big.Plain", 5_000, false);
+    let read = text(get(&farm, json!({"reference": "Big.Plain"}), "alice").await);
+    assert!(read.contains("\n     1\tline 1 of the big page"));
+    let footer = read.lines().last().unwrap_or_default();
+    assert!(
+        footer.starts_with("Showing lines 1-") && footer.contains("continue with offset="),
+        "{footer}"
+    );
+    assert!(read.chars().count() < 24_000 + 500);
+}
+
+#[tokio::test]
+async fn window_arguments_are_checked() {
+    let farm = Farm::new();
+    let guide = |extra: Value| {
+        let mut arguments = json!({"reference": "Help.Guide"});
+        if let (Some(target), Value::Object(extra)) = (arguments.as_object_mut(), extra) {
+            target.extend(extra);
+        }
+        arguments
+    };
+    assert!(
+        error(get(&farm, guide(json!({"offset": 0})), "alice").await)
+            .starts_with("Error: 'offset' must be at least 1 (got 0)")
+    );
+    assert!(
+        error(get(&farm, guide(json!({"limit": 0})), "alice").await)
+            .starts_with("Error: 'limit' must be at least 1 (got 0)")
+    );
+    assert_eq!(
+        get(&farm, guide(json!({"offset": 12})), "alice").await,
+        Err("Error: offset 12 exceeds the document's length (11 lines). Use an offset from 1 to 11.".to_owned())
+    );
+    assert!(
+        error(get(&farm, guide(json!({"offset": 1.5})), "alice").await)
+            .starts_with("Error: 'offset' must be an integer")
+    );
+    let tail = text(get(&farm, guide(json!({"offset": "10"})), "alice").await);
+    assert!(tail.ends_with("\n    10\t\n    11\tCall man.\nShowing lines 10-11 of 11."));
+    let outline = text(get(&farm, guide(json!({"outline": true})), "alice").await);
+    assert!(outline.ends_with("\nOUTLINE (headings with their line numbers; NOT the content):\nL1: Guide\n  L5: Install\n  L9: Use"));
+    let combos = [
+        (
+            json!({"format": "html"}),
+            "Error: 'format' applies only to the rendered view",
+        ),
+        (
+            json!({"section": "#use"}),
+            "Error: 'section' applies only to the rendered view",
+        ),
+        (
+            json!({"detail": "full"}),
+            "Error: 'detail' applies only to the rendered view",
+        ),
+        (
+            json!({"rendered": true, "section": "#use", "outline": true}),
+            "Error: 'section' and 'outline' cannot be combined",
+        ),
+        (
+            json!({"outline": true, "offset": 2}),
+            "Error: 'outline' shows only the headings",
+        ),
+        (
+            json!({"rendered": true, "format": "html", "offset": 2}),
+            "Error: offset and limit apply to the source and to rendered plain text, not to HTML",
+        ),
+        (
+            json!({"rendered": true, "detail": "full"}),
+            "Error: 'detail' applies only to format=\"html\"",
+        ),
+        (
+            json!({"rendered": true, "format": "pdf"}),
+            "Error: 'format'",
+        ),
+        (json!({"bogus": true}), "Error:"),
+    ];
+    for (extra, expected) in combos {
+        let refused = error(get(&farm, guide(extra.clone()), "alice").await);
+        assert!(refused.starts_with(expected), "{extra}: {refused}");
+    }
+}
+
+#[tokio::test]
+async fn rendered_plain_and_html_views() {
+    let farm = Farm::new();
+    let plain = text(
+        get(
+            &farm,
+            json!({"reference": "Help.Guide", "rendered": true}),
+            "alice",
+        )
+        .await,
+    );
+    assert!(plain.starts_with(
+        "RENDERED VIEW (plain text) of main:Help.Guide: what readers see, not the source. It is \
+         read-only: never form edit strings from it"
+    ));
+    assert!(
+        plain.ends_with("     9\tUse\n    10\t\n    11\tCall man.\nShowing lines 1-11 of 11."),
+        "{plain}"
+    );
+    assert!(plain.contains("Run wiki-mcp serve."));
+
+    let html = text(
+        get(
+            &farm,
+            json!({"reference": "Help.Guide", "rendered": true, "format": "html"}),
+            "alice",
+        )
+        .await,
+    );
+    assert!(html.starts_with("RENDERED VIEW (sanitized HTML) of main:Help.Guide"));
+    assert!(html.ends_with("<h2>Use</h2>\n<p>Call man.</p>"), "{html}");
+
+    let outline = text(
+        get(
+            &farm,
+            json!({"reference": "Help.Guide", "rendered": true, "format": "html", "outline": true}),
+            "alice",
+        )
+        .await,
+    );
+    assert!(outline.ends_with("RENDERED OUTLINE (sections with their sizes; NOT the content):\n#guide  Guide (29 chars)\n  #install  Install (57 chars)\n  #use  Use (30 chars)"), "{outline}");
+
+    let section = text(get(&farm, json!({"reference": "Help.Guide", "rendered": true, "format": "html", "section": "install"}), "alice").await);
+    assert!(
+        section.ends_with("\n<h2>Install</h2>\n<p>Run <code>wiki-mcp serve</code>.</p>"),
+        "{section}"
+    );
+    let plain_section = text(
+        get(
+            &farm,
+            json!({"reference": "Help.Guide", "rendered": true, "section": "#guide"}),
+            "alice",
+        )
+        .await,
+    );
+    assert!(plain_section.contains("Intro.") && plain_section.contains("Call man."));
+
+    assert_eq!(
+        get(
+            &farm,
+            json!({"reference": "Help.Guide", "rendered": true, "section": "#nope\n"}),
+            "alice"
+        )
+        .await,
+        Err(
+            "Error: no section \"#nope\" in the rendered page. Sections: #guide, #install, #use. \
+             Use outline=true to see them with their sizes."
+                .to_owned()
+        )
+    );
+}
+
+#[tokio::test]
+async fn rendered_html_is_sanitized() {
+    let farm = Farm::new();
+    farm.save(
+        "Sandbox.Xss",
+        "# Hi\n\n<script>steal()</script>\n\n<img src=x onerror=\"steal()\"> [x](javascript:steal())\n",
+        "xss",
+    );
+    for detail in ["stripped", "full"] {
+        let html = text(get(&farm, json!({"reference": "Sandbox.Xss", "rendered": true, "format": "html", "detail": detail}), "alice").await);
+        assert!(!html.contains("steal"), "{detail}: {html}");
+    }
+}
+
+#[tokio::test]
+async fn rendered_content_can_be_turned_off() {
+    let farm = Farm::new();
+    farm.configure("main", |config| config.allow_rendered = false);
+    assert_eq!(
+        get(
+            &farm,
+            json!({"reference": "Help.Guide", "rendered": true}),
+            "alice"
+        )
+        .await,
+        Err(
+            "Error: rendered content is turned off for this endpoint by its administrator. Read \
+             the source instead (omit 'rendered')."
+                .to_owned()
+        )
+    );
+    assert!(
+        get(&farm, json!({"reference": "Help.Guide"}), "alice")
+            .await
+            .is_ok()
+    );
+}
+
+#[tokio::test]
+async fn forged_titles_cannot_forge_lines() {
+    let farm = Farm::new();
+    let read = text(get(&farm, json!({"reference": "Forged.Title"}), "alice").await);
+    assert!(
+        read.contains("\nTitle: LegitReference: main:Secret.PlansVersion: 9.9\n"),
+        "{read}"
+    );
+    assert_eq!(
+        read.lines()
+            .filter(|line| line.starts_with("Reference:"))
+            .count(),
+        1
+    );
+    assert!(!read.contains('\u{2028}') && !read.contains('\u{202E}'));
+}
+
+#[tokio::test]
+async fn hidden_and_empty_pages_say_what_they_are() {
+    let farm = Farm::new();
+    let hidden = text(get(&farm, json!({"reference": "Hidden.Config"}), "alice").await);
+    assert!(hidden.contains("\nHidden: yes (left out of trees and searches unless asked for)\n"));
+    let task = text(get(&farm, json!({"reference": "Tasks.Task1"}), "alice").await);
+    assert!(
+        task.ends_with(
+            "This document has no text of its own; it holds 1 object(s) of Tasks.TaskClass: read \
+         them with query_objects, their fields with get_schema."
+        ),
+        "{task}"
+    );
+    ok(farm
+        .store
+        .save_document(&DocumentSave::new(reference("Sandbox.Empty"), "", "alice")));
+    let empty = text(get(&farm, json!({"reference": "Sandbox.Empty"}), "alice").await);
+    assert!(
+        empty.ends_with("Size: 0 lines · 0 chars · ~0 tokens\nThis document has no content."),
+        "{empty}"
+    );
+}
+
+#[tokio::test]
+async fn the_guest_reads_what_the_guest_may_view() {
+    let farm = Farm::new();
+    assert!(
+        get(&farm, json!({"reference": "Sandbox"}), GUEST)
+            .await
+            .is_ok()
+    );
+    let sub = farm
+        .call("get_document", json!({"reference": "Team"}), GUEST, "sub")
+        .await;
+    assert_eq!(
+        sub,
+        Err("You do not have permission to view \"sub:Team.WebHome\".".to_owned())
+    );
+}

@@ -1,0 +1,387 @@
+//! get_history through the middleware: list paging, version snapshots, diffs within the budget,
+//! translation histories, the strict version gate before any store access, and guarded echoes.
+
+use mcp_runtime::server::ServerSettings;
+use serde_json::{Value, json};
+use wiki_store::DocumentStore;
+use wiki_store::model::document::DocumentSave;
+
+use crate::harness::{Farm, ok, reference};
+
+async fn history(farm: &Farm, arguments: Value, user: &str) -> Result<String, String> {
+    farm.call("get_history", arguments, user, "main").await
+}
+
+fn text(result: Result<String, String>) -> String {
+    result.unwrap_or_else(|error| panic!("expected a result, got the error: {error}"))
+}
+
+fn error(result: Result<String, String>) -> String {
+    match result {
+        Ok(text) => panic!("expected an error, got:\n{text}"),
+        Err(error) => error,
+    }
+}
+
+#[track_caller]
+fn assert_text(actual: &str, expected: &str) {
+    assert!(
+        actual == expected,
+        "\n--- expected ---\n{expected}\n--- actual ---\n{actual}\n---"
+    );
+}
+
+/// Replaces the `YYYY-MM-DD HH:MM` of each revision line with `DATE` (the seed runs now).
+fn mask_dates(text: &str) -> String {
+    text.lines()
+        .map(|line| match (line.find("  "), line.find("  by ")) {
+            (Some(start), Some(end)) if end > start && end - start == 18 => {
+                format!("{}  DATE{}", &line[..start], &line[end..])
+            }
+            _ => line.to_owned(),
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn notes(extra: Value) -> Value {
+    let mut arguments = json!({"reference": "Sandbox.Notes"});
+    if let (Some(target), Value::Object(extra)) = (arguments.as_object_mut(), extra) {
+        target.extend(extra);
+    }
+    arguments
+}
+
+#[tokio::test]
+async fn the_list_is_newest_first_with_guarded_comments() {
+    let farm = Farm::new();
+    let list = text(history(&farm, notes(json!({})), "alice").await);
+    assert_text(
+        &mask_dates(&list),
+        "History of main:Sandbox.Notes\nCurrent version: 2.1\nTotal revisions: 4 (minor edits \
+         included, newest first)\n\n2.1  DATE  by bob  - rewrite\n1.3 (minor)  DATE  by bob  - \
+         addeda line reversed\n1.2 (minor)  DATE  by bob  - typoVersion: 9.9\n1.1  DATE  by \
+         alice  - Created\n\nShowing revisions 1-4 of 4.",
+    );
+}
+
+#[tokio::test]
+async fn list_paging_continues_and_limits_clamp() {
+    let farm = Farm::new();
+    let first = text(history(&farm, notes(json!({"limit": 2})), "alice").await);
+    assert!(first.ends_with("\n\nShowing revisions 1-2 of 4. Continue with offset=2."));
+    assert!(first.contains("\n2.1  ") && first.contains("\n1.3 (minor)  "));
+    let second = text(history(&farm, notes(json!({"limit": 2, "offset": 2})), "alice").await);
+    assert!(second.contains("\n1.2 (minor)  ") && second.contains("\n1.1  "));
+    assert!(second.ends_with("\n\nShowing revisions 3-4 of 4."));
+    let clamped_low = text(history(&farm, notes(json!({"limit": 0})), "alice").await);
+    assert!(clamped_low.ends_with("Showing revisions 1-1 of 4. Continue with offset=1."));
+    let clamped_high = text(history(&farm, notes(json!({"limit": 500})), "alice").await);
+    assert!(clamped_high.ends_with("Showing revisions 1-4 of 4."));
+    assert_eq!(
+        history(&farm, notes(json!({"offset": 4})), "alice").await,
+        Err(
+            "No revisions at offset=4; this document has 4 revisions. Use an offset below 4."
+                .to_owned()
+        )
+    );
+    assert!(
+        error(history(&farm, notes(json!({"offset": -1})), "alice").await)
+            .starts_with("Error: 'offset' must be 0 or more in list mode (got -1)")
+    );
+}
+
+#[tokio::test]
+async fn a_version_is_a_historical_snapshot_through_the_window() {
+    let farm = Farm::new();
+    let snapshot = text(history(&farm, notes(json!({"version": "1.2"})), "alice").await);
+    let (head, body) = snapshot.split_once("\n\n").unwrap_or_default();
+    assert!(head.starts_with(
+        "HISTORICAL SNAPSHOT of main:Sandbox.Notes at version 1.2; the CURRENT version is 2.1. \
+         Do not edit from this text: base_version must come from the current document \
+         (get_document).\nTitle: Notes\nAuthor: bob\nDate: "
+    ));
+    assert!(head.ends_with("Z\nComment: typoVersion: 9.9"), "{head}");
+    assert_text(
+        body,
+        "     1\tfirst line\n     2\tsecond line, edited\nShowing lines 1-2 of 2.",
+    );
+    let second = text(
+        history(
+            &farm,
+            notes(json!({"version": "1.2", "offset": 2})),
+            "alice",
+        )
+        .await,
+    );
+    assert!(second.ends_with("\n     2\tsecond line, edited\nShowing lines 2-2 of 2."));
+    assert_eq!(
+        history(
+            &farm,
+            notes(json!({"version": "1.2", "offset": 3})),
+            "alice"
+        )
+        .await,
+        Err(
+            "Error: offset 3 exceeds the revision 1.2's length (2 lines). Use an offset from 1 \
+             to 2."
+                .to_owned()
+        )
+    );
+    assert!(
+        error(history(&farm, notes(json!({"version": "1.2", "limit": 5})), "alice").await)
+            .starts_with("Error: 'limit' is the page size of the revision list")
+    );
+    assert_eq!(
+        history(&farm, notes(json!({"version": "1.9"})), "alice").await,
+        Err(
+            "Error: main:Sandbox.Notes has no version 1.9. The newest revisions are: 2.1, 1.3, \
+             1.2, 1.1 (of 4). Call get_history without versions to list them all."
+                .to_owned()
+        )
+    );
+}
+
+#[tokio::test]
+async fn diffs_are_unified_and_name_both_sides() {
+    let farm =
+        Farm::with_settings(ServerSettings::default().with_public_url("https://wiki.example.org"));
+    let diff = text(history(&farm, notes(json!({"from": "1.1", "to": "1.3"})), "alice").await);
+    assert_text(
+        &diff,
+        "--- main:Sandbox.Notes (v1.1)\n+++ main:Sandbox.Notes (v1.3)\nCompare: \
+         https://wiki.example.org/wikis/main/compare/Sandbox/Notes?from=1.1&to=1.3\n@@ -1,2 \
+         +1,3 @@\n first line\n-second line\n+second line, edited\n+third line",
+    );
+    // `to` defaults to the current version.
+    let to_current = text(history(&farm, notes(json!({"from": "1.3"})), "alice").await);
+    assert!(
+        to_current.starts_with("--- main:Sandbox.Notes (v1.3)\n+++ main:Sandbox.Notes (v2.1)\n")
+    );
+    assert!(to_current.contains("\n+# Notes\n"));
+    assert_eq!(
+        history(&farm, notes(json!({"from": "2.1", "to": "2.1"})), "alice")
+            .await
+            .map(|t| { t.lines().last().unwrap_or_default().to_owned() }),
+        Ok("No content differences between 2.1 and 2.1.".to_owned())
+    );
+    assert!(
+        error(history(&farm, notes(json!({"from": "1.1", "to": "7.7"})), "alice").await)
+            .starts_with("Error: main:Sandbox.Notes has no version 7.7. The newest revisions are:")
+    );
+}
+
+#[tokio::test]
+async fn a_title_change_is_shown_guarded() {
+    let farm = Farm::new();
+    let save = DocumentSave::new(reference("Sandbox.Notes"), "# Notes\n\nrewritten\n", "bob")
+        .title("New\ntitle\u{202E}");
+    ok(farm.store.save_document(&save));
+    let diff = text(history(&farm, notes(json!({"from": "2.1"})), "alice").await);
+    assert_text(
+        &diff,
+        "--- main:Sandbox.Notes (v2.1)\n+++ main:Sandbox.Notes (v2.2)\nTitle changed: \"Notes\" \
+         -> \"Newtitle\"\nNo content differences between 2.1 and 2.2.",
+    );
+}
+
+#[tokio::test]
+async fn version_arguments_are_checked_before_anything_else() {
+    let farm = Farm::new();
+    for bad in [
+        "deleted:3",
+        "1.2.3",
+        "xar:2.1",
+        "",
+        "1234567890.1",
+        "1.1; DROP TABLE x",
+    ] {
+        for name in ["version", "from", "to"] {
+            // Denied and missing pages alike: the gate answers before the door and the store.
+            for page in ["Secret.Plans", "No.Such", "Sandbox.Notes"] {
+                let mut arguments = json!({"reference": page});
+                if name == "to" {
+                    arguments["from"] = json!("1.1");
+                }
+                arguments[name] = json!(bad);
+                let refused = error(history(&farm, arguments, "alice").await);
+                assert!(
+                    refused.starts_with(&format!(
+                        "Error: '{name}' must be a version such as \"1.1\""
+                    )),
+                    "{name}={bad:?} on {page}: {refused}"
+                );
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn mode_combinations_are_refused_with_the_fix() {
+    let farm = Farm::new();
+    let cases = [
+        (
+            json!({"version": "1.1", "from": "1.1"}),
+            "Error: 'version' shows one revision and cannot be combined",
+        ),
+        (json!({"to": "1.2"}), "Error: 'to' needs 'from'"),
+        (
+            json!({"from": "1.1", "offset": 1}),
+            "Error: offset and limit do not apply to a diff",
+        ),
+        (
+            json!({"from": "1.1", "limit": 5}),
+            "Error: offset and limit do not apply to a diff",
+        ),
+        (json!({"version": 1.1}), "Error: 'version' must be a string"),
+    ];
+    for (extra, expected) in cases {
+        let refused = error(history(&farm, notes(extra.clone()), "alice").await);
+        assert!(refused.starts_with(expected), "{extra}: {refused}");
+    }
+}
+
+#[tokio::test]
+async fn a_translation_has_its_own_history() {
+    let farm = Farm::new();
+    let french = text(
+        history(
+            &farm,
+            json!({"reference": "Help.Guide", "locale": "fr"}),
+            "alice",
+        )
+        .await,
+    );
+    assert_text(
+        &mask_dates(&french),
+        "History of main:Help.Guide (fr translation)\nCurrent version: 1.1\nTotal revisions: 1 \
+         (minor edits included, newest first)\n\n1.1  DATE  by alice  - Traduit\n\nShowing \
+         revisions 1-1 of 1.",
+    );
+    let snapshot = text(
+        history(
+            &farm,
+            json!({"reference": "Help.Guide", "locale": "fr", "version": "1.1"}),
+            "alice",
+        )
+        .await,
+    );
+    assert!(
+        snapshot
+            .starts_with("HISTORICAL SNAPSHOT of main:Help.Guide (fr translation) at version 1.1")
+    );
+    assert!(snapshot.contains("\n     3\tIntroduction.\n"));
+    assert!(
+        error(
+            history(
+                &farm,
+                json!({"reference": "Help.Guide", "locale": "it"}),
+                "alice"
+            )
+            .await
+        )
+        .starts_with(
+            "Error: no \"it\" translation of \"main:Help.Guide\". Existing translations: fr."
+        )
+    );
+}
+
+#[tokio::test]
+async fn doors_apply_denied_and_cross_wiki() {
+    let farm = Farm::new();
+    assert_eq!(
+        history(&farm, json!({"reference": "Secret.Plans"}), "alice").await,
+        Err("You do not have permission to view \"main:Secret.Plans\".".to_owned())
+    );
+    assert!(
+        history(&farm, json!({"reference": "Secret.Plans"}), "bob")
+            .await
+            .is_ok()
+    );
+    assert_eq!(
+        history(&farm, json!({"reference": "No.Such"}), "alice").await,
+        Err("No such document: \"main:No.Such\".".to_owned())
+    );
+    let from_sub = farm
+        .call(
+            "get_history",
+            json!({"reference": "main:Sandbox.Notes"}),
+            "alice",
+            "sub",
+        )
+        .await;
+    assert!(error(from_sub).contains("cross-wiki reach is not enabled for this endpoint"));
+    let to_sub = text(
+        history(
+            &farm,
+            json!({"reference": "Team.Roadmap", "wiki": "sub"}),
+            "alice",
+        )
+        .await,
+    );
+    assert!(to_sub.starts_with("History of sub:Team.Roadmap\n"));
+}
+
+#[tokio::test]
+async fn hunks_beyond_the_budget_are_dropped_whole() {
+    let farm = Farm::new();
+    let line = |n: usize, tag: &str| format!("line {n:05} {tag} {}\n", "x".repeat(60));
+    let before: String = (0..3_000).map(|n| line(n, "old")).collect();
+    let after: String = (0..3_000)
+        .map(|n| line(n, if n % 20 == 0 { "new" } else { "old" }))
+        .collect();
+    farm.save("Big.Diff", &before, "v1");
+    farm.save("Big.Diff", &after, "v2");
+    let diff = text(
+        history(
+            &farm,
+            json!({"reference": "Big.Diff", "from": "1.1", "to": "1.2"}),
+            "alice",
+        )
+        .await,
+    );
+    let note = diff.lines().last().unwrap_or_default();
+    assert!(
+        note.starts_with("[")
+            && note.contains("more hunk(s) not shown: the diff exceeds the ~6000-token cap"),
+        "{note}"
+    );
+    assert!(diff.chars().count() < 24_000 + 400);
+    // Every hunk shown is whole: it ends with its trailing context line.
+    let body = diff
+        .rsplit_once("\n[")
+        .map(|(body, _)| body)
+        .unwrap_or_default();
+    let shown = body.matches("\n@@ -").count();
+    assert!(shown > 1 && shown < 150, "{shown} hunks shown");
+    let last_hunk_line = body.lines().last().unwrap_or_default();
+    assert!(
+        last_hunk_line.starts_with(" line ") && last_hunk_line.contains(" old "),
+        "{last_hunk_line}"
+    );
+}
+
+#[tokio::test]
+async fn an_oversized_first_hunk_is_cut_with_its_own_note() {
+    let farm = Farm::new();
+    let long: String = (0..2_000)
+        .map(|n| format!("{n} {}\n", "y".repeat(50)))
+        .collect();
+    farm.save("Big.Rewrite", "short\n", "v1");
+    farm.save("Big.Rewrite", &long, "v2");
+    let diff = text(
+        history(
+            &farm,
+            json!({"reference": "Big.Rewrite", "from": "1.1"}),
+            "alice",
+        )
+        .await,
+    );
+    let note = diff.lines().last().unwrap_or_default();
+    assert!(
+        note.starts_with("[The first hunk was cut at the ~6000-token cap after ")
+            && note.contains(" of 2002 lines. Read the versions whole: get_history version=\"1.1\" and version=\"1.2\""),
+        "{note}"
+    );
+    assert!(diff.chars().count() < 24_000 + 400);
+}
