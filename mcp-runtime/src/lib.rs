@@ -28,5 +28,11 @@ pub use definition::{ToolAnnotations, ToolDefinition};
 pub use error::Error;
 pub use registry::{RegisteredTool, Registry, registry};
 
+/// The README's examples ("Writing a tool"), compiled and run as this crate's doctests so the
+/// documentation cannot rot.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+struct ReadmeDoctests;
+
 #[doc(hidden)]
 pub mod __private;

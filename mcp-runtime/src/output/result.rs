@@ -1,7 +1,5 @@
 //! Text and error results, the two shapes a tool returns.
 
-use std::borrow::Cow;
-
 use super::budget::budgeted;
 use crate::tool::{ToolError, ToolOutput, ToolResult};
 
@@ -13,18 +11,12 @@ pub fn text_result(text: impl Into<String>) -> ToolResult {
 /// A successful text result whose body is cut to the output budget, with `footer` (paging or
 /// `offset=` advice) appended after the cut so it always survives.
 pub fn budgeted_result(body: &str, footer: &str) -> ToolResult {
-    let body = budgeted(body);
-    Ok(ToolOutput::text(if footer.is_empty() {
-        body.into_owned()
-    } else {
-        let mut text = match body {
-            Cow::Borrowed(body) => body.to_owned(),
-            Cow::Owned(body) => body,
-        };
+    let mut text = budgeted(body).into_owned();
+    if !footer.is_empty() {
         text.push('\n');
         text.push_str(footer);
-        text
-    }))
+    }
+    Ok(ToolOutput::text(text))
 }
 
 /// An error result (`isError: true`) whose message the agent reads; say what to do instead.
