@@ -49,6 +49,13 @@ pub(crate) fn existing_wiki(store: &SqliteStore, id: &str) -> Result<WikiId> {
     Ok(wiki)
 }
 
+/// Wiki ids with the main wiki first, then the others by id (listings).
+pub(crate) fn main_first(wikis: impl IntoIterator<Item = WikiId>) -> Vec<WikiId> {
+    let mut wikis: Vec<WikiId> = wikis.into_iter().collect();
+    wikis.sort_by(|a, b| (!a.is_main(), a).cmp(&(!b.is_main(), b)));
+    wikis
+}
+
 /// The async runtime for the commands that serve.
 pub(crate) fn runtime() -> Result<tokio::runtime::Runtime> {
     tokio::runtime::Builder::new_multi_thread()

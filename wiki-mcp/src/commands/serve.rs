@@ -70,12 +70,9 @@ pub(crate) fn exec(data: &Path, args: Args) -> Result<()> {
             .with_call_timeout(Duration::from_secs(args.call_timeout))
             .with_public_url(server.base_url().to_string());
         let manager = Arc::new(Manager::new(Arc::clone(&store), settings)?);
-        let wikis = store.list_wikis()?;
-        print_banner(
-            &server,
-            &wikis.iter().map(|w| w.id.clone()).collect::<Vec<_>>(),
-            first_token.as_ref().map(|t| t.token.expose()),
-        )?;
+        let wikis = super::main_first(store.list_wikis()?.into_iter().map(|wiki| wiki.id));
+        let token = first_token.as_ref().map(|issued| issued.token.expose());
+        print_banner(&server, &wikis, token)?;
         let shutdown = CancellationToken::new();
         tokio::spawn(shutdown_on_signal(shutdown.clone()));
         let handler = McpHandler::new(Arc::clone(&manager));

@@ -21,11 +21,7 @@ pub(crate) fn exec(data: &Path, args: Args) -> Result<()> {
     let registry = registry()?;
     let wikis = match &args.wiki {
         Some(id) => vec![existing_wiki(&store, id)?],
-        None => store
-            .list_wikis()?
-            .into_iter()
-            .map(|wiki| wiki.id)
-            .collect(),
+        None => super::main_first(store.list_wikis()?.into_iter().map(|wiki| wiki.id)),
     };
     let served: Vec<_> = wikis
         .iter()
