@@ -40,8 +40,8 @@ pub trait DerivedParam: Param {}
 
 impl<T: ParamObject> DerivedParam for T where T: Param {}
 
-/// An optional enum or object: absent (or JSON `null`, as for every kind) means `None`; a present
-/// value must parse as `T`.
+/// An optional enum or object: absent (or JSON `null`, as for every kind) means `None`, and so
+/// does a blank enum string; any other present value must parse as `T`.
 impl<T: DerivedParam> Param for Option<T> {
     fn schema(spec: &ParamSpec) -> JsonObject {
         T::schema(spec)
@@ -54,7 +54,12 @@ impl<T: DerivedParam> Param for Option<T> {
     fn parse(value: Option<&Value>, spec: &ParamSpec) -> Result<Self, ParamError> {
         match present(value) {
             None => Ok(None),
-            Some(value) => T::parse(Some(value), spec).map(Some),
+            // A value `T` would refuse as missing (a blank enum string) is absent here, as a
+            // blank optional string is: agents often send "" for "not set".
+            Some(value) => match T::parse(Some(value), spec) {
+                Err(ParamError::Required { .. }) => Ok(None),
+                parsed => parsed.map(Some),
+            },
         }
     }
 }
@@ -89,5 +94,85 @@ pub fn enum_parse<T: ParamEnum>(value: Option<&Value>, spec: &ParamSpec) -> Resu
             name: spec.name,
             expected: "a string",
         }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    /// Listing order.
+    #[derive(Debug, PartialEq, mcp_macros::ParamEnum)]
+    enum Order {
+        NewestFirst,
+        #[param(rename = "old")]
+        OldestFirst,
+    }
+
+    const SPEC: ParamSpec = ParamSpec::new("order", "Listing order.");
+
+    #[test]
+    fn the_schema_is_a_string_with_the_wire_values() {
+        assert_eq!(
+            Value::Object(enum_schema::<Order>(&SPEC)),
+            json!({"type": "string", "description": "Listing order.", "enum": ["newest_first", "old"]})
+        );
+        assert!(<Order as Param>::is_required(&SPEC));
+        assert!(!<Option<Order> as Param>::is_required(&SPEC));
+    }
+
+    #[test]
+    fn values_parse_trimmed_and_exact() {
+        let parse = |value: Value| Order::parse(Some(&value), &SPEC);
+        assert_eq!(parse(json!(" old ")), Ok(Order::OldestFirst));
+        assert_eq!(parse(json!("newest_first")), Ok(Order::NewestFirst));
+        assert_eq!(Order::OldestFirst.to_wire(), "old");
+    }
+
+    #[test]
+    fn refusals_name_the_parameter_and_list_the_values() {
+        let parse = |value: Value| Order::parse(Some(&value), &SPEC);
+        assert_eq!(
+            parse(json!("Old")),
+            Err(ParamError::NotOneOf {
+                name: "order",
+                accepted: &["newest_first", "old"],
+                got: "Old".to_owned(),
+            })
+        );
+        assert_eq!(
+            parse(json!(1)),
+            Err(ParamError::WrongType {
+                name: "order",
+                expected: "a string",
+            })
+        );
+        assert_eq!(
+            Order::parse(None, &SPEC),
+            Err(ParamError::Required { name: "order" })
+        );
+        assert_eq!(
+            parse(json!(null)),
+            Err(ParamError::Required { name: "order" })
+        );
+        assert_eq!(
+            parse(json!("  ")),
+            Err(ParamError::Required { name: "order" })
+        );
+    }
+
+    #[test]
+    fn an_optional_enum_is_absent_when_missing_null_or_blank() {
+        let parse = |value: Option<Value>| Option::<Order>::parse(value.as_ref(), &SPEC);
+        assert_eq!(parse(None), Ok(None));
+        assert_eq!(parse(Some(json!(null))), Ok(None));
+        assert_eq!(parse(Some(json!(""))), Ok(None));
+        assert_eq!(parse(Some(json!("old"))), Ok(Some(Order::OldestFirst)));
+        assert!(matches!(
+            parse(Some(json!("new"))),
+            Err(ParamError::NotOneOf { name: "order", .. })
+        ));
     }
 }
