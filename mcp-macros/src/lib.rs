@@ -18,8 +18,32 @@ mod valid;
 
 use proc_macro::TokenStream;
 
-/// Declares a tool: `#[mcp_tool(id = "get_history", category = "...")]` on a documented struct
-/// whose fields are its parameters. See `mcp_runtime`'s crate docs for every key.
+/// Declares a tool: the struct's fields are its parameters, its doc comment the description.
+///
+/// ```text
+/// /// Read a document's revision history.
+/// #[mcp_tool(id = "get_history", category = "Search and Navigation")]
+/// pub struct GetHistory {
+///     /// The document to read.
+///     reference: String,
+///     /// Revisions per page.
+///     #[param(default = 20, range = 1..=100)]
+///     limit: i64,
+/// }
+/// ```
+///
+/// Tool keys: `id` (required, `^[a-zA-Z0-9_-]{1,64}$`: the advertised name and the key wikis
+/// enable the tool by), `name` (optional, must equal `id`), `write` (the tool changes content),
+/// `category` (default "General"), `summary` (default: the doc comment's first sentence), `man`
+/// (long prose for the `man` tool only), `title`, `rename_all` (serde's spellings).
+///
+/// Field keys in `#[param(...)]`: `rename = "wire"`, `default = N` and `range = a..=b` (integers),
+/// `clamp` (clamp into `range` instead of refusing), `required` (string maps), `raw` (a `String`
+/// kept exactly as sent), `cross_wiki` (an `Option` advertised only with cross-wiki reach).
+///
+/// The struct and each field need a doc comment; a unit or empty struct is a tool without
+/// parameters. The type also needs an `Execute` impl. Mistakes are compile errors on the
+/// offending token.
 #[proc_macro_attribute]
 pub fn mcp_tool(args: TokenStream, item: TokenStream) -> TokenStream {
     expand::mcp_tool(args.into(), item.into()).into()
