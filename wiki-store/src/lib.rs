@@ -8,6 +8,28 @@
 //!
 //! The API is synchronous: an async server calls it off its workers (`spawn_blocking` or a
 //! dedicated pool). Every write is one transaction; full-text rows are updated inside it.
+//!
+//! ```
+//! use wiki_store::model::document::DocumentSave;
+//! use wiki_store::model::search::{SearchQuery, WikiScope};
+//! use wiki_store::model::wiki::WikiId;
+//! use wiki_store::reference::DocumentReference;
+//! use wiki_store::{DocumentStore, SearchStore, SqliteStore};
+//!
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! # let dir = tempfile::tempdir()?;
+//! let store = SqliteStore::open(dir.path().join("data"))?; // created on first open
+//! let page = DocumentReference::parse("Sandbox.Welcome", &WikiId::main())?;
+//! let saved = store.save_document(&DocumentSave::new(page.clone(), "Hello, wiki!", "alice"))?;
+//! assert_eq!(saved.version().to_string(), "1.1");
+//!
+//! // Searchable as soon as the save returns; the callback authorizes each candidate.
+//! let query = SearchQuery::new(Some("hello".into()), WikiScope::All);
+//! let results = store.search(&query, &mut |_candidate| true)?;
+//! assert_eq!(results.hits[0].candidate.reference, page);
+//! # Ok(())
+//! # }
+//! ```
 
 pub mod api;
 pub mod attachments;

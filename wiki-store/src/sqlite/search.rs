@@ -61,8 +61,7 @@ struct Row {
     candidate: SearchCandidate,
 }
 
-/// The candidate query: SQL text and bound values. Public to the crate so the benchmark's raw
-/// peer can run the very same statement.
+/// The candidate query: SQL text and its bound values.
 pub(crate) struct CandidateQuery {
     pub(crate) sql: String,
     pub(crate) values: Vec<Value>,
