@@ -103,7 +103,7 @@ pub struct SearchCandidate {
 }
 
 /// A highlighted excerpt of a row's content.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Snippet {
     /// The excerpt.
     pub text: String,

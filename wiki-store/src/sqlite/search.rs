@@ -272,8 +272,22 @@ impl SearchStore for SqliteStore {
         let expression = matched.as_ref().map(|(expression, _)| expression.as_str());
         let sql = candidate_query(query, expression);
         // Candidates are read first and authorized after the connection is released, so an
-        // authorization callback may itself use the store.
-        let mut rows = self.read(|conn| candidates(conn, &sql))?;
+        // authorization callback may itself use the store. Snippets for the page that results
+        // if every candidate is authorized (the common case) are taken in the same read; only
+        // rows that page did not foresee need a second read.
+        let (mut rows, mut snippets) = self.read(|conn| {
+            let rows = candidates(conn, &sql)?;
+            let mut snippets = HashMap::new();
+            for row in rows
+                .iter()
+                .take(query.scan_limit)
+                .skip(query.offset)
+                .take(query.limit)
+            {
+                snippets.insert(row.id, snippet(conn, row.id, expression)?);
+            }
+            Ok((rows, snippets))
+        })?;
         let total_capped = rows.len() > query.scan_limit;
         rows.truncate(query.scan_limit);
 
@@ -288,16 +302,27 @@ impl SearchStore for SqliteStore {
             }
             total += 1;
         }
-        let hits = self.read(|conn| {
-            page.into_iter()
-                .map(|row| {
-                    Ok(SearchHit {
-                        snippet: snippet(conn, row.id, expression)?,
-                        candidate: row.candidate,
-                    })
-                })
-                .collect::<Result<Vec<_>>>()
-        })?;
+        let unforeseen: Vec<i64> = page
+            .iter()
+            .map(|row| row.id)
+            .filter(|id| !snippets.contains_key(id))
+            .collect();
+        if !unforeseen.is_empty() {
+            let more = self.read(|conn| {
+                unforeseen
+                    .iter()
+                    .map(|&id| Ok((id, snippet(conn, id, expression)?)))
+                    .collect::<Result<Vec<_>>>()
+            })?;
+            snippets.extend(more);
+        }
+        let hits = page
+            .into_iter()
+            .map(|row| SearchHit {
+                snippet: snippets.remove(&row.id).unwrap_or_default(),
+                candidate: row.candidate,
+            })
+            .collect();
         Ok(SearchResults {
             hits,
             total,

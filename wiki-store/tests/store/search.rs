@@ -330,6 +330,15 @@ fn denied_rows_leave_no_countable_trace_and_paging_counts_only_authorized_rows()
         titles,
         ["Page 08", "Page 10", "Page 11", "Page 13", "Page 14"]
     );
+    for hit in &results.hits {
+        let marked: Vec<&str> = hit
+            .snippet
+            .highlights
+            .iter()
+            .map(|r| &hit.snippet.text[r.clone()])
+            .collect();
+        assert_eq!(marked, ["shared"], "every page hit has its own snippet");
+    }
 
     q.scan_limit = 10;
     q.offset = 0;
