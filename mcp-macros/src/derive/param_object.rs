@@ -11,8 +11,10 @@ use quote::{format_ident, quote};
 use syn::{Data, DeriveInput, Fields};
 
 use crate::attr;
+use crate::case::RenameRule;
 use crate::ctxt::Ctxt;
 use crate::docs;
+use crate::model::ident_name;
 
 pub(crate) fn derive(input: TokenStream) -> TokenStream {
     let input: DeriveInput = match syn::parse2(input) {
@@ -22,6 +24,7 @@ pub(crate) fn derive(input: TokenStream) -> TokenStream {
     let cx = Ctxt::new();
     let fields = fields(&cx, &input);
     let rename_all = attr::parse_container_rename_all(&cx, &input.attrs, "ParamObject #[param]");
+    check_unique_properties(&cx, &fields, rename_all.as_ref().map(|r| r.value));
     super::reject_generics(&cx, &input, "ParamObject");
     match cx.check() {
         Ok(()) => expand(&input, &fields, rename_all.map(|r| r.value.spelling())),
@@ -91,6 +94,31 @@ fn fields<'a>(cx: &Ctxt, input: &'a DeriveInput) -> Vec<ObjectField<'a>> {
             }
         })
         .collect()
+}
+
+/// Two fields sent under one property name would make one of them unreachable.
+fn check_unique_properties(cx: &Ctxt, fields: &[ObjectField<'_>], rename_all: Option<RenameRule>) {
+    let mut seen: Vec<(String, &syn::Ident)> = Vec::new();
+    for field in fields {
+        let Some(ident) = &field.original.ident else {
+            continue;
+        };
+        let property = match (&field.rename, rename_all) {
+            (Some(rename), _) => rename.clone(),
+            (None, Some(rule)) => rule.apply(&ident_name(ident)),
+            (None, None) => ident_name(ident),
+        };
+        if let Some((_, first)) = seen.iter().find(|(name, _)| *name == property) {
+            cx.error_spanned_by(
+                ident,
+                format!(
+                    "fields `{first}` and `{ident}` are both sent as property `{property}`; \
+                     rename one with #[param(rename = \"...\")]"
+                ),
+            );
+        }
+        seen.push((property, ident));
+    }
 }
 
 fn expand(
