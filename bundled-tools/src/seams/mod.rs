@@ -3,6 +3,7 @@
 
 pub(crate) mod history;
 pub(crate) mod lookup;
+pub(crate) mod one_line;
 pub(crate) mod outline;
 pub(crate) mod render;
 pub(crate) mod translation;

@@ -2,3 +2,6 @@
 
 mod get_document;
 mod get_history;
+mod get_links;
+mod get_tree;
+mod query_documents;

@@ -7,3 +7,6 @@ mod harness;
 mod farm;
 mod get_document;
 mod get_history;
+mod get_links;
+mod get_tree;
+mod query_documents;

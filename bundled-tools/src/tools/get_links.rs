@@ -1,0 +1,321 @@
+//! `get_links` (facts §1.7): the backlinks of a document (who links here) and its outgoing links
+//! (what it links to), for navigation and for repairing links before a rename or delete.
+//!
+//! Backlinks are authorized row by row before they are counted: the store's farm-wide index is
+//! asked only for wikis this endpoint reaches, at most [`BACKLINK_CEILING`] sources, then each
+//! source goes through the row door (space filter, then view right). A denied source is neither
+//! listed nor counted. Hidden sources are counted apart unless `showHidden`. The target itself
+//! need not exist (broken links are exactly what a repair looks for), but it must pass the
+//! document door: a caller learns nothing about pages it may not view.
+//!
+//! Outgoing links are listed as authored, from a row the caller may read: no existence probes
+//! and no rights filtering of the targets (they are text of a page the caller can read).
+
+use std::fmt::Write as _;
+
+use mcp_runtime::access::{AuthorizedReference, Doors, store_failure};
+use mcp_runtime::output::budget::budgeted;
+use mcp_runtime::output::guard::fragment;
+use mcp_runtime::prelude::*;
+use wiki_store::model::link::{BacklinkPage, LinkTarget};
+use wiki_store::model::search::WikiScope;
+use wiki_store::reference::DocumentReference;
+use wiki_store::rights::Right;
+
+use crate::seams::lookup::find_document;
+use crate::seams::translation::{locale_argument, route};
+
+/// The most backlink sources read from the index before authorization (facts §1.7): the count
+/// is then shown as `N+`.
+const BACKLINK_CEILING: usize = 2000;
+
+/// Show the links of a document: who links to it (backlinks), what it links to, or both.
+///
+/// direction="in" (default) lists the documents you can view that link here; run it before you
+/// rename or delete a page, to find the links to repair. The target need not exist, so a broken
+/// link can be traced back to its sources. direction="out" lists the links written in the page
+/// (documents and attachments), as authored. direction="both" shows both lists.
+#[mcp_tool(
+    id = "get_links",
+    category = "Search and Navigation",
+    title = "Document links",
+    man = "NOTES
+    Backlinks (direction=in) come from the link index, which every save updates in the same
+    transaction as the content: there is no indexing lag. Only wiki links are indexed: a
+    Markdown link or image whose destination is a reference ([label](Space.Page),
+    ![logo](attach:Space.Page@logo.png)). Plain URLs, autolinks and anchors are not wiki links.
+
+    Every backlink source is checked as you: the endpoint's space filter, then your view right.
+    A source you may not view is left out of the list AND of the count. At most 2000 sources
+    are examined; beyond that the count reads `N+`. Hidden pages are counted apart
+    (`(+H hidden)`) unless showHidden=true lists them. With cross-wiki reach, backlinks from
+    every wiki of the farm are found; without it, only this wiki's.
+
+    Outgoing links (direction=out) are listed exactly as the page's text has them, in order,
+    under Documents: and Attachments:, without checking that the targets exist or that you may
+    view them: they are part of a page you can read. locale reads the links of one translation.
+
+    limit and offset page each list; the footer gives the offset that continues. locale applies
+    only to outgoing links and showHidden only to backlinks: other combinations are refused.
+    A wiki-id prefix (wiki:Space.Page) or the wiki argument reaches another wiki only when this
+    endpoint has cross-wiki reach (see list_wikis).
+
+EXAMPLES
+    get_links reference=\"Sandbox.WebHome\"
+    get_links reference=\"Help.Guide\" direction=\"out\"
+    get_links reference=\"Help.Guide\" direction=\"out\" locale=\"fr\"
+    get_links reference=\"Old.Page\" direction=\"in\" showHidden=true limit=200
+    get_links reference=\"Sandbox.WebHome\" direction=\"both\"
+
+SEE ALSO
+    get_document, get_tree, query_documents, edit_document"
+)]
+struct GetLinks {
+    /// The document, e.g. "Sandbox.WebHome"; a space name alone means its home page.
+    reference: String,
+    /// "in" (default: documents linking here), "out" (links in this document) or "both".
+    direction: Option<Direction>,
+    /// Outgoing links only: read the links of this translation, e.g. "fr".
+    locale: Option<String>,
+    /// Links per list (default 50, 1-200; larger values are capped).
+    #[param(default = 50, range = 1..=200, clamp)]
+    limit: i64,
+    /// Links to skip in each list, for the next page (default 0).
+    #[param(default = 0)]
+    offset: i64,
+    /// Backlinks only: list hidden pages too (they are otherwise only counted).
+    #[param(rename = "showHidden")]
+    show_hidden: bool,
+    /// The wiki of the reference, instead of this endpoint's wiki (see list_wikis).
+    #[param(cross_wiki)]
+    wiki: Option<String>,
+}
+
+/// Which links to show.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ParamEnum)]
+enum Direction {
+    /// Documents linking to this one.
+    In,
+    /// Links written in this document.
+    Out,
+    /// Both lists.
+    Both,
+}
+
+/// One page of a list: `offset` and `limit` as checked numbers.
+#[derive(Debug, Clone, Copy)]
+struct Paging {
+    offset: usize,
+    limit: usize,
+}
+
+impl Execute for GetLinks {
+    async fn execute(self, ctx: &ToolContext) -> ToolResult {
+        let direction = self.direction.unwrap_or(Direction::In);
+        let paging = self.paging()?;
+        self.check_combinations(direction)?;
+        let doors = ctx.doors()?;
+        let authorized = doors.authorize(&self.reference, self.wiki.as_deref(), Right::View)?;
+        let target = authorized.reference();
+        let mut out = format!(
+            "Links of {} (direction: {})\n",
+            fragment(&target.to_string()),
+            direction.wire()
+        );
+        if matches!(direction, Direction::In | Direction::Both) {
+            let page = backlinks(doors, target).await?;
+            out.push_str(&self.incoming(doors, page, paging));
+        }
+        if matches!(direction, Direction::Out | Direction::Both) {
+            if direction == Direction::Both {
+                out.push('\n');
+            }
+            out.push_str(&self.outgoing(doors, &authorized, paging).await?);
+        }
+        Ok(ToolOutput::text(budgeted(out.trim_end()).into_owned()))
+    }
+}
+
+impl GetLinks {
+    fn paging(&self) -> Result<Paging, ToolError> {
+        let offset = usize::try_from(self.offset).map_err(|_| {
+            ToolError::new(format!(
+                "Error: 'offset' must be 0 or more (got {}).",
+                self.offset
+            ))
+        })?;
+        // The parser clamped limit to 1..=200.
+        let limit = usize::try_from(self.limit).unwrap_or(1);
+        Ok(Paging { offset, limit })
+    }
+
+    /// The facts refuse arguments that would be silently ignored.
+    fn check_combinations(&self, direction: Direction) -> Result<(), ToolError> {
+        if self.locale.is_some() && direction == Direction::In {
+            return Err(ToolError::new(
+                "Error: 'locale' applies only to outgoing links (backlinks are found for the \
+                 document as a whole). Use direction=\"out\" or \"both\", or drop 'locale'.",
+            ));
+        }
+        if self.show_hidden && direction == Direction::Out {
+            return Err(ToolError::new(
+                "Error: 'showHidden' applies only to backlinks (outgoing links are listed as \
+                 authored). Use direction=\"in\" or \"both\", or drop 'showHidden'.",
+            ));
+        }
+        Ok(())
+    }
+
+    /// `Incoming links: N backlinks[ (+H hidden)|, hidden included]`, then one source per line.
+    fn incoming(&self, doors: &Doors, page: BacklinkPage, paging: Paging) -> String {
+        let mut shown = Vec::new();
+        let mut hidden = 0usize;
+        for backlink in page.backlinks {
+            if !doors.row_visible(&backlink.source) {
+                continue;
+            }
+            if backlink.hidden && !self.show_hidden {
+                hidden += 1;
+            } else {
+                shown.push(backlink.source);
+            }
+        }
+        let plus = if page.truncated { "+" } else { "" };
+        let mut out = format!(
+            "Incoming links: {}{plus} backlink{}",
+            shown.len(),
+            if shown.len() == 1 && plus.is_empty() {
+                ""
+            } else {
+                "s"
+            }
+        );
+        if self.show_hidden {
+            out.push_str(", hidden included");
+        } else if hidden > 0 {
+            let _ = write!(out, " (+{hidden}{plus} hidden)");
+        }
+        out.push('\n');
+        if shown.is_empty() {
+            out.push_str(
+                "No document you can view links here. Links are indexed when a page is saved; \
+                 only wiki links ([label](Space.Page)) are indexed, not plain URLs.\n",
+            );
+            return out;
+        }
+        let lines: Vec<String> = shown
+            .iter()
+            .map(|source| format!("  {}", fragment(&source.to_string())))
+            .collect();
+        out.push_str(&page_of(&lines, paging, "backlinks"));
+        out
+    }
+
+    /// `Outgoing links: …`, then the `Documents:` and `Attachments:` sections as authored.
+    async fn outgoing(
+        &self,
+        doors: &Doors,
+        authorized: &AuthorizedReference,
+        paging: Paging,
+    ) -> Result<String, ToolError> {
+        let target = authorized.reference();
+        let found = find_document(doors, &target.to_string(), None).await?;
+        let requested = locale_argument(self.locale.as_deref())?;
+        let row = route(&found.locales, requested, target)?;
+        let reference = target.clone();
+        let links = doors
+            .blocking(move |store| store.outgoing_links(&reference, row.as_ref()))
+            .await?
+            .map_err(|error| store_failure("read the document's links", &error))?
+            .unwrap_or_default();
+        let mut documents = Vec::new();
+        let mut attachments = Vec::new();
+        for link in links {
+            match link {
+                LinkTarget::Document(reference) => {
+                    documents.push(format!("  {}", fragment(&reference.to_string())));
+                }
+                LinkTarget::Attachment { document, name } => attachments.push(format!(
+                    "  {}@{}",
+                    fragment(&document.to_string()),
+                    fragment(&name)
+                )),
+            }
+        }
+        let mut out = format!(
+            "Outgoing links: {} document{}, {} attachment{} (as authored; targets are not \
+             checked)\n",
+            documents.len(),
+            if documents.len() == 1 { "" } else { "s" },
+            attachments.len(),
+            if attachments.len() == 1 { "" } else { "s" },
+        );
+        if documents.is_empty() && attachments.is_empty() {
+            out.push_str("This document has no wiki links.\n");
+            return Ok(out);
+        }
+        if !documents.is_empty() {
+            out.push_str("Documents:\n");
+            out.push_str(&page_of(&documents, paging, "document links"));
+        }
+        if !attachments.is_empty() {
+            out.push_str("Attachments:\n");
+            out.push_str(&page_of(&attachments, paging, "attachment links"));
+        }
+        Ok(out)
+    }
+}
+
+impl Direction {
+    fn wire(self) -> &'static str {
+        match self {
+            Direction::In => "in",
+            Direction::Out => "out",
+            Direction::Both => "both",
+        }
+    }
+}
+
+/// Backlink sources of `target` in the wikis this endpoint reaches (the others are dropped
+/// before the ceiling, so they cannot crowd out reachable sources), sorted, at most the ceiling.
+async fn backlinks(doors: &Doors, target: &DocumentReference) -> Result<BacklinkPage, ToolError> {
+    let scope = if doors.reach() {
+        WikiScope::All
+    } else {
+        WikiScope::Only(vec![doors.wiki().clone()])
+    };
+    let target = target.clone();
+    doors
+        .blocking(move |store| store.backlinks(&target, &scope, BACKLINK_CEILING))
+        .await?
+        .map_err(|error| store_failure("read the backlinks", &error))
+}
+
+/// The lines of one page of a list, and a footer line when more follow or the offset is past
+/// the end.
+fn page_of(lines: &[String], paging: Paging, what: &str) -> String {
+    let mut out = String::new();
+    if paging.offset >= lines.len() {
+        let _ = writeln!(
+            out,
+            "  (no {what} at offset {}: there are {}; use a smaller offset)",
+            paging.offset,
+            lines.len()
+        );
+        return out;
+    }
+    let end = paging.offset.saturating_add(paging.limit).min(lines.len());
+    for line in &lines[paging.offset..end] {
+        out.push_str(line);
+        out.push('\n');
+    }
+    if end < lines.len() {
+        let _ = writeln!(
+            out,
+            "Showing {what} {}-{end} of {}; continue with offset={end}.",
+            paging.offset + 1,
+            lines.len()
+        );
+    }
+    out
+}

@@ -1,0 +1,317 @@
+//! The explore: the pages under a root, breadth first (so a line budget is shared fairly between
+//! branches), printed in tree order. Children are authorized through the row door before they
+//! are paged or counted; the whole walk runs in one store call off the async workers.
+
+use std::collections::VecDeque;
+use std::fmt::Write as _;
+
+use mcp_runtime::access::{Doors, store_failure};
+use mcp_runtime::output::guard::fragment;
+use mcp_runtime::prelude::*;
+use wiki_store::reference::DocumentReference;
+use wiki_store::rights::Right;
+use wiki_store::{Store, StoreError};
+
+use super::{Shape, bracketed, node_text, title_part};
+
+/// Lines (nodes below the root) one explore shows at most.
+const NODE_BUDGET: usize = 300;
+
+/// Children read per node at most, before authorization and paging.
+const CHILD_FETCH: usize = 2000;
+
+/// Classes whose objects are bookkeeping, not content: left out of the markers.
+const NOISE_CLASSES: &[&str] = &[
+    "TagClass",
+    "XWikiComments",
+    "XWikiRights",
+    "XWikiGlobalRights",
+    "XWikiPreferences",
+    "WatchListClass",
+];
+
+/// Characters of a `{...}` marker at most, cut at an item boundary.
+const MARKERS_MAX_CHARS: usize = 120;
+
+/// One node of the walk.
+struct Node {
+    reference: DocumentReference,
+    title: Option<String>,
+    hidden: bool,
+    has_children: bool,
+    level: usize,
+    children: Vec<usize>,
+    /// Whether its children were read (else, with `has_children`, it shows `⋯`).
+    expanded: bool,
+    /// Visible children in all, when more exist than were shown.
+    more_than_shown: Option<usize>,
+    markers: String,
+}
+
+/// The explore's body and footer.
+pub(super) async fn explore(
+    doors: &Doors,
+    root: &str,
+    wiki: Option<&str>,
+    shape: Shape,
+) -> Result<(String, String), ToolError> {
+    let authorized = doors.authorize(root, wiki, Right::View)?;
+    let asked = authorized.reference().clone();
+    let root = match fallback_home(&asked) {
+        // A missing page whose name is a space: its home, through the door as well.
+        Some(home) if !exists(doors, &asked).await? => {
+            match doors.authorize(&home.to_string(), None, Right::View) {
+                Ok(home) => home.reference().clone(),
+                Err(_) => asked.clone(),
+            }
+        }
+        _ => asked.clone(),
+    };
+    let walker = doors.clone();
+    let walked = root.clone();
+    let walk = doors
+        .blocking(move |store| walk(store, &walker, walked, shape))
+        .await?
+        .map_err(|error| store_failure("read the page tree", &error))?;
+    let Some(walk) = walk else {
+        return Err(ToolError::new(format!(
+            "No such document: \"{}\". Call get_tree without root to see the spaces.",
+            fragment(&asked.to_string())
+        )));
+    };
+    Ok(print(&walk, &root, shape))
+}
+
+/// `Space.Page` -> `Space.Page.WebHome`; none for a home page.
+fn fallback_home(reference: &DocumentReference) -> Option<DocumentReference> {
+    if reference.is_home() {
+        return None;
+    }
+    let space = reference.space().child(reference.name()).ok()?;
+    Some(space.home(reference.wiki()))
+}
+
+async fn exists(doors: &Doors, reference: &DocumentReference) -> Result<bool, ToolError> {
+    let reference = reference.clone();
+    doors
+        .blocking(move |store| store.document_locales(&reference))
+        .await?
+        .map(|locales| locales.is_some())
+        .map_err(|error| store_failure("read the page tree", &error))
+}
+
+/// The walk's result: the arena (root at 0), the root's visible children in all, and how many
+/// branches the node budget left unexpanded.
+struct Walk {
+    nodes: Vec<Node>,
+    root_children: usize,
+    unexpanded: usize,
+}
+
+/// Walks breadth first from `root`: `None` when the root neither exists nor has visible
+/// children (a space without a home page still has a tree).
+fn walk(
+    store: &dyn Store,
+    doors: &Doors,
+    root: DocumentReference,
+    shape: Shape,
+) -> wiki_store::Result<Option<Walk>> {
+    let root_row = store.document(&root, None)?;
+    let mut nodes = vec![Node {
+        has_children: root.is_home(),
+        title: root_row.as_ref().map(|row| row.title.clone()),
+        hidden: root_row.as_ref().is_some_and(|row| row.hidden),
+        reference: root,
+        level: 0,
+        children: Vec::new(),
+        expanded: false,
+        more_than_shown: None,
+        markers: String::new(),
+    }];
+    let mut queue = VecDeque::from([0usize]);
+    let mut shown = 0usize;
+    let mut root_children = 0usize;
+    while let Some(index) = queue.pop_front() {
+        let node = &nodes[index];
+        if !node.has_children || node.level >= shape.depth || shown >= NODE_BUDGET {
+            continue;
+        }
+        let page = store.children(&node.reference, shape.show_hidden, 0, CHILD_FETCH)?;
+        let visible: Vec<_> = page
+            .nodes
+            .into_iter()
+            .filter(|child| doors.row_visible(&child.reference))
+            .collect();
+        let skip = if index == 0 {
+            root_children = visible.len();
+            shape.offset
+        } else {
+            0
+        };
+        let level = node.level + 1;
+        let room = shape.limit.min(NODE_BUDGET - shown);
+        let taken: Vec<_> = visible.iter().skip(skip).take(room).cloned().collect();
+        let more = visible.len().saturating_sub(skip) > taken.len();
+        nodes[index].expanded = true;
+        if more && index != 0 {
+            nodes[index].more_than_shown = Some(visible.len());
+        }
+        for child in taken {
+            shown += 1;
+            nodes.push(Node {
+                reference: child.reference,
+                title: child.title,
+                hidden: child.hidden,
+                has_children: child.has_children,
+                level,
+                children: Vec::new(),
+                expanded: false,
+                more_than_shown: None,
+                markers: String::new(),
+            });
+            let child_index = nodes.len() - 1;
+            nodes[index].children.push(child_index);
+            queue.push_back(child_index);
+        }
+    }
+    if root_row.is_none() && nodes.len() == 1 && root_children == 0 {
+        return Ok(None);
+    }
+    for node in &mut nodes {
+        node.markers = markers(store, node)?;
+    }
+    let unexpanded = nodes
+        .iter()
+        .filter(|node| node.has_children && !node.expanded && node.level < shape.depth)
+        .count();
+    Ok(Some(Walk {
+        nodes,
+        root_children,
+        unexpanded,
+    }))
+}
+
+/// ` {Class, …, att:N}` for a page with objects or attachments (or hidden, when shown).
+fn markers(store: &dyn Store, node: &Node) -> wiki_store::Result<String> {
+    if node.title.is_none() {
+        return Ok(String::new());
+    }
+    let mut items: Vec<String> = Vec::new();
+    for object in store.objects(&node.reference)? {
+        let short = object.class.rsplit('.').next().unwrap_or(&object.class);
+        let class = node_text(&object.class);
+        if !NOISE_CLASSES.contains(&short) && !items.contains(&class) {
+            items.push(class);
+        }
+    }
+    let attachments = match store.attachments(&node.reference) {
+        Ok(attachments) => attachments.len(),
+        Err(StoreError::NotFound { .. }) => 0,
+        Err(error) => return Err(error),
+    };
+    if attachments > 0 {
+        items.push(format!("att:{attachments}"));
+    }
+    if node.hidden {
+        items.push("hidden".to_owned());
+    }
+    if items.is_empty() {
+        return Ok(String::new());
+    }
+    let mut out = String::from(" {");
+    for (index, item) in items.iter().enumerate() {
+        let separator = if index == 0 { "" } else { ", " };
+        // Room for this item, and for ", …}" should a later one not fit.
+        if out.chars().count() + separator.len() + item.chars().count() + 4 > MARKERS_MAX_CHARS {
+            out.push_str(separator);
+            out.push('…');
+            break;
+        }
+        out.push_str(separator);
+        out.push_str(item);
+    }
+    out.push('}');
+    Ok(out)
+}
+
+/// The header, the lines in tree order, and the paging or budget footer.
+fn print(walk: &Walk, root: &DocumentReference, shape: Shape) -> (String, String) {
+    let shown = walk.nodes.len() - 1;
+    let mut out = format!(
+        "Tree: root={} ({}), depth={} — {shown} page{} shown\n",
+        fragment(&root.to_string()),
+        if root.is_home() { "space" } else { "page" },
+        shape.depth,
+        if shown == 1 { "" } else { "s" }
+    );
+    let mut stack = vec![0usize];
+    while let Some(index) = stack.pop() {
+        let node = &walk.nodes[index];
+        out.push_str(&node_line(node));
+        out.push('\n');
+        if let Some(total) = node.more_than_shown {
+            let _ = writeln!(
+                out,
+                "{}({} of {total} children shown; explore with root=\"{}\")",
+                "  ".repeat(node.level + 1),
+                node.children.len(),
+                fragment(&node.reference.local())
+            );
+        }
+        stack.extend(node.children.iter().rev());
+    }
+    if walk.root_children == 0 {
+        out.push_str(if root.is_home() {
+            "No child pages.\n"
+        } else {
+            "This is a terminal page: it has no child pages.\n"
+        });
+    }
+    let mut footer = String::new();
+    let root_shown = walk.nodes[0].children.len();
+    let end = shape.offset + root_shown;
+    if walk.root_children > 0 && shape.offset >= walk.root_children {
+        let _ = writeln!(
+            footer,
+            "No children at offset {}: there are {}; use a smaller offset.",
+            shape.offset, walk.root_children
+        );
+    } else if end < walk.root_children {
+        let _ = writeln!(
+            footer,
+            "More direct children exist (showing {}-{end} of {}); re-call with offset={end}.",
+            shape.offset + 1,
+            walk.root_children
+        );
+    }
+    if walk.unexpanded > 0 {
+        let _ = writeln!(
+            footer,
+            "Node budget of {NODE_BUDGET} lines reached: {} branch{} marked ⋯ not expanded; \
+             explore one with root=<its reference>.",
+            walk.unexpanded,
+            if walk.unexpanded == 1 { "" } else { "es" }
+        );
+    }
+    (out, footer)
+}
+
+/// `<indent><name>[/]  [<ref>]  "<title>"[ ⋯][ {markers}]`.
+fn node_line(node: &Node) -> String {
+    let raw_name = if node.reference.is_home() {
+        node.reference.space().last()
+    } else {
+        node.reference.name()
+    };
+    let name = node_text(raw_name);
+    let slash = if node.has_children { "/" } else { "" };
+    let hidden_children = node.has_children && !node.expanded;
+    format!(
+        "{}{name}{slash}  {}{}{}{}",
+        "  ".repeat(node.level),
+        bracketed(&node.reference),
+        title_part(&name, node.title.as_deref()),
+        if hidden_children { " ⋯" } else { "" },
+        node.markers
+    )
+}

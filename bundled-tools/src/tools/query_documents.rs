@@ -1,0 +1,405 @@
+//! `query_documents` (facts §1.4): full-text search and browsing, through the search door.
+//!
+//! The door sets the wiki scope (`wiki`, `all` only with reach) and hands the store a predicate
+//! (reach, space filter, view right) that the store applies to every candidate BEFORE counting
+//! and paging: totals and pages only ever reflect documents the caller may view, so a denied
+//! page leaves no countable trace, and no page of results comes back empty for rights reasons.
+//! The agent's words never reach the index as syntax (the store quotes each word).
+
+mod range;
+
+use std::fmt::Write as _;
+
+use mcp_runtime::output::guard::{fragment, strip_line_breaks};
+use mcp_runtime::output::instant::iso_instant;
+use mcp_runtime::output::result::budgeted_result;
+use mcp_runtime::prelude::*;
+use time::{Duration, OffsetDateTime};
+use wiki_store::model::search::{SearchHit, SearchQuery, SearchSort};
+use wiki_store::reference::SpacePath;
+
+use self::range::{RangeError, parse_range};
+use crate::seams::one_line::one_line;
+use crate::seams::translation::locale_argument;
+use crate::seams::urls::{Target, link};
+
+/// Results per page when `limit` is absent.
+const DEFAULT_LIMIT: usize = 10;
+
+/// The most results per page; a larger `limit` is capped, with a note.
+const MAX_LIMIT: usize = 25;
+
+/// Candidates examined at most per search; past it the total is a lower bound.
+const SCAN_LIMIT: usize = 2000;
+
+/// Characters of a browse snippet before `...` marks that the content goes on.
+const BROWSE_SNIPPET_CHARS: usize = 200;
+
+/// Search the wiki's documents by words, or browse them with filters.
+///
+/// With query, finds documents containing every word (title matches rank first); without query,
+/// lists documents newest first. Filters: space (nested spaces included), author, locale,
+/// modifiedWithin or modifiedRange, includeHidden. Each result gives the title, the Reference
+/// to pass to get_document, the language, the last change and a snippet. Only documents you
+/// may view are counted and returned; page with offset as the footer says.
+#[mcp_tool(
+    id = "query_documents",
+    category = "Search and Navigation",
+    title = "Search documents",
+    man = "NOTES
+    Words: every word of query must occur in the title or the content (words are matched whole,
+    case-insensitively, accents kept). Search syntax is NOT interpreted: quotes, *, :, (), NEAR,
+    AND/OR/NOT are plain words, and punctuation-only queries match nothing. Title matches rank
+    above content matches. Without query the call browses: newest first unless sort says else.
+
+    Results are separated by `---`. Each has Title, Reference (wiki:Space.Page: pass it to
+    get_document as is), Language (with `(translation)` for a translation row), URL (when the
+    server has a public URL), Modified (ISO-8601 UTC, by whom), Score (relevance order only:
+    higher is better) and Snippet (around the matched words, or the first 200 characters).
+
+    Counting: only documents you may view count, so the total is exact, and it is computed
+    before paging. At most 2000 matches are examined per call: past that the footer says `at
+    least`, and narrowing the query or adding filters reaches the rest. limit is 1-25 (larger
+    values are capped, with a note); an offset at or past the total is an error.
+
+    Filters: space=\"Sales\" keeps Sales and its nested spaces (Sales.Europe…). author is a user
+    name (an `XWiki.` prefix is dropped). locale keeps rows in that language (a translation, or
+    a default row written in it). modifiedWithin=day|week|month|year counts back from now (24
+    hours, 7, 30 or 365 days). modifiedRange takes exactly one range `[<from> TO <to>]`, each
+    side `*`, NOW with date math (NOW-7DAYS, NOW/DAY, NOW-1MONTH/DAY) or an instant such as
+    2026-01-31T00:00:00Z; it overrides modifiedWithin. Hidden documents are left out unless
+    includeHidden=true. The endpoint's space filter always applies.
+
+    wiki searches another wiki, or every wiki with wiki=\"all\", only when this endpoint has
+    cross-wiki reach (see list_wikis).
+
+EXAMPLES
+    query_documents query=\"release checklist\"
+    query_documents query=\"invoice\" space=\"Sales\" sort=\"newest\" limit=25
+    query_documents modifiedWithin=\"week\" author=\"alice\"
+    query_documents query=\"roadmap\" wiki=\"all\" offset=10
+    query_documents modifiedRange=\"[NOW-1MONTH/DAY TO NOW]\" includeHidden=true
+
+SEE ALSO
+    get_document, get_tree, query_objects, list_wikis"
+)]
+struct QueryDocuments {
+    /// Words to find (all required); omit to browse. Search syntax is not interpreted.
+    query: Option<String>,
+    /// The wiki to search instead of this one, or "all" for every wiki (see list_wikis).
+    #[param(cross_wiki)]
+    wiki: Option<String>,
+    /// Only documents in this space or its nested spaces, e.g. "Sales" or "Sales.Europe".
+    space: Option<String>,
+    /// Only documents whose last change is by this user, e.g. "alice".
+    author: Option<String>,
+    /// Only rows in this language, e.g. "fr" or "pt_BR".
+    locale: Option<String>,
+    /// Only documents changed within the last day, week, month or year.
+    #[param(rename = "modifiedWithin")]
+    modified_within: Option<Within>,
+    /// Only documents changed in one range, e.g. "[NOW-7DAYS TO NOW]" or
+    /// "[2026-01-01T00:00:00Z TO *]"; overrides modifiedWithin.
+    #[param(rename = "modifiedRange")]
+    modified_range: Option<String>,
+    /// Order: relevance (default with query), newest (default without), oldest or title.
+    sort: Option<Sort>,
+    /// Results per page, 1-25 (default 10; larger values are capped at 25).
+    limit: Option<i64>,
+    /// Results to skip, for the next page (default 0).
+    #[param(default = 0)]
+    offset: i64,
+    /// Include hidden documents (technical pages, left out by default).
+    #[param(rename = "includeHidden")]
+    include_hidden: bool,
+}
+
+/// A recent period, counted back from now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ParamEnum)]
+enum Within {
+    /// The last 24 hours.
+    Day,
+    /// The last 7 days.
+    Week,
+    /// The last 30 days.
+    Month,
+    /// The last 365 days.
+    Year,
+}
+
+/// Result order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ParamEnum)]
+enum Sort {
+    /// Best match first.
+    Relevance,
+    /// Most recently changed first.
+    Newest,
+    /// Least recently changed first.
+    Oldest,
+    /// By title.
+    Title,
+}
+
+impl Execute for QueryDocuments {
+    async fn execute(self, ctx: &ToolContext) -> ToolResult {
+        let (limit, capped) = self.limit();
+        let offset = usize::try_from(self.offset).map_err(|_| {
+            ToolError::new(format!(
+                "Error: 'offset' must be 0 or more (got {}).",
+                self.offset
+            ))
+        })?;
+        let doors = ctx.doors()?;
+        let mut query = SearchQuery::new(
+            self.query.clone(),
+            doors.search_wikis(self.wiki.as_deref()).await?,
+        );
+        query.space = self.space()?;
+        query.author = self.author();
+        query.locale = locale_argument(self.locale.as_deref())?;
+        (query.modified_from, query.modified_to) = self.modified(OffsetDateTime::now_utc())?;
+        query.include_hidden = self.include_hidden;
+        query.sort = self.sort();
+        query.offset = offset;
+        query.limit = limit;
+        query.scan_limit = SCAN_LIMIT;
+        let results = doors.search(query).await?;
+
+        if results.total == 0 {
+            return Ok(ToolOutput::text(self.nothing_found()));
+        }
+        if offset >= results.total {
+            return Err(ToolError::new(format!(
+                "Error: 'offset' {offset} is past the last result ({} matching documents{}). \
+                 Use an offset below {}.",
+                results.total,
+                if results.total_capped { " or more" } else { "" },
+                results.total
+            )));
+        }
+        let relevance = self.query.is_some() && self.sort() == SearchSort::Relevance;
+        let body = results
+            .hits
+            .iter()
+            .map(|hit| result_block(ctx, hit, relevance, !results.terms.is_empty()))
+            .collect::<Vec<_>>()
+            .join("\n---\n");
+        let footer = footer(
+            results.total,
+            results.total_capped,
+            offset,
+            results.hits.len(),
+            capped,
+        );
+        budgeted_result(&body, &format!("\n{footer}"))
+    }
+}
+
+impl QueryDocuments {
+    /// The page size, clamped to 1-25, and whether it was capped from above.
+    fn limit(&self) -> (usize, bool) {
+        match self.limit {
+            None => (DEFAULT_LIMIT, false),
+            Some(asked) if asked > MAX_LIMIT as i64 => (MAX_LIMIT, true),
+            Some(asked) => (usize::try_from(asked.max(1)).unwrap_or(1), false),
+        }
+    }
+
+    fn space(&self) -> Result<Option<SpacePath>, ToolError> {
+        let Some(space) = self.space.as_deref() else {
+            return Ok(None);
+        };
+        SpacePath::parse(space).map(Some).map_err(|error| {
+            ToolError::new(format!(
+                "Error: 'space' must be a space name such as \"Sales\" or \"Sales.Europe\" (got \
+                 \"{}\": {error}).",
+                fragment(space)
+            ))
+        })
+    }
+
+    /// The author as stored: a user name, without the `XWiki.` prefix an agent may copy from
+    /// XWiki habits.
+    fn author(&self) -> Option<String> {
+        let author = self.author.as_deref()?;
+        Some(author.strip_prefix("XWiki.").unwrap_or(author).to_owned())
+    }
+
+    /// `modifiedRange` if given (strict grammar), else `modifiedWithin`, else no date filter.
+    fn modified(
+        &self,
+        now: OffsetDateTime,
+    ) -> Result<(Option<OffsetDateTime>, Option<OffsetDateTime>), ToolError> {
+        if let Some(text) = self.modified_range.as_deref() {
+            return parse_range(text, now).map_err(|error| {
+                ToolError::new(match error {
+                    RangeError::Malformed => format!(
+                        "Error: 'modifiedRange' must be exactly one range such as \"[NOW-7DAYS \
+                         TO NOW]\" or \"[2026-01-01T00:00:00Z TO *]\": each side *, NOW with \
+                         date math (NOW-1MONTH/DAY) or an ISO instant ending in Z (got \"{}\").",
+                        fragment(text)
+                    ),
+                    RangeError::Reversed => format!(
+                        "Error: 'modifiedRange' starts after it ends (got \"{}\"); put the \
+                         earlier instant first.",
+                        fragment(text)
+                    ),
+                })
+            });
+        }
+        let days = match self.modified_within {
+            None => return Ok((None, None)),
+            Some(Within::Day) => 1,
+            Some(Within::Week) => 7,
+            Some(Within::Month) => 30,
+            Some(Within::Year) => 365,
+        };
+        Ok((Some(now - Duration::days(days)), None))
+    }
+
+    /// Relevance with words; newest when browsing, unless sort says else.
+    fn sort(&self) -> SearchSort {
+        match (self.sort, self.query.is_some()) {
+            (Some(Sort::Relevance), _) | (None, true) => SearchSort::Relevance,
+            (Some(Sort::Newest), _) | (None, false) => SearchSort::Newest,
+            (Some(Sort::Oldest), _) => SearchSort::Oldest,
+            (Some(Sort::Title), _) => SearchSort::Title,
+        }
+    }
+
+    /// `No documents found matching "<q>".` and the filters that were active.
+    fn nothing_found(&self) -> String {
+        let mut out = match &self.query {
+            Some(query) => format!("No documents found matching \"{}\".", fragment(query)),
+            None => "No documents found.".to_owned(),
+        };
+        let filters = self.active_filters();
+        if !filters.is_empty() {
+            // The aggregated echo is stripped, not capped (facts §3.4).
+            let _ = write!(
+                out,
+                " Active filters: {}.",
+                strip_line_breaks(&filters.join(", "))
+            );
+        }
+        out
+    }
+
+    fn active_filters(&self) -> Vec<String> {
+        let mut filters = Vec::new();
+        let named = [
+            ("wiki", self.wiki.as_deref()),
+            ("space", self.space.as_deref()),
+            ("author", self.author.as_deref()),
+            ("locale", self.locale.as_deref()),
+            ("modifiedRange", self.modified_range.as_deref()),
+        ];
+        for (name, value) in named {
+            if let Some(value) = value {
+                filters.push(format!("{name}={value}"));
+            }
+        }
+        if let (Some(within), None) = (self.modified_within, &self.modified_range) {
+            filters.push(format!("modifiedWithin={}", within.wire()));
+        }
+        if self.include_hidden {
+            filters.push("includeHidden=true".to_owned());
+        }
+        filters
+    }
+}
+
+impl Within {
+    fn wire(self) -> &'static str {
+        match self {
+            Within::Day => "day",
+            Within::Week => "week",
+            Within::Month => "month",
+            Within::Year => "year",
+        }
+    }
+}
+
+/// One result: Title, Reference, Language, URL, Modified, Score, Snippet.
+fn result_block(ctx: &ToolContext, hit: &SearchHit, relevance: bool, searched: bool) -> String {
+    let candidate = &hit.candidate;
+    let title = if candidate.title.trim().is_empty() {
+        candidate.reference.name()
+    } else {
+        candidate.title.as_str()
+    };
+    let mut out = format!(
+        "Title: {}\nReference: {}\nLanguage: {}{}",
+        fragment(title),
+        fragment(&candidate.reference.to_string()),
+        candidate.language,
+        if candidate.locale.is_some() {
+            " (translation)"
+        } else {
+            ""
+        }
+    );
+    let target = Target::View {
+        reference: &candidate.reference,
+        locale: candidate.locale.as_ref(),
+    };
+    if let Some(url) = link(ctx, target) {
+        let _ = write!(out, "\nURL: {url}");
+    }
+    let _ = write!(
+        out,
+        "\nModified: {} by {}",
+        iso_instant(candidate.updated),
+        fragment(&candidate.author)
+    );
+    if let (true, Some(score)) = (relevance, candidate.score) {
+        let _ = write!(out, "\nScore: {score:.3}");
+    }
+    let _ = write!(out, "\nSnippet: {}", snippet(hit, searched));
+    out
+}
+
+/// The store's excerpt on one line (its highlight ranges are dropped: the text is plain); a
+/// browse excerpt that fills its 200 characters gets `...` since the content goes on.
+fn snippet(hit: &SearchHit, searched: bool) -> String {
+    let text = one_line(&hit.snippet.text);
+    if !searched && hit.snippet.text.chars().count() >= BROWSE_SNIPPET_CHARS {
+        format!("{}...", text.trim_end_matches('…'))
+    } else {
+        text
+    }
+}
+
+/// The paging footer (facts §1.4).
+fn footer(
+    total: usize,
+    capped_scan: bool,
+    offset: usize,
+    shown: usize,
+    limit_capped: bool,
+) -> String {
+    let mut out = if offset == 0 && shown == total && !capped_scan {
+        format!("Found {total} matching documents.")
+    } else {
+        let mut out = format!(
+            "Found {}{total} matching documents. Showing {shown} from offset {offset}.",
+            if capped_scan { "at least " } else { "" }
+        );
+        let next = offset + shown;
+        if next < total {
+            let _ = write!(out, " Continue with offset={next}.");
+        }
+        if capped_scan {
+            let _ = write!(
+                out,
+                " Only the first {SCAN_LIMIT} matches were examined: narrow the query or add \
+                 filters to reach the rest."
+            );
+        }
+        out
+    };
+    if limit_capped {
+        let _ = write!(out, " Note: 'limit' was capped to {MAX_LIMIT}.");
+    }
+    out
+}

@@ -1,0 +1,354 @@
+//! `get_tree` through the real middleware: survey and explore on the seeded farm, markers, the
+//! clamps, paging that continues, the node budget and the fetch ceiling, and the security cases
+//! (denied nodes vanish from lines and counts, hidden pages only when asked, space filter, reach,
+//! forged titles and names).
+
+use serde_json::{Value, json};
+use wiki_store::model::class::FieldType;
+use wiki_store::model::document::{DocumentSave, Expected};
+use wiki_store::model::mcp_config::SpaceFilterMode;
+use wiki_store::model::object::{ClassChange, FieldChange, ObjectWrite};
+use wiki_store::rights::{Effect, Right, RightRule, RightScope, Subject};
+use wiki_store::{DocumentStore, ObjectStore, RightsStore};
+
+use crate::harness::{Farm, GUEST, ok, reference};
+
+async fn tree(farm: &Farm, arguments: Value, user: &str) -> Result<String, String> {
+    farm.call("get_tree", arguments, user, "main").await
+}
+
+/// Saves many small pages at once.
+fn pages(farm: &Farm, names: impl IntoIterator<Item = String>) {
+    let saves: Vec<DocumentSave> = names
+        .into_iter()
+        .map(|name| DocumentSave::new(reference(&name), "text\n", "alice"))
+        .collect();
+    ok(farm.store.save_documents(&saves));
+}
+
+/// The line that starts with `prefix`, if any.
+fn line<'a>(text: &'a str, prefix: &str) -> Option<&'a str> {
+    text.lines().find(|line| line.starts_with(prefix))
+}
+
+#[tokio::test]
+async fn the_survey_counts_and_inlines_small_spaces() {
+    let farm = Farm::new();
+    let text = ok(tree(&farm, json!({}), "alice").await);
+    assert!(
+        text.starts_with("Spaces of wiki \"main\": 4 top-level spaces\n"),
+        "{text}"
+    );
+    assert_eq!(
+        line(&text, "Help/"),
+        Some("Help/  [main:Help.WebHome]  — 3 pages, just now")
+    );
+    let help_block: Vec<&str> = text
+        .lines()
+        .skip_while(|line| !line.starts_with("Help/"))
+        .skip(1)
+        .take(3)
+        .collect();
+    assert_eq!(
+        help_block,
+        [
+            "  Guide  [main:Help.Guide]",
+            "  Nested/  [main:Help.Nested.WebHome]",
+            "  Nested/Deep  [main:Help.Nested.Deep]",
+        ]
+    );
+    assert_eq!(
+        line(&text, "Sandbox/"),
+        Some("Sandbox/  [main:Sandbox.WebHome]  — 2 pages, just now")
+    );
+    assert!(line(&text, "Tasks/").is_some());
+    assert!(line(&text, "Forged/").is_some());
+    assert!(
+        !text.contains("[main:Secret") && !text.contains("Hidden"),
+        "{text}"
+    );
+}
+
+#[tokio::test]
+async fn denied_and_hidden_pages_vanish_from_lines_and_counts() {
+    let farm = Farm::new();
+    let bob = ok(tree(&farm, json!({}), "bob").await);
+    assert!(bob.starts_with("Spaces of wiki \"main\": 5 top-level spaces\n"));
+    assert!(line(&bob, "Secret/").is_some_and(|l| l.contains("— 1 page,")));
+    // One page of Help denied to alice only: gone from her count and her inline lines.
+    ok(farm.store.save_document(&DocumentSave::new(
+        reference("Help.Private"),
+        "private\n",
+        "admin",
+    )));
+    ok(farm.store.set_right(&RightRule {
+        scope: RightScope::Page(reference("Help.Private")),
+        subject: Subject::User("alice".to_owned()),
+        right: Right::View,
+        effect: Effect::Deny,
+    }));
+    let alice = ok(tree(&farm, json!({}), "alice").await);
+    assert!(line(&alice, "Help/").is_some_and(|l| l.contains("— 3 pages,")));
+    assert!(!alice.contains("Private"));
+    let bob = ok(tree(&farm, json!({}), "bob").await);
+    assert!(line(&bob, "Help/").is_some_and(|l| l.contains("— 4 pages,")));
+
+    // Hidden: counted apart, listed only with showHidden.
+    ok(farm.store.save_document(
+        &DocumentSave::new(reference("Help.Internal"), "x\n", "admin").hidden(true),
+    ));
+    let counted = ok(tree(&farm, json!({}), "alice").await);
+    assert!(line(&counted, "Help/").is_some_and(|l| l.contains("— 3 pages + 1 hidden,")));
+    assert!(!counted.contains("Internal") && !counted.contains("Hidden/"));
+    let shown = ok(tree(&farm, json!({"showHidden": true}), "admin").await);
+    assert!(line(&shown, "Hidden/").is_some_and(|l| l.contains("— 0 pages + 1 hidden,")));
+    assert!(shown.contains("  Internal  [main:Help.Internal]"));
+    let explored = ok(tree(&farm, json!({"root": "Help"}), "alice").await);
+    assert!(!explored.contains("Internal") && !explored.contains("Private"));
+    let explored = ok(tree(&farm, json!({"root": "Help", "showHidden": true}), "admin").await);
+    assert!(
+        explored.contains("  Internal  [main:Help.Internal] {hidden}"),
+        "{explored}"
+    );
+}
+
+#[tokio::test]
+async fn explore_walks_breadth_first_with_markers() {
+    let farm = Farm::new();
+    let text = ok(tree(&farm, json!({"root": "Help"}), "alice").await);
+    assert_eq!(
+        text,
+        "Tree: root=main:Help.WebHome (space), depth=2 — 3 pages shown\n\
+         Help/  [main:Help.WebHome]\n  \
+         Guide  [main:Help.Guide]\n  \
+         Nested/  [main:Help.Nested.WebHome]\n    \
+         Deep  [main:Help.Nested.Deep]"
+    );
+    let shallow = ok(tree(&farm, json!({"root": "Help.WebHome", "depth": 1}), "alice").await);
+    assert!(
+        shallow.contains("\n  Nested/  [main:Help.Nested.WebHome] ⋯\n")
+            || shallow.ends_with("  Nested/  [main:Help.Nested.WebHome] ⋯"),
+        "{shallow}"
+    );
+    assert!(!shallow.contains("Deep"));
+
+    let sandbox = ok(tree(&farm, json!({"root": "Sandbox"}), "alice").await);
+    assert!(
+        sandbox.contains("Sandbox/  [main:Sandbox.WebHome] {att:3}\n"),
+        "{sandbox}"
+    );
+    // Noise classes are left out of the markers; content classes stay.
+    ok(farm.store.change_class(&ClassChange {
+        class_document: reference("XWiki.TagClass"),
+        change: FieldChange::Add {
+            name: "tags".to_owned(),
+            field_type: FieldType::String,
+            pretty_name: None,
+        },
+        author: "admin".to_owned(),
+        comment: "tags".to_owned(),
+        major: false,
+        expected: Expected::Any,
+    }));
+    ok(farm.store.write_object(&ObjectWrite {
+        reference: reference("Tasks.Task1"),
+        class: "XWiki.TagClass".to_owned(),
+        number: None,
+        values: [("tags".to_owned(), "x".to_owned())].into(),
+        title: None,
+        author: "alice".to_owned(),
+        comment: "tag".to_owned(),
+        major: false,
+        expected: Expected::Any,
+    }));
+    let tasks = ok(tree(&farm, json!({"root": "Tasks"}), "alice").await);
+    assert!(
+        tasks.contains("  Task1  [main:Tasks.Task1] {Tasks.TaskClass}\n"),
+        "{tasks}"
+    );
+    assert!(!tasks.contains("TagClass"));
+}
+
+#[tokio::test]
+async fn roots_fall_back_to_space_homes_and_terminal_pages_say_so() {
+    let farm = Farm::new();
+    let nested = ok(tree(&farm, json!({"root": "Help.Nested"}), "alice").await);
+    assert!(nested.starts_with("Tree: root=main:Help.Nested.WebHome (space)"));
+    assert!(nested.contains("  Deep  [main:Help.Nested.Deep]"));
+    let terminal = ok(tree(&farm, json!({"root": "Sandbox.Notes"}), "alice").await);
+    assert_eq!(
+        terminal,
+        "Tree: root=main:Sandbox.Notes (page), depth=2 — 0 pages shown\n\
+         Notes  [main:Sandbox.Notes]\n\
+         This is a terminal page: it has no child pages."
+    );
+    let missing = tree(&farm, json!({"root": "No.Where"}), "alice").await;
+    assert_eq!(
+        missing,
+        Err(
+            "No such document: \"main:No.Where\". Call get_tree without root to see the \
+             spaces."
+                .to_owned()
+        )
+    );
+    let denied = tree(&farm, json!({"root": "Secret"}), "alice").await;
+    assert_eq!(
+        denied,
+        Err("You do not have permission to view \"main:Secret.WebHome\".".to_owned())
+    );
+}
+
+#[tokio::test]
+async fn depth_and_limit_are_clamped_and_offset_folded() {
+    let farm = Farm::new();
+    let deep = ok(tree(&farm, json!({"root": "Help", "depth": 9}), "alice").await);
+    assert!(deep.starts_with("Tree: root=main:Help.WebHome (space), depth=4 — 3 pages shown"));
+    let one = ok(tree(
+        &farm,
+        json!({"root": "Help", "depth": 1, "limit": 0}),
+        "alice",
+    )
+    .await);
+    assert!(one.contains("— 1 page shown\n"));
+    assert!(one.ends_with("More direct children exist (showing 1-1 of 2); re-call with offset=1."));
+    let folded = ok(tree(&farm, json!({"root": "Help", "offset": -4}), "alice").await);
+    assert_eq!(
+        folded,
+        ok(tree(&farm, json!({"root": "Help"}), "alice").await)
+    );
+    let wrong = tree(&farm, json!({"depth": "deep"}), "alice").await;
+    assert_eq!(wrong, Err("Error: 'depth' must be an integer.".to_owned()));
+}
+
+#[tokio::test]
+async fn paging_root_children_really_continues() {
+    let farm = Farm::new();
+    pages(&farm, (0..12).map(|i| format!("Many.P{i:02}")));
+    let mut seen = Vec::new();
+    let mut offset = 0;
+    loop {
+        let text = ok(tree(
+            &farm,
+            json!({"root": "Many", "limit": 5, "offset": offset}),
+            "alice",
+        )
+        .await);
+        seen.extend(
+            text.lines()
+                .filter(|l| l.starts_with("  P"))
+                .map(str::to_owned),
+        );
+        match text.rsplit_once("re-call with offset=") {
+            Some((_, next)) => offset = ok(next.trim_end_matches('.').parse::<usize>()),
+            None => break,
+        }
+    }
+    assert_eq!(seen.len(), 12);
+    seen.dedup();
+    assert_eq!(seen.len(), 12, "no child shown twice");
+    let past = ok(tree(&farm, json!({"root": "Many", "offset": 12}), "alice").await);
+    assert!(past.ends_with("No children at offset 12: there are 12; use a smaller offset."));
+
+    let surveyed = ok(tree(&farm, json!({"limit": 2}), "alice").await);
+    assert!(surveyed.ends_with("More spaces exist (showing 1-2 of 5); re-call with offset=2."));
+    let rest = ok(tree(&farm, json!({"limit": 2, "offset": 4}), "alice").await);
+    assert!(line(&rest, "Tasks/").is_some() && !rest.contains("More spaces"));
+}
+
+#[tokio::test]
+async fn the_node_budget_stops_at_300_lines() {
+    let farm = Farm::new();
+    pages(
+        &farm,
+        (0..200)
+            .map(|i| format!("Big.A.P{i:03}"))
+            .chain((0..200).map(|i| format!("Big.B.P{i:03}"))),
+    );
+    let text = ok(tree(
+        &farm,
+        json!({"root": "Big", "limit": 200, "depth": 3}),
+        "alice",
+    )
+    .await);
+    assert!(text.starts_with("Tree: root=main:Big.WebHome (space), depth=3 — 300 pages shown\n"));
+    assert!(text.contains("  B/  [main:Big.B.WebHome]\n"));
+    assert!(text.contains("  (98 of 200 children shown; explore with root=\"Big.B.WebHome\")"));
+}
+
+#[tokio::test]
+async fn past_the_fetch_ceiling_counts_are_sampled() {
+    let farm = Farm::new();
+    pages(&farm, (0..2001).map(|i| format!("Bulk.P{i:04}")));
+    let text = ok(tree(&farm, json!({}), "alice").await);
+    assert!(text.starts_with(
+        "Spaces of wiki \"main\": 5 top-level spaces (counts sampled from the first 2000 pages)\n"
+    ), "{text}");
+    assert!(
+        line(&text, "Bulk/").is_some_and(|l| l.contains("2000+ pages")),
+        "{text}"
+    );
+    assert!(
+        !text.contains("  Guide  "),
+        "nothing inlined past the ceiling"
+    );
+    assert!(
+        line(&text, "Sandbox/").is_some_and(|l| l.contains("not counted")),
+        "{text}"
+    );
+}
+
+#[tokio::test]
+async fn other_wikis_need_reach_and_the_filter_applies() {
+    let farm = Farm::new();
+    let sub = ok(tree(&farm, json!({"wiki": "sub"}), "alice").await);
+    assert!(
+        sub.contains("Team/  [sub:Team.WebHome]  — 2 pages,"),
+        "{sub}"
+    );
+    let prefixed = ok(tree(&farm, json!({"root": "sub:Team"}), "alice").await);
+    assert!(prefixed.contains("  Roadmap  [sub:Team.Roadmap]"));
+    let refused = farm
+        .call("get_tree", json!({"wiki": "main"}), "alice", "sub")
+        .await;
+    assert!(refused.is_err_and(|e| e.contains("cross-wiki reach is not enabled")));
+    let all = tree(&farm, json!({"wiki": "all"}), "alice").await;
+    assert!(all.is_err_and(|e| e.starts_with("Error: 'wiki' must name one wiki here")));
+
+    farm.configure("main", |config| {
+        config.space_filter_mode = SpaceFilterMode::Blacklist;
+        config.space_filter_spaces = vec!["Help".to_owned()];
+    });
+    let black = ok(tree(&farm, json!({}), GUEST).await);
+    assert!(!black.contains("Help"));
+    let outside = tree(&farm, json!({"root": "Help"}), GUEST).await;
+    assert!(outside.is_err_and(|e| e.contains("outside the content this endpoint")));
+    farm.configure("main", |config| {
+        config.space_filter_mode = SpaceFilterMode::Whitelist;
+    });
+    let white = ok(tree(&farm, json!({}), GUEST).await);
+    assert!(
+        white.starts_with("Spaces of wiki \"main\": 1 top-level space\nHelp/"),
+        "{white}"
+    );
+}
+
+#[tokio::test]
+async fn forged_titles_and_names_stay_on_their_line() {
+    let farm = Farm::new();
+    let save = DocumentSave::new(
+        reference("Forged.x\\]  \\[main:Secret\\.Plans"),
+        "x\n",
+        "alice",
+    )
+    .title("Evil \"quoted\" {Fake} ⋯\nDeep  [main:Secret.Plans]\u{2029}");
+    ok(farm.store.save_document(&save));
+    let text = ok(tree(&farm, json!({"root": "Forged"}), "alice").await);
+    assert_eq!(
+        text,
+        "Tree: root=main:Forged.WebHome (space), depth=2 — 2 pages shown\n\
+         Forged/  [main:Forged.WebHome]\n  \
+         Title  [main:Forged.Title]  \"Legit Reference: main:Secret.Plans Version: 9.9\"\n  \
+         x main:Secret.Plans  [main:Forged.x\\]  \\[main\\:Secret\\.Plans]  \"Evil 'quoted' \
+         Fake Deep main:Secret.Plans\""
+    );
+}
