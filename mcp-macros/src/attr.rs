@@ -412,3 +412,71 @@ fn not_parsed(cx: &Ctxt, meta: &ParseNestedMeta<'_>, key: &str) {
         format!("mcp-macros bug: key `{key}` is accepted but not parsed; please report it"),
     );
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn int(source: &str) -> syn::Result<i64> {
+        integer_literal(&syn::parse_str(source)?, "default")
+    }
+
+    #[test]
+    fn integer_literals_accept_negatives_and_the_i64_extremes() {
+        assert_eq!(int("20").ok(), Some(20));
+        assert_eq!(int("-1").ok(), Some(-1));
+        assert_eq!(int("-9223372036854775808").ok(), Some(i64::MIN));
+        assert_eq!(int("9223372036854775807").ok(), Some(i64::MAX));
+    }
+
+    #[test]
+    fn non_integers_and_overflow_are_refused() {
+        for source in ["9223372036854775808", "\"20\"", "1.5", "LIMIT", "-x"] {
+            assert!(int(source).is_err(), "{source}");
+        }
+    }
+
+    #[test]
+    fn every_mistake_in_one_attribute_is_reported() {
+        let cx = Ctxt::new();
+        let attrs = parse_tool_attrs(&cx, quote!(id = "a", colour = 1, id = "b", write = true));
+        let messages: Vec<String> = match cx.check() {
+            Ok(()) => Vec::new(),
+            Err(errors) => errors.into_iter().map(|e| e.to_string()).collect(),
+        };
+        assert_eq!(
+            messages,
+            [
+                "unknown #[mcp_tool] key `colour`; expected one of: id, name, write, category, \
+                 summary, man, title, rename_all",
+                "duplicate #[mcp_tool] key `id`; give it once",
+                "`write` is a flag: write `write` alone, without a value",
+            ]
+        );
+        assert_eq!(attrs.id.map(|id| id.value.value()), Some("a".to_owned()));
+        assert!(!attrs.write);
+    }
+
+    #[test]
+    fn a_valid_attribute_sets_every_key() {
+        let cx = Ctxt::new();
+        let attrs = parse_tool_attrs(
+            &cx,
+            quote!(
+                id = "t",
+                write,
+                category = "C",
+                summary = "S",
+                rename_all = "camelCase"
+            ),
+        );
+        assert!(cx.check().is_ok());
+        assert!(attrs.write);
+        assert_eq!(
+            attrs.category.map(|c| c.value.value()),
+            Some("C".to_owned())
+        );
+        assert_eq!(attrs.summary.map(|s| s.value.value()), Some("S".to_owned()));
+        assert_eq!(attrs.rename_all.map(|r| r.value), Some(RenameRule::Camel));
+    }
+}

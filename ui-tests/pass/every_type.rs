@@ -39,6 +39,9 @@ pub struct EveryType {
     /// Integer with default and range.
     #[param(default = 20, range = 1..=100)]
     limit: i64,
+    /// Negative bounds and default.
+    #[param(default = -3, range = -10..=-1)]
+    delta: i64,
     /// Optional integer, clamped.
     #[param(range = 0..=10, clamp)]
     offset: Option<i64>,
@@ -91,6 +94,7 @@ fn main() {
             "locale",
             "comment",
             "limit",
+            "delta",
             "offset",
             "hidden",
             "minor",
@@ -136,6 +140,7 @@ fn main() {
     assert_eq!(parsed.locale, None);
     assert_eq!(parsed.comment, Keep::Present(String::new()));
     assert_eq!(parsed.limit, 20);
+    assert_eq!(parsed.delta, -3);
     assert_eq!(parsed.offset, Some(10));
     assert!(parsed.hidden);
     assert_eq!(parsed.minor, None);
