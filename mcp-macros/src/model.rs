@@ -136,14 +136,28 @@ pub(crate) fn option_inner(ty: &Type) -> Option<&Type> {
     }
 }
 
+/// `Option<T>` or `Keep<T>`: parameters a tool must work without (`cross_wiki`).
+pub(crate) fn is_optional(ty: &Type) -> bool {
+    last_segment(ty)
+        .is_some_and(|(ident, args)| (ident == "Option" || ident == "Keep") && args.len() == 1)
+}
+
 /// `i64` or `Option<i64>`: the types `default` and `range` apply to.
 pub(crate) fn is_integer(ty: &Type) -> bool {
     is_named(ty, "i64") || option_inner(ty).is_some_and(|inner| is_named(inner, "i64"))
 }
 
-/// `String`: the type `raw` applies to.
+/// `String`, `Option<String>`, `Keep<String>`: the types `raw` applies to.
 pub(crate) fn is_string(ty: &Type) -> bool {
-    is_named(ty, "String")
+    if is_named(ty, "String") {
+        return true;
+    }
+    match last_segment(ty) {
+        Some((ident, args)) if ident == "Option" || ident == "Keep" => {
+            matches!(args.as_slice(), [inner] if is_named(inner, "String"))
+        }
+        _ => false,
+    }
 }
 
 /// `BTreeMap<..>`: the type `required` applies to.

@@ -226,8 +226,8 @@ fn check_field(cx: &Ctxt, field: &Field<'_>) {
         cx.error_spanned_by(
             &raw.tokens,
             format!(
-                "`raw` applies to a `String` parameter (text kept exactly as sent, such as page \
-                 content), not `{type_name}`"
+                "`raw` applies to string parameters (`String`, `Option<String>`, `Keep<String>`): \
+                 text kept exactly as sent, such as page content; not `{type_name}`"
             ),
         );
     }
@@ -244,12 +244,12 @@ fn check_field(cx: &Ctxt, field: &Field<'_>) {
         );
     }
     if let Some(cross_wiki) = &attrs.cross_wiki
-        && model::option_inner(ty).is_none()
+        && !model::is_optional(ty)
     {
         cx.error_spanned_by(
             &cross_wiki.tokens,
             format!(
-                "`cross_wiki` applies to an optional parameter (`Option<...>`), not \
+                "`cross_wiki` applies to an optional parameter (`Option<...>`, `Keep<...>`), not \
                  `{type_name}`: endpoints without cross-wiki reach do not advertise it, so the \
                  tool must work when it is absent"
             ),

@@ -36,6 +36,9 @@ pub struct EveryType {
     locale: Option<String>,
     /// Optional; empty kept distinct from absent.
     comment: Keep<String>,
+    /// Optional and kept exactly as sent.
+    #[param(raw)]
+    suffix: Option<String>,
     /// Integer with default and range.
     #[param(default = 20, range = 1..=100)]
     limit: i64,
@@ -93,6 +96,7 @@ fn main() {
             "content",
             "locale",
             "comment",
+            "suffix",
             "limit",
             "delta",
             "offset",
@@ -125,6 +129,7 @@ fn main() {
         "content": "  kept  ",
         "locale": "  ",
         "comment": "",
+        "suffix": "  ",
         "offset": 99,
         "hidden": "true",
         "tags": ["a", "b"],
@@ -139,6 +144,7 @@ fn main() {
     assert_eq!(parsed.content, "  kept  ");
     assert_eq!(parsed.locale, None);
     assert_eq!(parsed.comment, Keep::Present(String::new()));
+    assert_eq!(parsed.suffix.as_deref(), Some("  "));
     assert_eq!(parsed.limit, 20);
     assert_eq!(parsed.delta, -3);
     assert_eq!(parsed.offset, Some(10));

@@ -5,7 +5,7 @@ use mcp_runtime::prelude::*;
 pub struct Tool {
     /// Content.
     #[param(raw)]
-    content: Option<String>,
+    content: Vec<String>,
 }
 
 impl Execute for Tool {
