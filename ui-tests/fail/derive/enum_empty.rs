@@ -1,0 +1,6 @@
+use mcp_runtime::prelude::*;
+
+#[derive(ParamEnum)]
+pub enum Never {}
+
+fn main() {}
