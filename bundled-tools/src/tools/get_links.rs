@@ -126,10 +126,15 @@ impl Execute for GetLinks {
             let page = backlinks(doors, target).await?;
             out.push_str(&self.incoming(doors, page, paging));
         }
-        if matches!(direction, Direction::Out | Direction::Both) {
-            if direction == Direction::Both {
-                out.push('\n');
+        if direction == Direction::Both {
+            out.push('\n');
+            // A broken target still has backlinks worth showing: no error for its own links.
+            if exists(doors, target).await? {
+                out.push_str(&self.outgoing(doors, &authorized, paging).await?);
+            } else {
+                out.push_str("Outgoing links: none (the document does not exist)\n");
             }
+        } else if direction == Direction::Out {
             out.push_str(&self.outgoing(doors, &authorized, paging).await?);
         }
         Ok(ToolOutput::text(budgeted(out.trim_end()).into_owned()))
@@ -289,6 +294,16 @@ async fn backlinks(doors: &Doors, target: &DocumentReference) -> Result<Backlink
         .blocking(move |store| store.backlinks(&target, &scope, BACKLINK_CEILING))
         .await?
         .map_err(|error| store_failure("read the backlinks", &error))
+}
+
+/// Whether the document exists (asked only after the door let the caller through).
+async fn exists(doors: &Doors, reference: &DocumentReference) -> Result<bool, ToolError> {
+    let reference = reference.clone();
+    doors
+        .blocking(move |store| store.document_locales(&reference))
+        .await?
+        .map(|locales| locales.is_some())
+        .map_err(|error| store_failure("read the document", &error))
 }
 
 /// The lines of one page of a list, and a footer line when more follow or the offset is past

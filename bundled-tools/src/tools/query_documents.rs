@@ -37,7 +37,7 @@ const BROWSE_SNIPPET_CHARS: usize = 200;
 
 /// Search the wiki's documents by words, or browse them with filters.
 ///
-/// With query, finds documents containing every word (title matches rank first); without query,
+/// With query, finds documents containing every word (title matches rank higher); without query,
 /// lists documents newest first. Filters: space (nested spaces included), author, locale,
 /// modifiedWithin or modifiedRange, includeHidden. Each result gives the title, the Reference
 /// to pass to get_document, the language, the last change and a snippet. Only documents you
@@ -47,10 +47,11 @@ const BROWSE_SNIPPET_CHARS: usize = 200;
     category = "Search and Navigation",
     title = "Search documents",
     man = "NOTES
-    Words: every word of query must occur in the title or the content (words are matched whole,
-    case-insensitively, accents kept). Search syntax is NOT interpreted: quotes, *, :, (), NEAR,
-    AND/OR/NOT are plain words, and punctuation-only queries match nothing. Title matches rank
-    above content matches. Without query the call browses: newest first unless sort says else.
+    Words: every word of query must occur in the title or the content, in any form of the same
+    English stem (plan finds plans and planning), ignoring case and accents. Search syntax is
+    NOT interpreted: quotes, *, :, (), NEAR, AND/OR/NOT are plain words, and punctuation-only
+    queries match nothing. A match in the title weighs more than one in the content. Without
+    query the call browses: newest first unless sort says else.
 
     Results are separated by `---`. Each has Title, Reference (wiki:Space.Page: pass it to
     get_document as is), Language (with `(translation)` for a translation row), URL (when the

@@ -85,6 +85,17 @@ async fn broken_targets_are_allowed_for_backlinks_only() {
     let farm = Farm::new();
     farm.save("Sandbox.Broken", "[gone](Old.Page)\n", "broken");
     let text = ok(links(&farm, json!({"reference": "Old.Page"}), "alice").await);
+    let both = ok(links(
+        &farm,
+        json!({"reference": "Old.Page", "direction": "both"}),
+        "alice",
+    )
+    .await);
+    assert!(
+        both.ends_with(
+            "  main:Sandbox.Broken\n\nOutgoing links: none (the document does not exist)"
+        )
+    );
     assert!(text.ends_with("Incoming links: 1 backlink\n  main:Sandbox.Broken"));
     let out = links(
         &farm,

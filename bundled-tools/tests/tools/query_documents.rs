@@ -351,3 +351,23 @@ async fn forged_titles_and_queries_cannot_forge_lines() {
         "snippets stay on one line"
     );
 }
+
+#[test]
+fn the_wiki_parameter_is_advertised_only_with_reach() {
+    let registry = ok(mcp_runtime::registry());
+    for id in ["query_documents", "get_tree", "get_links"] {
+        let tool = registry
+            .get(id)
+            .unwrap_or_else(|| panic!("{id} is registered"));
+        let has_wiki = |reach: bool| {
+            let definition = ok(tool.definition(reach));
+            definition
+                .input_schema
+                .get("properties")
+                .and_then(Value::as_object)
+                .is_some_and(|properties| properties.contains_key("wiki"))
+        };
+        assert!(has_wiki(true), "{id} with reach");
+        assert!(!has_wiki(false), "{id} without reach");
+    }
+}

@@ -191,7 +191,7 @@ fn space_line(path: &SpacePath, space: &Space, sampled: bool, now: OffsetDateTim
     if space.unsampled {
         let _ = write!(
             line,
-            "not counted (beyond the first {FETCH_CEILING} pages); explore it with root"
+            "not counted (beyond the first {FETCH_CEILING} pages); explore it as root"
         );
         return line;
     }
