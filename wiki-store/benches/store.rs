@@ -9,7 +9,8 @@
 //! - `read`: `DocumentStore::document` by reference vs. the raw row and translations selects.
 //!
 //! The 100k wiki is generated once and cached under Cargo's target tmp dir;
-//! `WIKI_STORE_BENCH_PAGES` changes its size (the cache is per size).
+//! `WIKI_STORE_BENCH_PAGES` changes its size (the cache is per size); `WIKI_STORE_BENCH_PEER_FIRST`
+//! measures the search peers before our calls, to check for order bias.
 
 use std::hint::black_box;
 use std::path::PathBuf;
@@ -142,18 +143,35 @@ fn search_100k(c: &mut Criterion) {
             ours.total, raw_total,
             "the peer does the same work for {words:?}"
         );
-        group.bench_function(format!("store/{words}"), |b| {
-            b.iter(|| {
-                black_box(
-                    store
-                        .search(black_box(&query), &mut |_| true)
-                        .expect("search"),
-                )
-            })
-        });
-        group.bench_function(format!("raw_fts5/{words}"), |b| {
-            b.iter(|| black_box(raw_search(&raw, black_box(words))))
-        });
+        // Warm both connections and the OS page cache first. Criterion measures one function
+        // after the other, and on a busy machine the order itself showed a bias of up to 20% on
+        // small queries: WIKI_STORE_BENCH_PEER_FIRST runs the peer first, to check both orders.
+        for _ in 0..5 {
+            black_box(store.search(&query, &mut |_| true).expect("search"));
+            black_box(raw_search(&raw, words));
+        }
+        let order = if std::env::var_os("WIKI_STORE_BENCH_PEER_FIRST").is_some() {
+            [false, true]
+        } else {
+            [true, false]
+        };
+        for ours_now in order {
+            if ours_now {
+                group.bench_function(format!("store/{words}"), |b| {
+                    b.iter(|| {
+                        black_box(
+                            store
+                                .search(black_box(&query), &mut |_| true)
+                                .expect("search"),
+                        )
+                    })
+                });
+            } else {
+                group.bench_function(format!("raw_fts5/{words}"), |b| {
+                    b.iter(|| black_box(raw_search(&raw, black_box(words))))
+                });
+            }
+        }
     }
     group.finish();
 }
