@@ -48,7 +48,9 @@ fn expand(tool: &Tool<'_>) -> TokenStream {
         #unique_id
 
         const _: () = {
-            const __PARAMS: [#private::ParamDecl; #count] = [#(#decls),*];
+            // A `static`, not a `const`: the parser borrows each spec in place, where a `const`
+            // could be copied at every use.
+            static __PARAMS: [#private::ParamDecl; #count] = [#(#decls),*];
 
             #parser
 
