@@ -16,6 +16,8 @@ use mcp_runtime::output::size::human_size;
 use mcp_runtime::prelude::*;
 use wiki_store::model::attachment::AttachmentInfo;
 use wiki_store::model::document::Document;
+use wiki_store::model::locale::Locale;
+use wiki_store::model::object::ObjectRecord;
 
 use crate::seams::lookup::{Found, find_document};
 use crate::seams::outline::{headings, outline_lines};
@@ -134,15 +136,18 @@ impl Execute for GetDocument {
         let found = find_document(doors, &self.reference, self.wiki.as_deref()).await?;
         let requested = locale_argument(self.locale.as_deref())?;
         let row = route(&found.locales, requested, found.reference())?;
-        let document = doors.read_document(&found.authorized, row).await?;
         let mode = self.mode()?;
-        let header = header(ctx, doors, &found, &document).await?;
+        let rendered = matches!(mode, Mode::Rendered(_));
+        let loaded = load(doors, &found, row, rendered).await?;
+        let header = header(ctx, &found, &loaded);
+        let document = &loaded.document;
         match mode {
-            Mode::Source => self.source(header, &document),
-            Mode::Rendered(rendering) => {
-                rendered_gate(doors).await?;
-                self.rendered(header, &document, rendering)
-            }
+            Mode::Source => self.source(header, document),
+            Mode::Rendered(_) if !loaded.rendered_allowed => Err(ToolError::new(
+                "Error: rendered content is turned off for this endpoint by its administrator. \
+                 Read the source instead (omit 'rendered').",
+            )),
+            Mode::Rendered(rendering) => self.rendered(header, document, rendering),
         }
     }
 }
@@ -300,13 +305,61 @@ impl GetDocument {
     }
 }
 
-/// The header lines shared by every mode.
-async fn header(
-    ctx: &ToolContext,
+/// The row and what its header shows, read in ONE trip to the store: each trip is a hop to a
+/// blocking thread, and on a loaded machine the hops, not the reads, dominate a call.
+struct Loaded {
+    document: Document,
+    attachments: Vec<AttachmentInfo>,
+    /// Only read for a page with no text of its own (the provenance note).
+    objects: Vec<ObjectRecord>,
+    /// The rendered gate: whether the administrator of the ENDPOINT's wiki (not the page's)
+    /// allows rendered content. Only read when rendering was asked for.
+    rendered_allowed: bool,
+}
+
+/// Reads the routed row of the door-authorized document (never a reference parsed here), its
+/// attachments and, for an empty page, its objects.
+async fn load(
     doors: &Doors,
     found: &Found,
-    document: &Document,
-) -> Result<String, ToolError> {
+    row: Option<Locale>,
+    rendered: bool,
+) -> Result<Loaded, ToolError> {
+    let reference = found.reference().clone();
+    let endpoint = doors.wiki().clone();
+    let loaded = doors
+        .blocking(move |store| -> wiki_store::Result<Option<Loaded>> {
+            let Some(document) = store.document(&reference, row.as_ref())? else {
+                return Ok(None);
+            };
+            let attachments = store.attachments(&reference)?;
+            let objects = if document.content.trim().is_empty() {
+                store.objects(&reference)?
+            } else {
+                Vec::new()
+            };
+            let rendered_allowed = rendered && store.mcp_config(&endpoint).allow_rendered;
+            Ok(Some(Loaded {
+                document,
+                attachments,
+                objects,
+                rendered_allowed,
+            }))
+        })
+        .await?
+        .map_err(|error| store_failure("read the document", &error))?;
+    // Deleted between the existence check and this read.
+    loaded.ok_or_else(|| {
+        ToolError::new(format!(
+            "No such document: \"{}\".",
+            fragment(&found.reference().to_string())
+        ))
+    })
+}
+
+/// The header lines shared by every mode.
+fn header(ctx: &ToolContext, found: &Found, loaded: &Loaded) -> String {
+    let document = &loaded.document;
     let reference = found.reference();
     let mut out = String::new();
     let _ = writeln!(out, "Reference: {}", fragment(&reference.to_string()));
@@ -334,8 +387,7 @@ async fn header(
     if document.hidden {
         out.push_str("Hidden: yes (left out of trees and searches unless asked for)\n");
     }
-    let attachments = attachments(doors, found).await?;
-    if let Some(line) = attachments_line(&attachments) {
+    if let Some(line) = attachments_line(&loaded.attachments) {
         let _ = writeln!(out, "{line}");
     }
     let content = normalize_line_endings(&document.content);
@@ -347,17 +399,9 @@ async fn header(
         chars / CHARS_PER_TOKEN
     );
     if content.trim().is_empty() {
-        out.push_str(&empty_note(doors, found).await?);
+        out.push_str(&empty_note(&loaded.objects));
     }
-    Ok(out)
-}
-
-async fn attachments(doors: &Doors, found: &Found) -> Result<Vec<AttachmentInfo>, ToolError> {
-    let reference = found.reference().clone();
-    doors
-        .blocking(move |store| store.attachments(&reference))
-        .await?
-        .map_err(|error| store_failure("read the document's attachments", &error))
+    out
 }
 
 /// `Attachments: a (3 KB, text/plain) · b (…) · +K more`, or `None` without attachments.
@@ -384,18 +428,13 @@ fn attachments_line(attachments: &[AttachmentInfo]) -> Option<String> {
 }
 
 /// What an empty page is made of: its objects, if it holds any.
-async fn empty_note(doors: &Doors, found: &Found) -> Result<String, ToolError> {
-    let reference = found.reference().clone();
-    let objects = doors
-        .blocking(move |store| store.objects(&reference))
-        .await?
-        .map_err(|error| store_failure("read the document's objects", &error))?;
+fn empty_note(objects: &[ObjectRecord]) -> String {
     if objects.is_empty() {
-        return Ok("This document has no content.\n".to_owned());
+        return "This document has no content.\n".to_owned();
     }
     let mut classes: Vec<&str> = objects.iter().map(|object| object.class.as_str()).collect();
     classes.dedup();
-    Ok(format!(
+    format!(
         "This document has no text of its own; it holds {} object(s) of {}: read them with \
          query_objects, their fields with get_schema.\n",
         objects.len(),
@@ -404,23 +443,7 @@ async fn empty_note(doors: &Doors, found: &Found) -> Result<String, ToolError> {
             .map(|class| fragment(class).into_owned())
             .collect::<Vec<_>>()
             .join(", ")
-    ))
-}
-
-/// The rendered gate: the administrator of the endpoint's wiki may turn rendered content off.
-async fn rendered_gate(doors: &Doors) -> Result<(), ToolError> {
-    let wiki = doors.wiki().clone();
-    let allowed = doors
-        .blocking(move |store| store.mcp_config(&wiki).allow_rendered)
-        .await?;
-    if allowed {
-        Ok(())
-    } else {
-        Err(ToolError::new(
-            "Error: rendered content is turned off for this endpoint by its administrator. Read \
-             the source instead (omit 'rendered').",
-        ))
-    }
+    )
 }
 
 /// The banner every rendered result starts with, ending in the read-only warning.

@@ -8,7 +8,7 @@ use wiki_store::model::mcp_config::SpaceFilterMode;
 use wiki_store::rights::{Effect, Right, RightRule, RightScope, Subject};
 use wiki_store::{AttachmentStore, DocumentStore, RightsStore};
 
-use crate::harness::{Farm, GUEST, ok, reference, wiki};
+use crate::harness::{Farm, GUEST, ok, reference, unsigned, wiki};
 
 async fn get(farm: &Farm, arguments: Value, user: &str) -> Result<String, String> {
     farm.call("get_document", arguments, user, "main").await
@@ -65,7 +65,7 @@ async fn a_space_name_alone_reads_its_home_and_urls_follow_the_public_url() {
     let farm =
         Farm::with_settings(ServerSettings::default().with_public_url("https://wiki.example.org/"));
     let read = text(get(&farm, json!({"reference": "Sandbox"}), GUEST).await);
-    assert!(read.starts_with(
+    assert!(unsigned(&read).starts_with(
         "Reference: main:Sandbox.WebHome\nURL: https://wiki.example.org/wikis/main/view/Sandbox/WebHome\n"
     ));
     let french = text(
@@ -77,7 +77,8 @@ async fn a_space_name_alone_reads_its_home_and_urls_follow_the_public_url() {
         .await,
     );
     assert!(
-        french.contains("\nURL: https://wiki.example.org/wikis/main/view/Help/Guide?language=fr\n")
+        unsigned(&french)
+            .contains("\nURL: https://wiki.example.org/wikis/main/view/Help/Guide?language=fr\n")
     );
 }
 
@@ -591,4 +592,86 @@ async fn the_guest_reads_what_the_guest_may_view() {
         sub,
         Err("You do not have permission to view \"sub:Team.WebHome\".".to_owned())
     );
+}
+
+#[tokio::test]
+async fn large_rendered_pages_show_an_outline_and_sections_by_anchor() {
+    let farm = Farm::new();
+    big_page(&farm, "Big.Rendered", 5_000, true);
+    let html = text(
+        get(
+            &farm,
+            json!({"reference": "Big.Rendered", "rendered": true, "format": "html"}),
+            "alice",
+        )
+        .await,
+    );
+    assert!(
+        html.contains("The rendered HTML is too large to show whole ("),
+        "{html}"
+    );
+    assert!(html.contains("\n  #part-1  Part 1 ("));
+    let part = text(
+        get(
+            &farm,
+            json!({"reference": "Big.Rendered", "rendered": true, "format": "html", "section": "#part-2"}),
+            "alice",
+        )
+        .await,
+    );
+    assert!(
+        part.contains("<h2>Part 2</h2>") && !part.contains("Part 3"),
+        "{part}"
+    );
+    // Rendered plain text pages through the window like the source.
+    let plain = text(
+        get(
+            &farm,
+            json!({"reference": "Big.Rendered", "rendered": true, "limit": 2}),
+            "alice",
+        )
+        .await,
+    );
+    assert!(
+        plain.contains("\n     1\tPart 1\n     2\t\nShowing lines 1-2 of "),
+        "{plain}"
+    );
+}
+
+#[tokio::test]
+async fn a_limit_alone_reads_from_the_first_line() {
+    let farm = Farm::new();
+    let head = text(
+        get(
+            &farm,
+            json!({"reference": "Help.Guide", "limit": 2}),
+            "alice",
+        )
+        .await,
+    );
+    assert!(head.ends_with("\n     1\t# Guide\n     2\t\nShowing lines 1-2 of 11."));
+}
+
+#[tokio::test]
+async fn the_manual_page_and_the_reach_aware_schema() {
+    let farm = Farm::new();
+    let page = text(
+        farm.call("man", json!({"tool": "get_document"}), "alice", "main")
+            .await,
+    );
+    assert!(page.starts_with("NAME\n    get_document - Read a document: its Markdown source"));
+    for heading in [
+        "\nNOTES\n",
+        "\nEXAMPLES\n",
+        "\nSEE ALSO\n",
+        "    wiki (string, optional)",
+    ] {
+        assert!(page.contains(heading), "{heading}: {page}");
+    }
+    // sub has no reach: `wiki` is not advertised there (but still parsed, then refused).
+    let local = text(
+        farm.call("man", json!({"tool": "get_document"}), "alice", "sub")
+            .await,
+    );
+    assert!(!local.contains("    wiki (string"), "{local}");
 }

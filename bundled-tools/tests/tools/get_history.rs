@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 use wiki_store::DocumentStore;
 use wiki_store::model::document::DocumentSave;
 
-use crate::harness::{Farm, ok, reference};
+use crate::harness::{Farm, ok, reference, unsigned};
 
 async fn history(farm: &Farm, arguments: Value, user: &str) -> Result<String, String> {
     farm.call("get_history", arguments, user, "main").await
@@ -148,7 +148,7 @@ async fn diffs_are_unified_and_name_both_sides() {
         Farm::with_settings(ServerSettings::default().with_public_url("https://wiki.example.org"));
     let diff = text(history(&farm, notes(json!({"from": "1.1", "to": "1.3"})), "alice").await);
     assert_text(
-        &diff,
+        &unsigned(&diff),
         "--- main:Sandbox.Notes (v1.1)\n+++ main:Sandbox.Notes (v1.3)\nCompare: \
          https://wiki.example.org/wikis/main/compare/Sandbox/Notes?from=1.1&to=1.3\n@@ -1,2 \
          +1,3 @@\n first line\n-second line\n+second line, edited\n+third line",
@@ -384,4 +384,22 @@ async fn an_oversized_first_hunk_is_cut_with_its_own_note() {
         "{note}"
     );
     assert!(diff.chars().count() < 24_000 + 400);
+}
+
+#[tokio::test]
+async fn the_manual_page_documents_the_modes() {
+    let farm = Farm::new();
+    let page = text(
+        farm.call("man", json!({"tool": "get_history"}), "alice", "main")
+            .await,
+    );
+    assert!(page.starts_with("NAME\n    get_history - Read a document's revision history"));
+    for part in [
+        "\nNOTES\n",
+        "HISTORICAL SNAPSHOT",
+        "\nEXAMPLES\n",
+        "\nSEE ALSO\n",
+    ] {
+        assert!(page.contains(part), "{part}: {page}");
+    }
 }
