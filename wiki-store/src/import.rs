@@ -52,10 +52,23 @@ pub fn import_directory(
     dir: &Path,
     options: &ImportOptions,
 ) -> Result<ImportReport> {
+    import_directory_with_progress(store, dir, options, |_, _| {})
+}
+
+/// [`import_directory`], calling `progress(done, total)` before each file and once at the end
+/// (`done == total`), so a command line can show a progress bar.
+pub fn import_directory_with_progress(
+    store: &(impl DocumentStore + ?Sized),
+    dir: &Path,
+    options: &ImportOptions,
+    mut progress: impl FnMut(usize, usize),
+) -> Result<ImportReport> {
     let mut files = Vec::new();
     collect(dir, &mut Vec::new(), &mut files)?;
+    let total = files.len();
     let mut report = ImportReport::default();
-    for (folders, path) in files {
+    for (done, (folders, path)) in files.into_iter().enumerate() {
+        progress(done, total);
         let reference = match page_reference(options, &folders, &path) {
             Ok(reference) => reference,
             Err(reason) => {
@@ -84,6 +97,7 @@ pub fn import_directory(
             Err(error) => report.skipped.push((path, error.to_string())),
         }
     }
+    progress(total, total);
     Ok(report)
 }
 

@@ -1,5 +1,9 @@
 //! The per-caller rate limit: a token bucket per user (per client address for the guest and for
 //! failed authentications, so guessing tokens is throttled too).
+//!
+//! The address is the TCP peer's: behind a reverse proxy every guest shares the proxy's bucket.
+//! `X-Forwarded-For` is deliberately not trusted (any client can set it); authenticated callers
+//! are keyed by user and are unaffected.
 
 use std::collections::HashMap;
 use std::net::IpAddr;

@@ -1,12 +1,11 @@
 //! `wiki-mcp import DIR --wiki ID`: Markdown files into a wiki (idempotent on re-run).
 
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use wiki_mcp::farm::CLI_AUTHOR;
-use wiki_store::import::{ImportOptions, import_directory};
+use wiki_store::import::{ImportOptions, import_directory_with_progress};
 use wiki_store::reference::SpacePath;
 
 use super::{existing_wiki, open_farm};
@@ -38,15 +37,16 @@ pub(crate) fn exec(data: &Path, args: Args) -> Result<()> {
         author: CLI_AUTHOR.to_owned(),
         comment: format!("Imported from {}", args.dir.display()),
     };
-    // The progress display goes to stderr, so stdout keeps only the report.
+    // The progress bar draws on stderr, so stdout keeps only the report.
     let progress = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
     progress.set_style(
-        ProgressStyle::with_template("{spinner} {elapsed} {msg}")
-            .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+        ProgressStyle::with_template("{bar:40} {pos}/{len} files {elapsed}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    progress.set_message(format!("importing {}", args.dir.display()));
-    progress.enable_steady_tick(Duration::from_millis(100));
-    let report = import_directory(&store, &args.dir, &options);
+    let report = import_directory_with_progress(&store, &args.dir, &options, |done, total| {
+        progress.set_length(total as u64);
+        progress.set_position(done as u64);
+    });
     progress.finish_and_clear();
     let report = report.with_context(|| format!("cannot import {}", args.dir.display()))?;
     println!(

@@ -3,7 +3,7 @@
 use std::fs;
 
 use wiki_store::generate::{SyntheticWiki, generate, generate_objects};
-use wiki_store::import::{ImportOptions, import_directory};
+use wiki_store::import::{ImportOptions, import_directory, import_directory_with_progress};
 use wiki_store::model::link::LinkTarget;
 use wiki_store::model::search::{SearchQuery, WikiScope};
 use wiki_store::model::wiki::WikiId;
@@ -19,6 +19,23 @@ fn options() -> ImportOptions {
         author: "importer".into(),
         comment: "Imported".into(),
     }
+}
+
+#[test]
+fn import_reports_progress_file_by_file() {
+    let (_dir, store) = store();
+    let source = tempfile::tempdir().unwrap();
+    for name in ["a.md", "b.md", "c.md"] {
+        fs::write(source.path().join(name), "text\n").unwrap();
+    }
+    let mut seen = Vec::new();
+    let report =
+        import_directory_with_progress(&store, source.path(), &options(), |done, total| {
+            seen.push((done, total))
+        })
+        .unwrap();
+    assert_eq!(report.created, 3);
+    assert_eq!(seen, [(0, 3), (1, 3), (2, 3), (3, 3)]);
 }
 
 #[test]
