@@ -29,7 +29,7 @@ pub enum Error {
         id: &'static str,
         /// Module path of the contributed declaration.
         module: &'static str,
-        /// Where the runtime's own tool of that id lives.
+        /// The module of the runtime's own tool of that id (the crate name when not linked).
         owner: &'static str,
     },
     /// A tool's generated input schema is not advertisable.

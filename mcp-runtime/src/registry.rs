@@ -65,10 +65,15 @@ impl Registry {
             .iter()
             .find(|d| RESERVED_IDS.contains(&d.id) && !is_runtime_module(d.module_path))
         {
+            // Name the runtime's own declaration when it is linked (it always is in a server).
+            let owner = declarations
+                .iter()
+                .find(|d| d.id == contributed.id && is_runtime_module(d.module_path))
+                .map_or(RUNTIME_CRATE, |own| own.module_path);
             return Err(Error::ReservedTool {
                 id: contributed.id,
                 module: contributed.module_path,
-                owner: RUNTIME_CRATE,
+                owner,
             });
         }
         for pair in declarations.windows(2) {
@@ -218,6 +223,14 @@ mod tests {
     #[test]
     fn reserved_ids_belong_to_the_runtime() {
         assert!(Registry::from_declarations([&OWN_MAN]).is_ok());
+        assert_eq!(
+            Registry::from_declarations([&OWN_MAN, &CONTRIBUTED_MAN]).map(|r| ids(&r)),
+            Err(Error::ReservedTool {
+                id: "man",
+                module: "mcp_runtime_extras::man",
+                owner: "mcp_runtime::man",
+            })
+        );
         for contributed in [&CONTRIBUTED_MAN, &CONTRIBUTED_LIST] {
             assert_eq!(
                 Registry::from_declarations([contributed]).map(|r| ids(&r)),

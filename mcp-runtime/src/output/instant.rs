@@ -6,10 +6,9 @@ use time::{OffsetDateTime, UtcOffset};
 /// `instant` in UTC as ISO-8601 with a `Z` suffix and whole seconds, e.g.
 /// `2026-11-30T09:05:00Z` (the reference prints `Instant.toString()` of second-precision dates).
 pub fn iso_instant(instant: OffsetDateTime) -> String {
-    let utc = instant
-        .to_offset(UtcOffset::UTC)
-        .replace_nanosecond(0)
-        .unwrap_or(instant);
+    // Only dates within a day of the supported range (±9999 years) have no UTC form.
+    let utc = instant.checked_to_offset(UtcOffset::UTC).unwrap_or(instant);
+    let utc = utc.replace_nanosecond(0).unwrap_or(utc);
     // RFC 3339 is the ISO-8601 profile; formatting a UTC date in range cannot fail.
     utc.format(&Rfc3339).unwrap_or_else(|_| utc.to_string())
 }
