@@ -13,6 +13,7 @@ pub mod definition;
 mod error;
 pub mod http;
 mod invoke;
+pub mod links;
 pub mod list_wikis;
 pub mod man;
 pub mod output;

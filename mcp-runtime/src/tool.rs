@@ -6,7 +6,10 @@ use std::sync::Arc;
 use wiki_store::Store;
 use wiki_store::model::user::GUEST_USER;
 
+use wiki_store::reference::DocumentReference;
+
 use crate::access::{Doors, store_failure};
+use crate::links::{LinkClaims, LinkKey, LinkPage};
 use crate::param::ParamError;
 use crate::server::{ToolSet, WikiServer};
 
@@ -43,6 +46,7 @@ pub struct ToolContext {
     pub cross_wiki_reach: bool,
     doors: Option<Doors>,
     public_url: Option<Arc<str>>,
+    link_key: Option<Arc<LinkKey>>,
     server: Option<Arc<WikiServer>>,
 }
 
@@ -56,6 +60,7 @@ impl ToolContext {
             cross_wiki_reach,
             doors: None,
             public_url: None,
+            link_key: None,
             server: None,
         }
     }
@@ -66,6 +71,7 @@ impl ToolContext {
         user: Option<String>,
         doors: Doors,
         public_url: Option<Arc<str>>,
+        link_key: Arc<LinkKey>,
     ) -> Self {
         Self {
             user,
@@ -73,6 +79,7 @@ impl ToolContext {
             cross_wiki_reach: doors.reach(),
             doors: Some(doors),
             public_url,
+            link_key: Some(link_key),
             server: None,
         }
     }
@@ -127,6 +134,18 @@ impl ToolContext {
     /// The public base URL links in tool output start with (`serve --public-url`), if known.
     pub fn public_url(&self) -> Option<&str> {
         self.public_url.as_deref()
+    }
+
+    /// The signed URL of `page` of `reference` for this caller, through this endpoint (see
+    /// [`crate::links`]): it expires, and the page re-checks the caller's view right when it
+    /// is opened. `None` without a public URL (or outside a served call): tools then print no
+    /// link rather than one nobody can open.
+    pub fn link(&self, page: LinkPage, reference: &DocumentReference) -> Option<String> {
+        let base = self.public_url.as_deref()?;
+        let key = self.link_key.as_deref()?;
+        let endpoint = self.doors.as_ref()?.wiki().clone();
+        let claims = LinkClaims::issue(page, reference.clone(), endpoint, self.user.clone());
+        Some(claims.url(base, key))
     }
 }
 

@@ -2,4 +2,5 @@
 
 mod harness;
 mod http;
+mod links;
 mod tidy;

@@ -6,19 +6,11 @@
 //! shows, the user and an expiry, verified by the page that serves it) lives in this one function
 //! body, so no tool forms a URL by hand.
 
+use mcp_runtime::links::LinkPage;
 use mcp_runtime::prelude::*;
-use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 use wiki_store::model::locale::Locale;
 use wiki_store::model::version::Version;
 use wiki_store::reference::DocumentReference;
-
-/// Everything but RFC 3986's unreserved characters is encoded, in path segments and query values
-/// alike: a page name with `/`, `?`, `#` or `%` stays one segment.
-const COMPONENT: &AsciiSet = &NON_ALPHANUMERIC
-    .remove(b'-')
-    .remove(b'.')
-    .remove(b'_')
-    .remove(b'~');
 
 /// What a link shows.
 #[derive(Debug, Clone, Copy)]
@@ -31,10 +23,6 @@ pub(crate) enum Target<'a> {
         locale: Option<&'a Locale>,
     },
     /// The bytes of an attachment's current version.
-    #[expect(
-        dead_code,
-        reason = "get_attachment's Download: line uses it; the expectation fails once it does"
-    )]
     Download {
         /// The document holding it.
         reference: &'a DocumentReference,
@@ -54,50 +42,38 @@ pub(crate) enum Target<'a> {
     },
 }
 
-/// The absolute URL of `target` for the caller of `ctx`, or `None` when the server has no public
-/// URL. `/wikis/<wiki>/<kind>/<space>/…/<page>[/<file>]` with each name percent-encoded.
+/// The signed URL of `target` for the caller of `ctx`, or `None` when the server has no public
+/// URL. The runtime forms and signs it ([`ToolContext::link`]): it expires, and the page it opens
+/// re-checks the caller's view right.
 pub(crate) fn link(ctx: &ToolContext, target: Target<'_>) -> Option<String> {
-    let base = ctx.public_url()?.trim_end_matches('/');
-    let (kind, reference) = match target {
-        Target::View { reference, .. } => ("view", reference),
-        Target::Download { reference, .. } => ("download", reference),
-        Target::Compare { reference, .. } => ("compare", reference),
-    };
-    let mut url = format!("{base}/wikis/{}/{kind}", encode(reference.wiki().as_str()));
-    for name in reference.space().names() {
-        url.push('/');
-        url.push_str(&encode(name));
-    }
-    url.push('/');
-    url.push_str(&encode(reference.name()));
-    let mut query: Vec<(&str, String)> = Vec::new();
-    match target {
-        Target::View { locale, .. } => {
-            query.extend(locale.map(|locale| ("language", locale.to_string())));
-        }
-        Target::Download { name, .. } => {
-            url.push('/');
-            url.push_str(&encode(name));
-        }
+    let (page, reference) = match target {
+        Target::View { reference, locale } => (
+            LinkPage::View {
+                locale: locale.cloned(),
+            },
+            reference,
+        ),
+        Target::Download { reference, name } => (
+            LinkPage::Download {
+                name: name.to_owned(),
+            },
+            reference,
+        ),
         Target::Compare {
-            locale, from, to, ..
-        } => {
-            query.push(("from", from.to_string()));
-            query.push(("to", to.to_string()));
-            query.extend(locale.map(|locale| ("language", locale.to_string())));
-        }
-    }
-    for (index, (key, value)) in query.iter().enumerate() {
-        url.push(if index == 0 { '?' } else { '&' });
-        url.push_str(key);
-        url.push('=');
-        url.push_str(&encode(value));
-    }
-    Some(url)
-}
-
-fn encode(component: &str) -> String {
-    utf8_percent_encode(component, COMPONENT).to_string()
+            reference,
+            locale,
+            from,
+            to,
+        } => (
+            LinkPage::Compare {
+                locale: locale.cloned(),
+                from,
+                to,
+            },
+            reference,
+        ),
+    };
+    ctx.link(page, reference)
 }
 
 #[cfg(test)]

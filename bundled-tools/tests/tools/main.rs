@@ -5,8 +5,11 @@
 mod harness;
 
 mod farm;
+mod get_attachment;
 mod get_document;
 mod get_history;
 mod get_links;
+mod get_schema;
 mod get_tree;
 mod query_documents;
+mod query_objects;

@@ -29,6 +29,7 @@ mod identity;
 mod limits;
 mod oauth;
 mod origin;
+mod pages;
 mod router;
 mod shutdown;
 mod url;

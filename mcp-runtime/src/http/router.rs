@@ -22,6 +22,7 @@ use super::identity::{identify, too_many_requests};
 use super::limits::{RateKey, RateLimit, RateLimiter};
 use super::oauth::{METADATA_SUFFIX, metadata};
 use super::origin::{self, OriginPolicy};
+use super::pages;
 use super::url::BaseUrl;
 
 /// How the HTTP endpoint is exposed.
@@ -174,6 +175,7 @@ where
         config,
     );
     let policy = Arc::new(OriginPolicy::new(shared.options.public_url.clone()));
+    let links = pages::routes(Arc::clone(shared.directory.manager()));
     let shared = Arc::new(shared);
     let metadata_path = format!("{MCP_PATH}{METADATA_SUFFIX}");
     // RFC 9728 §3.1 also places the document at the host's well-known path, suffixed by the
@@ -187,6 +189,7 @@ where
         ))
         .route(&metadata_path, get(metadata))
         .route(&inserted_metadata_path, get(metadata))
+        .merge(links)
         .with_state(shared)
         .layer(axum::middleware::from_fn_with_state(policy, origin::check))
 }

@@ -36,6 +36,7 @@ use super::freshness::FreshnessGate;
 use super::policy::{MAN, effective_tools, guest_tools};
 use super::{Caller, ManagerError};
 use crate::access::{Doors, SpaceFilter};
+use crate::links::LinkKey;
 use crate::registry::{Registry, registry};
 use crate::tool::ToolContext;
 
@@ -57,6 +58,9 @@ pub struct ServerSettings {
     pub call_timeout: Duration,
     /// The public base URL links in tool output start with (`serve --public-url`).
     pub public_url: Option<Arc<str>>,
+    /// The key that signs the links tools print and that the link pages verify. The default is
+    /// random per process; `serve` loads the farm's stored key ([`LinkKey::load_or_create`]).
+    pub link_key: Arc<LinkKey>,
 }
 
 impl Default for ServerSettings {
@@ -64,6 +68,7 @@ impl Default for ServerSettings {
         Self {
             call_timeout: DEFAULT_CALL_TIMEOUT,
             public_url: None,
+            link_key: Arc::new(LinkKey::random()),
         }
     }
 }
@@ -78,6 +83,12 @@ impl ServerSettings {
     /// Sets the public base URL.
     pub fn with_public_url(mut self, url: impl Into<Arc<str>>) -> Self {
         self.public_url = Some(url.into());
+        self
+    }
+
+    /// Sets the link-signing key.
+    pub fn with_link_key(mut self, key: LinkKey) -> Self {
+        self.link_key = Arc::new(key);
         self
     }
 }
@@ -267,6 +278,7 @@ impl Manager {
             caller.user_name().map(str::to_owned),
             doors,
             self.settings.public_url.clone(),
+            Arc::clone(&self.settings.link_key),
         )
         .with_server(Arc::clone(server))
     }

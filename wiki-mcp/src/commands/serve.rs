@@ -9,6 +9,7 @@ use anyhow::{Context, Result};
 use mcp_runtime::http::{
     BaseUrl, Directory, HttpOptions, HttpServer, RateLimit, shutdown_on_signal,
 };
+use mcp_runtime::links::LinkKey;
 use mcp_runtime::server::{Manager, McpHandler, ServerSettings};
 use tokio_util::sync::CancellationToken;
 use wiki_mcp::farm::{self, ADMIN_USER};
@@ -43,6 +44,9 @@ pub(crate) struct Args {
     max_body_bytes: usize,
 }
 
+/// The link-signing key's file in the data directory.
+const LINK_KEY_FILE: &str = "link-signing.key";
+
 pub(crate) fn exec(data: &Path, args: Args) -> Result<()> {
     let opened = farm::open(data)?;
     let first_token = if opened.created {
@@ -60,6 +64,11 @@ pub(crate) fn exec(data: &Path, args: Args) -> Result<()> {
             burst: args.rate_burst.max(1),
         }),
     };
+    // The key of signed links lives beside the database, out of any agent's reach (no tool
+    // reads files), and survives restarts so links printed before one still open.
+    let key_path = data.join(LINK_KEY_FILE);
+    let link_key = LinkKey::load_or_create(&key_path)
+        .with_context(|| format!("cannot load the link-signing key {}", key_path.display()))?;
     let store: Arc<dyn Store> = Arc::new(opened.store);
     super::runtime()?.block_on(async move {
         let server = HttpServer::bind(args.listen.as_str(), options)
@@ -68,7 +77,8 @@ pub(crate) fn exec(data: &Path, args: Args) -> Result<()> {
         // Links in tool output start with the public URL, else the bound address.
         let settings = ServerSettings::default()
             .with_call_timeout(Duration::from_secs(args.call_timeout))
-            .with_public_url(server.base_url().to_string());
+            .with_public_url(server.base_url().to_string())
+            .with_link_key(link_key);
         let manager = Arc::new(Manager::new(Arc::clone(&store), settings)?);
         let wikis = super::main_first(store.list_wikis()?.into_iter().map(|wiki| wiki.id));
         let token = first_token.as_ref().map(|issued| issued.token.expose());

@@ -1,0 +1,384 @@
+//! `get_attachment` (facts §1.8): one attachment of a document, as far as an agent can read it.
+//!
+//! A metadata header always comes first. Then the content, routed by the media type the store
+//! trusts (sniffed bytes win over the name, so a PNG named `notes.txt` is not inlined as text):
+//! text inline through this tool's character window, PDF as extracted text (capped), PNG / JPEG /
+//! GIF / WebP up to 2 MB as an MCP image block, anything else as a download link. The document
+//! goes through the document door first; existence and the attachment are looked up only after.
+
+mod pdf;
+mod text_window;
+
+use std::fmt::Write as _;
+
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD;
+use mcp_runtime::access::{Doors, store_failure};
+use mcp_runtime::output::guard::fragment;
+use mcp_runtime::output::lines::normalize_line_endings;
+use mcp_runtime::output::size::human_size;
+use mcp_runtime::prelude::*;
+use mcp_runtime::tool::ContentBlock;
+use time::OffsetDateTime;
+use wiki_store::model::attachment::AttachmentInfo;
+use wiki_store::reference::DocumentReference;
+
+use self::pdf::{PDF_TEXT_CAP, pdf_text};
+use self::text_window::text_window;
+use crate::seams::lookup::{Found, find_document};
+use crate::seams::urls::{Target, link};
+
+/// The largest image sent inline as an image block (facts §1.8).
+const MAX_INLINE_IMAGE_BYTES: u64 = 2 * 1024 * 1024;
+
+/// How many existing names a filename miss lists.
+const NAMES_LISTED: usize = 10;
+
+/// Read an attachment of a document: text inline, PDF text, images as images, others as a link.
+///
+/// Give the document (reference) and the exact file name (filename). Text files (plain text,
+/// Markdown, CSV, JSON, XML, YAML, scripts, SVG) are shown inline; long ones in windows of about
+/// 6,000 tokens, continued with offset (characters to skip). PDF files show their extracted text.
+/// PNG, JPEG, GIF and WebP images up to 2 MB come back as images. Anything else gets a download
+/// link. metadata=true returns only the header (type, size, version, author, date).
+#[mcp_tool(
+    id = "get_attachment",
+    category = "Search and Navigation",
+    title = "Read an attachment",
+    man = "NOTES
+    The header reads Attachment:, Document: <reference> (version X), Mimetype:, Size:,
+    Attachment version:, Author:, Date: (UTC) and, when the server has a public URL, Download:
+    (a signed link that expires; it never grants more than your view right).
+
+    The media type is decided from the file's bytes when they carry a signature, else from its
+    name: a PNG renamed notes.txt is still an image. Text types are shown inline: text/* (not
+    RTF), JSON, XML, JavaScript, YAML, shell scripts, +json/+xml types and SVG. Bytes that are
+    not UTF-8 are shown with replacement characters.
+
+    The text window is not get_document's line window: offset counts CHARACTERS to skip (from
+    0), the header shares the ~6000-token budget, and a window ends after its last whole line,
+    or inside a line when one line is longer than the window (the footer then says so). The
+    footer gives the offset that continues exactly where the window stopped.
+
+    PDF text is extracted by the server and capped at 100,000 characters (the last window
+    says when the cap applied); scanned or encrypted PDFs yield no text and get a download
+    link instead. Office and other binary files are not converted: use the download link.
+    Images larger than 2 MB are not sent inline.
+
+    filename is exact (case-sensitive). A miss lists the document's attachments (up to 10).
+    A wiki-id prefix (wiki:Space.Page) reaches another wiki only when this endpoint has
+    cross-wiki reach (see list_wikis).
+
+EXAMPLES
+    get_attachment reference=\"Sandbox.WebHome\" filename=\"notes.txt\"
+    get_attachment reference=\"Sandbox.WebHome\" filename=\"manual.pdf\" offset=23500
+    get_attachment reference=\"Sandbox.WebHome\" filename=\"logo.png\"
+    get_attachment reference=\"Sandbox.WebHome\" filename=\"report.docx\" metadata=true
+
+SEE ALSO
+    get_document (its Attachments: line lists the files), write_attachment, delete_attachment,
+    get_links"
+)]
+struct GetAttachment {
+    /// The document holding the attachment, e.g. "Sandbox.WebHome".
+    reference: String,
+    /// The attachment's exact file name, e.g. "notes.txt".
+    filename: String,
+    /// Text and PDF attachments: characters to skip, to continue a long text (default 0).
+    #[param(default = 0)]
+    offset: i64,
+    /// Return only the header (type, size, version, author, date, link), not the content.
+    metadata: bool,
+}
+
+/// How the content of an attachment is shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Route {
+    /// Inline text through the character window.
+    Text,
+    /// Extracted text through the character window.
+    Pdf,
+    /// An MCP image block.
+    Image,
+    /// A download link only.
+    Download,
+}
+
+impl Execute for GetAttachment {
+    async fn execute(self, ctx: &ToolContext) -> ToolResult {
+        let offset = usize::try_from(self.offset).map_err(|_| {
+            ToolError::new(format!(
+                "Error: 'offset' must be 0 or more (got {}): it is how many characters to skip.",
+                self.offset
+            ))
+        })?;
+        let doors = ctx.doors()?;
+        let found = find_document(doors, &self.reference, None).await?;
+        let document = doors.read_document(&found.authorized, None).await?;
+        let info = self.attachment(doors, &found).await?;
+        let download = link(
+            ctx,
+            Target::Download {
+                reference: found.reference(),
+                name: &info.name,
+            },
+        );
+        let header = header(
+            found.reference(),
+            &document.version.to_string(),
+            &info,
+            download.as_deref(),
+        );
+        if self.metadata {
+            return Ok(ToolOutput::text(header.trim_end()));
+        }
+        let route = route(info.media.effective());
+        match route {
+            Route::Image if info.size > MAX_INLINE_IMAGE_BYTES => Ok(ToolOutput::text(format!(
+                "{header}This image is larger than 2 MB, too large to show inline. {}",
+                download_advice(download.as_deref())
+            ))),
+            Route::Image => {
+                self.image(doors, &found, &info, header, download.as_deref())
+                    .await
+            }
+            Route::Download => Ok(ToolOutput::text(format!(
+                "{header}This file type ({}) is not shown inline. {}",
+                fragment(info.media.effective()),
+                download_advice(download.as_deref())
+            ))),
+            Route::Text | Route::Pdf => {
+                let bytes = content(doors, &found, &info.name).await?;
+                let (text, capped) = if route == Route::Text {
+                    (String::from_utf8_lossy(&bytes).into_owned(), false)
+                } else {
+                    match doors.blocking(move |_| pdf_text(&bytes)).await? {
+                        Some(extracted) => extracted,
+                        None => {
+                            return Ok(ToolOutput::text(format!(
+                                "{header}No text could be extracted from this PDF (it may be \
+                                 scanned images, encrypted or damaged). {}",
+                                download_advice(download.as_deref())
+                            )));
+                        }
+                    }
+                };
+                let text = normalize_line_endings(&text);
+                let cap_note = capped.then(|| {
+                    format!(
+                        "The extracted text was capped at {PDF_TEXT_CAP} characters; download \
+                         the file for the rest."
+                    )
+                });
+                let window =
+                    text_window(&text, offset, header.chars().count(), cap_note.as_deref())?;
+                let mut out = header;
+                out.push_str(&window.body);
+                if !window.body.is_empty() {
+                    out.push('\n');
+                }
+                out.push_str(&window.footer);
+                Ok(ToolOutput::text(out))
+            }
+        }
+    }
+}
+
+impl GetAttachment {
+    /// The current version of the named attachment, or the miss listing what exists.
+    async fn attachment(&self, doors: &Doors, found: &Found) -> Result<AttachmentInfo, ToolError> {
+        let reference = found.reference().clone();
+        let all = doors
+            .blocking(move |store| store.attachments(&reference))
+            .await?
+            .map_err(|error| store_failure("read the document's attachments", &error))?;
+        if let Some(info) = all.iter().find(|info| info.name == self.filename) {
+            return Ok(info.clone());
+        }
+        let mut message = format!(
+            "Error: \"{}\" has no attachment named \"{}\".",
+            fragment(&found.reference().to_string()),
+            fragment(&self.filename)
+        );
+        if all.is_empty() {
+            message.push_str(" This document has no attachments.");
+        } else {
+            let names: Vec<String> = all
+                .iter()
+                .take(NAMES_LISTED)
+                .map(|info| format!("\"{}\"", fragment(&info.name)))
+                .collect();
+            let _ = write!(message, " Its attachments: {}", names.join(", "));
+            if all.len() > NAMES_LISTED {
+                let _ = write!(message, " (+{} more)", all.len() - NAMES_LISTED);
+            }
+            message.push_str(". The name is exact (case-sensitive).");
+        }
+        Err(ToolError::new(message))
+    }
+
+    /// The header, then the image as an MCP image block (the 2 MB cap is checked again on the
+    /// bytes actually read, in case the declared size was stale).
+    async fn image(
+        &self,
+        doors: &Doors,
+        found: &Found,
+        info: &AttachmentInfo,
+        header: String,
+        download: Option<&str>,
+    ) -> ToolResult {
+        let bytes = content(doors, found, &info.name).await?;
+        if u64::try_from(bytes.len()).unwrap_or(u64::MAX) > MAX_INLINE_IMAGE_BYTES {
+            return Ok(ToolOutput::text(format!(
+                "{header}This image is larger than 2 MB, too large to show inline. {}",
+                download_advice(download)
+            )));
+        }
+        Ok(ToolOutput {
+            content: vec![
+                ContentBlock::Text(header.trim_end().to_owned()),
+                ContentBlock::Image {
+                    data: STANDARD.encode(&bytes),
+                    mime_type: info.media.effective().to_owned(),
+                },
+            ],
+        })
+    }
+}
+
+/// The bytes of the current version of an attachment found a moment ago; if it vanished since,
+/// the agent is told so.
+async fn content(doors: &Doors, found: &Found, name: &str) -> Result<Vec<u8>, ToolError> {
+    let reference = found.reference().clone();
+    let lookup = name.to_owned();
+    match doors
+        .blocking(move |store| store.attachment_content(&reference, &lookup, None))
+        .await?
+    {
+        Ok(Some((_, bytes))) => Ok(bytes),
+        Ok(None) => Err(ToolError::new(format!(
+            "Error: the attachment \"{}\" was deleted while it was being read. Call get_document \
+             for the current attachments.",
+            fragment(name)
+        ))),
+        Err(error) => Err(store_failure("read the attachment", &error)),
+    }
+}
+
+/// The metadata lines, each ending with a line feed.
+fn header(
+    reference: &DocumentReference,
+    document_version: &str,
+    info: &AttachmentInfo,
+    download: Option<&str>,
+) -> String {
+    let mut out = format!(
+        "Attachment: {}\nDocument: {} (version {document_version})\nMimetype: {}\nSize: {} ({} \
+         bytes)\nAttachment version: {}\n",
+        fragment(&info.name),
+        fragment(&reference.to_string()),
+        fragment(info.media.effective()),
+        human_size(i64::try_from(info.size).unwrap_or(i64::MAX)),
+        info.size,
+        info.version
+    );
+    if !info.author.trim().is_empty() {
+        let _ = writeln!(out, "Author: {}", fragment(&info.author));
+    }
+    let _ = writeln!(out, "Date: {}", minute(info.date));
+    if let Some(url) = download {
+        let _ = writeln!(out, "Download: {url}");
+    }
+    out
+}
+
+/// `yyyy-MM-dd HH:mm` in UTC, the header's date form.
+fn minute(date: OffsetDateTime) -> String {
+    let utc = date.to_offset(time::UtcOffset::UTC);
+    format!(
+        "{:04}-{:02}-{:02} {:02}:{:02}",
+        utc.year(),
+        u8::from(utc.month()),
+        utc.day(),
+        utc.hour(),
+        utc.minute()
+    )
+}
+
+/// Where to get a file that is not shown.
+fn download_advice(download: Option<&str>) -> String {
+    match download {
+        Some(_) => "Use the Download: link above to fetch it.".to_owned(),
+        None => "This server has no public URL, so no download link can be given; ask an \
+                 administrator to start it with --public-url."
+            .to_owned(),
+    }
+}
+
+/// The route of a media type (parameters such as `; charset=` ignored).
+fn route(media_type: &str) -> Route {
+    let essence = media_type
+        .split(';')
+        .next()
+        .unwrap_or_default()
+        .trim()
+        .to_ascii_lowercase();
+    match essence.as_str() {
+        "application/pdf" => Route::Pdf,
+        "image/png" | "image/jpeg" | "image/gif" | "image/webp" => Route::Image,
+        "text/rtf" => Route::Download,
+        "image/svg+xml"
+        | "application/json"
+        | "application/xml"
+        | "application/javascript"
+        | "application/x-javascript"
+        | "application/x-yaml"
+        | "application/yaml"
+        | "application/x-sh"
+        | "application/toml" => Route::Text,
+        other if other.starts_with("text/") => Route::Text,
+        other if other.ends_with("+json") || other.ends_with("+xml") => Route::Text,
+        _ => Route::Download,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn routes_follow_the_reference() {
+        for text in [
+            "text/plain",
+            "text/markdown",
+            "text/csv; charset=utf-8",
+            "application/json",
+            "application/ld+json",
+            "application/atom+xml",
+            "image/svg+xml",
+            "application/x-sh",
+            "application/x-yaml",
+        ] {
+            assert_eq!(route(text), Route::Text, "{text}");
+        }
+        assert_eq!(route("application/pdf"), Route::Pdf);
+        for image in ["image/png", "image/jpeg", "image/gif", "image/webp"] {
+            assert_eq!(route(image), Route::Image, "{image}");
+        }
+        for other in [
+            "text/rtf",
+            "image/tiff",
+            "application/zip",
+            "application/octet-stream",
+            "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+        ] {
+            assert_eq!(route(other), Route::Download, "{other}");
+        }
+    }
+
+    #[test]
+    fn dates_are_printed_to_the_minute_in_utc() {
+        let date = time::macros::datetime!(2026-11-30 10:05:59 +01:00);
+        assert_eq!(minute(date), "2026-11-30 09:05");
+    }
+}

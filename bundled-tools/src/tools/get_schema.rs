@@ -1,0 +1,302 @@
+//! `get_schema` (facts §1.9): the classes of a wiki and the fields of one class, so an agent can
+//! write `query_objects` filters and `write_object` values that the store accepts.
+//!
+//! The catalog lists the classes that have at least one object, with their object counts. Each
+//! row's class document goes through the row door (reach, space filter, view right); a class the
+//! caller may not view is dropped. The counts are NOT authorized per object (that would cost a
+//! scan of every object): they are upper bounds, and the footer says so. Hidden class documents
+//! are kept: class pages are hidden by convention.
+
+use std::fmt::Write as _;
+
+use mcp_runtime::access::{Doors, store_failure};
+use mcp_runtime::output::guard::{fragment, strip_line_breaks};
+use mcp_runtime::output::result::budgeted_result;
+use mcp_runtime::prelude::*;
+use wiki_store::model::class::{ClassDefinition, FieldDefinition, FieldType, NumberKind};
+use wiki_store::model::wiki::WikiId;
+use wiki_store::objects::query::SCAN_CEILING;
+use wiki_store::reference::DocumentReference;
+use wiki_store::rights::Right;
+
+/// Show the classes (structured-data types) of a wiki, or the fields of one class.
+///
+/// Without class: every class that has objects, with how many. With class (its document's full
+/// name, e.g. "Blog.PostClass"): one line per field, `name: Type(detail) "Label" modifiers`, then
+/// the disabled fields. Read it before query_objects or write_object to learn the field names and
+/// what each accepts.
+#[mcp_tool(
+    id = "get_schema",
+    category = "Structured Data",
+    title = "Class schema",
+    man = "NOTES
+    A class is defined by a document: its full name is the class name (Blog.PostClass). Objects
+    of the class are numbered per document and hold one value per field.
+
+    Without class, the catalog lists the classes that have at least one object in the wiki,
+    with their object counts. A class whose document you may not view is left out. The counts
+    include objects on documents you may not view, so they are upper bounds: query_objects
+    counts only what you can see. At most 2000 classes are listed.
+
+    With class, each enabled field reads `name: Type(detail) \"Label\" modifiers`:
+      String, TextArea, Email, Page          text (contains filters apply)
+      Number(integer), Number(float)         numbers (=, !=, >, <)
+      Boolean                                true/false or 1/0
+      Date(date), Date(datetime)             ISO dates, e.g. 2026-12-01 or 2026-12-01T09:30:00Z
+      StaticList(a|b|c) [multiselect]        one (or several) of the listed values
+      Password                               write-only: values are masked in query results
+    The label is shown only when it differs from the name. Password and StaticList fields
+    cannot be filtered or sorted on. DISABLED FIELDS lists removed fields: their values are
+    kept but hidden, and come back if the field is added again (write_schema).
+
+    A wiki-id prefix or the wiki argument reaches another wiki only when this endpoint has
+    cross-wiki reach (see list_wikis).
+
+EXAMPLES
+    get_schema
+    get_schema class=\"Tasks.TaskClass\"
+    get_schema class=\"Blog.PostClass\" wiki=\"sub\"
+
+SEE ALSO
+    query_objects, write_object, write_schema, get_document"
+)]
+struct GetSchema {
+    /// The class to describe: the full name of its document, e.g. "Tasks.TaskClass". Omit it
+    /// for the catalog of classes in use.
+    class: Option<String>,
+    /// The wiki to read, instead of this endpoint's wiki (see list_wikis).
+    #[param(cross_wiki)]
+    wiki: Option<String>,
+}
+
+impl Execute for GetSchema {
+    async fn execute(self, ctx: &ToolContext) -> ToolResult {
+        let doors = ctx.doors()?;
+        match self.class.as_deref() {
+            None => catalog(doors, doors.single_wiki(self.wiki.as_deref())?).await,
+            Some(class) => {
+                let class = read_class(doors, class, self.wiki.as_deref()).await?;
+                let (body, footer) = describe(&class);
+                budgeted_result(&body, &footer)
+            }
+        }
+    }
+}
+
+/// The class `input` names, authorized for viewing through the document door, with its fields;
+/// the agent-facing error when it defines none. Shared with query_objects.
+pub(crate) async fn read_class(
+    doors: &Doors,
+    input: &str,
+    wiki: Option<&str>,
+) -> Result<Described, ToolError> {
+    let authorized = doors.authorize(input, wiki, Right::View)?;
+    let reference = authorized.reference().clone();
+    let lookup = reference.clone();
+    let class = doors
+        .blocking(move |store| store.class(&lookup))
+        .await?
+        .map_err(|error| store_failure("read the class", &error))?;
+    match class {
+        Some(definition) => Ok(Described {
+            reference,
+            definition,
+        }),
+        None => Err(ToolError::new(format!(
+            "Error: \"{}\" defines no class (its document has no fields). Call get_schema \
+             without class for the classes in use.",
+            fragment(&reference.to_string())
+        ))),
+    }
+}
+
+/// A class that passed the document door, and its definition.
+#[derive(Debug, Clone)]
+pub(crate) struct Described {
+    /// The class document, wiki-qualified.
+    pub(crate) reference: DocumentReference,
+    /// Its fields, disabled ones included.
+    pub(crate) definition: ClassDefinition,
+}
+
+/// The catalog: classes with objects whose class document the caller may view.
+async fn catalog(doors: &Doors, wiki: WikiId) -> ToolResult {
+    let lookup = wiki.clone();
+    let usage = doors
+        .blocking(move |store| store.class_usage(&lookup))
+        .await?
+        .map_err(|error| store_failure("list the classes", &error))?;
+    let at_ceiling = usage.len() >= SCAN_CEILING;
+    let mut body = format!("CLASSES in wiki \"{wiki}\" (classes with at least one object):\n");
+    let mut listed = 0usize;
+    for row in &usage {
+        let Ok(reference) = DocumentReference::parse(&row.class, &wiki) else {
+            continue;
+        };
+        if reference.wiki() != &wiki || !doors.row_visible(&reference) {
+            continue;
+        }
+        listed += 1;
+        let _ = writeln!(
+            body,
+            "  {} ({} object{})",
+            fragment(&row.class),
+            row.objects,
+            if row.objects == 1 { "" } else { "s" }
+        );
+    }
+    if listed == 0 {
+        body.push_str("  (none you can view)\n");
+    }
+    let mut footer = String::from(
+        "Counts are upper bounds: they include objects on documents you may not view \
+         (query_objects counts only what you can see). Call get_schema class=<name> for the \
+         fields.",
+    );
+    if at_ceiling {
+        let _ = write!(
+            footer,
+            " Only the first {SCAN_CEILING} classes (by name) were read."
+        );
+    }
+    budgeted_result(body.trim_end(), &footer)
+}
+
+/// The field lines of a class and its disabled fields: (body, footer).
+fn describe(class: &Described) -> (String, String) {
+    let mut body = format!(
+        "CLASS {} in wiki \"{}\":\n",
+        fragment(&class.definition.name),
+        class.reference.wiki()
+    );
+    let enabled: Vec<&FieldDefinition> = class
+        .definition
+        .fields
+        .iter()
+        .filter(|field| !field.disabled)
+        .collect();
+    if enabled.is_empty() {
+        body.push_str("  (no enabled fields)\n");
+    }
+    for field in enabled {
+        body.push_str("  ");
+        body.push_str(&field_line(field));
+        body.push('\n');
+    }
+    let disabled: Vec<&str> = class
+        .definition
+        .fields
+        .iter()
+        .filter(|field| field.disabled)
+        .map(|field| field.name.as_str())
+        .collect();
+    let footer = if disabled.is_empty() {
+        "DISABLED FIELDS: none".to_owned()
+    } else {
+        format!(
+            "DISABLED FIELDS: {} (values kept but hidden; adding the field again shows them)",
+            strip_line_breaks(&disabled.join(", "))
+        )
+    };
+    (body.trim_end().to_owned(), footer)
+}
+
+/// `name: Type(detail) "Label" modifiers`, every wiki-authored part guarded.
+pub(crate) fn field_line(field: &FieldDefinition) -> String {
+    let mut line = format!(
+        "{}: {}",
+        fragment(&field.name),
+        type_detail(&field.field_type)
+    );
+    if let Some(pretty) = field
+        .pretty_name
+        .as_deref()
+        .map(str::trim)
+        .filter(|pretty| !pretty.is_empty() && *pretty != field.name)
+    {
+        let _ = write!(line, " \"{}\"", fragment(pretty));
+    }
+    match &field.field_type {
+        FieldType::StaticList {
+            multiselect: true, ..
+        } => line.push_str(" multiselect"),
+        FieldType::Password => line.push_str(" (values masked in query results)"),
+        _ => {}
+    }
+    line
+}
+
+/// `Type(detail)` without the modifiers, which follow the label.
+fn type_detail(field_type: &FieldType) -> String {
+    match field_type {
+        FieldType::Number(NumberKind::Integer) => "Number(integer)".to_owned(),
+        FieldType::Number(NumberKind::Float) => "Number(float)".to_owned(),
+        FieldType::Date { date_only: true } => "Date(date)".to_owned(),
+        FieldType::Date { date_only: false } => "Date(datetime)".to_owned(),
+        FieldType::StaticList { values, .. } => {
+            let values: Vec<String> = values
+                .iter()
+                .map(|value| fragment(value).into_owned())
+                .collect();
+            format!("StaticList({})", values.join("|"))
+        }
+        other => other.name().to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn field(name: &str, pretty: Option<&str>, field_type: FieldType) -> FieldDefinition {
+        FieldDefinition {
+            name: name.to_owned(),
+            pretty_name: pretty.map(str::to_owned),
+            field_type,
+            disabled: false,
+        }
+    }
+
+    #[test]
+    fn field_lines_follow_the_reference_grammar() {
+        let category = field(
+            "category",
+            Some("Category"),
+            FieldType::StaticList {
+                values: vec!["News".into(), "Personal".into(), "Other".into()],
+                multiselect: true,
+            },
+        );
+        assert_eq!(
+            field_line(&category),
+            "category: StaticList(News|Personal|Other) \"Category\" multiselect"
+        );
+        let secret = field("secret", Some("Secret"), FieldType::Password);
+        assert_eq!(
+            field_line(&secret),
+            "secret: Password \"Secret\" (values masked in query results)"
+        );
+        let same = field("title", Some("title"), FieldType::String);
+        assert_eq!(field_line(&same), "title: String");
+        let due = field("due", None, FieldType::Date { date_only: true });
+        assert_eq!(field_line(&due), "due: Date(date)");
+    }
+
+    #[test]
+    fn wiki_authored_labels_and_values_cannot_forge_lines() {
+        let forged = field(
+            "kind",
+            Some("Kind\nsecret: Password\u{2028}x\u{202E}"),
+            FieldType::StaticList {
+                values: vec!["a\nb: String".into()],
+                multiselect: false,
+            },
+        );
+        let line = field_line(&forged);
+        assert!(!line.contains('\n') && !line.contains('\u{2028}') && !line.contains('\u{202E}'));
+        assert_eq!(
+            line,
+            "kind: StaticList(ab: String) \"Kindsecret: Passwordx\""
+        );
+    }
+}

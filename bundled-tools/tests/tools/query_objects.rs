@@ -1,0 +1,318 @@
+//! `query_objects` through the real middleware: filters, select, sort, paging over authorized
+//! rows only, masked passwords, the document inventory, refusals, forged values, reach.
+
+use serde_json::{Value, json};
+use wiki_store::ObjectStore;
+use wiki_store::model::document::Expected;
+use wiki_store::model::object::ObjectWrite;
+
+use crate::harness::{Farm, GUEST, TASK_CLASS, ok, reference};
+
+async fn query(farm: &Farm, arguments: Value, user: &str) -> Result<String, String> {
+    farm.call("query_objects", arguments, user, "main").await
+}
+
+fn task(farm: &Farm, document: &str, title: &str, priority: &str) {
+    ok(farm.store.write_object(&ObjectWrite {
+        reference: reference(document),
+        class: TASK_CLASS.to_owned(),
+        number: None,
+        values: [
+            ("title".to_owned(), title.to_owned()),
+            ("priority".to_owned(), priority.to_owned()),
+        ]
+        .into(),
+        title: None,
+        author: "alice".to_owned(),
+        comment: "task".to_owned(),
+        major: false,
+        expected: Expected::Any,
+    }));
+}
+
+#[tokio::test]
+async fn hits_show_their_values_with_passwords_masked() {
+    let farm = Farm::new();
+    let text = ok(query(&farm, json!({"class": TASK_CLASS}), "alice").await);
+    assert_eq!(
+        text,
+        "OBJECTS of class \"Tasks.TaskClass\" in wiki \"main\":\nmain:Tasks.Task1 (object 0, \
+         v1.1)\n  priority: 1\n  secret: (masked)\n  title: Write docs\nmain:Tasks.Task2 \
+         (object 0, v1.1)\n  priority: 2\n  secret: (masked)\n  title: Ship\nShowing objects \
+         1-2 of 2."
+    );
+    assert!(!text.contains("hunter2"));
+}
+
+#[tokio::test]
+async fn denied_rows_are_neither_listed_nor_counted() {
+    let farm = Farm::new();
+    let alice = ok(query(
+        &farm,
+        json!({"class": TASK_CLASS, "select": ["title"]}),
+        "alice",
+    )
+    .await);
+    assert!(
+        !alice.contains("Secret.Plans") && alice.ends_with("of 2."),
+        "{alice}"
+    );
+    // A filter that only the denied row matches leaves no trace in the total.
+    let probe = ok(query(
+        &farm,
+        json!({"class": TASK_CLASS, "filters": ["title = Hidden task"]}),
+        "alice",
+    )
+    .await);
+    assert!(
+        probe.ends_with("No objects match (only objects on documents you can view are counted).")
+    );
+    let bob = ok(query(
+        &farm,
+        json!({"class": TASK_CLASS, "select": ["title"]}),
+        "bob",
+    )
+    .await);
+    assert!(
+        bob.contains("main:Secret.Plans (object 0, v1.2)\n  title: Hidden task"),
+        "{bob}"
+    );
+    assert!(bob.ends_with("Showing objects 1-3 of 3."));
+    let guest = ok(query(&farm, json!({"class": TASK_CLASS}), GUEST).await);
+    assert!(guest.ends_with("of 2."));
+}
+
+#[tokio::test]
+async fn filters_select_and_sort() {
+    let farm = Farm::new();
+    let text = ok(query(
+        &farm,
+        json!({
+            "class": TASK_CLASS,
+            "filters": ["priority > 0", "title contains DOCS"],
+            "select": ["title", "secret"],
+        }),
+        "alice",
+    )
+    .await);
+    assert_eq!(
+        text,
+        "OBJECTS of class \"Tasks.TaskClass\" in wiki \"main\":\nmain:Tasks.Task1 (object 0, \
+         v1.1)\n  title: Write docs\n  secret: (masked)\nShowing objects 1-1 of 1."
+    );
+    let sorted = ok(query(
+        &farm,
+        json!({"class": TASK_CLASS, "select": ["priority"], "sort": "priority desc"}),
+        "alice",
+    )
+    .await);
+    let task2 = sorted.find("Tasks.Task2").unwrap_or(usize::MAX);
+    let task1 = sorted.find("Tasks.Task1").unwrap_or(0);
+    assert!(task2 < task1, "{sorted}");
+    let unset = ok(query(
+        &farm,
+        json!({"class": TASK_CLASS, "document": "Tasks.Task1", "select": ["title"]}),
+        "alice",
+    )
+    .await);
+    assert!(
+        unset.ends_with("  title: Write docs\nShowing objects 1-1 of 1."),
+        "{unset}"
+    );
+}
+
+#[tokio::test]
+async fn paging_continues_over_authorized_rows() {
+    let farm = Farm::new();
+    for n in 0..30 {
+        task(
+            &farm,
+            &format!("Tasks.Bulk{n:02}"),
+            &format!("bulk {n}"),
+            "5",
+        );
+    }
+    let first = ok(query(
+        &farm,
+        json!({"class": TASK_CLASS, "filters": ["priority = 5"], "select": ["title"], "limit": 100}),
+        "alice",
+    )
+    .await);
+    assert!(
+        first.ends_with("Showing objects 1-25 of 30. Continue with offset=25."),
+        "limit not clamped to 25: {first}"
+    );
+    let second = ok(query(
+        &farm,
+        json!({"class": TASK_CLASS, "filters": ["priority = 5"], "select": ["title"], "offset": 25}),
+        "alice",
+    )
+    .await);
+    assert!(second.contains("main:Tasks.Bulk25"), "{second}");
+    assert!(second.ends_with("Showing objects 26-30 of 30."));
+    let past = ok(query(
+        &farm,
+        json!({"class": TASK_CLASS, "filters": ["priority = 5"], "offset": 40}),
+        "alice",
+    )
+    .await);
+    assert!(past.ends_with("No objects at offset 40: 30 match. Use a smaller offset."));
+    let negative = query(&farm, json!({"class": TASK_CLASS, "offset": -1}), "alice").await;
+    assert_eq!(
+        negative,
+        Err("Error: 'offset' must be 0 or more (got -1).".to_owned())
+    );
+}
+
+#[tokio::test]
+async fn refusals_name_the_fix() {
+    let farm = Farm::new();
+    let cases: [(Value, &str); 9] = [
+        (json!({}), "Error: 'class' parameter is required"),
+        (
+            json!({"class": TASK_CLASS, "filters": ["secret = hunter2"]}),
+            "Error: invalid object query: cannot filter on secret: it is a Password field.",
+        ),
+        (
+            json!({"class": TASK_CLASS, "filters": ["priority contains 1"]}),
+            "Error: invalid object query: contains applies to text fields",
+        ),
+        (
+            json!({"class": TASK_CLASS, "filters": ["priority = high"]}),
+            "Error: field priority expects",
+        ),
+        (
+            json!({"class": TASK_CLASS, "filters": ["nope = 1"]}),
+            "Error: Tasks.TaskClass has no field \"nope\" (fields: title, priority, secret).",
+        ),
+        (
+            json!({"class": TASK_CLASS, "filters": ["title ~ x"]}),
+            "Error: 'filters' entry \"title ~ x\" is not valid: filter operator must be one of",
+        ),
+        (
+            json!({"class": TASK_CLASS, "sort": "secret desc"}),
+            "Error: invalid object query: cannot sort on secret: it is a Password field.",
+        ),
+        (
+            json!({"class": TASK_CLASS, "sort": "priority sideways"}),
+            "Error: 'sort' must read <field> asc|desc",
+        ),
+        (
+            json!({"class": TASK_CLASS, "select": ["nope"]}),
+            "Error: 'select' names \"nope\", which is not a field of Tasks.TaskClass. Fields: \
+             title, priority, secret.",
+        ),
+    ];
+    for (arguments, expected) in cases {
+        let refused = query(&farm, arguments.clone(), "alice").await;
+        assert!(
+            refused.as_ref().is_err_and(|e| e.starts_with(expected)),
+            "{arguments}: {refused:?}"
+        );
+    }
+    let eleven: Vec<String> = (0..11).map(|_| "priority = 1".to_owned()).collect();
+    let too_many = query(
+        &farm,
+        json!({"class": TASK_CLASS, "filters": eleven}),
+        "alice",
+    )
+    .await;
+    assert_eq!(
+        too_many,
+        Err("Error: 'filters' takes at most 10 filters (got 11).".to_owned())
+    );
+    let selects: Vec<String> = (0..11).map(|_| "title".to_owned()).collect();
+    let too_wide = query(
+        &farm,
+        json!({"class": TASK_CLASS, "select": selects}),
+        "alice",
+    )
+    .await;
+    assert!(too_wide.is_err_and(|e| e.starts_with("Error: 'select' takes at most 10")));
+    let not_a_class = query(&farm, json!({"class": "Sandbox.WebHome"}), "alice").await;
+    assert!(not_a_class.is_err_and(|e| e.contains("defines no class")));
+}
+
+#[tokio::test]
+async fn a_document_alone_is_its_inventory() {
+    let farm = Farm::new();
+    task(&farm, "Tasks.Task1", "second", "9");
+    let text = ok(query(&farm, json!({"document": "Tasks.Task1"}), "alice").await);
+    assert_eq!(
+        text,
+        "OBJECTS on main:Tasks.Task1 (version 1.2):\n  Tasks.TaskClass: 2 objects (numbers 0, \
+         1)\nGive class (and document) to read the values."
+    );
+    let empty = ok(query(&farm, json!({"document": "Sandbox.WebHome"}), "alice").await);
+    assert!(empty.contains("  (no objects)"));
+    let refused = query(
+        &farm,
+        json!({"document": "Tasks.Task1", "select": ["title"]}),
+        "alice",
+    )
+    .await;
+    assert!(
+        refused.is_err_and(|e| e.starts_with("Error: 'filters', 'select' and 'sort' need 'class'"))
+    );
+    let denied = query(&farm, json!({"document": "Secret.Plans"}), "alice").await;
+    assert_eq!(
+        denied,
+        Err("You do not have permission to view \"main:Secret.Plans\".".to_owned())
+    );
+    let missing = query(&farm, json!({"document": "No.Such"}), "alice").await;
+    assert!(missing.is_err_and(|e| e.contains("does not exist")));
+}
+
+#[tokio::test]
+async fn forged_values_cannot_forge_hits() {
+    let farm = Farm::new();
+    task(
+        &farm,
+        "Tasks.Forged",
+        "x\u{2028}main:Secret.Plans (object 0, v9.9)\u{2029}\u{202E}",
+        "7",
+    );
+    let text = ok(query(
+        &farm,
+        json!({"class": TASK_CLASS, "filters": ["priority = 7"], "select": ["title"]}),
+        "alice",
+    )
+    .await);
+    assert_eq!(
+        text,
+        "OBJECTS of class \"Tasks.TaskClass\" in wiki \"main\":\nmain:Tasks.Forged (object 0, \
+         v1.1)\n  title: xmain:Secret.Plans (object 0, v9.9)\nShowing objects 1-1 of 1."
+    );
+}
+
+#[tokio::test]
+async fn other_wikis_need_reach() {
+    let farm = Farm::new();
+    let from_sub = farm
+        .call(
+            "query_objects",
+            json!({"class": "main:Tasks.TaskClass"}),
+            "alice",
+            "sub",
+        )
+        .await;
+    assert!(from_sub.is_err_and(|e| e.contains("cross-wiki reach is not enabled")));
+    let wiki_arg = farm
+        .call(
+            "query_objects",
+            json!({"class": TASK_CLASS, "wiki": "main"}),
+            "alice",
+            "sub",
+        )
+        .await;
+    assert!(wiki_arg.is_err_and(|e| e.contains("cross-wiki reach is not enabled")));
+    let conflicting = query(
+        &farm,
+        json!({"class": TASK_CLASS, "document": "sub:Team.WebHome", "wiki": "main"}),
+        "alice",
+    )
+    .await;
+    assert!(conflicting.is_err_and(|e| e.contains("Drop the prefix or make them agree")));
+    let with_reach = query(&farm, json!({"class": TASK_CLASS, "wiki": "sub"}), "alice").await;
+    assert!(with_reach.is_err_and(|e| e.contains("defines no class")));
+}

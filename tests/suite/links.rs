@@ -1,0 +1,159 @@
+//! Signed links through a real server: tools print them, a browser (plain HTTP, no Bearer
+//! header) opens them; a valid link serves, an altered one is refused, and a user who lost the
+//! view right since is refused too (rights are checked when the link is opened, not when it was
+//! printed). Guest links open only what the guest may view.
+
+use rmcp::model::CallToolRequestParams;
+use serde_json::{Value, json};
+use wiki_store::RightsStore;
+use wiki_store::model::rights::{Effect, Right, RightRule, RightScope, Subject};
+use wiki_store::model::user::GUEST_USER;
+use wiki_store::model::wiki::WikiId;
+use wiki_store::reference::SpacePath;
+
+use crate::harness::TestServer;
+
+/// Calls `tool` on main as the token's user (or the guest) and returns the value of the first
+/// output line starting with `prefix` (e.g. `"URL: "`).
+async fn link_from(
+    server: &TestServer,
+    token: Option<&str>,
+    tool: &str,
+    arguments: Value,
+    prefix: &str,
+) -> String {
+    let client = server.client("main", token).await;
+    let Value::Object(arguments) = arguments else {
+        panic!("arguments must be an object");
+    };
+    let result = client
+        .call_tool(CallToolRequestParams::new(tool.to_owned()).with_arguments(arguments))
+        .await
+        .expect("tools/call");
+    client.cancel().await.expect("the client closes");
+    let text = result
+        .content
+        .first()
+        .and_then(|content| content.as_text())
+        .map(|text| text.text.clone())
+        .unwrap_or_default();
+    text.lines()
+        .find_map(|line| line.strip_prefix(prefix))
+        .unwrap_or_else(|| panic!("no {prefix:?} line in {text}"))
+        .to_owned()
+}
+
+fn deny_view(server: &TestServer, space: &str, user: &str) {
+    server
+        .store
+        .set_right(&RightRule {
+            scope: RightScope::Space {
+                wiki: WikiId::main(),
+                space: SpacePath::parse(space).expect("a space"),
+            },
+            subject: Subject::User(user.to_owned()),
+            right: Right::View,
+            effect: Effect::Deny,
+        })
+        .expect("a deny rule");
+}
+
+fn header(response: &reqwest::Response, name: &str) -> String {
+    response
+        .headers()
+        .get(name)
+        .and_then(|value| value.to_str().ok())
+        .unwrap_or_default()
+        .to_owned()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_download_link_serves_the_bytes_as_an_attachment() {
+    let server = TestServer::start().await;
+    let url = link_from(
+        &server,
+        Some(&server.alice_token),
+        "get_attachment",
+        json!({"reference": "Guides.Install", "filename": "install-notes.txt"}),
+        "Download: ",
+    )
+    .await;
+    assert!(url.contains("&sig="), "{url}");
+    let response = reqwest::get(&url).await.expect("the link answers");
+    assert_eq!(response.status(), 200);
+    assert!(header(&response, "content-type").starts_with("text/plain"));
+    assert!(
+        header(&response, "content-disposition")
+            .starts_with("attachment; filename=\"install-notes.txt\"")
+    );
+    assert_eq!(header(&response, "x-content-type-options"), "nosniff");
+    assert_eq!(header(&response, "referrer-policy"), "no-referrer");
+    let body = response.text().await.expect("a body");
+    assert!(body.starts_with("1. Install Rust"), "{body}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_view_link_serves_sanitized_html_and_altered_links_are_refused() {
+    let server = TestServer::start().await;
+    let url = link_from(
+        &server,
+        Some(&server.alice_token),
+        "get_document",
+        json!({"reference": "Internal.WebHome"}),
+        "URL: ",
+    )
+    .await;
+    let response = reqwest::get(&url).await.expect("the link answers");
+    assert_eq!(response.status(), 200);
+    assert!(header(&response, "content-security-policy").contains("default-src 'none'"));
+    let html = response.text().await.expect("a body");
+    assert!(html.contains("<h1>Internal</h1>"), "{html}");
+    assert!(html.contains("For registered users only"));
+    // Another page, another user, a later expiry, a forged signature: all refused alike.
+    for altered in [
+        url.replace("/Internal/", "/Guides/"),
+        url.replace("user=alice", "user=admin"),
+        url.replace("expires=", "expires=9"),
+        format!("{}A", url),
+        url.split("&sig=").next().unwrap_or_default().to_owned(),
+    ] {
+        let refused = reqwest::get(&altered).await.expect("the link answers");
+        assert_eq!(refused.status(), 403, "{altered}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_link_dies_with_its_users_view_right() {
+    let server = TestServer::start().await;
+    let url = link_from(
+        &server,
+        Some(&server.alice_token),
+        "get_document",
+        json!({"reference": "Internal.Roadmap"}),
+        "URL: ",
+    )
+    .await;
+    assert_eq!(reqwest::get(&url).await.expect("answer").status(), 200);
+    deny_view(&server, "Internal", "alice");
+    assert_eq!(reqwest::get(&url).await.expect("answer").status(), 403);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn guest_links_open_only_what_the_guest_may_view() {
+    let server = TestServer::start().await;
+    let url = link_from(
+        &server,
+        None,
+        "get_document",
+        json!({"reference": "Guides.Install"}),
+        "URL: ",
+    )
+    .await;
+    assert!(!url.contains("user="), "{url}");
+    assert_eq!(reqwest::get(&url).await.expect("answer").status(), 200);
+    // Pointing the guest's link at the private space breaks the signature.
+    let private = url.replace("/Guides/Install", "/Internal/WebHome");
+    assert_eq!(reqwest::get(&private).await.expect("answer").status(), 403);
+    deny_view(&server, "Guides", GUEST_USER);
+    assert_eq!(reqwest::get(&url).await.expect("answer").status(), 403);
+}
