@@ -157,3 +157,33 @@ async fn guest_links_open_only_what_the_guest_may_view() {
     deny_view(&server, "Guides", GUEST_USER);
     assert_eq!(reqwest::get(&url).await.expect("answer").status(), 403);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_compare_link_serves_the_escaped_diff() {
+    let server = TestServer::start().await;
+    let reference =
+        wiki_store::reference::DocumentReference::parse("Sandbox.WebHome", &WikiId::main())
+            .expect("a reference");
+    let save = wiki_store::model::document::DocumentSave::new(
+        reference,
+        "<script>alert(1)</script>\nnew line\n",
+        "alice",
+    );
+    let saved = wiki_store::DocumentStore::save_document(&server.store, &save).expect("a save");
+    let to = saved.version().to_string();
+    let url = link_from(
+        &server,
+        Some(&server.alice_token),
+        "get_history",
+        json!({"reference": "Sandbox.WebHome", "from": "1.1", "to": to}),
+        "Compare: ",
+    )
+    .await;
+    let response = reqwest::get(&url).await.expect("the link answers");
+    assert_eq!(response.status(), 200);
+    let html = response.text().await.expect("a body");
+    assert!(html.contains("+&lt;script&gt;alert(1)"), "{html}");
+    assert!(!html.contains("<script>"));
+    let other = url.replace("from=1.1", "from=1.2");
+    assert_eq!(reqwest::get(&other).await.expect("answer").status(), 403);
+}
