@@ -9,3 +9,4 @@ pub(crate) mod render;
 pub(crate) mod translation;
 pub(crate) mod urls;
 pub(crate) mod window;
+pub(crate) mod write;

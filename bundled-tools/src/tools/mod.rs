@@ -1,5 +1,7 @@
 //! One tool per file, named by its id.
 
+mod delete_document;
+mod edit_document;
 mod get_attachment;
 mod get_document;
 mod get_history;
@@ -8,3 +10,4 @@ mod get_schema;
 mod get_tree;
 mod query_documents;
 mod query_objects;
+mod write_document;

@@ -1,0 +1,224 @@
+//! `delete_document` (facts §1.12): moves a document, with all its translations, to the recycle
+//! bin; never a permanent delete.
+//!
+//! Order of checks: the door (reach, DELETE right, space filter) and the configuration refusal,
+//! existence, the sensitive denylist, base_version, the children guard, then the store's delete
+//! under its compare-and-set on the default row.
+
+use mcp_runtime::access::store_failure;
+use mcp_runtime::output::guard::fragment;
+use mcp_runtime::prelude::*;
+use wiki_store::StoreError;
+use wiki_store::model::trash::DocumentDelete;
+use wiki_store::reference::DocumentReference;
+use wiki_store::rights::Right;
+
+use crate::seams::history::version_argument;
+use crate::seams::write::{BaseRule, WriteTarget, author, save_failure, version_comment};
+
+/// The page name holding a space's preferences: never deleted by this tool.
+const PREFERENCES: &str = "WebPreferences";
+
+/// How many pages the children count reads per store call.
+const CHILDREN_PAGE: usize = 500;
+
+/// Move a document and all its translations to the recycle bin (never a permanent delete).
+///
+/// base_version is required: the version get_document showed. A space home (WebHome) that
+/// still has other pages under it is refused with their count. Preference and configuration
+/// pages are never deleted. An administrator can restore the document from the recycle bin.
+#[mcp_tool(
+    id = "delete_document",
+    write,
+    category = "Authoring",
+    title = "Delete a document (recycle bin)",
+    man = "NOTES
+    The document goes to the recycle bin with every translation, attachment and object: an
+    administrator can restore it. Nothing is ever deleted permanently by this tool. You need
+    the delete right on the document.
+
+    base_version is required: the version of the default language that get_document showed. If
+    the document changed since, nothing is deleted and you get a version conflict.
+
+    Refused, in this order: a document that does not exist; the preference and configuration
+    pages (WebPreferences of any space, XWiki.XWikiPreferences, the main wiki's
+    XWiki.XWikiServer* pages, the MCP configuration documents); a stale base_version; a space
+    home (Space.WebHome) that still has other pages in its space or nested spaces, hidden pages
+    and translations included (the refusal gives the exact count: delete or move them first). A
+    space home whose only other page is its WebPreferences is deleted; the preferences page
+    stays and the result says so.
+
+EXAMPLES
+    delete_document reference=\"Sandbox.Draft\" base_version=\"1.3\"
+    delete_document reference=\"Sandbox.Draft\" base_version=\"1.3\" comment=\"Merged into Sandbox.WebHome\"
+
+SEE ALSO
+    get_document (the version), get_tree (children), write_document"
+)]
+struct DeleteDocument {
+    /// The document to delete, e.g. "Sandbox.Draft".
+    reference: String,
+    /// The version you read (get_document), required.
+    base_version: Keep<String>,
+    /// Why you delete it; stored prefixed with "[AI] ".
+    comment: Option<String>,
+    /// The wiki to delete in instead of this endpoint's wiki (see list_wikis).
+    #[param(cross_wiki)]
+    wiki: Option<String>,
+}
+
+impl Execute for DeleteDocument {
+    async fn execute(self, ctx: &ToolContext) -> ToolResult {
+        let base = version_argument("base_version", &self.base_version)?;
+        let target = WriteTarget::resolve(
+            ctx,
+            &self.reference,
+            self.wiki.as_deref(),
+            None,
+            Right::Delete,
+        )
+        .await?;
+        let reference = target.reference().clone();
+        let Some(current) = target.current() else {
+            return Err(ToolError::new(format!(
+                "Error: the {} does not exist. Nothing was deleted.",
+                target.row_name()
+            )));
+        };
+        refuse_sensitive(&reference)?;
+        let retry = "pass the new version if it should still be deleted";
+        let Some(base) = base else {
+            return Err(ToolError::new(format!(
+                "Error: 'base_version' is required to delete: read the document with \
+                 get_document and pass the version it shows (now {}). Nothing was deleted.",
+                current.version
+            )));
+        };
+        let expected = target.expected(Some(base), BaseRule::Required, retry)?;
+        let preferences = children_guard(ctx, &reference).await?;
+        let delete = DocumentDelete {
+            reference: reference.clone(),
+            author: author(ctx)?,
+            comment: version_comment(self.comment.as_deref(), "Deleted document"),
+            expected,
+        };
+        let entry = ctx
+            .doors()?
+            .blocking(move |store| store.delete_document(&delete))
+            .await?
+            .map_err(|error| match error {
+                StoreError::VersionConflict { .. } | StoreError::Invalid(_) => {
+                    save_failure(&target, &error, retry)
+                }
+                other => store_failure("delete the document", &other),
+            })?;
+        let mut out = vec![format!(
+            "Deleted document {} (version {}) to the recycle bin.",
+            fragment(&reference.to_string()),
+            entry.version
+        )];
+        let translations = target.translations();
+        if !translations.is_empty() {
+            out.push(format!(
+                "Its translations were deleted with it: {}.",
+                translations
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+        if let Some(preferences) = preferences {
+            out.push(format!(
+                "The space's preferences page {} was left in place.",
+                fragment(&preferences.to_string())
+            ));
+        }
+        out.push(
+            "An administrator can restore it from the recycle bin (with every translation, \
+             attachment and object)."
+                .to_owned(),
+        );
+        Ok(ToolOutput::text(out.join("\n")))
+    }
+}
+
+/// The preference and server pages no agent deletes (facts §1.12); the MCP configuration
+/// documents were refused by the write seam already.
+fn refuse_sensitive(reference: &DocumentReference) -> Result<(), ToolError> {
+    let local = reference.local();
+    let sensitive = reference.name() == PREFERENCES
+        || local == "XWiki.XWikiPreferences"
+        || (reference.wiki().as_str() == wiki_store::model::wiki::MAIN_WIKI
+            && local.starts_with("XWiki.XWikiServer"));
+    if sensitive {
+        return Err(ToolError::new(format!(
+            "Error: \"{}\" holds preferences or server settings; delete_document never deletes \
+             it. Nothing was deleted.",
+            fragment(&reference.to_string())
+        )));
+    }
+    Ok(())
+}
+
+/// Refuses a space home that still has pages under it, counted with hidden pages and
+/// translations, across every page of the space whatever the caller may see (the count must be
+/// exact, and it names no page). A space whose only other page is its preferences page passes;
+/// that page is returned so the result can say it stays.
+async fn children_guard(
+    ctx: &ToolContext,
+    reference: &DocumentReference,
+) -> Result<Option<DocumentReference>, ToolError> {
+    if !reference.is_home() {
+        return Ok(None);
+    }
+    let home = reference.clone();
+    let (pages, translations) = ctx
+        .store_call("count the pages under the space", move |store| {
+            let mut pages = Vec::new();
+            loop {
+                let batch = store.pages(
+                    home.wiki(),
+                    Some(home.space()),
+                    true,
+                    pages.len(),
+                    CHILDREN_PAGE,
+                )?;
+                let done = batch.len() < CHILDREN_PAGE;
+                pages.extend(
+                    batch
+                        .into_iter()
+                        .map(|node| node.reference)
+                        .filter(|page| *page != home),
+                );
+                if done {
+                    break;
+                }
+            }
+            let mut translations = 0;
+            for page in &pages {
+                if let Some(locales) = store.document_locales(page)? {
+                    translations += locales.translations.len();
+                }
+            }
+            Ok((pages, translations))
+        })
+        .await?;
+    let preferences = DocumentReference::new(
+        reference.wiki().clone(),
+        reference.space().clone(),
+        PREFERENCES,
+    )
+    .ok();
+    match pages.as_slice() {
+        [] => Ok(None),
+        [only] if translations == 0 && Some(only) == preferences.as_ref() => Ok(preferences),
+        _ => Err(ToolError::new(format!(
+            "Error: \"{}\" is the home of a space that still holds {} other document(s) (hidden \
+             ones and translations included). Delete or move them first (get_tree lists the \
+             visible ones). Nothing was deleted.",
+            fragment(&reference.to_string()),
+            pages.len() + translations
+        ))),
+    }
+}

@@ -1,0 +1,166 @@
+//! `write_document` (facts §1.12): creates a document (or a translation) or replaces its whole
+//! content, through the write seam (rights, base_version, `[AI] ` comments, no-op detection).
+//!
+//! Order of checks: the door (reach, edit right, space filter) and the configuration refusal,
+//! then the locale, then the content size, then base_version against the row as read, then the
+//! store's compare-and-set inside its transaction.
+
+use mcp_runtime::output::guard::fragment;
+use mcp_runtime::output::lines::normalize_line_endings;
+use mcp_runtime::prelude::*;
+use wiki_store::model::document::SaveOutcome;
+use wiki_store::rights::Right;
+
+use crate::seams::history::version_argument;
+use crate::seams::write::{
+    BaseRule, RowChange, WriteTarget, no_changes, review_line, version_comment, version_line,
+};
+
+/// The longest content accepted, in characters (after CRLF -> LF).
+const MAX_CONTENT_CHARS: usize = 1_000_000;
+
+/// Create a document, or replace its whole content (and optionally its title).
+///
+/// content is stored exactly as sent (Markdown; CRLF becomes LF). Creating: omit base_version.
+/// Replacing an existing document: pass base_version, the version get_document showed; if
+/// someone saved since, nothing is saved and you get a version conflict. For a small change
+/// prefer edit_document. locale writes a translation (the document must exist).
+#[mcp_tool(
+    id = "write_document",
+    write,
+    category = "Authoring",
+    title = "Create or replace a document",
+    man = "NOTES
+    content replaces the whole source of the row: Markdown (CommonMark with the GitHub
+    extensions; see `man markdown-syntax`). It is stored exactly as sent, untrimmed, except that
+    CRLF and lone CR line endings become LF. At most 1,000,000 characters.
+
+    base_version: omit it to create a document; it is REQUIRED to overwrite one (read the
+    document with get_document and pass the Version it shows). A stale base_version is refused
+    with a version conflict and nothing is saved: re-read, merge, retry (get_history
+    from=<your base_version> shows what changed). The check is made by the store in the same
+    transaction as the save, so two agents writing on one version never both win.
+
+    Translations: locale=\"fr\" writes the French row. The document must already exist; a new
+    translation takes the default row's syntax and starts at 1.1, with its own versions (its
+    base_version is the translation's). A locale naming the default language writes the default
+    row.
+
+    Every save is recorded as you (the caller) with the comment prefixed `[AI] ` (at most 1,000
+    characters); without a comment, \"Created document\" or \"Replaced content\". Saves are
+    minor versions unless major=true; creation is always 1.1. Sending the content and title the
+    document already has saves nothing (\"No changes\").
+
+    The MCP configuration documents can never be written by this tool.
+
+FORMAT
+    Created document <ref>.        Overwrote document <ref>.
+    Version: 1.1                   Version: 4.3 -> 4.4
+    Syntax: markdown/1.0           Title updated.
+    Title set.                     Compare: <url>
+    View: <url>
+
+EXAMPLES
+    write_document reference=\"Sandbox.Draft\" content=\"# Draft\\n\\nFirst text.\\n\" title=\"Draft\"
+    write_document reference=\"Sandbox.Draft\" content=\"# Draft\\n\\nSecond text.\\n\" base_version=\"1.1\"
+    write_document reference=\"Sandbox.Draft\" locale=\"fr\" content=\"# Brouillon\\n\"
+
+SEE ALSO
+    get_document, edit_document (small changes), get_history, delete_document"
+)]
+struct WriteDocument {
+    /// The document to create or replace, e.g. "Sandbox.Draft".
+    reference: String,
+    /// The whole new content (Markdown), exactly as it should be stored.
+    #[param(raw)]
+    content: String,
+    /// A new title; omit to keep the current one.
+    title: Option<String>,
+    /// Write a translation instead of the default language, e.g. "fr".
+    locale: Option<String>,
+    /// The version you read (get_document): required to overwrite, omitted to create.
+    base_version: Keep<String>,
+    /// Why you made the change; stored prefixed with "[AI] ".
+    comment: Option<String>,
+    /// Record a major version instead of a minor one.
+    major: bool,
+    /// The wiki to write in instead of this endpoint's wiki (see list_wikis).
+    #[param(cross_wiki)]
+    wiki: Option<String>,
+}
+
+impl Execute for WriteDocument {
+    async fn execute(self, ctx: &ToolContext) -> ToolResult {
+        let base = version_argument("base_version", &self.base_version)?;
+        let target = WriteTarget::resolve(
+            ctx,
+            &self.reference,
+            self.wiki.as_deref(),
+            self.locale.as_deref(),
+            Right::Edit,
+        )
+        .await?;
+        let content = normalize_line_endings(&self.content).into_owned();
+        let chars = content.chars().count();
+        if chars > MAX_CONTENT_CHARS {
+            return Err(ToolError::new(format!(
+                "Error: 'content' is too large ({chars} characters; the limit is 1,000,000). \
+                 Split the page, or change a part with edit_document. Nothing was saved."
+            )));
+        }
+        let retry = "resend the whole content with its version as base_version";
+        let expected = target.expected(base, BaseRule::RequiredIfExists, retry)?;
+        let creating = target.current().is_none();
+        let title_changes = match (&self.title, target.current()) {
+            (None, _) => false,
+            (Some(_), None) => true,
+            (Some(title), Some(current)) => *title != current.title,
+        };
+        let default_comment = if creating {
+            "Created document"
+        } else if title_changes {
+            "Replaced content, retitled"
+        } else {
+            "Replaced content"
+        };
+        let change = RowChange {
+            content,
+            title: self.title,
+            comment: version_comment(self.comment.as_deref(), default_comment),
+            major: self.major,
+        };
+        let outcome = target.save(ctx, change, expected, retry).await?;
+        let headline = match (&outcome, target.locale()) {
+            (SaveOutcome::Unchanged { version }, _) => {
+                return Ok(no_changes(&target, "the content and title are", *version));
+            }
+            (SaveOutcome::Created { .. }, None) => "Created document",
+            (SaveOutcome::Updated { .. }, None) => "Overwrote document",
+            (SaveOutcome::Created { .. }, Some(_)) => "Created translation",
+            (SaveOutcome::Updated { .. }, Some(_)) => "Overwrote translation",
+        };
+        let mut lines = vec![match target.locale() {
+            None => format!("{headline} {}.", fragment(&target.reference().to_string())),
+            Some(locale) => format!(
+                "{headline} \"{locale}\" of {}.",
+                fragment(&target.reference().to_string())
+            ),
+        }];
+        lines.push(version_line(&outcome));
+        if creating {
+            lines.push(format!("Syntax: {}", fragment(target.syntax())));
+        }
+        if title_changes {
+            lines.push(
+                if creating {
+                    "Title set."
+                } else {
+                    "Title updated."
+                }
+                .to_owned(),
+            );
+        }
+        lines.extend(review_line(ctx, &target, &outcome));
+        Ok(ToolOutput::text(lines.join("\n")))
+    }
+}
