@@ -130,6 +130,21 @@ fn query_documents_100k(c: &mut Criterion) {
         group.bench_function(format!("store_search_alone/{words}"), |b| {
             b.iter(|| black_box(ok(store.search(black_box(&query), &mut |_| true))))
         });
+        // The same call on the blocking pool, as the tool's door runs it: separates what the
+        // thread hop costs (or saves) from what the tool layer adds.
+        let shared = Arc::new(store.clone());
+        group.bench_function(format!("store_search_on_blocking_pool/{words}"), |b| {
+            b.iter(|| {
+                let store = Arc::clone(&shared);
+                let query = query.clone();
+                let searched = runtime.block_on(runtime.spawn_blocking(move || {
+                    store
+                        .search(&query, &mut |_| true)
+                        .map(|results| results.total)
+                }));
+                black_box(ok(ok(searched)))
+            })
+        });
         group.bench_function(format!("tool_through_middleware/{words}"), |b| {
             b.iter(|| black_box(runtime.block_on(call(&manager, black_box(&arguments)))))
         });
