@@ -4,6 +4,8 @@
 #[path = "../harness/mod.rs"]
 mod harness;
 
+mod delete_document;
+mod edit_document;
 mod farm;
 mod get_attachment;
 mod get_document;
@@ -13,3 +15,4 @@ mod get_schema;
 mod get_tree;
 mod query_documents;
 mod query_objects;
+mod write_document;

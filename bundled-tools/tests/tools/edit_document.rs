@@ -1,0 +1,261 @@
+//! edit_document through the middleware: ordered edits saved once, counts and the `@@ edit N @@`
+//! echo, every refusal leaving the store untouched, creation by one empty-old_string edit, the
+//! optional base_version lock, translations, and 16 agents racing on one version.
+
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+use wiki_store::DocumentStore;
+
+use crate::harness::{Farm, ok, reference};
+use crate::write_document::{error, stored, text, writable_farm};
+
+async fn edit(farm: &Farm, arguments: Value, user: &str) -> Result<String, String> {
+    farm.call("edit_document", arguments, user, "main").await
+}
+
+fn content(farm: &Farm, page: &str) -> (String, String) {
+    let row = stored(farm, page, None).unwrap_or_else(|| panic!("{page} missing"));
+    (row.version.to_string(), row.content)
+}
+
+#[tokio::test]
+async fn edits_apply_in_order_and_save_one_version() {
+    let farm = writable_farm();
+    let result = text(
+        edit(
+            &farm,
+            json!({"reference": "Help.Guide", "edits": [
+                {"old_string": "Intro.", "new_string": "Introduction."},
+                {"old_string": "## Use\r\n", "new_string": "## Usage\r\n"},
+                {"old_string": "`wiki-mcp serve`", "new_string": "`wiki-mcp serve --public-url`", "replace_all": true}
+            ]}),
+            "alice",
+        )
+        .await,
+    );
+    assert!(
+        result.starts_with(
+            "Edited document main:Help.Guide.\nVersion: 1.1 -> 1.2\nEdits: 3 applied, 3 replacement(s).\n"
+        ),
+        "{result}"
+    );
+    assert!(
+        result.contains(
+            "@@ edit 1 @@ (1 replacement)\n     1\t# Guide\n     2\t\n     3\tIntroduction.\n"
+        ),
+        "{result}"
+    );
+    assert!(result.contains("@@ edit 2 @@ (1 replacement)"), "{result}");
+    assert!(result.contains("     9\t## Usage"), "{result}");
+    let (version, body) = content(&farm, "Help.Guide");
+    assert_eq!(version, "1.2");
+    assert_eq!(
+        body,
+        "# Guide\n\nIntroduction.\n\n## Install\n\nRun `wiki-mcp serve --public-url`.\n\n## Usage\n\nCall man.\n"
+    );
+    let history = ok(farm.store.history(&reference("Help.Guide"), None, 0, 5));
+    let newest = history.and_then(|page| page.revisions.into_iter().next());
+    assert_eq!(newest.map(|r| r.comment), Some("[AI] 3 edits".to_owned()));
+}
+
+#[tokio::test]
+async fn every_refusal_names_the_edit_and_saves_nothing() {
+    let farm = writable_farm();
+    let before = content(&farm, "Help.Guide");
+    for (edits, expected) in [
+        (
+            json!([{"old_string": "Intro.", "new_string": "x"}, {"old_string": "absent", "new_string": "y"}]),
+            "Edit 2: old_string not found",
+        ),
+        (
+            json!([{"old_string": "## ", "new_string": "x"}]),
+            "Edit 1: old_string found 2 times",
+        ),
+        (
+            json!([{"old_string": "", "new_string": "appended"}]),
+            "Edit 1: old_string is empty",
+        ),
+        (json!([]), "Error: nothing to do"),
+    ] {
+        let refused = error(
+            edit(
+                &farm,
+                json!({"reference": "Help.Guide", "edits": edits}),
+                "alice",
+            )
+            .await,
+        );
+        assert!(refused.starts_with(expected), "{refused}");
+        assert_eq!(content(&farm, "Help.Guide"), before);
+    }
+    let many: Vec<Value> = (0..101)
+        .map(|_| json!({"old_string": "a", "new_string": "b"}))
+        .collect();
+    let too_many = error(
+        edit(
+            &farm,
+            json!({"reference": "Help.Guide", "edits": many}),
+            "alice",
+        )
+        .await,
+    );
+    assert!(too_many.contains("at most 100"), "{too_many}");
+    let huge = error(
+        edit(
+            &farm,
+            json!({"reference": "Help.Guide",
+                   "edits": [{"old_string": "Intro.", "new_string": "x".repeat(100_001)}]}),
+            "alice",
+        )
+        .await,
+    );
+    assert!(
+        huge.starts_with("Error: edit 1: new_string is too large"),
+        "{huge}"
+    );
+    assert_eq!(content(&farm, "Help.Guide"), before);
+}
+
+#[tokio::test]
+async fn creation_takes_one_empty_old_string() {
+    let farm = writable_farm();
+    let refused = error(
+        edit(
+            &farm,
+            json!({"reference": "Sandbox.New", "edits": [{"old_string": "a", "new_string": "b"}]}),
+            "alice",
+        )
+        .await,
+    );
+    assert!(
+        refused.contains("does not exist. To create it"),
+        "{refused}"
+    );
+    let created = text(
+        edit(
+            &farm,
+            json!({"reference": "Sandbox.New",
+                   "edits": [{"old_string": "", "new_string": "# New\r\n"}], "title": "New"}),
+            "alice",
+        )
+        .await,
+    );
+    assert_eq!(
+        created,
+        "Created document main:Sandbox.New.\nVersion: 1.1\nTitle set."
+    );
+    assert_eq!(
+        content(&farm, "Sandbox.New"),
+        ("1.1".to_owned(), "# New\n".to_owned())
+    );
+}
+
+#[tokio::test]
+async fn the_lock_title_and_no_op() {
+    let farm = writable_farm();
+    let stale = error(
+        edit(
+            &farm,
+            json!({"reference": "Sandbox.Notes", "base_version": "1.4",
+                   "edits": [{"old_string": "rewritten", "new_string": "x"}]}),
+            "alice",
+        )
+        .await,
+    );
+    assert_eq!(
+        stale,
+        "Version conflict: the document is now at version 2.1 but base_version is 1.4. \
+         Re-read it with get_document and redo your edits against the current text. \
+         get_history from=1.4 shows what changed since. Nothing was saved."
+    );
+    let retitled = text(
+        edit(
+            &farm,
+            json!({"reference": "Sandbox.Notes", "base_version": "2.1", "title": "Notebook"}),
+            "alice",
+        )
+        .await,
+    );
+    assert!(
+        retitled.starts_with(
+            "Edited document main:Sandbox.Notes.\nVersion: 2.1 -> 2.2\nTitle updated."
+        ),
+        "{retitled}"
+    );
+    let same = text(
+        edit(
+            &farm,
+            json!({"reference": "Sandbox.Notes",
+                   "edits": [{"old_string": "rewritten", "new_string": "rewritten"}]}),
+            "alice",
+        )
+        .await,
+    );
+    assert!(same.starts_with("No changes: "), "{same}");
+    assert_eq!(content(&farm, "Sandbox.Notes").0, "2.2");
+}
+
+#[tokio::test]
+async fn translations_are_edited_on_their_own_row() {
+    let farm = writable_farm();
+    let result = text(
+        edit(
+            &farm,
+            json!({"reference": "Help.Guide", "locale": "fr",
+                   "edits": [{"old_string": "Introduction.", "new_string": "Intro en français."}]}),
+            "alice",
+        )
+        .await,
+    );
+    assert!(
+        result.starts_with("Edited translation \"fr\" of main:Help.Guide.\nVersion: 1.1 -> 1.2"),
+        "{result}"
+    );
+    assert_eq!(content(&farm, "Help.Guide").0, "1.1");
+}
+
+#[tokio::test]
+async fn sixteen_agents_on_one_version_one_wins() {
+    let farm = Arc::new(writable_farm());
+    let mut agents = Vec::new();
+    for agent in 0..16 {
+        let farm = Arc::clone(&farm);
+        agents.push(tokio::spawn(async move {
+            farm.call(
+                "edit_document",
+                json!({"reference": "Sandbox.Notes", "base_version": "2.1",
+                       "edits": [{"old_string": "rewritten", "new_string": format!("agent {agent}")}]}),
+                "alice",
+                "main",
+            )
+            .await
+        }));
+    }
+    let mut wins = 0;
+    let mut conflicts = 0;
+    for agent in agents {
+        match ok(agent.await) {
+            Ok(_) => wins += 1,
+            Err(message)
+                if message.starts_with(
+                    "Version conflict: the document is now at version 2.2 but base_version is 2.1.",
+                ) =>
+            {
+                conflicts += 1;
+            }
+            Err(other) => panic!("unexpected: {other}"),
+        }
+    }
+    assert_eq!((wins, conflicts), (1, 15));
+    let history = ok(farm.store.history(&reference("Sandbox.Notes"), None, 0, 10))
+        .unwrap_or_else(|| panic!("history gone"));
+    let versions: Vec<String> = history
+        .revisions
+        .iter()
+        .map(|r| r.version.to_string())
+        .collect();
+    assert_eq!(versions, ["2.2", "2.1", "1.3", "1.2", "1.1"]);
+    let (_, body) = content(&farm, "Sandbox.Notes");
+    assert!(body.starts_with("# Notes\n\nagent "), "{body}");
+}

@@ -1,0 +1,390 @@
+//! write_document through the middleware: creation, overwrite, base_version rules (missing,
+//! forbidden, stale with the exact conflict message and nothing saved), no-op writes, CRLF,
+//! the size cap, translations, cross-wiki writes with and without reach, the configuration
+//! refusal, and the callers who may not write. Also the shared helpers of the write modules.
+
+use serde_json::{Value, json};
+use wiki_store::DocumentStore;
+use wiki_store::model::document::Document;
+use wiki_store::model::locale::Locale;
+
+use crate::harness::{Farm, GUEST, locale, ok, reference};
+
+/// The tools a write test serves on a wiki: reads to check back, and the write tools.
+const WRITE_TOOLS: [&str; 5] = [
+    "get_document",
+    "get_history",
+    "write_document",
+    "edit_document",
+    "delete_document",
+];
+
+/// The farm with the write tools enabled on `main` and `sub`.
+pub(crate) fn writable_farm() -> Farm {
+    let farm = Farm::new();
+    for wiki in ["main", "sub"] {
+        farm.configure(wiki, |config| {
+            config.enabled_tools = WRITE_TOOLS.iter().map(|t| (*t).to_owned()).collect();
+        });
+    }
+    farm
+}
+
+/// The stored row, read straight from the store.
+pub(crate) fn stored(farm: &Farm, text: &str, row: Option<&Locale>) -> Option<Document> {
+    ok(farm.store.document(&reference(text), row))
+}
+
+pub(crate) fn text(result: Result<String, String>) -> String {
+    result.unwrap_or_else(|error| panic!("expected a result, got the error: {error}"))
+}
+
+pub(crate) fn error(result: Result<String, String>) -> String {
+    match result {
+        Ok(text) => panic!("expected an error, got:\n{text}"),
+        Err(error) => error,
+    }
+}
+
+async fn write(farm: &Farm, arguments: Value, user: &str) -> Result<String, String> {
+    farm.call("write_document", arguments, user, "main").await
+}
+
+#[tokio::test]
+async fn creation_then_overwrite_records_the_caller_and_the_ai_comment() {
+    let farm = writable_farm();
+    let created = text(
+        write(
+            &farm,
+            json!({"reference": "Sandbox.Draft", "content": "# Draft\n", "title": "Draft"}),
+            "alice",
+        )
+        .await,
+    );
+    assert_eq!(
+        created,
+        "Created document main:Sandbox.Draft.\nVersion: 1.1\nSyntax: markdown/1.0\nTitle set."
+    );
+    let row = stored(&farm, "Sandbox.Draft", None).unwrap_or_else(|| panic!("not saved"));
+    assert_eq!(
+        (row.author.as_str(), row.title.as_str()),
+        ("alice", "Draft")
+    );
+    let page = ok(farm.store.history(&reference("Sandbox.Draft"), None, 0, 10));
+    let comments: Vec<String> = page
+        .map(|page| page.revisions.into_iter().map(|r| r.comment).collect())
+        .unwrap_or_default();
+    assert_eq!(comments, ["[AI] Created document"]);
+
+    let overwritten = text(
+        write(
+            &farm,
+            json!({"reference": "Sandbox.Draft", "content": "# Draft\n\nmore\n",
+                   "base_version": "1.1", "comment": "expand", "major": true}),
+            "alice",
+        )
+        .await,
+    );
+    assert_eq!(
+        overwritten,
+        "Overwrote document main:Sandbox.Draft.\nVersion: 1.1 -> 2.1"
+    );
+    let row = stored(&farm, "Sandbox.Draft", None).unwrap_or_else(|| panic!("gone"));
+    assert_eq!(row.content, "# Draft\n\nmore\n");
+    let read = text(
+        farm.call(
+            "get_document",
+            json!({"reference": "Sandbox.Draft"}),
+            "alice",
+            "main",
+        )
+        .await,
+    );
+    assert!(read.contains("Version: 2.1"), "{read}");
+}
+
+#[tokio::test]
+async fn base_version_is_required_to_overwrite_and_refused_to_create() {
+    let farm = writable_farm();
+    let missing = error(
+        write(
+            &farm,
+            json!({"reference": "Sandbox.Notes", "content": "x"}),
+            "alice",
+        )
+        .await,
+    );
+    assert_eq!(
+        missing,
+        "Error: the document \"main:Sandbox.Notes\" already exists (version 2.1); \
+         'base_version' is required to change it. Read it with get_document and pass the \
+         version it shows as base_version. Nothing was saved."
+    );
+    let forbidden = error(
+        write(
+            &farm,
+            json!({"reference": "Sandbox.Brand", "content": "x", "base_version": "1.1"}),
+            "alice",
+        )
+        .await,
+    );
+    assert_eq!(
+        forbidden,
+        "Error: the document \"main:Sandbox.Brand\" does not exist; omit base_version to \
+         create it. Nothing was saved."
+    );
+    assert!(stored(&farm, "Sandbox.Brand", None).is_none());
+    let malformed = error(
+        write(
+            &farm,
+            json!({"reference": "Sandbox.Notes", "content": "x", "base_version": "deleted:3"}),
+            "alice",
+        )
+        .await,
+    );
+    assert!(malformed.starts_with("Error: 'base_version' must be a version"));
+}
+
+#[tokio::test]
+async fn a_stale_base_version_is_a_conflict_and_saves_nothing() {
+    let farm = writable_farm();
+    let conflict = error(
+        write(
+            &farm,
+            json!({"reference": "Sandbox.Notes", "content": "mine\n", "base_version": "1.3"}),
+            "alice",
+        )
+        .await,
+    );
+    assert_eq!(
+        conflict,
+        "Version conflict: the document is now at version 2.1 but base_version is 1.3. \
+         Re-read it with get_document and resend the whole content with its version as \
+         base_version. get_history from=1.3 shows what changed since. Nothing was saved."
+    );
+    let row = stored(&farm, "Sandbox.Notes", None).unwrap_or_else(|| panic!("gone"));
+    assert_eq!(
+        (row.version.to_string(), row.content.as_str()),
+        ("2.1".to_owned(), "# Notes\n\nrewritten\n")
+    );
+}
+
+#[tokio::test]
+async fn unchanged_content_saves_nothing_and_crlf_becomes_lf() {
+    let farm = writable_farm();
+    let same = text(
+        write(
+            &farm,
+            json!({"reference": "Sandbox.Notes", "content": "# Notes\r\n\r\nrewritten\r\n",
+                   "base_version": "2.1"}),
+            "alice",
+        )
+        .await,
+    );
+    assert_eq!(
+        same,
+        "No changes: the content and title are of the document \"main:Sandbox.Notes\" already \
+         as given. Nothing was saved; it stays at version 2.1."
+    );
+    let row = stored(&farm, "Sandbox.Notes", None).unwrap_or_else(|| panic!("gone"));
+    assert_eq!(row.version.to_string(), "2.1");
+    text(
+        write(
+            &farm,
+            json!({"reference": "Sandbox.Lines", "content": "a\r\nb\rc\n  "}),
+            "alice",
+        )
+        .await,
+    );
+    let row = stored(&farm, "Sandbox.Lines", None).unwrap_or_else(|| panic!("not saved"));
+    assert_eq!(row.content, "a\nb\nc\n  ");
+}
+
+#[tokio::test]
+async fn content_over_a_million_characters_is_refused() {
+    let farm = writable_farm();
+    let refused = error(
+        write(
+            &farm,
+            json!({"reference": "Sandbox.Huge", "content": "é".repeat(1_000_001)}),
+            "alice",
+        )
+        .await,
+    );
+    assert!(
+        refused.starts_with("Error: 'content' is too large (1000001 characters"),
+        "{refused}"
+    );
+    assert!(stored(&farm, "Sandbox.Huge", None).is_none());
+}
+
+#[tokio::test]
+async fn translations_are_their_own_rows() {
+    let farm = writable_farm();
+    let created = text(
+        write(
+            &farm,
+            json!({"reference": "Help.Guide", "locale": "de", "content": "# Anleitung\n"}),
+            "alice",
+        )
+        .await,
+    );
+    assert_eq!(
+        created,
+        "Created translation \"de\" of main:Help.Guide.\nVersion: 1.1\nSyntax: markdown/1.0"
+    );
+    let german = stored(&farm, "Help.Guide", Some(&locale("de")));
+    assert_eq!(
+        german.map(|row| row.syntax),
+        Some("markdown/1.0".to_owned())
+    );
+    // The French row has its own version: the default row's is a conflict for it.
+    let stale = error(
+        write(
+            &farm,
+            json!({"reference": "Help.Guide", "locale": "fr", "content": "x", "base_version": "1.2"}),
+            "alice",
+        )
+        .await,
+    );
+    assert!(
+        stale.starts_with("Version conflict: the \"fr\" translation is now at version 1.1"),
+        "{stale}"
+    );
+    let required = error(
+        write(
+            &farm,
+            json!({"reference": "Help.Guide", "locale": "fr", "content": "x"}),
+            "alice",
+        )
+        .await,
+    );
+    assert!(
+        required.contains("get_document locale=\"fr\""),
+        "{required}"
+    );
+    let orphan = error(
+        write(
+            &farm,
+            json!({"reference": "Sandbox.Nowhere", "locale": "fr", "content": "x"}),
+            "alice",
+        )
+        .await,
+    );
+    assert!(
+        orphan.contains("Create the default language first"),
+        "{orphan}"
+    );
+    assert!(stored(&farm, "Sandbox.Nowhere", None).is_none());
+}
+
+#[tokio::test]
+async fn cross_wiki_writes_need_reach() {
+    let farm = writable_farm();
+    // main has reach by default: alice may not edit sub, the admin may.
+    let denied = error(
+        write(
+            &farm,
+            json!({"reference": "sub:Team.Notes", "content": "x"}),
+            "alice",
+        )
+        .await,
+    );
+    assert_eq!(
+        denied,
+        "You do not have permission to edit \"sub:Team.Notes\"."
+    );
+    text(
+        write(
+            &farm,
+            json!({"reference": "Team.Notes", "wiki": "sub", "content": "x"}),
+            "admin",
+        )
+        .await,
+    );
+    assert!(stored(&farm, "sub:Team.Notes", None).is_some());
+    // From sub, which has no reach, main is out of bounds even for the admin.
+    let unreachable = error(
+        farm.call(
+            "write_document",
+            json!({"reference": "main:Sandbox.FromSub", "content": "x"}),
+            "admin",
+            "sub",
+        )
+        .await,
+    );
+    assert!(
+        unreachable.contains("cross-wiki reach is not enabled"),
+        "{unreachable}"
+    );
+    assert!(stored(&farm, "Sandbox.FromSub", None).is_none());
+}
+
+#[tokio::test]
+async fn the_configuration_document_is_never_written() {
+    let farm = writable_farm();
+    for target in ["MCP.ServerConfig", "MCP.ServerConfigClass"] {
+        let refused = error(
+            write(
+                &farm,
+                json!({"reference": target, "content": "enabled: false"}),
+                "admin",
+            )
+            .await,
+        );
+        assert!(refused.contains("MCP configuration"), "{refused}");
+    }
+    // The endpoint still serves its tools: the configuration is untouched.
+    let still = farm
+        .call(
+            "get_document",
+            json!({"reference": "Sandbox.Notes"}),
+            "alice",
+            "main",
+        )
+        .await;
+    assert!(still.is_ok());
+}
+
+#[tokio::test]
+async fn the_guest_and_readers_cannot_write() {
+    let farm = writable_farm();
+    let guest = error(
+        write(
+            &farm,
+            json!({"reference": "Sandbox.Guest", "content": "x"}),
+            GUEST,
+        )
+        .await,
+    );
+    assert!(guest.contains("write_document"), "{guest}");
+    let bob = error(
+        write(
+            &farm,
+            json!({"reference": "Sandbox.Bob", "content": "x"}),
+            "bob",
+        )
+        .await,
+    );
+    assert_eq!(
+        bob,
+        "You do not have permission to edit \"main:Sandbox.Bob\"."
+    );
+    assert!(stored(&farm, "Sandbox.Guest", None).is_none());
+    assert!(stored(&farm, "Sandbox.Bob", None).is_none());
+}
+
+#[tokio::test]
+async fn write_tools_are_off_by_default() {
+    let farm = Farm::new();
+    let off = error(
+        farm.call(
+            "write_document",
+            json!({"reference": "Sandbox.Off", "content": "x"}),
+            "admin",
+            "main",
+        )
+        .await,
+    );
+    assert!(off.starts_with("Unknown tool 'write_document'"), "{off}");
+}
