@@ -375,11 +375,11 @@ pub(crate) fn review_line(
     }
 }
 
-/// The no-op result: `No changes: <what>. Nothing was saved.` with the untouched version.
+/// The no-op result: `No changes: <what>. Nothing was saved; …` with the untouched version.
+/// `what` is a clause, e.g. "the content and title are already as given".
 pub(crate) fn no_changes(target: &WriteTarget, what: &str, version: Version) -> ToolOutput {
     ToolOutput::text(format!(
-        "No changes: {what} of the {} already as given. Nothing was saved; it stays at version \
-         {version}.",
+        "No changes: {what}. Nothing was saved; the {} stays at version {version}.",
         target.row_name()
     ))
 }

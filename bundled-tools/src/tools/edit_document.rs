@@ -143,7 +143,7 @@ impl Execute for EditDocument {
         if let SaveOutcome::Unchanged { version } = outcome {
             return Ok(no_changes(
                 &target,
-                "the edits leave the content and title",
+                "the edits leave the content and title as they were",
                 version,
             ));
         }

@@ -132,7 +132,11 @@ impl Execute for WriteDocument {
         let outcome = target.save(ctx, change, expected, retry).await?;
         let headline = match (&outcome, target.locale()) {
             (SaveOutcome::Unchanged { version }, _) => {
-                return Ok(no_changes(&target, "the content and title are", *version));
+                return Ok(no_changes(
+                    &target,
+                    "the content and title are already as given",
+                    *version,
+                ));
             }
             (SaveOutcome::Created { .. }, None) => "Created document",
             (SaveOutcome::Updated { .. }, None) => "Overwrote document",

@@ -3,12 +3,13 @@
 //! the size cap, translations, cross-wiki writes with and without reach, the configuration
 //! refusal, and the callers who may not write. Also the shared helpers of the write modules.
 
+use mcp_runtime::server::ServerSettings;
 use serde_json::{Value, json};
 use wiki_store::DocumentStore;
 use wiki_store::model::document::Document;
 use wiki_store::model::locale::Locale;
 
-use crate::harness::{Farm, GUEST, locale, ok, reference};
+use crate::harness::{Farm, GUEST, locale, ok, reference, unsigned};
 
 /// The tools a write test serves on a wiki: reads to check back, and the write tools.
 const WRITE_TOOLS: [&str; 5] = [
@@ -21,7 +22,12 @@ const WRITE_TOOLS: [&str; 5] = [
 
 /// The farm with the write tools enabled on `main` and `sub`.
 pub(crate) fn writable_farm() -> Farm {
-    let farm = Farm::new();
+    writable_farm_with(ServerSettings::default())
+}
+
+/// [`writable_farm`] served with `settings`.
+pub(crate) fn writable_farm_with(settings: ServerSettings) -> Farm {
+    let farm = Farm::with_settings(settings);
     for wiki in ["main", "sub"] {
         farm.configure(wiki, |config| {
             config.enabled_tools = WRITE_TOOLS.iter().map(|t| (*t).to_owned()).collect();
@@ -183,8 +189,8 @@ async fn unchanged_content_saves_nothing_and_crlf_becomes_lf() {
     );
     assert_eq!(
         same,
-        "No changes: the content and title are of the document \"main:Sandbox.Notes\" already \
-         as given. Nothing was saved; it stays at version 2.1."
+        "No changes: the content and title are already as given. Nothing was saved; the \
+         document \"main:Sandbox.Notes\" stays at version 2.1."
     );
     let row = stored(&farm, "Sandbox.Notes", None).unwrap_or_else(|| panic!("gone"));
     assert_eq!(row.version.to_string(), "2.1");
@@ -387,4 +393,38 @@ async fn write_tools_are_off_by_default() {
         .await,
     );
     assert!(off.starts_with("Unknown tool 'write_document'"), "{off}");
+}
+
+#[tokio::test]
+async fn results_link_the_new_page_or_the_change() {
+    let farm =
+        writable_farm_with(ServerSettings::default().with_public_url("https://wiki.example.org/"));
+    let created = text(
+        write(
+            &farm,
+            json!({"reference": "Sandbox.Linked", "content": "one\n"}),
+            "alice",
+        )
+        .await,
+    );
+    assert!(
+        unsigned(&created)
+            .ends_with("\nView: https://wiki.example.org/wikis/main/view/Sandbox/Linked"),
+        "{created}"
+    );
+    let overwritten = text(
+        write(
+            &farm,
+            json!({"reference": "Sandbox.Linked", "content": "two\n", "base_version": "1.1"}),
+            "alice",
+        )
+        .await,
+    );
+    let last = overwritten.lines().last().unwrap_or_default();
+    assert!(
+        last.starts_with("Compare: https://wiki.example.org/wikis/main/compare/Sandbox/Linked?")
+            && last.contains("1.1")
+            && last.contains("1.2"),
+        "{overwritten}"
+    );
 }
