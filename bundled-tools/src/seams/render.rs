@@ -8,7 +8,11 @@
 
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
+use std::fmt::Write as _;
 use std::sync::LazyLock;
+
+use mcp_runtime::output::guard::fragment;
+use mcp_runtime::prelude::*;
 
 use pulldown_cmark::{Event, HeadingLevel, Parser, Tag, TagEnd};
 
@@ -16,6 +20,9 @@ use super::outline::{collapse_whitespace, markdown_options};
 
 /// The most characters of one attribute value kept with `detail=full`.
 const MAX_ATTRIBUTE_CHARS: usize = 100;
+
+/// How many section anchors an unknown-section error lists.
+const ANCHORS_LISTED: usize = 40;
 
 /// The anchor of the content before the first heading.
 pub(crate) const INTRO_ANCHOR: &str = "#(intro)";
@@ -76,6 +83,57 @@ impl Rendered {
                 .map_or(self.sections.len(), |offset| start + 1 + offset)
         };
         Some(join_sections(self.sections.get(start..end)?))
+    }
+
+    /// One line per section: indent by level, anchor, title (guarded), size.
+    pub(crate) fn outline(&self) -> String {
+        let mut out = String::new();
+        if self.sections.is_empty() {
+            out.push_str("The rendered page is empty.");
+        }
+        for section in &self.sections {
+            if !out.is_empty() {
+                out.push('\n');
+            }
+            out.push_str(&" ".repeat(2 * section.level.saturating_sub(1)));
+            out.push_str(&section.anchor);
+            if !section.title.is_empty() {
+                out.push_str("  ");
+                out.push_str(&fragment(&section.title));
+            }
+            let _ = write!(out, " ({} chars)", section.text.chars().count());
+        }
+        out
+    }
+
+    /// The section named by the agent's `argument` (`#anchor` or `anchor`), or an error that
+    /// lists the anchors.
+    pub(crate) fn section_by_argument(&self, argument: &str) -> Result<String, ToolError> {
+        let anchor = if argument.starts_with('#') {
+            argument.to_owned()
+        } else {
+            format!("#{argument}")
+        };
+        self.section(&anchor).ok_or_else(|| {
+            let anchors = self.anchors();
+            let mut listed = anchors
+                .iter()
+                .take(ANCHORS_LISTED)
+                .map(|anchor| fragment(anchor).into_owned())
+                .collect::<Vec<_>>()
+                .join(", ");
+            if anchors.len() > ANCHORS_LISTED {
+                let _ = write!(listed, ", +{} more", anchors.len() - ANCHORS_LISTED);
+            }
+            if anchors.is_empty() {
+                listed.push_str("none (the page is empty)");
+            }
+            ToolError::new(format!(
+                "Error: no section \"{}\" in the rendered page. Sections: {listed}. Use \
+                 outline=true to see them with their sizes.",
+                fragment(argument)
+            ))
+        })
     }
 
     /// The anchors, in order (for "no such section" messages).

@@ -21,16 +21,13 @@ use wiki_store::model::object::ObjectRecord;
 
 use crate::seams::lookup::{Found, find_document};
 use crate::seams::outline::{headings, outline_lines};
-use crate::seams::render::{Rendered, Rendering, render};
+use crate::seams::render::{Rendering, render};
 use crate::seams::translation::{locale_argument, route, translations_line};
 use crate::seams::urls::{Target, link};
 use crate::seams::window::{line_window, split_lines};
 
 /// How many attachments the header names before "+K more".
 const ATTACHMENTS_SHOWN: usize = 10;
-
-/// How many section anchors an unknown-section error lists.
-const ANCHORS_LISTED: usize = 40;
 
 /// Read a document: its Markdown source with numbered lines, or a rendered read-only view.
 ///
@@ -229,8 +226,14 @@ impl GetDocument {
             out.truncate(trimmed);
             return Ok(ToolOutput::text(out));
         }
-        let found = headings(&content);
         let chars = content.chars().count();
+        if !self.outline && chars <= MAX_OUTPUT_CHARS {
+            out.push('\n');
+            out.push_str(&numbered_lines(split_lines(&content), 1));
+            return Ok(ToolOutput::text(out));
+        }
+        // Only an outline needs the CommonMark parse of the whole page.
+        let found = headings(&content);
         if self.outline {
             out.push_str("\nOUTLINE (headings with their line numbers; NOT the content):\n");
             if found.is_empty() {
@@ -239,11 +242,6 @@ impl GetDocument {
                 out.push_str(&outline_lines(&found));
             }
             return budgeted_result(&out, "");
-        }
-        if chars <= MAX_OUTPUT_CHARS {
-            out.push('\n');
-            out.push_str(&numbered_lines(split_lines(&content), 1));
-            return Ok(ToolOutput::text(out));
         }
         if found.len() >= 2 {
             let _ = write!(
@@ -271,11 +269,11 @@ impl GetDocument {
         out.push('\n');
         if self.outline {
             out.push_str("RENDERED OUTLINE (sections with their sizes; NOT the content):\n");
-            out.push_str(&rendered_outline(&page));
+            out.push_str(&page.outline());
             return budgeted_result(&out, "");
         }
         let text = match &self.section {
-            Some(section) => section_text(&page, section)?,
+            Some(section) => page.section_by_argument(section)?,
             None => page.text(),
         };
         if rendering == Rendering::Plain {
@@ -290,7 +288,7 @@ impl GetDocument {
                  OUTLINE, NOT its content: read one part with section=<anchor>.",
                 text.chars().count()
             );
-            out.push_str(&rendered_outline(&page));
+            out.push_str(&page.outline());
             return budgeted_result(&out, "");
         }
         let fits = text.chars().count() <= MAX_OUTPUT_CHARS;
@@ -457,54 +455,4 @@ fn banner(rendering: Rendering, reference: &str) -> String {
          form edit strings from it; edit against the source (get_document without rendered).\n",
         fragment(reference)
     )
-}
-
-/// One line per section: indent by level, anchor, title, size.
-fn rendered_outline(page: &Rendered) -> String {
-    let mut out = String::new();
-    if page.sections.is_empty() {
-        out.push_str("The rendered page is empty.");
-    }
-    for section in &page.sections {
-        if !out.is_empty() {
-            out.push('\n');
-        }
-        out.push_str(&" ".repeat(2 * section.level.saturating_sub(1)));
-        out.push_str(&section.anchor);
-        if !section.title.is_empty() {
-            out.push_str("  ");
-            out.push_str(&fragment(&section.title));
-        }
-        let _ = write!(out, " ({} chars)", section.text.chars().count());
-    }
-    out
-}
-
-/// The rendered text of the section named by `argument` (`#anchor` or `anchor`).
-fn section_text(page: &Rendered, argument: &str) -> Result<String, ToolError> {
-    let anchor = if argument.starts_with('#') {
-        argument.to_owned()
-    } else {
-        format!("#{argument}")
-    };
-    page.section(&anchor).ok_or_else(|| {
-        let anchors = page.anchors();
-        let mut listed = anchors
-            .iter()
-            .take(ANCHORS_LISTED)
-            .map(|anchor| fragment(anchor).into_owned())
-            .collect::<Vec<_>>()
-            .join(", ");
-        if anchors.len() > ANCHORS_LISTED {
-            let _ = write!(listed, ", +{} more", anchors.len() - ANCHORS_LISTED);
-        }
-        if anchors.is_empty() {
-            listed.push_str("none (the page is empty)");
-        }
-        ToolError::new(format!(
-            "Error: no section \"{}\" in the rendered page. Sections: {listed}. Use \
-             outline=true to see them with their sizes.",
-            fragment(argument)
-        ))
-    })
 }
