@@ -302,13 +302,6 @@ pub(crate) fn refuse_configuration(reference: &DocumentReference) -> Result<(), 
 
 /// Refuses the sensitive classes (rights, groups, users, servers, the MCP configuration) for
 /// object and schema writes, whatever the arguments. `class` is the wiki-local class name.
-#[cfg_attr(
-    not(test),
-    expect(
-        dead_code,
-        reason = "write_object, delete_object and write_schema call it; the expectation fails once they do"
-    )
-)]
 pub(crate) fn refuse_sensitive_class(class: &str) -> Result<(), ToolError> {
     if SENSITIVE_CLASSES.contains(&class.trim()) {
         return Err(ToolError::new(format!(

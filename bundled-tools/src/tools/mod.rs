@@ -1,6 +1,8 @@
 //! One tool per file, named by its id.
 
+mod delete_attachment;
 mod delete_document;
+mod delete_object;
 mod edit_document;
 mod get_attachment;
 mod get_document;
@@ -10,4 +12,6 @@ mod get_schema;
 mod get_tree;
 mod query_documents;
 mod query_objects;
+mod write_attachment;
 mod write_document;
+mod write_object;

@@ -4,7 +4,9 @@
 #[path = "../harness/mod.rs"]
 mod harness;
 
+mod delete_attachment;
 mod delete_document;
+mod delete_object;
 mod edit_document;
 mod farm;
 mod get_attachment;
@@ -15,4 +17,6 @@ mod get_schema;
 mod get_tree;
 mod query_documents;
 mod query_objects;
+mod write_attachment;
 mod write_document;
+mod write_object;

@@ -1,0 +1,116 @@
+//! `delete_attachment` (facts §1.13): moves one attachment, every version of it, to the recycle
+//! bin, saving a minor version of its document, through the write seam.
+//!
+//! Order of checks: the file name argument, the door (reach, edit right, space filter) and the
+//! configuration refusal, base_version (always required) against the document as read, the
+//! attachment's existence, then the store's compare-and-set inside the deleting transaction.
+
+use mcp_runtime::output::guard::fragment;
+use mcp_runtime::prelude::*;
+use wiki_store::model::attachment::AttachmentDelete;
+use wiki_store::rights::Right;
+use wiki_store::{Entity, StoreError};
+
+use crate::seams::history::version_argument;
+use crate::seams::write::{
+    BaseRule, WriteTarget, author, review_line, save_failure, version_comment, version_line,
+};
+
+/// Delete an attachment of a document (it goes to the recycle bin, never permanently).
+///
+/// base_version is REQUIRED: the document's version as get_document shows it (deleting saves a
+/// new minor version of the document). An administrator can restore the attachment from the
+/// recycle bin.
+#[mcp_tool(
+    id = "delete_attachment",
+    write,
+    category = "Authoring",
+    title = "Delete an attachment",
+    man = "NOTES
+    The attachment, with all its versions, moves to the wiki's recycle bin; nothing is deleted
+    permanently, and an administrator can restore it. The document gets a new minor version
+    recorded as you, with the comment prefixed `[AI] ` (default \"Deleted attachment
+    <filename>\").
+
+    base_version is always required: the document's current version (get_document shows it).
+    If someone saved the document since, nothing is deleted and you get a version conflict.
+    Deleting needs the edit right on the document.
+
+FORMAT
+    Deleted attachment <filename> from document <ref> (moved to the recycle bin).
+    Version: 2.4 -> 2.5
+    Compare: <url>
+
+EXAMPLES
+    delete_attachment reference=\"Sandbox.WebHome\" filename=\"old.txt\" base_version=\"2.4\"
+
+SEE ALSO
+    get_attachment, write_attachment, get_document"
+)]
+struct DeleteAttachment {
+    /// The document holding the attachment, e.g. "Sandbox.WebHome".
+    reference: String,
+    /// The attachment's file name, e.g. "notes.txt".
+    #[param(raw)]
+    filename: String,
+    /// The document's current version (get_document): always required.
+    base_version: Keep<String>,
+    /// Why you deleted it; stored prefixed with "[AI] ".
+    comment: Option<String>,
+    /// The wiki to write in instead of this endpoint's wiki (see list_wikis).
+    #[param(cross_wiki)]
+    wiki: Option<String>,
+}
+
+impl Execute for DeleteAttachment {
+    async fn execute(self, ctx: &ToolContext) -> ToolResult {
+        let base = version_argument("base_version", &self.base_version)?;
+        let target = WriteTarget::resolve(
+            ctx,
+            &self.reference,
+            self.wiki.as_deref(),
+            None,
+            Right::Edit,
+        )
+        .await?;
+        let retry = "delete again with the document's version as base_version";
+        let expected = target.expected(base, BaseRule::Required, retry)?;
+        let delete = AttachmentDelete {
+            reference: target.reference().clone(),
+            name: self.filename.clone(),
+            author: author(ctx)?,
+            comment: version_comment(
+                self.comment.as_deref(),
+                &format!("Deleted attachment {}", self.filename),
+            ),
+            expected,
+        };
+        let deleted = ctx
+            .doors()?
+            .blocking(move |store| store.delete_attachment(&delete))
+            .await?
+            .map_err(|error| match error {
+                StoreError::NotFound {
+                    entity: Entity::Attachment,
+                    ..
+                } => ToolError::new(format!(
+                    "Error: the {} has no attachment \"{}\" (get_document lists its \
+                     attachments). Nothing was changed.",
+                    target.row_name(),
+                    fragment(&self.filename)
+                )),
+                _ => save_failure(&target, &error, retry),
+            })?;
+        let mut lines = vec![
+            format!(
+                "Deleted attachment {} from document {} (moved to the recycle bin; an \
+                 administrator can restore it).",
+                fragment(&self.filename),
+                fragment(&target.reference().to_string())
+            ),
+            version_line(&deleted.document),
+        ];
+        lines.extend(review_line(ctx, &target, &deleted.document));
+        Ok(ToolOutput::text(lines.join("\n")))
+    }
+}

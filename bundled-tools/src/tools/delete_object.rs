@@ -1,0 +1,115 @@
+//! `delete_object` (facts §1.11): deletes one object from a document as a minor version, through
+//! the write seam; the other objects keep their numbers.
+//!
+//! Order of checks: the door (reach, edit right, space filter, the configuration refusal), the
+//! class name (a contradicting wiki prefix, the sensitive classes), base_version (always
+//! required) against the document as read, the object's existence (listing the existing
+//! numbers), then the store's compare-and-set inside the deleting transaction.
+
+use mcp_runtime::output::guard::fragment;
+use mcp_runtime::prelude::*;
+use wiki_store::model::object::ObjectDelete;
+use wiki_store::rights::Right;
+
+use crate::seams::history::version_argument;
+use crate::seams::write::{
+    BaseRule, WriteTarget, author, review_line, version_comment, version_line,
+};
+use crate::tools::write_object::{check_object_exists, class_document, object_failure};
+
+/// Delete one object of a class from a document.
+///
+/// base_version is REQUIRED (the document's version from get_document). The other objects keep
+/// their numbers. The document's history keeps the deleted object's values.
+#[mcp_tool(
+    id = "delete_object",
+    write,
+    category = "Structured data",
+    title = "Delete an object",
+    man = "NOTES
+    Deletes object number `object` of `class` from the document and saves a new minor version
+    of the document, recorded as you with the comment prefixed `[AI] ` (default \"Deleted
+    <class> object <n>\"). Object numbers are never reused or shifted: the other objects keep
+    theirs. Needs the edit right on the document.
+
+    base_version is always required: the document's current version (get_document shows it).
+    If someone saved since, nothing is deleted and you get a version conflict.
+
+    Rights, groups, users and the MCP configuration classes are refused.
+
+FORMAT
+    Deleted Tasks.TaskClass object 1 from document main:Tasks.Task1.
+    Version: 1.4 -> 1.5
+    Compare: <url>
+
+EXAMPLES
+    delete_object reference=\"Tasks.Task1\" class=\"Tasks.TaskClass\" object=1 base_version=\"1.4\"
+
+SEE ALSO
+    query_objects, write_object, get_schema"
+)]
+struct DeleteObject {
+    /// The document holding the object, e.g. "Tasks.Task1".
+    reference: String,
+    /// The object's class, e.g. "Tasks.TaskClass".
+    class: String,
+    /// The object's number (query_objects shows it).
+    #[param(range = 0..=4294967295)]
+    object: i64,
+    /// The document's current version (get_document): always required.
+    base_version: Keep<String>,
+    /// Why you deleted it; stored prefixed with "[AI] ".
+    comment: Option<String>,
+    /// The wiki to write in instead of this endpoint's wiki (see list_wikis).
+    #[param(cross_wiki)]
+    wiki: Option<String>,
+}
+
+impl Execute for DeleteObject {
+    async fn execute(self, ctx: &ToolContext) -> ToolResult {
+        let base = version_argument("base_version", &self.base_version)?;
+        let number = u32::try_from(self.object).map_err(|_| {
+            ToolError::new(
+                "Error: 'object' must be an object number, 0 or more. Nothing was saved.",
+            )
+        })?;
+        let target = WriteTarget::resolve(
+            ctx,
+            &self.reference,
+            self.wiki.as_deref(),
+            None,
+            Right::Edit,
+        )
+        .await?;
+        let class = class_document(&self.class, target.reference())?.local();
+        let retry = "delete again with the document's version as base_version";
+        let expected = target.expected(base, BaseRule::Required, retry)?;
+        check_object_exists(ctx, &target, &class, number).await?;
+        let delete = ObjectDelete {
+            reference: target.reference().clone(),
+            class: class.clone(),
+            number,
+            author: author(ctx)?,
+            comment: version_comment(
+                self.comment.as_deref(),
+                &format!("Deleted {class} object {number}"),
+            ),
+            expected,
+        };
+        let outcome = ctx
+            .doors()?
+            .blocking(move |store| store.delete_object(&delete))
+            .await?
+            .map_err(|error| object_failure(&target, &error, retry))?;
+        let mut lines = vec![
+            format!(
+                "Deleted {} object {number} from document {}.",
+                fragment(&class),
+                fragment(&target.reference().to_string())
+            ),
+            version_line(&outcome),
+        ];
+        lines.extend(review_line(ctx, &target, &outcome));
+        Ok(ToolOutput::text(lines.join("\n")))
+    }
+}

@@ -1,0 +1,230 @@
+//! `write_attachment` (facts §1.13): uploads a new attachment, or a new version of one, through
+//! the write seam (edit right, base_version, `[AI] ` comments).
+//!
+//! Order of checks: the arguments (exactly one content, a decodable base64, the size cap, the
+//! file name's grammar) before any store access, then the door (reach, edit right, space filter)
+//! and the configuration refusal, then base_version against the document as read, then the
+//! store's compare-and-set inside the transaction that saves the document and the attachment.
+
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD;
+use mcp_runtime::output::guard::fragment;
+use mcp_runtime::prelude::*;
+use wiki_store::attachments::validate_attachment_name;
+use wiki_store::model::attachment::{AttachmentWrite, AttachmentWriteOutcome};
+use wiki_store::model::document::SaveOutcome;
+use wiki_store::rights::Right;
+use wiki_store::{InvalidInput, StoreError};
+
+use crate::seams::history::version_argument;
+use crate::seams::urls::{Target, link};
+use crate::seams::write::{
+    BaseRule, WriteTarget, author, review_line, save_failure, version_comment, version_line,
+};
+
+/// The longest `content` or `content_base64` accepted, in characters.
+const MAX_CONTENT_CHARS: usize = 1_000_000;
+
+/// The tail of every refusal: the agent must know the wiki is untouched.
+const NOTHING_SAVED: &str = "Nothing was saved.";
+
+/// Attach a file to a document, or upload a new version of an attachment.
+///
+/// Send exactly one of content (text, stored as UTF-8 exactly as sent; "" makes an empty file)
+/// or content_base64 (small binaries). The document is created if it does not exist (omit
+/// base_version then); if it exists, base_version is REQUIRED, even for a new attachment: the
+/// upload saves a new version of the document.
+#[mcp_tool(
+    id = "write_attachment",
+    write,
+    category = "Authoring",
+    title = "Upload an attachment",
+    man = "NOTES
+    Exactly one of content (text, stored as UTF-8 bytes exactly as sent, untrimmed; \"\" is an
+    empty file) or content_base64 (standard base64 with padding, for small binaries; empty is
+    refused) is required. Either is at most 1,000,000 characters; the wiki's own attachment
+    size limit applies to the decoded bytes.
+
+    filename is the attachment's name on the document: at most 255 characters, no '/', '\\\\'
+    or ';', no control characters and no bidi controls (U+202A-202E, U+2066-2069, U+200E/F).
+    Uploading an existing name adds a new version of that attachment (get_attachment
+    version=... reads the older ones).
+
+    base_version: the upload saves a new (minor) version of the document, so the document's
+    version is REQUIRED when the document exists, even for a new attachment (read it with
+    get_document). Omit it when the document does not exist: the upload creates it, empty. A
+    stale base_version is refused with a version conflict and nothing is saved.
+
+    The upload is recorded as you, with the comment prefixed `[AI] ` (default \"Uploaded
+    attachment <filename>\"). The media type is sniffed from the bytes and from the name.
+
+FORMAT
+    Added attachment <filename> to document <ref>.   (or: Updated attachment ...,
+                                                      Created document <ref> with attachment ...)
+    Attachment version: 1.1
+    Size: 42 bytes
+    Version: 2.3 -> 2.4
+    Compare: <url>        (View: <url> for a new document)
+    Download: <url>
+
+EXAMPLES
+    write_attachment reference=\"Sandbox.WebHome\" filename=\"notes.txt\" content=\"a\\nb\\n\" base_version=\"1.3\"
+    write_attachment reference=\"Sandbox.New\" filename=\"dot.png\" content_base64=\"iVBORw0KGgo...\"
+
+SEE ALSO
+    get_attachment, delete_attachment, get_document"
+)]
+struct WriteAttachment {
+    /// The document to attach to, e.g. "Sandbox.WebHome" (created if missing).
+    reference: String,
+    /// The attachment's file name, e.g. "notes.txt".
+    #[param(raw)]
+    filename: String,
+    /// The file as text (UTF-8, exactly as sent; "" = an empty file). Not with content_base64.
+    #[param(raw)]
+    content: Keep<String>,
+    /// The file as standard base64, for small binaries. Not with content.
+    content_base64: Keep<String>,
+    /// The document's version you read (get_document): required when the document exists.
+    base_version: Keep<String>,
+    /// Why you uploaded it; stored prefixed with "[AI] ".
+    comment: Option<String>,
+    /// The wiki to write in instead of this endpoint's wiki (see list_wikis).
+    #[param(cross_wiki)]
+    wiki: Option<String>,
+}
+
+impl Execute for WriteAttachment {
+    async fn execute(self, ctx: &ToolContext) -> ToolResult {
+        let base = version_argument("base_version", &self.base_version)?;
+        let bytes = decode_content(self.content.as_deref(), self.content_base64.as_deref())?;
+        validate_attachment_name(&self.filename).map_err(|error| name_refusal(&error))?;
+        let target = WriteTarget::resolve(
+            ctx,
+            &self.reference,
+            self.wiki.as_deref(),
+            None,
+            Right::Edit,
+        )
+        .await?;
+        let retry = "resend the attachment with the document's version as base_version";
+        let expected = target.expected(base, BaseRule::RequiredIfExists, retry)?;
+        let size = bytes.len();
+        let write = AttachmentWrite {
+            reference: target.reference().clone(),
+            name: self.filename.clone(),
+            content: bytes,
+            author: author(ctx)?,
+            comment: version_comment(
+                self.comment.as_deref(),
+                &format!("Uploaded attachment {}", self.filename),
+            ),
+            expected,
+        };
+        let outcome = ctx
+            .doors()?
+            .blocking(move |store| store.write_attachment(&write))
+            .await?
+            .map_err(|error| match &error {
+                StoreError::Invalid(InvalidInput::Name { .. }) => name_refusal(&error),
+                _ => save_failure(&target, &error, retry),
+            })?;
+        Ok(ToolOutput::text(
+            result_lines(ctx, &target, &self.filename, size, &outcome).join("\n"),
+        ))
+    }
+}
+
+/// The bytes to store from exactly one of the two content arguments, within the size cap.
+fn decode_content(content: Option<&str>, base64: Option<&str>) -> Result<Vec<u8>, ToolError> {
+    let too_large = |chars: usize, name: &str| {
+        ToolError::new(format!(
+            "Error: '{name}' is too large ({chars} characters; the limit is 1,000,000). Attach \
+             smaller files. {NOTHING_SAVED}"
+        ))
+    };
+    match (content, base64) {
+        (Some(_), Some(_)) => Err(ToolError::new(format!(
+            "Error: send exactly one of 'content' (text) or 'content_base64' (binary), not both. \
+             {NOTHING_SAVED}"
+        ))),
+        (None, None) => Err(ToolError::new(format!(
+            "Error: send the file as 'content' (text; \"\" for an empty file) or as \
+             'content_base64' (binary). {NOTHING_SAVED}"
+        ))),
+        (Some(text), None) => {
+            let chars = text.chars().count();
+            if chars > MAX_CONTENT_CHARS {
+                return Err(too_large(chars, "content"));
+            }
+            Ok(text.as_bytes().to_vec())
+        }
+        (None, Some(encoded)) => {
+            let chars = encoded.chars().count();
+            if chars > MAX_CONTENT_CHARS {
+                return Err(too_large(chars, "content_base64"));
+            }
+            if encoded.trim().is_empty() {
+                return Err(ToolError::new(format!(
+                    "Error: 'content_base64' is empty; for an empty file send content=\"\". \
+                     {NOTHING_SAVED}"
+                )));
+            }
+            let compact: String = encoded.chars().filter(|c| !c.is_whitespace()).collect();
+            STANDARD.decode(compact.as_bytes()).map_err(|_| {
+                ToolError::new(format!(
+                    "Error: 'content_base64' is not valid base64 (the standard alphabet A-Z a-z \
+                     0-9 + / with '=' padding). {NOTHING_SAVED}"
+                ))
+            })
+        }
+    }
+}
+
+/// The store's file-name refusal (its reason is written for callers) as the agent reads it.
+fn name_refusal(error: &StoreError) -> ToolError {
+    let reason = match error {
+        StoreError::Invalid(InvalidInput::Name { reason, .. }) => reason.as_str(),
+        _ => "it is not a valid file name",
+    };
+    ToolError::new(format!(
+        "Error: invalid 'filename': {reason}. Use a plain file name such as \"notes.txt\" (no \
+         '/', '\\', ';', control or bidi characters). {NOTHING_SAVED}"
+    ))
+}
+
+fn result_lines(
+    ctx: &ToolContext,
+    target: &WriteTarget,
+    filename: &str,
+    size: usize,
+    outcome: &AttachmentWriteOutcome,
+) -> Vec<String> {
+    let reference = fragment(&target.reference().to_string()).into_owned();
+    let name = fragment(filename).into_owned();
+    let headline = match (&outcome.document, outcome.created_attachment) {
+        (SaveOutcome::Created { .. }, _) => {
+            format!("Created document {reference} with attachment {name}.")
+        }
+        (_, true) => format!("Added attachment {name} to document {reference}."),
+        (_, false) => format!("Updated attachment {name} on document {reference}."),
+    };
+    let mut lines = vec![
+        headline,
+        format!("Attachment version: {}", outcome.attachment_version),
+        format!("Size: {size} bytes"),
+        version_line(&outcome.document),
+    ];
+    lines.extend(review_line(ctx, target, &outcome.document));
+    lines.extend(
+        link(
+            ctx,
+            Target::Download {
+                reference: target.reference(),
+                name: filename,
+            },
+        )
+        .map(|url| format!("Download: {url}")),
+    );
+    lines
+}

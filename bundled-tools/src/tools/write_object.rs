@@ -1,0 +1,341 @@
+//! `write_object` (facts §1.11): creates or updates one object of a class on a document, through
+//! the write seam (edit right, base_version, `[AI] ` comments).
+//!
+//! Order of checks: the class name (a contradicting wiki prefix, the sensitive classes) and the
+//! door (reach, edit right, space filter, the configuration refusal), then the class definition
+//! (unknown or Password fields, listing the settable ones), the object number (listing the
+//! existing ones), base_version against the document as read, then the store, which coerces
+//! every value to its field's type and saves under the compare-and-set, all or nothing.
+
+use std::collections::BTreeMap;
+
+use mcp_runtime::access::store_failure;
+use mcp_runtime::output::guard::fragment;
+use mcp_runtime::prelude::*;
+use wiki_store::model::class::{ClassDefinition, FieldType};
+use wiki_store::model::document::SaveOutcome;
+use wiki_store::model::object::ObjectWrite;
+use wiki_store::reference::DocumentReference;
+use wiki_store::rights::Right;
+use wiki_store::{InvalidInput, StoreError};
+
+use crate::seams::history::version_argument;
+use crate::seams::write::{
+    BaseRule, WriteTarget, author, refuse_sensitive_class, review_line, save_failure,
+    version_comment, version_line,
+};
+
+/// Create an object of a class on a document, or update one of its objects.
+///
+/// fields maps field names to values, all as strings (numbers "3", booleans "true", dates
+/// "2026-08-18", multi-select lists "a|b"). Omit object to create a new one; pass its number to
+/// update it (fields you leave out keep their values). base_version is required when the
+/// document exists.
+#[mcp_tool(
+    id = "write_object",
+    write,
+    category = "Structured data",
+    title = "Create or update an object",
+    man = "NOTES
+    class is the full name of the class document in the document's wiki (Tasks.TaskClass); a
+    wiki prefix naming another wiki is refused. get_schema class=... lists its fields and types.
+
+    fields: at least one, every value a JSON string. Numbers \"3\" or \"2.5\", booleans \"true\"
+    or \"false\", dates \"2026-08-18\" or \"2026-08-18T10:15:00Z\", a multi-select list's values
+    separated by '|' or ','. An unknown field is refused with the list of the class's fields;
+    Password fields can never be set by this tool. Every value is checked before anything is
+    written: one bad value saves nothing.
+
+    object: omit it to create the next object of the class on the document (numbers start at 0
+    and are never reused); pass a number to update that object (query_objects and get_document
+    show the numbers). The document is created, empty, if it does not exist.
+
+    base_version: REQUIRED when the document exists (its version from get_document); omit it
+    when the write creates the document. A stale base_version is a version conflict and saves
+    nothing. The save is recorded as you with the comment prefixed `[AI] `; minor unless
+    major=true.
+
+    Rights, groups, users and the MCP configuration classes are refused.
+
+FORMAT
+    Created Tasks.TaskClass object 2 on document main:Tasks.Task1.
+    Version: 1.3 -> 1.4
+    Title updated.
+    Fields set: priority, title
+    Compare: <url>
+
+EXAMPLES
+    write_object reference=\"Tasks.Task3\" class=\"Tasks.TaskClass\" fields={\"title\": \"Ship\", \"priority\": \"2\"}
+    write_object reference=\"Tasks.Task1\" class=\"Tasks.TaskClass\" object=0 fields={\"priority\": \"5\"} base_version=\"1.2\"
+
+SEE ALSO
+    get_schema, query_objects, delete_object, write_schema"
+)]
+struct WriteObject {
+    /// The document holding the object, e.g. "Tasks.Task1" (created if missing).
+    reference: String,
+    /// The class: its document's full name in the same wiki, e.g. "Tasks.TaskClass".
+    class: String,
+    /// Field values by field name, every value a string, e.g. {"priority": "2"}.
+    #[param(required)]
+    fields: BTreeMap<String, String>,
+    /// The object number to update; omit to create a new object.
+    #[param(range = 0..=4294967295)]
+    object: Option<i64>,
+    /// A new document title; omit to keep it.
+    title: Option<String>,
+    /// The document's version you read (get_document): required when the document exists.
+    base_version: Keep<String>,
+    /// Why you made the change; stored prefixed with "[AI] ".
+    comment: Option<String>,
+    /// Record a major version instead of a minor one.
+    major: bool,
+    /// The wiki to write in instead of this endpoint's wiki (see list_wikis).
+    #[param(cross_wiki)]
+    wiki: Option<String>,
+}
+
+impl Execute for WriteObject {
+    async fn execute(self, ctx: &ToolContext) -> ToolResult {
+        let base = version_argument("base_version", &self.base_version)?;
+        if self.fields.is_empty() {
+            return Err(ToolError::new(
+                "Error: 'fields' needs at least one field, e.g. {\"title\": \"Ship\"} (get_schema \
+                 lists the class's fields). Nothing was saved.",
+            ));
+        }
+        let number = self.object.map(object_number).transpose()?;
+        let target = WriteTarget::resolve(
+            ctx,
+            &self.reference,
+            self.wiki.as_deref(),
+            None,
+            Right::Edit,
+        )
+        .await?;
+        let class_document = class_document(&self.class, target.reference())?;
+        let class_name = class_document.local();
+        let class = read_class(ctx, &class_document).await?;
+        check_fields(&class, &self.fields)?;
+        if let Some(number) = number {
+            check_object_exists(ctx, &target, &class_name, number).await?;
+        }
+        let retry = "resend the fields with the document's version as base_version";
+        let expected = target.expected(base, BaseRule::RequiredIfExists, retry)?;
+        let title_changes = match (&self.title, target.current()) {
+            (None, _) => false,
+            (Some(_), None) => true,
+            (Some(title), Some(current)) => *title != current.title,
+        };
+        let default_comment = match number {
+            None => format!("Added {class_name} object"),
+            Some(number) => format!("Updated {class_name} object {number}"),
+        };
+        let names: Vec<String> = self.fields.keys().cloned().collect();
+        let write = ObjectWrite {
+            reference: target.reference().clone(),
+            class: class_name.clone(),
+            number,
+            values: self.fields,
+            title: self.title,
+            author: author(ctx)?,
+            comment: version_comment(self.comment.as_deref(), &default_comment),
+            major: self.major,
+            expected,
+        };
+        let outcome = ctx
+            .doors()?
+            .blocking(move |store| store.write_object(&write))
+            .await?
+            .map_err(|error| object_failure(&target, &error, retry))?;
+        let reference = fragment(&target.reference().to_string()).into_owned();
+        let class_shown = fragment(&class_name).into_owned();
+        let headline = match (&outcome.document, outcome.created_object) {
+            (SaveOutcome::Created { .. }, _) => format!(
+                "Created document {reference} with {class_shown} object {}.",
+                outcome.number
+            ),
+            (_, true) => format!(
+                "Created {class_shown} object {} on document {reference}.",
+                outcome.number
+            ),
+            (_, false) => format!(
+                "Updated {class_shown} object {} on document {reference}.",
+                outcome.number
+            ),
+        };
+        let mut lines = vec![headline, version_line(&outcome.document)];
+        if title_changes {
+            let creating = matches!(outcome.document, SaveOutcome::Created { .. });
+            lines.push(
+                if creating {
+                    "Title set."
+                } else {
+                    "Title updated."
+                }
+                .to_owned(),
+            );
+        }
+        lines.push(format!("Fields set: {}", fragment(&names.join(", "))));
+        lines.extend(review_line(ctx, &target, &outcome.document));
+        Ok(ToolOutput::text(lines.join("\n")))
+    }
+}
+
+/// The object number argument as the store's type (the range attribute already bounds it).
+fn object_number(value: i64) -> Result<u32, ToolError> {
+    u32::try_from(value).map_err(|_| {
+        ToolError::new("Error: 'object' must be an object number, 0 or more. Nothing was saved.")
+    })
+}
+
+/// The class document named by `class` in the wiki of `document`: a wiki prefix must name that
+/// same wiki (objects use classes of their own wiki), and the sensitive classes are refused.
+pub(crate) fn class_document(
+    class: &str,
+    document: &DocumentReference,
+) -> Result<DocumentReference, ToolError> {
+    let wiki = document.wiki();
+    let parsed = DocumentReference::parse(class.trim(), wiki).map_err(|_| {
+        ToolError::new(format!(
+            "Error: 'class' must be the full name of a class document, e.g. \
+             \"Tasks.TaskClass\" (got \"{}\"). Nothing was saved.",
+            fragment(class)
+        ))
+    })?;
+    if parsed.wiki() != wiki {
+        return Err(ToolError::new(format!(
+            "Error: the class \"{}\" is in wiki \"{}\", but the document is in wiki \"{wiki}\"; \
+             objects use the classes of their own wiki. Name the class without a wiki prefix. \
+             Nothing was saved.",
+            fragment(class),
+            parsed.wiki()
+        )));
+    }
+    refuse_sensitive_class(&parsed.local())?;
+    Ok(parsed)
+}
+
+async fn read_class(
+    ctx: &ToolContext,
+    class_document: &DocumentReference,
+) -> Result<ClassDefinition, ToolError> {
+    let lookup = class_document.clone();
+    ctx.doors()?
+        .blocking(move |store| store.class(&lookup))
+        .await?
+        .map_err(|error| store_failure("read the class", &error))?
+        .ok_or_else(|| {
+            ToolError::new(format!(
+                "Error: \"{}\" defines no class (its document has no fields). get_schema lists \
+                 the classes in use; write_schema creates one. Nothing was saved.",
+                fragment(&class_document.local())
+            ))
+        })
+}
+
+/// Refuses fields the class does not have (listing the settable ones) and Password fields.
+fn check_fields(
+    class: &ClassDefinition,
+    fields: &BTreeMap<String, String>,
+) -> Result<(), ToolError> {
+    let settable: Vec<&str> = class
+        .fields
+        .iter()
+        .filter(|field| !field.disabled && field.field_type != FieldType::Password)
+        .map(|field| field.name.as_str())
+        .collect();
+    for name in fields.keys() {
+        match class.field(name) {
+            Some(field) if !field.disabled && field.field_type == FieldType::Password => {
+                return Err(ToolError::new(format!(
+                    "Error: \"{}\" is a Password field; write tools never set passwords. \
+                     Settable fields: {}. Nothing was saved.",
+                    fragment(name),
+                    fragment(&settable.join(", "))
+                )));
+            }
+            Some(field) if !field.disabled => {}
+            _ => {
+                return Err(ToolError::new(format!(
+                    "Error: the class {} has no field \"{}\". Its fields: {}. Nothing was saved.",
+                    fragment(&class.name),
+                    fragment(name),
+                    fragment(&settable.join(", "))
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Refuses an object number the document does not hold, listing the numbers it does.
+pub(crate) async fn check_object_exists(
+    ctx: &ToolContext,
+    target: &WriteTarget,
+    class: &str,
+    number: u32,
+) -> Result<(), ToolError> {
+    let numbers = if target.current().is_some() {
+        let reference = target.reference().clone();
+        ctx.doors()?
+            .blocking(move |store| store.objects(&reference))
+            .await?
+            .map_err(|error| store_failure("read the objects", &error))?
+            .into_iter()
+            .filter(|object| object.class == class)
+            .map(|object| object.number)
+            .collect()
+    } else {
+        Vec::new()
+    };
+    if numbers.contains(&number) {
+        return Ok(());
+    }
+    let existing = if numbers.is_empty() {
+        "it has none".to_owned()
+    } else {
+        let shown: Vec<String> = numbers.iter().map(u32::to_string).collect();
+        format!("existing numbers: {}", shown.join(", "))
+    };
+    Err(ToolError::new(format!(
+        "Error: the {} has no {} object {number} ({existing}). Omit 'object' to create one. \
+         Nothing was saved.",
+        target.row_name(),
+        fragment(class)
+    )))
+}
+
+/// A store refusal of an object write as the agent reads it: a value that does not fit its
+/// field says what the field expects; the rest goes through the seam's mapping.
+pub(crate) fn object_failure(target: &WriteTarget, error: &StoreError, retry: &str) -> ToolError {
+    match error {
+        StoreError::Invalid(InvalidInput::FieldValue { field, expected }) => {
+            ToolError::new(format!(
+                "Error: the field \"{}\" expects {}. Nothing was saved.",
+                fragment(field),
+                fragment(expected)
+            ))
+        }
+        StoreError::Invalid(InvalidInput::UnknownField {
+            class,
+            field,
+            known,
+        }) => ToolError::new(format!(
+            "Error: the class {} has no field \"{}\". Its fields: {}. Nothing was saved.",
+            fragment(class),
+            fragment(field),
+            fragment(&known.join(", "))
+        )),
+        StoreError::Invalid(InvalidInput::ReservedClass { class }) => {
+            refuse_sensitive_class(class).err().unwrap_or_else(|| {
+                ToolError::new(format!(
+                    "Error: the class \"{}\" is reserved; write tools never change it. Nothing \
+                     was saved.",
+                    fragment(class)
+                ))
+            })
+        }
+        _ => save_failure(target, error, retry),
+    }
+}

@@ -1,0 +1,129 @@
+//! `delete_attachment` through the real middleware: to the recycle bin as a minor version,
+//! base_version always required, conflicts, a missing attachment, and who may delete.
+
+use serde_json::{Value, json};
+use wiki_store::model::wiki::WikiId;
+use wiki_store::{AttachmentStore, DocumentStore, TrashStore};
+
+use crate::harness::{Farm, GUEST, ok, reference};
+use crate::write_attachment::{farm, version};
+
+async fn delete(farm: &Farm, arguments: Value, user: &str) -> Result<String, String> {
+    farm.call("delete_attachment", arguments, user, "main")
+        .await
+}
+
+fn exists(farm: &Farm, name: &str) -> bool {
+    ok(farm.store.attachment(&reference("Sandbox.WebHome"), name)).is_some()
+}
+
+#[tokio::test]
+async fn an_attachment_moves_to_the_recycle_bin_as_a_minor_version() {
+    let farm = farm();
+    let before = version(&farm, "Sandbox.WebHome").unwrap_or_else(|| panic!("seeded"));
+    let text = ok(delete(
+        &farm,
+        json!({"reference": "Sandbox.WebHome", "filename": "notes.txt",
+               "base_version": before.to_string()}),
+        "alice",
+    )
+    .await);
+    let after = before.next(false);
+    assert_eq!(
+        text,
+        format!(
+            "Deleted attachment notes.txt from document main:Sandbox.WebHome (moved to the \
+             recycle bin; an administrator can restore it).\nVersion: {before} -> {after}"
+        )
+    );
+    assert!(!exists(&farm, "notes.txt"));
+    assert!(exists(&farm, "logo.png"));
+    assert_eq!(ok(farm.store.trash(&WikiId::main())).len(), 1);
+    let row = ok(farm.store.document(&reference("Sandbox.WebHome"), None));
+    let row = row.unwrap_or_else(|| panic!("the document stays"));
+    assert_eq!(row.version, after);
+}
+
+#[tokio::test]
+async fn base_version_is_required_and_checked() {
+    let farm = farm();
+    let now = version(&farm, "Sandbox.WebHome").unwrap_or_else(|| panic!("seeded"));
+    let missing = delete(
+        &farm,
+        json!({"reference": "Sandbox.WebHome", "filename": "notes.txt"}),
+        "alice",
+    )
+    .await;
+    assert!(
+        missing
+            .as_ref()
+            .is_err_and(|text| text.contains("'base_version' is required")),
+        "{missing:?}"
+    );
+    let stale = delete(
+        &farm,
+        json!({"reference": "Sandbox.WebHome", "filename": "notes.txt", "base_version": "1.1"}),
+        "alice",
+    )
+    .await;
+    assert_eq!(
+        stale,
+        Err(format!(
+            "Version conflict: the document is now at version {now} but base_version is 1.1. \
+             Re-read it with get_document and delete again with the document's version as \
+             base_version. get_history from=1.1 shows what changed since. Nothing was saved."
+        ))
+    );
+    assert!(exists(&farm, "notes.txt"));
+    assert_eq!(version(&farm, "Sandbox.WebHome"), Some(now));
+    assert!(ok(farm.store.trash(&WikiId::main())).is_empty());
+}
+
+#[tokio::test]
+async fn a_missing_attachment_or_document_changes_nothing() {
+    let farm = farm();
+    let now = version(&farm, "Sandbox.WebHome").unwrap_or_else(|| panic!("seeded"));
+    let refused = delete(
+        &farm,
+        json!({"reference": "Sandbox.WebHome", "filename": "nope.txt",
+               "base_version": now.to_string()}),
+        "alice",
+    )
+    .await;
+    assert_eq!(
+        refused,
+        Err(
+            "Error: the document \"main:Sandbox.WebHome\" has no attachment \"nope.txt\" \
+             (get_document lists its attachments). Nothing was changed."
+                .to_owned()
+        )
+    );
+    assert_eq!(version(&farm, "Sandbox.WebHome"), Some(now));
+    let missing = delete(
+        &farm,
+        json!({"reference": "Sandbox.Nowhere", "filename": "a.txt"}),
+        "alice",
+    )
+    .await;
+    assert_eq!(
+        missing,
+        Err(
+            "Error: the document \"main:Sandbox.Nowhere\" does not exist. Nothing was changed."
+                .to_owned()
+        )
+    );
+}
+
+#[tokio::test]
+async fn the_guest_and_a_user_without_edit_right_are_refused() {
+    let farm = farm();
+    let now = version(&farm, "Sandbox.WebHome").unwrap_or_else(|| panic!("seeded"));
+    let arguments = json!({"reference": "Sandbox.WebHome", "filename": "notes.txt",
+                           "base_version": now.to_string()});
+    let guest = delete(&farm, arguments.clone(), GUEST).await;
+    assert!(guest.is_err_and(|text| text.starts_with("Unknown tool 'delete_attachment'")));
+    let bob = delete(&farm, arguments, "bob").await;
+    assert!(bob.is_err(), "{bob:?}");
+    assert!(exists(&farm, "notes.txt"));
+    assert_eq!(version(&farm, "Sandbox.WebHome"), Some(now));
+}

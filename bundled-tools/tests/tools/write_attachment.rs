@@ -1,0 +1,284 @@
+//! `write_attachment` through the real middleware: creation of the document and of attachments,
+//! new versions, base_version rules, argument and name refusals, size caps, and who may write.
+//! Every refusal is checked against the store: nothing was written.
+
+use serde_json::{Value, json};
+use wiki_store::model::version::Version;
+use wiki_store::{AttachmentStore, DocumentStore};
+
+use crate::harness::{Farm, GUEST, PNG, ok, reference};
+
+const TOOLS: [&str; 2] = ["write_attachment", "delete_attachment"];
+
+/// The seeded farm with the attachment write tools enabled on `main`.
+pub(crate) fn farm() -> Farm {
+    let farm = Farm::new();
+    farm.configure("main", |config| {
+        config.enabled_tools = TOOLS.iter().map(|id| (*id).to_owned()).collect();
+    });
+    farm
+}
+
+/// The version of a document's default row, or `None` when it does not exist.
+pub(crate) fn version(farm: &Farm, text: &str) -> Option<Version> {
+    ok(farm.store.document(&reference(text), None)).map(|document| document.version)
+}
+
+async fn write(farm: &Farm, arguments: Value, user: &str) -> Result<String, String> {
+    farm.call("write_attachment", arguments, user, "main").await
+}
+
+fn bytes(farm: &Farm, document: &str, name: &str) -> Option<Vec<u8>> {
+    ok(farm
+        .store
+        .attachment_content(&reference(document), name, None))
+    .map(|(_, bytes)| bytes)
+}
+
+#[tokio::test]
+async fn a_new_document_is_created_with_its_first_attachment() {
+    let farm = farm();
+    let text = ok(write(
+        &farm,
+        json!({"reference": "Sandbox.Files", "filename": "a.txt", "content": "  one\r\ntwo "}),
+        "alice",
+    )
+    .await);
+    assert_eq!(
+        text,
+        "Created document main:Sandbox.Files with attachment a.txt.\nAttachment version: 1.1\n\
+         Size: 11 bytes\nVersion: 1.1"
+    );
+    // Raw: untrimmed, line endings as sent.
+    assert_eq!(
+        bytes(&farm, "Sandbox.Files", "a.txt"),
+        Some(b"  one\r\ntwo ".to_vec())
+    );
+    let info = ok(farm.store.attachment(&reference("Sandbox.Files"), "a.txt"));
+    let info = info.unwrap_or_else(|| panic!("no attachment"));
+    assert_eq!(info.author, "alice");
+    assert_eq!(info.comment, "[AI] Uploaded attachment a.txt");
+}
+
+#[tokio::test]
+async fn an_existing_document_needs_its_version_even_for_a_new_attachment() {
+    let farm = farm();
+    let before = version(&farm, "Sandbox.WebHome").unwrap_or_else(|| panic!("seeded"));
+    let refused = write(
+        &farm,
+        json!({"reference": "Sandbox.WebHome", "filename": "new.txt", "content": "x"}),
+        "alice",
+    )
+    .await;
+    assert_eq!(
+        refused,
+        Err(format!(
+            "Error: the document \"main:Sandbox.WebHome\" already exists (version {before}); \
+             'base_version' is required to change it. Read it with get_document and pass the \
+             version it shows as base_version. Nothing was saved."
+        ))
+    );
+    assert_eq!(bytes(&farm, "Sandbox.WebHome", "new.txt"), None);
+
+    let text = ok(write(
+        &farm,
+        json!({"reference": "Sandbox.WebHome", "filename": "new.txt", "content": "",
+               "base_version": before.to_string(), "comment": "empty file"}),
+        "alice",
+    )
+    .await);
+    let after = before.next(false);
+    assert_eq!(
+        text,
+        format!(
+            "Added attachment new.txt to document main:Sandbox.WebHome.\nAttachment version: \
+             1.1\nSize: 0 bytes\nVersion: {before} -> {after}"
+        )
+    );
+    assert_eq!(bytes(&farm, "Sandbox.WebHome", "new.txt"), Some(Vec::new()));
+    let info = ok(farm
+        .store
+        .attachment(&reference("Sandbox.WebHome"), "new.txt"));
+    assert_eq!(
+        info.map(|info| info.comment),
+        Some("[AI] empty file".to_owned())
+    );
+}
+
+#[tokio::test]
+async fn an_upload_over_an_attachment_adds_a_version_from_base64() {
+    let farm = farm();
+    let before = version(&farm, "Sandbox.WebHome").unwrap_or_else(|| panic!("seeded"));
+    let text = ok(write(
+        &farm,
+        json!({"reference": "Sandbox.WebHome", "filename": "logo.png",
+               "content_base64": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGP4z8DwHwAFAAH/iZk9HQAAAABJRU5ErkJggg==",
+               "base_version": before.to_string()}),
+        "alice",
+    )
+    .await);
+    assert!(
+        text.starts_with(
+            "Updated attachment logo.png on document main:Sandbox.WebHome.\nAttachment \
+             version: 1.2\nSize: 70 bytes\n"
+        ),
+        "{text}"
+    );
+    assert_eq!(
+        bytes(&farm, "Sandbox.WebHome", "logo.png"),
+        Some(PNG.to_vec())
+    );
+}
+
+#[tokio::test]
+async fn a_stale_base_version_is_a_conflict_and_saves_nothing() {
+    let farm = farm();
+    let now = version(&farm, "Sandbox.WebHome").unwrap_or_else(|| panic!("seeded"));
+    let refused = write(
+        &farm,
+        json!({"reference": "Sandbox.WebHome", "filename": "notes.txt", "content": "new",
+               "base_version": "1.1"}),
+        "alice",
+    )
+    .await;
+    assert_eq!(
+        refused,
+        Err(format!(
+            "Version conflict: the document is now at version {now} but base_version is 1.1. \
+             Re-read it with get_document and resend the attachment with the document's \
+             version as base_version. get_history from=1.1 shows what changed since. Nothing \
+             was saved."
+        ))
+    );
+    assert_eq!(version(&farm, "Sandbox.WebHome"), Some(now));
+    assert_eq!(
+        bytes(&farm, "Sandbox.WebHome", "notes.txt"),
+        Some(b"line one\nline two\n".to_vec())
+    );
+}
+
+#[tokio::test]
+async fn a_base_version_for_a_missing_document_is_refused() {
+    let farm = farm();
+    let refused = write(
+        &farm,
+        json!({"reference": "Sandbox.Missing", "filename": "a.txt", "content": "x",
+               "base_version": "1.1"}),
+        "alice",
+    )
+    .await;
+    assert_eq!(
+        refused,
+        Err(
+            "Error: the document \"main:Sandbox.Missing\" does not exist; omit base_version to \
+             create it. Nothing was saved."
+                .to_owned()
+        )
+    );
+    assert_eq!(version(&farm, "Sandbox.Missing"), None);
+}
+
+#[tokio::test]
+async fn argument_refusals_end_with_nothing_saved_and_write_nothing() {
+    let farm = farm();
+    let cases = [
+        (
+            json!({"reference": "Sandbox.New", "filename": "a.txt", "content": "x",
+                   "content_base64": "eA=="}),
+            "not both",
+        ),
+        (
+            json!({"reference": "Sandbox.New", "filename": "a.txt"}),
+            "send the file as 'content'",
+        ),
+        (
+            json!({"reference": "Sandbox.New", "filename": "a.txt", "content_base64": ""}),
+            "'content_base64' is empty",
+        ),
+        (
+            json!({"reference": "Sandbox.New", "filename": "a.txt", "content_base64": "%%%"}),
+            "not valid base64",
+        ),
+        (
+            json!({"reference": "Sandbox.New", "filename": "a.txt",
+                   "content": "x".repeat(1_000_001)}),
+            "'content' is too large (1000001 characters; the limit is 1,000,000)",
+        ),
+        (
+            json!({"reference": "Sandbox.New", "filename": "a.txt",
+                   "content_base64": "A".repeat(1_000_004)}),
+            "'content_base64' is too large",
+        ),
+        (
+            json!({"reference": "Sandbox.New", "filename": "../a.txt", "content": "x"}),
+            "invalid 'filename': the character U+002F is not allowed",
+        ),
+        (
+            json!({"reference": "Sandbox.New", "filename": "a\\b", "content": "x"}),
+            "U+005C",
+        ),
+        (
+            json!({"reference": "Sandbox.New", "filename": "a;b", "content": "x"}),
+            "U+003B",
+        ),
+        (
+            json!({"reference": "Sandbox.New", "filename": "a\u{7}b", "content": "x"}),
+            "U+0007",
+        ),
+        (
+            json!({"reference": "Sandbox.New", "filename": "gpj.\u{202E}exe", "content": "x"}),
+            "U+202E",
+        ),
+        (
+            json!({"reference": "MCP.ServerConfig", "filename": "a.txt", "content": "x"}),
+            "MCP configuration",
+        ),
+    ];
+    for (arguments, expected) in cases {
+        let refused = write(&farm, arguments.clone(), "alice").await;
+        let message = refused
+            .err()
+            .unwrap_or_else(|| panic!("accepted {arguments}"));
+        assert!(message.contains(expected), "{message}");
+        assert!(message.ends_with("Nothing was saved."), "{message}");
+    }
+    assert_eq!(version(&farm, "Sandbox.New"), None);
+    // ZWJ is allowed (scripts and emoji need it).
+    ok(write(
+        &farm,
+        json!({"reference": "Sandbox.New", "filename": "a\u{200D}b.txt", "content": "x"}),
+        "alice",
+    )
+    .await);
+}
+
+#[tokio::test]
+async fn the_guest_and_a_user_without_edit_right_are_refused() {
+    let farm = farm();
+    let arguments = json!({"reference": "Sandbox.New", "filename": "a.txt", "content": "x"});
+    let guest = write(&farm, arguments.clone(), GUEST).await;
+    assert!(
+        guest
+            .as_ref()
+            .is_err_and(|text| text.starts_with("Unknown tool 'write_attachment'")),
+        "{guest:?}"
+    );
+    let bob = write(&farm, arguments, "bob").await;
+    let message = bob.err().unwrap_or_else(|| panic!("bob may not edit"));
+    assert!(message.contains("edit"), "{message}");
+    assert_eq!(version(&farm, "Sandbox.New"), None);
+}
+
+#[tokio::test]
+async fn write_tools_are_off_until_enabled() {
+    let farm = Farm::new();
+    let refused = farm
+        .call(
+            "write_attachment",
+            json!({"reference": "Sandbox.New", "filename": "a.txt", "content": "x"}),
+            "alice",
+            "main",
+        )
+        .await;
+    assert!(refused.is_err_and(|text| text.starts_with("Unknown tool 'write_attachment'")),);
+}
