@@ -20,3 +20,4 @@ mod query_objects;
 mod write_attachment;
 mod write_document;
 mod write_object;
+mod write_schema;

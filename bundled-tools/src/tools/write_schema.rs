@@ -1,0 +1,311 @@
+//! `write_schema` (facts §1.11): adds, modifies or removes one field of a class, through the
+//! write seam (edit right on the class document, base_version, `[AI] ` comments).
+//!
+//! Order of checks: the arguments (field name grammar, which arguments the operation takes, the
+//! type and its attributes) before any store access, then the door (reach, edit right, space
+//! filter, the configuration refusal) and the sensitive classes, then base_version against the
+//! class document as read, then the store, which checks the change against the current class
+//! and saves under the compare-and-set.
+
+use std::collections::BTreeMap;
+
+use mcp_runtime::output::guard::fragment;
+use mcp_runtime::prelude::*;
+use wiki_store::model::class::{FIELD_TYPE_NAMES, FieldType, validate_field_name};
+use wiki_store::model::document::SaveOutcome;
+use wiki_store::model::object::{ClassChange, FieldChange};
+use wiki_store::rights::Right;
+use wiki_store::{Entity, InvalidInput, StoreError};
+
+use crate::seams::history::version_argument;
+use crate::seams::write::{
+    BaseRule, WriteTarget, author, refuse_sensitive_class, review_line, save_failure,
+    version_comment, version_line,
+};
+
+/// The tail of every refusal.
+const NOTHING_SAVED: &str = "Nothing was saved.";
+
+/// Change a class's schema: add, modify or remove one field. Read the manual first (man
+/// write_schema): a schema change affects every object of the class.
+///
+/// reference is the class document (its full name is the class name). The first add_field on a
+/// document creates the class. remove_field hides the field and its values on every object,
+/// reversibly: adding a field of the same name again shows them again.
+#[mcp_tool(
+    id = "write_schema",
+    write,
+    category = "Structured data",
+    title = "Change a class's fields",
+    man = "WARNING
+    A class's schema is shared by every object of the class in the wiki, and by the pages and
+    tools that read them. Check what uses the class (query_objects class=...) before changing
+    it, and change one field at a time.
+
+NOTES
+    operation=add_field adds `field` at the end with its `type`: String, TextArea, Number,
+    Boolean, Date, StaticList, Password, Email or Page. The first add_field on a document creates
+    the class (the document too if needed). Adding the name of a removed field brings it back,
+    with its stored values, under the new type.
+
+    operation=modify_field changes a field's pretty_name (\"\" clears it) and/or attributes; its
+    type never changes.
+
+    operation=remove_field hides the field and its values on every object. Nothing is erased:
+    adding a field with the same name again shows the values again.
+
+    attributes are type-specific, all strings; an unknown one is refused with the accepted list.
+      Number      number_type: integer (default) or float
+      Date        date_only: true or false
+      StaticList  values: the allowed values separated by '|' (required to add),
+                  multiselect: true or false
+      other types take none.
+
+    base_version: the class document's version (get_document). Required when the document
+    exists, and always for remove_field; omit it when add_field creates the class document. A
+    stale base_version is a version conflict and saves nothing.
+
+    The change is recorded as you with the comment prefixed `[AI] `; minor unless major=true.
+    Rights, groups, users and the MCP configuration classes are refused.
+
+FORMAT
+    Added field priority (Number) to class Tasks.TaskClass.
+    Version: 1.3 -> 1.4
+    Compare: <url>
+
+EXAMPLES
+    write_schema reference=\"Tasks.TaskClass\" operation=\"add_field\" field=\"due\" type=\"Date\" attributes={\"date_only\": \"true\"} base_version=\"1.3\"
+    write_schema reference=\"Tasks.TaskClass\" operation=\"modify_field\" field=\"state\" attributes={\"values\": \"open|done|wontfix\"} base_version=\"1.4\"
+    write_schema reference=\"Tasks.TaskClass\" operation=\"remove_field\" field=\"legacy\" base_version=\"1.5\"
+
+SEE ALSO
+    get_schema, write_object, query_objects"
+)]
+struct WriteSchema {
+    /// The class document, e.g. "Tasks.TaskClass".
+    reference: String,
+    /// What to do with the field.
+    operation: Operation,
+    /// The field name: ASCII letters, digits and '_', not starting with a digit.
+    field: String,
+    /// The field type (add_field only): String, TextArea, Number, Boolean, Date, StaticList,
+    /// Password, Email or Page.
+    #[param(rename = "type")]
+    field_type: Option<String>,
+    /// The field's label ("" clears it with modify_field).
+    pretty_name: Keep<String>,
+    /// Type-specific attributes as strings, e.g. {"values": "open|done"} for a StaticList.
+    attributes: BTreeMap<String, String>,
+    /// The class document's version (get_document): required when it exists, always for
+    /// remove_field.
+    base_version: Keep<String>,
+    /// Why you made the change; stored prefixed with "[AI] ".
+    comment: Option<String>,
+    /// Record a major version instead of a minor one.
+    major: bool,
+    /// The wiki to write in instead of this endpoint's wiki (see list_wikis).
+    #[param(cross_wiki)]
+    wiki: Option<String>,
+}
+
+/// The schema operations.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ParamEnum)]
+enum Operation {
+    /// Add a field (the first one creates the class).
+    #[param(rename = "add_field")]
+    Add,
+    /// Change a field's label or attributes.
+    #[param(rename = "modify_field")]
+    Modify,
+    /// Hide a field and its values, reversibly.
+    #[param(rename = "remove_field")]
+    Remove,
+}
+
+impl Execute for WriteSchema {
+    async fn execute(self, ctx: &ToolContext) -> ToolResult {
+        let base = version_argument("base_version", &self.base_version)?;
+        validate_field_name(&self.field).map_err(|error| schema_refusal(&error))?;
+        let change = self.change()?;
+        let target = WriteTarget::resolve(
+            ctx,
+            &self.reference,
+            self.wiki.as_deref(),
+            None,
+            Right::Edit,
+        )
+        .await?;
+        let class = target.reference().local();
+        refuse_sensitive_class(&class)?;
+        let rule = match self.operation {
+            Operation::Remove => BaseRule::Required,
+            Operation::Add | Operation::Modify => BaseRule::RequiredIfExists,
+        };
+        let retry = "redo the schema change with the class document's version as base_version";
+        let expected = target.expected(base, rule, retry)?;
+        let summary = match &change {
+            FieldChange::Add { field_type, .. } => {
+                format!("Added field {} ({})", self.field, field_type.name())
+            }
+            FieldChange::Modify { .. } => format!("Modified field {}", self.field),
+            FieldChange::Remove { .. } => format!("Removed field {}", self.field),
+        };
+        let type_name = match &change {
+            FieldChange::Add { field_type, .. } => Some(field_type.name()),
+            _ => None,
+        };
+        let write = ClassChange {
+            class_document: target.reference().clone(),
+            change,
+            author: author(ctx)?,
+            comment: version_comment(self.comment.as_deref(), &summary),
+            major: self.major,
+            expected,
+        };
+        let outcome = ctx
+            .doors()?
+            .blocking(move |store| store.change_class(&write))
+            .await?
+            .map_err(|error| match &error {
+                StoreError::Invalid(_)
+                | StoreError::AlreadyExists {
+                    entity: Entity::Field,
+                    ..
+                } => schema_refusal(&error),
+                _ => save_failure(&target, &error, retry),
+            })?;
+        let field = fragment(&self.field).into_owned();
+        let class_shown = fragment(&class).into_owned();
+        let headline = match (self.operation, &outcome, type_name) {
+            (Operation::Add, SaveOutcome::Created { .. }, Some(type_name)) => {
+                format!("Created class {class_shown} with field {field} ({type_name}).")
+            }
+            (Operation::Add, _, type_name) => format!(
+                "Added field {field} ({}) to class {class_shown}.",
+                type_name.unwrap_or("?")
+            ),
+            (Operation::Modify, _, _) => {
+                format!("Modified field {field} of class {class_shown}.")
+            }
+            (Operation::Remove, _, _) => format!(
+                "Removed field {field} from class {class_shown}. Its values stay stored on \
+                 every object, hidden: add a field named {field} again to show them again."
+            ),
+        };
+        let mut lines = vec![headline, version_line(&outcome)];
+        lines.extend(review_line(ctx, &target, &outcome));
+        Ok(ToolOutput::text(lines.join("\n")))
+    }
+}
+
+impl WriteSchema {
+    /// The store's change from the arguments, refusing those the operation does not take.
+    fn change(&self) -> Result<FieldChange, ToolError> {
+        let refuse =
+            |message: &str| Err(ToolError::new(format!("Error: {message} {NOTHING_SAVED}")));
+        let name = self.field.clone();
+        match self.operation {
+            Operation::Add => {
+                let Some(requested) = self.field_type.as_deref() else {
+                    return refuse(
+                        "add_field needs 'type': String, TextArea, Number, Boolean, Date, \
+                         StaticList, Password, Email or Page.",
+                    );
+                };
+                let type_name = FIELD_TYPE_NAMES
+                    .iter()
+                    .find(|known| known.eq_ignore_ascii_case(requested.trim()))
+                    .copied()
+                    .unwrap_or(requested);
+                let field_type = FieldType::from_parts(type_name, &self.attributes)
+                    .map_err(|error| schema_refusal(&error))?;
+                Ok(FieldChange::Add {
+                    name,
+                    field_type,
+                    pretty_name: self.pretty_name.as_deref().map(str::to_owned),
+                })
+            }
+            Operation::Modify => {
+                if self.field_type.is_some() {
+                    return refuse(
+                        "modify_field never changes a field's type; omit 'type' (to change \
+                         it, remove the field and add it again).",
+                    );
+                }
+                if self.attributes.is_empty() && !self.pretty_name.is_present() {
+                    return refuse("modify_field needs 'pretty_name' or 'attributes' to change.");
+                }
+                Ok(FieldChange::Modify {
+                    name,
+                    pretty_name: self.pretty_name.as_deref().map(str::to_owned),
+                    attributes: self.attributes.clone(),
+                })
+            }
+            Operation::Remove => {
+                if self.field_type.is_some()
+                    || !self.attributes.is_empty()
+                    || self.pretty_name.is_present()
+                {
+                    return refuse(
+                        "remove_field takes only 'field' (and base_version, comment, major); \
+                         omit 'type', 'pretty_name' and 'attributes'.",
+                    );
+                }
+                Ok(FieldChange::Remove { name })
+            }
+        }
+    }
+}
+
+/// A refused schema change as the agent reads it (the store's validation messages name what is
+/// wrong and, for attributes, what is accepted).
+fn schema_refusal(error: &StoreError) -> ToolError {
+    let reason = match error {
+        StoreError::Invalid(InvalidInput::Name { reason, .. }) => {
+            format!("invalid 'field': {reason}.")
+        }
+        StoreError::Invalid(InvalidInput::Keyword { what, expected }) => {
+            format!("the {what} must be one of: {expected}.")
+        }
+        StoreError::Invalid(InvalidInput::FieldAttribute {
+            field_type,
+            attribute,
+            accepted,
+        }) => {
+            let accepted = if accepted.is_empty() {
+                "none".to_owned()
+            } else {
+                accepted.join(", ")
+            };
+            format!(
+                "{field_type} fields do not take the attribute \"{}\". Accepted attributes: \
+                 {accepted}.",
+                fragment(attribute)
+            )
+        }
+        StoreError::Invalid(InvalidInput::AttributeValue {
+            attribute,
+            expected,
+        }) => format!("the attribute {attribute} expects {expected}."),
+        StoreError::Invalid(InvalidInput::UnknownField {
+            class,
+            field,
+            known,
+        }) => format!(
+            "the class {} has no field \"{}\". Its fields: {}.",
+            fragment(class),
+            fragment(field),
+            fragment(&known.join(", "))
+        ),
+        StoreError::AlreadyExists { key, .. } => format!(
+            "the class already has a field \"{}\"; use modify_field to change it.",
+            fragment(key)
+        ),
+        StoreError::Invalid(InvalidInput::ReservedClass { .. }) => {
+            "this class controls this server's configuration; write tools never change it."
+                .to_owned()
+        }
+        _ => "the schema change is not valid.".to_owned(),
+    };
+    ToolError::new(format!("Error: {reason} {NOTHING_SAVED}"))
+}
