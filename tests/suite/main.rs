@@ -4,3 +4,4 @@ mod harness;
 mod http;
 mod links;
 mod tidy;
+mod writes;

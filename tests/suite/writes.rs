@@ -1,0 +1,142 @@
+//! The write tools end to end over HTTP: an administrator enables them for a wiki by
+//! configuration (the store call `wiki-mcp config set` makes), then one agent session creates a
+//! page, edits it, reads it back, sees the change in the history, deletes it, and the page comes
+//! back from the recycle bin (the store call `wiki-mcp trash restore` makes).
+
+use rmcp::model::CallToolRequestParams;
+use rmcp::service::{RoleClient, RunningService};
+use serde_json::{Value, json};
+use wiki_store::model::wiki::WikiId;
+use wiki_store::{ConfigStore, TrashStore};
+
+use crate::harness::TestServer;
+
+/// The tools the administrator turns on: reads to check back, and the document writes.
+const TOOLS: [&str; 5] = [
+    "get_document",
+    "get_history",
+    "write_document",
+    "edit_document",
+    "delete_document",
+];
+
+/// Calls `tool`; `Ok(text)` or `Err(text)` for an `isError` result.
+async fn call(
+    client: &RunningService<RoleClient, ()>,
+    tool: &str,
+    arguments: Value,
+) -> Result<String, String> {
+    let Value::Object(arguments) = arguments else {
+        panic!("arguments must be an object");
+    };
+    let result = client
+        .call_tool(CallToolRequestParams::new(tool.to_owned()).with_arguments(arguments))
+        .await
+        .expect("tools/call");
+    let text = result
+        .content
+        .first()
+        .and_then(|content| content.as_text())
+        .map(|text| text.text.clone())
+        .unwrap_or_default();
+    if result.is_error == Some(true) {
+        Err(text)
+    } else {
+        Ok(text)
+    }
+}
+
+#[track_caller]
+fn ok(result: Result<String, String>) -> String {
+    result.unwrap_or_else(|error| panic!("expected a result, got the error: {error}"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn create_edit_read_diff_delete_restore() {
+    let server = TestServer::start().await;
+    let off = server.client("main", Some(&server.admin_token)).await;
+    let Value::Object(arguments) = json!({"reference": "Sandbox.E2E", "content": "x"}) else {
+        panic!("arguments must be an object");
+    };
+    let refused = off
+        .call_tool(CallToolRequestParams::new("write_document").with_arguments(arguments))
+        .await;
+    assert!(
+        refused.is_err_and(|error| error.to_string().contains("Unknown tool 'write_document'")),
+        "write tools are off by default"
+    );
+    off.cancel().await.expect("the client closes");
+
+    let main = WikiId::main();
+    let mut config = server.store.mcp_config(&main);
+    config.enabled_tools = TOOLS.iter().map(|tool| (*tool).to_owned()).collect();
+    server
+        .store
+        .set_mcp_config(&main, &config, "admin")
+        .expect("the configuration is saved");
+
+    let agent = server.client("main", Some(&server.admin_token)).await;
+    let created = ok(call(
+        &agent,
+        "write_document",
+        json!({"reference": "Sandbox.E2E", "content": "# E2E\r\n\r\nfirst draft\r\n",
+               "title": "End to end"}),
+    )
+    .await);
+    assert!(
+        created.starts_with("Created document main:Sandbox.E2E.\nVersion: 1.1\n"),
+        "{created}"
+    );
+    assert!(created.contains("\nView: "), "{created}");
+
+    let edited = ok(call(
+        &agent,
+        "edit_document",
+        json!({"reference": "Sandbox.E2E", "base_version": "1.1",
+               "edits": [{"old_string": "first draft", "new_string": "second draft"}]}),
+    )
+    .await);
+    assert!(
+        edited.starts_with("Edited document main:Sandbox.E2E.\nVersion: 1.1 -> 1.2\n"),
+        "{edited}"
+    );
+    assert!(edited.contains("     3\tsecond draft"), "{edited}");
+
+    let read = ok(call(&agent, "get_document", json!({"reference": "Sandbox.E2E"})).await);
+    assert!(read.contains("Version: 1.2"), "{read}");
+    assert!(read.contains("     3\tsecond draft"), "{read}");
+
+    let diff = ok(call(
+        &agent,
+        "get_history",
+        json!({"reference": "Sandbox.E2E", "from": "1.1"}),
+    )
+    .await);
+    assert!(diff.contains("-first draft\n+second draft"), "{diff}");
+
+    let deleted = ok(call(
+        &agent,
+        "delete_document",
+        json!({"reference": "Sandbox.E2E", "base_version": "1.2"}),
+    )
+    .await);
+    assert!(deleted.contains("to the recycle bin"), "{deleted}");
+    let gone = call(&agent, "get_document", json!({"reference": "Sandbox.E2E"})).await;
+    assert!(gone.is_err(), "{gone:?}");
+
+    let entry = server
+        .store
+        .trash(&main)
+        .expect("the bin")
+        .into_iter()
+        .find(|entry| entry.reference.local() == "Sandbox.E2E")
+        .expect("the page is in the bin");
+    server
+        .store
+        .restore(entry.id, "admin")
+        .expect("the page is restored");
+    let back = ok(call(&agent, "get_document", json!({"reference": "Sandbox.E2E"})).await);
+    assert!(back.contains("     3\tsecond draft"), "{back}");
+    agent.cancel().await.expect("the client closes");
+    server.stop().await.expect("the server stops");
+}
