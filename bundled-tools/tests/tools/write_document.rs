@@ -6,7 +6,7 @@
 use mcp_runtime::server::ServerSettings;
 use serde_json::{Value, json};
 use wiki_store::DocumentStore;
-use wiki_store::model::document::Document;
+use wiki_store::model::document::{Document, DocumentSave};
 use wiki_store::model::locale::Locale;
 
 use crate::harness::{Farm, GUEST, locale, ok, reference, unsigned};
@@ -282,6 +282,25 @@ async fn translations_are_their_own_rows() {
         "{orphan}"
     );
     assert!(stored(&farm, "Sandbox.Nowhere", None).is_none());
+}
+
+#[tokio::test]
+async fn a_new_translation_takes_the_default_rows_syntax() {
+    let farm = writable_farm();
+    let mut plain = DocumentSave::new(reference("Sandbox.Plain"), "plain text\n", "alice");
+    plain.syntax = Some("plain/1.0".to_owned());
+    ok(farm.store.save_document(&plain));
+    let created = text(
+        write(
+            &farm,
+            json!({"reference": "Sandbox.Plain", "locale": "de", "content": "Klartext\n"}),
+            "alice",
+        )
+        .await,
+    );
+    assert!(created.ends_with("\nSyntax: plain/1.0"), "{created}");
+    let german = stored(&farm, "Sandbox.Plain", Some(&locale("de")));
+    assert_eq!(german.map(|row| row.syntax), Some("plain/1.0".to_owned()));
 }
 
 #[tokio::test]
