@@ -2,20 +2,28 @@
 //! new versions, base_version rules, argument and name refusals, size caps, and who may write.
 //! Every refusal is checked against the store: nothing was written.
 
+use mcp_runtime::server::ServerSettings;
 use serde_json::{Value, json};
 use wiki_store::model::version::Version;
 use wiki_store::{AttachmentStore, DocumentStore};
 
-use crate::harness::{Farm, GUEST, PNG, ok, reference};
+use crate::harness::{Farm, GUEST, PNG, ok, reference, unsigned};
 
 const TOOLS: [&str; 2] = ["write_attachment", "delete_attachment"];
 
 /// The seeded farm with the attachment write tools enabled on `main`.
 pub(crate) fn farm() -> Farm {
-    let farm = Farm::new();
-    farm.configure("main", |config| {
-        config.enabled_tools = TOOLS.iter().map(|id| (*id).to_owned()).collect();
-    });
+    farm_with(ServerSettings::default())
+}
+
+/// [`farm`] served with `settings`, the tools enabled on `sub` too.
+fn farm_with(settings: ServerSettings) -> Farm {
+    let farm = Farm::with_settings(settings);
+    for wiki in ["main", "sub"] {
+        farm.configure(wiki, |config| {
+            config.enabled_tools = TOOLS.iter().map(|id| (*id).to_owned()).collect();
+        });
+    }
     farm
 }
 
@@ -281,4 +289,60 @@ async fn write_tools_are_off_until_enabled() {
         )
         .await;
     assert!(refused.is_err_and(|text| text.starts_with("Unknown tool 'write_attachment'")),);
+}
+
+#[tokio::test]
+async fn results_link_the_change_and_the_file() {
+    let farm = farm_with(ServerSettings::default().with_public_url("https://wiki.example.org/"));
+    let before = version(&farm, "Sandbox.WebHome").unwrap_or_else(|| panic!("seeded"));
+    let text = ok(write(
+        &farm,
+        json!({"reference": "Sandbox.WebHome", "filename": "b.txt", "content": "b",
+               "base_version": before.to_string()}),
+        "alice",
+    )
+    .await);
+    let lines: Vec<String> = unsigned(&text).lines().map(str::to_owned).collect();
+    let compare = lines.get(4).map_or("", String::as_str);
+    assert!(
+        compare.starts_with("Compare: https://wiki.example.org/wikis/main/"),
+        "{text}"
+    );
+    assert_eq!(
+        lines.get(5).map(String::as_str),
+        Some("Download: https://wiki.example.org/wikis/main/download/Sandbox/WebHome/b.txt"),
+        "{text}"
+    );
+}
+
+#[tokio::test]
+async fn cross_wiki_writes_need_reach_and_the_right_there() {
+    let farm = farm();
+    let document = "sub:Team.WebHome";
+    let before = version(&farm, document).unwrap_or_else(|| panic!("seeded"));
+    let arguments = json!({"reference": "Team.WebHome", "wiki": "sub", "filename": "x.txt",
+                           "content": "x", "base_version": before.to_string()});
+    // alice may edit main, not sub.
+    let alice = write(&farm, arguments.clone(), "alice").await;
+    assert!(alice.is_err(), "{alice:?}");
+    assert_eq!(version(&farm, document), Some(before));
+    // The admin reaches sub from main.
+    let admin = ok(write(&farm, arguments, "admin").await);
+    assert!(
+        admin.starts_with("Added attachment x.txt to document sub:Team.WebHome."),
+        "{admin}"
+    );
+    // sub has no reach: its endpoint cannot write into main.
+    let main_before = version(&farm, "Sandbox.WebHome");
+    let from_sub = farm
+        .call(
+            "write_attachment",
+            json!({"reference": "Sandbox.WebHome", "wiki": "main", "filename": "y.txt",
+                   "content": "y", "base_version": main_before.map(|v| v.to_string())}),
+            "admin",
+            "sub",
+        )
+        .await;
+    assert!(from_sub.is_err(), "{from_sub:?}");
+    assert_eq!(version(&farm, "Sandbox.WebHome"), main_before);
 }
