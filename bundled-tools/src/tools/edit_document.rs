@@ -294,17 +294,17 @@ fn apply(text: &str, edits: &[Edit]) -> Result<Applied, ToolError> {
 }
 
 /// Replaces `range` of the text by `new`, shifting the recorded places after it and merging
-/// the ones it overlaps into the new place.
+/// the ones it overlaps into the new place (places that only touch it stay their own).
 fn replace(applied: &mut Applied, number: usize, range: std::ops::Range<usize>, new: &str) {
     let removed = range.len();
-    // Only called for positions past `range.end`, so the subtraction cannot underflow.
+    // Only called for positions at or past `range.end`, so the subtraction cannot underflow.
     let shift = |at: usize| at - removed + new.len();
     let mut start = range.start;
     let mut end = range.start + new.len();
     applied.places.retain_mut(|(_, place)| {
-        if place.end < range.start {
+        if place.end <= range.start {
             true
-        } else if place.start > range.end {
+        } else if place.start >= range.end {
             *place = shift(place.start)..shift(place.end);
             true
         } else {
@@ -341,8 +341,15 @@ fn echo(applied: &Applied) -> String {
             "@@ edit {number} @@ ({count} replacement{})",
             if *count == 1 { "" } else { "s" }
         );
+        let mut places: Vec<&std::ops::Range<usize>> = applied
+            .places
+            .iter()
+            .filter(|(n, _)| *n == number)
+            .map(|(_, place)| place)
+            .collect();
+        places.sort_unstable_by_key(|place| place.start);
         let mut windows: Vec<(usize, usize)> = Vec::new();
-        for (_, place) in applied.places.iter().filter(|(n, _)| *n == number) {
+        for place in places {
             let first = line_of(&applied.text, place.start);
             let last = line_of(&applied.text, place.end.saturating_sub(1).max(place.start));
             let from = first.saturating_sub(CONTEXT_LINES);
@@ -352,7 +359,6 @@ fn echo(applied: &Applied) -> String {
                 _ => windows.push((from, to)),
             }
         }
-        windows.sort_unstable();
         if windows.is_empty() {
             block.push_str("\n(merged into a later edit's change)");
         }
@@ -446,6 +452,37 @@ mod tests {
         );
         assert!(shown.contains("    10\tten\n    11\tTEN\n"), "{shown}");
         assert!(shown.ends_with("    14\tline 13"), "{shown}");
+    }
+
+    #[test]
+    fn replace_all_windows_are_in_order_and_merged() {
+        let text: String = (1..=20).map(|n| format!("line {n}\n")).collect();
+        let applied = apply(
+            &text,
+            &[
+                edit("line 1\n", "first\n", false),
+                edit("line 2", "L2", true),
+            ],
+        )
+        .unwrap_or_else(|error| panic!("{error}"));
+        // "line 2" occurs on lines 2 and 20: two windows, in order, numbered as saved.
+        let shown = echo(&applied);
+        let numbers: Vec<&str> = shown
+            .lines()
+            .filter_map(|line| line.split('\t').next())
+            .map(str::trim)
+            .filter(|n| n.parse::<usize>().is_ok())
+            .collect();
+        assert_eq!(
+            numbers,
+            [
+                "1", "2", "3", "4", "1", "2", "3", "4", "5", "17", "18", "19", "20"
+            ]
+        );
+        assert!(
+            shown.contains("     2\tL2\n") && shown.ends_with("    20\tL20"),
+            "{shown}"
+        );
     }
 
     #[test]
