@@ -216,22 +216,33 @@ pub(crate) fn class_document(
     Ok(parsed)
 }
 
+/// The class definition, read only if the caller may view the class document: its field names
+/// are listed in refusals, and a class the caller cannot see reads as no class at all.
 async fn read_class(
     ctx: &ToolContext,
     class_document: &DocumentReference,
 ) -> Result<ClassDefinition, ToolError> {
+    let no_class = || {
+        ToolError::new(format!(
+            "Error: \"{}\" defines no class (its document has no fields). get_schema lists \
+             the classes in use; write_schema creates one. Nothing was saved.",
+            fragment(&class_document.local())
+        ))
+    };
+    let doors = ctx.doors()?;
+    doors
+        .authorize(
+            &class_document.local(),
+            Some(class_document.wiki().as_str()),
+            Right::View,
+        )
+        .map_err(|_| no_class())?;
     let lookup = class_document.clone();
-    ctx.doors()?
+    doors
         .blocking(move |store| store.class(&lookup))
         .await?
         .map_err(|error| store_failure("read the class", &error))?
-        .ok_or_else(|| {
-            ToolError::new(format!(
-                "Error: \"{}\" defines no class (its document has no fields). get_schema lists \
-                 the classes in use; write_schema creates one. Nothing was saved.",
-                fragment(&class_document.local())
-            ))
-        })
+        .ok_or_else(no_class)
 }
 
 /// Refuses fields the class does not have (listing the settable ones) and Password fields.

@@ -4,7 +4,9 @@
 
 use serde_json::{Value, json};
 use wiki_store::ObjectStore;
-use wiki_store::model::object::{FieldValue, ObjectRecord};
+use wiki_store::model::class::FieldType;
+use wiki_store::model::document::Expected;
+use wiki_store::model::object::{ClassChange, FieldChange, FieldValue, ObjectRecord};
 
 use crate::harness::{Farm, GUEST, TASK_CLASS, ok, reference};
 use crate::write_attachment::version;
@@ -237,4 +239,37 @@ async fn the_guest_and_a_user_without_edit_right_are_refused() {
     let bob = write(&farm, arguments, "bob").await;
     assert!(bob.is_err(), "{bob:?}");
     assert_eq!(version(&farm, "Tasks.Task7"), None);
+}
+
+#[tokio::test]
+async fn a_class_the_caller_cannot_view_reads_as_no_class() {
+    let farm = farm();
+    ok(farm.store.change_class(&ClassChange {
+        class_document: reference("Secret.PlanClass"),
+        change: FieldChange::Add {
+            name: "goal".to_owned(),
+            field_type: FieldType::String,
+            pretty_name: None,
+        },
+        author: "admin".to_owned(),
+        comment: "schema".to_owned(),
+        major: false,
+        expected: Expected::Any,
+    }));
+    let refused = write(
+        &farm,
+        json!({"reference": "Sandbox.Plan", "class": "Secret.PlanClass",
+               "fields": {"nope": "x"}}),
+        "alice",
+    )
+    .await;
+    assert_eq!(
+        refused,
+        Err(
+            "Error: \"Secret.PlanClass\" defines no class (its document has no fields). \
+             get_schema lists the classes in use; write_schema creates one. Nothing was saved."
+                .to_owned()
+        )
+    );
+    assert_eq!(version(&farm, "Sandbox.Plan"), None);
 }
