@@ -14,7 +14,7 @@ use wiki_store::attachments::validate_attachment_name;
 use wiki_store::model::attachment::{AttachmentWrite, AttachmentWriteOutcome};
 use wiki_store::model::document::SaveOutcome;
 use wiki_store::rights::Right;
-use wiki_store::{InvalidInput, StoreError};
+use wiki_store::{Field, InvalidInput, StoreError};
 
 use crate::seams::history::version_argument;
 use crate::seams::urls::{Target, link};
@@ -127,6 +127,14 @@ impl Execute for WriteAttachment {
             .await?
             .map_err(|error| match &error {
                 StoreError::Invalid(InvalidInput::Name { .. }) => name_refusal(&error),
+                StoreError::TooLarge {
+                    field: Field::Attachment,
+                    limit,
+                    actual,
+                } => ToolError::new(format!(
+                    "Error: the file is too large ({actual} bytes; this wiki accepts at most \
+                     {limit} bytes per attachment). {NOTHING_SAVED}"
+                )),
                 _ => save_failure(&target, &error, retry),
             })?;
         Ok(ToolOutput::text(
