@@ -123,7 +123,10 @@ async fn the_guest_and_a_user_without_edit_right_are_refused() {
     let guest = delete(&farm, arguments.clone(), GUEST).await;
     assert!(guest.is_err_and(|text| text.starts_with("Unknown tool 'delete_attachment'")));
     let bob = delete(&farm, arguments, "bob").await;
-    assert!(bob.is_err(), "{bob:?}");
+    assert_eq!(
+        bob,
+        Err("You do not have permission to edit \"main:Sandbox.WebHome\".".to_owned())
+    );
     assert!(exists(&farm, "notes.txt"));
     assert_eq!(version(&farm, "Sandbox.WebHome"), Some(now));
 }

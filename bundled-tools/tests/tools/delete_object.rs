@@ -106,6 +106,9 @@ async fn the_guest_and_a_user_without_edit_right_are_refused() {
     let guest = delete(&farm, arguments.clone(), GUEST).await;
     assert!(guest.is_err_and(|text| text.starts_with("Unknown tool 'delete_object'")));
     let bob = delete(&farm, arguments, "bob").await;
-    assert!(bob.is_err(), "{bob:?}");
+    assert_eq!(
+        bob,
+        Err("You do not have permission to edit \"main:Tasks.Task1\".".to_owned())
+    );
     assert_eq!(objects(&farm, "Tasks.Task1").len(), 1);
 }

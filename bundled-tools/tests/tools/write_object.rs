@@ -237,7 +237,10 @@ async fn the_guest_and_a_user_without_edit_right_are_refused() {
     let guest = write(&farm, arguments.clone(), GUEST).await;
     assert!(guest.is_err_and(|text| text.starts_with("Unknown tool 'write_object'")));
     let bob = write(&farm, arguments, "bob").await;
-    assert!(bob.is_err(), "{bob:?}");
+    assert_eq!(
+        bob,
+        Err("You do not have permission to edit \"main:Tasks.Task7\".".to_owned())
+    );
     assert_eq!(version(&farm, "Tasks.Task7"), None);
 }
 

@@ -243,6 +243,9 @@ async fn sensitive_classes_and_callers_without_edit_right_are_refused() {
     let guest = schema(&farm, arguments.clone(), GUEST).await;
     assert!(guest.is_err_and(|text| text.starts_with("Unknown tool 'write_schema'")));
     let bob = schema(&farm, arguments, "bob").await;
-    assert!(bob.is_err(), "{bob:?}");
+    assert_eq!(
+        bob,
+        Err("You do not have permission to edit \"main:Shop.ItemClass\".".to_owned())
+    );
     assert_eq!(class(&farm, "Shop.ItemClass"), None);
 }
