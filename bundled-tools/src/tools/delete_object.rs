@@ -15,7 +15,7 @@ use crate::seams::history::version_argument;
 use crate::seams::write::{
     BaseRule, WriteTarget, author, review_line, version_comment, version_line,
 };
-use crate::tools::write_object::{check_object_exists, class_document, object_failure};
+use crate::tools::write_object::{class_document, existing_object, object_failure};
 
 /// Delete one object of a class from a document.
 ///
@@ -84,7 +84,7 @@ impl Execute for DeleteObject {
         let class = class_document(&self.class, target.reference())?.local();
         let retry = "delete again with the document's version as base_version";
         let expected = target.expected(base, BaseRule::Required, retry)?;
-        check_object_exists(ctx, &target, &class, number).await?;
+        existing_object(ctx, &target, &class, number).await?;
         let delete = ObjectDelete {
             reference: target.reference().clone(),
             class: class.clone(),

@@ -14,14 +14,14 @@ use mcp_runtime::output::guard::fragment;
 use mcp_runtime::prelude::*;
 use wiki_store::model::class::{ClassDefinition, FieldType};
 use wiki_store::model::document::SaveOutcome;
-use wiki_store::model::object::ObjectWrite;
+use wiki_store::model::object::{FieldValue, ObjectRecord, ObjectWrite};
 use wiki_store::reference::DocumentReference;
 use wiki_store::rights::Right;
 use wiki_store::{InvalidInput, StoreError};
 
 use crate::seams::history::version_argument;
 use crate::seams::write::{
-    BaseRule, WriteTarget, author, refuse_sensitive_class, review_line, save_failure,
+    BaseRule, WriteTarget, author, no_changes, refuse_sensitive_class, review_line, save_failure,
     version_comment, version_line,
 };
 
@@ -54,6 +54,8 @@ use crate::seams::write::{
     when the write creates the document. A stale base_version is a version conflict and saves
     nothing. The save is recorded as you with the comment prefixed `[AI] `; minor unless
     major=true.
+    Updating an object with the values it already holds (and no new title) saves nothing
+    (\"No changes\").
 
     Rights, groups, users and the MCP configuration classes are refused.
 
@@ -117,9 +119,10 @@ impl Execute for WriteObject {
         let class_name = class_document.local();
         let class = read_class(ctx, &class_document).await?;
         check_fields(&class, &self.fields)?;
-        if let Some(number) = number {
-            check_object_exists(ctx, &target, &class_name, number).await?;
-        }
+        let existing = match number {
+            Some(number) => Some(existing_object(ctx, &target, &class_name, number).await?),
+            None => None,
+        };
         let retry = "resend the fields with the document's version as base_version";
         let expected = target.expected(base, BaseRule::RequiredIfExists, retry)?;
         let title_changes = match (&self.title, target.current()) {
@@ -127,6 +130,25 @@ impl Execute for WriteObject {
             (Some(_), None) => true,
             (Some(title), Some(current)) => *title != current.title,
         };
+        if let (Some(object), Some(current)) = (&existing, target.current())
+            && !title_changes
+            && self.fields.iter().all(|(name, raw)| {
+                object
+                    .values
+                    .get(name)
+                    .is_some_and(|value| holds(value, raw))
+            })
+        {
+            return Ok(no_changes(
+                &target,
+                &format!(
+                    "{} object {} already holds the given values and title",
+                    fragment(&class_name),
+                    object.number
+                ),
+                current.version,
+            ));
+        }
         let default_comment = match number {
             None => format!("Added {class_name} object"),
             Some(number) => format!("Updated {class_name} object {number}"),
@@ -179,6 +201,20 @@ impl Execute for WriteObject {
         lines.push(format!("Fields set: {}", fragment(&names.join(", "))));
         lines.extend(review_line(ctx, &target, &outcome.document));
         Ok(ToolOutput::text(lines.join("\n")))
+    }
+}
+
+/// Whether a stored value is exactly what `raw` would store. Only canonical spellings count
+/// (a value spelled otherwise is saved, which at worst records an unneeded version); dates,
+/// lists, floats and passwords are never compared.
+fn holds(value: &FieldValue, raw: &str) -> bool {
+    match value {
+        FieldValue::Text(text) => text == raw,
+        FieldValue::Integer(number) => number.to_string() == raw,
+        FieldValue::Boolean(flag) => flag.to_string() == raw,
+        FieldValue::Float(_) | FieldValue::Date(_) | FieldValue::List(_) | FieldValue::Masked => {
+            false
+        }
     }
 }
 
@@ -280,14 +316,14 @@ fn check_fields(
     Ok(())
 }
 
-/// Refuses an object number the document does not hold, listing the numbers it does.
-pub(crate) async fn check_object_exists(
+/// The object `number` of `class` on the document, or a refusal listing the numbers it holds.
+pub(crate) async fn existing_object(
     ctx: &ToolContext,
     target: &WriteTarget,
     class: &str,
     number: u32,
-) -> Result<(), ToolError> {
-    let numbers = if target.current().is_some() {
+) -> Result<ObjectRecord, ToolError> {
+    let objects: Vec<ObjectRecord> = if target.current().is_some() {
         let reference = target.reference().clone();
         ctx.doors()?
             .blocking(move |store| store.objects(&reference))
@@ -295,13 +331,13 @@ pub(crate) async fn check_object_exists(
             .map_err(|error| store_failure("read the objects", &error))?
             .into_iter()
             .filter(|object| object.class == class)
-            .map(|object| object.number)
             .collect()
     } else {
         Vec::new()
     };
-    if numbers.contains(&number) {
-        return Ok(());
+    let numbers: Vec<u32> = objects.iter().map(|object| object.number).collect();
+    if let Some(found) = objects.into_iter().find(|object| object.number == number) {
+        return Ok(found);
     }
     let existing = if numbers.is_empty() {
         "it has none".to_owned()

@@ -276,3 +276,37 @@ async fn a_class_the_caller_cannot_view_reads_as_no_class() {
     );
     assert_eq!(version(&farm, "Sandbox.Plan"), None);
 }
+
+#[tokio::test]
+async fn values_already_stored_save_nothing() {
+    let farm = farm();
+    let now = version(&farm, "Tasks.Task1").unwrap_or_else(|| panic!("seeded"));
+    let same = ok(write(
+        &farm,
+        json!({"reference": "Tasks.Task1", "class": TASK_CLASS, "object": 0,
+               "fields": {"title": "Write docs", "priority": "1"},
+               "base_version": now.to_string()}),
+        "alice",
+    )
+    .await);
+    assert_eq!(
+        same,
+        format!(
+            "No changes: Tasks.TaskClass object 0 already holds the given values and title. \
+             Nothing was saved; the document \"main:Tasks.Task1\" stays at version {now}."
+        )
+    );
+    assert_eq!(version(&farm, "Tasks.Task1"), Some(now));
+    // One changed value is saved.
+    let spelled = ok(write(
+        &farm,
+        json!({"reference": "Tasks.Task1", "class": TASK_CLASS, "object": 0,
+               "fields": {"priority": "2"}, "base_version": now.to_string()}),
+        "alice",
+    )
+    .await);
+    assert!(
+        spelled.starts_with("Updated Tasks.TaskClass object 0"),
+        "{spelled}"
+    );
+}
