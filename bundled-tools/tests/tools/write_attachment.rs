@@ -348,3 +348,43 @@ async fn cross_wiki_writes_need_reach_and_the_right_there() {
     assert!(from_sub.is_err(), "{from_sub:?}");
     assert_eq!(version(&farm, "Sandbox.WebHome"), main_before);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn sixteen_uploads_on_one_version_one_wins() {
+    let farm = std::sync::Arc::new(farm());
+    let base = version(&farm, "Sandbox.WebHome").unwrap_or_else(|| panic!("seeded"));
+    let mut uploads = tokio::task::JoinSet::new();
+    for agent in 0..16 {
+        let farm = std::sync::Arc::clone(&farm);
+        uploads.spawn(async move {
+            write(
+                &farm,
+                json!({"reference": "Sandbox.WebHome", "filename": format!("agent{agent}.txt"),
+                       "content": "x", "base_version": base.to_string()}),
+                "alice",
+            )
+            .await
+        });
+    }
+    let mut won = 0;
+    let mut conflicts = 0;
+    while let Some(result) = uploads.join_next().await {
+        match ok(result) {
+            Ok(_) => won += 1,
+            Err(text) if text.starts_with("Version conflict: the document is now at version") => {
+                conflicts += 1;
+            }
+            Err(text) => panic!("unexpected refusal: {text}"),
+        }
+    }
+    assert_eq!((won, conflicts), (1, 15));
+    assert_eq!(version(&farm, "Sandbox.WebHome"), Some(base.next(false)));
+    let attachments = ok(farm.store.attachments(&reference("Sandbox.WebHome")));
+    assert_eq!(
+        attachments
+            .iter()
+            .filter(|info| info.name.starts_with("agent"))
+            .count(),
+        1
+    );
+}
