@@ -249,3 +249,24 @@ async fn sensitive_classes_and_callers_without_edit_right_are_refused() {
     );
     assert_eq!(class(&farm, "Shop.ItemClass"), None);
 }
+
+#[tokio::test]
+async fn a_base_version_for_a_new_class_document_is_refused() {
+    let farm = farm();
+    let refused = schema(
+        &farm,
+        json!({"reference": "Shop.ItemClass", "operation": "add_field", "field": "x",
+               "type": "String", "base_version": "1.1"}),
+        "alice",
+    )
+    .await;
+    assert_eq!(
+        refused,
+        Err(
+            "Error: the document \"main:Shop.ItemClass\" does not exist; omit base_version to \
+             create it. Nothing was saved."
+                .to_owned()
+        )
+    );
+    assert_eq!(version(&farm, "Shop.ItemClass"), None);
+}
