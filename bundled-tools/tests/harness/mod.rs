@@ -87,6 +87,30 @@ pub(crate) fn ok<T, E: std::fmt::Display>(result: Result<T, E>) -> T {
     result.unwrap_or_else(|error| panic!("{error}"))
 }
 
+/// The text of a successful call; panics with the error a failing one returned.
+#[track_caller]
+pub(crate) fn text(result: Result<String, String>) -> String {
+    result.unwrap_or_else(|error| panic!("expected a result, got the error: {error}"))
+}
+
+/// The error text of a refused call; panics with the output a successful one returned.
+#[track_caller]
+pub(crate) fn error(result: Result<String, String>) -> String {
+    match result {
+        Ok(text) => panic!("expected an error, got:\n{text}"),
+        Err(error) => error,
+    }
+}
+
+/// Compares whole outputs, printing both on a mismatch (ripgrep's `eqnice!`).
+#[track_caller]
+pub(crate) fn assert_text(actual: &str, expected: &str) {
+    assert!(
+        actual == expected,
+        "\n--- expected ---\n{expected}\n--- actual ---\n{actual}\n---"
+    );
+}
+
 /// `text` with the signature part of every link removed (`via`, `user`, `expires`, `sig`: they
 /// always come last on a link, and links end their line), so outputs can be compared whole.
 pub(crate) fn unsigned(text: &str) -> String {

@@ -8,7 +8,8 @@ use wiki_store::model::document::DocumentSave;
 use wiki_store::{DocumentStore, WikiStore as _};
 
 use crate::harness::{Farm, locale, ok, reference, wiki};
-use crate::write_document::{error, stored, text, writable_farm};
+use crate::harness::{error, text};
+use crate::write_document::{stored, writable_farm};
 
 async fn delete(farm: &Farm, arguments: Value, user: &str) -> Result<String, String> {
     farm.call("delete_document", arguments, user, "main").await

@@ -8,7 +8,8 @@ use serde_json::{Value, json};
 use wiki_store::DocumentStore;
 
 use crate::harness::{Farm, ok, reference};
-use crate::write_document::{error, stored, text, writable_farm};
+use crate::harness::{error, text};
+use crate::write_document::{stored, writable_farm};
 
 async fn edit(farm: &Farm, arguments: Value, user: &str) -> Result<String, String> {
     farm.call("edit_document", arguments, user, "main").await

@@ -8,29 +8,10 @@ use wiki_store::model::mcp_config::SpaceFilterMode;
 use wiki_store::rights::{Effect, Right, RightRule, RightScope, Subject};
 use wiki_store::{AttachmentStore, DocumentStore, RightsStore};
 
-use crate::harness::{Farm, GUEST, ok, reference, unsigned, wiki};
+use crate::harness::{Farm, GUEST, assert_text, error, ok, reference, text, unsigned, wiki};
 
 async fn get(farm: &Farm, arguments: Value, user: &str) -> Result<String, String> {
     farm.call("get_document", arguments, user, "main").await
-}
-
-fn text(result: Result<String, String>) -> String {
-    result.unwrap_or_else(|error| panic!("expected a result, got the error: {error}"))
-}
-
-fn error(result: Result<String, String>) -> String {
-    match result {
-        Ok(text) => panic!("expected an error, got:\n{text}"),
-        Err(error) => error,
-    }
-}
-
-#[track_caller]
-fn assert_text(actual: &str, expected: &str) {
-    assert!(
-        actual == expected,
-        "\n--- expected ---\n{expected}\n--- actual ---\n{actual}\n---"
-    );
 }
 
 /// A page of `lines` lines, with a heading every 100 lines when `headings`.

@@ -6,29 +6,10 @@ use serde_json::{Value, json};
 use wiki_store::DocumentStore;
 use wiki_store::model::document::DocumentSave;
 
-use crate::harness::{Farm, ok, reference, unsigned};
+use crate::harness::{Farm, assert_text, error, ok, reference, text, unsigned};
 
 async fn history(farm: &Farm, arguments: Value, user: &str) -> Result<String, String> {
     farm.call("get_history", arguments, user, "main").await
-}
-
-fn text(result: Result<String, String>) -> String {
-    result.unwrap_or_else(|error| panic!("expected a result, got the error: {error}"))
-}
-
-fn error(result: Result<String, String>) -> String {
-    match result {
-        Ok(text) => panic!("expected an error, got:\n{text}"),
-        Err(error) => error,
-    }
-}
-
-#[track_caller]
-fn assert_text(actual: &str, expected: &str) {
-    assert!(
-        actual == expected,
-        "\n--- expected ---\n{expected}\n--- actual ---\n{actual}\n---"
-    );
 }
 
 /// Replaces the `YYYY-MM-DD HH:MM` of each revision line with `DATE` (the seed runs now).

@@ -9,7 +9,7 @@ use wiki_store::DocumentStore;
 use wiki_store::model::document::{Document, DocumentSave};
 use wiki_store::model::locale::Locale;
 
-use crate::harness::{Farm, GUEST, locale, ok, reference, unsigned};
+use crate::harness::{Farm, GUEST, error, locale, ok, reference, text, unsigned};
 
 /// The tools a write test serves on a wiki: reads to check back, and the write tools.
 const WRITE_TOOLS: [&str; 5] = [
@@ -39,17 +39,6 @@ pub(crate) fn writable_farm_with(settings: ServerSettings) -> Farm {
 /// The stored row, read straight from the store.
 pub(crate) fn stored(farm: &Farm, text: &str, row: Option<&Locale>) -> Option<Document> {
     ok(farm.store.document(&reference(text), row))
-}
-
-pub(crate) fn text(result: Result<String, String>) -> String {
-    result.unwrap_or_else(|error| panic!("expected a result, got the error: {error}"))
-}
-
-pub(crate) fn error(result: Result<String, String>) -> String {
-    match result {
-        Ok(text) => panic!("expected an error, got:\n{text}"),
-        Err(error) => error,
-    }
 }
 
 async fn write(farm: &Farm, arguments: Value, user: &str) -> Result<String, String> {
