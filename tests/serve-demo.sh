@@ -1,0 +1,33 @@
+# Sourced (not run) by the client checks, tests/python/run.sh and tests/inspector/run.sh, from the
+# workspace root: builds `wiki-mcp`, starts `wiki-mcp serve` on a fresh demo farm on a free
+# loopback port, and sets
+#   target_dir  the cargo target directory ($CARGO_TARGET_DIR, else target)
+#   wiki_mcp    the binary, for admin commands on the farm while it is served
+#   data        a temporary directory holding the farm ("$data/farm"), removed on exit
+#   address     the address the server bound (host:port)
+#   token       the `admin` token the first run prints
+# An EXIT trap stops the server and removes "$data".
+# shellcheck shell=bash disable=SC2034
+
+target_dir=${CARGO_TARGET_DIR:-target}
+cargo build --locked -p wiki-mcp
+wiki_mcp="$target_dir/debug/wiki-mcp"
+
+data=$(mktemp -d)
+"$wiki_mcp" --data "$data/farm" serve --listen 127.0.0.1:0 \
+    >"$data/serve.out" 2>"$data/serve.err" &
+server=$!
+trap 'kill "$server" 2>/dev/null || true; rm -rf "$data"' EXIT
+
+for _ in $(seq 1 100); do
+    grep -q '^New farm:' "$data/serve.out" && break
+    sleep 0.1
+done
+address=$(sed -n 's/^wiki-mcp listening on //p' "$data/serve.out")
+# shellcheck disable=SC2016 # the backticks are literal
+token=$(sed -n 's/^New farm: token of `admin` (shown once): //p' "$data/serve.out")
+if [ -z "$address" ] || [ -z "$token" ]; then
+    echo "the server did not start:" >&2
+    cat "$data/serve.out" "$data/serve.err" >&2
+    exit 1
+fi
