@@ -45,6 +45,16 @@ pub trait ChangeFeed {
     /// changed, including in another process.
     fn change_seq(&self) -> Result<u64>;
 
+    /// A cheap probe for commits: two calls on the same store value return equal values only
+    /// when no connection (of this process or another) committed to the database in between;
+    /// a different value means something may have changed, and [`ChangeFeed::change_seq`] says
+    /// what. Meant for every request of a server, before deciding whether to read the sequence.
+    ///
+    /// The default is the change sequence itself (always correct, never cheaper).
+    fn commit_marker(&self) -> Result<u64> {
+        self.change_seq()
+    }
+
     /// Registers a listener for events of writes made through this store value (and its clones).
     fn subscribe(&self, listener: ChangeListener) -> Subscription;
 }

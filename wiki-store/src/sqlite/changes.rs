@@ -79,6 +79,13 @@ impl ChangeFeed for SqliteStore {
         })
     }
 
+    /// SQLite's `PRAGMA data_version` on a dedicated connection: it moves whenever another
+    /// connection commits (this process's writer, or another process), and reading it touches
+    /// only the WAL index in shared memory (no query, no disk I/O).
+    fn commit_marker(&self) -> Result<u64> {
+        self.pool().data_version()
+    }
+
     fn subscribe(&self, listener: ChangeListener) -> Subscription {
         self.listeners().subscribe(listener)
     }

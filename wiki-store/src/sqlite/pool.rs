@@ -20,6 +20,9 @@ pub(crate) struct Pool {
     writer: Mutex<Connection>,
     readers: Vec<Mutex<Connection>>,
     next_reader: AtomicUsize,
+    /// Reads `PRAGMA data_version` only: a connection of its own, so the value moves on every
+    /// commit made anywhere else, the writer above included.
+    probe: Mutex<Connection>,
 }
 
 impl Pool {
@@ -36,21 +39,40 @@ impl Pool {
             ))));
         }
         migrations::migrate(&mut writer)?;
-        let mut readers = Vec::new();
-        for _ in 0..config.readers.max(1) {
+        let open_reader = || -> Result<Connection, StoreError> {
             let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
                 | OpenFlags::SQLITE_OPEN_NO_MUTEX
                 | OpenFlags::SQLITE_OPEN_URI;
             let reader = Connection::open_with_flags(path, flags).db()?;
             configure(&reader, config)?;
             reader.pragma_update(None, "query_only", true).db()?;
-            readers.push(Mutex::new(reader));
+            Ok(reader)
+        };
+        let mut readers = Vec::new();
+        for _ in 0..config.readers.max(1) {
+            readers.push(Mutex::new(open_reader()?));
         }
+        let probe = open_reader()?;
+        // Never wait on a lock here: a busy probe fails at once and its caller does the full
+        // check instead.
+        probe.busy_timeout(std::time::Duration::ZERO).db()?;
         Ok(Pool {
             writer: Mutex::new(writer),
             readers,
             next_reader: AtomicUsize::new(0),
+            probe: Mutex::new(probe),
         })
+    }
+
+    /// `PRAGMA data_version` of the probe connection.
+    pub(crate) fn data_version(&self) -> Result<u64, StoreError> {
+        let conn = self.probe.lock();
+        let version: i64 = conn
+            .prepare_cached("PRAGMA data_version")
+            .db()?
+            .query_row([], |row| row.get(0))
+            .db()?;
+        Ok(u64::try_from(version).unwrap_or_default())
     }
 
     /// The writer connection, exclusively.

@@ -61,6 +61,28 @@ fn another_process_sees_the_sequence_advance() {
 }
 
 #[test]
+fn the_commit_marker_moves_with_every_commit_of_any_connection_and_only_then() {
+    let (dir, store) = store();
+    let other = SqliteStore::open(dir.path().join("data")).unwrap();
+    let quiet = store.commit_marker().unwrap();
+    // Reads, here and in the other "process", commit nothing.
+    assert_eq!(store.change_seq().unwrap(), other.change_seq().unwrap());
+    assert_eq!(store.commit_marker().unwrap(), quiet);
+
+    // A commit by this store's own writer.
+    put(&store, "Marker.A", "", "a");
+    let after_own = store.commit_marker().unwrap();
+    assert_ne!(after_own, quiet);
+    assert_eq!(store.commit_marker().unwrap(), after_own);
+
+    // A commit by another process's connection.
+    put(&other, "Marker.B", "", "b");
+    let after_other = store.commit_marker().unwrap();
+    assert_ne!(after_other, after_own);
+    assert_eq!(store.commit_marker().unwrap(), after_other);
+}
+
+#[test]
 fn the_store_is_usable_as_a_trait_object() {
     let (_dir, store) = store();
     let shared: Arc<dyn wiki_store::Store> = Arc::new(store);
