@@ -8,10 +8,13 @@
 //!   WARN naming it, and the others serve.
 //! - **Invalidation.** The store's change events invalidate precisely (a save of a wiki's
 //!   configuration document: that wiki; of the main wiki's: every wiki, since reach lives there).
-//!   Every request also polls the store's change sequence (one indexed read): when another
-//!   process (an admin command) changed configuration, tokens or rights, the rights snapshot is
-//!   reloaded and every server re-reads its inputs on its next request, keeping the old server
-//!   when they did not change. In-flight calls finish on the server they started with (`Arc`).
+//!   Every request also makes sure it sees every commit made before it arrived, by any process:
+//!   first the store's commit marker (SQLite's `data_version`: an in-memory read, on the
+//!   request's own thread); only when it moved since the last check, the change sequence (a
+//!   read on the blocking pool, shared by concurrent requests). When another process (an admin
+//!   command) changed configuration, tokens or rights, the rights snapshot is reloaded and every
+//!   server re-reads its inputs on its next request, keeping the old server when they did not
+//!   change. In-flight calls finish on the server they started with (`Arc`).
 //! - **Conflicts** in the registry (duplicate or reserved ids) make [`Manager::new`] fail: the
 //!   server refuses to start rather than serve one tool in place of another.
 
@@ -117,6 +120,9 @@ struct State {
     generation: AtomicU64,
     /// The last change sequence value acted upon.
     seen_seq: AtomicU64,
+    /// The store's commit marker read just before the last completed check: while the marker
+    /// still reads this, nothing was committed since, and requests need no check.
+    checked_marker: AtomicU64,
     slots: Mutex<HashMap<WikiId, Arc<Slot>>>,
     rights: RwLock<Arc<RightsSnapshot>>,
     freshness: FreshnessGate,
@@ -173,11 +179,14 @@ impl Manager {
         settings: ServerSettings,
         registry: &'static Registry,
     ) -> Result<Self, ManagerError> {
+        // The marker first: a commit after it moves it, so the next request checks again.
+        let marker = store.commit_marker()?;
         let seq = store.change_seq()?;
         let rights = store.rights_snapshot()?;
         let state = Arc::new(State {
             generation: AtomicU64::new(0),
             seen_seq: AtomicU64::new(seq),
+            checked_marker: AtomicU64::new(marker),
             slots: Mutex::new(HashMap::new()),
             rights: RwLock::new(Arc::new(rights)),
             freshness: FreshnessGate::default(),
@@ -285,22 +294,31 @@ impl Manager {
 
     /// Applies what changed since the last request: reloads the rights snapshot and makes every
     /// server re-read its inputs when the change sequence moved.
-    /// Concurrent requests share one check ([`FreshnessGate`]); each still sees every change
-    /// committed before it arrived.
+    ///
+    /// When the commit marker has not moved since the last check, nothing was committed, by any
+    /// process, and the request goes on at once. Otherwise concurrent requests share one check
+    /// ([`FreshnessGate`]); each still sees every change committed before it arrived. A probe
+    /// that fails (a busy lock) just means the full check.
     async fn refresh(&self) -> Result<(), ManagerError> {
+        if let Ok(marker) = self.store.commit_marker()
+            && marker == self.state.checked_marker.load(Ordering::Acquire)
+        {
+            return Ok(());
+        }
         self.state.freshness.ensure(|| self.poll()).await
     }
 
     async fn poll(&self) -> Result<(), ManagerError> {
         let store = Arc::clone(&self.store);
-        let state = Arc::clone(&self.state);
-        let seen = state.seen_seq.load(Ordering::Acquire);
-        let reloaded = tokio::task::spawn_blocking(move || -> Result<_, StoreError> {
+        let seen = self.state.seen_seq.load(Ordering::Acquire);
+        let (marker, reloaded) = tokio::task::spawn_blocking(move || -> Result<_, StoreError> {
+            // Read before the sequence: whatever commits after it moves the marker again.
+            let marker = store.commit_marker().ok();
             let seq = store.change_seq()?;
             if seq == seen {
-                return Ok(None);
+                return Ok((marker, None));
             }
-            Ok(Some((seq, store.rights_snapshot()?)))
+            Ok((marker, Some((seq, store.rights_snapshot()?))))
         })
         .await
         .map_err(|error| ManagerError::Join(error.to_string()))??;
@@ -311,6 +329,10 @@ impl Manager {
                 *current = Arc::new(rights);
                 self.state.invalidate_all();
             }
+        }
+        // Published after the state it vouches for.
+        if let Some(marker) = marker {
+            self.state.checked_marker.store(marker, Ordering::Release);
         }
         Ok(())
     }
