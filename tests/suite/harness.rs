@@ -9,7 +9,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use mcp_runtime::http::{Directory, HttpOptions, HttpServer};
-use mcp_runtime::server::{Manager, McpHandler, ServerSettings};
+use mcp_runtime::server::{Manager, ServerSettings};
 use rmcp::ServiceExt;
 use rmcp::service::{RoleClient, RunningService};
 use rmcp::transport::StreamableHttpClientTransport;
@@ -81,12 +81,7 @@ impl TestServer {
             .expect("the server manager"),
         );
         let shutdown = CancellationToken::new();
-        let handler = McpHandler::new(Arc::clone(&manager));
-        let task = tokio::spawn(server.serve(
-            Arc::new(Directory::new(manager)),
-            handler,
-            shutdown.clone(),
-        ));
+        let task = tokio::spawn(server.serve(Arc::new(Directory::new(manager)), shutdown.clone()));
         TestServer {
             base,
             bound,

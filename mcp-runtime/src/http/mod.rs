@@ -6,6 +6,8 @@
 //! (bearer token, guest, or 401 with `WWW-Authenticate`), the per-caller rate limit (429 with
 //! `Retry-After`), then rmcp with a typed [`Caller`](crate::server::Caller) in the request's
 //! extensions. The wiki and the caller are resolved from each request, never from a session.
+//! A plain stateless `tools/call` is answered just before rmcp, by [`direct`], with the same
+//! handler code and rmcp's model types but without rmcp's per-request service task.
 //!
 //! # Stateless
 //!
@@ -24,6 +26,7 @@
 //! What is given up: a server-initiated stream (GET) and `notifications/tools/list_changed`.
 //! Clients re-list tools when they reconnect; a configuration change applies to the next request.
 
+mod direct;
 mod directory;
 mod identity;
 mod limits;

@@ -9,7 +9,6 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::serve::ListenerExt;
 use http::StatusCode;
-use rmcp::ServerHandler;
 use rmcp::transport::streamable_http_server::session::never::NeverSessionManager;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio::net::{TcpListener, ToSocketAddrs};
@@ -17,6 +16,7 @@ use tokio_util::sync::CancellationToken;
 use wiki_store::model::wiki::WikiId;
 
 use super::MCP_PATH;
+use super::direct::answer_tool_calls;
 use super::directory::{Directory, Resolution};
 use super::identity::{identify, too_many_requests};
 use super::limits::{RateKey, RateLimit, RateLimiter};
@@ -24,6 +24,7 @@ use super::oauth::{METADATA_SUFFIX, metadata};
 use super::origin::{self, OriginPolicy};
 use super::pages;
 use super::url::BaseUrl;
+use crate::server::{Manager, McpHandler};
 
 /// How the HTTP endpoint is exposed.
 #[derive(Debug, Clone)]
@@ -39,17 +40,22 @@ pub struct HttpOptions {
     pub max_body_bytes: usize,
     /// The per-caller rate limit; `None` turns it off (benchmarks).
     pub rate_limit: Option<RateLimit>,
+    /// Answer plain stateless `tools/call` requests directly ([`super::direct`]) instead of
+    /// through rmcp's per-request service. The answer is the same; `false` sends every request
+    /// through rmcp (for comparisons).
+    pub direct_tool_calls: bool,
 }
 
 impl Default for HttpOptions {
     /// Loopback only, no authorization server, 16 MiB bodies (a 10 MiB attachment in base64
-    /// fits), the default rate limit.
+    /// fits), the default rate limit, direct tool calls.
     fn default() -> Self {
         HttpOptions {
             public_url: None,
             authorization_servers: Vec::new(),
             max_body_bytes: 16 * 1024 * 1024,
             rate_limit: Some(RateLimit::default()),
+            direct_tool_calls: true,
         }
     }
 }
@@ -63,6 +69,11 @@ pub(crate) struct Shared {
 }
 
 impl Shared {
+    /// The server manager every wiki's server comes from.
+    pub(crate) fn manager(&self) -> &Manager {
+        self.directory.manager()
+    }
+
     /// The directory's answers for one request. A store failure is a 503, logged, never shown.
     pub(crate) async fn resolve(
         &self,
@@ -118,17 +129,15 @@ impl HttpServer {
     /// Serves until `shutdown` is cancelled, then stops accepting, closes open SSE streams
     /// (rmcp's token is a child of `shutdown`) and waits for in-flight requests.
     ///
-    /// `handler` is cloned for each request (stateless mode): keep its clone an `Arc` bump and
-    /// build per-wiki state once, elsewhere.
-    pub async fn serve<H>(
+    /// Every MCP request is answered by an [`McpHandler`] over the directory's manager (rmcp
+    /// clones it per request: an `Arc` bump), or for a plain `tools/call` by the same code
+    /// directly ([`super::direct`]).
+    pub async fn serve(
         self,
         directory: Arc<Directory>,
-        handler: H,
         shutdown: CancellationToken,
-    ) -> io::Result<()>
-    where
-        H: ServerHandler + Clone + Send + Sync + 'static,
-    {
+    ) -> io::Result<()> {
+        let handler = McpHandler::new(Arc::clone(directory.manager()));
         let app = application(
             Shared {
                 options: self.options.clone(),
@@ -157,10 +166,7 @@ impl HttpServer {
 
 /// The routes and their layers. Layers added last run first: the Host/Origin check wraps
 /// everything; the identity middleware wraps only the MCP endpoint.
-fn application<H>(shared: Shared, handler: H, shutdown: &CancellationToken) -> Router
-where
-    H: ServerHandler + Clone + Send + Sync + 'static,
-{
+fn application(shared: Shared, handler: McpHandler, shutdown: &CancellationToken) -> Router {
     let config = StreamableHttpServerConfig::default()
         .with_legacy_session_mode(false)
         .with_json_response(true)
@@ -183,6 +189,11 @@ where
     let inserted_metadata_path = format!("{METADATA_SUFFIX}{MCP_PATH}");
     Router::new()
         .route_service(MCP_PATH, mcp)
+        // Runs after `identify` (layers added later run first): it needs the caller.
+        .route_layer(axum::middleware::from_fn_with_state(
+            Arc::clone(&shared),
+            answer_tool_calls,
+        ))
         .route_layer(axum::middleware::from_fn_with_state(
             Arc::clone(&shared),
             identify,

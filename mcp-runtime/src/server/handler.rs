@@ -11,7 +11,7 @@
 use std::sync::Arc;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, DiscoverResult, Implementation,
+    CallToolRequestParams, CallToolResponse, CallToolResult, DiscoverResult, Implementation,
     InitializeRequestParams, InitializeResult, ListToolsResult, PaginatedRequestParams,
     ServerCapabilities, ServerConfig,
 };
@@ -20,6 +20,7 @@ use rmcp::{ErrorData, RoleServer, ServerHandler};
 
 use super::{Caller, Manager, WikiServer};
 use crate::call::execute_wrapped;
+use crate::param::JsonObject;
 
 /// The name the server reports (`serverInfo.name`); the wiki's name is its title.
 pub const SERVER_NAME: &str = "wiki-mcp";
@@ -163,24 +164,45 @@ impl ServerHandler for McpHandler {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let (caller, server) = self.resolve(&context).await?;
-        let tools = server.tools(caller.is_guest());
-        let Some(served) = tools.get(&request.name) else {
-            let name = crate::output::guard::fragment(&request.name);
-            let why = if server.tools(false).get(&request.name).is_some() {
-                format!("Tool '{name}' changes content, which guests cannot do")
-            } else {
-                format!("Unknown tool '{name}'")
-            };
-            return Err(ErrorData::invalid_params(
-                format!("{why}. Tools you can use here: {}.", tools.names()),
-                None,
-            ));
-        };
-        let manager = &self.inner.manager;
-        let ctx = manager.context(&server, &caller);
         let arguments = request.arguments.unwrap_or_default();
-        let result =
-            execute_wrapped(served, &ctx, &arguments, manager.settings().call_timeout).await;
-        Ok(result.into())
+        call_tool(
+            &self.inner.manager,
+            &server,
+            &caller,
+            &request.name,
+            &arguments,
+        )
+        .await
+        .map(CallToolResponse::from)
     }
+}
+
+/// One `tools/call` by `caller` on `server`: the caller's tool list decides what exists, then
+/// [`execute_wrapped`] runs it. Shared by the rmcp handler and the HTTP layer's direct answer
+/// ([`crate::http`]), so both give the same result for the same request.
+///
+/// A name outside the caller's list is a JSON-RPC error (-32602) that lists the tools this
+/// caller can use; a write tool named by the guest says why it is not among them.
+pub(crate) async fn call_tool(
+    manager: &Manager,
+    server: &Arc<WikiServer>,
+    caller: &Caller,
+    name: &str,
+    arguments: &JsonObject,
+) -> Result<CallToolResult, ErrorData> {
+    let tools = server.tools(caller.is_guest());
+    let Some(served) = tools.get(name) else {
+        let shown = crate::output::guard::fragment(name);
+        let why = if server.tools(false).get(name).is_some() {
+            format!("Tool '{shown}' changes content, which guests cannot do")
+        } else {
+            format!("Unknown tool '{shown}'")
+        };
+        return Err(ErrorData::invalid_params(
+            format!("{why}. Tools you can use here: {}.", tools.names()),
+            None,
+        ));
+    };
+    let ctx = manager.context(server, caller);
+    Ok(execute_wrapped(served, &ctx, arguments, manager.settings().call_timeout).await)
 }

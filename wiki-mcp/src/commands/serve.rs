@@ -10,7 +10,7 @@ use mcp_runtime::http::{
     BaseUrl, Directory, HttpOptions, HttpServer, RateLimit, shutdown_on_signal,
 };
 use mcp_runtime::links::LinkKey;
-use mcp_runtime::server::{Manager, McpHandler, ServerSettings};
+use mcp_runtime::server::{Manager, ServerSettings};
 use tokio_util::sync::CancellationToken;
 use wiki_mcp::farm::{self, ADMIN_USER};
 use wiki_store::model::wiki::WikiId;
@@ -63,6 +63,7 @@ pub(crate) fn exec(data: &Path, args: Args) -> Result<()> {
             per_second: args.rate_limit,
             burst: args.rate_burst.max(1),
         }),
+        ..HttpOptions::default()
     };
     // The key of signed links lives beside the database, out of any agent's reach (no tool
     // reads files), and survives restarts so links printed before one still open.
@@ -85,9 +86,8 @@ pub(crate) fn exec(data: &Path, args: Args) -> Result<()> {
         print_banner(&server, &wikis, token)?;
         let shutdown = CancellationToken::new();
         tokio::spawn(shutdown_on_signal(shutdown.clone()));
-        let handler = McpHandler::new(Arc::clone(&manager));
         server
-            .serve(Arc::new(Directory::new(manager)), handler, shutdown)
+            .serve(Arc::new(Directory::new(manager)), shutdown)
             .await
             .context("the HTTP server failed")
     })
