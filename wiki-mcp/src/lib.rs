@@ -7,3 +7,4 @@ use bundled_tools as _;
 
 pub mod demo;
 pub mod farm;
+pub mod logging;

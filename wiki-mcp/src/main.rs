@@ -5,20 +5,29 @@
 
 mod cli;
 mod commands;
-mod logging;
 
 use std::process::ExitCode;
 
 use clap::Parser;
+use wiki_mcp::logging::{self, LogOptions};
 
 use crate::cli::{Cli, Command};
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    if let Err(error) = logging::install(&cli) {
-        eprintln!("error: {error:#}");
-        return ExitCode::FAILURE;
-    }
+    let options = LogOptions {
+        filter: cli.log.clone(),
+        json: cli.log_json,
+        file: cli.log_file.clone(),
+    };
+    // Held until `main` returns: dropping it flushes the queued log and audit lines.
+    let _log = match logging::install(&options) {
+        Ok(guard) => guard,
+        Err(error) => {
+            eprintln!("error: {error:#}");
+            return ExitCode::FAILURE;
+        }
+    };
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
