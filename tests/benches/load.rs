@@ -4,23 +4,27 @@
 //! fixed time against three servers on loopback, one after the other:
 //!
 //! - `wiki-mcp`: the full stack (Host/Origin check, wiki gate, bearer token, rate limiter off,
-//!   policy, guest/write checks, the doors' context, panic boundary, timeout, audit line to a
-//!   subscriber), stateless, as `serve` runs it;
+//!   policy, guest/write checks, the doors' context, panic boundary, timeout, one audit line per
+//!   call written to a log file by `serve`'s own subscriber), stateless, as `serve` runs it;
+//! - `wiki-mcp via rmcp`: the same with the direct `tools/call` answer turned off, so every call
+//!   goes through rmcp's per-request service (what the direct path saves);
 //! - `rmcp default`: rmcp's documented `#[tool_router]` + `#[tool_handler]`, which builds the
 //!   tool router anew for every handler (stateless mode makes a handler per request);
 //! - `rmcp static`: the same with the router built once and shared (`Arc`).
 //!
-//! All three run stateless with JSON replies, so each call is one POST. Reported: calls/s, p50
-//! and p99 latency, and the ratios against each bare variant. `cargo bench -p wiki-mcp-tests
+//! All run stateless with JSON replies, so each call is one POST; the clients run in the same
+//! process (a reqwest client per connection, the URL parsed once). Reported: calls/s, p50 and
+//! p99 latency, and the ratios against each bare variant. `cargo bench -p wiki-mcp-tests
 //! --bench load` runs 5 s per server (`LOAD_SECONDS` overrides); without `--bench` (a test
 //! build) it runs a 0.2 s smoke pass so it cannot rot.
 
+use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use mcp_runtime::http::{Directory, HttpOptions, HttpServer};
 use mcp_runtime::prelude::*;
-use mcp_runtime::server::{Manager, McpHandler, ServerSettings};
+use mcp_runtime::server::{Manager, ServerSettings};
 use rmcp::handler::server::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::transport::streamable_http_server::session::never::NeverSessionManager;
@@ -31,6 +35,7 @@ use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 use wiki_mcp::demo::DEMO_USER;
 use wiki_mcp::farm::{self, Content};
+use wiki_mcp::logging::{self, LogGuard, LogOptions};
 use wiki_store::{Store, TokenStore};
 
 const CLIENTS: usize = 64;
@@ -122,8 +127,12 @@ where
 }
 
 /// Our server on a demo farm; returns the endpoint and alice's token.
-async fn serve_ours(shutdown: CancellationToken, dir: &tempfile::TempDir) -> (String, String) {
-    let store = farm::create(dir.path(), Content::Demo).expect("the demo farm");
+async fn serve_ours(
+    shutdown: CancellationToken,
+    dir: &Path,
+    direct_tool_calls: bool,
+) -> (String, String) {
+    let store = farm::create(dir, Content::Demo).expect("the demo farm");
     let token = store
         .create_token(DEMO_USER, "load")
         .expect("a token")
@@ -134,6 +143,7 @@ async fn serve_ours(shutdown: CancellationToken, dir: &tempfile::TempDir) -> (St
         "127.0.0.1:0",
         HttpOptions {
             rate_limit: None,
+            direct_tool_calls,
             ..HttpOptions::default()
         },
     )
@@ -142,27 +152,44 @@ async fn serve_ours(shutdown: CancellationToken, dir: &tempfile::TempDir) -> (St
     let endpoint = format!("{}/rest/wikis/main/aiLLM/mcp", server.base_url());
     let store: Arc<dyn Store> = Arc::new(store);
     let manager = Arc::new(Manager::new(store, ServerSettings::default()).expect("the manager"));
-    let handler = McpHandler::new(Arc::clone(&manager));
-    tokio::spawn(server.serve(Arc::new(Directory::new(manager)), handler, shutdown));
+    tokio::spawn(server.serve(Arc::new(Directory::new(manager)), shutdown));
     (endpoint, token)
 }
 
+/// What the clients of one server measured, over one or more runs.
+#[derive(Default)]
 struct Measured {
     calls: usize,
     elapsed: Duration,
-    p50: Duration,
-    p99: Duration,
+    /// Every call's latency, sorted.
+    latencies: Vec<Duration>,
 }
 
 impl Measured {
     fn per_second(&self) -> f64 {
         self.calls as f64 / self.elapsed.as_secs_f64()
     }
+
+    fn add(&mut self, run: Measured) {
+        self.calls += run.calls;
+        self.elapsed += run.elapsed;
+        self.latencies.extend(run.latencies);
+        self.latencies.sort_unstable();
+    }
+
+    fn quantile(&self, q: f64) -> Duration {
+        let last = self.latencies.len().saturating_sub(1);
+        self.latencies
+            .get(((self.latencies.len() as f64 * q) as usize).min(last))
+            .copied()
+            .unwrap_or_default()
+    }
 }
 
 /// One client: calls `echo` in a loop until `deadline`, recording each latency.
-async fn client(url: String, token: Option<String>, deadline: Instant) -> Vec<Duration> {
+async fn client(url: reqwest::Url, token: Option<String>, deadline: Instant) -> Vec<Duration> {
     let http = reqwest::Client::new();
+    let authorization = token.map(|token| format!("Bearer {token}"));
     let mut latencies = Vec::new();
     let mut id = 0u64;
     while Instant::now() < deadline {
@@ -171,12 +198,12 @@ async fn client(url: String, token: Option<String>, deadline: Instant) -> Vec<Du
             r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"echo","arguments":{{"text":"{TEXT}"}}}}}}"#
         );
         let mut request = http
-            .post(&url)
+            .post(url.clone())
             .header("accept", "application/json, text/event-stream")
             .header("content-type", "application/json")
             .body(body);
-        if let Some(token) = &token {
-            request = request.header("authorization", format!("Bearer {token}"));
+        if let Some(authorization) = &authorization {
+            request = request.header("authorization", authorization);
         }
         let started = Instant::now();
         let response = request.send().await.expect("the server answers");
@@ -195,10 +222,11 @@ async fn client(url: String, token: Option<String>, deadline: Instant) -> Vec<Du
 }
 
 async fn load(url: &str, token: Option<&str>, duration: Duration) -> Measured {
+    let url = reqwest::Url::parse(url).expect("a URL");
     // Warm up: connections open, caches filled.
     let warm = Instant::now() + duration / 5;
     let warmers: Vec<_> = (0..CLIENTS)
-        .map(|_| tokio::spawn(client(url.to_owned(), token.map(str::to_owned), warm)))
+        .map(|_| tokio::spawn(client(url.clone(), token.map(str::to_owned), warm)))
         .collect();
     for warmer in warmers {
         warmer.await.expect("a warm-up client");
@@ -206,7 +234,7 @@ async fn load(url: &str, token: Option<&str>, duration: Duration) -> Measured {
     let started = Instant::now();
     let deadline = started + duration;
     let workers: Vec<_> = (0..CLIENTS)
-        .map(|_| tokio::spawn(client(url.to_owned(), token.map(str::to_owned), deadline)))
+        .map(|_| tokio::spawn(client(url.clone(), token.map(str::to_owned), deadline)))
         .collect();
     let mut latencies = Vec::new();
     for worker in workers {
@@ -214,17 +242,10 @@ async fn load(url: &str, token: Option<&str>, duration: Duration) -> Measured {
     }
     let elapsed = started.elapsed();
     latencies.sort_unstable();
-    let at = |q: f64| {
-        latencies
-            .get(((latencies.len() as f64 * q) as usize).min(latencies.len().saturating_sub(1)))
-            .copied()
-            .unwrap_or_default()
-    };
     Measured {
         calls: latencies.len(),
         elapsed,
-        p50: at(0.50),
-        p99: at(0.99),
+        latencies,
     }
 }
 
@@ -235,16 +256,19 @@ fn main() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(if benching { 5.0 } else { 0.2 });
     let duration = Duration::from_secs_f64(seconds);
-    // Audit lines are formatted as in production, then discarded.
-    tracing_subscriber_sink();
+    let dir = tempfile::tempdir().expect("a temp dir");
+    // `serve`'s own subscriber and writer: every audit line is formatted and written to a file.
+    let _log = production_logging(dir.path());
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .expect("a runtime");
     runtime.block_on(async {
         let shutdown = CancellationToken::new();
-        let dir = tempfile::tempdir().expect("a temp dir");
-        let (ours_url, token) = serve_ours(shutdown.clone(), &dir).await;
+        let direct = dir.path().join("direct");
+        let via_rmcp = dir.path().join("via-rmcp");
+        let (ours_url, token) = serve_ours(shutdown.clone(), &direct, true).await;
+        let (via_rmcp_url, via_rmcp_token) = serve_ours(shutdown.clone(), &via_rmcp, false).await;
         let default_url = serve_bare(BareDefault, shutdown.clone()).await;
         let static_url = serve_bare(
             BareStatic {
@@ -253,41 +277,61 @@ fn main() {
             shutdown.clone(),
         )
         .await;
-
-        let rmcp_default = load(&default_url, None, duration).await;
-        let rmcp_static = load(&static_url, None, duration).await;
-        let ours = load(&ours_url, Some(&token), duration).await;
+        let servers = [
+            ("rmcp default", default_url.as_str(), None),
+            ("rmcp static", static_url.as_str(), None),
+            ("wiki-mcp", ours_url.as_str(), Some(token.as_str())),
+            (
+                "wiki-mcp via rmcp",
+                via_rmcp_url.as_str(),
+                Some(via_rmcp_token.as_str()),
+            ),
+        ];
+        // Two rounds in opposite orders, half the time each: drift in the machine's speed
+        // (other work, thermal) weighs on every server alike.
+        let mut measured: Vec<Measured> = servers.iter().map(|_| Measured::default()).collect();
+        for round in 0..2 {
+            let mut order: Vec<usize> = (0..servers.len()).collect();
+            if round == 1 {
+                order.reverse();
+            }
+            for index in order {
+                let (_, url, token) = servers[index];
+                measured[index].add(load(url, token, duration / 2).await);
+            }
+        }
         shutdown.cancel();
 
         println!("load: {CLIENTS} concurrent clients, {seconds} s each, tools/call echo over HTTP");
         println!(
-            "{:<14} {:>10} {:>10} {:>10}",
+            "{:<18} {:>10} {:>10} {:>10}",
             "server", "calls/s", "p50", "p99"
         );
-        for (name, m) in [
-            ("rmcp default", &rmcp_default),
-            ("rmcp static", &rmcp_static),
-            ("wiki-mcp", &ours),
-        ] {
+        for ((name, _, _), m) in servers.iter().zip(&measured) {
             println!(
-                "{name:<14} {:>10.0} {:>10.2?} {:>10.2?}",
+                "{name:<18} {:>10.0} {:>10.2?} {:>10.2?}",
                 m.per_second(),
-                m.p50,
-                m.p99
+                m.quantile(0.50),
+                m.quantile(0.99)
             );
         }
+        let rate = |index: usize| measured[index].per_second();
         println!(
-            "wiki-mcp / rmcp default: {:.2}x throughput; wiki-mcp / rmcp static: {:.2}x",
-            ours.per_second() / rmcp_default.per_second(),
-            ours.per_second() / rmcp_static.per_second()
+            "wiki-mcp / rmcp default: {:.2}x throughput; wiki-mcp / rmcp static: {:.2}x; \
+             via rmcp / rmcp static: {:.2}x",
+            rate(2) / rate(0),
+            rate(2) / rate(1),
+            rate(3) / rate(1)
         );
     });
 }
 
-/// Installs a subscriber that formats every event (audit lines included) into a sink.
-fn tracing_subscriber_sink() {
-    let _ = tracing_subscriber::fmt()
-        .with_writer(std::io::sink)
-        .with_env_filter("info,rmcp=warn")
-        .try_init();
+/// Installs `serve`'s subscriber, writing to a file in `dir`.
+fn production_logging(dir: &Path) -> LogGuard {
+    logging::install(&LogOptions {
+        filter: "info,rmcp=warn".to_owned(),
+        json: false,
+        file: Some(dir.join("wiki-mcp.log")),
+    })
+    .expect("the log subscriber")
 }
