@@ -7,6 +7,9 @@
 //! turn and then either finds itself covered by the check that ran meanwhile or runs one, which
 //! covers everyone waiting behind it. Under load that is one blocking store read per batch of
 //! requests instead of one per request; alone, a request checks for itself as before.
+//!
+//! The manager only comes here when the store's commit marker moved since the last check
+//! (something was committed somewhere); the common case, nothing committed, never queues.
 
 use std::future::Future;
 use std::sync::atomic::{AtomicU64, Ordering};
