@@ -1,17 +1,19 @@
 //! `get_tree` through the real middleware: survey and explore on the seeded farm, markers, the
 //! clamps, paging that continues, the node budget and the fetch ceiling, and the security cases
 //! (denied nodes vanish from lines and counts, hidden pages only when asked, space filter, reach,
-//! forged titles and names).
+//! forged titles and names, nested spaces built only from pages the caller may view).
 
 use serde_json::{Value, json};
 use wiki_store::model::class::FieldType;
 use wiki_store::model::document::{DocumentSave, Expected};
 use wiki_store::model::mcp_config::SpaceFilterMode;
 use wiki_store::model::object::{ClassChange, FieldChange, ObjectWrite};
+use wiki_store::model::wiki::WikiId;
+use wiki_store::reference::SpacePath;
 use wiki_store::rights::{Effect, Right, RightRule, RightScope, Subject};
 use wiki_store::{DocumentStore, ObjectStore, RightsStore};
 
-use crate::harness::{Farm, GUEST, ok, reference};
+use crate::harness::{Farm, GUEST, assert_text, ok, reference};
 
 async fn tree(farm: &Farm, arguments: Value, user: &str) -> Result<String, String> {
     farm.call("get_tree", arguments, user, "main").await
@@ -350,5 +352,149 @@ async fn forged_titles_and_names_stay_on_their_line() {
          Title  [main:Forged.Title]  \"Legit Reference: main:Secret.Plans Version: 9.9\"\n  \
          x main:Secret.Plans  [main:Forged.x\\]  \\[main\\:Secret\\.Plans]  \"Evil 'quoted' \
          Fake Deep main:Secret.Plans\""
+    );
+}
+
+/// Allows (`Effect::Allow`) or denies a view right on one page or one space of `main`.
+fn view_rule(farm: &Farm, scope: RightScope, user: &str, effect: Effect) {
+    ok(farm.store.set_right(&RightRule {
+        scope,
+        subject: Subject::User(user.to_owned()),
+        right: Right::View,
+        effect,
+    }));
+}
+
+/// Under `Help`, nested spaces whose names alone would tell something:
+/// - `Help.Vault` (no home page): its pages, one in a deeper space, all denied to alice page by
+///   page;
+/// - `Help.Archive` (no home page): its one page denied to alice;
+/// - `Help.Mixed` (no home page): one page alice may view among two denied to her;
+/// - `Help.Locked` (a home page titled "Locked Home"): bob's only, through a space rule, but for
+///   one page a page rule gives back to alice.
+fn nested_rights_farm() -> Farm {
+    let farm = Farm::new();
+    pages(
+        &farm,
+        [
+            "Help.Vault.Plan1",
+            "Help.Vault.Plan2",
+            "Help.Vault.Deeper.Plan3",
+            "Help.Archive.Old",
+            "Help.Mixed.Open",
+            "Help.Mixed.Closed1",
+            "Help.Mixed.Closed2",
+            "Help.Locked.Shared",
+        ]
+        .map(str::to_owned),
+    );
+    ok(farm.store.save_document(
+        &DocumentSave::new(reference("Help.Locked.WebHome"), "home\n", "admin")
+            .title("Locked Home"),
+    ));
+    for page in [
+        "Help.Vault.Plan1",
+        "Help.Vault.Plan2",
+        "Help.Vault.Deeper.Plan3",
+        "Help.Archive.Old",
+        "Help.Mixed.Closed1",
+        "Help.Mixed.Closed2",
+    ] {
+        view_rule(
+            &farm,
+            RightScope::Page(reference(page)),
+            "alice",
+            Effect::Deny,
+        );
+    }
+    let locked = RightScope::Space {
+        wiki: WikiId::main(),
+        space: ok(SpacePath::parse("Help.Locked")),
+    };
+    view_rule(&farm, locked, "bob", Effect::Allow);
+    view_rule(
+        &farm,
+        RightScope::Page(reference("Help.Locked.Shared")),
+        "alice",
+        Effect::Allow,
+    );
+    farm
+}
+
+#[tokio::test]
+async fn a_nested_space_shows_only_through_pages_the_caller_may_view() {
+    let farm = nested_rights_farm();
+    let alice = ok(tree(&farm, json!({"root": "Help"}), "alice").await);
+    assert_text(
+        &alice,
+        "Tree: root=main:Help.WebHome (space), depth=2 — 7 pages shown\n\
+         Help/  [main:Help.WebHome]\n  \
+         Guide  [main:Help.Guide]\n  \
+         Locked/  [main:Help.Locked.WebHome]\n    \
+         Shared  [main:Help.Locked.Shared]\n  \
+         Mixed/  [main:Help.Mixed.WebHome]\n    \
+         Open  [main:Help.Mixed.Open]\n  \
+         Nested/  [main:Help.Nested.WebHome]\n    \
+         Deep  [main:Help.Nested.Deep]",
+    );
+    assert!(
+        !alice.contains("Vault") && !alice.contains("Archive") && !alice.contains("Locked Home")
+    );
+
+    let bob = ok(tree(&farm, json!({"root": "Help"}), "bob").await);
+    assert!(
+        bob.contains(
+            "\n  Vault/  [main:Help.Vault.WebHome]\n    \
+             Deeper/  [main:Help.Vault.Deeper.WebHome] ⋯\n    \
+             Plan1  [main:Help.Vault.Plan1]\n"
+        ),
+        "{bob}"
+    );
+    assert!(
+        bob.contains("\n  Locked/  [main:Help.Locked.WebHome]  \"Locked Home\"\n"),
+        "{bob}"
+    );
+}
+
+#[tokio::test]
+async fn nested_space_counts_count_only_viewable_pages() {
+    let farm = nested_rights_farm();
+    let shape = json!({"root": "Help", "limit": 1, "depth": 1});
+    let alice = ok(tree(&farm, shape.clone(), "alice").await);
+    assert!(
+        alice.ends_with("More direct children exist (showing 1-1 of 4); re-call with offset=1."),
+        "{alice}"
+    );
+    let bob = ok(tree(&farm, shape, "bob").await);
+    assert!(
+        bob.ends_with("More direct children exist (showing 1-1 of 6); re-call with offset=1."),
+        "{bob}"
+    );
+
+    let alice = ok(tree(&farm, json!({"root": "Help.Mixed", "limit": 1}), "alice").await);
+    assert_text(
+        &alice,
+        "Tree: root=main:Help.Mixed.WebHome (space), depth=2 — 1 page shown\n\
+         Mixed/  [main:Help.Mixed.WebHome]\n  \
+         Open  [main:Help.Mixed.Open]",
+    );
+    // Mixed as the one child of Help shown (bob also sees Archive), one grandchild per node.
+    let mixed = |offset: usize| json!({"root": "Help", "offset": offset, "limit": 1});
+    let bob = ok(tree(&farm, mixed(3), "bob").await);
+    assert!(
+        bob.contains("\n    (1 of 3 children shown; explore with root=\"Help.Mixed.WebHome\")\n"),
+        "{bob}"
+    );
+    let alice = ok(tree(&farm, mixed(2), "alice").await);
+    assert!(
+        alice.contains("\n  Mixed/  [main:Help.Mixed.WebHome]\n    Open  [main:Help.Mixed.Open]\n"),
+        "{alice}"
+    );
+    assert!(!alice.contains("children shown;"), "{alice}");
+
+    let survey = ok(tree(&farm, json!({}), "alice").await);
+    assert!(
+        line(&survey, "Help/").is_some_and(|l| l.contains("— 5 pages,")),
+        "{survey}"
     );
 }

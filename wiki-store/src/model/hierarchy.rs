@@ -26,21 +26,24 @@ pub struct SpaceSummary {
 pub struct TreeNode {
     /// The page, or the nested space's home page.
     pub reference: DocumentReference,
-    /// The page's title; `None` when the node is a nested space without a home page.
+    /// The page's title; `None` when the node is a nested space whose home page is missing or
+    /// not viewable by the caller.
     pub title: Option<String>,
-    /// Whether the page is hidden (a space node: whether everything in it is hidden).
+    /// Whether the page is hidden (a space node: its home page's flag when the caller may view
+    /// it, else whether every page in it the caller may view is hidden).
     pub hidden: bool,
     /// Whether this node is a space home that may have children.
     pub has_children: bool,
-    /// The page's last update (a space node: its newest page).
+    /// The page's last update (a space node: the newest page in it the caller may view, hidden
+    /// ones only when they were asked for).
     pub updated: Option<OffsetDateTime>,
 }
 
-/// A page of a node's direct children, sorted by reference.
+/// A page of a node's direct children the caller may view, sorted by name.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ChildrenPage {
     /// The requested slice.
     pub nodes: Vec<TreeNode>,
-    /// How many children there are in all (with the same hidden handling).
+    /// How many children the caller may view there are in all (with the same hidden handling).
     pub total: u64,
 }

@@ -1,8 +1,11 @@
 //! Tree queries: top-level spaces with counts, children of a page, page listings.
 //!
 //! Spaces are not stored on their own: a space exists while a document lives in it or below
-//! it. Aggregates come from range scans on the `(wiki, space, locale, hidden, updated_ms)` index,
-//! grouped per stored space and folded into the asked-for level here.
+//! it. Top-level totals come from one scan of the `(wiki, space, locale, hidden, updated_ms)`
+//! index, grouped per stored space and folded into the top level here. The children of a page
+//! are what one caller may view: every page row goes through the caller's `authorize` before it
+//! is listed or counted, and a nested-space node is built from authorized rows only
+//! ([`space_nodes`]).
 
 use std::collections::BTreeMap;
 
@@ -17,6 +20,10 @@ use crate::reference::{DocumentReference, HOME_PAGE, SpacePath};
 use crate::sqlite::SqliteStore;
 use crate::sqlite::convert::{DbResultExt, corrupt, from_ms};
 use crate::sqlite::search::stored_reference;
+
+mod space_nodes;
+
+use space_nodes::space_nodes;
 
 /// Page counts of one subtree.
 #[derive(Default)]
@@ -47,34 +54,23 @@ impl Counts {
     }
 }
 
-/// Counts per subtree, keyed by the space at `depth` (1 = top level) under the scanned range.
-fn counts_by_space(
-    conn: &Connection,
-    wiki: &WikiId,
-    under: Option<&SpacePath>,
-    depth: usize,
-) -> Result<BTreeMap<SpacePath, Counts>> {
-    let mut sql = String::from(
-        "SELECT space, hidden, count(*), max(updated_ms) FROM documents WHERE wiki = ? AND locale = ''",
-    );
-    let mut values = vec![Value::Text(wiki.as_str().to_owned())];
-    if let Some(under) = under {
-        let under = under.to_string();
-        sql.push_str(" AND space > ? AND space < ?");
-        values.push(Value::Text(format!("{under}.")));
-        values.push(Value::Text(format!("{under}/")));
-    }
-    sql.push_str(" GROUP BY space, hidden");
-    let mut stmt = conn.prepare_cached(&sql).db()?;
-    let mut rows = stmt.query(params_from_iter(values.iter())).db()?;
+/// Counts per top-level space, nested spaces folded in. Not authorized: the totals of
+/// [`HierarchyStore::top_level_spaces`], which say how much a space holds, not what one caller
+/// may see of it.
+fn top_level_counts(conn: &Connection, wiki: &WikiId) -> Result<BTreeMap<SpacePath, Counts>> {
+    let mut stmt = conn
+        .prepare_cached(
+            "SELECT space, hidden, count(*), max(updated_ms) FROM documents \
+             WHERE wiki = ?1 AND locale = '' GROUP BY space, hidden",
+        )
+        .db()?;
+    let mut rows = stmt.query(params![wiki.as_str()]).db()?;
     let mut out: BTreeMap<SpacePath, Counts> = BTreeMap::new();
     while let Some(row) = rows.next().db()? {
         let space = SpacePath::parse(&row.get::<_, String>(0).db()?)
             .map_err(|_| corrupt("stored space does not parse"))?;
-        let key = SpacePath::new(space.names()[..depth.min(space.depth())].iter().cloned())
-            .map_err(|_| corrupt("stored space does not parse"))?;
         let count: i64 = row.get(2).db()?;
-        out.entry(key).or_default().add(
+        out.entry(space.top()).or_default().add(
             row.get(1).db()?,
             u64::try_from(count).unwrap_or_default(),
             row.get(3).db()?,
@@ -83,7 +79,7 @@ fn counts_by_space(
     Ok(out)
 }
 
-/// Title and hidden flag of a page's default row.
+/// Title, hidden flag and last update of a page's default row.
 fn page_state(
     conn: &Connection,
     reference: &DocumentReference,
@@ -99,34 +95,11 @@ fn page_state(
     .db()
 }
 
-/// A nested-space node: its home page if it exists, else the space's own counts.
-fn space_node(
-    conn: &Connection,
-    wiki: &WikiId,
-    space: &SpacePath,
-    counts: &Counts,
-    include_hidden: bool,
-) -> Result<TreeNode> {
-    let reference = space.home(wiki);
-    let home = page_state(conn, &reference)?;
-    let hidden = match &home {
-        Some((_, hidden, _)) => *hidden,
-        None => counts.visible == 0,
-    };
-    Ok(TreeNode {
-        title: home.map(|(title, _, _)| title),
-        reference,
-        hidden,
-        has_children: true,
-        updated: counts.newest(include_hidden).map(from_ms),
-    })
-}
-
 impl HierarchyStore for SqliteStore {
     fn top_level_spaces(&self, wiki: &WikiId, include_hidden: bool) -> Result<Vec<SpaceSummary>> {
         self.read(|conn| {
             let mut out = Vec::new();
-            for (space, counts) in counts_by_space(conn, wiki, None, 1)? {
+            for (space, counts) in top_level_counts(conn, wiki)? {
                 if counts.visible == 0 && !include_hidden {
                     continue;
                 }
@@ -151,6 +124,7 @@ impl HierarchyStore for SqliteStore {
         include_hidden: bool,
         offset: usize,
         limit: usize,
+        authorize: &mut dyn FnMut(&DocumentReference) -> bool,
     ) -> Result<ChildrenPage> {
         if !parent.is_home() {
             return Ok(ChildrenPage {
@@ -161,8 +135,8 @@ impl HierarchyStore for SqliteStore {
         let wiki = parent.wiki();
         let space = parent.space();
         self.read(|conn| {
-            // (sort key, node builder input)
-            let mut entries: Vec<(String, Entry)> = Vec::new();
+            // (sort key, node): the pages of the space, then its nested spaces.
+            let mut entries: Vec<(String, TreeNode)> = Vec::new();
             let mut stmt = conn
                 .prepare_cached(
                     "SELECT name, title, hidden, updated_ms FROM documents \
@@ -180,6 +154,9 @@ impl HierarchyStore for SqliteStore {
                 let name: String = row.get(0).db()?;
                 let reference = DocumentReference::new(wiki.clone(), space.clone(), name.clone())
                     .map_err(|_| corrupt("stored page name does not parse"))?;
+                if !authorize(&reference) {
+                    continue;
+                }
                 let node = TreeNode {
                     reference,
                     title: Some(row.get(1).db()?),
@@ -187,11 +164,11 @@ impl HierarchyStore for SqliteStore {
                     has_children: false,
                     updated: Some(from_ms(row.get(3).db()?)),
                 };
-                entries.push((name, Entry::Page(node)));
+                entries.push((name, node));
             }
             drop(rows);
-            for (child, counts) in counts_by_space(conn, wiki, Some(space), space.depth() + 1)? {
-                entries.push((child.last().to_owned(), Entry::Space(child, counts)));
+            for node in space_nodes(conn, wiki, space, include_hidden, authorize)? {
+                entries.push((node.reference.space().last().to_owned(), node));
             }
             entries.sort_by(|(a, _), (b, _)| {
                 a.to_lowercase()
@@ -201,13 +178,7 @@ impl HierarchyStore for SqliteStore {
 
             let mut nodes = Vec::new();
             let mut total = 0u64;
-            for (_, entry) in entries {
-                let node = match entry {
-                    Entry::Page(node) => node,
-                    Entry::Space(child, counts) => {
-                        space_node(conn, wiki, &child, &counts, include_hidden)?
-                    }
-                };
+            for (_, node) in entries {
                 if node.hidden && !include_hidden {
                     continue;
                 }
@@ -266,9 +237,4 @@ impl HierarchyStore for SqliteStore {
             Ok(out)
         })
     }
-}
-
-enum Entry {
-    Page(TreeNode),
-    Space(SpacePath, Counts),
 }

@@ -1,6 +1,7 @@
 //! The explore: the pages under a root, breadth first (so a line budget is shared fairly between
-//! branches), printed in tree order. Children are authorized through the row door before they
-//! are paged or counted; the whole walk runs in one store call off the async workers.
+//! branches), printed in tree order. Children are authorized through the row door inside the
+//! store query, before they are paged or counted, and a nested space shows only through a page
+//! in it the caller may view; the whole walk runs in one store call off the async workers.
 
 use std::collections::VecDeque;
 use std::fmt::Write as _;
@@ -17,7 +18,7 @@ use super::{Shape, bracketed, node_text, title_part};
 /// Lines (nodes below the root) one explore shows at most.
 const NODE_BUDGET: usize = 300;
 
-/// Children read per node at most, before authorization and paging.
+/// Authorized children read per node at most, before paging.
 const CHILD_FETCH: usize = 2000;
 
 /// Classes whose objects are bookkeeping, not content: left out of the markers.
@@ -136,12 +137,17 @@ fn walk(
         if !node.has_children || node.level >= shape.depth || shown >= NODE_BUDGET {
             continue;
         }
-        let page = store.children(&node.reference, shape.show_hidden, 0, CHILD_FETCH)?;
-        let visible: Vec<_> = page
-            .nodes
-            .into_iter()
-            .filter(|child| doors.row_visible(&child.reference))
-            .collect();
+        // The store asks the row door about every page before it lists or counts it, and
+        // builds a nested space's node only from pages the caller may view.
+        let visible = store
+            .children(
+                &node.reference,
+                shape.show_hidden,
+                0,
+                CHILD_FETCH,
+                &mut |page| doors.row_visible(page),
+            )?
+            .nodes;
         let skip = if index == 0 {
             root_children = visible.len();
             shape.offset
