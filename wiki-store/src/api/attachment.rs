@@ -41,7 +41,10 @@ pub trait AttachmentStore {
         version: Option<Version>,
     ) -> Result<Option<(AttachmentInfo, Vec<u8>)>>;
 
-    /// Uploads a new attachment or a new version of one.
+    /// Uploads a new attachment or a new version of one. Re-uploading the bytes the current
+    /// version holds writes nothing (no attachment or document version, no event; the document
+    /// is [`crate::model::document::SaveOutcome::Unchanged`]), but a stale `expected` is still
+    /// refused, as for an identical document save.
     fn write_attachment(&self, write: &AttachmentWrite) -> Result<AttachmentWriteOutcome>;
 
     /// Moves an attachment to the recycle bin (a new minor version of the document).

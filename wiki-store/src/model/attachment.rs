@@ -45,13 +45,16 @@ pub struct AttachmentWrite {
 }
 
 /// What an upload did.
+///
+/// An upload of the bytes (and so the media types) the current version already holds wrote
+/// nothing: `document` is then [`SaveOutcome::Unchanged`] and `attachment_version` the current one.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AttachmentWriteOutcome {
-    /// The attachment's new version.
+    /// The attachment's new version, or its current one when nothing was written.
     pub attachment_version: Version,
     /// Whether this upload created the attachment.
     pub created_attachment: bool,
-    /// What happened to the document (created, or a new minor version).
+    /// What happened to the document (created, a new minor version, or unchanged).
     pub document: SaveOutcome,
 }
 

@@ -8,6 +8,7 @@ use crate::error::{Entity, Field};
 use crate::model::attachment::{
     AttachmentDelete, AttachmentDeleted, AttachmentInfo, AttachmentWrite, AttachmentWriteOutcome,
 };
+use crate::model::document::SaveOutcome;
 use crate::model::version::Version;
 use crate::reference::DocumentReference;
 use crate::sqlite::SqliteStore;
@@ -141,19 +142,24 @@ impl AttachmentStore for SqliteStore {
         let media = detect_media_types(&write.name, &write.content);
         let locale = self.config().default_locale.clone();
         self.write(|tx| {
+            let current = match default_row_id(tx, &write.reference)? {
+                Some(document_id) => current_version(tx, document_id, &write.name)?,
+                None => None,
+            };
+            if let Some(current) = &current
+                && current.holds(tx, &write.content, &media)?
+                && let Some(version) = touch.untouched(tx)?
+            {
+                tx.nothing_changed();
+                return Ok(AttachmentWriteOutcome {
+                    attachment_version: current.version,
+                    created_attachment: false,
+                    document: SaveOutcome::Unchanged { version },
+                });
+            }
             let touched = touch.apply(tx, &locale)?;
-            let existing: Option<(i64, u32, u32)> = tx
-                .prepare_cached(
-                    "SELECT a.id, v.version_major, v.version_minor FROM attachments a \
-                     JOIN attachment_versions v ON v.attachment_id = a.id WHERE a.document_id = ?1 AND a.name = ?2 \
-                     ORDER BY v.version_major DESC, v.version_minor DESC LIMIT 1",
-                )
-                .db()?
-                .query_row(params![touched.id, write.name], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))
-                .optional()
-                .db()?;
-            let (attachment_id, version) = match existing {
-                Some((id, major, minor)) => (id, Version { major, minor }.next(false)),
+            let (attachment_id, version) = match &current {
+                Some(current) => (current.attachment_id, current.version.next(false)),
                 None => {
                     let id: i64 = tx
                         .prepare_cached("INSERT INTO attachments (document_id, name) VALUES (?1, ?2) RETURNING id")
@@ -172,7 +178,7 @@ impl AttachmentStore for SqliteStore {
                 attachment_id,
                 version.major,
                 version.minor,
-                i64::try_from(write.content.len()).unwrap_or(i64::MAX),
+                stored_size(&write.content),
                 media.declared,
                 media.sniffed,
                 write.author,
@@ -183,7 +189,7 @@ impl AttachmentStore for SqliteStore {
             .db()?;
             Ok(AttachmentWriteOutcome {
                 attachment_version: version,
-                created_attachment: existing.is_none(),
+                created_attachment: current.is_none(),
                 document: touched.outcome(),
             })
         })
@@ -225,6 +231,77 @@ impl AttachmentStore for SqliteStore {
             })
         })
     }
+}
+
+/// An attachment's current version, as an upload compares against it.
+struct CurrentVersion {
+    attachment_id: i64,
+    version: Version,
+    size: i64,
+    media: MediaTypes,
+}
+
+impl CurrentVersion {
+    /// Whether this version already holds `content` with the media types `media`: the cheap
+    /// columns first, then the bytes, compared inside SQLite so the stored blob is read at most
+    /// once and never copied out. No hash is stored: sizes rarely collide between versions, and
+    /// a blob is at most [`crate::Limits::max_attachment_bytes`].
+    fn holds(&self, conn: &Connection, content: &[u8], media: &MediaTypes) -> Result<bool> {
+        if self.size != stored_size(content) || self.media != *media {
+            return Ok(false);
+        }
+        conn.prepare_cached(
+            "SELECT content = ?4 FROM attachment_versions \
+             WHERE attachment_id = ?1 AND version_major = ?2 AND version_minor = ?3",
+        )
+        .db()?
+        .query_row(
+            params![
+                self.attachment_id,
+                self.version.major,
+                self.version.minor,
+                content
+            ],
+            |row| row.get(0),
+        )
+        .db()
+    }
+}
+
+/// The current version of the attachment `name` on a document, without its bytes.
+fn current_version(
+    conn: &Connection,
+    document_id: i64,
+    name: &str,
+) -> Result<Option<CurrentVersion>> {
+    conn.prepare_cached(
+        "SELECT a.id, v.version_major, v.version_minor, v.size, v.declared_mime, v.sniffed_mime \
+         FROM attachments a JOIN attachment_versions v ON v.attachment_id = a.id \
+         WHERE a.document_id = ?1 AND a.name = ?2 \
+         ORDER BY v.version_major DESC, v.version_minor DESC LIMIT 1",
+    )
+    .db()?
+    .query_row(params![document_id, name], |row| {
+        Ok(CurrentVersion {
+            attachment_id: row.get(0)?,
+            version: Version {
+                major: row.get(1)?,
+                minor: row.get(2)?,
+            },
+            size: row.get(3)?,
+            media: MediaTypes {
+                declared: row.get(4)?,
+                sniffed: row.get(5)?,
+            },
+        })
+    })
+    .optional()
+    .db()
+}
+
+/// The `size` column of `content` (a blob is far below `i64::MAX` bytes).
+fn stored_size(content: &[u8]) -> i64 {
+    i64::try_from(content.len()).unwrap_or(i64::MAX)
 }
 
 /// The id of a document's attachment by name.

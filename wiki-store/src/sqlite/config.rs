@@ -80,9 +80,12 @@ impl ConfigStore for SqliteStore {
         touch.validate(&self.config().limits)?;
         let locale = self.config().default_locale.clone();
         self.write(|tx| {
-            ensure_config_class(tx, &class_document, author, &locale)?;
+            let defined = ensure_config_class(tx, &class_document, author, &locale)?;
             let number = config_object_number(tx, &document)?;
             let outcome = write_object_in(tx, &touch, &class_document, number, &values, &locale)?;
+            if !defined && matches!(outcome.document, SaveOutcome::Unchanged { .. }) {
+                tx.nothing_changed();
+            }
             Ok(outcome.document)
         })
     }
@@ -93,13 +96,13 @@ fn reference_in(wiki: &WikiId, local: &str) -> Result<DocumentReference> {
 }
 
 /// Defines (or completes) the configuration class in this wiki, as one save of its hidden
-/// class document, when a field is missing.
+/// class document, when a field is missing. Whether it saved anything.
 fn ensure_config_class(
     tx: &mut WriteTx<'_>,
     class_document: &DocumentReference,
     author: &str,
     locale: &crate::model::locale::Locale,
-) -> Result<()> {
+) -> Result<bool> {
     let existing = load_class(tx, class_document)?;
     let missing: Vec<(&str, FieldType)> = config_fields()
         .into_iter()
@@ -111,7 +114,7 @@ fn ensure_config_class(
         })
         .collect();
     if missing.is_empty() {
-        return Ok(());
+        return Ok(false);
     }
     let touch = Touch {
         reference: class_document,
@@ -140,7 +143,7 @@ fn ensure_config_class(
             .execute(params![touched.id, name, field_type.name(), attributes])
             .db()?;
     }
-    Ok(())
+    Ok(true)
 }
 
 /// The number of the configuration object on the document, if there is one (the lowest).

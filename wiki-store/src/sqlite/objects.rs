@@ -50,7 +50,13 @@ impl ObjectStore for SqliteStore {
         };
         touch.validate(&self.config().limits)?;
         let locale = self.config().default_locale.clone();
-        self.write(|tx| change_class_in(tx, &touch, &change.change, &locale))
+        self.write(|tx| {
+            let outcome = change_class_in(tx, &touch, &change.change, &locale)?;
+            if matches!(outcome, SaveOutcome::Unchanged { .. }) {
+                tx.nothing_changed();
+            }
+            Ok(outcome)
+        })
     }
 
     fn class_usage(&self, wiki: &WikiId) -> Result<Vec<ClassUsage>> {
@@ -116,7 +122,7 @@ impl ObjectStore for SqliteStore {
             .collect::<Result<Vec<_>>>()?;
         let locale = self.config().default_locale.clone();
         self.write(|tx| {
-            prepared
+            let outcomes = prepared
                 .iter()
                 .map(|(write, class)| {
                     write_object_in(
@@ -128,7 +134,14 @@ impl ObjectStore for SqliteStore {
                         &locale,
                     )
                 })
-                .collect()
+                .collect::<Result<Vec<_>>>()?;
+            if outcomes
+                .iter()
+                .all(|outcome| matches!(outcome.document, SaveOutcome::Unchanged { .. }))
+            {
+                tx.nothing_changed();
+            }
+            Ok(outcomes)
         })
     }
 
@@ -342,18 +355,25 @@ pub(crate) fn load_class(
 }
 
 /// Applies a field change: checked against the current class first, then the class document is
-/// saved, then the field row changes.
+/// saved, then the field row changes. A modification that leaves the field as it is writes
+/// nothing and returns [`SaveOutcome::Unchanged`] (after the compare-and-set check).
 pub(crate) fn change_class_in(
     tx: &mut WriteTx<'_>,
     touch: &Touch<'_>,
     change: &FieldChange,
     locale: &Locale,
 ) -> Result<SaveOutcome> {
-    let planned = plan_field_change(
+    let Some(planned) = plan_field_change(
         load_class(tx, touch.reference)?.as_ref(),
         touch.reference,
         change,
-    )?;
+    )?
+    else {
+        let version = touch
+            .untouched(tx)?
+            .ok_or_else(|| corrupt("class without its document row"))?;
+        return Ok(SaveOutcome::Unchanged { version });
+    };
     let touched = touch.apply(tx, locale)?;
     match planned {
         PlannedChange::Upsert {
@@ -417,11 +437,13 @@ enum PlannedChange<'c> {
     Disable { name: &'c str },
 }
 
+/// The change to write, or `None` when a modification leaves the field exactly as it is (the
+/// merged attributes rebuild the same type, and the label, if given, is the current one).
 fn plan_field_change<'c>(
     class: Option<&ClassDefinition>,
     class_document: &DocumentReference,
     change: &'c FieldChange,
-) -> Result<PlannedChange<'c>> {
+) -> Result<Option<PlannedChange<'c>>> {
     let enabled = |name: &str| class.and_then(|c| c.field(name));
     let unknown = |name: &str| -> StoreError {
         match class {
@@ -445,12 +467,12 @@ fn plan_field_change<'c>(
             name,
             field_type,
             pretty_name,
-        } => Ok(PlannedChange::Upsert {
+        } => Ok(Some(PlannedChange::Upsert {
             name,
             field_type: field_type.name(),
             pretty_name: pretty_name.as_deref(),
             attributes: attributes_json(field_type)?,
-        }),
+        })),
         FieldChange::Modify {
             name,
             pretty_name,
@@ -460,14 +482,19 @@ fn plan_field_change<'c>(
             let mut merged = field.field_type.attributes();
             merged.extend(attributes.iter().map(|(k, v)| (k.clone(), v.clone())));
             let field_type = FieldType::from_parts(field.field_type.name(), &merged)?;
-            Ok(PlannedChange::Modify {
+            let pretty_name = pretty_name.as_deref().map(|p| (!p.is_empty()).then_some(p));
+            let same_label = pretty_name.is_none_or(|label| label == field.pretty_name.as_deref());
+            if field_type == field.field_type && same_label {
+                return Ok(None);
+            }
+            Ok(Some(PlannedChange::Modify {
                 name,
-                pretty_name: pretty_name.as_deref().map(|p| (!p.is_empty()).then_some(p)),
+                pretty_name,
                 attributes: attributes_json(&field_type)?,
-            })
+            }))
         }
         FieldChange::Remove { name } if enabled(name).is_none() => Err(unknown(name)),
-        FieldChange::Remove { name } => Ok(PlannedChange::Disable { name }),
+        FieldChange::Remove { name } => Ok(Some(PlannedChange::Disable { name })),
     }
 }
 
@@ -476,7 +503,9 @@ fn attributes_json(field_type: &FieldType) -> Result<String> {
 }
 
 /// Creates or updates one object: the class and every value are checked before anything is
-/// written, then the owning document is saved, then the object and its values.
+/// written, then the owning document is saved, then the object and its values. An update whose
+/// values (and title) are already stored writes nothing: the outcome's document is then
+/// [`SaveOutcome::Unchanged`], and the caller decides whether the whole transaction was a no-op.
 pub(crate) fn write_object_in(
     tx: &mut WriteTx<'_>,
     touch: &Touch<'_>,
@@ -512,6 +541,16 @@ pub(crate) fn write_object_in(
         }
         None => None,
     };
+    if let Some((object_id, number)) = existing
+        && holds_values(tx, object_id, &coerced)?
+        && let Some(version) = touch.untouched(tx)?
+    {
+        return Ok(ObjectWriteOutcome {
+            number,
+            created_object: false,
+            document: SaveOutcome::Unchanged { version },
+        });
+    }
     let touched = touch.apply(tx, locale)?;
     let (object_id, number) = match existing {
         Some(found) => found,
@@ -544,6 +583,26 @@ pub(crate) fn write_object_in(
         created_object: existing.is_none(),
         document: touched.outcome(),
     })
+}
+
+/// Whether the object already stores each of `values` exactly. Values are compared as stored,
+/// after coercion, so another spelling of a stored value (`" 3 "`, `"a, b"`, a date-only field
+/// given a time) matches. A Password value never does: it is sealed with a fresh salt, and a
+/// "nothing changed" answer would otherwise confirm the secret to whoever guessed it.
+fn holds_values(conn: &Connection, object_id: i64, values: &[(&str, StoredValue)]) -> Result<bool> {
+    let mut stored = conn
+        .prepare_cached("SELECT value FROM object_values WHERE object_id = ?1 AND field = ?2")
+        .db()?;
+    for (field, value) in values {
+        let current: Option<Value> = stored
+            .query_row(params![object_id, field], |row| row.get(0))
+            .optional()
+            .db()?;
+        if current != Some(sql_value(value)) {
+            return Ok(false);
+        }
+    }
+    Ok(true)
 }
 
 fn require_object(

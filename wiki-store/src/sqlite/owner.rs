@@ -84,6 +84,22 @@ impl Touch<'_> {
         validate_save(&self.as_save(), limits)
     }
 
+    /// For a write whose own data is already as asked: `Some(version)` when the owning document
+    /// exists and this touch would leave it as it is too (no new title), `None` when it must be
+    /// saved after all (it is missing, or gets a new title). Writes nothing.
+    ///
+    /// The compare-and-set is checked first, as [`save_in`] does before its own no-op test: a
+    /// stale `expected` is refused even when nothing would change, so an agent acting on an old
+    /// read always learns that the document moved on.
+    pub(crate) fn untouched(&self, tx: &WriteTx<'_>) -> Result<Option<Version>> {
+        let Some(row) = load_row(tx, self.reference, DEFAULT_ROW)? else {
+            return Ok(None);
+        };
+        check_expected(self.expected, Some(row.version))?;
+        let same_title = self.title.is_none_or(|title| title == row.title);
+        Ok(same_title.then_some(row.version))
+    }
+
     /// Saves the owning document inside `tx`: a new version of the existing default row, or (with
     /// `create`) a new empty document at 1.1.
     pub(crate) fn apply(&self, tx: &mut WriteTx<'_>, default_locale: &Locale) -> Result<Touched> {

@@ -19,3 +19,4 @@ mod object_queries;
 mod objects;
 mod search;
 mod trash;
+mod unchanged_writes;
