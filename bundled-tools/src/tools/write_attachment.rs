@@ -1,5 +1,6 @@
 //! `write_attachment` (facts §1.13): uploads a new attachment, or a new version of one, through
-//! the write seam (edit right, base_version, `[AI] ` comments).
+//! the write seam (edit right, base_version, `[AI] ` comments, no-op detection: the store writes
+//! nothing for the bytes the attachment already holds).
 //!
 //! Order of checks: the arguments (exactly one content, a decodable base64, the size cap, the
 //! file name's grammar) before any store access, then the door (reach, edit right, space filter)
@@ -19,7 +20,8 @@ use wiki_store::{Field, InvalidInput, StoreError};
 use crate::seams::history::version_argument;
 use crate::seams::urls::{Target, link};
 use crate::seams::write::{
-    BaseRule, WriteTarget, author, review_line, save_failure, version_comment, version_line,
+    BaseRule, WriteTarget, author, no_changes, review_line, save_failure, version_comment,
+    version_line,
 };
 
 /// The longest `content` or `content_base64` accepted, in characters.
@@ -48,12 +50,14 @@ const NOTHING_SAVED: &str = "Nothing was saved.";
     filename is the attachment's name on the document: at most 255 characters, no '/', '\\\\'
     or ';', no control characters and no bidi controls (U+202A-202E, U+2066-2069, U+200E/F).
     Uploading an existing name adds a new version of that attachment (get_attachment
-    version=... reads the older ones).
+    version=... reads the older ones). Uploading exactly the bytes its current version holds
+    saves nothing (\"No changes\": no attachment version, no document version).
 
     base_version: the upload saves a new (minor) version of the document, so the document's
     version is REQUIRED when the document exists, even for a new attachment (read it with
     get_document). Omit it when the document does not exist: the upload creates it, empty. A
-    stale base_version is refused with a version conflict and nothing is saved.
+    stale base_version is refused with a version conflict and nothing is saved, even when the
+    bytes are unchanged.
 
     The upload is recorded as you, with the comment prefixed `[AI] ` (default \"Uploaded
     attachment <filename>\"). The media type is sniffed from the bytes and from the name.
@@ -66,6 +70,9 @@ FORMAT
     Version: 2.3 -> 2.4
     Compare: <url>        (View: <url> for a new document)
     Download: <url>
+    or, for the bytes already there:
+    No changes: attachment <filename> already holds these 42 bytes (attachment version 1.1).
+    Nothing was saved; the document \"<ref>\" stays at version 2.3.
 
 EXAMPLES
     write_attachment reference=\"Sandbox.WebHome\" filename=\"notes.txt\" content=\"a\\nb\\n\" base_version=\"1.3\"
@@ -137,6 +144,14 @@ impl Execute for WriteAttachment {
                 )),
                 _ => save_failure(&target, &error, retry),
             })?;
+        if let SaveOutcome::Unchanged { version } = outcome.document {
+            let what = format!(
+                "attachment {} already holds these {size} bytes (attachment version {})",
+                fragment(&self.filename),
+                outcome.attachment_version
+            );
+            return Ok(no_changes(&target, &what, version));
+        }
         Ok(ToolOutput::text(
             result_lines(ctx, &target, &self.filename, size, &outcome).join("\n"),
         ))

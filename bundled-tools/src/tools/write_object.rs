@@ -1,5 +1,6 @@
 //! `write_object` (facts §1.11): creates or updates one object of a class on a document, through
-//! the write seam (edit right, base_version, `[AI] ` comments).
+//! the write seam (edit right, base_version, `[AI] ` comments, no-op detection: the store writes
+//! nothing when the object already holds the values, compared after coercion).
 //!
 //! Order of checks: the class name (a contradicting wiki prefix, the sensitive classes) and the
 //! door (reach, edit right, space filter, the configuration refusal), then the class definition
@@ -14,7 +15,7 @@ use mcp_runtime::output::guard::fragment;
 use mcp_runtime::prelude::*;
 use wiki_store::model::class::{ClassDefinition, FieldType};
 use wiki_store::model::document::SaveOutcome;
-use wiki_store::model::object::{FieldValue, ObjectRecord, ObjectWrite};
+use wiki_store::model::object::{ObjectRecord, ObjectWrite};
 use wiki_store::reference::DocumentReference;
 use wiki_store::rights::Right;
 use wiki_store::{InvalidInput, StoreError};
@@ -54,8 +55,9 @@ use crate::seams::write::{
     when the write creates the document. A stale base_version is a version conflict and saves
     nothing. The save is recorded as you with the comment prefixed `[AI] `; minor unless
     major=true.
-    Updating an object with the values it already holds (and no new title) saves nothing
-    (\"No changes\").
+    Updating an object with the values it already holds, in any accepted spelling (\" 3 \" for
+    3, \"b,a\" for b|a), and no new title saves nothing (\"No changes\"); a stale base_version
+    is still a conflict.
 
     Rights, groups, users and the MCP configuration classes are refused.
 
@@ -119,10 +121,9 @@ impl Execute for WriteObject {
         let class_name = class_document.local();
         let class = read_class(ctx, &class_document).await?;
         check_fields(&class, &self.fields)?;
-        let existing = match number {
-            Some(number) => Some(existing_object(ctx, &target, &class_name, number).await?),
-            None => None,
-        };
+        if let Some(number) = number {
+            existing_object(ctx, &target, &class_name, number).await?;
+        }
         let retry = "resend the fields with the document's version as base_version";
         let expected = target.expected(base, BaseRule::RequiredIfExists, retry)?;
         let title_changes = match (&self.title, target.current()) {
@@ -130,25 +131,6 @@ impl Execute for WriteObject {
             (Some(_), None) => true,
             (Some(title), Some(current)) => *title != current.title,
         };
-        if let (Some(object), Some(current)) = (&existing, target.current())
-            && !title_changes
-            && self.fields.iter().all(|(name, raw)| {
-                object
-                    .values
-                    .get(name)
-                    .is_some_and(|value| holds(value, raw))
-            })
-        {
-            return Ok(no_changes(
-                &target,
-                &format!(
-                    "{} object {} already holds the given values and title",
-                    fragment(&class_name),
-                    object.number
-                ),
-                current.version,
-            ));
-        }
         let default_comment = match number {
             None => format!("Added {class_name} object"),
             Some(number) => format!("Updated {class_name} object {number}"),
@@ -170,6 +152,14 @@ impl Execute for WriteObject {
             .blocking(move |store| store.write_object(&write))
             .await?
             .map_err(|error| object_failure(&target, &error, retry))?;
+        if let SaveOutcome::Unchanged { version } = outcome.document {
+            let what = format!(
+                "{} object {} already holds the given values and title",
+                fragment(&class_name),
+                outcome.number
+            );
+            return Ok(no_changes(&target, &what, version));
+        }
         let reference = fragment(&target.reference().to_string()).into_owned();
         let class_shown = fragment(&class_name).into_owned();
         let headline = match (&outcome.document, outcome.created_object) {
@@ -201,20 +191,6 @@ impl Execute for WriteObject {
         lines.push(format!("Fields set: {}", fragment(&names.join(", "))));
         lines.extend(review_line(ctx, &target, &outcome.document));
         Ok(ToolOutput::text(lines.join("\n")))
-    }
-}
-
-/// Whether a stored value is exactly what `raw` would store. Only canonical spellings count
-/// (a value spelled otherwise is saved, which at worst records an unneeded version); dates,
-/// lists, floats and passwords are never compared.
-fn holds(value: &FieldValue, raw: &str) -> bool {
-    match value {
-        FieldValue::Text(text) => text == raw,
-        FieldValue::Integer(number) => number.to_string() == raw,
-        FieldValue::Boolean(flag) => flag.to_string() == raw,
-        FieldValue::Float(_) | FieldValue::Date(_) | FieldValue::List(_) | FieldValue::Masked => {
-            false
-        }
     }
 }
 

@@ -1,5 +1,6 @@
 //! `write_schema` (facts §1.11): adds, modifies or removes one field of a class, through the
-//! write seam (edit right on the class document, base_version, `[AI] ` comments).
+//! write seam (edit right on the class document, base_version, `[AI] ` comments, no-op
+//! detection: the store writes nothing for a modification that leaves the field as it is).
 //!
 //! Order of checks: the arguments (field name grammar, which arguments the operation takes, the
 //! type and its attributes) before any store access, then the door (reach, edit right, space
@@ -19,7 +20,7 @@ use wiki_store::{Entity, InvalidInput, StoreError};
 
 use crate::seams::history::version_argument;
 use crate::seams::write::{
-    BaseRule, WriteTarget, author, refuse_sensitive_class, review_line, save_failure,
+    BaseRule, WriteTarget, author, no_changes, refuse_sensitive_class, review_line, save_failure,
     version_comment, version_line,
 };
 
@@ -49,7 +50,8 @@ NOTES
     with its stored values, under the new type.
 
     operation=modify_field changes a field's pretty_name (\"\" clears it) and/or attributes; its
-    type never changes.
+    type never changes. A modification that leaves the field as it is (the same attributes, in
+    any spelling, and label) saves nothing (\"No changes\").
 
     operation=remove_field hides the field and its values on every object. Nothing is erased:
     adding a field with the same name again shows the values again.
@@ -63,7 +65,8 @@ NOTES
 
     base_version: the class document's version (get_document). Required when the document
     exists, and always for remove_field; omit it when add_field creates the class document. A
-    stale base_version is a version conflict and saves nothing.
+    stale base_version is a version conflict and saves nothing, even for a change that would
+    change nothing.
 
     The change is recorded as you with the comment prefixed `[AI] `; minor unless major=true.
     Rights, groups, users and the MCP configuration classes are refused.
@@ -176,6 +179,12 @@ impl Execute for WriteSchema {
             })?;
         let field = fragment(&self.field).into_owned();
         let class_shown = fragment(&class).into_owned();
+        if let SaveOutcome::Unchanged { version } = outcome {
+            let what = format!(
+                "field {field} of class {class_shown} already has these attributes and label"
+            );
+            return Ok(no_changes(&target, &what, version));
+        }
         let headline = match (self.operation, &outcome, type_name) {
             (Operation::Add, SaveOutcome::Created { .. }, Some(type_name)) => {
                 format!("Created class {class_shown} with field {field} ({type_name}).")

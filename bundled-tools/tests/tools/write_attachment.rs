@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 use wiki_store::model::version::Version;
 use wiki_store::{AttachmentStore, DocumentStore};
 
-use crate::harness::{Farm, GUEST, PNG, ok, reference, unsigned};
+use crate::harness::{Farm, GUEST, ok, reference, unsigned};
 
 const TOOLS: [&str; 2] = ["write_attachment", "delete_attachment"];
 
@@ -119,22 +119,21 @@ async fn an_upload_over_an_attachment_adds_a_version_from_base64() {
     let before = version(&farm, "Sandbox.WebHome").unwrap_or_else(|| panic!("seeded"));
     let text = ok(write(
         &farm,
-        json!({"reference": "Sandbox.WebHome", "filename": "logo.png",
-               "content_base64": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGP4z8DwHwAFAAH/iZk9HQAAAABJRU5ErkJggg==",
-               "base_version": before.to_string()}),
+        json!({"reference": "Sandbox.WebHome", "filename": "notes.txt",
+               "content_base64": "bGluZSB0aHJlZQo=", "base_version": before.to_string()}),
         "alice",
     )
     .await);
     assert!(
         text.starts_with(
-            "Updated attachment logo.png on document main:Sandbox.WebHome.\nAttachment \
-             version: 1.2\nSize: 70 bytes\n"
+            "Updated attachment notes.txt on document main:Sandbox.WebHome.\nAttachment \
+             version: 1.2\nSize: 11 bytes\n"
         ),
         "{text}"
     );
     assert_eq!(
-        bytes(&farm, "Sandbox.WebHome", "logo.png"),
-        Some(PNG.to_vec())
+        bytes(&farm, "Sandbox.WebHome", "notes.txt"),
+        Some(b"line three\n".to_vec())
     );
 }
 
@@ -162,6 +161,57 @@ async fn a_stale_base_version_is_a_conflict_and_saves_nothing() {
     assert_eq!(
         bytes(&farm, "Sandbox.WebHome", "notes.txt"),
         Some(b"line one\nline two\n".to_vec())
+    );
+}
+
+#[tokio::test]
+async fn an_identical_upload_saves_nothing_and_says_so() {
+    let farm = farm();
+    let now = version(&farm, "Sandbox.WebHome").unwrap_or_else(|| panic!("seeded"));
+    let history = |farm: &Farm| {
+        ok(farm
+            .store
+            .attachment_history(&reference("Sandbox.WebHome"), "notes.txt"))
+        .len()
+    };
+    let versions = history(&farm);
+    let current = ok(farm
+        .store
+        .attachment(&reference("Sandbox.WebHome"), "notes.txt"))
+    .unwrap_or_else(|| panic!("seeded"))
+    .version;
+    let expected = format!(
+        "No changes: attachment notes.txt already holds these 18 bytes (attachment version \
+         {current}). Nothing was saved; the document \"main:Sandbox.WebHome\" stays at version \
+         {now}."
+    );
+    // The same bytes as text or as base64.
+    for content in [
+        json!({"content": "line one\nline two\n"}),
+        json!({"content_base64": "bGluZSBvbmUKbGluZSB0d28K"}),
+    ] {
+        let mut arguments = json!({"reference": "Sandbox.WebHome", "filename": "notes.txt",
+                                   "base_version": now.to_string()});
+        if let (Some(arguments), Some(content)) = (arguments.as_object_mut(), content.as_object()) {
+            arguments.extend(content.clone());
+        }
+        assert_eq!(ok(write(&farm, arguments, "alice").await), expected);
+    }
+    assert_eq!(version(&farm, "Sandbox.WebHome"), Some(now));
+    assert_eq!(history(&farm), versions);
+    // An identical upload on a stale version is still a conflict.
+    let stale = write(
+        &farm,
+        json!({"reference": "Sandbox.WebHome", "filename": "notes.txt",
+               "content": "line one\nline two\n", "base_version": "1.1"}),
+        "alice",
+    )
+    .await;
+    assert!(
+        stale
+            .as_ref()
+            .is_err_and(|message| message.starts_with("Version conflict: ")),
+        "{stale:?}"
     );
 }
 

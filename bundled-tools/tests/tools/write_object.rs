@@ -284,7 +284,7 @@ async fn values_already_stored_save_nothing() {
     let same = ok(write(
         &farm,
         json!({"reference": "Tasks.Task1", "class": TASK_CLASS, "object": 0,
-               "fields": {"title": "Write docs", "priority": "1"},
+               "fields": {"title": "Write docs", "priority": " 1 "},
                "base_version": now.to_string()}),
         "alice",
     )
@@ -296,7 +296,11 @@ async fn values_already_stored_save_nothing() {
              Nothing was saved; the document \"main:Tasks.Task1\" stays at version {now}."
         )
     );
-    assert_eq!(version(&farm, "Tasks.Task1"), Some(now));
+    assert_eq!(
+        version(&farm, "Tasks.Task1"),
+        Some(now),
+        "another spelling of 1"
+    );
     // One changed value is saved.
     let spelled = ok(write(
         &farm,
@@ -308,5 +312,19 @@ async fn values_already_stored_save_nothing() {
     assert!(
         spelled.starts_with("Updated Tasks.TaskClass object 0"),
         "{spelled}"
+    );
+    // The values now stored, on the version before: still a conflict.
+    let stale = write(
+        &farm,
+        json!({"reference": "Tasks.Task1", "class": TASK_CLASS, "object": 0,
+               "fields": {"priority": "2"}, "base_version": now.to_string()}),
+        "alice",
+    )
+    .await;
+    assert!(
+        stale
+            .as_ref()
+            .is_err_and(|message| message.starts_with("Version conflict: ")),
+        "{stale:?}"
     );
 }

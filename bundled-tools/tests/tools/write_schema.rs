@@ -93,6 +93,40 @@ async fn fields_are_added_and_modified_on_an_existing_class() {
 }
 
 #[tokio::test]
+async fn a_modification_to_what_the_field_already_is_saves_nothing() {
+    let farm = farm();
+    let now = base(&farm, TASK_CLASS);
+    let same = ok(schema(
+        &farm,
+        json!({"reference": TASK_CLASS, "operation": "modify_field", "field": "priority",
+               "attributes": {"number_type": "integer"}, "pretty_name": "",
+               "base_version": now}),
+        "alice",
+    )
+    .await);
+    assert_eq!(
+        same,
+        format!(
+            "No changes: field priority of class Tasks.TaskClass already has these attributes \
+             and label. Nothing was saved; the document \"main:Tasks.TaskClass\" stays at \
+             version {now}."
+        )
+    );
+    assert_eq!(base(&farm, TASK_CLASS), now);
+    let relabelled = ok(schema(
+        &farm,
+        json!({"reference": TASK_CLASS, "operation": "modify_field", "field": "priority",
+               "pretty_name": "Priority", "base_version": now}),
+        "alice",
+    )
+    .await);
+    assert!(
+        relabelled.starts_with("Modified field priority of class Tasks.TaskClass."),
+        "{relabelled}"
+    );
+}
+
+#[tokio::test]
 async fn removing_a_field_hides_its_values_reversibly() {
     let farm = farm();
     let missing = schema(
