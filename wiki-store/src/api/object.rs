@@ -16,6 +16,9 @@ use crate::reference::DocumentReference;
 /// Class, object and field writes save the owning document (a new version, with the writer as
 /// author and the comment in its history) under the same compare-and-set as a content save, in
 /// one transaction. Everything is checked (class, fields, values) before anything is written.
+/// A write that would change nothing (an object update to the values it holds, a modification
+/// leaving a field as it is) writes nothing, emits no event and reports the document
+/// [`SaveOutcome::Unchanged`]; a stale compare-and-set is still refused.
 /// The MCP configuration class ([`crate::model::mcp_config::MCP_CONFIG_CLASS`]) is reserved:
 /// these calls refuse it, only [`crate::ConfigStore`] writes it.
 pub trait ObjectStore {

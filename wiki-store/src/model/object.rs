@@ -72,7 +72,8 @@ pub struct ObjectWriteOutcome {
     pub number: u32,
     /// Whether the object was created (else updated).
     pub created_object: bool,
-    /// What happened to the document: created at 1.1, or updated to a new version.
+    /// What happened to the document: created at 1.1, updated to a new version, or
+    /// [`SaveOutcome::Unchanged`] when the object already held the values (nothing written).
     pub document: SaveOutcome,
 }
 
