@@ -1,9 +1,11 @@
 //! `get_tree` through the real middleware: survey and explore on the seeded farm, markers, the
 //! clamps, paging that continues, the node budget and the fetch ceiling, and the security cases
 //! (denied nodes vanish from lines and counts, hidden pages only when asked, space filter, reach,
-//! forged titles and names, nested spaces built only from pages the caller may view).
+//! forged titles and names, nested spaces built only from pages the caller may view, a space
+//! root whose home page is denied opening through those pages only).
 
 use serde_json::{Value, json};
+use wiki_store::model::attachment::AttachmentWrite;
 use wiki_store::model::class::FieldType;
 use wiki_store::model::document::{DocumentSave, Expected};
 use wiki_store::model::mcp_config::SpaceFilterMode;
@@ -11,7 +13,7 @@ use wiki_store::model::object::{ClassChange, FieldChange, ObjectWrite};
 use wiki_store::model::wiki::WikiId;
 use wiki_store::reference::SpacePath;
 use wiki_store::rights::{Effect, Right, RightRule, RightScope, Subject};
-use wiki_store::{DocumentStore, ObjectStore, RightsStore};
+use wiki_store::{AttachmentStore, DocumentStore, ObjectStore, RightsStore};
 
 use crate::harness::{Farm, GUEST, assert_text, ok, reference};
 
@@ -497,4 +499,128 @@ async fn nested_space_counts_count_only_viewable_pages() {
         line(&survey, "Help/").is_some_and(|l| l.contains("— 5 pages,")),
         "{survey}"
     );
+}
+
+/// `Help.Sealed` (a home page and one other page) and `Help.Ghost` (no page at all) under the
+/// same space rule, bob's only, so alice is denied everything in both: what she is told about
+/// either must be the same words.
+fn sealed_and_ghost(farm: &Farm) {
+    pages(farm, ["Help.Sealed.Inside".to_owned()]);
+    ok(farm.store.save_document(
+        &DocumentSave::new(reference("Help.Sealed.WebHome"), "home\n", "admin")
+            .title("Sealed Home"),
+    ));
+    for space in ["Help.Sealed", "Help.Ghost"] {
+        let scope = RightScope::Space {
+            wiki: WikiId::main(),
+            space: ok(SpacePath::parse(space)),
+        };
+        view_rule(farm, scope, "bob", Effect::Allow);
+    }
+}
+
+#[tokio::test]
+async fn a_space_whose_home_is_denied_opens_through_its_viewable_pages() {
+    let farm = nested_rights_farm();
+    // The denied home turns hidden and gains an attachment: neither may show.
+    ok(farm.store.save_document(
+        &DocumentSave::new(reference("Help.Locked.WebHome"), "home\n", "admin")
+            .title("Locked Home")
+            .hidden(true),
+    ));
+    ok(farm.store.write_attachment(&AttachmentWrite {
+        reference: reference("Help.Locked.WebHome"),
+        name: "keys.txt".to_owned(),
+        content: b"keys\n".to_vec(),
+        author: "admin".to_owned(),
+        comment: "keys".to_owned(),
+        expected: Expected::Any,
+    }));
+    let expected = "Tree: root=main:Help.Locked.WebHome (space), depth=2 — 1 page shown\n\
+                    Locked/  [main:Help.Locked.WebHome]\n  \
+                    Shared  [main:Help.Locked.Shared]";
+    for shape in [
+        json!({"root": "Help.Locked"}),
+        json!({"root": "Help.Locked", "showHidden": true}),
+    ] {
+        let alice = ok(tree(&farm, shape, "alice").await);
+        assert_text(&alice, expected);
+    }
+    // The same line, markers and all, as the space's node one level up.
+    let parent = ok(tree(&farm, json!({"root": "Help", "showHidden": true}), "alice").await);
+    assert!(
+        parent.contains(
+            "\n  Locked/  [main:Help.Locked.WebHome]\n    Shared  [main:Help.Locked.Shared]\n"
+        ),
+        "{parent}"
+    );
+    // The home page itself stays behind the door.
+    let home = tree(&farm, json!({"root": "Help.Locked.WebHome"}), "alice").await;
+    assert_eq!(
+        home,
+        Err("You do not have permission to view \"main:Help.Locked.WebHome\".".to_owned())
+    );
+    // Bob may view the home: its title and markers are his to see.
+    let bob = ok(tree(
+        &farm,
+        json!({"root": "Help.Locked", "showHidden": true}),
+        "bob",
+    )
+    .await);
+    assert!(
+        bob.contains("Locked/  [main:Help.Locked.WebHome]  \"Locked Home\" {att:1, hidden}\n"),
+        "{bob}"
+    );
+}
+
+#[tokio::test]
+async fn a_space_with_nothing_viewable_answers_like_no_space_at_all() {
+    let farm = nested_rights_farm();
+    sealed_and_ghost(&farm);
+    let missing = |name: &str| {
+        Err(format!(
+            "No such document: \"main:Help.{name}\". Call get_tree without root to see the spaces."
+        ))
+    };
+    // Vault: pages denied one by one, no home page; Sealed: home and pages denied by a space
+    // rule; Ghost: the same rule over nothing; Nowhere: nothing at all.
+    for name in ["Vault", "Sealed", "Ghost", "Nowhere"] {
+        let answer = tree(&farm, json!({"root": format!("Help.{name}")}), "alice").await;
+        assert_eq!(answer, missing(name), "{name}");
+    }
+    let denied = |name: &str| {
+        Err(format!(
+            "You do not have permission to view \"main:Help.{name}.WebHome\"."
+        ))
+    };
+    for name in ["Sealed", "Ghost"] {
+        let home = tree(
+            &farm,
+            json!({"root": format!("Help.{name}.WebHome")}),
+            "alice",
+        )
+        .await;
+        assert_eq!(home, denied(name), "{name}");
+    }
+    let bob = ok(tree(&farm, json!({"root": "Help.Sealed"}), "bob").await);
+    assert!(bob.contains("  Inside  [main:Help.Sealed.Inside]"), "{bob}");
+}
+
+#[tokio::test]
+async fn a_space_whose_home_is_denied_stays_inside_the_space_filter() {
+    let farm = nested_rights_farm();
+    // The home is filtered out; the viewable page inside the space is not.
+    farm.configure("main", |config| {
+        config.space_filter_mode = SpaceFilterMode::Blacklist;
+        config.space_filter_documents = vec!["Help.Locked.WebHome".to_owned()];
+    });
+    let missing = Err(
+        "No such document: \"main:Help.Locked\". Call get_tree without root to see the spaces."
+            .to_owned(),
+    );
+    // Alice may not view the home, bob may: the filter answers both the same.
+    for user in ["alice", "bob"] {
+        let answer = tree(&farm, json!({"root": "Help.Locked"}), user).await;
+        assert_eq!(answer, missing, "{user}");
+    }
 }

@@ -121,8 +121,16 @@ impl Doors {
         }
     }
 
+    /// Whether this endpoint's space filter exposes `reference` (the filter step alone, no
+    /// reach or rights). For a tool that shows a space only through pages the row door passed
+    /// one by one, and must still keep the space itself inside the filter (get_tree's root
+    /// whose home page the caller may not view).
+    pub fn exposes(&self, reference: &DocumentReference) -> bool {
+        self.filter.allows(reference)
+    }
+
     fn check_filter(&self, reference: &DocumentReference) -> Result<(), ToolError> {
-        if self.filter.allows(reference) {
+        if self.exposes(reference) {
             Ok(())
         } else {
             Err(ToolError::new(format!(

@@ -2,6 +2,10 @@
 //! branches), printed in tree order. Children are authorized through the row door inside the
 //! store query, before they are paged or counted, and a nested space shows only through a page
 //! in it the caller may view; the whole walk runs in one store call off the async workers.
+//!
+//! A space named as root opens as far as the caller could see it listed one level up: when its
+//! home page is denied, the space still opens through the pages in it the caller may view, and
+//! its line shows no title or markers, exactly like its untitled node in the parent's tree.
 
 use std::collections::VecDeque;
 use std::fmt::Write as _;
@@ -60,13 +64,8 @@ pub(super) async fn explore(
     let asked = authorized.reference().clone();
     let root = match fallback_home(&asked) {
         // A missing page whose name is a space: its home, through the door as well.
-        Some(home) if !exists(doors, &asked).await? => {
-            match doors.authorize(&home.to_string(), None, Right::View) {
-                Ok(home) => home.reference().clone(),
-                Err(_) => asked.clone(),
-            }
-        }
-        _ => asked.clone(),
+        Some(home) if !exists(doors, &asked).await? => space_root(doors, &asked, home),
+        _ => Root::Page(asked.clone()),
     };
     let walker = doors.clone();
     let walked = root.clone();
@@ -80,7 +79,44 @@ pub(super) async fn explore(
             fragment(&asked.to_string())
         )));
     };
-    Ok(print(&walk, &root, shape))
+    Ok(print(&walk, root.reference(), shape))
+}
+
+/// Where the walk starts.
+#[derive(Debug, Clone)]
+enum Root {
+    /// A page that passed the document door: its own row gives the root line's title.
+    Page(DocumentReference),
+    /// The home of a space the caller reaches and the filter exposes, but whose home page the
+    /// caller may not view: only the children are read (each through the row door), never the
+    /// home's row, so its title, hidden flag, objects and existence stay unsaid.
+    DeniedHome(DocumentReference),
+}
+
+impl Root {
+    fn reference(&self) -> &DocumentReference {
+        match self {
+            Self::Page(reference) | Self::DeniedHome(reference) => reference,
+        }
+    }
+}
+
+/// The root for `asked`, a missing page whose name is the space of `home`. The home goes
+/// through the door (reach, rights, filter). Refused on rights alone, the space still opens
+/// through its viewable pages, provided the filter exposes the space itself (the step the door
+/// did not reach); refused otherwise, the walk starts at `asked`, which has no children.
+fn space_root(doors: &Doors, asked: &DocumentReference, home: DocumentReference) -> Root {
+    match doors.authorize(&home.to_string(), None, Right::View) {
+        Ok(home) => Root::Page(home.reference().clone()),
+        Err(_)
+            if doors.can_reach(home.wiki())
+                && !doors.has_right(&home, Right::View)
+                && doors.exposes(&home) =>
+        {
+            Root::DeniedHome(home)
+        }
+        Err(_) => Root::Page(asked.clone()),
+    }
 }
 
 /// `Space.Page` -> `Space.Page.WebHome`; none for a home page.
@@ -109,15 +145,21 @@ struct Walk {
     unexpanded: usize,
 }
 
-/// Walks breadth first from `root`: `None` when the root neither exists nor has visible
-/// children (a space without a home page still has a tree).
+/// Walks breadth first from `root`: `None` when the root neither exists (or may not be read)
+/// nor has visible children (a space without a home page still has a tree).
 fn walk(
     store: &dyn Store,
     doors: &Doors,
-    root: DocumentReference,
+    root: Root,
     shape: Shape,
 ) -> wiki_store::Result<Option<Walk>> {
-    let root_row = store.document(&root, None)?;
+    let (root, root_row) = match root {
+        Root::Page(reference) => {
+            let row = store.document(&reference, None)?;
+            (reference, row)
+        }
+        Root::DeniedHome(reference) => (reference, None),
+    };
     let mut nodes = vec![Node {
         has_children: root.is_home(),
         title: root_row.as_ref().map(|row| row.title.clone()),
