@@ -43,6 +43,8 @@ use wiki_store::{
     WikiStore,
 };
 
+pub(crate) mod unchanged;
+
 /// The user name that means "no credentials" in [`Farm::call`].
 pub(crate) const GUEST: &str = GUEST_USER;
 

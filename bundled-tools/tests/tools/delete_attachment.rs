@@ -1,16 +1,19 @@
 //! `delete_attachment` through the real middleware: to the recycle bin as a minor version,
-//! base_version always required, conflicts, a missing attachment, and who may delete.
+//! base_version always required, conflicts, a missing attachment, and who may delete. Every
+//! refusal is checked against the store: nothing was written.
 
 use serde_json::{Value, json};
 use wiki_store::model::wiki::WikiId;
 use wiki_store::{AttachmentStore, DocumentStore, TrashStore};
 
-use crate::harness::{Farm, GUEST, ok, reference};
+use crate::harness::unchanged::Says::{Contains, Exactly};
+use crate::harness::{Farm, ok, reference};
 use crate::write_attachment::{farm, version};
 
+const TOOL: &str = "delete_attachment";
+
 async fn delete(farm: &Farm, arguments: Value, user: &str) -> Result<String, String> {
-    farm.call("delete_attachment", arguments, user, "main")
-        .await
+    farm.call(TOOL, arguments, user, "main").await
 }
 
 fn exists(farm: &Farm, name: &str) -> bool {
@@ -48,70 +51,40 @@ async fn an_attachment_moves_to_the_recycle_bin_as_a_minor_version() {
 async fn base_version_is_required_and_checked() {
     let farm = farm();
     let now = version(&farm, "Sandbox.WebHome").unwrap_or_else(|| panic!("seeded"));
-    let missing = delete(
-        &farm,
-        json!({"reference": "Sandbox.WebHome", "filename": "notes.txt"}),
-        "alice",
-    )
-    .await;
-    assert!(
-        missing
-            .as_ref()
-            .is_err_and(|text| text.contains("'base_version' is required")),
-        "{missing:?}"
+    let arguments = json!({"reference": "Sandbox.WebHome", "filename": "notes.txt"});
+    let required = Contains("'base_version' is required");
+    farm.refuses(TOOL, "alice", arguments.clone(), &[required])
+        .await;
+    let conflict = format!(
+        "Version conflict: the document is now at version {now} but base_version is 1.1. \
+         Re-read it with get_document and delete again with the document's version as \
+         base_version. get_history from=1.1 shows what changed since. Nothing was saved."
     );
-    let stale = delete(
-        &farm,
-        json!({"reference": "Sandbox.WebHome", "filename": "notes.txt", "base_version": "1.1"}),
-        "alice",
-    )
-    .await;
-    assert_eq!(
-        stale,
-        Err(format!(
-            "Version conflict: the document is now at version {now} but base_version is 1.1. \
-             Re-read it with get_document and delete again with the document's version as \
-             base_version. get_history from=1.1 shows what changed since. Nothing was saved."
-        ))
-    );
-    assert!(exists(&farm, "notes.txt"));
-    assert_eq!(version(&farm, "Sandbox.WebHome"), Some(now));
-    assert!(ok(farm.store.trash(&WikiId::main())).is_empty());
+    let mut stale = arguments;
+    stale["base_version"] = json!("1.1");
+    farm.refuses(TOOL, "alice", stale, &[Exactly(&conflict)])
+        .await;
 }
 
 #[tokio::test]
 async fn a_missing_attachment_or_document_changes_nothing() {
     let farm = farm();
     let now = version(&farm, "Sandbox.WebHome").unwrap_or_else(|| panic!("seeded"));
-    let refused = delete(
-        &farm,
-        json!({"reference": "Sandbox.WebHome", "filename": "nope.txt",
-               "base_version": now.to_string()}),
-        "alice",
-    )
-    .await;
-    assert_eq!(
-        refused,
-        Err(
+    for (arguments, expected) in [
+        (
+            json!({"reference": "Sandbox.WebHome", "filename": "nope.txt",
+                   "base_version": now.to_string()}),
             "Error: the document \"main:Sandbox.WebHome\" has no attachment \"nope.txt\" \
-             (get_document lists its attachments). Nothing was changed."
-                .to_owned()
-        )
-    );
-    assert_eq!(version(&farm, "Sandbox.WebHome"), Some(now));
-    let missing = delete(
-        &farm,
-        json!({"reference": "Sandbox.Nowhere", "filename": "a.txt"}),
-        "alice",
-    )
-    .await;
-    assert_eq!(
-        missing,
-        Err(
-            "Error: the document \"main:Sandbox.Nowhere\" does not exist. Nothing was changed."
-                .to_owned()
-        )
-    );
+             (get_document lists its attachments). Nothing was changed.",
+        ),
+        (
+            json!({"reference": "Sandbox.Nowhere", "filename": "a.txt"}),
+            "Error: the document \"main:Sandbox.Nowhere\" does not exist. Nothing was changed.",
+        ),
+    ] {
+        farm.refuses(TOOL, "alice", arguments, &[Exactly(expected)])
+            .await;
+    }
 }
 
 #[tokio::test]
@@ -120,13 +93,5 @@ async fn the_guest_and_a_user_without_edit_right_are_refused() {
     let now = version(&farm, "Sandbox.WebHome").unwrap_or_else(|| panic!("seeded"));
     let arguments = json!({"reference": "Sandbox.WebHome", "filename": "notes.txt",
                            "base_version": now.to_string()});
-    let guest = delete(&farm, arguments.clone(), GUEST).await;
-    assert!(guest.is_err_and(|text| text.starts_with("Unknown tool 'delete_attachment'")));
-    let bob = delete(&farm, arguments, "bob").await;
-    assert_eq!(
-        bob,
-        Err("You do not have permission to edit \"main:Sandbox.WebHome\".".to_owned())
-    );
-    assert!(exists(&farm, "notes.txt"));
-    assert_eq!(version(&farm, "Sandbox.WebHome"), Some(now));
+    farm.refuses_the_guest_and_a_reader(TOOL, arguments).await;
 }

@@ -7,12 +7,15 @@ use wiki_store::TrashStore;
 use wiki_store::model::document::DocumentSave;
 use wiki_store::{DocumentStore, WikiStore as _};
 
+use crate::harness::text;
+use crate::harness::unchanged::Says::{Contains, Exactly, StartsWith};
 use crate::harness::{Farm, locale, ok, reference, wiki};
-use crate::harness::{error, text};
 use crate::write_document::{stored, writable_farm};
 
+const TOOL: &str = "delete_document";
+
 async fn delete(farm: &Farm, arguments: Value, user: &str) -> Result<String, String> {
-    farm.call("delete_document", arguments, user, "main").await
+    farm.call(TOOL, arguments, user, "main").await
 }
 
 #[tokio::test]
@@ -48,75 +51,46 @@ async fn a_document_goes_to_the_bin_with_its_translations_and_comes_back() {
 #[tokio::test]
 async fn refusals_come_in_order_and_delete_nothing() {
     let farm = writable_farm();
-    let missing = error(
-        delete(
-            &farm,
-            json!({"reference": "Sandbox.Nothing", "base_version": "1.1"}),
-            "admin",
-        )
-        .await,
-    );
-    assert!(missing.contains("does not exist"), "{missing}");
     ok(farm.store.save_document(&DocumentSave::new(
         reference("Sandbox.WebPreferences"),
         "prefs",
         "admin",
     )));
-    // The denylist comes before the version check.
-    let preferences = error(
-        delete(
-            &farm,
-            json!({"reference": "Sandbox.WebPreferences", "base_version": "9.9"}),
-            "admin",
-        )
-        .await,
-    );
-    assert!(preferences.contains("holds preferences"), "{preferences}");
-    let required = error(delete(&farm, json!({"reference": "Sandbox.Notes"}), "admin").await);
-    assert!(
-        required.starts_with("Error: 'base_version' is required to delete"),
-        "{required}"
-    );
-    let stale = error(
-        delete(
-            &farm,
-            json!({"reference": "Sandbox.Notes", "base_version": "1.1"}),
-            "admin",
-        )
-        .await,
-    );
-    assert!(
-        stale.starts_with(
-            "Version conflict: the document is now at version 2.1 but base_version is 1.1."
+    for (arguments, expected) in [
+        (
+            json!({"reference": "Sandbox.Nothing", "base_version": "1.1"}),
+            Contains("does not exist"),
         ),
-        "{stale}"
-    );
-    let config = error(
-        delete(
-            &farm,
+        // The denylist comes before the version check.
+        (
+            json!({"reference": "Sandbox.WebPreferences", "base_version": "9.9"}),
+            Contains("holds preferences"),
+        ),
+        (
+            json!({"reference": "Sandbox.Notes"}),
+            StartsWith("Error: 'base_version' is required to delete"),
+        ),
+        (
+            json!({"reference": "Sandbox.Notes", "base_version": "1.1"}),
+            StartsWith(
+                "Version conflict: the document is now at version 2.1 but base_version is 1.1.",
+            ),
+        ),
+        (
             json!({"reference": "MCP.ServerConfig", "base_version": "1.1"}),
-            "admin",
-        )
-        .await,
-    );
-    assert!(config.contains("MCP configuration"), "{config}");
-    assert!(stored(&farm, "Sandbox.Notes", None).is_some());
-    assert!(stored(&farm, "Sandbox.WebPreferences", None).is_some());
-    assert!(ok(farm.store.trash(&wiki("main"))).is_empty());
+            Contains("MCP configuration"),
+        ),
+    ] {
+        farm.refuses(TOOL, "admin", arguments, &[expected]).await;
+    }
 }
 
 #[tokio::test]
 async fn a_space_home_with_children_is_refused_with_the_exact_count() {
     let farm = writable_farm();
     // Help holds Guide (with its fr translation), Nested.WebHome and Nested.Deep.
-    let refused = error(
-        delete(
-            &farm,
-            json!({"reference": "Help.WebHome", "base_version": "1.1"}),
-            "admin",
-        )
-        .await,
-    );
+    let home = json!({"reference": "Help.WebHome", "base_version": "1.1"});
+    let refused = farm.refuses(TOOL, "admin", home.clone(), &[]).await;
     assert!(
         refused.contains("No such") || refused.contains("does not exist"),
         "{refused}"
@@ -129,19 +103,8 @@ async fn a_space_home_with_children_is_refused_with_the_exact_count() {
     ok(farm.store.save_document(
         &DocumentSave::new(reference("Help.Secret"), "hidden", "admin").hidden(true),
     ));
-    let refused = error(
-        delete(
-            &farm,
-            json!({"reference": "Help.WebHome", "base_version": "1.1"}),
-            "admin",
-        )
-        .await,
-    );
-    assert!(
-        refused.contains("still holds 5 other document(s)"),
-        "{refused}"
-    );
-    assert!(stored(&farm, "Help.WebHome", None).is_some());
+    let count = Contains("still holds 5 other document(s)");
+    farm.refuses(TOOL, "admin", home, &[count]).await;
     // A home whose only other page is its preferences page goes; the preferences stay.
     for (page, content) in [("Solo.WebHome", "home"), ("Solo.WebPreferences", "prefs")] {
         ok(farm
@@ -167,18 +130,8 @@ async fn a_space_home_with_children_is_refused_with_the_exact_count() {
 async fn the_delete_right_is_needed() {
     let farm = writable_farm();
     // alice may edit main but not delete.
-    let denied = error(
-        delete(
-            &farm,
-            json!({"reference": "Sandbox.Notes", "base_version": "2.1"}),
-            "alice",
-        )
-        .await,
-    );
-    assert_eq!(
-        denied,
-        "You do not have permission to delete \"main:Sandbox.Notes\"."
-    );
-    assert!(stored(&farm, "Sandbox.Notes", None).is_some());
+    let arguments = json!({"reference": "Sandbox.Notes", "base_version": "2.1"});
+    let denied = Exactly("You do not have permission to delete \"main:Sandbox.Notes\".");
+    farm.refuses(TOOL, "alice", arguments, &[denied]).await;
     assert!(ok(farm.store.wiki(&wiki("main"))).is_some());
 }

@@ -6,12 +6,15 @@ use wiki_store::ObjectStore;
 use wiki_store::model::document::Expected;
 use wiki_store::model::object::ObjectWrite;
 
-use crate::harness::{Farm, GUEST, TASK_CLASS, ok, reference};
+use crate::harness::unchanged::Says::{Contains, EndsWith};
+use crate::harness::{Farm, TASK_CLASS, ok, reference};
 use crate::write_attachment::version;
 use crate::write_object::{farm, objects};
 
+const TOOL: &str = "delete_object";
+
 async fn delete(farm: &Farm, arguments: Value, user: &str) -> Result<String, String> {
-    farm.call("delete_object", arguments, user, "main").await
+    farm.call(TOOL, arguments, user, "main").await
 }
 
 fn add_second_object(farm: &Farm) {
@@ -86,15 +89,9 @@ async fn refusals_delete_nothing() {
     ];
     for (mut arguments, expected) in cases {
         arguments["reference"] = json!("Tasks.Task1");
-        let message = delete(&farm, arguments.clone(), "alice")
-            .await
-            .err()
-            .unwrap_or_else(|| panic!("accepted {arguments}"));
-        assert!(message.contains(&expected), "{message}");
-        assert!(message.ends_with("Nothing was saved."), "{message}");
+        let says = [Contains(&expected), EndsWith("Nothing was saved.")];
+        farm.refuses(TOOL, "alice", arguments, &says).await;
     }
-    assert_eq!(version(&farm, "Tasks.Task1"), Some(now));
-    assert_eq!(objects(&farm, "Tasks.Task1").len(), 1);
 }
 
 #[tokio::test]
@@ -103,12 +100,5 @@ async fn the_guest_and_a_user_without_edit_right_are_refused() {
     let now = version(&farm, "Tasks.Task1").unwrap_or_else(|| panic!("seeded"));
     let arguments = json!({"reference": "Tasks.Task1", "class": TASK_CLASS, "object": 0,
                            "base_version": now.to_string()});
-    let guest = delete(&farm, arguments.clone(), GUEST).await;
-    assert!(guest.is_err_and(|text| text.starts_with("Unknown tool 'delete_object'")));
-    let bob = delete(&farm, arguments, "bob").await;
-    assert_eq!(
-        bob,
-        Err("You do not have permission to edit \"main:Tasks.Task1\".".to_owned())
-    );
-    assert_eq!(objects(&farm, "Tasks.Task1").len(), 1);
+    farm.refuses_the_guest_and_a_reader(TOOL, arguments).await;
 }

@@ -7,12 +7,15 @@ use std::sync::Arc;
 use serde_json::{Value, json};
 use wiki_store::DocumentStore;
 
+use crate::harness::text;
+use crate::harness::unchanged::Says::{Contains, Exactly, StartsWith};
 use crate::harness::{Farm, ok, reference};
-use crate::harness::{error, text};
 use crate::write_document::{stored, writable_farm};
 
+const TOOL: &str = "edit_document";
+
 async fn edit(farm: &Farm, arguments: Value, user: &str) -> Result<String, String> {
-    farm.call("edit_document", arguments, user, "main").await
+    farm.call(TOOL, arguments, user, "main").await
 }
 
 fn content(farm: &Farm, page: &str) -> (String, String) {
@@ -63,76 +66,41 @@ async fn edits_apply_in_order_and_save_one_version() {
 #[tokio::test]
 async fn every_refusal_names_the_edit_and_saves_nothing() {
     let farm = writable_farm();
-    let before = content(&farm, "Help.Guide");
-    for (edits, expected) in [
-        (
-            json!([{"old_string": "Intro.", "new_string": "x"}, {"old_string": "absent", "new_string": "y"}]),
-            "Edit 2: old_string not found",
-        ),
-        (
-            json!([{"old_string": "## ", "new_string": "x"}]),
-            "Edit 1: old_string found 2 times",
-        ),
-        (
-            json!([{"old_string": "", "new_string": "appended"}]),
-            "Edit 1: old_string is empty",
-        ),
-        (json!([]), "Error: nothing to do"),
-    ] {
-        let refused = error(
-            edit(
-                &farm,
-                json!({"reference": "Help.Guide", "edits": edits}),
-                "alice",
-            )
-            .await,
-        );
-        assert!(refused.starts_with(expected), "{refused}");
-        assert_eq!(content(&farm, "Help.Guide"), before);
-    }
     let many: Vec<Value> = (0..101)
         .map(|_| json!({"old_string": "a", "new_string": "b"}))
         .collect();
-    let too_many = error(
-        edit(
-            &farm,
-            json!({"reference": "Help.Guide", "edits": many}),
-            "alice",
-        )
-        .await,
-    );
-    assert!(too_many.contains("at most 100"), "{too_many}");
-    let huge = error(
-        edit(
-            &farm,
-            json!({"reference": "Help.Guide",
-                   "edits": [{"old_string": "Intro.", "new_string": "x".repeat(100_001)}]}),
-            "alice",
-        )
-        .await,
-    );
-    assert!(
-        huge.starts_with("Error: edit 1: new_string is too large"),
-        "{huge}"
-    );
-    assert_eq!(content(&farm, "Help.Guide"), before);
+    for (edits, expected) in [
+        (
+            json!([{"old_string": "Intro.", "new_string": "x"}, {"old_string": "absent", "new_string": "y"}]),
+            StartsWith("Edit 2: old_string not found"),
+        ),
+        (
+            json!([{"old_string": "## ", "new_string": "x"}]),
+            StartsWith("Edit 1: old_string found 2 times"),
+        ),
+        (
+            json!([{"old_string": "", "new_string": "appended"}]),
+            StartsWith("Edit 1: old_string is empty"),
+        ),
+        (json!([]), StartsWith("Error: nothing to do")),
+        (json!(many), Contains("at most 100")),
+        (
+            json!([{"old_string": "Intro.", "new_string": "x".repeat(100_001)}]),
+            StartsWith("Error: edit 1: new_string is too large"),
+        ),
+    ] {
+        let arguments = json!({"reference": "Help.Guide", "edits": edits});
+        farm.refuses(TOOL, "alice", arguments, &[expected]).await;
+    }
 }
 
 #[tokio::test]
 async fn creation_takes_one_empty_old_string() {
     let farm = writable_farm();
-    let refused = error(
-        edit(
-            &farm,
-            json!({"reference": "Sandbox.New", "edits": [{"old_string": "a", "new_string": "b"}]}),
-            "alice",
-        )
-        .await,
-    );
-    assert!(
-        refused.contains("does not exist. To create it"),
-        "{refused}"
-    );
+    let replace =
+        json!({"reference": "Sandbox.New", "edits": [{"old_string": "a", "new_string": "b"}]});
+    let refused = Contains("does not exist. To create it");
+    farm.refuses(TOOL, "alice", replace, &[refused]).await;
     let created = text(
         edit(
             &farm,
@@ -155,21 +123,14 @@ async fn creation_takes_one_empty_old_string() {
 #[tokio::test]
 async fn the_lock_title_and_no_op() {
     let farm = writable_farm();
-    let stale = error(
-        edit(
-            &farm,
-            json!({"reference": "Sandbox.Notes", "base_version": "1.4",
-                   "edits": [{"old_string": "rewritten", "new_string": "x"}]}),
-            "alice",
-        )
-        .await,
-    );
-    assert_eq!(
-        stale,
+    let stale = json!({"reference": "Sandbox.Notes", "base_version": "1.4",
+                       "edits": [{"old_string": "rewritten", "new_string": "x"}]});
+    let conflict = Exactly(
         "Version conflict: the document is now at version 2.1 but base_version is 1.4. \
          Re-read it with get_document and redo your edits against the current text. \
-         get_history from=1.4 shows what changed since. Nothing was saved."
+         get_history from=1.4 shows what changed since. Nothing was saved.",
     );
+    farm.refuses(TOOL, "alice", stale, &[conflict]).await;
     let retitled = text(
         edit(
             &farm,

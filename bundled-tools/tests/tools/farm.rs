@@ -1,7 +1,11 @@
-//! The harness itself: calls really go through the middleware (parsing, refusals, audit).
+//! The harness itself: calls really go through the middleware (parsing, refusals, audit), and
+//! `refused_and_unchanged` fails on an accepted call, other words, or any write.
+
+use std::sync::Arc;
 
 use serde_json::json;
 
+use crate::harness::unchanged::Says::{Contains, EndsWith, Exactly};
 use crate::harness::{Farm, GUEST};
 
 #[tokio::test]
@@ -15,4 +19,74 @@ async fn calls_go_through_the_manager_and_the_middleware() {
         refused.is_err_and(|text| text.contains("bogus")),
         "unknown argument not refused"
     );
+}
+
+/// Runs `check` on its own task: the text it panicked with, or `None` when it passed.
+async fn panic_text(check: impl Future<Output = ()> + Send + 'static) -> Option<String> {
+    let joined = tokio::spawn(check).await;
+    joined.err().map(|failure| {
+        let payload = failure.into_panic();
+        payload
+            .downcast_ref::<String>()
+            .cloned()
+            .unwrap_or_else(|| format!("{payload:?}"))
+    })
+}
+
+#[tokio::test]
+async fn refused_and_unchanged_catches_acceptance_other_words_and_writes() {
+    let farm = Arc::new(Farm::new());
+    let refusal = || async { Err::<String, String>("Error: no. Nothing was saved.".to_owned()) };
+    let passes = Arc::clone(&farm);
+    let passed = panic_text(async move {
+        let text = passes
+            .refused_and_unchanged(
+                "Sandbox.Notes",
+                refusal(),
+                &[Contains("no."), EndsWith("saved.")],
+            )
+            .await;
+        assert_eq!(text, "Error: no. Nothing was saved.");
+    })
+    .await;
+    assert_eq!(passed, None);
+
+    let accepts = Arc::clone(&farm);
+    let accepted = panic_text(async move {
+        let call = async { Ok("Saved.".to_owned()) };
+        accepts
+            .refused_and_unchanged("Sandbox.Notes", call, &[])
+            .await;
+    })
+    .await;
+    assert!(accepted.is_some_and(|text| text.contains("expected a refusal")));
+
+    let words = Arc::clone(&farm);
+    let other_words = panic_text(async move {
+        let says = [Exactly("Error: no.")];
+        words
+            .refused_and_unchanged("Sandbox.Notes", refusal(), &says)
+            .await;
+    })
+    .await;
+    assert!(other_words.is_some_and(|text| text.contains("does not say Exactly")));
+
+    // A write to the document itself, and one elsewhere (only the change sequence sees it).
+    for page in ["Sandbox.Notes", "Help.Guide"] {
+        let writes = Arc::clone(&farm);
+        let wrote = panic_text(async move {
+            let call = async {
+                writes.save(page, "written anyway\n", "sneaky");
+                Err("Error: refused. Nothing was saved.".to_owned())
+            };
+            writes
+                .refused_and_unchanged("Sandbox.Notes", call, &[])
+                .await;
+        })
+        .await;
+        assert!(
+            wrote.is_some_and(|text| text.contains("the refusal wrote to main:Sandbox.Notes")),
+            "a write to {page} went unseen"
+        );
+    }
 }

@@ -7,7 +7,8 @@ use serde_json::{Value, json};
 use wiki_store::model::version::Version;
 use wiki_store::{AttachmentStore, DocumentStore};
 
-use crate::harness::{Farm, GUEST, ok, reference, unsigned};
+use crate::harness::unchanged::Says::{Contains, EndsWith, Exactly, StartsWith};
+use crate::harness::{Farm, ok, reference, unsigned};
 
 const TOOLS: [&str; 2] = ["write_attachment", "delete_attachment"];
 
@@ -32,8 +33,10 @@ pub(crate) fn version(farm: &Farm, text: &str) -> Option<Version> {
     ok(farm.store.document(&reference(text), None)).map(|document| document.version)
 }
 
+const TOOL: &str = "write_attachment";
+
 async fn write(farm: &Farm, arguments: Value, user: &str) -> Result<String, String> {
-    farm.call("write_attachment", arguments, user, "main").await
+    farm.call(TOOL, arguments, user, "main").await
 }
 
 fn bytes(farm: &Farm, document: &str, name: &str) -> Option<Vec<u8>> {
@@ -72,21 +75,15 @@ async fn a_new_document_is_created_with_its_first_attachment() {
 async fn an_existing_document_needs_its_version_even_for_a_new_attachment() {
     let farm = farm();
     let before = version(&farm, "Sandbox.WebHome").unwrap_or_else(|| panic!("seeded"));
-    let refused = write(
-        &farm,
-        json!({"reference": "Sandbox.WebHome", "filename": "new.txt", "content": "x"}),
-        "alice",
-    )
-    .await;
-    assert_eq!(
-        refused,
-        Err(format!(
-            "Error: the document \"main:Sandbox.WebHome\" already exists (version {before}); \
-             'base_version' is required to change it. Read it with get_document and pass the \
-             version it shows as base_version. Nothing was saved."
-        ))
+    let unversioned =
+        json!({"reference": "Sandbox.WebHome", "filename": "new.txt", "content": "x"});
+    let required = format!(
+        "Error: the document \"main:Sandbox.WebHome\" already exists (version {before}); \
+         'base_version' is required to change it. Read it with get_document and pass the \
+         version it shows as base_version. Nothing was saved."
     );
-    assert_eq!(bytes(&farm, "Sandbox.WebHome", "new.txt"), None);
+    farm.refuses(TOOL, "alice", unversioned, &[Exactly(&required)])
+        .await;
 
     let text = ok(write(
         &farm,
@@ -141,27 +138,15 @@ async fn an_upload_over_an_attachment_adds_a_version_from_base64() {
 async fn a_stale_base_version_is_a_conflict_and_saves_nothing() {
     let farm = farm();
     let now = version(&farm, "Sandbox.WebHome").unwrap_or_else(|| panic!("seeded"));
-    let refused = write(
-        &farm,
-        json!({"reference": "Sandbox.WebHome", "filename": "notes.txt", "content": "new",
-               "base_version": "1.1"}),
-        "alice",
-    )
-    .await;
-    assert_eq!(
-        refused,
-        Err(format!(
-            "Version conflict: the document is now at version {now} but base_version is 1.1. \
-             Re-read it with get_document and resend the attachment with the document's \
-             version as base_version. get_history from=1.1 shows what changed since. Nothing \
-             was saved."
-        ))
+    let stale = json!({"reference": "Sandbox.WebHome", "filename": "notes.txt", "content": "new",
+                       "base_version": "1.1"});
+    let conflict = format!(
+        "Version conflict: the document is now at version {now} but base_version is 1.1. \
+         Re-read it with get_document and resend the attachment with the document's version \
+         as base_version. get_history from=1.1 shows what changed since. Nothing was saved."
     );
-    assert_eq!(version(&farm, "Sandbox.WebHome"), Some(now));
-    assert_eq!(
-        bytes(&farm, "Sandbox.WebHome", "notes.txt"),
-        Some(b"line one\nline two\n".to_vec())
-    );
+    farm.refuses(TOOL, "alice", stale, &[Exactly(&conflict)])
+        .await;
 }
 
 #[tokio::test]
@@ -200,40 +185,22 @@ async fn an_identical_upload_saves_nothing_and_says_so() {
     assert_eq!(version(&farm, "Sandbox.WebHome"), Some(now));
     assert_eq!(history(&farm), versions);
     // An identical upload on a stale version is still a conflict.
-    let stale = write(
-        &farm,
-        json!({"reference": "Sandbox.WebHome", "filename": "notes.txt",
-               "content": "line one\nline two\n", "base_version": "1.1"}),
-        "alice",
-    )
-    .await;
-    assert!(
-        stale
-            .as_ref()
-            .is_err_and(|message| message.starts_with("Version conflict: ")),
-        "{stale:?}"
-    );
+    let stale = json!({"reference": "Sandbox.WebHome", "filename": "notes.txt",
+                       "content": "line one\nline two\n", "base_version": "1.1"});
+    let conflict = StartsWith("Version conflict: ");
+    farm.refuses(TOOL, "alice", stale, &[conflict]).await;
 }
 
 #[tokio::test]
 async fn a_base_version_for_a_missing_document_is_refused() {
     let farm = farm();
-    let refused = write(
-        &farm,
-        json!({"reference": "Sandbox.Missing", "filename": "a.txt", "content": "x",
-               "base_version": "1.1"}),
-        "alice",
-    )
-    .await;
-    assert_eq!(
-        refused,
-        Err(
-            "Error: the document \"main:Sandbox.Missing\" does not exist; omit base_version to \
-             create it. Nothing was saved."
-                .to_owned()
-        )
+    let based = json!({"reference": "Sandbox.Missing", "filename": "a.txt", "content": "x",
+                       "base_version": "1.1"});
+    let missing = Exactly(
+        "Error: the document \"main:Sandbox.Missing\" does not exist; omit base_version to \
+         create it. Nothing was saved.",
     );
-    assert_eq!(version(&farm, "Sandbox.Missing"), None);
+    farm.refuses(TOOL, "alice", based, &[missing]).await;
 }
 
 #[tokio::test]
@@ -293,14 +260,9 @@ async fn argument_refusals_end_with_nothing_saved_and_write_nothing() {
         ),
     ];
     for (arguments, expected) in cases {
-        let refused = write(&farm, arguments.clone(), "alice").await;
-        let message = refused
-            .err()
-            .unwrap_or_else(|| panic!("accepted {arguments}"));
-        assert!(message.contains(expected), "{message}");
-        assert!(message.ends_with("Nothing was saved."), "{message}");
+        let says = [Contains(expected), EndsWith("Nothing was saved.")];
+        farm.refuses(TOOL, "alice", arguments, &says).await;
     }
-    assert_eq!(version(&farm, "Sandbox.New"), None);
     // ZWJ is allowed (scripts and emoji need it).
     ok(write(
         &farm,
@@ -314,33 +276,15 @@ async fn argument_refusals_end_with_nothing_saved_and_write_nothing() {
 async fn the_guest_and_a_user_without_edit_right_are_refused() {
     let farm = farm();
     let arguments = json!({"reference": "Sandbox.New", "filename": "a.txt", "content": "x"});
-    let guest = write(&farm, arguments.clone(), GUEST).await;
-    assert!(
-        guest
-            .as_ref()
-            .is_err_and(|text| text.starts_with("Unknown tool 'write_attachment'")),
-        "{guest:?}"
-    );
-    let bob = write(&farm, arguments, "bob").await;
-    assert_eq!(
-        bob,
-        Err("You do not have permission to edit \"main:Sandbox.New\".".to_owned())
-    );
-    assert_eq!(version(&farm, "Sandbox.New"), None);
+    farm.refuses_the_guest_and_a_reader(TOOL, arguments).await;
 }
 
 #[tokio::test]
 async fn write_tools_are_off_until_enabled() {
     let farm = Farm::new();
-    let refused = farm
-        .call(
-            "write_attachment",
-            json!({"reference": "Sandbox.New", "filename": "a.txt", "content": "x"}),
-            "alice",
-            "main",
-        )
-        .await;
-    assert!(refused.is_err_and(|text| text.starts_with("Unknown tool 'write_attachment'")),);
+    let arguments = json!({"reference": "Sandbox.New", "filename": "a.txt", "content": "x"});
+    let off = StartsWith("Unknown tool 'write_attachment'");
+    farm.refuses(TOOL, "alice", arguments, &[off]).await;
 }
 
 #[tokio::test]
@@ -375,9 +319,7 @@ async fn cross_wiki_writes_need_reach_and_the_right_there() {
     let arguments = json!({"reference": "Team.WebHome", "wiki": "sub", "filename": "x.txt",
                            "content": "x", "base_version": before.to_string()});
     // alice may edit main, not sub.
-    let alice = write(&farm, arguments.clone(), "alice").await;
-    assert!(alice.is_err(), "{alice:?}");
-    assert_eq!(version(&farm, document), Some(before));
+    farm.refuses(TOOL, "alice", arguments.clone(), &[]).await;
     // The admin reaches sub from main.
     let admin = ok(write(&farm, arguments, "admin").await);
     assert!(
@@ -386,17 +328,18 @@ async fn cross_wiki_writes_need_reach_and_the_right_there() {
     );
     // sub has no reach: its endpoint cannot write into main.
     let main_before = version(&farm, "Sandbox.WebHome");
-    let from_sub = farm
-        .call(
+    farm.refused_and_unchanged(
+        "Sandbox.WebHome",
+        farm.call(
             "write_attachment",
             json!({"reference": "Sandbox.WebHome", "wiki": "main", "filename": "y.txt",
                    "content": "y", "base_version": main_before.map(|v| v.to_string())}),
             "admin",
             "sub",
-        )
-        .await;
-    assert!(from_sub.is_err(), "{from_sub:?}");
-    assert_eq!(version(&farm, "Sandbox.WebHome"), main_before);
+        ),
+        &[],
+    )
+    .await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]

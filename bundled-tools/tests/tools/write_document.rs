@@ -9,7 +9,8 @@ use wiki_store::DocumentStore;
 use wiki_store::model::document::{Document, DocumentSave};
 use wiki_store::model::locale::Locale;
 
-use crate::harness::{Farm, GUEST, error, locale, ok, reference, text, unsigned};
+use crate::harness::unchanged::Says::{Contains, Exactly, StartsWith};
+use crate::harness::{Farm, locale, ok, reference, text, unsigned};
 
 /// The tools a write test serves on a wiki: reads to check back, and the write tools.
 const WRITE_TOOLS: [&str; 5] = [
@@ -41,8 +42,10 @@ pub(crate) fn stored(farm: &Farm, text: &str, row: Option<&Locale>) -> Option<Do
     ok(farm.store.document(&reference(text), row))
 }
 
+const TOOL: &str = "write_document";
+
 async fn write(farm: &Farm, arguments: Value, user: &str) -> Result<String, String> {
-    farm.call("write_document", arguments, user, "main").await
+    farm.call(TOOL, arguments, user, "main").await
 }
 
 #[tokio::test]
@@ -101,67 +104,41 @@ async fn creation_then_overwrite_records_the_caller_and_the_ai_comment() {
 #[tokio::test]
 async fn base_version_is_required_to_overwrite_and_refused_to_create() {
     let farm = writable_farm();
-    let missing = error(
-        write(
-            &farm,
+    for (arguments, expected) in [
+        (
             json!({"reference": "Sandbox.Notes", "content": "x"}),
-            "alice",
-        )
-        .await,
-    );
-    assert_eq!(
-        missing,
-        "Error: the document \"main:Sandbox.Notes\" already exists (version 2.1); \
-         'base_version' is required to change it. Read it with get_document and pass the \
-         version it shows as base_version. Nothing was saved."
-    );
-    let forbidden = error(
-        write(
-            &farm,
+            Exactly(
+                "Error: the document \"main:Sandbox.Notes\" already exists (version 2.1); \
+                 'base_version' is required to change it. Read it with get_document and pass \
+                 the version it shows as base_version. Nothing was saved.",
+            ),
+        ),
+        (
             json!({"reference": "Sandbox.Brand", "content": "x", "base_version": "1.1"}),
-            "alice",
-        )
-        .await,
-    );
-    assert_eq!(
-        forbidden,
-        "Error: the document \"main:Sandbox.Brand\" does not exist; omit base_version to \
-         create it. Nothing was saved."
-    );
-    assert!(stored(&farm, "Sandbox.Brand", None).is_none());
-    let malformed = error(
-        write(
-            &farm,
+            Exactly(
+                "Error: the document \"main:Sandbox.Brand\" does not exist; omit base_version \
+                 to create it. Nothing was saved.",
+            ),
+        ),
+        (
             json!({"reference": "Sandbox.Notes", "content": "x", "base_version": "deleted:3"}),
-            "alice",
-        )
-        .await,
-    );
-    assert!(malformed.starts_with("Error: 'base_version' must be a version"));
+            StartsWith("Error: 'base_version' must be a version"),
+        ),
+    ] {
+        farm.refuses(TOOL, "alice", arguments, &[expected]).await;
+    }
 }
 
 #[tokio::test]
 async fn a_stale_base_version_is_a_conflict_and_saves_nothing() {
     let farm = writable_farm();
-    let conflict = error(
-        write(
-            &farm,
-            json!({"reference": "Sandbox.Notes", "content": "mine\n", "base_version": "1.3"}),
-            "alice",
-        )
-        .await,
-    );
-    assert_eq!(
-        conflict,
+    let stale = json!({"reference": "Sandbox.Notes", "content": "mine\n", "base_version": "1.3"});
+    let conflict = Exactly(
         "Version conflict: the document is now at version 2.1 but base_version is 1.3. \
          Re-read it with get_document and resend the whole content with its version as \
-         base_version. get_history from=1.3 shows what changed since. Nothing was saved."
+         base_version. get_history from=1.3 shows what changed since. Nothing was saved.",
     );
-    let row = stored(&farm, "Sandbox.Notes", None).unwrap_or_else(|| panic!("gone"));
-    assert_eq!(
-        (row.version.to_string(), row.content.as_str()),
-        ("2.1".to_owned(), "# Notes\n\nrewritten\n")
-    );
+    farm.refuses(TOOL, "alice", stale, &[conflict]).await;
 }
 
 #[tokio::test]
@@ -198,19 +175,9 @@ async fn unchanged_content_saves_nothing_and_crlf_becomes_lf() {
 #[tokio::test]
 async fn content_over_a_million_characters_is_refused() {
     let farm = writable_farm();
-    let refused = error(
-        write(
-            &farm,
-            json!({"reference": "Sandbox.Huge", "content": "é".repeat(1_000_001)}),
-            "alice",
-        )
-        .await,
-    );
-    assert!(
-        refused.starts_with("Error: 'content' is too large (1000001 characters"),
-        "{refused}"
-    );
-    assert!(stored(&farm, "Sandbox.Huge", None).is_none());
+    let huge = json!({"reference": "Sandbox.Huge", "content": "é".repeat(1_000_001)});
+    let too_large = StartsWith("Error: 'content' is too large (1000001 characters");
+    farm.refuses(TOOL, "alice", huge, &[too_large]).await;
 }
 
 #[tokio::test]
@@ -234,43 +201,22 @@ async fn translations_are_their_own_rows() {
         Some("markdown/1.0".to_owned())
     );
     // The French row has its own version: the default row's is a conflict for it.
-    let stale = error(
-        write(
-            &farm,
+    for (arguments, expected) in [
+        (
             json!({"reference": "Help.Guide", "locale": "fr", "content": "x", "base_version": "1.2"}),
-            "alice",
-        )
-        .await,
-    );
-    assert!(
-        stale.starts_with("Version conflict: the \"fr\" translation is now at version 1.1"),
-        "{stale}"
-    );
-    let required = error(
-        write(
-            &farm,
+            StartsWith("Version conflict: the \"fr\" translation is now at version 1.1"),
+        ),
+        (
             json!({"reference": "Help.Guide", "locale": "fr", "content": "x"}),
-            "alice",
-        )
-        .await,
-    );
-    assert!(
-        required.contains("get_document locale=\"fr\""),
-        "{required}"
-    );
-    let orphan = error(
-        write(
-            &farm,
+            Contains("get_document locale=\"fr\""),
+        ),
+        (
             json!({"reference": "Sandbox.Nowhere", "locale": "fr", "content": "x"}),
-            "alice",
-        )
-        .await,
-    );
-    assert!(
-        orphan.contains("Create the default language first"),
-        "{orphan}"
-    );
-    assert!(stored(&farm, "Sandbox.Nowhere", None).is_none());
+            Contains("Create the default language first"),
+        ),
+    ] {
+        farm.refuses(TOOL, "alice", arguments, &[expected]).await;
+    }
 }
 
 #[tokio::test]
@@ -296,18 +242,9 @@ async fn a_new_translation_takes_the_default_rows_syntax() {
 async fn cross_wiki_writes_need_reach() {
     let farm = writable_farm();
     // main has reach by default: alice may not edit sub, the admin may.
-    let denied = error(
-        write(
-            &farm,
-            json!({"reference": "sub:Team.Notes", "content": "x"}),
-            "alice",
-        )
-        .await,
-    );
-    assert_eq!(
-        denied,
-        "You do not have permission to edit \"sub:Team.Notes\"."
-    );
+    let arguments = json!({"reference": "sub:Team.Notes", "content": "x"});
+    let denied = Exactly("You do not have permission to edit \"sub:Team.Notes\".");
+    farm.refuses(TOOL, "alice", arguments, &[denied]).await;
     text(
         write(
             &farm,
@@ -318,35 +255,26 @@ async fn cross_wiki_writes_need_reach() {
     );
     assert!(stored(&farm, "sub:Team.Notes", None).is_some());
     // From sub, which has no reach, main is out of bounds even for the admin.
-    let unreachable = error(
+    farm.refused_and_unchanged(
+        "Sandbox.FromSub",
         farm.call(
             "write_document",
             json!({"reference": "main:Sandbox.FromSub", "content": "x"}),
             "admin",
             "sub",
-        )
-        .await,
-    );
-    assert!(
-        unreachable.contains("cross-wiki reach is not enabled"),
-        "{unreachable}"
-    );
-    assert!(stored(&farm, "Sandbox.FromSub", None).is_none());
+        ),
+        &[Contains("cross-wiki reach is not enabled")],
+    )
+    .await;
 }
 
 #[tokio::test]
 async fn the_configuration_document_is_never_written() {
     let farm = writable_farm();
     for target in ["MCP.ServerConfig", "MCP.ServerConfigClass"] {
-        let refused = error(
-            write(
-                &farm,
-                json!({"reference": target, "content": "enabled: false"}),
-                "admin",
-            )
-            .await,
-        );
-        assert!(refused.contains("MCP configuration"), "{refused}");
+        let arguments = json!({"reference": target, "content": "enabled: false"});
+        farm.refuses(TOOL, "admin", arguments, &[Contains("MCP configuration")])
+            .await;
     }
     // The endpoint still serves its tools: the configuration is untouched.
     let still = farm
@@ -363,44 +291,16 @@ async fn the_configuration_document_is_never_written() {
 #[tokio::test]
 async fn the_guest_and_readers_cannot_write() {
     let farm = writable_farm();
-    let guest = error(
-        write(
-            &farm,
-            json!({"reference": "Sandbox.Guest", "content": "x"}),
-            GUEST,
-        )
-        .await,
-    );
-    assert!(guest.contains("write_document"), "{guest}");
-    let bob = error(
-        write(
-            &farm,
-            json!({"reference": "Sandbox.Bob", "content": "x"}),
-            "bob",
-        )
-        .await,
-    );
-    assert_eq!(
-        bob,
-        "You do not have permission to edit \"main:Sandbox.Bob\"."
-    );
-    assert!(stored(&farm, "Sandbox.Guest", None).is_none());
-    assert!(stored(&farm, "Sandbox.Bob", None).is_none());
+    let arguments = json!({"reference": "Sandbox.Guest", "content": "x"});
+    farm.refuses_the_guest_and_a_reader(TOOL, arguments).await;
 }
 
 #[tokio::test]
 async fn write_tools_are_off_by_default() {
     let farm = Farm::new();
-    let off = error(
-        farm.call(
-            "write_document",
-            json!({"reference": "Sandbox.Off", "content": "x"}),
-            "admin",
-            "main",
-        )
-        .await,
-    );
-    assert!(off.starts_with("Unknown tool 'write_document'"), "{off}");
+    let arguments = json!({"reference": "Sandbox.Off", "content": "x"});
+    let off = StartsWith("Unknown tool 'write_document'");
+    farm.refuses(TOOL, "admin", arguments, &[off]).await;
 }
 
 #[tokio::test]

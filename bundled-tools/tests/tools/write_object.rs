@@ -8,7 +8,8 @@ use wiki_store::model::class::FieldType;
 use wiki_store::model::document::Expected;
 use wiki_store::model::object::{ClassChange, FieldChange, FieldValue, ObjectRecord};
 
-use crate::harness::{Farm, GUEST, TASK_CLASS, ok, reference};
+use crate::harness::unchanged::Says::{Contains, EndsWith, Exactly, StartsWith};
+use crate::harness::{Farm, TASK_CLASS, ok, reference};
 use crate::write_attachment::version;
 
 const TOOLS: [&str; 3] = ["write_object", "delete_object", "write_schema"];
@@ -27,8 +28,10 @@ pub(crate) fn objects(farm: &Farm, text: &str) -> Vec<ObjectRecord> {
     ok(farm.store.objects(&reference(text)))
 }
 
+const TOOL: &str = "write_object";
+
 async fn write(farm: &Farm, arguments: Value, user: &str) -> Result<String, String> {
-    farm.call("write_object", arguments, user, "main").await
+    farm.call(TOOL, arguments, user, "main").await
 }
 
 fn text(value: &str) -> FieldValue {
@@ -109,52 +112,29 @@ async fn a_stale_or_missing_base_version_saves_nothing() {
     let farm = farm();
     farm.save("Tasks.Task1", "edited by someone else\n", "edit");
     let now = version(&farm, "Tasks.Task1").unwrap_or_else(|| panic!("seeded"));
-    let stale = write(
-        &farm,
-        json!({"reference": "Tasks.Task1", "class": TASK_CLASS, "object": 0,
-               "fields": {"priority": "9"}, "base_version": "1.1"}),
-        "alice",
-    )
-    .await;
-    assert_eq!(
-        stale,
-        Err(format!(
-            "Version conflict: the document is now at version {now} but base_version is 1.1. \
-             Re-read it with get_document and resend the fields with the document's version \
-             as base_version. get_history from=1.1 shows what changed since. Nothing was saved."
-        ))
+    let conflict = format!(
+        "Version conflict: the document is now at version {now} but base_version is 1.1. \
+         Re-read it with get_document and resend the fields with the document's version as \
+         base_version. get_history from=1.1 shows what changed since. Nothing was saved."
     );
-    let missing = write(
-        &farm,
-        json!({"reference": "Tasks.Task1", "class": TASK_CLASS, "fields": {"title": "x"}}),
-        "alice",
-    )
-    .await;
-    assert!(
-        missing
-            .as_ref()
-            .is_err_and(|text| text.contains("'base_version' is required")),
-        "{missing:?}"
-    );
-    let forbidden = write(
-        &farm,
-        json!({"reference": "Tasks.Nope", "class": TASK_CLASS, "fields": {"title": "x"},
-               "base_version": "1.1"}),
-        "alice",
-    )
-    .await;
-    assert!(
-        forbidden
-            .as_ref()
-            .is_err_and(|text| text.contains("does not exist; omit base_version")),
-        "{forbidden:?}"
-    );
-    assert_eq!(version(&farm, "Tasks.Task1"), Some(now));
-    assert_eq!(version(&farm, "Tasks.Nope"), None);
-    assert_eq!(
-        objects(&farm, "Tasks.Task1")[0].values.get("priority"),
-        Some(&FieldValue::Integer(1))
-    );
+    for (arguments, expected) in [
+        (
+            json!({"reference": "Tasks.Task1", "class": TASK_CLASS, "object": 0,
+                   "fields": {"priority": "9"}, "base_version": "1.1"}),
+            Exactly(&conflict),
+        ),
+        (
+            json!({"reference": "Tasks.Task1", "class": TASK_CLASS, "fields": {"title": "x"}}),
+            Contains("'base_version' is required"),
+        ),
+        (
+            json!({"reference": "Tasks.Nope", "class": TASK_CLASS, "fields": {"title": "x"},
+                   "base_version": "1.1"}),
+            Contains("does not exist; omit base_version"),
+        ),
+    ] {
+        farm.refuses(TOOL, "alice", arguments, &[expected]).await;
+    }
 }
 
 #[tokio::test]
@@ -208,25 +188,14 @@ async fn field_object_and_class_refusals_write_nothing() {
     for (mut arguments, expected) in cases {
         arguments["reference"] = json!("Tasks.Task1");
         arguments["base_version"] = json!(base);
-        let message = write(&farm, arguments.clone(), "alice")
-            .await
-            .err()
-            .unwrap_or_else(|| panic!("accepted {arguments}"));
-        assert!(message.starts_with(expected), "{message}");
-        assert!(message.ends_with("Nothing was saved."), "{message}");
+        let says = [StartsWith(expected), EndsWith("Nothing was saved.")];
+        farm.refuses(TOOL, "alice", arguments, &says).await;
     }
-    assert_eq!(version(&farm, "Tasks.Task1"), Some(now));
-    assert_eq!(objects(&farm, "Tasks.Task1").len(), 1);
-    let config = write(
-        &farm,
-        json!({"reference": "MCP.ServerConfig", "class": TASK_CLASS, "fields": {"title": "x"}}),
-        "alice",
-    )
-    .await;
-    assert!(
-        config.is_err_and(|text| text.contains("MCP configuration")),
-        "the configuration document is never written"
-    );
+    // The configuration document is never written.
+    let config =
+        json!({"reference": "MCP.ServerConfig", "class": TASK_CLASS, "fields": {"title": "x"}});
+    farm.refuses(TOOL, "alice", config, &[Contains("MCP configuration")])
+        .await;
 }
 
 #[tokio::test]
@@ -234,14 +203,7 @@ async fn the_guest_and_a_user_without_edit_right_are_refused() {
     let farm = farm();
     let arguments = json!({"reference": "Tasks.Task7", "class": TASK_CLASS,
                            "fields": {"title": "x"}});
-    let guest = write(&farm, arguments.clone(), GUEST).await;
-    assert!(guest.is_err_and(|text| text.starts_with("Unknown tool 'write_object'")));
-    let bob = write(&farm, arguments, "bob").await;
-    assert_eq!(
-        bob,
-        Err("You do not have permission to edit \"main:Tasks.Task7\".".to_owned())
-    );
-    assert_eq!(version(&farm, "Tasks.Task7"), None);
+    farm.refuses_the_guest_and_a_reader(TOOL, arguments).await;
 }
 
 #[tokio::test]
@@ -259,22 +221,13 @@ async fn a_class_the_caller_cannot_view_reads_as_no_class() {
         major: false,
         expected: Expected::Any,
     }));
-    let refused = write(
-        &farm,
-        json!({"reference": "Sandbox.Plan", "class": "Secret.PlanClass",
-               "fields": {"nope": "x"}}),
-        "alice",
-    )
-    .await;
-    assert_eq!(
-        refused,
-        Err(
-            "Error: \"Secret.PlanClass\" defines no class (its document has no fields). \
-             get_schema lists the classes in use; write_schema creates one. Nothing was saved."
-                .to_owned()
-        )
+    let unknown = json!({"reference": "Sandbox.Plan", "class": "Secret.PlanClass",
+                         "fields": {"nope": "x"}});
+    let no_class = Exactly(
+        "Error: \"Secret.PlanClass\" defines no class (its document has no fields). get_schema \
+         lists the classes in use; write_schema creates one. Nothing was saved.",
     );
-    assert_eq!(version(&farm, "Sandbox.Plan"), None);
+    farm.refuses(TOOL, "alice", unknown, &[no_class]).await;
 }
 
 #[tokio::test]
@@ -314,17 +267,8 @@ async fn values_already_stored_save_nothing() {
         "{spelled}"
     );
     // The values now stored, on the version before: still a conflict.
-    let stale = write(
-        &farm,
-        json!({"reference": "Tasks.Task1", "class": TASK_CLASS, "object": 0,
-               "fields": {"priority": "2"}, "base_version": now.to_string()}),
-        "alice",
-    )
-    .await;
-    assert!(
-        stale
-            .as_ref()
-            .is_err_and(|message| message.starts_with("Version conflict: ")),
-        "{stale:?}"
-    );
+    let stale = json!({"reference": "Tasks.Task1", "class": TASK_CLASS, "object": 0,
+                       "fields": {"priority": "2"}, "base_version": now.to_string()});
+    let conflict = StartsWith("Version conflict: ");
+    farm.refuses(TOOL, "alice", stale, &[conflict]).await;
 }

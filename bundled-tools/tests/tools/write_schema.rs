@@ -7,12 +7,15 @@ use wiki_store::ObjectStore;
 use wiki_store::model::class::{ClassDefinition, FieldType, NumberKind};
 use wiki_store::model::object::FieldValue;
 
-use crate::harness::{Farm, GUEST, TASK_CLASS, ok, reference};
+use crate::harness::unchanged::Says::{Contains, EndsWith, Exactly};
+use crate::harness::{Farm, TASK_CLASS, ok, reference};
 use crate::write_attachment::version;
 use crate::write_object::{farm, objects};
 
+const TOOL: &str = "write_schema";
+
 async fn schema(farm: &Farm, arguments: Value, user: &str) -> Result<String, String> {
-    farm.call("write_schema", arguments, user, "main").await
+    farm.call(TOOL, arguments, user, "main").await
 }
 
 fn class(farm: &Farm, text: &str) -> Option<ClassDefinition> {
@@ -129,18 +132,10 @@ async fn a_modification_to_what_the_field_already_is_saves_nothing() {
 #[tokio::test]
 async fn removing_a_field_hides_its_values_reversibly() {
     let farm = farm();
-    let missing = schema(
-        &farm,
-        json!({"reference": TASK_CLASS, "operation": "remove_field", "field": "priority"}),
-        "alice",
-    )
-    .await;
-    assert!(
-        missing
-            .as_ref()
-            .is_err_and(|text| text.contains("'base_version' is required")),
-        "{missing:?}"
-    );
+    let missing =
+        json!({"reference": TASK_CLASS, "operation": "remove_field", "field": "priority"});
+    let required = Contains("'base_version' is required");
+    farm.refuses(TOOL, "alice", missing, &[required]).await;
     let removed = ok(schema(
         &farm,
         json!({"reference": TASK_CLASS, "operation": "remove_field", "field": "priority",
@@ -177,7 +172,6 @@ async fn refusals_change_nothing() {
     let farm = farm();
     farm.save(TASK_CLASS, "class page\n", "edit");
     let now = base(&farm, TASK_CLASS);
-    let before = class(&farm, TASK_CLASS);
     let cases = [
         (
             json!({"operation": "add_field", "field": "size", "type": "Number",
@@ -236,15 +230,9 @@ async fn refusals_change_nothing() {
         if arguments.get("base_version").is_none() {
             arguments["base_version"] = json!(now);
         }
-        let message = schema(&farm, arguments.clone(), "alice")
-            .await
-            .err()
-            .unwrap_or_else(|| panic!("accepted {arguments}"));
-        assert!(message.contains(&expected), "{message}");
-        assert!(message.ends_with("Nothing was saved."), "{message}");
+        let says = [Contains(&expected), EndsWith("Nothing was saved.")];
+        farm.refuses(TOOL, "alice", arguments, &says).await;
     }
-    assert_eq!(base(&farm, TASK_CLASS), now);
-    assert_eq!(class(&farm, TASK_CLASS), before);
 }
 
 #[tokio::test]
@@ -255,52 +243,24 @@ async fn sensitive_classes_and_callers_without_edit_right_are_refused() {
         "XWiki.XWikiGlobalRights",
         "MCP.ServerConfigClass",
     ] {
-        let (class_before, version_before) = (class(&farm, sensitive), version(&farm, sensitive));
-        let refused = schema(
-            &farm,
-            json!({"reference": sensitive, "operation": "add_field", "field": "x",
-                   "type": "String"}),
-            "alice",
-        )
-        .await;
-        assert!(
-            refused
-                .as_ref()
-                .is_err_and(|text| text.ends_with("Nothing was saved.")),
-            "{refused:?}"
-        );
-        assert_eq!(class(&farm, sensitive), class_before);
-        assert_eq!(version(&farm, sensitive), version_before);
+        let arguments = json!({"reference": sensitive, "operation": "add_field", "field": "x",
+                               "type": "String"});
+        farm.refuses(TOOL, "alice", arguments, &[EndsWith("Nothing was saved.")])
+            .await;
     }
     let arguments = json!({"reference": "Shop.ItemClass", "operation": "add_field",
                            "field": "x", "type": "String"});
-    let guest = schema(&farm, arguments.clone(), GUEST).await;
-    assert!(guest.is_err_and(|text| text.starts_with("Unknown tool 'write_schema'")));
-    let bob = schema(&farm, arguments, "bob").await;
-    assert_eq!(
-        bob,
-        Err("You do not have permission to edit \"main:Shop.ItemClass\".".to_owned())
-    );
-    assert_eq!(class(&farm, "Shop.ItemClass"), None);
+    farm.refuses_the_guest_and_a_reader(TOOL, arguments).await;
 }
 
 #[tokio::test]
 async fn a_base_version_for_a_new_class_document_is_refused() {
     let farm = farm();
-    let refused = schema(
-        &farm,
-        json!({"reference": "Shop.ItemClass", "operation": "add_field", "field": "x",
-               "type": "String", "base_version": "1.1"}),
-        "alice",
-    )
-    .await;
-    assert_eq!(
-        refused,
-        Err(
-            "Error: the document \"main:Shop.ItemClass\" does not exist; omit base_version to \
-             create it. Nothing was saved."
-                .to_owned()
-        )
+    let based = json!({"reference": "Shop.ItemClass", "operation": "add_field", "field": "x",
+                       "type": "String", "base_version": "1.1"});
+    let missing = Exactly(
+        "Error: the document \"main:Shop.ItemClass\" does not exist; omit base_version to \
+         create it. Nothing was saved.",
     );
-    assert_eq!(version(&farm, "Shop.ItemClass"), None);
+    farm.refuses(TOOL, "alice", based, &[missing]).await;
 }
