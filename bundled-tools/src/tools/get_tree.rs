@@ -49,8 +49,9 @@ use crate::seams::one_line::one_line;
     space's home (Sales.WebHome).
 
     Ages: just now, 5m ago, 3h ago, 2d ago, 4mo ago (30-day months, at most 11mo), 2y ago.
-    Every page shown or counted is one you may view through this endpoint's space filter;
-    titles and names are shown on one line with brackets and braces removed and \" as '. With
+    Every page shown or counted is one you may view through this endpoint's space filter; a
+    space shows when some page in it is, and a space line whose home page you may not view
+    carries no title or markers. Titles and names are shown on one line with brackets and braces removed and \" as '. With
     cross-wiki reach, wiki (or a wiki:Space prefix on root) reads another wiki (see
     list_wikis).
 

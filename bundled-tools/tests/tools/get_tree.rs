@@ -609,18 +609,40 @@ async fn a_space_with_nothing_viewable_answers_like_no_space_at_all() {
 #[tokio::test]
 async fn a_space_whose_home_is_denied_stays_inside_the_space_filter() {
     let farm = nested_rights_farm();
-    // The home is filtered out; the viewable page inside the space is not.
+    // The whole space is filtered out: nobody can open it, whatever their rights.
     farm.configure("main", |config| {
         config.space_filter_mode = SpaceFilterMode::Blacklist;
-        config.space_filter_documents = vec!["Help.Locked.WebHome".to_owned()];
+        config.space_filter_spaces = vec!["Help.Locked".to_owned()];
     });
     let missing = Err(
         "No such document: \"main:Help.Locked\". Call get_tree without root to see the spaces."
             .to_owned(),
     );
-    // Alice may not view the home, bob may: the filter answers both the same.
     for user in ["alice", "bob"] {
         let answer = tree(&farm, json!({"root": "Help.Locked"}), user).await;
         assert_eq!(answer, missing, "{user}");
+    }
+    // Only the home is filtered out: the space opens through the other pages the caller may
+    // view, on the same terms as the listing one level up, and the home's title stays unsaid.
+    // Alice may view `Shared`; bob may view only the home (`Shared` is alice's alone), so for
+    // him nothing in the space passes and it shows nowhere.
+    farm.configure("main", |config| {
+        config.space_filter_spaces = Vec::new();
+        config.space_filter_documents = vec!["Help.Locked.WebHome".to_owned()];
+    });
+    for (user, opens) in [("alice", true), ("bob", false)] {
+        let explored = tree(&farm, json!({"root": "Help.Locked"}), user).await;
+        let listed = ok(tree(&farm, json!({"root": "Help"}), user).await);
+        assert_eq!(listed.contains("Locked/"), opens, "{user}: {listed}");
+        if opens {
+            let shown = explored.unwrap_or_else(|error| panic!("{user}: {error}"));
+            assert!(
+                shown.contains("  Shared  [main:Help.Locked.Shared]"),
+                "{shown}"
+            );
+            assert!(!shown.contains("Locked Home"), "{shown}");
+        } else {
+            assert_eq!(explored, missing, "{user}");
+        }
     }
 }

@@ -9,7 +9,8 @@
 
 use wiki_store::model::document::Document;
 use wiki_store::model::locale::Locale;
-use wiki_store::reference::{DocumentReference, RelativeReference};
+use wiki_store::model::wiki::WikiId;
+use wiki_store::reference::{DocumentReference, RelativeReference, SpacePath};
 use wiki_store::rights::{Right, RightScope};
 
 use super::{Doors, store_failure};
@@ -122,11 +123,17 @@ impl Doors {
     }
 
     /// Whether this endpoint's space filter exposes `reference` (the filter step alone, no
-    /// reach or rights). For a tool that shows a space only through pages the row door passed
-    /// one by one, and must still keep the space itself inside the filter (get_tree's root
-    /// whose home page the caller may not view).
+    /// reach or rights).
     pub fn exposes(&self, reference: &DocumentReference) -> bool {
         self.filter.allows(reference)
+    }
+
+    /// Whether the space filter exposes some page that may live in `space` of `wiki` or below
+    /// ([`SpaceFilter::exposes_space`]). For a tool that shows a space only through pages the
+    /// row door passed one by one (get_tree's root whose home page the caller may not view, or
+    /// the filter hides).
+    pub fn exposes_space(&self, wiki: &WikiId, space: &SpacePath) -> bool {
+        self.filter.exposes_space(wiki, space)
     }
 
     fn check_filter(&self, reference: &DocumentReference) -> Result<(), ToolError> {

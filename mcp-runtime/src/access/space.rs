@@ -90,6 +90,30 @@ impl SpaceFilter {
             Rule::Except(entries) => !entries.matches(reference),
         }
     }
+
+    /// Whether this endpoint exposes some page that may live in `space` of `wiki` or below it:
+    /// a whitelisted space at, above or below it, or a whitelisted document inside it; for a
+    /// blacklist, no blacklisted space at or above it (a blacklisted document hides that page,
+    /// not its space). For views that show a space through the pages that pass the filter one
+    /// by one.
+    pub fn exposes_space(&self, wiki: &WikiId, space: &SpacePath) -> bool {
+        match &self.rule {
+            Rule::Unrestricted => true,
+            Rule::Nothing => false,
+            Rule::Only(entries) => {
+                entries.spaces.iter().any(|(entry_wiki, entry)| {
+                    entry_wiki == wiki && (entry.contains(space) || space.contains(entry))
+                }) || entries
+                    .documents
+                    .iter()
+                    .any(|document| document.wiki() == wiki && space.contains(document.space()))
+            }
+            Rule::Except(entries) => !entries
+                .spaces
+                .iter()
+                .any(|(entry_wiki, entry)| entry_wiki == wiki && entry.contains(space)),
+        }
+    }
 }
 
 /// `[wiki:]Space[.Sub…]`: parsed as the reference of the space's home page, so escapes and the
@@ -185,6 +209,34 @@ mod tests {
         assert!(filter(SpaceFilterMode::None, &["A"], &[]).allows(&reference("A.B")));
         let closed = SpaceFilter::from_config(&wiki("main"), &McpConfig::fail_closed());
         assert!(!closed.allows(&reference("A.B")));
+    }
+
+    #[test]
+    fn a_space_is_exposed_when_some_page_in_it_can_pass() {
+        let space =
+            |text: &str| SpacePath::parse(text).unwrap_or_else(|error| panic!("{text}: {error}"));
+        let main = wiki("main");
+        let white = filter(SpaceFilterMode::Whitelist, &["Sales.Europe"], &["Help.Faq"]);
+        assert!(
+            white.exposes_space(&main, &space("Sales")),
+            "a whitelisted subspace"
+        );
+        assert!(white.exposes_space(&main, &space("Sales.Europe.Paris")));
+        assert!(
+            white.exposes_space(&main, &space("Help")),
+            "a whitelisted document"
+        );
+        assert!(!white.exposes_space(&main, &space("Help.Deep")));
+        assert!(!white.exposes_space(&main, &space("Other")));
+        assert!(!white.exposes_space(&wiki("second"), &space("Sales")));
+        let black = filter(SpaceFilterMode::Blacklist, &["Private"], &["Help.WebHome"]);
+        assert!(!black.exposes_space(&main, &space("Private")));
+        assert!(!black.exposes_space(&main, &space("Private.Deep")));
+        assert!(
+            black.exposes_space(&main, &space("Help")),
+            "only its home is hidden"
+        );
+        assert!(black.exposes_space(&wiki("second"), &space("Private")));
     }
 
     #[test]

@@ -88,8 +88,9 @@ enum Root {
     /// A page that passed the document door: its own row gives the root line's title.
     Page(DocumentReference),
     /// The home of a space the caller reaches and the filter exposes, but whose home page the
-    /// caller may not view: only the children are read (each through the row door), never the
-    /// home's row, so its title, hidden flag, objects and existence stay unsaid.
+    /// caller may not view (its rights, or a filter entry for it alone): only the children are
+    /// read (each through the row door), never the home's row, so its title, hidden flag,
+    /// objects and existence stay unsaid.
     DeniedHome(DocumentReference),
 }
 
@@ -102,16 +103,16 @@ impl Root {
 }
 
 /// The root for `asked`, a missing page whose name is the space of `home`. The home goes
-/// through the door (reach, rights, filter). Refused on rights alone, the space still opens
-/// through its viewable pages, provided the filter exposes the space itself (the step the door
-/// did not reach); refused otherwise, the walk starts at `asked`, which has no children.
+/// through the door (reach, rights, filter). Refused on its rights, or by a filter entry for
+/// that page alone, the space still opens through the pages the row door passes, provided the
+/// wiki is reachable and the filter exposes something in the space (the listing one level up
+/// shows the space on the same terms); otherwise the walk starts at `asked`, which has no
+/// children.
 fn space_root(doors: &Doors, asked: &DocumentReference, home: DocumentReference) -> Root {
     match doors.authorize(&home.to_string(), None, Right::View) {
         Ok(home) => Root::Page(home.reference().clone()),
         Err(_)
-            if doors.can_reach(home.wiki())
-                && !doors.has_right(&home, Right::View)
-                && doors.exposes(&home) =>
+            if doors.can_reach(home.wiki()) && doors.exposes_space(home.wiki(), home.space()) =>
         {
             Root::DeniedHome(home)
         }
