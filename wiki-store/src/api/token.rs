@@ -1,5 +1,7 @@
 //! API tokens: random, shown once, stored hashed, resolved to a user in constant time.
 
+use time::OffsetDateTime;
+
 use crate::Result;
 use crate::model::token::{IssuedToken, TokenInfo};
 
@@ -18,6 +20,16 @@ pub trait TokenStore {
 
     /// Revokes the token with this prefix; [`crate::StoreError::NotFound`] if there is none.
     fn revoke_token(&self, prefix: &str) -> Result<()>;
+
+    /// Records that the token with this prefix authenticated a request at `at`, when that is
+    /// later than the use already recorded (an earlier or equal time leaves it as it is).
+    ///
+    /// Usage is bookkeeping, not a change: it neither advances the change sequence nor emits a
+    /// change event, so recording it drops no server's caches. It does commit, so callers batch
+    /// uses (about once a minute per token) rather than record one per request. An unknown or
+    /// revoked prefix is a no-op, not an error: a token revoked between its use and the record
+    /// has nothing left to mark.
+    fn record_token_use(&self, prefix: &str, at: OffsetDateTime) -> Result<()>;
 
     /// The user a presented token authenticates, or `None` for an unknown, revoked or malformed
     /// token. The digest comparison is constant-time.

@@ -15,6 +15,10 @@ pub struct TokenInfo {
     pub label: String,
     /// When it was created.
     pub created: OffsetDateTime,
+    /// When it last authenticated a request, as far as the store knows: `None` until its first
+    /// recorded use. Servers record uses about once a minute per token, so this is "last used"
+    /// to the minute, and a use not yet flushed (or lost to a crash) is missing.
+    pub last_used: Option<OffsetDateTime>,
 }
 
 /// A token just created: the clear text to show its owner once, and what is stored.

@@ -6,7 +6,7 @@
 //!
 //! Numbering: 0001-0002 are the core (wikis, documents, history, links, search, changes);
 //! 0003 onwards are appended by the other aggregates (users, rights, tokens, attachments, objects,
-//! trash, configuration).
+//! trash, configuration); 0007 records when each token was last used.
 
 use rusqlite::{Connection, TransactionBehavior};
 
@@ -43,6 +43,10 @@ pub(crate) const MIGRATIONS: &[Migration] = &[
     Migration {
         name: "0006_recycle_bin",
         sql: include_str!("sql/0006_recycle_bin.sql"),
+    },
+    Migration {
+        name: "0007_token_last_used",
+        sql: include_str!("sql/0007_token_last_used.sql"),
     },
 ];
 

@@ -1,6 +1,7 @@
 //! The SQLite implementation of [`crate::TokenStore`].
 
 use rusqlite::{OptionalExtension, params};
+use time::OffsetDateTime;
 
 use crate::Result;
 use crate::api::TokenStore;
@@ -9,7 +10,7 @@ use crate::model::token::{IssuedToken, TokenInfo};
 use crate::model::user::GUEST_USER;
 use crate::secret::token::{self, TokenDigest};
 use crate::sqlite::SqliteStore;
-use crate::sqlite::convert::{DbResultExt, from_ms, now_ms};
+use crate::sqlite::convert::{DbResultExt, from_ms, now_ms, to_ms};
 use crate::sqlite::users::{accounts_changed, user_exists};
 
 /// The longest token label, in characters.
@@ -48,6 +49,7 @@ impl TokenStore for SqliteStore {
                     user: user.to_owned(),
                     label: label.to_owned(),
                     created: from_ms(created),
+                    last_used: None,
                 },
             })
         })
@@ -56,7 +58,7 @@ impl TokenStore for SqliteStore {
     fn list_tokens(&self, user: Option<&str>) -> Result<Vec<TokenInfo>> {
         self.read(|conn| {
             conn.prepare_cached(
-                "SELECT prefix, user_name, label, created_ms FROM api_tokens \
+                "SELECT prefix, user_name, label, created_ms, last_used_ms FROM api_tokens \
                  WHERE ?1 IS NULL OR user_name = ?1 ORDER BY created_ms, prefix",
             )
             .db()?
@@ -66,6 +68,7 @@ impl TokenStore for SqliteStore {
                     user: row.get(1)?,
                     label: row.get(2)?,
                     created: from_ms(row.get(3)?),
+                    last_used: row.get::<_, Option<i64>>(4)?.map(from_ms),
                 })
             })
             .db()?
@@ -85,6 +88,22 @@ impl TokenStore for SqliteStore {
                 return Err(StoreError::not_found(Entity::Token, prefix));
             }
             accounts_changed(tx);
+            Ok(())
+        })
+    }
+
+    fn record_token_use(&self, prefix: &str, at: OffsetDateTime) -> Result<()> {
+        self.write(|tx| {
+            // One statement: only a later time is written, so concurrent recorders (two servers
+            // over one file) cannot move it back.
+            tx.prepare_cached(
+                "UPDATE api_tokens SET last_used_ms = ?2 \
+                 WHERE prefix = ?1 AND (last_used_ms IS NULL OR last_used_ms < ?2)",
+            )
+            .db()?
+            .execute(params![prefix, to_ms(at)])
+            .db()?;
+            tx.nothing_changed();
             Ok(())
         })
     }

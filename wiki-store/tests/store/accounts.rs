@@ -496,3 +496,63 @@ fn every_account_change_advances_the_change_sequence_and_no_ops_do_not() {
         "a refused write changes nothing"
     );
 }
+
+#[test]
+fn token_uses_move_last_used_forward_only_without_a_change() {
+    let (_dir, store) = seeded();
+    let used = store.create_token("alice", "laptop").unwrap();
+    let idle = store.create_token("alice", "ci").unwrap();
+    assert_eq!(used.info.last_used, None, "a fresh token was never used");
+    let events: Arc<Mutex<Vec<ChangeEvent>>> = Arc::default();
+    let sink = Arc::clone(&events);
+    let _subscription = store.subscribe(Arc::new(move |event: &ChangeEvent| {
+        sink.lock().unwrap().push(event.clone());
+    }));
+    let seq = store.change_seq().unwrap();
+    let last_used = |prefix: &str| {
+        store
+            .list_tokens(Some("alice"))
+            .unwrap()
+            .into_iter()
+            .find(|token| token.prefix == prefix)
+            .unwrap()
+            .last_used
+    };
+    let noon = time::macros::datetime!(2026-11-30 12:00:00.250 UTC);
+    let minute = time::Duration::minutes(1);
+
+    store.record_token_use(&used.info.prefix, noon).unwrap();
+    assert_eq!(last_used(&used.info.prefix), Some(noon));
+    store
+        .record_token_use(&used.info.prefix, noon - minute)
+        .unwrap();
+    assert_eq!(
+        last_used(&used.info.prefix),
+        Some(noon),
+        "an older use does not move it back"
+    );
+    store
+        .record_token_use(&used.info.prefix, noon + minute)
+        .unwrap();
+    assert_eq!(last_used(&used.info.prefix), Some(noon + minute));
+    assert_eq!(last_used(&idle.info.prefix), None, "only that token");
+
+    assert_eq!(
+        store.change_seq().unwrap(),
+        seq,
+        "a use is not a change: server caches stay valid"
+    );
+    assert!(events.lock().unwrap().is_empty(), "and no event is emitted");
+
+    store.record_token_use("000000000000", noon).unwrap();
+    store.revoke_token(&used.info.prefix).unwrap();
+    store
+        .record_token_use(&used.info.prefix, noon + minute + minute)
+        .unwrap();
+    let listed = store.list_tokens(None).unwrap();
+    assert_eq!(
+        listed.iter().map(|t| t.prefix.as_str()).collect::<Vec<_>>(),
+        [idle.info.prefix.as_str()],
+        "recording an unknown or revoked token's use is a no-op that creates nothing"
+    );
+}
