@@ -82,6 +82,17 @@ fn the_first_command_creates_the_demo_farm_and_token_create_prints_only_the_toke
         2,
         "a header and alice's token:\n{listed}"
     );
+    assert!(
+        listed
+            .lines()
+            .next()
+            .is_some_and(|header| header.ends_with("LAST USED"))
+            && listed
+                .lines()
+                .nth(1)
+                .is_some_and(|line| line.ends_with(" never")),
+        "a fresh token was never used:\n{listed}"
+    );
 }
 
 #[test]
@@ -443,6 +454,64 @@ fn serve_prints_how_to_connect_and_applies_admin_commands_without_a_restart() {
         .unwrap_or_else(|| panic!("no admin token listed"));
     ok(data, &["token", "revoke", &prefix]);
     assert_eq!(status_of_tools_list(address, "main", Some(&token)), 401);
+}
+
+/// The admin token's `CREATED` and `LAST USED` columns in `token list`.
+fn admin_token_times(data: &Path) -> (String, String) {
+    let listed = ok(data, &["token", "list", "--user", "admin"]);
+    let header = listed.lines().next().unwrap_or_default();
+    let (Some(created), Some(last_used)) = (header.find("CREATED"), header.find("LAST USED"))
+    else {
+        panic!("no CREATED and LAST USED columns in:\n{listed}");
+    };
+    let line = listed
+        .lines()
+        .nth(1)
+        .unwrap_or_else(|| panic!("no admin token listed:\n{listed}"));
+    let column =
+        |range: std::ops::Range<usize>| line.get(range).unwrap_or_default().trim().to_owned();
+    (column(created..last_used), column(last_used..line.len()))
+}
+
+#[test]
+fn a_served_request_shows_as_the_token_last_use_once_the_server_stops() {
+    let dir = TempDir::new().expect("a temp dir");
+    let data = dir.path();
+    let mut served = serve(data);
+    let token = served
+        .banner
+        .lines()
+        .find_map(|line| line.strip_prefix("New farm: token of `admin` (shown once): "))
+        .unwrap_or_else(|| panic!("no first-run token in:\n{}", served.banner))
+        .to_owned();
+    let (created, never) = admin_token_times(data);
+    assert_eq!(never, "never");
+
+    assert_eq!(
+        status_of_tools_list(&served.address, "main", Some(&token)),
+        200
+    );
+    assert_eq!(
+        admin_token_times(data).1,
+        "never",
+        "a request writes nothing itself: uses are flushed about once a minute"
+    );
+
+    let pid = served.child.id().to_string();
+    let signalled = Command::new("kill")
+        .args(["-TERM", &pid])
+        .status()
+        .expect("kill runs");
+    assert!(signalled.success());
+    let exit = served.child.wait().expect("the server exits");
+    assert!(exit.success(), "graceful shutdown: {exit:?}");
+    let (_, last_used) = admin_token_times(data);
+    // Both print as `YYYY-MM-DD HH:MM:SS…` in UTC: to the second, they compare as text.
+    let second = "YYYY-MM-DD HH:MM:SS".len();
+    assert!(
+        last_used != "never" && last_used.get(..second) >= created.get(..second),
+        "the use pending at shutdown is on record, after the creation: {last_used:?} vs {created:?}"
+    );
 }
 
 #[test]

@@ -127,7 +127,9 @@ impl HttpServer {
     }
 
     /// Serves until `shutdown` is cancelled, then stops accepting, closes open SSE streams
-    /// (rmcp's token is a child of `shutdown`) and waits for in-flight requests.
+    /// (rmcp's token is a child of `shutdown`), waits for in-flight requests and writes the
+    /// token uses not yet on record. Meanwhile token uses are written about once a minute
+    /// ([`Directory::flush_token_uses`]).
     ///
     /// Every MCP request is answered by an [`McpHandler`] over the directory's manager (rmcp
     /// clones it per request: an `Arc` bump), or for a plain `tools/call` by the same code
@@ -138,11 +140,18 @@ impl HttpServer {
         shutdown: CancellationToken,
     ) -> io::Result<()> {
         let handler = McpHandler::new(Arc::clone(directory.manager()));
+        // A child: stopping the flusher after an accept error must not cancel the caller's token.
+        let stop_flushing = shutdown.child_token();
+        let flusher = tokio::spawn({
+            let directory = Arc::clone(&directory);
+            let stop = stop_flushing.clone();
+            async move { directory.flush_token_uses_until(stop).await }
+        });
         let app = application(
             Shared {
                 options: self.options.clone(),
                 base_url: self.base_url.clone(),
-                directory,
+                directory: Arc::clone(&directory),
                 limiter: self.options.rate_limit.map(RateLimiter::new),
             },
             handler,
@@ -155,12 +164,20 @@ impl HttpServer {
                 tracing::debug!(%error, "could not set TCP_NODELAY");
             }
         });
-        axum::serve(
+        let served = axum::serve(
             listener,
             app.into_make_service_with_connect_info::<SocketAddr>(),
         )
         .with_graceful_shutdown(shutdown.cancelled_owned())
-        .await
+        .await;
+        // `serve` returns on an accept error too: stop the periodic flush either way, let a
+        // flush it started finish, then record the uses of the last requests.
+        stop_flushing.cancel();
+        if let Err(error) = flusher.await {
+            tracing::warn!(%error, "the token-use flusher did not finish");
+        }
+        directory.flush_token_uses().await;
+        served
     }
 }
 

@@ -45,11 +45,21 @@ pub(crate) fn exec(data: &Path, command: Command) -> Result<()> {
         }
         Command::List { user } => {
             let tokens = store.list_tokens(user.as_deref())?;
-            println!("{:<16} {:<20} {:<20} CREATED", "PREFIX", "USER", "LABEL");
+            println!(
+                "{:<16} {:<20} {:<20} {:<34} LAST USED",
+                "PREFIX", "USER", "LABEL", "CREATED"
+            );
             for token in tokens {
+                // Recorded about once a minute by serving processes: good to spot stale tokens.
+                let last_used = token
+                    .last_used
+                    .map_or_else(|| "never".to_owned(), |at| at.to_string());
                 println!(
-                    "{:<16} {:<20} {:<20} {}",
-                    token.prefix, token.user, token.label, token.created
+                    "{:<16} {:<20} {:<20} {:<34} {last_used}",
+                    token.prefix,
+                    token.user,
+                    token.label,
+                    token.created.to_string()
                 );
             }
         }
