@@ -67,7 +67,8 @@ struct TokenCache {
 #[derive(Clone)]
 struct TokenOwner {
     user: String,
-    prefix: String,
+    /// Shared, so handing it out of the cache on every request allocates nothing.
+    prefix: Arc<str>,
 }
 
 impl std::fmt::Debug for Directory {
@@ -140,7 +141,7 @@ impl Directory {
             Ok::<_, wiki_store::StoreError>(user.zip(token::parse(&token)).map(
                 |(user, presented)| TokenOwner {
                     user,
-                    prefix: presented.prefix,
+                    prefix: Arc::from(presented.prefix),
                 },
             ))
         })
