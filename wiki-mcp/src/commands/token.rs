@@ -46,20 +46,20 @@ pub(crate) fn exec(data: &Path, command: Command) -> Result<()> {
         Command::List { user } => {
             let tokens = store.list_tokens(user.as_deref())?;
             println!(
-                "{:<16} {:<20} {:<20} {:<34} LAST USED",
+                "{:<16} {:<20} {:<20} {:<22} LAST USED",
                 "PREFIX", "USER", "LABEL", "CREATED"
             );
             for token in tokens {
                 // Recorded about once a minute by serving processes: good to spot stale tokens.
                 let last_used = token
                     .last_used
-                    .map_or_else(|| "never".to_owned(), |at| at.to_string());
+                    .map_or_else(|| "never".to_owned(), super::utc_minute);
                 println!(
-                    "{:<16} {:<20} {:<20} {:<34} {last_used}",
+                    "{:<16} {:<20} {:<20} {:<22} {last_used}",
                     token.prefix,
                     token.user,
                     token.label,
-                    token.created.to_string()
+                    super::utc_minute(token.created)
                 );
             }
         }

@@ -44,7 +44,7 @@ pub(crate) fn exec(data: &Path, command: Command) -> Result<()> {
                     what,
                     entry.version.to_string(),
                     entry.deleted_by,
-                    entry.deleted
+                    super::utc_minute(entry.deleted)
                 );
             }
         }
