@@ -8,14 +8,10 @@ use wiki_store::{
     StoreError,
 };
 
-use crate::harness::{reference, store};
+use crate::harness::{reference, store, v};
 
 const PNG: &[u8] =
     b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x06\0\0\0\x1f\x15\xc4\x89";
-
-fn v(text: &str) -> Version {
-    text.parse().unwrap()
-}
 
 fn upload(document: &str, name: &str, content: &[u8], expected: Expected) -> AttachmentWrite {
     AttachmentWrite {

@@ -3,17 +3,12 @@
 use wiki_store::model::document::{DocumentSave, Expected, MARKDOWN_SYNTAX, SaveOutcome};
 use wiki_store::model::history::DiffLineKind;
 use wiki_store::model::locale::Locale;
-use wiki_store::model::version::Version;
 use wiki_store::model::wiki::WikiId;
 use wiki_store::{
     DocumentStore, Entity, Field, InvalidInput, Limits, SqliteStore, StoreConfig, StoreError,
 };
 
-use crate::harness::{put, reference, store};
-
-fn v(s: &str) -> Version {
-    s.parse().unwrap()
-}
+use crate::harness::{put, reference, store, v};
 
 #[test]
 fn creation_is_1_1_then_minor_by_default_and_major_on_request() {

@@ -2,6 +2,7 @@
 
 use tempfile::TempDir;
 use wiki_store::model::document::DocumentSave;
+use wiki_store::model::version::Version;
 use wiki_store::model::wiki::WikiId;
 use wiki_store::reference::DocumentReference;
 use wiki_store::{DocumentStore, SqliteStore};
@@ -16,6 +17,11 @@ pub(crate) fn store() -> (TempDir, SqliteStore) {
 /// A reference in the main wiki.
 pub(crate) fn reference(input: &str) -> DocumentReference {
     DocumentReference::parse(input, &WikiId::main()).unwrap()
+}
+
+/// A version from its text (`"1.2"`).
+pub(crate) fn v(text: &str) -> Version {
+    text.parse().unwrap()
 }
 
 /// Saves `content` under `title` as `alice`, with no version check.

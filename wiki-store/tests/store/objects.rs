@@ -12,13 +12,10 @@ use wiki_store::objects::query::{FieldFilter, ObjectQuery, SortOrder};
 use wiki_store::reference::DocumentReference;
 use wiki_store::{DocumentStore, Entity, InvalidInput, ObjectStore, SqliteStore, StoreError};
 
-use crate::harness::{reference, store};
+use crate::harness::{reference, store, v};
 
-const CLASS: &str = "Tasks.TaskClass";
-
-fn v(text: &str) -> Version {
-    text.parse().unwrap()
-}
+/// The task class most object tests (and the no-op write tests) use.
+pub(crate) const CLASS: &str = "Tasks.TaskClass";
 
 fn add(store: &SqliteStore, name: &str, field_type: FieldType) -> SaveOutcome {
     store
@@ -53,7 +50,8 @@ fn task_class(store: &SqliteStore) {
     );
 }
 
-fn write(document: &str, number: Option<u32>, values: &[(&str, &str)]) -> ObjectWrite {
+/// An update or addition of a `CLASS` object on `document` by alice, with no version check.
+pub(crate) fn write(document: &str, number: Option<u32>, values: &[(&str, &str)]) -> ObjectWrite {
     ObjectWrite {
         reference: reference(document),
         class: CLASS.into(),

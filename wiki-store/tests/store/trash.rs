@@ -9,18 +9,13 @@ use wiki_store::model::locale::Locale;
 use wiki_store::model::object::{ClassChange, FieldChange, FieldValue, ObjectWrite};
 use wiki_store::model::search::{SearchQuery, WikiScope};
 use wiki_store::model::trash::DocumentDelete;
-use wiki_store::model::version::Version;
 use wiki_store::model::wiki::WikiId;
 use wiki_store::{
     AttachmentStore, DocumentStore, Entity, ObjectStore, SearchStore, SqliteStore, StoreError,
     TrashStore,
 };
 
-use crate::harness::{reference, store};
-
-fn v(text: &str) -> Version {
-    text.parse().unwrap()
-}
+use crate::harness::{reference, store, v};
 
 /// Docs.Guide at 1.4: content, a French translation, a class field, an object, an attachment.
 fn rich_document(store: &SqliteStore) {

@@ -20,13 +20,9 @@ use wiki_store::{
     AttachmentStore, ChangeFeed, ConfigStore, DocumentStore, ObjectStore, SqliteStore, StoreError,
 };
 
-use crate::harness::{reference, store};
+use crate::harness::{reference, store, v};
 
-const CLASS: &str = "Tasks.TaskClass";
-
-fn v(text: &str) -> Version {
-    text.parse().unwrap()
-}
+use crate::objects::CLASS;
 
 /// Everything a write could leave behind, to compare before and after.
 #[derive(Debug, PartialEq, Eq)]
@@ -257,18 +253,8 @@ fn modifying_a_field_to_what_it_already_is_writes_nothing() {
 
 fn object_write(number: Option<u32>, values: &[(&str, &str)], expected: Expected) -> ObjectWrite {
     ObjectWrite {
-        reference: reference("Tasks.One"),
-        class: CLASS.into(),
-        number,
-        values: values
-            .iter()
-            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
-            .collect(),
-        title: None,
-        author: "alice".into(),
-        comment: "[AI] set fields".into(),
-        major: false,
         expected,
+        ..crate::objects::write("Tasks.One", number, values)
     }
 }
 
