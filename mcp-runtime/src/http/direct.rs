@@ -94,14 +94,7 @@ pub(crate) async fn answer_tool_calls(
     {
         return next.run(request).await;
     }
-    let admitted = (
-        request.extensions().get::<Caller>().cloned(),
-        request.extensions().get::<Arc<WikiServer>>().cloned(),
-    );
-    let (Some(caller), Some(server)) = admitted else {
-        return next.run(request).await;
-    };
-    let (parts, body) = request.into_parts();
+    let (mut parts, body) = request.into_parts();
     let body = match axum::body::to_bytes(body, limit).await {
         Ok(body) => body,
         Err(error) => {
@@ -115,6 +108,23 @@ pub(crate) async fn answer_tool_calls(
     };
     let Some(call) = ToolCallRequest::parse(&body) else {
         return next.run(Request::from_parts(parts, Body::from(body))).await;
+    };
+    // Answered here: the request's own caller and server, taken rather than copied. The
+    // identity gate always inserts both; were one missing, rmcp's handler reports it.
+    let (caller, server) = match (
+        parts.extensions.remove::<Caller>(),
+        parts.extensions.remove::<Arc<WikiServer>>(),
+    ) {
+        (Some(caller), Some(server)) => (caller, server),
+        (caller, server) => {
+            if let Some(caller) = caller {
+                parts.extensions.insert(caller);
+            }
+            if let Some(server) = server {
+                parts.extensions.insert(server);
+            }
+            return next.run(Request::from_parts(parts, Body::from(body))).await;
+        }
     };
     tracing::debug!(wiki = %caller.wiki(), id = ?call.id, "answering a tools/call directly");
     let manager = shared.manager();
