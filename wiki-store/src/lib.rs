@@ -35,15 +35,21 @@ pub mod api;
 pub mod attachments;
 pub mod config;
 mod error;
+mod fulltext;
 pub mod generate;
+mod history;
 pub mod import;
 pub mod links;
 pub mod model;
 pub mod objects;
+mod plan;
 pub mod reference;
 pub mod rights;
+mod scan;
 pub mod secret;
 pub mod sqlite;
+mod stored;
+mod tree;
 
 pub use api::{
     AttachmentStore, ChangeFeed, ConfigStore, DocumentStore, HierarchyStore, LinkStore,

@@ -99,6 +99,24 @@ pub struct PresentedToken {
     pub digest: TokenDigest,
 }
 
+impl PresentedToken {
+    /// The user this token authenticates, given what is stored under its prefix (the stored
+    /// digest's bytes and the token's user; `None` when no token has that prefix). The digests
+    /// are compared in constant time, against a zero digest when the prefix is unknown or the
+    /// stored digest malformed, so every path does the same work.
+    pub fn authenticate(&self, stored: Option<(Vec<u8>, String)>) -> Option<String> {
+        let (digest, user) = match stored {
+            Some((bytes, user)) => (
+                <[u8; 32]>::try_from(bytes.as_slice()).unwrap_or([0; 32]),
+                Some(user),
+            ),
+            None => ([0; 32], None),
+        };
+        let matches = TokenDigest(digest).matches(&self.digest);
+        user.filter(|_| matches)
+    }
+}
+
 /// Splits a presented token; `None` when it does not have the token shape (then no lookup is
 /// needed: it cannot match any stored token).
 pub fn parse(presented: &str) -> Option<PresentedToken> {
@@ -162,6 +180,25 @@ mod tests {
         );
         assert!(presented.is_some_and(|p| !p.digest.matches(&token.digest)));
         assert!(token.digest.matches(&token.digest));
+    }
+
+    #[test]
+    fn only_the_stored_digest_authenticates() {
+        let token = generate();
+        let Some(presented) = parse(token.clear.expose()) else {
+            panic!("a generated token parses");
+        };
+        let stored = |digest: &TokenDigest| Some((digest.0.to_vec(), "alice".to_owned()));
+        assert_eq!(
+            presented.authenticate(stored(&token.digest)).as_deref(),
+            Some("alice")
+        );
+        assert_eq!(presented.authenticate(stored(&generate().digest)), None);
+        assert_eq!(
+            presented.authenticate(Some((vec![1, 2, 3], "alice".into()))),
+            None
+        );
+        assert_eq!(presented.authenticate(None), None);
     }
 
     #[test]

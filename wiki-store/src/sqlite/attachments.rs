@@ -2,21 +2,24 @@
 
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
+use crate::Result;
 use crate::api::AttachmentStore;
-use crate::attachments::{MediaTypes, detect_media_types, validate_attachment_name};
-use crate::error::{Entity, Field};
+use crate::attachments::MediaTypes;
 use crate::model::attachment::{
     AttachmentDelete, AttachmentDeleted, AttachmentInfo, AttachmentWrite, AttachmentWriteOutcome,
 };
 use crate::model::document::SaveOutcome;
 use crate::model::version::Version;
+use crate::plan::attachment::{
+    CurrentAttachment, next_version, unknown_attachment, validate_delete, validate_upload,
+};
 use crate::reference::DocumentReference;
 use crate::sqlite::SqliteStore;
-use crate::sqlite::convert::{DbResultExt, from_ms, now_ms};
+use crate::sqlite::convert::DbResultExt;
 use crate::sqlite::documents::default_row_id;
-use crate::sqlite::owner::{Touch, require_document};
+use crate::sqlite::owner::{self, require_document};
 use crate::sqlite::trash::trash_attachment;
-use crate::{Result, StoreError};
+use crate::stored::{from_ms, now_ms};
 
 const INFO_COLUMNS: &str = "a.name, v.version_major, v.version_minor, v.size, v.declared_mime, v.sniffed_mime, \
                             v.author, v.comment, v.created_ms";
@@ -119,36 +122,18 @@ impl AttachmentStore for SqliteStore {
     }
 
     fn write_attachment(&self, write: &AttachmentWrite) -> Result<AttachmentWriteOutcome> {
-        validate_attachment_name(&write.name)?;
-        let limit = self.config().limits.max_attachment_bytes;
-        if write.content.len() > limit {
-            return Err(StoreError::TooLarge {
-                field: Field::Attachment,
-                limit,
-                actual: write.content.len(),
-            });
-        }
-        let touch = Touch {
-            reference: &write.reference,
-            author: &write.author,
-            comment: &write.comment,
-            major: false,
-            expected: write.expected,
-            title: None,
-            create: true,
-            hidden_on_create: false,
-        };
-        touch.validate(&self.config().limits)?;
-        let media = detect_media_types(&write.name, &write.content);
+        let (touch, media) = validate_upload(write, &self.config().limits)?;
         let locale = self.config().default_locale.clone();
         self.write(|tx| {
             let current = match default_row_id(tx, &write.reference)? {
                 Some(document_id) => current_version(tx, document_id, &write.name)?,
                 None => None,
             };
-            if let Some(current) = &current
-                && current.holds(tx, &write.content, &media)?
-                && let Some(version) = touch.untouched(tx)?
+            if let Some((attachment_id, current)) = &current
+                && current.holds(&write.content, &media, || {
+                    same_bytes(tx, *attachment_id, current.version, &write.content)
+                })?
+                && let Some(version) = owner::untouched(tx, &touch)?
             {
                 tx.nothing_changed();
                 return Ok(AttachmentWriteOutcome {
@@ -157,17 +142,17 @@ impl AttachmentStore for SqliteStore {
                     document: SaveOutcome::Unchanged { version },
                 });
             }
-            let touched = touch.apply(tx, &locale)?;
-            let (attachment_id, version) = match &current {
-                Some(current) => (current.attachment_id, current.version.next(false)),
-                None => {
-                    let id: i64 = tx
-                        .prepare_cached("INSERT INTO attachments (document_id, name) VALUES (?1, ?2) RETURNING id")
-                        .db()?
-                        .query_row(params![touched.id, write.name], |row| row.get(0))
-                        .db()?;
-                    (id, Version::FIRST)
-                }
+            let (document_id, touched) = owner::touch(tx, &touch, &locale)?;
+            let version = next_version(current.as_ref().map(|(_, current)| current));
+            let attachment_id = match &current {
+                Some((attachment_id, _)) => *attachment_id,
+                None => tx
+                    .prepare_cached(
+                        "INSERT INTO attachments (document_id, name) VALUES (?1, ?2) RETURNING id",
+                    )
+                    .db()?
+                    .query_row(params![document_id, write.name], |row| row.get(0))
+                    .db()?,
             };
             tx.prepare_cached(
                 "INSERT INTO attachment_versions (attachment_id, version_major, version_minor, size, declared_mime, \
@@ -196,27 +181,13 @@ impl AttachmentStore for SqliteStore {
     }
 
     fn delete_attachment(&self, delete: &AttachmentDelete) -> Result<AttachmentDeleted> {
-        let touch = Touch {
-            reference: &delete.reference,
-            author: &delete.author,
-            comment: &delete.comment,
-            major: false,
-            expected: delete.expected,
-            title: None,
-            create: false,
-            hidden_on_create: false,
-        };
-        touch.validate(&self.config().limits)?;
+        let touch = validate_delete(delete, &self.config().limits)?;
         let locale = self.config().default_locale.clone();
         self.write(|tx| {
             let document_id = require_document(tx, &delete.reference)?;
-            let attachment_id = attachment_id(tx, document_id, &delete.name)?.ok_or_else(|| {
-                StoreError::not_found(
-                    Entity::Attachment,
-                    format!("{} on {}", delete.name, delete.reference),
-                )
-            })?;
-            let touched = touch.apply(tx, &locale)?;
+            let attachment_id = attachment_id(tx, document_id, &delete.name)?
+                .ok_or_else(|| unknown_attachment(&delete.name, &delete.reference))?;
+            let (_, touched) = owner::touch(tx, &touch, &locale)?;
             let trash = trash_attachment(
                 tx,
                 attachment_id,
@@ -233,47 +204,32 @@ impl AttachmentStore for SqliteStore {
     }
 }
 
-/// An attachment's current version, as an upload compares against it.
-struct CurrentVersion {
+/// Whether version `version` of an attachment holds exactly `content`, compared inside SQLite so
+/// the stored blob is read once and never copied out.
+fn same_bytes(
+    conn: &Connection,
     attachment_id: i64,
     version: Version,
-    size: i64,
-    media: MediaTypes,
+    content: &[u8],
+) -> Result<bool> {
+    conn.prepare_cached(
+        "SELECT content = ?4 FROM attachment_versions \
+         WHERE attachment_id = ?1 AND version_major = ?2 AND version_minor = ?3",
+    )
+    .db()?
+    .query_row(
+        params![attachment_id, version.major, version.minor, content],
+        |row| row.get(0),
+    )
+    .db()
 }
 
-impl CurrentVersion {
-    /// Whether this version already holds `content` with the media types `media`: the cheap
-    /// columns first, then the bytes, compared inside SQLite so the stored blob is read at most
-    /// once and never copied out. No hash is stored: sizes rarely collide between versions, and
-    /// a blob is at most [`crate::Limits::max_attachment_bytes`].
-    fn holds(&self, conn: &Connection, content: &[u8], media: &MediaTypes) -> Result<bool> {
-        if self.size != stored_size(content) || self.media != *media {
-            return Ok(false);
-        }
-        conn.prepare_cached(
-            "SELECT content = ?4 FROM attachment_versions \
-             WHERE attachment_id = ?1 AND version_major = ?2 AND version_minor = ?3",
-        )
-        .db()?
-        .query_row(
-            params![
-                self.attachment_id,
-                self.version.major,
-                self.version.minor,
-                content
-            ],
-            |row| row.get(0),
-        )
-        .db()
-    }
-}
-
-/// The current version of the attachment `name` on a document, without its bytes.
+/// The id and current version of the attachment `name` on a document, without its bytes.
 fn current_version(
     conn: &Connection,
     document_id: i64,
     name: &str,
-) -> Result<Option<CurrentVersion>> {
+) -> Result<Option<(i64, CurrentAttachment)>> {
     conn.prepare_cached(
         "SELECT a.id, v.version_major, v.version_minor, v.size, v.declared_mime, v.sniffed_mime \
          FROM attachments a JOIN attachment_versions v ON v.attachment_id = a.id \
@@ -282,26 +238,28 @@ fn current_version(
     )
     .db()?
     .query_row(params![document_id, name], |row| {
-        Ok(CurrentVersion {
-            attachment_id: row.get(0)?,
-            version: Version {
-                major: row.get(1)?,
-                minor: row.get(2)?,
+        Ok((
+            row.get(0)?,
+            CurrentAttachment {
+                version: Version {
+                    major: row.get(1)?,
+                    minor: row.get(2)?,
+                },
+                size: row.get::<_, i64>(3)?.unsigned_abs(),
+                media: MediaTypes {
+                    declared: row.get(4)?,
+                    sniffed: row.get(5)?,
+                },
             },
-            size: row.get(3)?,
-            media: MediaTypes {
-                declared: row.get(4)?,
-                sniffed: row.get(5)?,
-            },
-        })
+        ))
     })
     .optional()
     .db()
 }
 
-/// The `size` column of `content` (a blob is far below `i64::MAX` bytes).
+/// The `size` column of `content`.
 fn stored_size(content: &[u8]) -> i64 {
-    i64::try_from(content.len()).unwrap_or(i64::MAX)
+    crate::stored::to_i64(content.len())
 }
 
 /// The id of a document's attachment by name.

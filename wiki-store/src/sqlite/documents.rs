@@ -4,26 +4,22 @@
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use crate::api::DocumentStore;
-use crate::config::Limits;
-use crate::error::{Entity, Field, InvalidInput};
-use crate::links::extract_links;
-use crate::model::change::ChangeKind;
-use crate::model::document::{
-    Document, DocumentLocales, DocumentSave, Expected, MARKDOWN_SYNTAX, SaveOutcome,
-};
+use crate::error::Entity;
+use crate::model::document::{Document, DocumentLocales, DocumentSave, SaveOutcome};
 use crate::model::history::{HistoryPage, Revision, RevisionDiff};
 use crate::model::link::LinkTarget;
 use crate::model::locale::Locale;
 use crate::model::version::Version;
+use crate::plan::document::{
+    RowView, RowWrite, SavePlan, all_unchanged, plan_save, target_row, unknown_wiki, validate_save,
+};
 use crate::reference::DocumentReference;
 use crate::sqlite::SqliteStore;
-use crate::sqlite::convert::{DbResultExt, corrupt, from_ms, now_ms};
+use crate::sqlite::convert::DbResultExt;
 use crate::sqlite::history;
 use crate::sqlite::write::WriteTx;
+use crate::stored::{self, DEFAULT_ROW, corrupt, from_ms, now_ms, to_i64};
 use crate::{Result, StoreError};
-
-/// The stored locale of a default row.
-pub(crate) const DEFAULT_ROW: &str = "";
 
 /// The current state of one stored row.
 #[derive(Debug, Clone)]
@@ -41,6 +37,20 @@ pub(crate) struct StoredRow {
     pub(crate) created_ms: i64,
     pub(crate) updated_ms: i64,
     pub(crate) version: Version,
+}
+
+impl StoredRow {
+    /// The row as the write rules see it.
+    pub(crate) fn view(&self) -> RowView<'_> {
+        RowView {
+            language: &self.language,
+            title: &self.title,
+            content: &self.content,
+            syntax: &self.syntax,
+            hidden: self.hidden,
+            version: self.version,
+        }
+    }
 }
 
 const ROW_COLUMNS: &str = "id, locale, language, title, content, syntax, hidden, creator, author, created_ms, \
@@ -147,67 +157,13 @@ fn translations(conn: &Connection, reference: &DocumentReference) -> Result<Vec<
         .db()?;
     let mut locales = Vec::new();
     for locale in rows {
-        locales.push(stored_locale(&locale.db()?)?);
+        locales.push(stored::locale(&locale.db()?)?);
     }
     Ok(locales)
 }
 
-/// Parses a locale read back from the database; a value that no longer parses is corruption.
-pub(crate) fn stored_locale(value: &str) -> Result<Locale> {
-    Locale::parse(value).map_err(|_| corrupt("stored locale does not parse"))
-}
-
-/// Checks everything about a save that needs no database, so bad input never opens a transaction.
-pub(crate) fn validate_save(save: &DocumentSave, limits: &Limits) -> Result<()> {
-    check_text(Field::Content, &save.content, limits.max_content_chars)?;
-    if let Some(title) = &save.title {
-        check_text(Field::Title, title, limits.max_title_chars)?;
-    }
-    check_text(Field::Comment, &save.comment, limits.max_comment_chars)?;
-    check_text(Field::Author, &save.author, limits.max_author_chars)?;
-    if save.author.trim().is_empty() {
-        return Err(InvalidInput::EmptyAuthor.into());
-    }
-    if let Some(syntax) = &save.syntax
-        && !valid_syntax_id(syntax)
-    {
-        return Err(InvalidInput::SyntaxId.into());
-    }
-    Ok(())
-}
-
-/// Refuses text over `limit` characters or containing NUL.
-pub(crate) fn check_text(field: Field, text: &str, limit: usize) -> Result<()> {
-    // Byte length bounds the character count from above: count only when it could matter.
-    if text.len() > limit {
-        let actual = text.chars().count();
-        if actual > limit {
-            return Err(StoreError::TooLarge {
-                field,
-                limit,
-                actual,
-            });
-        }
-    }
-    if text.contains('\0') {
-        return Err(InvalidInput::NulCharacter(field).into());
-    }
-    Ok(())
-}
-
-fn valid_syntax_id(syntax: &str) -> bool {
-    let part = |s: &str| {
-        !s.is_empty()
-            && s.chars()
-                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '+' | '-' | '_'))
-    };
-    syntax.len() <= 64
-        && syntax
-            .split_once('/')
-            .is_some_and(|(name, version)| part(name) && part(version))
-}
-
-/// Saves one row inside `tx`. Validation must have run ([`validate_save`]).
+/// Saves one row inside `tx`, as [`crate::plan::document`] plans it. Validation must have run
+/// ([`validate_save`]).
 pub(crate) fn save_in(
     tx: &mut WriteTx<'_>,
     save: &DocumentSave,
@@ -222,184 +178,107 @@ pub(crate) fn save_in(
         .db()?
         .is_some();
     if !wiki_exists {
-        return Err(StoreError::not_found(Entity::Wiki, reference.wiki()));
+        return Err(unknown_wiki(reference.wiki()));
     }
     let default = load_row(tx, reference, DEFAULT_ROW)?;
-    let target_locale = match (&save.locale, &default) {
-        (None, _) => DEFAULT_ROW.to_owned(),
-        (Some(locale), Some(default)) if locale.as_str() == default.language => {
-            DEFAULT_ROW.to_owned()
-        }
-        (Some(locale), Some(_)) => locale.as_str().to_owned(),
-        (Some(_), None) => return Err(InvalidInput::TranslationWithoutDefault.into()),
+    let translation = target_row(save, default.as_ref().map(StoredRow::view).as_ref())?;
+    let current = match translation {
+        None => None,
+        Some(locale) => load_row(tx, reference, locale.as_str())?,
     };
-    let current = if target_locale == DEFAULT_ROW {
-        default.clone()
+    let target = if translation.is_some() {
+        current.as_ref()
     } else {
-        load_row(tx, reference, &target_locale)?
+        default.as_ref()
     };
-    check_expected(save.expected, current.as_ref().map(|row| row.version))?;
+    let plan = plan_save(
+        save,
+        translation,
+        target.map(StoredRow::view),
+        default.as_ref().map(StoredRow::view),
+        default_locale,
+    )?;
+    match plan {
+        SavePlan::Unchanged(version) => Ok(SaveOutcome::Unchanged { version }),
+        SavePlan::Write(write) => {
+            let id = write_row(tx, &write, target.map(|row| row.id))?;
+            replace_links(tx, id, &write.links())?;
+            Ok(write.outcome())
+        }
+    }
+}
 
+/// Writes a planned row version: updates the row `id` or (for `None`) inserts it, records its
+/// revision and queues its event. Returns the row's id. Links are the caller's: a content save
+/// replaces them, a touch of the owning document keeps them.
+pub(crate) fn write_row(
+    tx: &mut WriteTx<'_>,
+    write: &RowWrite<'_>,
+    id: Option<i64>,
+) -> Result<i64> {
     let now = now_ms();
-    match current {
-        Some(row) => {
-            let title = save.title.clone().unwrap_or_else(|| row.title.clone());
-            let syntax = save.syntax.clone().unwrap_or_else(|| row.syntax.clone());
-            let hidden = save.hidden.unwrap_or(row.hidden);
-            if title == row.title
-                && syntax == row.syntax
-                && hidden == row.hidden
-                && save.content == row.content
-            {
-                return Ok(SaveOutcome::Unchanged {
-                    version: row.version,
-                });
-            }
-            let version = row.version.next(save.major);
+    let version = write.version;
+    let id = match id {
+        Some(id) => {
             tx.prepare_cached(
                 "UPDATE documents SET title = ?2, content = ?3, syntax = ?4, hidden = ?5, author = ?6, \
                  updated_ms = ?7, version_major = ?8, version_minor = ?9 WHERE id = ?1",
             )
             .db()?
-            .execute(params![row.id, title, save.content, syntax, hidden, save.author, now, version.major, version.minor])
+            .execute(params![id, write.title, write.content, write.syntax, write.hidden, write.author, now, version.major, version.minor])
             .db()?;
-            let written = Written {
-                id: row.id,
-                title: &title,
-                syntax: &syntax,
-                hidden,
-                version,
-                now,
-            };
-            record(tx, save, &written, &target_locale)?;
-            Ok(SaveOutcome::Updated {
-                previous: row.version,
-                version,
-            })
+            id
         }
         None => {
-            let title = save.title.clone().unwrap_or_default();
-            let (language, inherited_syntax) = match &default {
-                Some(default) => (target_locale.clone(), default.syntax.clone()),
-                None => {
-                    let language = save.default_locale.as_ref().unwrap_or(default_locale);
-                    (language.as_str().to_owned(), MARKDOWN_SYNTAX.to_owned())
-                }
-            };
-            let syntax = save.syntax.clone().unwrap_or(inherited_syntax);
-            let hidden = save.hidden.unwrap_or(false);
-            let version = Version::FIRST;
-            let id: i64 = tx
-                .prepare_cached(
-                    "INSERT INTO documents (wiki, space, name, locale, language, title, content, syntax, hidden, \
-                     creator, author, created_ms, updated_ms, version_major, version_minor) \
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10, ?11, ?11, ?12, ?13) RETURNING id",
-                )
-                .db()?
-                .query_row(
-                    params![
-                        reference.wiki().as_str(),
-                        reference.space().to_string(),
-                        reference.name(),
-                        target_locale,
-                        language,
-                        title,
-                        save.content,
-                        syntax,
-                        hidden,
-                        save.author,
-                        now,
-                        version.major,
-                        version.minor
-                    ],
-                    |row| row.get(0),
-                )
-                .db()?;
-            let written = Written {
-                id,
-                title: &title,
-                syntax: &syntax,
-                hidden,
-                version,
-                now,
-            };
-            record(tx, save, &written, &target_locale)?;
-            Ok(SaveOutcome::Created { version })
+            let reference = write.reference;
+            tx.prepare_cached(
+                "INSERT INTO documents (wiki, space, name, locale, language, title, content, syntax, hidden, \
+                 creator, author, created_ms, updated_ms, version_major, version_minor) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10, ?11, ?11, ?12, ?13) RETURNING id",
+            )
+            .db()?
+            .query_row(
+                params![
+                    reference.wiki().as_str(),
+                    reference.space().to_string(),
+                    reference.name(),
+                    stored::row_key(write.translation),
+                    write.language,
+                    write.title,
+                    write.content,
+                    write.syntax,
+                    write.hidden,
+                    write.author,
+                    now,
+                    version.major,
+                    version.minor
+                ],
+                |row| row.get(0),
+            )
+            .db()?
         }
-    }
-}
-
-/// Compares the caller's expectation with the row's current version.
-pub(crate) fn check_expected(expected: Expected, actual: Option<Version>) -> Result<()> {
-    let ok = match expected {
-        Expected::Any => true,
-        Expected::Absent => actual.is_none(),
-        Expected::Version(version) => actual == Some(version),
     };
-    if ok {
-        return Ok(());
-    }
-    let expected = match expected {
-        Expected::Version(version) => Some(version),
-        Expected::Any | Expected::Absent => None,
-    };
-    Err(StoreError::VersionConflict { expected, actual })
-}
-
-/// What was just written to a row, for its revision and links.
-struct Written<'a> {
-    id: i64,
-    title: &'a str,
-    syntax: &'a str,
-    hidden: bool,
-    version: Version,
-    now: i64,
-}
-
-/// Records the revision, replaces the row's links and queues the change event.
-fn record(
-    tx: &mut WriteTx<'_>,
-    save: &DocumentSave,
-    written: &Written<'_>,
-    locale: &str,
-) -> Result<()> {
     tx.prepare_cached(
         "INSERT INTO revisions (document_id, major, minor, title, content, syntax, hidden, author, comment, saved_ms) \
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
     )
     .db()?
     .execute(params![
-        written.id,
-        written.version.major,
-        written.version.minor,
-        written.title,
-        save.content,
-        written.syntax,
-        written.hidden,
-        save.author,
-        save.comment,
-        written.now
+        id,
+        version.major,
+        version.minor,
+        write.title,
+        write.content,
+        write.syntax,
+        write.hidden,
+        write.author,
+        write.comment,
+        now
     ])
     .db()?;
-    replace_links(
-        tx,
-        written.id,
-        &extract_links(&save.content, &save.reference),
-    )?;
-    let locale = if locale == DEFAULT_ROW {
-        None
-    } else {
-        Some(stored_locale(locale)?)
-    };
-    tx.emit(
-        save.reference.wiki().clone(),
-        ChangeKind::DocumentSaved {
-            reference: save.reference.clone(),
-            locale,
-            version: written.version,
-        },
-    );
-    Ok(())
+    let (wiki, event) = write.event();
+    tx.emit(wiki, event);
+    Ok(id)
 }
 
 fn replace_links(conn: &Connection, source_id: i64, links: &[LinkTarget]) -> Result<()> {
@@ -421,7 +300,7 @@ fn replace_links(conn: &Connection, source_id: i64, links: &[LinkTarget]) -> Res
         insert
             .execute(params![
                 source_id,
-                i64::try_from(position).unwrap_or(i64::MAX),
+                to_i64(position),
                 target.wiki().as_str(),
                 target.space().to_string(),
                 target.name(),
@@ -438,17 +317,13 @@ fn to_document(
     row: StoredRow,
 ) -> Result<Document> {
     let default_locale = if row.locale == DEFAULT_ROW {
-        stored_locale(&row.language)?
+        stored::locale(&row.language)?
     } else {
         let default = load_row(conn, reference, DEFAULT_ROW)?
             .ok_or_else(|| corrupt("translation without default row"))?;
-        stored_locale(&default.language)?
+        stored::locale(&default.language)?
     };
-    let locale = if row.locale == DEFAULT_ROW {
-        None
-    } else {
-        Some(stored_locale(&row.locale)?)
-    };
+    let locale = stored::row_locale(&row.locale)?;
     Ok(Document {
         reference: reference.clone(),
         locale,
@@ -487,10 +362,7 @@ impl DocumentStore for SqliteStore {
             for save in saves {
                 outcomes.push(save_in(tx, save, &self.config().default_locale)?);
             }
-            if outcomes
-                .iter()
-                .all(|o| matches!(o, SaveOutcome::Unchanged { .. }))
-            {
+            if all_unchanged(outcomes.iter()) {
                 tx.nothing_changed();
             }
             Ok(outcomes)
@@ -514,7 +386,7 @@ impl DocumentStore for SqliteStore {
                 return Ok(None);
             };
             Ok(Some(DocumentLocales {
-                default_locale: stored_locale(&default.language)?,
+                default_locale: stored::locale(&default.language)?,
                 translations: translations(conn, reference)?,
             }))
         })
@@ -563,6 +435,6 @@ impl DocumentStore for SqliteStore {
             };
             Ok((load(from)?, load(to)?))
         })?;
-        Ok(history::diff(old, new))
+        Ok(crate::history::diff(old, new))
     }
 }

@@ -18,41 +18,13 @@ use crate::model::hierarchy::{ChildrenPage, SpaceSummary, TreeNode};
 use crate::model::wiki::WikiId;
 use crate::reference::{DocumentReference, HOME_PAGE, SpacePath};
 use crate::sqlite::SqliteStore;
-use crate::sqlite::convert::{DbResultExt, corrupt, from_ms};
-use crate::sqlite::search::stored_reference;
+use crate::sqlite::convert::DbResultExt;
+use crate::stored::{self, from_ms, to_i64};
+use crate::tree::{self, Counts};
 
 mod space_nodes;
 
 use space_nodes::space_nodes;
-
-/// Page counts of one subtree.
-#[derive(Default)]
-struct Counts {
-    visible: u64,
-    hidden: u64,
-    newest_visible: Option<i64>,
-    newest_any: Option<i64>,
-}
-
-impl Counts {
-    fn add(&mut self, hidden: bool, count: u64, newest: i64) {
-        if hidden {
-            self.hidden += count;
-        } else {
-            self.visible += count;
-            self.newest_visible = self.newest_visible.max(Some(newest));
-        }
-        self.newest_any = self.newest_any.max(Some(newest));
-    }
-
-    fn newest(&self, include_hidden: bool) -> Option<i64> {
-        if include_hidden {
-            self.newest_any
-        } else {
-            self.newest_visible
-        }
-    }
-}
 
 /// Counts per top-level space, nested spaces folded in. Not authorized: the totals of
 /// [`HierarchyStore::top_level_spaces`], which say how much a space holds, not what one caller
@@ -65,18 +37,17 @@ fn top_level_counts(conn: &Connection, wiki: &WikiId) -> Result<BTreeMap<SpacePa
         )
         .db()?;
     let mut rows = stmt.query(params![wiki.as_str()]).db()?;
-    let mut out: BTreeMap<SpacePath, Counts> = BTreeMap::new();
+    let mut stored = Vec::new();
     while let Some(row) = rows.next().db()? {
-        let space = SpacePath::parse(&row.get::<_, String>(0).db()?)
-            .map_err(|_| corrupt("stored space does not parse"))?;
         let count: i64 = row.get(2).db()?;
-        out.entry(space.top()).or_default().add(
+        stored.push((
+            stored::space(&row.get::<_, String>(0).db()?)?,
             row.get(1).db()?,
-            u64::try_from(count).unwrap_or_default(),
+            count.unsigned_abs(),
             row.get(3).db()?,
-        );
+        ));
     }
-    Ok(out)
+    Ok(tree::top_level_counts(stored))
 }
 
 /// Title, hidden flag and last update of a page's default row.
@@ -135,8 +106,8 @@ impl HierarchyStore for SqliteStore {
         let wiki = parent.wiki();
         let space = parent.space();
         self.read(|conn| {
-            // (sort key, node): the pages of the space, then its nested spaces.
-            let mut entries: Vec<(String, TreeNode)> = Vec::new();
+            // The pages of the space, then its nested spaces; all of them viewable.
+            let mut nodes: Vec<TreeNode> = Vec::new();
             let mut stmt = conn
                 .prepare_cached(
                     "SELECT name, title, hidden, updated_ms FROM documents \
@@ -151,43 +122,21 @@ impl HierarchyStore for SqliteStore {
                 if hidden && !include_hidden {
                     continue;
                 }
-                let name: String = row.get(0).db()?;
-                let reference = DocumentReference::new(wiki.clone(), space.clone(), name.clone())
-                    .map_err(|_| corrupt("stored page name does not parse"))?;
+                let reference = stored::page(wiki, space, row.get(0).db()?)?;
                 if !authorize(&reference) {
                     continue;
                 }
-                let node = TreeNode {
+                nodes.push(TreeNode {
                     reference,
                     title: Some(row.get(1).db()?),
                     hidden,
                     has_children: false,
                     updated: Some(from_ms(row.get(3).db()?)),
-                };
-                entries.push((name, node));
+                });
             }
             drop(rows);
-            for node in space_nodes(conn, wiki, space, include_hidden, authorize)? {
-                entries.push((node.reference.space().last().to_owned(), node));
-            }
-            entries.sort_by(|(a, _), (b, _)| {
-                a.to_lowercase()
-                    .cmp(&b.to_lowercase())
-                    .then_with(|| a.cmp(b))
-            });
-
-            let mut nodes = Vec::new();
-            let mut total = 0u64;
-            for (_, node) in entries {
-                if node.hidden && !include_hidden {
-                    continue;
-                }
-                if total as usize >= offset && nodes.len() < limit {
-                    nodes.push(node);
-                }
-                total += 1;
-            }
-            Ok(ChildrenPage { nodes, total })
+            nodes.extend(space_nodes(conn, wiki, space, include_hidden, authorize)?);
+            Ok(tree::children_page(nodes, include_hidden, offset, limit))
         })
     }
 
@@ -214,14 +163,14 @@ impl HierarchyStore for SqliteStore {
             sql.push_str(" AND hidden = 0");
         }
         sql.push_str(" ORDER BY space, name LIMIT ? OFFSET ?");
-        values.push(Value::Integer(i64::try_from(limit).unwrap_or(i64::MAX)));
-        values.push(Value::Integer(i64::try_from(offset).unwrap_or(i64::MAX)));
+        values.push(Value::Integer(to_i64(limit)));
+        values.push(Value::Integer(to_i64(offset)));
         self.read(|conn| {
             let mut stmt = conn.prepare_cached(&sql).db()?;
             let mut rows = stmt.query(params_from_iter(values.iter())).db()?;
             let mut out = Vec::new();
             while let Some(row) = rows.next().db()? {
-                let reference = stored_reference(
+                let reference = stored::reference(
                     wiki.as_str(),
                     &row.get::<_, String>(0).db()?,
                     row.get(1).db()?,

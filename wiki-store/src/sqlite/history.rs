@@ -1,22 +1,13 @@
-//! Revisions of a row: listing, full content of any version, and unified diffs.
-
-use std::time::Duration;
+//! Revisions of a row: listing and the full content of any version (diffs are
+//! [`crate::history::diff`]).
 
 use rusqlite::{Connection, OptionalExtension, params};
-use similar::{ChangeTag, TextDiff};
 
 use crate::Result;
-use crate::model::history::{
-    DiffHunk, DiffLine, DiffLineKind, HistoryPage, Revision, RevisionDiff, RevisionInfo,
-};
+use crate::model::history::{HistoryPage, Revision, RevisionInfo};
 use crate::model::version::Version;
-use crate::sqlite::convert::{DbResultExt, from_ms};
-
-/// Lines of unchanged context around each change.
-const CONTEXT_LINES: usize = 3;
-
-/// Past this, the diff algorithm settles for a coarser (still correct) diff rather than stall.
-const DIFF_TIMEOUT: Duration = Duration::from_secs(2);
+use crate::sqlite::convert::DbResultExt;
+use crate::stored::{from_ms, to_i64};
 
 pub(crate) fn page(
     conn: &Connection,
@@ -37,7 +28,7 @@ pub(crate) fn page(
         )
         .db()?;
     let rows = stmt
-        .query_map(params![row_id, clamp(limit), clamp(offset)], |row| {
+        .query_map(params![row_id, to_i64(limit), to_i64(offset)], |row| {
             Ok(RevisionInfo {
                 version: Version {
                     major: row.get(0)?,
@@ -55,10 +46,6 @@ pub(crate) fn page(
         total: u64::try_from(total).unwrap_or_default(),
         revisions,
     })
-}
-
-fn clamp(n: usize) -> i64 {
-    i64::try_from(n).unwrap_or(i64::MAX)
 }
 
 pub(crate) fn revision(
@@ -87,37 +74,4 @@ pub(crate) fn revision(
     })
     .optional()
     .db()
-}
-
-/// The unified diff from `old` to `new` over their whole contents (the `similar` crate).
-pub(crate) fn diff(old: Revision, new: Revision) -> RevisionDiff {
-    let text = TextDiff::configure()
-        .timeout(DIFF_TIMEOUT)
-        .diff_lines(old.content.as_str(), new.content.as_str());
-    let mut unified = text.unified_diff();
-    unified.context_radius(CONTEXT_LINES);
-    let hunks = unified
-        .iter_hunks()
-        .map(|hunk| DiffHunk {
-            header: hunk.header().to_string(),
-            lines: hunk
-                .iter_changes()
-                .map(|change| DiffLine {
-                    kind: match change.tag() {
-                        ChangeTag::Equal => DiffLineKind::Context,
-                        ChangeTag::Delete => DiffLineKind::Removed,
-                        ChangeTag::Insert => DiffLineKind::Added,
-                    },
-                    text: change.value().trim_end_matches(['\n', '\r']).to_owned(),
-                })
-                .collect(),
-        })
-        .collect();
-    let title_change = (old.title != new.title).then(|| (old.title.clone(), new.title.clone()));
-    RevisionDiff {
-        from: old.info,
-        to: new.info,
-        title_change,
-        hunks,
-    }
 }

@@ -12,7 +12,7 @@ use crate::reference::DocumentReference;
 use crate::sqlite::SqliteStore;
 use crate::sqlite::convert::DbResultExt;
 use crate::sqlite::documents::resolve_row;
-use crate::sqlite::search::stored_reference;
+use crate::stored;
 
 impl LinkStore for SqliteStore {
     fn outgoing_links(
@@ -33,7 +33,7 @@ impl LinkStore for SqliteStore {
             let mut rows = stmt.query([row.id]).db()?;
             let mut links = Vec::new();
             while let Some(row) = rows.next().db()? {
-                let document = stored_reference(
+                let document = stored::reference(
                     &row.get::<_, String>(0).db()?,
                     &row.get::<_, String>(1).db()?,
                     row.get(2).db()?,
@@ -81,15 +81,13 @@ impl LinkStore for SqliteStore {
             }
         }
         sql.push_str(") s ORDER BY s.wiki, s.space, s.name LIMIT ?");
-        values.push(Value::Integer(
-            i64::try_from(limit.saturating_add(1)).unwrap_or(i64::MAX),
-        ));
+        values.push(Value::Integer(stored::to_i64(limit.saturating_add(1))));
         let mut backlinks = self.read(|conn| {
             let mut stmt = conn.prepare_cached(&sql).db()?;
             let mut rows = stmt.query(params_from_iter(values.iter())).db()?;
             let mut out = Vec::new();
             while let Some(row) = rows.next().db()? {
-                let source = stored_reference(
+                let source = stored::reference(
                     &row.get::<_, String>(0).db()?,
                     &row.get::<_, String>(1).db()?,
                     row.get(2).db()?,

@@ -5,30 +5,37 @@ use std::collections::{BTreeMap, HashMap};
 use rusqlite::types::Value;
 use rusqlite::{Connection, OptionalExtension, params};
 
+use crate::Result;
 use crate::api::ObjectStore;
-use crate::error::{Entity, InvalidInput};
-use crate::model::class::{ClassDefinition, FieldDefinition, FieldType, validate_field_name};
+use crate::model::class::ClassDefinition;
 use crate::model::document::SaveOutcome;
 use crate::model::locale::Locale;
-use crate::model::mcp_config::MCP_CONFIG_CLASS;
 use crate::model::object::{
     ClassChange, ClassUsage, FieldChange, FieldValue, ObjectDelete, ObjectHit, ObjectPage,
     ObjectRecord, ObjectWrite, ObjectWriteOutcome,
 };
 use crate::model::version::Version;
 use crate::model::wiki::WikiId;
-use crate::objects::coerce::{StoredValue, coerce_value, decode_value};
+use crate::objects::coerce::{StoredValue, decode_value};
 use crate::objects::query::{ObjectQuery, SCAN_CEILING, check_query};
-use crate::reference::{DocumentReference, RelativeReference, SpacePath};
+use crate::plan::class::{
+    PlannedChange, class_reference, plan_field_change, validate_class_change,
+};
+use crate::plan::document::all_unchanged;
+use crate::plan::object::{
+    coerce_values, holds_values, object_touch, unknown_class, unknown_object,
+    validate_object_delete, validate_object_write,
+};
+use crate::plan::owner::Touch;
+use crate::reference::DocumentReference;
+use crate::scan::Pager;
 use crate::sqlite::SqliteStore;
-use crate::sqlite::convert::{DbResultExt, corrupt};
+use crate::sqlite::convert::DbResultExt;
+use crate::sqlite::documents::default_row_id;
 use crate::sqlite::object_query::{compile, sql_value};
-use crate::sqlite::owner::{Touch, require_document};
+use crate::sqlite::owner::{self, require_document};
 use crate::sqlite::write::WriteTx;
-use crate::{Result, StoreError};
-
-/// The longest field label, in characters.
-const MAX_PRETTY_NAME: usize = 255;
+use crate::stored::{self, corrupt, object_number, to_i64};
 
 impl ObjectStore for SqliteStore {
     fn class(&self, class_document: &DocumentReference) -> Result<Option<ClassDefinition>> {
@@ -36,19 +43,7 @@ impl ObjectStore for SqliteStore {
     }
 
     fn change_class(&self, change: &ClassChange) -> Result<SaveOutcome> {
-        refuse_reserved(&change.class_document.local())?;
-        validate_field_change(&change.change)?;
-        let touch = Touch {
-            reference: &change.class_document,
-            author: &change.author,
-            comment: &change.comment,
-            major: change.major,
-            expected: change.expected,
-            title: None,
-            create: matches!(change.change, FieldChange::Add { .. }),
-            hidden_on_create: false,
-        };
-        touch.validate(&self.config().limits)?;
+        let touch = validate_class_change(change, &self.config().limits)?;
         let locale = self.config().default_locale.clone();
         self.write(|tx| {
             let outcome = change_class_in(tx, &touch, &change.change, &locale)?;
@@ -66,7 +61,7 @@ impl ObjectStore for SqliteStore {
                  WHERE d.wiki = ?1 GROUP BY o.class ORDER BY o.class LIMIT ?2",
             )
             .db()?
-            .query_map(params![wiki.as_str(), SCAN_CEILING as i64], |row| {
+            .query_map(params![wiki.as_str(), to_i64(SCAN_CEILING)], |row| {
                 Ok(ClassUsage {
                     class: row.get(0)?,
                     objects: row.get::<_, i64>(1)?.unsigned_abs(),
@@ -112,13 +107,7 @@ impl ObjectStore for SqliteStore {
     fn write_objects(&self, writes: &[ObjectWrite]) -> Result<Vec<ObjectWriteOutcome>> {
         let prepared = writes
             .iter()
-            .map(|write| {
-                let class = class_reference(&write.class, write.reference.wiki())?;
-                refuse_reserved(&class.local())?;
-                let touch = object_touch(write);
-                touch.validate(&self.config().limits)?;
-                Ok((write, class))
-            })
+            .map(|write| Ok((write, validate_object_write(write, &self.config().limits)?)))
             .collect::<Result<Vec<_>>>()?;
         let locale = self.config().default_locale.clone();
         self.write(|tx| {
@@ -135,10 +124,7 @@ impl ObjectStore for SqliteStore {
                     )
                 })
                 .collect::<Result<Vec<_>>>()?;
-            if outcomes
-                .iter()
-                .all(|outcome| matches!(outcome.document, SaveOutcome::Unchanged { .. }))
-            {
+            if all_unchanged(outcomes.iter().map(|outcome| &outcome.document)) {
                 tx.nothing_changed();
             }
             Ok(outcomes)
@@ -146,19 +132,7 @@ impl ObjectStore for SqliteStore {
     }
 
     fn delete_object(&self, delete: &ObjectDelete) -> Result<SaveOutcome> {
-        let class = class_reference(&delete.class, delete.reference.wiki())?;
-        refuse_reserved(&class.local())?;
-        let touch = Touch {
-            reference: &delete.reference,
-            author: &delete.author,
-            comment: &delete.comment,
-            major: false,
-            expected: delete.expected,
-            title: None,
-            create: false,
-            hidden_on_create: false,
-        };
-        touch.validate(&self.config().limits)?;
+        let (class, touch) = validate_object_delete(delete, &self.config().limits)?;
         let locale = self.config().default_locale.clone();
         self.write(|tx| {
             let document_id = require_document(tx, &delete.reference)?;
@@ -169,7 +143,7 @@ impl ObjectStore for SqliteStore {
                 delete.number,
                 &delete.reference,
             )?;
-            let touched = touch.apply(tx, &locale)?;
+            let (_, touched) = owner::touch(tx, &touch, &locale)?;
             tx.prepare_cached("DELETE FROM objects WHERE id = ?1")
                 .db()?
                 .execute([object_id])
@@ -188,8 +162,8 @@ impl ObjectStore for SqliteStore {
     ) -> Result<ObjectPage> {
         let class_document = class_reference(&query.class, wiki)?;
         self.read(|conn| {
-            let class = load_class(conn, &class_document)?
-                .ok_or_else(|| StoreError::not_found(Entity::Class, class_document.local()))?;
+            let class =
+                load_class(conn, &class_document)?.ok_or_else(|| unknown_class(&class_document))?;
             let checked = check_query(
                 &class,
                 &ObjectQuery {
@@ -202,30 +176,24 @@ impl ObjectStore for SqliteStore {
             let mut rows = statement
                 .query(rusqlite::params_from_iter(compiled.params.iter()))
                 .db()?;
-            let mut page = ObjectPage {
-                hits: Vec::new(),
-                total: 0,
-                truncated: false,
-            };
+            let mut hits = Vec::new();
+            let mut pager = Pager::new(offset, limit);
+            let mut truncated = false;
             let mut scanned = 0;
             while let Some(row) = rows.next().db()? {
                 if scanned == SCAN_CEILING {
-                    page.truncated = true;
+                    truncated = true;
                     break;
                 }
                 scanned += 1;
-                let space: String = row.get(1).db()?;
-                let name: String = row.get(2).db()?;
-                let space = SpacePath::parse(&space).map_err(|_| corrupt("document space"))?;
-                let reference = DocumentReference::new(wiki.clone(), space, name)
-                    .map_err(|_| corrupt("document name"))?;
+                let space = stored::space(&row.get::<_, String>(1).db()?)?;
+                let reference = stored::page(wiki, &space, row.get(2).db()?)?;
                 if !authorize(&reference) {
                     continue;
                 }
-                page.total += 1;
-                if page.total > offset && page.hits.len() < limit {
+                if pager.count() {
                     let id: i64 = row.get(0).db()?;
-                    page.hits.push(ObjectHit {
+                    hits.push(ObjectHit {
                         version: Version {
                             major: row.get(3).db()?,
                             minor: row.get(4).db()?,
@@ -239,71 +207,13 @@ impl ObjectStore for SqliteStore {
                     });
                 }
             }
-            Ok(page)
+            Ok(ObjectPage {
+                hits,
+                total: pager.total(),
+                truncated,
+            })
         })
     }
-}
-
-fn object_touch(write: &ObjectWrite) -> Touch<'_> {
-    Touch {
-        reference: &write.reference,
-        author: &write.author,
-        comment: &write.comment,
-        major: write.major,
-        expected: write.expected,
-        title: write.title.as_deref(),
-        create: true,
-        hidden_on_create: false,
-    }
-}
-
-/// Parses a class name in `wiki`: a prefix naming another wiki is refused (classes are
-/// wiki-local), and `Space` alone means `Space.WebHome` like any reference.
-pub(crate) fn class_reference(class: &str, wiki: &WikiId) -> Result<DocumentReference> {
-    let relative = RelativeReference::parse(class)?;
-    if relative.wiki.as_ref().is_some_and(|prefix| prefix != wiki) {
-        return Err(InvalidInput::Name {
-            what: "class",
-            reason: format!(
-                "a class used in wiki {wiki} must be a class of that wiki; drop the prefix"
-            ),
-        }
-        .into());
-    }
-    Ok(relative.in_wiki(wiki))
-}
-
-fn refuse_reserved(class: &str) -> Result<()> {
-    if class == MCP_CONFIG_CLASS {
-        return Err(InvalidInput::ReservedClass {
-            class: class.to_owned(),
-        }
-        .into());
-    }
-    Ok(())
-}
-
-fn validate_field_change(change: &FieldChange) -> Result<()> {
-    let pretty_name = match change {
-        FieldChange::Add {
-            name, pretty_name, ..
-        } => {
-            validate_field_name(name)?;
-            pretty_name.as_deref()
-        }
-        FieldChange::Modify { pretty_name, .. } => pretty_name.as_deref(),
-        FieldChange::Remove { .. } => None,
-    };
-    if let Some(pretty) = pretty_name
-        && (pretty.chars().count() > MAX_PRETTY_NAME || pretty.chars().any(char::is_control))
-    {
-        return Err(InvalidInput::Name {
-            what: "field label",
-            reason: "at most 255 characters, without control characters".to_owned(),
-        }
-        .into());
-    }
-    Ok(())
 }
 
 /// The class defined by `class_document`, disabled fields included; `None` if the document
@@ -312,7 +222,7 @@ pub(crate) fn load_class(
     conn: &Connection,
     class_document: &DocumentReference,
 ) -> Result<Option<ClassDefinition>> {
-    let Some(document_id) = crate::sqlite::documents::default_row_id(conn, class_document)? else {
+    let Some(document_id) = default_row_id(conn, class_document)? else {
         return Ok(None);
     };
     let fields = conn
@@ -333,16 +243,7 @@ pub(crate) fn load_class(
         .db()?
         .map(|raw| {
             let (name, type_name, pretty_name, attributes, disabled) = raw.db()?;
-            let attributes: BTreeMap<String, String> =
-                serde_json::from_str(&attributes).map_err(|_| corrupt("class field attributes"))?;
-            let field_type = FieldType::from_parts(&type_name, &attributes)
-                .map_err(|_| corrupt("class field type"))?;
-            Ok(FieldDefinition {
-                name,
-                pretty_name,
-                field_type,
-                disabled,
-            })
+            stored::field_definition(name, &type_name, pretty_name, &attributes, disabled)
         })
         .collect::<Result<Vec<_>>>()?;
     if fields.is_empty() {
@@ -369,12 +270,11 @@ pub(crate) fn change_class_in(
         change,
     )?
     else {
-        let version = touch
-            .untouched(tx)?
+        let version = owner::untouched(tx, touch)?
             .ok_or_else(|| corrupt("class without its document row"))?;
         return Ok(SaveOutcome::Unchanged { version });
     };
-    let touched = touch.apply(tx, locale)?;
+    let (document_id, touched) = owner::touch(tx, touch, locale)?;
     match planned {
         PlannedChange::Upsert {
             name,
@@ -390,7 +290,7 @@ pub(crate) fn change_class_in(
                  pretty_name = excluded.pretty_name, attributes = excluded.attributes, disabled = 0",
             )
             .db()?
-            .execute(params![touched.id, name, field_type, pretty_name, attributes])
+            .execute(params![document_id, name, field_type, pretty_name, attributes])
             .db()?;
         }
         PlannedChange::Modify {
@@ -403,7 +303,7 @@ pub(crate) fn change_class_in(
                  WHERE document_id = ?1 AND name = ?2",
             )
             .db()?
-            .execute(params![touched.id, name, attributes, pretty_name.is_some(), pretty_name.flatten()])
+            .execute(params![document_id, name, attributes, pretty_name.is_some(), pretty_name.flatten()])
             .db()?;
         }
         PlannedChange::Disable { name } => {
@@ -411,95 +311,11 @@ pub(crate) fn change_class_in(
                 "UPDATE class_fields SET disabled = 1 WHERE document_id = ?1 AND name = ?2",
             )
             .db()?
-            .execute(params![touched.id, name])
+            .execute(params![document_id, name])
             .db()?;
         }
     }
     Ok(touched.outcome())
-}
-
-/// A field change checked against the current class, ready to write.
-enum PlannedChange<'c> {
-    /// Insert the field, or re-enable a removed one under its new type.
-    Upsert {
-        name: &'c str,
-        field_type: &'static str,
-        pretty_name: Option<&'c str>,
-        attributes: String,
-    },
-    /// New attributes (merged and re-validated) and, if `Some`, a new label (`Some(None)` clears it).
-    Modify {
-        name: &'c str,
-        pretty_name: Option<Option<&'c str>>,
-        attributes: String,
-    },
-    /// Hide the field and its values.
-    Disable { name: &'c str },
-}
-
-/// The change to write, or `None` when a modification leaves the field exactly as it is (the
-/// merged attributes rebuild the same type, and the label, if given, is the current one).
-fn plan_field_change<'c>(
-    class: Option<&ClassDefinition>,
-    class_document: &DocumentReference,
-    change: &'c FieldChange,
-) -> Result<Option<PlannedChange<'c>>> {
-    let enabled = |name: &str| class.and_then(|c| c.field(name));
-    let unknown = |name: &str| -> StoreError {
-        match class {
-            Some(class) => InvalidInput::UnknownField {
-                class: class.name.clone(),
-                field: name.to_owned(),
-                known: class.enabled_names(),
-            }
-            .into(),
-            None => StoreError::not_found(Entity::Class, class_document.local()),
-        }
-    };
-    match change {
-        FieldChange::Add { name, .. } if enabled(name).is_some() => {
-            Err(StoreError::AlreadyExists {
-                entity: Entity::Field,
-                key: name.clone(),
-            })
-        }
-        FieldChange::Add {
-            name,
-            field_type,
-            pretty_name,
-        } => Ok(Some(PlannedChange::Upsert {
-            name,
-            field_type: field_type.name(),
-            pretty_name: pretty_name.as_deref(),
-            attributes: attributes_json(field_type)?,
-        })),
-        FieldChange::Modify {
-            name,
-            pretty_name,
-            attributes,
-        } => {
-            let field = enabled(name).ok_or_else(|| unknown(name))?;
-            let mut merged = field.field_type.attributes();
-            merged.extend(attributes.iter().map(|(k, v)| (k.clone(), v.clone())));
-            let field_type = FieldType::from_parts(field.field_type.name(), &merged)?;
-            let pretty_name = pretty_name.as_deref().map(|p| (!p.is_empty()).then_some(p));
-            let same_label = pretty_name.is_none_or(|label| label == field.pretty_name.as_deref());
-            if field_type == field.field_type && same_label {
-                return Ok(None);
-            }
-            Ok(Some(PlannedChange::Modify {
-                name,
-                pretty_name,
-                attributes: attributes_json(&field_type)?,
-            }))
-        }
-        FieldChange::Remove { name } if enabled(name).is_none() => Err(unknown(name)),
-        FieldChange::Remove { name } => Ok(Some(PlannedChange::Disable { name })),
-    }
-}
-
-fn attributes_json(field_type: &FieldType) -> Result<String> {
-    serde_json::to_string(&field_type.attributes()).map_err(StoreError::backend)
 }
 
 /// Creates or updates one object: the class and every value are checked before anything is
@@ -514,26 +330,12 @@ pub(crate) fn write_object_in(
     values: &BTreeMap<String, String>,
     locale: &Locale,
 ) -> Result<ObjectWriteOutcome> {
-    let class = load_class(tx, class_document)?
-        .ok_or_else(|| StoreError::not_found(Entity::Class, class_document.local()))?;
-    let coerced = values
-        .iter()
-        .map(|(name, raw)| {
-            Ok((
-                name.as_str(),
-                coerce_value(class.require_field(name)?, raw)?,
-            ))
-        })
-        .collect::<Result<Vec<(&str, StoredValue)>>>()?;
+    let class = load_class(tx, class_document)?.ok_or_else(|| unknown_class(class_document))?;
+    let coerced = coerce_values(&class, values)?;
     let existing = match number {
         Some(number) => {
-            let document_id = crate::sqlite::documents::default_row_id(tx, touch.reference)?
-                .ok_or_else(|| {
-                    StoreError::not_found(
-                        Entity::Object,
-                        format!("{} object {number} on {}", class.name, touch.reference),
-                    )
-                })?;
+            let document_id = default_row_id(tx, touch.reference)?
+                .ok_or_else(|| unknown_object(&class.name, number, touch.reference))?;
             Some((
                 require_object(tx, document_id, &class.name, number, touch.reference)?,
                 number,
@@ -542,8 +344,8 @@ pub(crate) fn write_object_in(
         None => None,
     };
     if let Some((object_id, number)) = existing
-        && holds_values(tx, object_id, &coerced)?
-        && let Some(version) = touch.untouched(tx)?
+        && holds_values(&coerced, |field| stored_value(tx, object_id, field))?
+        && let Some(version) = owner::untouched(tx, touch)?
     {
         return Ok(ObjectWriteOutcome {
             number,
@@ -551,7 +353,7 @@ pub(crate) fn write_object_in(
             document: SaveOutcome::Unchanged { version },
         });
     }
-    let touched = touch.apply(tx, locale)?;
+    let (document_id, touched) = owner::touch(tx, touch, locale)?;
     let (object_id, number) = match existing {
         Some(found) => found,
         None => {
@@ -562,7 +364,7 @@ pub(crate) fn write_object_in(
                      RETURNING id, number",
                 )
                 .db()?
-                .query_row(params![touched.id, class.name], |row| Ok((row.get(0)?, row.get(1)?)))
+                .query_row(params![document_id, class.name], |row| Ok((row.get(0)?, row.get(1)?)))
                 .db()?;
             (id, object_number(number)?)
         }
@@ -585,24 +387,25 @@ pub(crate) fn write_object_in(
     })
 }
 
-/// Whether the object already stores each of `values` exactly. Values are compared as stored,
-/// after coercion, so another spelling of a stored value (`" 3 "`, `"a, b"`, a date-only field
-/// given a time) matches. A Password value never does: it is sealed with a fresh salt, and a
-/// "nothing changed" answer would otherwise confirm the secret to whoever guessed it.
-fn holds_values(conn: &Connection, object_id: i64, values: &[(&str, StoredValue)]) -> Result<bool> {
-    let mut stored = conn
+/// The stored value of one field of an object, if set.
+fn stored_value(conn: &Connection, object_id: i64, field: &str) -> Result<Option<StoredValue>> {
+    let value: Option<Value> = conn
         .prepare_cached("SELECT value FROM object_values WHERE object_id = ?1 AND field = ?2")
+        .db()?
+        .query_row(params![object_id, field], |row| row.get(0))
+        .optional()
         .db()?;
-    for (field, value) in values {
-        let current: Option<Value> = stored
-            .query_row(params![object_id, field], |row| row.get(0))
-            .optional()
-            .db()?;
-        if current != Some(sql_value(value)) {
-            return Ok(false);
-        }
+    value.map(from_sql_value).transpose()
+}
+
+/// A stored value read back: text, integer or real (anything else is corruption).
+fn from_sql_value(value: Value) -> Result<StoredValue> {
+    match value {
+        Value::Text(text) => Ok(StoredValue::Text(text)),
+        Value::Integer(n) => Ok(StoredValue::Integer(n)),
+        Value::Real(x) => Ok(StoredValue::Real(x)),
+        Value::Null | Value::Blob(_) => Err(corrupt("object value")),
     }
-    Ok(true)
 }
 
 fn require_object(
@@ -619,12 +422,7 @@ fn require_object(
     .query_row(params![document_id, class, number], |row| row.get(0))
     .optional()
     .db()?
-    .ok_or_else(|| {
-        StoreError::not_found(
-            Entity::Object,
-            format!("{class} object {number} on {reference}"),
-        )
-    })
+    .ok_or_else(|| unknown_object(class, number, reference))
 }
 
 /// The values of enabled fields of `class`; none when the class no longer exists (so a removed
@@ -651,19 +449,12 @@ pub(crate) fn read_values(
         let Some(field) = class.field(&name) else {
             continue;
         };
-        let stored = match value {
-            Value::Text(text) => StoredValue::Text(text),
-            Value::Integer(n) => StoredValue::Integer(n),
-            Value::Real(x) => StoredValue::Real(x),
-            Value::Null | Value::Blob(_) => return Err(corrupt("object value")),
-        };
-        values.insert(name, decode_value(&field.field_type, stored));
+        values.insert(
+            name,
+            decode_value(&field.field_type, from_sql_value(value)?),
+        );
     }
     Ok(values)
-}
-
-fn object_number(stored: i64) -> Result<u32> {
-    u32::try_from(stored).map_err(|_| corrupt("object number"))
 }
 
 /// Class definitions looked up once per listing.

@@ -5,14 +5,15 @@ use rusqlite::{Connection, OptionalExtension, params};
 use crate::Result;
 use crate::api::RightsStore;
 use crate::error::{Entity, StoreError};
-use crate::model::change::ChangeKind;
 use crate::model::rights::{Right, RightRule, RightScope, Subject};
 use crate::model::wiki::WikiId;
-use crate::reference::{DocumentReference, SpacePath};
+use crate::plan::account::rights_changed;
+use crate::plan::document::unknown_wiki;
 use crate::rights::{GroupMembership, RightsSnapshot};
 use crate::sqlite::SqliteStore;
-use crate::sqlite::convert::{DbResultExt, corrupt};
-use crate::sqlite::users::{require_subject, subject_of, subject_parts};
+use crate::sqlite::convert::DbResultExt;
+use crate::sqlite::users::require_subject;
+use crate::stored::{StoredRule, scope_columns, subject_of, subject_parts};
 
 const RULE_COLUMNS: &str = "wiki, space, page, subject_kind, subject, right_name, effect";
 
@@ -35,7 +36,8 @@ impl RightsStore for SqliteStore {
             if changed == 0 {
                 tx.nothing_changed();
             } else {
-                tx.emit(rule.scope.wiki().clone(), ChangeKind::RightsChanged);
+                let (wiki, event) = rights_changed(rule.scope.wiki());
+                tx.emit(wiki, event);
             }
             Ok(())
         })
@@ -59,7 +61,8 @@ impl RightsStore for SqliteStore {
                     format!("{right} for {subject} on {scope}"),
                 ));
             }
-            tx.emit(scope.wiki().clone(), ChangeKind::RightsChanged);
+            let (wiki, event) = rights_changed(scope.wiki());
+            tx.emit(wiki, event);
             Ok(())
         })
     }
@@ -75,7 +78,7 @@ impl RightsStore for SqliteStore {
                 .db()?
                 .query_map([wiki.as_str()], raw_rule)
                 .db()?
-                .map(|raw| raw.db().and_then(RawRule::decode))
+                .map(|raw| raw.db().and_then(StoredRule::decode))
                 .collect::<Result<Vec<_>>>()?;
             rules.sort();
             Ok(rules)
@@ -90,7 +93,7 @@ impl RightsStore for SqliteStore {
                 .db()?
                 .query_map([], raw_rule)
                 .db()?
-                .map(|raw| raw.db().and_then(RawRule::decode))
+                .map(|raw| raw.db().and_then(StoredRule::decode))
                 .collect::<Result<Vec<_>>>()?;
             let memberships = conn
                 .prepare_cached("SELECT group_name, member_kind, member FROM group_members")
@@ -124,35 +127,11 @@ fn require_wiki(conn: &Connection, wiki: &WikiId) -> Result<()> {
         .query_row([wiki.as_str()], |_| Ok(()))
         .optional()
         .db()?;
-    found.ok_or_else(|| StoreError::not_found(Entity::Wiki, wiki))
+    found.ok_or_else(|| unknown_wiki(wiki))
 }
 
-/// The stored `(wiki, space, page)` of a scope: empty strings mark the wiki and space levels.
-fn scope_columns(scope: &RightScope) -> (&str, String, &str) {
-    match scope {
-        RightScope::Wiki(wiki) => (wiki.as_str(), String::new(), ""),
-        RightScope::Space { wiki, space } => (wiki.as_str(), space.to_string(), ""),
-        RightScope::Page(reference) => (
-            reference.wiki().as_str(),
-            reference.space().to_string(),
-            reference.name(),
-        ),
-    }
-}
-
-/// A rules row as stored, decoded outside rusqlite's row callback so decoding errors stay ours.
-struct RawRule {
-    wiki: String,
-    space: String,
-    page: String,
-    subject_kind: String,
-    subject: String,
-    right: String,
-    effect: String,
-}
-
-fn raw_rule(row: &rusqlite::Row<'_>) -> rusqlite::Result<RawRule> {
-    Ok(RawRule {
+fn raw_rule(row: &rusqlite::Row<'_>) -> rusqlite::Result<StoredRule> {
+    Ok(StoredRule {
         wiki: row.get(0)?,
         space: row.get(1)?,
         page: row.get(2)?,
@@ -161,34 +140,4 @@ fn raw_rule(row: &rusqlite::Row<'_>) -> rusqlite::Result<RawRule> {
         right: row.get(5)?,
         effect: row.get(6)?,
     })
-}
-
-impl RawRule {
-    fn decode(self) -> Result<RightRule> {
-        let bad = |_| corrupt("rights row");
-        let wiki = WikiId::new(&self.wiki).map_err(|_| corrupt("rights row wiki"))?;
-        let scope = match (self.space.as_str(), self.page.as_str()) {
-            ("", _) => RightScope::Wiki(wiki),
-            (space, "") => RightScope::Space {
-                wiki,
-                space: SpacePath::parse(space).map_err(bad)?,
-            },
-            (space, page) => RightScope::Page(
-                DocumentReference::new(wiki, SpacePath::parse(space).map_err(bad)?, page)
-                    .map_err(bad)?,
-            ),
-        };
-        Ok(RightRule {
-            scope,
-            subject: subject_of(&self.subject_kind, self.subject),
-            right: self
-                .right
-                .parse()
-                .map_err(|_| corrupt("rights row right"))?,
-            effect: self
-                .effect
-                .parse()
-                .map_err(|_| corrupt("rights row effect"))?,
-        })
-    }
 }

@@ -12,47 +12,30 @@ use rusqlite::types::Value;
 use rusqlite::{Connection, OptionalExtension, params_from_iter};
 
 use crate::api::SearchStore;
+use crate::fulltext::{
+    BROWSE_SNIPPET_CHARS, SearchText, no_results, parse_highlights, search_text,
+};
 use crate::model::search::{
     SearchCandidate, SearchHit, SearchQuery, SearchResults, SearchSort, Snippet, WikiScope,
 };
-use crate::model::wiki::WikiId;
-use crate::reference::{DocumentReference, SpacePath};
+use crate::reference::DocumentReference;
+use crate::scan::Pager;
 use crate::sqlite::SqliteStore;
-use crate::sqlite::convert::{DbResultExt, corrupt, from_ms, to_ms};
-use crate::sqlite::documents::{DEFAULT_ROW, stored_locale};
+use crate::sqlite::convert::DbResultExt;
+use crate::stored::{self, DEFAULT_ROW, corrupt, from_ms, to_i64, to_ms};
 use crate::{Result, StoreError};
-
-/// Most words a query may use; more would only slow the match down.
-pub(crate) const MAX_TERMS: usize = 32;
-
-/// Characters of content shown for a browse result.
-const BROWSE_SNIPPET_CHARS: i64 = 200;
 
 /// Tokens of context in a search snippet (about 200 characters).
 const SNIPPET_TOKENS: i64 = 32;
 
-const HIGHLIGHT_START: char = '\u{2}';
-const HIGHLIGHT_END: char = '\u{3}';
-
-/// The FTS5 expression for the agent's words, and the words: `None` when no word has a letter
-/// or digit (such a query matches nothing).
-pub(crate) fn match_expression(text: &str) -> Option<(String, Vec<String>)> {
-    // Control characters (NUL included) separate words too: FTS5 would choke on them.
-    let terms: Vec<String> = text
-        .split(|c: char| c.is_whitespace() || c.is_control())
-        .filter(|word| word.chars().any(char::is_alphanumeric))
-        .take(MAX_TERMS)
-        .map(str::to_owned)
-        .collect();
-    if terms.is_empty() {
-        return None;
-    }
-    let expression = terms
+/// The FTS5 expression for the agent's words: each word its own quoted string (`"` doubled
+/// inside), joined by spaces (an implicit AND).
+pub(crate) fn match_expression(words: &[String]) -> String {
+    words
         .iter()
-        .map(|term| format!("\"{}\"", term.replace('"', "\"\"")))
+        .map(|word| format!("\"{}\"", word.replace('"', "\"\"")))
         .collect::<Vec<_>>()
-        .join(" ");
-    Some((expression, terms))
+        .join(" ")
 }
 
 /// A candidate with its row id, for the snippet lookup.
@@ -142,17 +125,13 @@ fn candidates(conn: &Connection, query: &CandidateQuery) -> Result<Vec<Row>> {
     let mut locales = HashMap::new();
     let mut out = Vec::new();
     while let Some(row) = rows.next().db()? {
-        let wiki = parsed(&mut wikis, text(row, 1)?, |s| {
-            WikiId::new(s).map_err(|_| corrupt("stored wiki id does not parse"))
-        })?;
-        let space = parsed(&mut spaces, text(row, 2)?, |s| {
-            SpacePath::parse(s).map_err(|_| corrupt("stored space does not parse"))
-        })?;
+        let wiki = parsed(&mut wikis, text(row, 1)?, stored::wiki)?;
+        let space = parsed(&mut spaces, text(row, 2)?, stored::space)?;
         let reference = DocumentReference::new(wiki, space, text(row, 3)?)
             .map_err(|_| corrupt("stored page name does not parse"))?;
         let locale = match text(row, 4)? {
             DEFAULT_ROW => None,
-            locale => Some(parsed(&mut locales, locale, stored_locale)?),
+            locale => Some(parsed(&mut locales, locale, stored::locale)?),
         };
         let rank: Option<f64> = row.get(10).db()?;
         out.push(Row {
@@ -160,7 +139,7 @@ fn candidates(conn: &Connection, query: &CandidateQuery) -> Result<Vec<Row>> {
             candidate: SearchCandidate {
                 reference,
                 locale,
-                language: parsed(&mut locales, text(row, 5)?, stored_locale)?,
+                language: parsed(&mut locales, text(row, 5)?, stored::locale)?,
                 title: row.get(6).db()?,
                 author: row.get(7).db()?,
                 updated: from_ms(row.get(8).db()?),
@@ -194,14 +173,6 @@ fn parsed<T: Clone>(
     Ok(value)
 }
 
-/// Rebuilds a reference from stored columns; a value that no longer parses is corruption.
-pub(crate) fn stored_reference(wiki: &str, space: &str, name: String) -> Result<DocumentReference> {
-    let wiki = WikiId::new(wiki).map_err(|_| corrupt("stored wiki id does not parse"))?;
-    let space = SpacePath::parse(space).map_err(|_| corrupt("stored space does not parse"))?;
-    DocumentReference::new(wiki, space, name)
-        .map_err(|_| corrupt("stored page name does not parse"))
-}
-
 fn snippet(conn: &Connection, id: i64, expression: Option<&str>) -> Result<Snippet> {
     let text: Option<String> = match expression {
         Some(expression) => conn
@@ -218,7 +189,7 @@ fn snippet(conn: &Connection, id: i64, expression: Option<&str>) -> Result<Snipp
         None => conn
             .prepare_cached("SELECT substr(content, 1, ?2) FROM documents WHERE id = ?1")
             .db()?
-            .query_row(rusqlite::params![id, BROWSE_SNIPPET_CHARS], |row| {
+            .query_row(rusqlite::params![id, to_i64(BROWSE_SNIPPET_CHARS)], |row| {
                 row.get(0)
             })
             .optional()
@@ -227,49 +198,21 @@ fn snippet(conn: &Connection, id: i64, expression: Option<&str>) -> Result<Snipp
     Ok(parse_highlights(&text.unwrap_or_default()))
 }
 
-/// Turns FTS5's marked snippet into text plus highlight ranges; stray markers are dropped.
-fn parse_highlights(marked: &str) -> Snippet {
-    let mut text = String::with_capacity(marked.len());
-    let mut highlights = Vec::new();
-    let mut start = None;
-    for c in marked.chars() {
-        match c {
-            HIGHLIGHT_START => start = Some(text.len()),
-            HIGHLIGHT_END => {
-                if let Some(begin) = start.take()
-                    && begin < text.len()
-                {
-                    highlights.push(begin..text.len());
-                }
-            }
-            _ => text.push(c),
-        }
-    }
-    Snippet { text, highlights }
-}
-
 impl SearchStore for SqliteStore {
     fn search(
         &self,
         query: &SearchQuery,
         authorize: &mut dyn FnMut(&SearchCandidate) -> bool,
     ) -> Result<SearchResults> {
-        let text = query
-            .text
-            .as_deref()
-            .map(str::trim)
-            .filter(|t| !t.is_empty());
-        let matched = match text {
-            Some(text) => match match_expression(text) {
-                Some(matched) => Some(matched),
-                None => return Ok(empty(Vec::new())),
-            },
-            None => None,
+        let (expression, terms) = match search_text(query.text.as_deref()) {
+            SearchText::Browse => (None, Vec::new()),
+            SearchText::Nothing => return Ok(no_results(Vec::new())),
+            SearchText::Words(words) => (Some(match_expression(&words)), words),
         };
         if matches!(&query.wikis, WikiScope::Only(wikis) if wikis.is_empty()) {
-            return Ok(empty(matched.map(|(_, terms)| terms).unwrap_or_default()));
+            return Ok(no_results(terms));
         }
-        let expression = matched.as_ref().map(|(expression, _)| expression.as_str());
+        let expression = expression.as_deref();
         let sql = candidate_query(query, expression);
         // Candidates are read first and authorized after the connection is released, so an
         // authorization callback may itself use the store. Snippets for the page that results
@@ -291,17 +234,8 @@ impl SearchStore for SqliteStore {
         let total_capped = rows.len() > query.scan_limit;
         rows.truncate(query.scan_limit);
 
-        let mut total = 0usize;
-        let mut page = Vec::new();
-        for row in rows {
-            if !authorize(&row.candidate) {
-                continue;
-            }
-            if total >= query.offset && page.len() < query.limit {
-                page.push(row);
-            }
-            total += 1;
-        }
+        let mut pager = Pager::new(query.offset, query.limit);
+        let page = pager.page(rows, |row| authorize(&row.candidate));
         let unforeseen: Vec<i64> = page
             .iter()
             .map(|row| row.id)
@@ -325,19 +259,10 @@ impl SearchStore for SqliteStore {
             .collect();
         Ok(SearchResults {
             hits,
-            total,
+            total: pager.total(),
             total_capped,
-            terms: matched.map(|(_, terms)| terms).unwrap_or_default(),
+            terms,
         })
-    }
-}
-
-fn empty(terms: Vec<String>) -> SearchResults {
-    SearchResults {
-        hits: Vec::new(),
-        total: 0,
-        total_capped: false,
-        terms,
     }
 }
 
@@ -347,27 +272,12 @@ mod tests {
 
     #[test]
     fn every_word_is_its_own_quoted_string() {
-        let (expression, terms) = match_expression(r#"say "hi" NEAR(a b) col:x* OR"#).unwrap();
-        assert_eq!(expression, r#""say" """hi""" "NEAR(a" "b)" "col:x*" "OR""#);
-        assert_eq!(terms, ["say", "\"hi\"", "NEAR(a", "b)", "col:x*", "OR"]);
-    }
-
-    #[test]
-    fn punctuation_only_queries_match_nothing() {
-        assert_eq!(match_expression("* ( ) \" :"), None);
-        assert_eq!(match_expression("   "), None);
-        assert_eq!(match_expression("a\0b").unwrap().1, ["a", "b"]);
-    }
-
-    #[test]
-    fn highlights_are_byte_ranges_of_the_clean_text() {
-        let snippet = parse_highlights("a \u{2}héllo\u{3} b \u{3}c \u{2}d\u{3}");
-        assert_eq!(snippet.text, "a héllo b c d");
-        let marked: Vec<&str> = snippet
-            .highlights
-            .iter()
-            .map(|r| &snippet.text[r.clone()])
-            .collect();
-        assert_eq!(marked, ["héllo", "d"]);
+        let words: Vec<String> = [r#"say"#, r#""hi""#, "NEAR(a", "col:x*", "OR"]
+            .map(str::to_owned)
+            .into();
+        assert_eq!(
+            match_expression(&words),
+            r#""say" """hi""" "NEAR(a" "col:x*" "OR""#
+        );
     }
 }

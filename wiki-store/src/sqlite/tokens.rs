@@ -5,30 +5,18 @@ use time::OffsetDateTime;
 
 use crate::Result;
 use crate::api::TokenStore;
-use crate::error::{Entity, InvalidInput, StoreError};
+use crate::error::{Entity, StoreError};
 use crate::model::token::{IssuedToken, TokenInfo};
-use crate::model::user::GUEST_USER;
-use crate::secret::token::{self, TokenDigest};
+use crate::plan::account::validate_token_request;
+use crate::secret::token;
 use crate::sqlite::SqliteStore;
-use crate::sqlite::convert::{DbResultExt, from_ms, now_ms, to_ms};
+use crate::sqlite::convert::DbResultExt;
 use crate::sqlite::users::{accounts_changed, user_exists};
-
-/// The longest token label, in characters.
-const MAX_LABEL: usize = 100;
+use crate::stored::{from_ms, now_ms, to_ms};
 
 impl TokenStore for SqliteStore {
     fn create_token(&self, user: &str, label: &str) -> Result<IssuedToken> {
-        if user == GUEST_USER {
-            return Err(InvalidInput::GuestIsBuiltIn.into());
-        }
-        let label = label.trim();
-        if label.chars().count() > MAX_LABEL || label.chars().any(char::is_control) {
-            return Err(InvalidInput::Name {
-                what: "token label",
-                reason: "at most 100 characters, without control characters".to_owned(),
-            }
-            .into());
-        }
+        let label = validate_token_request(user, label)?;
         let generated = token::generate();
         self.write(|tx| {
             if !user_exists(tx, user)? {
@@ -119,16 +107,7 @@ impl TokenStore for SqliteStore {
                 .query_row([&presented.prefix], |row| Ok((row.get(0)?, row.get(1)?)))
                 .optional()
                 .db()?;
-            // Compare against a zero digest when the prefix is unknown, so both paths do the same work.
-            let (digest, user) = match stored {
-                Some((bytes, user)) => (
-                    <[u8; 32]>::try_from(bytes.as_slice()).unwrap_or([0; 32]),
-                    Some(user),
-                ),
-                None => ([0; 32], None),
-            };
-            let matches = TokenDigest(digest).matches(&presented.digest);
-            Ok(user.filter(|_| matches))
+            Ok(presented.authenticate(stored))
         })
     }
 }

@@ -6,38 +6,34 @@ use std::collections::HashMap;
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use crate::api::TrashStore;
-use crate::error::{Entity, InvalidInput};
+use crate::error::Entity;
 use crate::model::change::ChangeKind;
-use crate::model::document::{DocumentSave, Expected};
-use crate::model::mcp_config::{MCP_CONFIG_CLASS, MCP_CONFIG_DOCUMENT};
 use crate::model::trash::{DocumentDelete, TrashEntry, TrashId};
 use crate::model::version::Version;
 use crate::model::wiki::WikiId;
-use crate::reference::{DocumentReference, SpacePath};
+use crate::plan::document::check_expected;
+use crate::plan::trash::{
+    attachment_exists, deleted_event, document_exists, missing_document, restore_comment,
+    restore_touch, validate_delete,
+};
+use crate::reference::DocumentReference;
 use crate::sqlite::SqliteStore;
 use crate::sqlite::attachments::attachment_id;
-use crate::sqlite::convert::{DbResultExt, corrupt, from_ms, now_ms};
-use crate::sqlite::documents::{
-    DEFAULT_ROW, check_expected, default_row_id, load_row, validate_save,
-};
-use crate::sqlite::owner::Touch;
+use crate::sqlite::convert::DbResultExt;
+use crate::sqlite::documents::{default_row_id, load_row};
+use crate::sqlite::owner;
 use crate::sqlite::write::WriteTx;
+use crate::stored::{self, DEFAULT_ROW, corrupt, from_ms, now_ms};
 use crate::{Result, StoreError};
 
 impl TrashStore for SqliteStore {
     fn delete_document(&self, delete: &DocumentDelete) -> Result<TrashEntry> {
-        let local = delete.reference.local();
-        if local == MCP_CONFIG_DOCUMENT || local == MCP_CONFIG_CLASS {
-            return Err(InvalidInput::ReservedDocument { document: local }.into());
-        }
-        let check = DocumentSave::new(delete.reference.clone(), "", delete.author.as_str())
-            .comment(delete.comment.as_str());
-        validate_save(&check, &self.config().limits)?;
+        validate_delete(delete, &self.config().limits)?;
         self.write(|tx| {
             let reference = &delete.reference;
             let row = load_row(tx, reference, DEFAULT_ROW)?;
             check_expected(delete.expected, row.as_ref().map(|row| row.version))?;
-            let row = row.ok_or_else(|| StoreError::not_found(Entity::Document, reference))?;
+            let row = row.ok_or_else(|| missing_document(reference))?;
             let entry = insert_entry(
                 tx,
                 reference,
@@ -47,12 +43,8 @@ impl TrashStore for SqliteStore {
                 &delete.comment,
             )?;
             move_document_out(tx, entry.id, reference, row.id)?;
-            tx.emit(
-                reference.wiki().clone(),
-                ChangeKind::DocumentDeleted {
-                    reference: reference.clone(),
-                },
-            );
+            let (wiki, event) = deleted_event(reference);
+            tx.emit(wiki, event);
             Ok(entry)
         })
     }
@@ -85,27 +77,14 @@ impl TrashStore for SqliteStore {
             match &entry.attachment {
                 None => restore_document(tx, &entry)?,
                 Some(name) => {
-                    let comment = format!("Restored attachment {name}");
-                    let touch = Touch {
-                        reference: &entry.reference,
-                        author,
-                        comment: &comment,
-                        major: false,
-                        expected: Expected::Any,
-                        title: None,
-                        create: false,
-                        hidden_on_create: false,
-                    };
-                    touch.validate(&limits)?;
+                    let comment = restore_comment(name);
+                    let touch = restore_touch(&entry.reference, author, &comment, &limits)?;
                     let document_id = default_row_id(tx, &entry.reference)?
                         .ok_or_else(|| StoreError::not_found(Entity::Document, &entry.reference))?;
                     if attachment_id(tx, document_id, name)?.is_some() {
-                        return Err(StoreError::AlreadyExists {
-                            entity: Entity::Attachment,
-                            key: format!("{name} on {}", entry.reference),
-                        });
+                        return Err(attachment_exists(name, &entry.reference));
                     }
-                    touch.apply(tx, &locale)?;
+                    owner::touch(tx, &touch, &locale)?;
                     restore_attachments(tx, entry.id, document_id)?;
                 }
             }
@@ -274,10 +253,7 @@ fn move_document_out(
 fn restore_document(tx: &mut WriteTx<'_>, entry: &TrashEntry) -> Result<()> {
     let reference = &entry.reference;
     if default_row_id(tx, reference)?.is_some() || any_row(tx, reference)? {
-        return Err(StoreError::AlreadyExists {
-            entity: Entity::Document,
-            key: reference.to_string(),
-        });
+        return Err(document_exists(reference));
     }
     let old_rows: Vec<(i64, String)> = tx
         .prepare_cached(
@@ -449,13 +425,9 @@ fn raw_entry(row: &Row<'_>) -> rusqlite::Result<RawEntry> {
 
 impl RawEntry {
     fn decode(self) -> Result<TrashEntry> {
-        let wiki = WikiId::new(&self.wiki).map_err(|_| corrupt("recycle bin wiki"))?;
-        let space = SpacePath::parse(&self.space).map_err(|_| corrupt("recycle bin space"))?;
-        let reference = DocumentReference::new(wiki, space, self.name)
-            .map_err(|_| corrupt("recycle bin name"))?;
         Ok(TrashEntry {
             id: TrashId(self.id),
-            reference,
+            reference: stored::reference(&self.wiki, &self.space, self.name)?,
             attachment: self.attachment,
             version: self.version,
             deleted_by: self.deleted_by,

@@ -4,31 +4,24 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::Result;
 use crate::api::UserStore;
-use crate::error::{Entity, InvalidInput, StoreError};
-use crate::model::change::ChangeKind;
+use crate::error::{Entity, StoreError};
 use crate::model::rights::Subject;
-use crate::model::user::{ALL_USERS_GROUP, GUEST_USER, Group, User, validate_principal_name};
-use crate::model::wiki::WikiId;
+use crate::model::user::{ALL_USERS_GROUP, GUEST_USER, Group, User};
+use crate::plan::account::{
+    self, group_exists as group_taken, not_a_member, refuse_all_users, refuse_guest,
+    user_exists as user_taken, validate_new_group, validate_new_user,
+};
 use crate::sqlite::SqliteStore;
-use crate::sqlite::convert::{DbResultExt, from_ms, now_ms};
+use crate::sqlite::convert::DbResultExt;
 use crate::sqlite::write::WriteTx;
+use crate::stored::{from_ms, now_ms, subject_parts};
 
 impl UserStore for SqliteStore {
     fn create_user(&self, name: &str, display_name: Option<&str>) -> Result<User> {
-        validate_principal_name("user name", name)?;
-        if name == GUEST_USER {
-            return Err(InvalidInput::GuestIsBuiltIn.into());
-        }
-        let display_name = display_name.map(str::trim).filter(|d| !d.is_empty());
-        if let Some(display) = display_name {
-            check_display_name(display)?;
-        }
+        let display_name = validate_new_user(name, display_name)?;
         self.write(|tx| {
             if user_exists(tx, name)? {
-                return Err(StoreError::AlreadyExists {
-                    entity: Entity::User,
-                    key: name.to_owned(),
-                });
+                return Err(user_taken(name));
             }
             let created = now_ms();
             tx.prepare_cached(
@@ -72,9 +65,7 @@ impl UserStore for SqliteStore {
     }
 
     fn delete_user(&self, name: &str) -> Result<()> {
-        if name == GUEST_USER {
-            return Err(InvalidInput::GuestIsBuiltIn.into());
-        }
+        refuse_guest(name)?;
         self.write(|tx| {
             let deleted = tx
                 .prepare_cached("DELETE FROM users WHERE name = ?1")
@@ -91,14 +82,10 @@ impl UserStore for SqliteStore {
     }
 
     fn create_group(&self, name: &str) -> Result<Group> {
-        validate_principal_name("group name", name)?;
-        refuse_all_users(name)?;
+        validate_new_group(name)?;
         self.write(|tx| {
             if group_exists(tx, name)? {
-                return Err(StoreError::AlreadyExists {
-                    entity: Entity::Group,
-                    key: name.to_owned(),
-                });
+                return Err(group_taken(name));
             }
             tx.prepare_cached("INSERT INTO groups (name, created_ms) VALUES (?1, ?2)")
                 .db()?
@@ -194,7 +181,7 @@ impl UserStore for SqliteStore {
                 .execute(params![group, kind, name])
                 .db()?;
             if removed == 0 {
-                return Err(StoreError::not_found(Entity::Membership, format!("{member} in group {group}")));
+                return Err(not_a_member(group, member));
             }
             accounts_changed(tx);
             Ok(())
@@ -204,34 +191,8 @@ impl UserStore for SqliteStore {
 
 /// Queues the event that tells subscribers users, groups, memberships or tokens changed.
 pub(crate) fn accounts_changed(tx: &mut WriteTx<'_>) {
-    tx.emit(WikiId::main(), ChangeKind::AccountsChanged);
-}
-
-/// The implicit all-users group cannot be created or given members: every registered user is in
-/// it.
-fn refuse_all_users(group: &str) -> Result<()> {
-    if group == ALL_USERS_GROUP {
-        return Err(InvalidInput::Name {
-            what: "group name",
-            reason: format!("{ALL_USERS_GROUP} is built in: every registered user is a member"),
-        }
-        .into());
-    }
-    Ok(())
-}
-
-/// The longest display name, in characters.
-const MAX_DISPLAY_NAME: usize = 255;
-
-fn check_display_name(display: &str) -> Result<()> {
-    if display.chars().count() > MAX_DISPLAY_NAME || display.chars().any(char::is_control) {
-        return Err(InvalidInput::Name {
-            what: "display name",
-            reason: "at most 255 characters, without control characters".to_owned(),
-        }
-        .into());
-    }
-    Ok(())
+    let (wiki, event) = account::accounts_changed();
+    tx.emit(wiki, event);
 }
 
 fn user_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<User> {
@@ -299,32 +260,13 @@ fn exists(conn: &Connection, sql: &str, key: &str) -> Result<bool> {
         .is_some())
 }
 
-/// Refuses a subject that does not exist (the guest always does).
+/// Refuses a subject that does not exist (the guest and the all-users group always do).
 pub(crate) fn require_subject(conn: &Connection, subject: &Subject) -> Result<()> {
-    match subject {
-        Subject::User(name) if name == GUEST_USER => Ok(()),
-        Subject::User(name) if user_exists(conn, name)? => Ok(()),
-        Subject::User(name) => Err(StoreError::not_found(Entity::User, name)),
-        Subject::Group(name) if name == ALL_USERS_GROUP || group_exists(conn, name)? => Ok(()),
-        Subject::Group(name) => Err(StoreError::not_found(Entity::Group, name)),
-    }
-}
-
-/// The stored `(kind, name)` of a subject.
-pub(crate) fn subject_parts(subject: &Subject) -> (&'static str, &str) {
-    match subject {
-        Subject::User(name) => ("user", name),
-        Subject::Group(name) => ("group", name),
-    }
-}
-
-/// The subject of a stored `(kind, name)`.
-pub(crate) fn subject_of(kind: &str, name: String) -> Subject {
-    if kind == "group" {
-        Subject::Group(name)
-    } else {
-        Subject::User(name)
-    }
+    account::require_subject(
+        subject,
+        |name| user_exists(conn, name),
+        |name| group_exists(conn, name),
+    )
 }
 
 /// Removes every membership and rule naming a deleted user or group.

@@ -3,27 +3,19 @@
 use rusqlite::{OptionalExtension, Row, params};
 
 use crate::api::WikiStore;
-use crate::error::{Entity, Field, InvalidInput};
-use crate::model::change::ChangeKind;
+use crate::error::Entity;
 use crate::model::wiki::{Wiki, WikiId};
+use crate::plan::wiki::{
+    created_event, deleted_event, validate_delete, validate_new_wiki, wiki_exists,
+};
 use crate::sqlite::SqliteStore;
-use crate::sqlite::convert::{DbResultExt, from_ms, now_ms};
+use crate::sqlite::convert::DbResultExt;
+use crate::stored::{from_ms, now_ms};
 use crate::{Result, StoreError};
-
-const MAX_PRETTY_NAME_CHARS: usize = 255;
 
 impl WikiStore for SqliteStore {
     fn create_wiki(&self, id: &WikiId, pretty_name: &str) -> Result<Wiki> {
-        if pretty_name.chars().count() > MAX_PRETTY_NAME_CHARS {
-            return Err(StoreError::TooLarge {
-                field: Field::PrettyName,
-                limit: MAX_PRETTY_NAME_CHARS,
-                actual: pretty_name.chars().count(),
-            });
-        }
-        if pretty_name.contains('\0') {
-            return Err(InvalidInput::NulCharacter(Field::PrettyName).into());
-        }
+        validate_new_wiki(pretty_name)?;
         self.write(|tx| {
             let created_ms = now_ms();
             let inserted = tx
@@ -34,12 +26,10 @@ impl WikiStore for SqliteStore {
                 .execute(params![id.as_str(), pretty_name, created_ms])
                 .db()?;
             if inserted == 0 {
-                return Err(StoreError::AlreadyExists {
-                    entity: Entity::Wiki,
-                    key: id.to_string(),
-                });
+                return Err(wiki_exists(id));
             }
-            tx.emit(id.clone(), ChangeKind::WikiCreated);
+            let (wiki, event) = created_event(id);
+            tx.emit(wiki, event);
             Ok(Wiki {
                 id: id.clone(),
                 pretty_name: pretty_name.to_owned(),
@@ -74,9 +64,7 @@ impl WikiStore for SqliteStore {
     }
 
     fn delete_wiki(&self, id: &WikiId) -> Result<()> {
-        if id.is_main() {
-            return Err(InvalidInput::DeleteMainWiki.into());
-        }
+        validate_delete(id)?;
         self.write(|tx| {
             let deleted = tx
                 .prepare_cached("DELETE FROM wikis WHERE id = ?1")
@@ -86,7 +74,8 @@ impl WikiStore for SqliteStore {
             if deleted == 0 {
                 return Err(StoreError::not_found(Entity::Wiki, id));
             }
-            tx.emit(id.clone(), ChangeKind::WikiDeleted);
+            let (wiki, event) = deleted_event(id);
+            tx.emit(wiki, event);
             Ok(())
         })
     }
@@ -109,6 +98,7 @@ fn wiki_row(row: &Row<'_>) -> rusqlite::Result<Result<Wiki>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::InvalidInput;
 
     #[test]
     fn the_main_wiki_exists_and_cannot_be_deleted() {

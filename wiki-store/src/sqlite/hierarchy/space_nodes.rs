@@ -18,14 +18,9 @@ use crate::Result;
 use crate::model::hierarchy::TreeNode;
 use crate::model::wiki::WikiId;
 use crate::reference::{DocumentReference, SpacePath};
-use crate::sqlite::convert::{DbResultExt, corrupt, from_ms};
-
-/// The newest page the caller may view in each hidden state of one nested space's subtree.
-#[derive(Default)]
-struct Newest {
-    visible: Option<i64>,
-    hidden: Option<i64>,
-}
+use crate::sqlite::convert::DbResultExt;
+use crate::stored::{self, corrupt};
+use crate::tree::{Newest, space_node};
 
 /// The nested spaces directly under `parent` that hold at least one page the caller may view
 /// (a hidden one only when `include_hidden`), as nodes on their home pages, unsorted.
@@ -47,37 +42,16 @@ pub(super) fn space_nodes(
         };
         let child = SpacePath::new(space.names()[..=parent.depth()].iter().cloned())
             .map_err(|_| corrupt("stored space does not parse"))?;
-        let entry = newest.entry(child).or_default();
-        let slot = if hidden {
-            &mut entry.hidden
-        } else {
-            &mut entry.visible
-        };
-        *slot = (*slot).max(Some(updated));
+        newest.entry(child).or_default().note(hidden, updated);
     }
     let mut nodes = Vec::with_capacity(newest.len());
     for (child, newest) in newest {
-        let reference = child.home(wiki);
-        let home = match page_state(conn, &reference)? {
-            Some(state) if authorize(&reference) => Some(state),
+        let home = child.home(wiki);
+        let viewable_home = match page_state(conn, &home)? {
+            Some((title, hidden, _)) if authorize(&home) => Some((title, hidden)),
             _ => None,
         };
-        let hidden = match &home {
-            Some((_, hidden, _)) => *hidden,
-            None => newest.visible.is_none(),
-        };
-        let updated = if include_hidden {
-            newest.visible.max(newest.hidden)
-        } else {
-            newest.visible
-        };
-        nodes.push(TreeNode {
-            title: home.map(|(title, _, _)| title),
-            reference,
-            hidden,
-            has_children: true,
-            updated: updated.map(from_ms),
-        });
+        nodes.push(space_node(home, viewable_home, newest, include_hidden));
     }
     Ok(nodes)
 }
@@ -108,9 +82,10 @@ fn partitions_below(
         .db()?;
     let mut out = Vec::new();
     while let Some(row) = rows.next().db()? {
-        let space = SpacePath::parse(&row.get::<_, String>(0).db()?)
-            .map_err(|_| corrupt("stored space does not parse"))?;
-        out.push((space, row.get(1).db()?));
+        out.push((
+            stored::space(&row.get::<_, String>(0).db()?)?,
+            row.get(1).db()?,
+        ));
     }
     Ok(out)
 }
@@ -135,9 +110,7 @@ fn newest_viewable(
         .query(params![wiki.as_str(), space.to_string(), hidden])
         .db()?;
     while let Some(row) = rows.next().db()? {
-        let reference =
-            DocumentReference::new(wiki.clone(), space.clone(), row.get::<_, String>(0).db()?)
-                .map_err(|_| corrupt("stored page name does not parse"))?;
+        let reference = stored::page(wiki, space, row.get(0).db()?)?;
         if authorize(&reference) {
             return Ok(Some(row.get(1).db()?));
         }

@@ -1,0 +1,124 @@
+//! Full-text rules every backend shares: how the agent's text becomes words, and how a marked
+//! snippet becomes text with highlight ranges.
+//!
+//! The words are what the backend matches, each on its own and all required (SQLite quotes each
+//! as an FTS5 string, PostgreSQL makes each a plain lexeme): never query syntax. Which rows the
+//! caller may see is decided by the caller's `authorize` before counting ([`crate::scan`]).
+
+use crate::model::search::{SearchResults, Snippet};
+
+/// Most words a query may use; more would only slow the match down.
+pub(crate) const MAX_TERMS: usize = 32;
+
+/// Marks the start of a highlighted match in a backend's snippet (`char(2)`).
+pub(crate) const HIGHLIGHT_START: char = '\u{2}';
+
+/// Marks the end of a highlighted match in a backend's snippet (`char(3)`).
+pub(crate) const HIGHLIGHT_END: char = '\u{3}';
+
+/// Characters of content shown for a browse result.
+pub(crate) const BROWSE_SNIPPET_CHARS: usize = 200;
+
+/// What a query's text asks for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum SearchText {
+    /// No text: browse with the filters alone.
+    Browse,
+    /// Text without a single word (no letter or digit anywhere): matches nothing.
+    Nothing,
+    /// These words, each matched on its own, all required.
+    Words(Vec<String>),
+}
+
+/// Splits the agent's text into words: on whitespace and control characters (NUL included, which
+/// a full-text engine would choke on), keeping words with at least one letter or digit, at most
+/// [`MAX_TERMS`] of them.
+pub(crate) fn search_text(text: Option<&str>) -> SearchText {
+    let Some(text) = text.map(str::trim).filter(|t| !t.is_empty()) else {
+        return SearchText::Browse;
+    };
+    let words: Vec<String> = text
+        .split(|c: char| c.is_whitespace() || c.is_control())
+        .filter(|word| word.chars().any(char::is_alphanumeric))
+        .take(MAX_TERMS)
+        .map(str::to_owned)
+        .collect();
+    if words.is_empty() {
+        SearchText::Nothing
+    } else {
+        SearchText::Words(words)
+    }
+}
+
+/// No results, reporting the words that were looked for.
+pub(crate) fn no_results(terms: Vec<String>) -> SearchResults {
+    SearchResults {
+        hits: Vec::new(),
+        total: 0,
+        total_capped: false,
+        terms,
+    }
+}
+
+/// Turns a snippet marked with [`HIGHLIGHT_START`] and [`HIGHLIGHT_END`] into text plus
+/// highlight byte ranges; stray markers are dropped.
+pub(crate) fn parse_highlights(marked: &str) -> Snippet {
+    let mut text = String::with_capacity(marked.len());
+    let mut highlights = Vec::new();
+    let mut start = None;
+    for c in marked.chars() {
+        match c {
+            HIGHLIGHT_START => start = Some(text.len()),
+            HIGHLIGHT_END => {
+                if let Some(begin) = start.take()
+                    && begin < text.len()
+                {
+                    highlights.push(begin..text.len());
+                }
+            }
+            _ => text.push(c),
+        }
+    }
+    Snippet { text, highlights }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(text: &str) -> Vec<String> {
+        match search_text(Some(text)) {
+            SearchText::Words(words) => words,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn syntax_is_just_more_words() {
+        assert_eq!(
+            words(r#"say "hi" NEAR(a b) col:x* OR"#),
+            ["say", "\"hi\"", "NEAR(a", "b)", "col:x*", "OR"]
+        );
+        assert_eq!(words("a\0b"), ["a", "b"]);
+        assert_eq!(words(&"w ".repeat(40)).len(), MAX_TERMS);
+    }
+
+    #[test]
+    fn punctuation_only_text_matches_nothing_and_blank_text_browses() {
+        assert_eq!(search_text(Some("* ( ) \" :")), SearchText::Nothing);
+        assert_eq!(search_text(Some("   ")), SearchText::Browse);
+        assert_eq!(search_text(None), SearchText::Browse);
+    }
+
+    #[test]
+    fn highlights_are_byte_ranges_of_the_clean_text() {
+        let snippet = parse_highlights("a \u{2}héllo\u{3} b \u{3}c \u{2}d\u{3}");
+        assert_eq!(snippet.text, "a héllo b c d");
+        let marked: Vec<&str> = snippet
+            .highlights
+            .iter()
+            .map(|r| &snippet.text[r.clone()])
+            .collect();
+        assert_eq!(marked, ["héllo", "d"]);
+    }
+}

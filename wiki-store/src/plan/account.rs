@@ -1,0 +1,154 @@
+//! Accounts: users, groups, memberships, API tokens and rights rules, as far as a rule decides.
+//!
+//! The guest always exists and cannot be created, deleted or given a token; the all-users group
+//! always exists, lists every registered user and cannot be created or given members; a rule or
+//! a membership names only subjects that exist. Every account write queues
+//! [`accounts_changed`] (rights writes queue [`rights_changed`]), so servers drop what they
+//! cached: rights snapshots and token resolutions.
+
+use crate::error::{Entity, InvalidInput};
+use crate::model::change::ChangeKind;
+use crate::model::rights::Subject;
+use crate::model::user::{ALL_USERS_GROUP, GUEST_USER, validate_principal_name};
+use crate::model::wiki::WikiId;
+use crate::plan::text::check_label;
+use crate::{Result, StoreError};
+
+/// The longest display name, in characters.
+const MAX_DISPLAY_NAME: usize = 255;
+
+/// The longest token label, in characters.
+const MAX_TOKEN_LABEL: usize = 100;
+
+/// Checks a new user before any transaction; returns the display name to store (trimmed, `None`
+/// when blank).
+pub(crate) fn validate_new_user<'d>(
+    name: &str,
+    display_name: Option<&'d str>,
+) -> Result<Option<&'d str>> {
+    validate_principal_name("user name", name)?;
+    refuse_guest(name)?;
+    let display_name = display_name.map(str::trim).filter(|d| !d.is_empty());
+    if let Some(display) = display_name {
+        check_label("display name", display, MAX_DISPLAY_NAME)?;
+    }
+    Ok(display_name)
+}
+
+/// Refuses the guest, which is built in (creating, deleting or giving it a token).
+pub(crate) fn refuse_guest(user: &str) -> Result<()> {
+    if user == GUEST_USER {
+        return Err(InvalidInput::GuestIsBuiltIn.into());
+    }
+    Ok(())
+}
+
+/// Checks a new group before any transaction.
+pub(crate) fn validate_new_group(name: &str) -> Result<()> {
+    validate_principal_name("group name", name)?;
+    refuse_all_users(name)
+}
+
+/// Refuses the built-in all-users group as a group to create or to add members to: every
+/// registered user is in it.
+pub(crate) fn refuse_all_users(group: &str) -> Result<()> {
+    if group == ALL_USERS_GROUP {
+        return Err(InvalidInput::Name {
+            what: "group name",
+            reason: format!("{ALL_USERS_GROUP} is built in: every registered user is a member"),
+        }
+        .into());
+    }
+    Ok(())
+}
+
+/// The refusal of a user name that is taken.
+pub(crate) fn user_exists(name: &str) -> StoreError {
+    StoreError::AlreadyExists {
+        entity: Entity::User,
+        key: name.to_owned(),
+    }
+}
+
+/// The refusal of a group name that is taken.
+pub(crate) fn group_exists(name: &str) -> StoreError {
+    StoreError::AlreadyExists {
+        entity: Entity::Group,
+        key: name.to_owned(),
+    }
+}
+
+/// The refusal of a membership removal for a subject that was not a member.
+pub(crate) fn not_a_member(group: &str, member: &Subject) -> StoreError {
+    StoreError::not_found(Entity::Membership, format!("{member} in group {group}"))
+}
+
+/// Refuses a subject that does not exist, asking the backend only about stored ones (the guest
+/// and the all-users group always exist).
+pub(crate) fn require_subject(
+    subject: &Subject,
+    user_exists: impl FnOnce(&str) -> Result<bool>,
+    group_exists: impl FnOnce(&str) -> Result<bool>,
+) -> Result<()> {
+    match subject {
+        Subject::User(name) if name == GUEST_USER || user_exists(name)? => Ok(()),
+        Subject::User(name) => Err(StoreError::not_found(Entity::User, name)),
+        Subject::Group(name) if name == ALL_USERS_GROUP || group_exists(name)? => Ok(()),
+        Subject::Group(name) => Err(StoreError::not_found(Entity::Group, name)),
+    }
+}
+
+/// Checks a token request before any transaction; returns the label to store (trimmed).
+pub(crate) fn validate_token_request<'l>(user: &str, label: &'l str) -> Result<&'l str> {
+    refuse_guest(user)?;
+    let label = label.trim();
+    check_label("token label", label, MAX_TOKEN_LABEL)?;
+    Ok(label)
+}
+
+/// The event of any write to users, groups, memberships or tokens (farm-wide, on the main wiki).
+pub(crate) fn accounts_changed() -> (WikiId, ChangeKind) {
+    (WikiId::main(), ChangeKind::AccountsChanged)
+}
+
+/// The event of a write to the rights rules of `wiki`.
+pub(crate) fn rights_changed(wiki: &WikiId) -> (WikiId, ChangeKind) {
+    (wiki.clone(), ChangeKind::RightsChanged)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn built_in_principals_are_refused_as_new_ones() {
+        assert!(matches!(
+            validate_new_user(GUEST_USER, None),
+            Err(StoreError::Invalid(InvalidInput::GuestIsBuiltIn))
+        ));
+        assert!(validate_new_group(ALL_USERS_GROUP).is_err());
+        assert_eq!(validate_new_user("alice", Some("  ")).ok(), Some(None));
+        assert_eq!(
+            validate_new_user("alice", Some(" Alice ")).ok(),
+            Some(Some("Alice"))
+        );
+        assert!(validate_new_user("alice", Some("A\u{7}")).is_err());
+        assert!(validate_token_request(GUEST_USER, "x").is_err());
+        assert_eq!(validate_token_request("alice", " ci ").ok(), Some("ci"));
+    }
+
+    #[test]
+    fn built_in_subjects_exist_without_asking_the_backend() {
+        let never = |_: &str| -> Result<bool> { panic!("no lookup for a built-in subject") };
+        assert!(require_subject(&Subject::User(GUEST_USER.into()), never, never).is_ok());
+        assert!(require_subject(&Subject::Group(ALL_USERS_GROUP.into()), never, never).is_ok());
+        assert!(matches!(
+            require_subject(&Subject::User("bob".into()), |_| Ok(false), never),
+            Err(StoreError::NotFound {
+                entity: Entity::User,
+                ..
+            })
+        ));
+        assert!(require_subject(&Subject::Group("g".into()), never, |_| Ok(true)).is_ok());
+    }
+}

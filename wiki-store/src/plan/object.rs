@@ -1,0 +1,167 @@
+//! Object writes: the checks before the transaction, the values coerced to their fields, and
+//! whether an update changes anything.
+//!
+//! A backend writes an object by checking it ([`validate_object_write`], before the
+//! transaction), reading the class in the transaction and coercing the values
+//! ([`coerce_values`]), finding the object to update if a number is given, asking
+//! [`holds_values`] and the touch's `untouched` whether anything changes, and only then touching
+//! the document and storing the object (a new one takes the next number of its class on the
+//! document) and each coerced value.
+
+use std::collections::BTreeMap;
+
+use crate::config::Limits;
+use crate::error::Entity;
+use crate::model::class::ClassDefinition;
+use crate::model::object::{ObjectDelete, ObjectWrite};
+use crate::objects::coerce::{StoredValue, coerce_value};
+use crate::plan::class::{class_reference, refuse_reserved};
+use crate::plan::owner::Touch;
+use crate::reference::DocumentReference;
+use crate::{Result, StoreError};
+
+/// How an object write touches its document: it creates a missing one (empty).
+pub(crate) fn object_touch(write: &ObjectWrite) -> Touch<'_> {
+    Touch {
+        reference: &write.reference,
+        author: &write.author,
+        comment: &write.comment,
+        major: write.major,
+        expected: write.expected,
+        title: write.title.as_deref(),
+        create: true,
+        hidden_on_create: false,
+    }
+}
+
+/// Checks an object write before any transaction; returns its class document. The reserved
+/// configuration class is refused here, so no generic write ever reaches it.
+pub(crate) fn validate_object_write(
+    write: &ObjectWrite,
+    limits: &Limits,
+) -> Result<DocumentReference> {
+    let class = class_reference(&write.class, write.reference.wiki())?;
+    refuse_reserved(&class)?;
+    object_touch(write).validate(limits)?;
+    Ok(class)
+}
+
+/// Checks an object deletion before any transaction; returns its class document and the touch
+/// of the holding document (a minor version, never a creation).
+pub(crate) fn validate_object_delete<'d>(
+    delete: &'d ObjectDelete,
+    limits: &Limits,
+) -> Result<(DocumentReference, Touch<'d>)> {
+    let class = class_reference(&delete.class, delete.reference.wiki())?;
+    refuse_reserved(&class)?;
+    let touch = Touch::minor(
+        &delete.reference,
+        &delete.author,
+        &delete.comment,
+        delete.expected,
+    );
+    touch.validate(limits)?;
+    Ok((class, touch))
+}
+
+/// The refusal of a write to a class that does not exist (or has no field).
+pub(crate) fn unknown_class(class_document: &DocumentReference) -> StoreError {
+    StoreError::not_found(Entity::Class, class_document.local())
+}
+
+/// The refusal of an update or deletion of an object that does not exist.
+pub(crate) fn unknown_object(
+    class: &str,
+    number: u32,
+    reference: &DocumentReference,
+) -> StoreError {
+    StoreError::not_found(
+        Entity::Object,
+        format!("{class} object {number} on {reference}"),
+    )
+}
+
+/// Every value coerced to its enabled field's stored form, in field-name order; the first
+/// unknown field or bad value refuses the whole write. Password values come back sealed.
+pub(crate) fn coerce_values<'v>(
+    class: &ClassDefinition,
+    values: &'v BTreeMap<String, String>,
+) -> Result<Vec<(&'v str, StoredValue)>> {
+    values
+        .iter()
+        .map(|(name, raw)| {
+            Ok((
+                name.as_str(),
+                coerce_value(class.require_field(name)?, raw)?,
+            ))
+        })
+        .collect()
+}
+
+/// Whether an object already stores each of `values` exactly, `stored` reading one field's
+/// current value. Values are compared as stored, after coercion, so another spelling of a stored
+/// value (`" 3 "`, `"a, b"`, a date-only field given a time) matches. A Password value never
+/// does: it is sealed with a fresh salt, and a "nothing changed" answer would otherwise confirm
+/// the secret to whoever guessed it.
+pub(crate) fn holds_values(
+    values: &[(&str, StoredValue)],
+    mut stored: impl FnMut(&str) -> Result<Option<StoredValue>>,
+) -> Result<bool> {
+    for (field, value) in values {
+        if stored(field)?.as_ref() != Some(value) {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::class::{FieldDefinition, FieldType, NumberKind};
+
+    fn class() -> ClassDefinition {
+        let field = |name: &str, field_type| FieldDefinition {
+            name: name.into(),
+            pretty_name: None,
+            field_type,
+            disabled: false,
+        };
+        ClassDefinition {
+            name: "Tasks.TaskClass".into(),
+            fields: vec![
+                field("priority", FieldType::Number(NumberKind::Integer)),
+                field("secret", FieldType::Password),
+            ],
+        }
+    }
+
+    #[test]
+    fn another_spelling_of_a_stored_value_holds_but_a_password_never_does() {
+        let values = BTreeMap::from([("priority".to_owned(), " 3 ".to_owned())]);
+        let coerced = coerce_values(&class(), &values).unwrap_or_else(|e| panic!("{e}"));
+        let stored = |_: &str| Ok(Some(StoredValue::Integer(3)));
+        assert_eq!(holds_values(&coerced, stored).ok(), Some(true));
+        let other = |_: &str| Ok(Some(StoredValue::Integer(4)));
+        assert_eq!(holds_values(&coerced, other).ok(), Some(false));
+        assert_eq!(holds_values(&coerced, |_| Ok(None)).ok(), Some(false));
+
+        let secret = BTreeMap::from([("secret".to_owned(), "hunter2".to_owned())]);
+        let sealed = coerce_values(&class(), &secret).unwrap_or_else(|e| panic!("{e}"));
+        let again = coerce_values(&class(), &secret).unwrap_or_else(|e| panic!("{e}"));
+        let stored_seal = sealed[0].1.clone();
+        assert_eq!(
+            holds_values(&again, |_| Ok(Some(stored_seal.clone()))).ok(),
+            Some(false)
+        );
+    }
+
+    #[test]
+    fn an_unknown_field_refuses_the_whole_write() {
+        let values = BTreeMap::from([
+            ("priority".to_owned(), "1".to_owned()),
+            ("nope".to_owned(), "x".to_owned()),
+        ]);
+        assert!(coerce_values(&class(), &values).is_err());
+    }
+}
