@@ -10,14 +10,14 @@ use wiki_store::model::version::Version;
 use wiki_store::model::wiki::WikiId;
 use wiki_store::objects::query::{FieldFilter, ObjectQuery, SortOrder};
 use wiki_store::reference::DocumentReference;
-use wiki_store::{DocumentStore, Entity, InvalidInput, ObjectStore, SqliteStore, StoreError};
+use wiki_store::{Entity, InvalidInput, Store, StoreError};
 
-use crate::harness::{reference, store, v};
+use crate::harness::{Case, Fixture, cases, reference, v};
 
 /// The task class most object tests (and the no-op write tests) use.
 pub(crate) const CLASS: &str = "Tasks.TaskClass";
 
-fn add(store: &SqliteStore, name: &str, field_type: FieldType) -> SaveOutcome {
+fn add(store: &dyn Store, name: &str, field_type: FieldType) -> SaveOutcome {
     store
         .change_class(&ClassChange {
             class_document: reference(CLASS),
@@ -34,7 +34,7 @@ fn add(store: &SqliteStore, name: &str, field_type: FieldType) -> SaveOutcome {
         .unwrap()
 }
 
-fn task_class(store: &SqliteStore) {
+fn task_class(store: &dyn Store) {
     add(store, "title", FieldType::String);
     add(store, "priority", FieldType::Number(NumberKind::Integer));
     add(store, "done", FieldType::Boolean);
@@ -68,22 +68,21 @@ pub(crate) fn write(document: &str, number: Option<u32>, values: &[(&str, &str)]
     }
 }
 
-fn version_of(store: &SqliteStore, document: &str) -> Option<Version> {
+fn version_of(store: &dyn Store, document: &str) -> Option<Version> {
     store
         .document(&reference(document), None)
         .unwrap()
         .map(|d| d.version)
 }
 
-#[test]
-fn fields_are_added_in_order_and_each_change_saves_the_class_document() {
-    let (_dir, store) = store();
+fn fields_are_added_in_order_and_each_change_saves_the_class_document(db: &Fixture) {
+    let store = db.store();
     assert_eq!(
-        add(&store, "title", FieldType::String),
+        add(&*store, "title", FieldType::String),
         SaveOutcome::Created { version: v("1.1") }
     );
     assert_eq!(
-        add(&store, "priority", FieldType::Number(NumberKind::Float)),
+        add(&*store, "priority", FieldType::Number(NumberKind::Float)),
         SaveOutcome::Updated {
             previous: v("1.1"),
             version: v("1.2")
@@ -116,17 +115,16 @@ fn fields_are_added_in_order_and_each_change_saves_the_class_document() {
         })
     ));
     assert_eq!(
-        version_of(&store, CLASS),
+        version_of(&*store, CLASS),
         Some(v("1.2")),
         "a refused change saves nothing"
     );
     assert_eq!(store.class(&reference("Tasks.NotAClass")).unwrap(), None);
 }
 
-#[test]
-fn objects_are_numbered_per_class_typed_and_masked() {
-    let (_dir, store) = store();
-    task_class(&store);
+fn objects_are_numbered_per_class_typed_and_masked(db: &Fixture) {
+    let store = db.store();
+    task_class(&*store);
     let first = store
         .write_object(&write(
             "Tasks.One",
@@ -197,10 +195,9 @@ fn objects_are_numbered_per_class_typed_and_masked() {
     );
 }
 
-#[test]
-fn bad_writes_are_refused_before_anything_is_written() {
-    let (_dir, store) = store();
-    task_class(&store);
+fn bad_writes_are_refused_before_anything_is_written(db: &Fixture) {
+    let store = db.store();
+    task_class(&*store);
     store
         .write_object(&write("Tasks.One", None, &[("title", "Plan")]))
         .unwrap();
@@ -240,21 +237,20 @@ fn bad_writes_are_refused_before_anything_is_written() {
         })
     ));
     assert_eq!(
-        version_of(&store, "Tasks.Two"),
+        version_of(&*store, "Tasks.Two"),
         None,
         "the document was not created"
     );
 
-    assert_eq!(version_of(&store, "Tasks.One"), Some(v("1.1")));
+    assert_eq!(version_of(&*store, "Tasks.One"), Some(v("1.1")));
     let objects = store.objects(&reference("Tasks.One")).unwrap();
     assert_eq!(objects.len(), 1);
     assert_eq!(objects[0].values["title"], FieldValue::Text("Plan".into()));
 }
 
-#[test]
-fn removing_a_field_hides_its_values_reversibly_and_modify_changes_attributes() {
-    let (_dir, store) = store();
-    task_class(&store);
+fn removing_a_field_hides_its_values_reversibly_and_modify_changes_attributes(db: &Fixture) {
+    let store = db.store();
+    task_class(&*store);
     store
         .write_object(&write(
             "Tasks.One",
@@ -328,10 +324,9 @@ fn removing_a_field_hides_its_values_reversibly_and_modify_changes_attributes() 
     ));
 }
 
-#[test]
-fn deleting_an_object_keeps_the_other_numbers() {
-    let (_dir, store) = store();
-    task_class(&store);
+fn deleting_an_object_keeps_the_other_numbers(db: &Fixture) {
+    let store = db.store();
+    task_class(&*store);
     for title in ["a", "b", "c"] {
         store
             .write_object(&write("Tasks.One", None, &[("title", title)]))
@@ -371,9 +366,8 @@ fn deleting_an_object_keeps_the_other_numbers() {
     ));
 }
 
-#[test]
-fn the_configuration_class_is_reserved() {
-    let (_dir, store) = store();
+fn the_configuration_class_is_reserved(db: &Fixture) {
+    let store = db.store();
     let refused = store.write_object(&ObjectWrite {
         class: MCP_CONFIG_CLASS.into(),
         ..write("A.B", None, &[])
@@ -411,7 +405,7 @@ fn the_configuration_class_is_reserved() {
     ));
 }
 
-fn seeded_tasks(store: &SqliteStore) {
+fn seeded_tasks(store: &dyn Store) {
     task_class(store);
     let rows = [
         ("Tasks.A", "Alpha plan", "1", "false", "2026-12-01"),
@@ -446,7 +440,7 @@ fn query(filters: &[&str], sort: Option<(&str, SortOrder)>) -> ObjectQuery {
 }
 
 fn names(
-    store: &SqliteStore,
+    store: &dyn Store,
     query: &ObjectQuery,
     offset: usize,
     limit: usize,
@@ -460,11 +454,10 @@ fn names(
     )
 }
 
-#[test]
-fn object_queries_filter_by_type_sort_and_page() {
-    let (_dir, store) = store();
-    seeded_tasks(&store);
-    let all = names(&store, &query(&[], None), 0, 25);
+fn object_queries_filter_by_type_sort_and_page(db: &Fixture) {
+    let store = db.store();
+    seeded_tasks(&*store);
+    let all = names(&*store, &query(&[], None), 0, 25);
     assert_eq!(
         all,
         (
@@ -480,7 +473,7 @@ fn object_queries_filter_by_type_sort_and_page() {
     );
     assert_eq!(
         names(
-            &store,
+            &*store,
             &query(&["priority > 1"], Some(("priority", SortOrder::Asc))),
             0,
             25
@@ -490,7 +483,7 @@ fn object_queries_filter_by_type_sort_and_page() {
     );
     assert_eq!(
         names(
-            &store,
+            &*store,
             &query(&["priority < 3", "done = false"], None),
             0,
             25
@@ -499,49 +492,48 @@ fn object_queries_filter_by_type_sort_and_page() {
         ["Tasks.A", "Tasks.C"]
     );
     assert_eq!(
-        names(&store, &query(&["done != false"], None), 0, 25).0,
+        names(&*store, &query(&["done != false"], None), 0, 25).0,
         ["Tasks.B"]
     );
     assert_eq!(
-        names(&store, &query(&["title contains PLAN"], None), 0, 25).1,
+        names(&*store, &query(&["title contains PLAN"], None), 0, 25).1,
         4,
         "contains is case-insensitive"
     );
     assert_eq!(
-        names(&store, &query(&["title contains 50%"], None), 0, 25).0,
+        names(&*store, &query(&["title contains 50%"], None), 0, 25).0,
         ["Tasks.C"],
         "% is literal"
     );
     assert_eq!(
-        names(&store, &query(&["title contains a_p"], None), 0, 25).1,
+        names(&*store, &query(&["title contains a_p"], None), 0, 25).1,
         0,
         "_ is literal"
     );
     assert_eq!(
-        names(&store, &query(&["due < 2026-11-30"], None), 0, 25).0,
+        names(&*store, &query(&["due < 2026-11-30"], None), 0, 25).0,
         ["Private.D", "Tasks.B"]
     );
-    let by_due = names(&store, &query(&[], Some(("due", SortOrder::Desc))), 0, 25).0;
+    let by_due = names(&*store, &query(&[], Some(("due", SortOrder::Desc))), 0, 25).0;
     assert_eq!(
         by_due,
         ["Tasks.C", "Tasks.A", "Tasks.B", "Private.D"],
         "objects without a due date are left out"
     );
     let page = names(
-        &store,
+        &*store,
         &query(&[], Some(("priority", SortOrder::Asc))),
         1,
         2,
     );
     assert_eq!(page, (vec!["Tasks.C".into(), "Tasks.B".into()], 4));
-    let hostile = names(&store, &query(&["title = x' OR '1'='1"], None), 0, 25);
+    let hostile = names(&*store, &query(&["title = x' OR '1'='1"], None), 0, 25);
     assert_eq!(hostile, (vec![], 0));
 }
 
-#[test]
-fn object_queries_authorize_every_row_before_counting_and_paging() {
-    let (_dir, store) = store();
-    seeded_tasks(&store);
+fn object_queries_authorize_every_row_before_counting_and_paging(db: &Fixture) {
+    let store = db.store();
+    seeded_tasks(&*store);
     let mut asked = Vec::new();
     let page = store
         .query_objects(
@@ -565,13 +557,12 @@ fn object_queries_authorize_every_row_before_counting_and_paging() {
         document: Some(reference("Tasks.B")),
         ..query(&[], None)
     };
-    assert_eq!(names(&store, &one_document, 0, 25).0, ["Tasks.B"]);
+    assert_eq!(names(&*store, &one_document, 0, 25).0, ["Tasks.B"]);
 }
 
-#[test]
-fn queries_on_secrets_lists_or_unknown_classes_are_refused() {
-    let (_dir, store) = store();
-    seeded_tasks(&store);
+fn queries_on_secrets_lists_or_unknown_classes_are_refused(db: &Fixture) {
+    let store = db.store();
+    seeded_tasks(&*store);
     let refuse =
         |query: ObjectQuery| store.query_objects(&WikiId::main(), &query, 0, 10, &mut |_| true);
     assert!(matches!(
@@ -605,16 +596,14 @@ fn queries_on_secrets_lists_or_unknown_classes_are_refused() {
     assert_eq!((usage[0].class.as_str(), usage[0].objects), (CLASS, 5));
 }
 
-#[test]
-fn object_attachment_and_content_writes_share_one_compare_and_set() {
+fn object_attachment_and_content_writes_share_one_compare_and_set(db: &Fixture) {
     use std::sync::{Arc, Barrier};
-    use wiki_store::AttachmentStore;
     use wiki_store::model::attachment::AttachmentWrite;
     use wiki_store::model::document::DocumentSave;
 
     const WRITERS: usize = 9;
-    let (dir, store) = store();
-    task_class(&store);
+    let store = db.store();
+    task_class(&*store);
     store
         .save_document(&DocumentSave::new(reference("Race.Page"), "start", "alice"))
         .unwrap();
@@ -625,7 +614,7 @@ fn object_attachment_and_content_writes_share_one_compare_and_set() {
             let store = if i % 2 == 0 {
                 store.clone()
             } else {
-                SqliteStore::open(dir.path().join("data")).unwrap()
+                db.reopen()
             };
             let barrier = Arc::clone(&barrier);
             std::thread::spawn(move || {
@@ -674,7 +663,7 @@ fn object_attachment_and_content_writes_share_one_compare_and_set() {
             .all(|r| matches!(r, Err(StoreError::VersionConflict { .. }))),
         "{results:?}"
     );
-    assert_eq!(version_of(&store, "Race.Page"), Some(v("1.2")));
+    assert_eq!(version_of(&*store, "Race.Page"), Some(v("1.2")));
     assert_eq!(
         store
             .history(&reference("Race.Page"), None, 0, 10)
@@ -685,15 +674,14 @@ fn object_attachment_and_content_writes_share_one_compare_and_set() {
     );
 }
 
-#[test]
-fn a_batch_of_object_writes_is_all_or_nothing() {
-    let (_dir, store) = store();
-    task_class(&store);
+fn a_batch_of_object_writes_is_all_or_nothing(db: &Fixture) {
+    let store = db.store();
+    task_class(&*store);
     let good = write("Tasks.A", None, &[("title", "a")]);
     let bad = write("Tasks.B", None, &[("priority", "high")]);
     assert!(store.write_objects(&[good.clone(), bad]).is_err());
     assert_eq!(
-        version_of(&store, "Tasks.A"),
+        version_of(&*store, "Tasks.A"),
         None,
         "the first write was rolled back"
     );
@@ -702,4 +690,20 @@ fn a_batch_of_object_writes_is_all_or_nothing() {
         outcomes.iter().map(|o| o.number).collect::<Vec<_>>(),
         [0, 1]
     );
+}
+
+pub(crate) fn cases() -> Vec<Case> {
+    cases![
+        fields_are_added_in_order_and_each_change_saves_the_class_document,
+        objects_are_numbered_per_class_typed_and_masked,
+        bad_writes_are_refused_before_anything_is_written,
+        removing_a_field_hides_its_values_reversibly_and_modify_changes_attributes,
+        deleting_an_object_keeps_the_other_numbers,
+        the_configuration_class_is_reserved,
+        object_queries_filter_by_type_sort_and_page,
+        object_queries_authorize_every_row_before_counting_and_paging,
+        queries_on_secrets_lists_or_unknown_classes_are_refused,
+        object_attachment_and_content_writes_share_one_compare_and_set,
+        a_batch_of_object_writes_is_all_or_nothing,
+    ]
 }

@@ -4,15 +4,12 @@ use wiki_store::model::document::{DocumentSave, Expected, MARKDOWN_SYNTAX, SaveO
 use wiki_store::model::history::DiffLineKind;
 use wiki_store::model::locale::Locale;
 use wiki_store::model::wiki::WikiId;
-use wiki_store::{
-    DocumentStore, Entity, Field, InvalidInput, Limits, SqliteStore, StoreConfig, StoreError,
-};
+use wiki_store::{Entity, Field, InvalidInput, Limits, StoreConfig, StoreError};
 
-use crate::harness::{put, reference, store, v};
+use crate::harness::{Case, Fixture, cases, put, reference, v};
 
-#[test]
-fn creation_is_1_1_then_minor_by_default_and_major_on_request() {
-    let (_dir, store) = store();
+fn creation_is_1_1_then_minor_by_default_and_major_on_request(db: &Fixture) {
+    let store = db.store();
     let r = reference("Sandbox.Test");
     let save = DocumentSave::new(r.clone(), "one", "alice")
         .title("Test")
@@ -43,10 +40,9 @@ fn creation_is_1_1_then_minor_by_default_and_major_on_request() {
     assert!(doc.created <= doc.updated);
 }
 
-#[test]
-fn an_unchanged_save_writes_nothing() {
-    let (_dir, store) = store();
-    put(&store, "A.B", "Title", "body");
+fn an_unchanged_save_writes_nothing(db: &Fixture) {
+    let store = db.store();
+    put(&*store, "A.B", "Title", "body");
     let again = DocumentSave::new(reference("A.B"), "body", "bob").title("Title");
     assert_eq!(
         store.save_document(&again).unwrap(),
@@ -61,9 +57,8 @@ fn an_unchanged_save_writes_nothing() {
     assert_eq!(store.save_document(&retitled).unwrap().version(), v("1.2"));
 }
 
-#[test]
-fn every_revision_keeps_its_full_content_and_metadata() {
-    let (_dir, store) = store();
+fn every_revision_keeps_its_full_content_and_metadata(db: &Fixture) {
+    let store = db.store();
     let r = reference("Notes.Daily");
     for (i, text) in ["first\n", "first\nsecond\n", "second\nthird\n"]
         .iter()
@@ -98,9 +93,8 @@ fn every_revision_keeps_its_full_content_and_metadata() {
     );
 }
 
-#[test]
-fn diff_between_any_two_revisions_is_unified() {
-    let (_dir, store) = store();
+fn diff_between_any_two_revisions_is_unified(db: &Fixture) {
+    let store = db.store();
     let r = reference("Notes.Diff");
     let base: String = (1..=20).map(|i| format!("line {i}\n")).collect();
     store
@@ -138,9 +132,8 @@ fn diff_between_any_two_revisions_is_unified() {
     );
 }
 
-#[test]
-fn base_version_is_a_compare_and_set() {
-    let (_dir, store) = store();
+fn base_version_is_a_compare_and_set(db: &Fixture) {
+    let store = db.store();
     let r = reference("Cas.Page");
     let create = DocumentSave::new(r.clone(), "x", "a").expected(Expected::Absent);
     store.save_document(&create).unwrap();
@@ -172,9 +165,8 @@ fn base_version_is_a_compare_and_set() {
     );
 }
 
-#[test]
-fn translations_are_exact_match_rows_with_their_own_history() {
-    let (_dir, store) = store();
+fn translations_are_exact_match_rows_with_their_own_history(db: &Fixture) {
+    let store = db.store();
     let r = reference("Docs.Guide");
     let fr = Locale::parse("fr").unwrap();
     let de = Locale::parse("de").unwrap();
@@ -190,7 +182,7 @@ fn translations_are_exact_match_rows_with_their_own_history() {
         "{err:?}"
     );
 
-    put(&store, "Docs.Guide", "Guide", "Hello");
+    put(&*store, "Docs.Guide", "Guide", "Hello");
     store
         .save_document(&DocumentSave::new(r.clone(), "Hello again", "a"))
         .unwrap();
@@ -234,22 +226,16 @@ fn translations_are_exact_match_rows_with_their_own_history() {
     assert_eq!(locales.translations, vec![fr]);
 }
 
-#[test]
-fn bad_input_is_refused_before_anything_is_written() {
-    let dir = tempfile::tempdir().unwrap();
+fn bad_input_is_refused_before_anything_is_written(db: &Fixture) {
     let limits = Limits {
         max_content_chars: 10,
         max_title_chars: 5,
         ..Limits::default()
     };
-    let store = SqliteStore::open_with(
-        dir.path(),
-        StoreConfig {
-            limits,
-            ..StoreConfig::default()
-        },
-    )
-    .unwrap();
+    let store = db.open_with(StoreConfig {
+        limits,
+        ..StoreConfig::default()
+    });
     let r = reference("Limits.Page");
     type Check = fn(&StoreError) -> bool;
     let cases: Vec<(DocumentSave, Check)> = vec![
@@ -313,7 +299,7 @@ fn bad_input_is_refused_before_anything_is_written() {
     }
     assert_eq!(store.document(&r, None).unwrap(), None);
     assert_eq!(
-        wiki_store::ChangeFeed::change_seq(&store).unwrap(),
+        wiki_store::ChangeFeed::change_seq(&*store).unwrap(),
         0,
         "nothing was written"
     );
@@ -328,9 +314,8 @@ fn bad_input_is_refused_before_anything_is_written() {
     let _ = WikiId::main();
 }
 
-#[test]
-fn a_failing_batch_rolls_back_the_saves_before_it() {
-    let (_dir, store) = store();
+fn a_failing_batch_rolls_back_the_saves_before_it(db: &Fixture) {
+    let store = db.store();
     let batch = [
         DocumentSave::new(reference("Batch.One"), "one", "a"),
         DocumentSave::new(reference("Batch.One"), "again", "a").expected(Expected::Absent),
@@ -340,14 +325,12 @@ fn a_failing_batch_rolls_back_the_saves_before_it() {
     assert_eq!(store.document(&reference("Batch.One"), None).unwrap(), None);
 }
 
-#[test]
-fn documents_survive_reopening() {
-    let dir = tempfile::tempdir().unwrap();
+fn documents_survive_reopening(db: &Fixture) {
     {
-        let store = SqliteStore::open(dir.path()).unwrap();
-        put(&store, "Keep.Me", "Kept", "content");
+        let store = db.reopen();
+        put(&*store, "Keep.Me", "Kept", "content");
     }
-    let store = SqliteStore::open(dir.path()).unwrap();
+    let store = db.reopen();
     assert_eq!(
         store
             .document(&reference("Keep.Me"), None)
@@ -356,4 +339,18 @@ fn documents_survive_reopening() {
             .title,
         "Kept"
     );
+}
+
+pub(crate) fn cases() -> Vec<Case> {
+    cases![
+        creation_is_1_1_then_minor_by_default_and_major_on_request,
+        an_unchanged_save_writes_nothing,
+        every_revision_keeps_its_full_content_and_metadata,
+        diff_between_any_two_revisions_is_unified,
+        base_version_is_a_compare_and_set,
+        translations_are_exact_match_rows_with_their_own_history,
+        bad_input_is_refused_before_anything_is_written,
+        a_failing_batch_rolls_back_the_saves_before_it,
+        documents_survive_reopening,
+    ]
 }

@@ -5,20 +5,18 @@ use std::sync::{Arc, Mutex};
 use wiki_store::model::change::{ChangeEvent, ChangeKind};
 use wiki_store::model::document::DocumentSave;
 use wiki_store::model::wiki::WikiId;
-use wiki_store::{ChangeFeed, DocumentStore, SqliteStore, WikiStore};
 
-use crate::harness::{put, reference, store};
+use crate::harness::{Case, Fixture, cases, put, reference};
 
-#[test]
-fn saves_reach_subscribers_after_commit_and_unsubscribing_stops_them() {
-    let (_dir, store) = store();
+fn saves_reach_subscribers_after_commit_and_unsubscribing_stops_them(db: &Fixture) {
+    let store = db.store();
     let seen: Arc<Mutex<Vec<ChangeEvent>>> = Arc::default();
     let sink = Arc::clone(&seen);
     let subscription = store.subscribe(Arc::new(move |event: &ChangeEvent| {
         sink.lock().unwrap().push(event.clone())
     }));
-    put(&store, "Ev.Page", "", "one");
-    put(&store, "Ev.Page", "", "one");
+    put(&*store, "Ev.Page", "", "one");
+    put(&*store, "Ev.Page", "", "one");
     let events = seen.lock().unwrap().clone();
     assert_eq!(events.len(), 1, "a no-op save emits nothing: {events:?}");
     assert_eq!(events[0].wiki, WikiId::main());
@@ -29,13 +27,12 @@ fn saves_reach_subscribers_after_commit_and_unsubscribing_stops_them() {
     assert_eq!(events[0].seq, store.change_seq().unwrap());
 
     drop(subscription);
-    put(&store, "Ev.Page", "", "two");
+    put(&*store, "Ev.Page", "", "two");
     assert_eq!(seen.lock().unwrap().len(), 1);
 }
 
-#[test]
-fn failed_writes_emit_nothing_and_leave_the_sequence() {
-    let (_dir, store) = store();
+fn failed_writes_emit_nothing_and_leave_the_sequence(db: &Fixture) {
+    let store = db.store();
     let seen: Arc<Mutex<usize>> = Arc::default();
     let sink = Arc::clone(&seen);
     let _subscription =
@@ -47,86 +44,55 @@ fn failed_writes_emit_nothing_and_leave_the_sequence() {
     assert_eq!(*seen.lock().unwrap(), 0);
 }
 
-#[test]
-fn another_process_sees_the_sequence_advance() {
-    let (dir, store) = store();
+fn another_process_sees_the_sequence_advance(db: &Fixture) {
+    let store = db.store();
     // A second store on the same files stands for another process: it shares nothing in memory.
-    let other = SqliteStore::open(dir.path().join("data")).unwrap();
+    let other = db.reopen();
     let start = other.change_seq().unwrap();
-    put(&store, "Seq.A", "", "a");
+    put(&*store, "Seq.A", "", "a");
     store
         .create_wiki(&WikiId::new("w2").unwrap(), "W2")
         .unwrap();
     assert_eq!(other.change_seq().unwrap(), start + 2);
 }
 
-#[test]
-fn the_commit_marker_moves_with_every_commit_of_any_connection_and_only_then() {
-    let (dir, store) = store();
-    let other = SqliteStore::open(dir.path().join("data")).unwrap();
+fn the_commit_marker_moves_with_own_commits_and_not_with_reads(db: &Fixture) {
+    let store = db.store();
+    let other = db.reopen();
     let quiet = store.commit_marker().unwrap();
-    // Reads, here and in the other "process", commit nothing.
+    // Reads, here and through another store, commit nothing.
     assert_eq!(store.change_seq().unwrap(), other.change_seq().unwrap());
     assert_eq!(store.commit_marker().unwrap(), quiet);
 
-    // A commit by this store's own writer.
-    put(&store, "Marker.A", "", "a");
+    put(&*store, "Marker.A", "", "a");
     let after_own = store.commit_marker().unwrap();
     assert_ne!(after_own, quiet);
     assert_eq!(store.commit_marker().unwrap(), after_own);
-
-    // A commit by another process's connection.
-    put(&other, "Marker.B", "", "b");
-    let after_other = store.commit_marker().unwrap();
-    assert_ne!(after_other, after_own);
-    assert_eq!(store.commit_marker().unwrap(), after_other);
 }
 
-#[test]
-fn the_store_is_usable_as_a_trait_object() {
-    let (_dir, store) = store();
-    let shared: Arc<dyn wiki_store::Store> = Arc::new(store);
-    put_dyn(shared.as_ref());
-    assert_eq!(
-        shared
-            .document(&reference("Dyn.Page"), None)
-            .unwrap()
-            .unwrap()
-            .content,
-        "via dyn"
-    );
+fn the_generator_writes_through_the_store_traits(db: &Fixture) {
+    let store = db.store();
     let spec = wiki_store::generate::SyntheticWiki {
         pages: 3,
         top_spaces: 1,
         nested_spaces: 0,
         ..Default::default()
     };
+    let before = store.change_seq().unwrap();
     assert_eq!(
-        wiki_store::generate::generate(shared.as_ref(), &spec, "gen").unwrap(),
+        wiki_store::generate::generate(&*store, &spec, "gen").unwrap(),
         4
     );
+    assert!(store.change_seq().unwrap() > before);
 }
 
-fn put_dyn(store: &dyn wiki_store::Store) {
-    store
-        .save_document(&DocumentSave::new(reference("Dyn.Page"), "via dyn", "a"))
-        .unwrap();
-}
-
-#[test]
-fn a_panic_inside_an_authorization_callback_leaves_the_store_usable() {
-    use wiki_store::SearchStore;
+fn a_panic_inside_an_authorization_callback_leaves_the_store_usable(db: &Fixture) {
     use wiki_store::model::search::{SearchQuery, WikiScope};
-    let dir = tempfile::tempdir().unwrap();
-    let store = SqliteStore::open_with(
-        dir.path(),
-        wiki_store::StoreConfig {
-            readers: 1,
-            ..Default::default()
-        },
-    )
-    .unwrap();
-    put(&store, "Panic.Page", "", "words");
+    let store = db.open_with(wiki_store::StoreConfig {
+        readers: 1,
+        ..Default::default()
+    });
+    put(&*store, "Panic.Page", "", "words");
     let query = SearchQuery::new(Some("words".into()), WikiScope::All);
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         store.search(&query, &mut |_| panic!("callback failure"))
@@ -139,4 +105,15 @@ fn a_panic_inside_an_authorization_callback_leaves_the_store_usable() {
             .unwrap()
             .is_some()
     );
+}
+
+pub(crate) fn cases() -> Vec<Case> {
+    cases![
+        saves_reach_subscribers_after_commit_and_unsubscribing_stops_them,
+        failed_writes_emit_nothing_and_leave_the_sequence,
+        another_process_sees_the_sequence_advance,
+        the_commit_marker_moves_with_own_commits_and_not_with_reads,
+        the_generator_writes_through_the_store_traits,
+        a_panic_inside_an_authorization_callback_leaves_the_store_usable,
+    ]
 }

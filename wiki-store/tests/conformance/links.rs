@@ -5,15 +5,13 @@ use wiki_store::model::link::LinkTarget;
 use wiki_store::model::locale::Locale;
 use wiki_store::model::search::WikiScope;
 use wiki_store::model::wiki::WikiId;
-use wiki_store::{DocumentStore, LinkStore, WikiStore};
 
-use crate::harness::{put, reference, store};
+use crate::harness::{Case, Fixture, cases, put, reference};
 
-#[test]
-fn outgoing_links_are_stored_per_row_in_authored_order() {
-    let (_dir, store) = store();
+fn outgoing_links_are_stored_per_row_in_authored_order(db: &Fixture) {
+    let store = db.store();
     put(
-        &store,
+        &*store,
         "Hub.Home",
         "",
         "[b](Hub.B) [a](Hub.A) ![img](attach:logo.png) [ext](https://x.org)",
@@ -46,7 +44,7 @@ fn outgoing_links_are_stored_per_row_in_authored_order() {
             .unwrap(),
         vec![LinkTarget::Document(reference("Hub.C"))]
     );
-    put(&store, "Hub.Home", "", "no links now");
+    put(&*store, "Hub.Home", "", "no links now");
     assert_eq!(
         store
             .outgoing_links(&reference("Hub.Home"), None)
@@ -62,14 +60,13 @@ fn outgoing_links_are_stored_per_row_in_authored_order() {
     );
 }
 
-#[test]
-fn backlinks_are_locale_free_sorted_scoped_and_allow_broken_targets() {
-    let (_dir, store) = store();
+fn backlinks_are_locale_free_sorted_scoped_and_allow_broken_targets(db: &Fixture) {
+    let store = db.store();
     let dev = WikiId::new("dev").unwrap();
     store.create_wiki(&dev, "Dev").unwrap();
-    put(&store, "Z.Source", "", "[t](Target.Page)");
+    put(&*store, "Z.Source", "", "[t](Target.Page)");
     put(
-        &store,
+        &*store,
         "A.Source",
         "",
         "[t](Target.Page) [again](main:Target.Page)",
@@ -93,7 +90,7 @@ fn backlinks_are_locale_free_sorted_scoped_and_allow_broken_targets() {
         ))
         .unwrap();
     put(
-        &store,
+        &*store,
         "B.Other",
         "",
         "[t](Target.Else) [file](attach:Target.Page@x.pdf)",
@@ -126,4 +123,11 @@ fn backlinks_are_locale_free_sorted_scoped_and_allow_broken_targets() {
             .backlinks
             .is_empty()
     );
+}
+
+pub(crate) fn cases() -> Vec<Case> {
+    cases![
+        outgoing_links_are_stored_per_row_in_authored_order,
+        backlinks_are_locale_free_sorted_scoped_and_allow_broken_targets,
+    ]
 }

@@ -2,15 +2,15 @@
 
 use std::fs;
 
+use wiki_store::StoreError;
 use wiki_store::generate::{SyntheticWiki, generate, generate_objects};
 use wiki_store::import::{ImportOptions, import_directory, import_directory_with_progress};
 use wiki_store::model::link::LinkTarget;
 use wiki_store::model::search::{SearchQuery, WikiScope};
 use wiki_store::model::wiki::WikiId;
 use wiki_store::reference::SpacePath;
-use wiki_store::{DocumentStore, HierarchyStore, LinkStore, ObjectStore, SearchStore, StoreError};
 
-use crate::harness::{reference, store};
+use crate::harness::{Case, Fixture, cases, reference};
 
 fn options() -> ImportOptions {
     ImportOptions {
@@ -21,16 +21,15 @@ fn options() -> ImportOptions {
     }
 }
 
-#[test]
-fn import_reports_progress_file_by_file() {
-    let (_dir, store) = store();
+fn import_reports_progress_file_by_file(db: &Fixture) {
+    let store = db.store();
     let source = tempfile::tempdir().unwrap();
     for name in ["a.md", "b.md", "c.md"] {
         fs::write(source.path().join(name), "text\n").unwrap();
     }
     let mut seen = Vec::new();
     let report =
-        import_directory_with_progress(&store, source.path(), &options(), |done, total| {
+        import_directory_with_progress(&*store, source.path(), &options(), |done, total| {
             seen.push((done, total))
         })
         .unwrap();
@@ -38,9 +37,8 @@ fn import_reports_progress_file_by_file() {
     assert_eq!(seen, [(0, 3), (1, 3), (2, 3), (3, 3)]);
 }
 
-#[test]
-fn import_maps_folders_to_spaces_and_is_idempotent() {
-    let (_dir, store) = store();
+fn import_maps_folders_to_spaces_and_is_idempotent(db: &Fixture) {
+    let store = db.store();
     let source = tempfile::tempdir().unwrap();
     let root = source.path();
     fs::create_dir_all(root.join("Sales/Europe")).unwrap();
@@ -60,7 +58,7 @@ fn import_maps_folders_to_spaces_and_is_idempotent() {
     fs::write(root.join(".git/config.md"), "hidden").unwrap();
     fs::write(root.join("Sales/bad\u{7}name.md"), "control character").unwrap();
 
-    let report = import_directory(&store, root, &options()).unwrap();
+    let report = import_directory(&*store, root, &options()).unwrap();
     assert_eq!(
         (report.created, report.updated, report.unchanged),
         (3, 0, 0)
@@ -92,7 +90,7 @@ fn import_maps_folders_to_spaces_and_is_idempotent() {
         vec![LinkTarget::Document(reference("Sales.WebHome"))]
     );
 
-    let again = import_directory(&store, root, &options()).unwrap();
+    let again = import_directory(&*store, root, &options()).unwrap();
     assert_eq!((again.created, again.updated, again.unchanged), (0, 0, 3));
     assert_eq!(
         store
@@ -104,7 +102,7 @@ fn import_maps_folders_to_spaces_and_is_idempotent() {
     );
 
     fs::write(root.join("Sales/index.md"), "Sales home, edited\n").unwrap();
-    let edited = import_directory(&store, root, &options()).unwrap();
+    let edited = import_directory(&*store, root, &options()).unwrap();
     assert_eq!(
         (edited.created, edited.updated, edited.unchanged),
         (0, 1, 2)
@@ -114,7 +112,7 @@ fn import_maps_folders_to_spaces_and_is_idempotent() {
         root: Some(SpacePath::parse("Archive").unwrap()),
         ..options()
     };
-    let nested = import_directory(&store, root, &under).unwrap();
+    let nested = import_directory(&*store, root, &under).unwrap();
     assert_eq!(nested.created, 3);
     assert!(
         store
@@ -124,11 +122,10 @@ fn import_maps_folders_to_spaces_and_is_idempotent() {
     );
 }
 
-#[test]
-fn import_of_a_missing_directory_is_an_io_error() {
-    let (_dir, store) = store();
+fn import_of_a_missing_directory_is_an_io_error(db: &Fixture) {
+    let store = db.store();
     let err = import_directory(
-        &store,
+        &*store,
         std::path::Path::new("/nonexistent/wiki-store-import"),
         &options(),
     )
@@ -136,9 +133,8 @@ fn import_of_a_missing_directory_is_an_io_error() {
     assert!(matches!(err, StoreError::Io { .. }), "{err:?}");
 }
 
-#[test]
-fn a_generated_wiki_is_linked_searchable_and_navigable() {
-    let (_dir, store) = store();
+fn a_generated_wiki_is_linked_searchable_and_navigable(db: &Fixture) {
+    let store = db.store();
     let spec = SyntheticWiki {
         pages: 300,
         top_spaces: 5,
@@ -146,7 +142,7 @@ fn a_generated_wiki_is_linked_searchable_and_navigable() {
         batch: 100,
         ..SyntheticWiki::default()
     };
-    let saved = generate(&store, &spec, "generator").unwrap();
+    let saved = generate(&*store, &spec, "generator").unwrap();
     assert_eq!(saved, 300 + 5 * 3);
     let spaces = store.top_level_spaces(&WikiId::main(), false).unwrap();
     assert_eq!(spaces.len(), 5);
@@ -161,20 +157,32 @@ fn a_generated_wiki_is_linked_searchable_and_navigable() {
     assert_eq!(results.hits[0].candidate.reference, spec.page(7).unwrap());
 }
 
-#[test]
-fn a_generated_wiki_gets_classes_and_objects() {
-    let (_dir, store) = store();
+fn a_generated_wiki_gets_classes_and_objects(db: &Fixture) {
+    let store = db.store();
     let spec = SyntheticWiki {
         pages: 40,
         top_spaces: 2,
         nested_spaces: 1,
         ..SyntheticWiki::default()
     };
-    generate(&store, &spec, "generator").unwrap();
-    assert_eq!(generate_objects(&store, &spec, 10, "generator").unwrap(), 4);
+    generate(&*store, &spec, "generator").unwrap();
+    assert_eq!(
+        generate_objects(&*store, &spec, 10, "generator").unwrap(),
+        4
+    );
     let usage = store.class_usage(&WikiId::main()).unwrap();
     assert_eq!(usage.len(), 2, "{usage:?}");
     let objects = store.objects(&spec.page(0).unwrap()).unwrap();
     assert_eq!(objects.len(), 1);
     assert_eq!(objects[0].values.len(), 7, "{objects:?}");
+}
+
+pub(crate) fn cases() -> Vec<Case> {
+    cases![
+        import_reports_progress_file_by_file,
+        import_maps_folders_to_spaces_and_is_idempotent,
+        import_of_a_missing_directory_is_an_io_error,
+        a_generated_wiki_is_linked_searchable_and_navigable,
+        a_generated_wiki_gets_classes_and_objects,
+    ]
 }

@@ -3,17 +3,17 @@
 use std::thread::sleep;
 use std::time::Duration;
 
+use wiki_store::Store;
 use wiki_store::model::document::DocumentSave;
 use wiki_store::model::hierarchy::TreeNode;
 use wiki_store::model::locale::Locale;
 use wiki_store::model::wiki::WikiId;
 use wiki_store::reference::{DocumentReference, SpacePath};
 use wiki_store::rights::{Effect, Right, RightRule, RightScope, RightsSnapshot, Subject};
-use wiki_store::{DocumentStore, HierarchyStore, RightsStore, UserStore};
 
-use crate::harness::{put, reference, store};
+use crate::harness::{Case, Fixture, cases, put, reference};
 
-fn seed(store: &wiki_store::SqliteStore) {
+fn seed(store: &dyn Store) {
     put(store, "Sales.WebHome", "Sales Home", "");
     put(store, "Sales.Q1", "First quarter", "");
     put(store, "Sales.Europe.WebHome", "Europe", "");
@@ -32,10 +32,9 @@ fn seed(store: &wiki_store::SqliteStore) {
         .unwrap();
 }
 
-#[test]
-fn top_level_spaces_count_pages_and_hidden_pages() {
-    let (_dir, store) = store();
-    seed(&store);
+fn top_level_spaces_count_pages_and_hidden_pages(db: &Fixture) {
+    let store = db.store();
+    seed(&*store);
     let spaces = store.top_level_spaces(&WikiId::main(), false).unwrap();
     let lines: Vec<String> = spaces
         .iter()
@@ -59,10 +58,9 @@ fn top_level_spaces_count_pages_and_hidden_pages() {
     assert_eq!(with_hidden.len(), 3);
 }
 
-#[test]
-fn children_of_a_space_home_are_its_pages_and_nested_spaces() {
-    let (_dir, store) = store();
-    seed(&store);
+fn children_of_a_space_home_are_its_pages_and_nested_spaces(db: &Fixture) {
+    let store = db.store();
+    seed(&*store);
     let page = store
         .children(&reference("Sales.WebHome"), false, 0, 10, &mut |_| true)
         .unwrap();
@@ -119,10 +117,9 @@ fn children_of_a_space_home_are_its_pages_and_nested_spaces() {
     assert_eq!(europe.nodes[0].reference.local(), "Sales.Europe.France");
 }
 
-#[test]
-fn pages_list_rows_under_a_space_in_reference_order() {
-    let (_dir, store) = store();
-    seed(&store);
+fn pages_list_rows_under_a_space_in_reference_order(db: &Fixture) {
+    let store = db.store();
+    seed(&*store);
     let sales = SpacePath::parse("Sales").unwrap();
     let pages = store
         .pages(&WikiId::main(), Some(&sales), false, 0, 100)
@@ -160,7 +157,7 @@ fn pages_list_rows_under_a_space_in_reference_order() {
 /// - `Mixed` (no home): `Open` viewable, `Closed` (saved later) denied;
 /// - `Shadow` (no home): its visible page denied, its hidden page viewable;
 /// - `Locked`: its home page ("Locked Home") denied, `Shared` viewable.
-fn seed_rights(store: &wiki_store::SqliteStore) {
+fn seed_rights(store: &dyn Store) {
     for page in [
         "Docs.WebHome",
         "Docs.Intro",
@@ -241,10 +238,9 @@ fn described(nodes: &[TreeNode]) -> Vec<String> {
         .collect()
 }
 
-#[test]
-fn nested_spaces_with_no_viewable_page_are_left_out() {
-    let (_dir, store) = store();
-    seed_rights(&store);
+fn nested_spaces_with_no_viewable_page_are_left_out(db: &Fixture) {
+    let store = db.store();
+    seed_rights(&*store);
     let rights = store.rights_snapshot().unwrap();
     let docs = reference("Docs.WebHome");
     let alice = store
@@ -294,10 +290,9 @@ fn nested_spaces_with_no_viewable_page_are_left_out() {
     );
 }
 
-#[test]
-fn counts_paging_and_updates_cover_only_viewable_pages() {
-    let (_dir, store) = store();
-    seed_rights(&store);
+fn counts_paging_and_updates_cover_only_viewable_pages(db: &Fixture) {
+    let store = db.store();
+    seed_rights(&*store);
     let rights = store.rights_snapshot().unwrap();
     let docs = reference("Docs.WebHome");
     let second = store
@@ -340,10 +335,9 @@ fn counts_paging_and_updates_cover_only_viewable_pages() {
     assert_eq!(updated("bob"), Some(closed));
 }
 
-#[test]
-fn a_space_node_is_hidden_when_every_page_the_caller_may_view_is() {
-    let (_dir, store) = store();
-    seed_rights(&store);
+fn a_space_node_is_hidden_when_every_page_the_caller_may_view_is(db: &Fixture) {
+    let store = db.store();
+    seed_rights(&*store);
     let rights = store.rights_snapshot().unwrap();
     let docs = reference("Docs.WebHome");
     let shadow = reference("Docs.Shadow.WebHome");
@@ -360,4 +354,15 @@ fn a_space_node_is_hidden_when_every_page_the_caller_may_view_is() {
     );
     assert!(find("alice", true).is_some_and(|node| node.hidden));
     assert!(find("bob", false).is_some_and(|node| !node.hidden));
+}
+
+pub(crate) fn cases() -> Vec<Case> {
+    cases![
+        top_level_spaces_count_pages_and_hidden_pages,
+        children_of_a_space_home_are_its_pages_and_nested_spaces,
+        pages_list_rows_under_a_space_in_reference_order,
+        nested_spaces_with_no_viewable_page_are_left_out,
+        counts_paging_and_updates_cover_only_viewable_pages,
+        a_space_node_is_hidden_when_every_page_the_caller_may_view_is,
+    ]
 }

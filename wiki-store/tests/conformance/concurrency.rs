@@ -2,16 +2,15 @@
 
 use std::sync::{Arc, Barrier};
 
+use wiki_store::StoreError;
 use wiki_store::model::document::{DocumentSave, Expected};
-use wiki_store::{DocumentStore, SqliteStore, StoreError};
 
-use crate::harness::{put, reference, store};
+use crate::harness::{Case, Fixture, cases, put, reference};
 
-#[test]
-fn concurrent_writers_with_one_base_version_give_one_winner_and_lose_nothing() {
+fn concurrent_writers_with_one_base_version_give_one_winner_and_lose_nothing(db: &Fixture) {
     const WRITERS: usize = 8;
-    let (dir, store) = store();
-    put(&store, "Race.Page", "Race", "start");
+    let store = db.store();
+    put(&*store, "Race.Page", "Race", "start");
     let base = store
         .document(&reference("Race.Page"), None)
         .unwrap()
@@ -26,7 +25,7 @@ fn concurrent_writers_with_one_base_version_give_one_winner_and_lose_nothing() {
             let store = if i % 2 == 0 {
                 store.clone()
             } else {
-                SqliteStore::open(dir.path().join("data")).unwrap()
+                db.reopen()
             };
             let barrier = Arc::clone(&barrier);
             std::thread::spawn(move || {
@@ -69,12 +68,11 @@ fn concurrent_writers_with_one_base_version_give_one_winner_and_lose_nothing() {
     assert_eq!(history.total, 2, "the creation and the one winner");
 }
 
-#[test]
-fn concurrent_unconditional_writers_lose_no_revision() {
+fn concurrent_unconditional_writers_lose_no_revision(db: &Fixture) {
     const WRITERS: usize = 4;
     const SAVES: usize = 25;
-    let (_dir, store) = store();
-    put(&store, "Race.Many", "Many", "start");
+    let store = db.store();
+    put(&*store, "Race.Many", "Many", "start");
     let handles: Vec<_> = (0..WRITERS)
         .map(|i| {
             let store = store.clone();
@@ -98,4 +96,11 @@ fn concurrent_unconditional_writers_lose_no_revision() {
         history.current.to_string(),
         format!("1.{}", 1 + WRITERS * SAVES)
     );
+}
+
+pub(crate) fn cases() -> Vec<Case> {
+    cases![
+        concurrent_writers_with_one_base_version_give_one_winner_and_lose_nothing,
+        concurrent_unconditional_writers_lose_no_revision,
+    ]
 }

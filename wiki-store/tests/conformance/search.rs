@@ -1,6 +1,7 @@
 //! Full-text search: words not syntax, filters, sorting, authorization before counting.
 
 use time::{Duration, OffsetDateTime};
+use wiki_store::Store;
 use wiki_store::model::document::DocumentSave;
 use wiki_store::model::locale::Locale;
 use wiki_store::model::search::{
@@ -8,15 +9,14 @@ use wiki_store::model::search::{
 };
 use wiki_store::model::wiki::WikiId;
 use wiki_store::reference::SpacePath;
-use wiki_store::{DocumentStore, SearchStore, SqliteStore, WikiStore};
 
-use crate::harness::{put, reference, store};
+use crate::harness::{Case, Fixture, cases, put, reference};
 
 fn main_only() -> WikiScope {
     WikiScope::Only(vec![WikiId::main()])
 }
 
-fn search(store: &SqliteStore, query: &SearchQuery) -> SearchResults {
+fn search(store: &dyn Store, query: &SearchQuery) -> SearchResults {
     store.search(query, &mut |_| true).unwrap()
 }
 
@@ -32,31 +32,29 @@ fn text(words: &str) -> SearchQuery {
     SearchQuery::new(Some(words.to_owned()), main_only())
 }
 
-#[test]
-fn a_save_is_searchable_the_moment_it_commits() {
-    let (_dir, store) = store();
+fn a_save_is_searchable_the_moment_it_commits(db: &Fixture) {
+    let store = db.store();
     put(
-        &store,
+        &*store,
         "Ops.Runbook",
         "Runbook",
         "Restart the flux capacitor.",
     );
-    let results = search(&store, &text("capacitor"));
+    let results = search(&*store, &text("capacitor"));
     assert_eq!(refs(&results), ["Ops.Runbook"]);
-    put(&store, "Ops.Runbook", "Runbook", "Nothing here any more.");
+    put(&*store, "Ops.Runbook", "Runbook", "Nothing here any more.");
     assert_eq!(
-        search(&store, &text("capacitor")).total,
+        search(&*store, &text("capacitor")).total,
         0,
         "the old content left the index"
     );
 }
 
-#[test]
-fn words_are_all_required_and_not_a_phrase() {
-    let (_dir, store) = store();
-    put(&store, "A.Both", "", "alpha something beta");
-    put(&store, "A.One", "", "alpha only");
-    let results = search(&store, &text("beta alpha"));
+fn words_are_all_required_and_not_a_phrase(db: &Fixture) {
+    let store = db.store();
+    put(&*store, "A.Both", "", "alpha something beta");
+    put(&*store, "A.One", "", "alpha only");
+    let results = search(&*store, &text("beta alpha"));
     assert_eq!(
         refs(&results),
         ["A.Both"],
@@ -65,22 +63,21 @@ fn words_are_all_required_and_not_a_phrase() {
     assert_eq!(results.terms, ["beta", "alpha"]);
 }
 
-#[test]
-fn title_outweighs_content() {
-    let (_dir, store) = store();
+fn title_outweighs_content(db: &Fixture) {
+    let store = db.store();
     put(
-        &store,
+        &*store,
         "R.InContent",
         "Other",
         "zebra zebra appears in the body of this rather long text about many things",
     );
     put(
-        &store,
+        &*store,
         "R.InTitle",
         "Zebra",
         "an unrelated body of text about many other things entirely",
     );
-    let results = search(&store, &text("zebra"));
+    let results = search(&*store, &text("zebra"));
     assert_eq!(refs(&results), ["R.InTitle", "R.InContent"]);
     let scores: Vec<f64> = results
         .hits
@@ -90,16 +87,15 @@ fn title_outweighs_content() {
     assert!(scores[0] > scores[1], "{scores:?}");
 }
 
-#[test]
-fn fts_syntax_in_the_query_is_plain_words() {
-    let (_dir, store) = store();
+fn fts_syntax_in_the_query_is_plain_words(db: &Fixture) {
+    let store = db.store();
     put(
-        &store,
+        &*store,
         "S.Plain",
         "",
         "cats and dogs near the river; not a problem or a column",
     );
-    put(&store, "S.Other", "", "unrelated text");
+    put(&*store, "S.Other", "", "unrelated text");
     let hostile = [
         "\"cats",
         "cats\"",
@@ -144,28 +140,27 @@ fn fts_syntax_in_the_query_is_plain_words() {
         "NEAR(the river)",
     ] {
         assert_eq!(
-            refs(&search(&store, &text(query))),
+            refs(&search(&*store, &text(query))),
             ["S.Plain"],
             "{query:?}"
         );
     }
     // A column filter is not interpreted: "title:cats" needs the words title and cats.
-    assert_eq!(search(&store, &text("title:cats")).total, 0);
+    assert_eq!(search(&*store, &text("title:cats")).total, 0);
     // A prefix star is not interpreted.
-    assert_eq!(search(&store, &text("ca*")).total, 0);
+    assert_eq!(search(&*store, &text("ca*")).total, 0);
     // Punctuation-only queries match nothing rather than everything.
-    assert_eq!(search(&store, &text("* ( :")).total, 0);
+    assert_eq!(search(&*store, &text("* ( :")).total, 0);
 }
 
-#[test]
-fn filters_narrow_by_wiki_space_author_locale_date_and_hidden() {
-    let (_dir, store) = store();
+fn filters_narrow_by_wiki_space_author_locale_date_and_hidden(db: &Fixture) {
+    let store = db.store();
     let dev = WikiId::new("dev").unwrap();
     store.create_wiki(&dev, "Dev").unwrap();
-    put(&store, "Sales.Plan", "", "budget");
-    put(&store, "Sales.Europe.Plan", "", "budget");
-    put(&store, "SalesForce.Plan", "", "budget");
-    put(&store, r"Sales\.x.Plan", "", "budget");
+    put(&*store, "Sales.Plan", "", "budget");
+    put(&*store, "Sales.Europe.Plan", "", "budget");
+    put(&*store, "SalesForce.Plan", "", "budget");
+    put(&*store, r"Sales\.x.Plan", "", "budget");
     store
         .save_document(&DocumentSave::new(reference("Team.Notes"), "budget", "bob"))
         .unwrap();
@@ -188,18 +183,18 @@ fn filters_narrow_by_wiki_space_author_locale_date_and_hidden() {
 
     let mut q = text("budget");
     assert_eq!(
-        search(&store, &q).total,
+        search(&*store, &q).total,
         6,
         "main wiki, hidden excluded, the translation row included"
     );
     q.wikis = WikiScope::All;
-    assert_eq!(search(&store, &q).total, 7);
+    assert_eq!(search(&*store, &q).total, 7);
     q.wikis = WikiScope::Only(vec![]);
-    assert_eq!(search(&store, &q).total, 0, "an empty scope fails closed");
+    assert_eq!(search(&*store, &q).total, 0, "an empty scope fails closed");
     q.wikis = main_only();
 
     q.space = Some(SpacePath::parse("Sales").unwrap());
-    let mut spaced = refs(&search(&store, &q));
+    let mut spaced = refs(&search(&*store, &q));
     spaced.sort();
     assert_eq!(
         spaced,
@@ -209,11 +204,11 @@ fn filters_narrow_by_wiki_space_author_locale_date_and_hidden() {
     q.space = None;
 
     q.author = Some("bob".into());
-    assert_eq!(refs(&search(&store, &q)), ["Team.Notes"]);
+    assert_eq!(refs(&search(&*store, &q)), ["Team.Notes"]);
     q.author = None;
 
     q.locale = Some(fr);
-    let french = search(&store, &q);
+    let french = search(&*store, &q);
     assert_eq!(refs(&french), ["Sales.Plan"]);
     assert_eq!(
         french.hits[0].candidate.locale.as_ref().map(Locale::as_str),
@@ -221,51 +216,50 @@ fn filters_narrow_by_wiki_space_author_locale_date_and_hidden() {
     );
     q.locale = Some(Locale::parse("en").unwrap());
     assert_eq!(
-        search(&store, &q).total,
+        search(&*store, &q).total,
         5,
         "default rows match their default locale"
     );
     q.locale = None;
 
     q.include_hidden = true;
-    assert_eq!(search(&store, &q).total, 7);
+    assert_eq!(search(&*store, &q).total, 7);
     q.include_hidden = false;
 
     let now = OffsetDateTime::now_utc();
     q.modified_from = Some(now + Duration::hours(1));
-    assert_eq!(search(&store, &q).total, 0);
+    assert_eq!(search(&*store, &q).total, 0);
     q.modified_from = Some(now - Duration::hours(1));
     q.modified_to = Some(now + Duration::hours(1));
-    assert_eq!(search(&store, &q).total, 6);
+    assert_eq!(search(&*store, &q).total, 6);
 }
 
-#[test]
-fn sorting_and_browsing() {
-    let (_dir, store) = store();
-    put(&store, "B.First", "charlie", "word");
+fn sorting_and_browsing(db: &Fixture) {
+    let store = db.store();
+    put(&*store, "B.First", "charlie", "word");
     std::thread::sleep(std::time::Duration::from_millis(5));
-    put(&store, "B.Second", "alpha", "word");
+    put(&*store, "B.Second", "alpha", "word");
     std::thread::sleep(std::time::Duration::from_millis(5));
-    put(&store, "B.Third", "bravo", "word");
+    put(&*store, "B.Third", "bravo", "word");
     let mut q = text("word");
     q.sort = SearchSort::Newest;
     assert_eq!(
-        refs(&search(&store, &q)),
+        refs(&search(&*store, &q)),
         ["B.Third", "B.Second", "B.First"]
     );
     q.sort = SearchSort::Oldest;
     assert_eq!(
-        refs(&search(&store, &q)),
+        refs(&search(&*store, &q)),
         ["B.First", "B.Second", "B.Third"]
     );
     q.sort = SearchSort::Title;
     assert_eq!(
-        refs(&search(&store, &q)),
+        refs(&search(&*store, &q)),
         ["B.Second", "B.Third", "B.First"]
     );
 
     let browse = SearchQuery::new(None, main_only());
-    let results = search(&store, &browse);
+    let results = search(&*store, &browse);
     assert_eq!(
         refs(&results),
         ["B.Third", "B.Second", "B.First"],
@@ -275,16 +269,15 @@ fn sorting_and_browsing() {
     assert!(results.terms.is_empty());
 }
 
-#[test]
-fn snippets_highlight_the_words() {
-    let (_dir, store) = store();
+fn snippets_highlight_the_words(db: &Fixture) {
+    let store = db.store();
     let body = format!(
         "{} The quick brown fox jumps. {}",
         "filler ".repeat(50),
         "padding ".repeat(50)
     );
-    put(&store, "Snip.Page", "", &body);
-    let results = search(&store, &text("FOX quick"));
+    put(&*store, "Snip.Page", "", &body);
+    let results = search(&*store, &text("FOX quick"));
     let snippet = &results.hits[0].snippet;
     let marked: Vec<&str> = snippet
         .highlights
@@ -296,13 +289,12 @@ fn snippets_highlight_the_words() {
     assert!(snippet.text.contains('…'));
 }
 
-#[test]
-fn denied_rows_leave_no_countable_trace_and_paging_counts_only_authorized_rows() {
-    let (_dir, store) = store();
+fn denied_rows_leave_no_countable_trace_and_paging_counts_only_authorized_rows(db: &Fixture) {
+    let store = db.store();
     for i in 0..30 {
         let space = if i % 3 == 0 { "Private" } else { "Public" };
         put(
-            &store,
+            &*store,
             &format!("{space}.Page{i:02}"),
             &format!("Page {i:02}"),
             "shared term",
@@ -351,18 +343,12 @@ fn denied_rows_leave_no_countable_trace_and_paging_counts_only_authorized_rows()
     assert_eq!(capped.total, 6, "the first 10 candidates, 4 of them denied");
 }
 
-#[test]
-fn the_authorization_callback_may_use_the_store() {
-    let dir = tempfile::tempdir().unwrap();
-    let store = SqliteStore::open_with(
-        dir.path(),
-        wiki_store::StoreConfig {
-            readers: 1,
-            ..Default::default()
-        },
-    )
-    .unwrap();
-    put(&store, "Cb.Page", "", "reentrant");
+fn the_authorization_callback_may_use_the_store(db: &Fixture) {
+    let store = db.open_with(wiki_store::StoreConfig {
+        readers: 1,
+        ..Default::default()
+    });
+    put(&*store, "Cb.Page", "", "reentrant");
     let inner = store.clone();
     let results = store
         .search(&text("reentrant"), &mut |c| {
@@ -372,9 +358,8 @@ fn the_authorization_callback_may_use_the_store() {
     assert_eq!(results.total, 1);
 }
 
-#[test]
-fn deleting_a_wiki_removes_its_pages_from_the_index() {
-    let (_dir, store) = store();
+fn deleting_a_wiki_removes_its_pages_from_the_index(db: &Fixture) {
+    let store = db.store();
     let gone = WikiId::new("gone").unwrap();
     store.create_wiki(&gone, "Gone").unwrap();
     store
@@ -385,8 +370,22 @@ fn deleting_a_wiki_removes_its_pages_from_the_index() {
         ))
         .unwrap();
     let everywhere = SearchQuery::new(Some("ephemeral".into()), WikiScope::All);
-    assert_eq!(search(&store, &everywhere).total, 1);
+    assert_eq!(search(&*store, &everywhere).total, 1);
     store.delete_wiki(&gone).unwrap();
-    assert_eq!(search(&store, &everywhere).total, 0);
-    assert_eq!(store.integrity_check().unwrap(), Vec::<String>::new());
+    assert_eq!(search(&*store, &everywhere).total, 0);
+}
+
+pub(crate) fn cases() -> Vec<Case> {
+    cases![
+        a_save_is_searchable_the_moment_it_commits,
+        words_are_all_required_and_not_a_phrase,
+        title_outweighs_content,
+        fts_syntax_in_the_query_is_plain_words,
+        filters_narrow_by_wiki_space_author_locale_date_and_hidden,
+        sorting_and_browsing,
+        snippets_highlight_the_words,
+        denied_rows_leave_no_countable_trace_and_paging_counts_only_authorized_rows,
+        the_authorization_callback_may_use_the_store,
+        deleting_a_wiki_removes_its_pages_from_the_index,
+    ]
 }

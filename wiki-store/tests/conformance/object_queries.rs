@@ -7,14 +7,14 @@ use std::collections::BTreeMap;
 
 use proptest::prelude::*;
 use proptest::test_runner::TestRunner;
-use wiki_store::ObjectStore;
+use wiki_store::Store;
 use wiki_store::model::class::{FieldType, NumberKind};
 use wiki_store::model::document::Expected;
 use wiki_store::model::object::{ClassChange, FieldChange, ObjectWrite};
 use wiki_store::model::wiki::WikiId;
 use wiki_store::objects::query::{FieldFilter, ObjectQuery, SortOrder};
 
-use crate::harness::{reference, store};
+use crate::harness::{Case, Fixture, cases, reference};
 
 const DAY: i64 = 86_400;
 /// 2026-01-01T00:00:00Z.
@@ -178,7 +178,7 @@ fn sort_strategy() -> impl Strategy<Value = Option<(&'static str, SortOrder)>> {
     ))
 }
 
-fn define_class(store: &wiki_store::SqliteStore, class: &str) {
+fn define_class(store: &dyn Store, class: &str) {
     let fields = [
         ("n", FieldType::Number(NumberKind::Integer)),
         ("x", FieldType::Number(NumberKind::Float)),
@@ -231,11 +231,10 @@ fn model(items: &[Item], filters: &[Filter], sort: Option<(&str, SortOrder)>) ->
         .collect()
 }
 
-#[test]
-fn compiled_queries_agree_with_the_model() {
+fn compiled_queries_agree_with_the_model(db: &Fixture) {
     // One store for every case (a fresh class per case keeps them apart): opening a database
     // per case would dominate the run.
-    let (_dir, store) = store();
+    let store = db.store();
     let case = Cell::new(0usize);
     let strategy = (
         proptest::collection::vec(item_strategy(), 3..14),
@@ -246,7 +245,7 @@ fn compiled_queries_agree_with_the_model() {
     let outcome = runner.run(&strategy, |(items, filters, sort)| {
         case.set(case.get() + 1);
         let class = format!("Model.Class{}", case.get());
-        define_class(&store, &class);
+        define_class(&*store, &class);
         let writes: Vec<ObjectWrite> = items
             .iter()
             .enumerate()
@@ -290,4 +289,8 @@ fn compiled_queries_agree_with_the_model() {
     if let Err(failure) = outcome {
         panic!("{failure}");
     }
+}
+
+pub(crate) fn cases() -> Vec<Case> {
+    cases![compiled_queries_agree_with_the_model,]
 }

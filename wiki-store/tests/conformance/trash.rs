@@ -10,15 +10,12 @@ use wiki_store::model::object::{ClassChange, FieldChange, FieldValue, ObjectWrit
 use wiki_store::model::search::{SearchQuery, WikiScope};
 use wiki_store::model::trash::DocumentDelete;
 use wiki_store::model::wiki::WikiId;
-use wiki_store::{
-    AttachmentStore, DocumentStore, Entity, ObjectStore, SearchStore, SqliteStore, StoreError,
-    TrashStore,
-};
+use wiki_store::{Entity, Store, StoreError};
 
-use crate::harness::{reference, store, v};
+use crate::harness::{Case, Fixture, cases, reference, v};
 
 /// Docs.Guide at 1.4: content, a French translation, a class field, an object, an attachment.
-fn rich_document(store: &SqliteStore) {
+fn rich_document(store: &dyn Store) {
     let guide = reference("Docs.Guide");
     store
         .save_document(
@@ -78,16 +75,15 @@ fn delete(expected: Expected) -> DocumentDelete {
     }
 }
 
-fn hits(store: &SqliteStore, words: &str) -> usize {
+fn hits(store: &dyn Store, words: &str) -> usize {
     let query = SearchQuery::new(Some(words.to_owned()), WikiScope::All);
     store.search(&query, &mut |_| true).unwrap().total
 }
 
-#[test]
-fn a_deleted_document_goes_to_the_bin_with_everything_and_comes_back() {
-    let (_dir, store) = store();
-    rich_document(&store);
-    assert_eq!(hits(&store, "zebraword"), 1);
+fn a_deleted_document_goes_to_the_bin_with_everything_and_comes_back(db: &Fixture) {
+    let store = db.store();
+    rich_document(&*store);
+    assert_eq!(hits(&*store, "zebraword"), 1);
     let stale = store.delete_document(&delete(Expected::Version(v("1.1"))));
     assert!(matches!(stale, Err(StoreError::VersionConflict { .. })));
 
@@ -112,7 +108,7 @@ fn a_deleted_document_goes_to_the_bin_with_everything_and_comes_back() {
         "translations went too"
     );
     assert_eq!(
-        hits(&store, "zebraword"),
+        hits(&*store, "zebraword"),
         0,
         "the search index follows in the same transaction"
     );
@@ -158,13 +154,12 @@ fn a_deleted_document_goes_to_the_bin_with_everything_and_comes_back() {
         store.class(&guide).unwrap().unwrap().enabled_names(),
         ["status"]
     );
-    assert_eq!(hits(&store, "zebraword"), 1);
+    assert_eq!(hits(&*store, "zebraword"), 1);
 }
 
-#[test]
-fn restoring_over_a_new_document_is_refused() {
-    let (_dir, store) = store();
-    rich_document(&store);
+fn restoring_over_a_new_document_is_refused(db: &Fixture) {
+    let store = db.store();
+    rich_document(&*store);
     let entry = store.delete_document(&delete(Expected::Any)).unwrap();
     store
         .save_document(&DocumentSave::new(reference("Docs.Guide"), "new", "dave"))
@@ -190,10 +185,9 @@ fn restoring_over_a_new_document_is_refused() {
     ));
 }
 
-#[test]
-fn a_deleted_attachment_is_restored_onto_its_document() {
-    let (_dir, store) = store();
-    rich_document(&store);
+fn a_deleted_attachment_is_restored_onto_its_document(db: &Fixture) {
+    let store = db.store();
+    rich_document(&*store);
     let deleted = store
         .delete_attachment(&AttachmentDelete {
             reference: reference("Docs.Guide"),
@@ -229,4 +223,12 @@ fn a_deleted_attachment_is_restored_onto_its_document() {
             ..
         })
     ));
+}
+
+pub(crate) fn cases() -> Vec<Case> {
+    cases![
+        a_deleted_document_goes_to_the_bin_with_everything_and_comes_back,
+        restoring_over_a_new_document_is_refused,
+        a_deleted_attachment_is_restored_onto_its_document,
+    ]
 }

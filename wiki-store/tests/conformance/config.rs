@@ -9,11 +9,9 @@ use wiki_store::model::mcp_config::{
 };
 use wiki_store::model::trash::DocumentDelete;
 use wiki_store::model::wiki::WikiId;
-use wiki_store::{
-    ChangeFeed, ConfigStore, DocumentStore, InvalidInput, StoreError, TrashStore, WikiStore,
-};
+use wiki_store::{InvalidInput, StoreError};
 
-use crate::harness::{reference, store};
+use crate::harness::{Case, Fixture, cases, reference};
 
 fn dev() -> WikiId {
     WikiId::new("dev").unwrap()
@@ -33,17 +31,15 @@ fn configured() -> McpConfig {
     }
 }
 
-#[test]
-fn an_unconfigured_wiki_reads_the_default_and_an_unknown_wiki_fails_closed() {
-    let (_dir, store) = store();
+fn an_unconfigured_wiki_reads_the_default_and_an_unknown_wiki_fails_closed(db: &Fixture) {
+    let store = db.store();
     assert_eq!(store.mcp_config(&WikiId::main()), McpConfig::default());
     assert!(store.mcp_config(&WikiId::main()).enabled, "unset means on");
     assert_eq!(store.mcp_config(&dev()), McpConfig::fail_closed());
 }
 
-#[test]
-fn a_saved_configuration_reads_back_on_its_hidden_document() {
-    let (_dir, store) = store();
+fn a_saved_configuration_reads_back_on_its_hidden_document(db: &Fixture) {
+    let store = db.store();
     store.create_wiki(&dev(), "Dev").unwrap();
     store
         .set_mcp_config(&dev(), &configured(), "admin")
@@ -71,9 +67,8 @@ fn a_saved_configuration_reads_back_on_its_hidden_document() {
     assert_eq!(store.mcp_config(&dev()), enabled_again);
 }
 
-#[test]
-fn saving_emits_a_change_event_for_the_configuration_document() {
-    let (_dir, store) = store();
+fn saving_emits_a_change_event_for_the_configuration_document(db: &Fixture) {
+    let store = db.store();
     let events: Arc<Mutex<Vec<ChangeEvent>>> = Arc::default();
     let sink = Arc::clone(&events);
     let _subscription = store.subscribe(Arc::new(move |event: &ChangeEvent| {
@@ -94,9 +89,8 @@ fn saving_emits_a_change_event_for_the_configuration_document() {
     );
 }
 
-#[test]
-fn reach_is_read_from_the_main_wiki_only() {
-    let (_dir, store) = store();
+fn reach_is_read_from_the_main_wiki_only(db: &Fixture) {
+    let store = db.store();
     store.create_wiki(&dev(), "Dev").unwrap();
     assert!(
         store.has_reach(&WikiId::main()),
@@ -127,31 +121,8 @@ fn reach_is_read_from_the_main_wiki_only() {
     );
 }
 
-#[test]
-fn a_corrupt_value_fails_closed() {
-    let (dir, store) = store();
-    store
-        .set_mcp_config(&WikiId::main(), &McpConfig::default(), "admin")
-        .unwrap();
-    let conn = rusqlite::Connection::open(dir.path().join("data").join("wiki.db")).unwrap();
-    conn.execute(
-        "UPDATE object_values SET value = 'maybe' WHERE field = 'enabled'",
-        [],
-    )
-    .unwrap();
-    let config = store.mcp_config(&WikiId::main());
-    assert_eq!(config, McpConfig::fail_closed());
-    assert!(
-        !config.enabled
-            && !config.guest_access
-            && config.space_filter_mode == SpaceFilterMode::DenyAll
-    );
-    assert!(!store.has_reach(&WikiId::main()));
-}
-
-#[test]
-fn invalid_configurations_are_refused_and_nothing_is_written() {
-    let (_dir, store) = store();
+fn invalid_configurations_are_refused_and_nothing_is_written(db: &Fixture) {
+    let store = db.store();
     let before = store.change_seq().unwrap();
     let bad = McpConfig {
         enabled_tools: vec!["get document".into()],
@@ -166,9 +137,8 @@ fn invalid_configurations_are_refused_and_nothing_is_written() {
     assert_eq!(store.mcp_config(&WikiId::main()), McpConfig::default());
 }
 
-#[test]
-fn the_configuration_documents_cannot_be_deleted() {
-    let (_dir, store) = store();
+fn the_configuration_documents_cannot_be_deleted(db: &Fixture) {
+    let store = db.store();
     let restrictive = McpConfig {
         space_filter_mode: SpaceFilterMode::Whitelist,
         space_filter_spaces: vec!["Public".into()],
@@ -194,4 +164,15 @@ fn the_configuration_documents_cannot_be_deleted() {
         restrictive,
         "the configuration was neither reset nor disabled"
     );
+}
+
+pub(crate) fn cases() -> Vec<Case> {
+    cases![
+        an_unconfigured_wiki_reads_the_default_and_an_unknown_wiki_fails_closed,
+        a_saved_configuration_reads_back_on_its_hidden_document,
+        saving_emits_a_change_event_for_the_configuration_document,
+        reach_is_read_from_the_main_wiki_only,
+        invalid_configurations_are_refused_and_nothing_is_written,
+        the_configuration_documents_cannot_be_deleted,
+    ]
 }

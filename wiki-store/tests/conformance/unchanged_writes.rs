@@ -16,11 +16,9 @@ use wiki_store::model::mcp_config::McpConfig;
 use wiki_store::model::object::{ClassChange, FieldChange, ObjectWrite};
 use wiki_store::model::version::Version;
 use wiki_store::model::wiki::WikiId;
-use wiki_store::{
-    AttachmentStore, ChangeFeed, ConfigStore, DocumentStore, ObjectStore, SqliteStore, StoreError,
-};
+use wiki_store::{Store, StoreError};
 
-use crate::harness::{reference, store, v};
+use crate::harness::{Case, Fixture, cases, reference, v};
 
 use crate::objects::CLASS;
 
@@ -33,7 +31,7 @@ struct Footprint {
     attachment_versions: Vec<Version>,
 }
 
-fn footprint(store: &SqliteStore, document: &str) -> Footprint {
+fn footprint(store: &dyn Store, document: &str) -> Footprint {
     let reference = reference(document);
     Footprint {
         change_seq: store.change_seq().unwrap(),
@@ -52,7 +50,7 @@ fn footprint(store: &SqliteStore, document: &str) -> Footprint {
 }
 
 /// Counts the change events published from now on.
-fn count_events(store: &SqliteStore) -> (Subscription, Arc<Mutex<usize>>) {
+fn count_events(store: &dyn Store) -> (Subscription, Arc<Mutex<usize>>) {
     let seen: Arc<Mutex<usize>> = Arc::default();
     let sink = Arc::clone(&seen);
     let subscription = store.subscribe(Arc::new(move |_: &ChangeEvent| *sink.lock().unwrap() += 1));
@@ -71,7 +69,7 @@ fn upload(content: &[u8], author: &str, expected: Expected) -> AttachmentWrite {
 }
 
 /// Docs.Guide at 1.2 with notes.txt 1.1 holding `one`.
-fn guide_with_notes(store: &SqliteStore) {
+fn guide_with_notes(store: &dyn Store) {
     store
         .save_document(&DocumentSave::new(reference("Docs.Guide"), "text", "bob"))
         .unwrap();
@@ -80,12 +78,11 @@ fn guide_with_notes(store: &SqliteStore) {
         .unwrap();
 }
 
-#[test]
-fn an_identical_upload_writes_no_version_and_emits_nothing() {
-    let (_dir, store) = store();
-    guide_with_notes(&store);
-    let before = footprint(&store, "Docs.Guide");
-    let (_subscription, events) = count_events(&store);
+fn an_identical_upload_writes_no_version_and_emits_nothing(db: &Fixture) {
+    let store = db.store();
+    guide_with_notes(&*store);
+    let before = footprint(&*store, "Docs.Guide");
+    let (_subscription, events) = count_events(&*store);
 
     let again = store
         .write_attachment(&upload(b"one", "carol", Expected::Version(v("1.2"))))
@@ -94,7 +91,7 @@ fn an_identical_upload_writes_no_version_and_emits_nothing() {
     assert_eq!(again.attachment_version, v("1.1"));
     assert!(!again.created_attachment);
     assert_eq!(again.document, SaveOutcome::Unchanged { version: v("1.2") });
-    assert_eq!(footprint(&store, "Docs.Guide"), before);
+    assert_eq!(footprint(&*store, "Docs.Guide"), before);
     assert_eq!(*events.lock().unwrap(), 0);
     let current = store
         .attachment(&reference("Docs.Guide"), "notes.txt")
@@ -106,11 +103,10 @@ fn an_identical_upload_writes_no_version_and_emits_nothing() {
     );
 }
 
-#[test]
-fn different_bytes_of_the_same_size_are_a_new_version() {
-    let (_dir, store) = store();
-    guide_with_notes(&store);
-    let (_subscription, events) = count_events(&store);
+fn different_bytes_of_the_same_size_are_a_new_version(db: &Fixture) {
+    let store = db.store();
+    guide_with_notes(&*store);
+    let (_subscription, events) = count_events(&*store);
 
     let changed = store
         .write_attachment(&upload(b"two", "alice", Expected::Version(v("1.2"))))
@@ -139,11 +135,10 @@ fn different_bytes_of_the_same_size_are_a_new_version() {
     );
 }
 
-#[test]
-fn an_identical_upload_on_a_stale_version_is_still_a_conflict() {
-    let (_dir, store) = store();
-    guide_with_notes(&store);
-    let before = footprint(&store, "Docs.Guide");
+fn an_identical_upload_on_a_stale_version_is_still_a_conflict(db: &Fixture) {
+    let store = db.store();
+    guide_with_notes(&*store);
+    let before = footprint(&*store, "Docs.Guide");
 
     let stale = store.write_attachment(&upload(b"one", "alice", Expected::Version(v("1.1"))));
 
@@ -154,7 +149,7 @@ fn an_identical_upload_on_a_stale_version_is_still_a_conflict() {
             actual: Some(actual)
         }) if expected == v("1.1") && actual == v("1.2")
     ));
-    assert_eq!(footprint(&store, "Docs.Guide"), before);
+    assert_eq!(footprint(&*store, "Docs.Guide"), before);
 }
 
 fn class_change(change: FieldChange, expected: Expected) -> ClassChange {
@@ -168,7 +163,7 @@ fn class_change(change: FieldChange, expected: Expected) -> ClassChange {
     }
 }
 
-fn add(store: &SqliteStore, name: &str, field_type: FieldType, pretty_name: Option<&str>) {
+fn add(store: &dyn Store, name: &str, field_type: FieldType, pretty_name: Option<&str>) {
     store
         .change_class(&class_change(
             FieldChange::Add {
@@ -182,7 +177,7 @@ fn add(store: &SqliteStore, name: &str, field_type: FieldType, pretty_name: Opti
 }
 
 /// Tasks.TaskClass at 1.5: title, priority, due (date only), tags (multi-select a|b), secret.
-fn task_class(store: &SqliteStore) {
+fn task_class(store: &dyn Store) {
     add(store, "title", FieldType::String, None);
     add(
         store,
@@ -210,13 +205,12 @@ fn modify(pretty_name: Option<&str>, attributes: &[(&str, &str)]) -> FieldChange
     }
 }
 
-#[test]
-fn modifying_a_field_to_what_it_already_is_writes_nothing() {
-    let (_dir, store) = store();
-    task_class(&store);
-    let before = footprint(&store, CLASS);
+fn modifying_a_field_to_what_it_already_is_writes_nothing(db: &Fixture) {
+    let store = db.store();
+    task_class(&*store);
+    let before = footprint(&*store, CLASS);
     assert_eq!(before.version, Some(v("1.5")));
-    let (_subscription, events) = count_events(&store);
+    let (_subscription, events) = count_events(&*store);
 
     // The same list spelled differently, the same flag, the same label.
     let same = modify(Some("Tags"), &[("values", " a, b "), ("multiselect", "1")]);
@@ -225,7 +219,7 @@ fn modifying_a_field_to_what_it_already_is_writes_nothing() {
         .unwrap();
 
     assert_eq!(outcome, SaveOutcome::Unchanged { version: v("1.5") });
-    assert_eq!(footprint(&store, CLASS), before);
+    assert_eq!(footprint(&*store, CLASS), before);
     assert_eq!(*events.lock().unwrap(), 0);
 
     let stale = store.change_class(&class_change(
@@ -259,7 +253,7 @@ fn object_write(number: Option<u32>, values: &[(&str, &str)], expected: Expected
 }
 
 /// Tasks.One at 1.1 holding object 0 with a title, a priority, a due date and tags.
-fn task_one(store: &SqliteStore) {
+fn task_one(store: &dyn Store) {
     task_class(store);
     let values = [
         ("title", "Plan"),
@@ -272,12 +266,11 @@ fn task_one(store: &SqliteStore) {
         .unwrap();
 }
 
-#[test]
-fn updating_an_object_to_the_values_it_holds_writes_nothing() {
-    let (_dir, store) = store();
-    task_one(&store);
-    let before = footprint(&store, "Tasks.One");
-    let (_subscription, events) = count_events(&store);
+fn updating_an_object_to_the_values_it_holds_writes_nothing(db: &Fixture) {
+    let store = db.store();
+    task_one(&*store);
+    let before = footprint(&*store, "Tasks.One");
+    let (_subscription, events) = count_events(&*store);
 
     // Other spellings of the stored values: compared as stored, after coercion.
     let mut same = object_write(
@@ -297,7 +290,7 @@ fn updating_an_object_to_the_values_it_holds_writes_nothing() {
         (outcome.number, outcome.created_object, outcome.document),
         (0, false, SaveOutcome::Unchanged { version: v("1.1") })
     );
-    assert_eq!(footprint(&store, "Tasks.One"), before);
+    assert_eq!(footprint(&*store, "Tasks.One"), before);
     assert_eq!(*events.lock().unwrap(), 0);
 
     same.expected = Expected::Absent;
@@ -320,10 +313,9 @@ fn updating_an_object_to_the_values_it_holds_writes_nothing() {
     assert_eq!(*events.lock().unwrap(), 2);
 }
 
-#[test]
-fn setting_a_password_again_is_always_a_write() {
-    let (_dir, store) = store();
-    task_one(&store);
+fn setting_a_password_again_is_always_a_write(db: &Fixture) {
+    let store = db.store();
+    task_one(&*store);
     let secret = |expected| object_write(Some(0), &[("secret", "hunter2")], expected);
     store
         .write_object(&secret(Expected::Version(v("1.1"))))
@@ -336,10 +328,9 @@ fn setting_a_password_again_is_always_a_write() {
     assert_eq!(again.document.version(), v("1.3"));
 }
 
-#[test]
-fn a_batch_advances_the_sequence_unless_every_write_is_unchanged() {
-    let (_dir, store) = store();
-    task_one(&store);
+fn a_batch_advances_the_sequence_unless_every_write_is_unchanged(db: &Fixture) {
+    let store = db.store();
+    task_one(&*store);
     let unchanged = object_write(Some(0), &[("title", "Plan")], Expected::Any);
     let changed = object_write(Some(0), &[("title", "Ship")], Expected::Any);
     let start = store.change_seq().unwrap();
@@ -368,9 +359,8 @@ fn a_batch_advances_the_sequence_unless_every_write_is_unchanged() {
     assert!(store.change_seq().unwrap() > start);
 }
 
-#[test]
-fn saving_the_same_configuration_again_writes_nothing() {
-    let (_dir, store) = store();
+fn saving_the_same_configuration_again_writes_nothing(db: &Fixture) {
+    let store = db.store();
     let config = McpConfig {
         enabled: false,
         ..McpConfig::default()
@@ -391,4 +381,17 @@ fn saving_the_same_configuration_again_writes_nothing() {
         }
     );
     assert_eq!(store.change_seq().unwrap(), start);
+}
+
+pub(crate) fn cases() -> Vec<Case> {
+    cases![
+        an_identical_upload_writes_no_version_and_emits_nothing,
+        different_bytes_of_the_same_size_are_a_new_version,
+        an_identical_upload_on_a_stale_version_is_still_a_conflict,
+        modifying_a_field_to_what_it_already_is_writes_nothing,
+        updating_an_object_to_the_values_it_holds_writes_nothing,
+        setting_a_password_again_is_always_a_write,
+        a_batch_advances_the_sequence_unless_every_write_is_unchanged,
+        saving_the_same_configuration_again_writes_nothing,
+    ]
 }

@@ -3,12 +3,9 @@
 use wiki_store::model::attachment::{AttachmentDelete, AttachmentWrite};
 use wiki_store::model::document::{DocumentSave, Expected, SaveOutcome};
 use wiki_store::model::version::Version;
-use wiki_store::{
-    AttachmentStore, DocumentStore, Entity, Field, InvalidInput, Limits, SqliteStore, StoreConfig,
-    StoreError,
-};
+use wiki_store::{Entity, Field, InvalidInput, Limits, Store, StoreConfig, StoreError};
 
-use crate::harness::{reference, store, v};
+use crate::harness::{Case, Fixture, cases, reference, v};
 
 const PNG: &[u8] =
     b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x06\0\0\0\x1f\x15\xc4\x89";
@@ -24,16 +21,15 @@ fn upload(document: &str, name: &str, content: &[u8], expected: Expected) -> Att
     }
 }
 
-fn document_version(store: &SqliteStore, document: &str) -> Option<Version> {
+fn document_version(store: &dyn Store, document: &str) -> Option<Version> {
     store
         .document(&reference(document), None)
         .unwrap()
         .map(|d| d.version)
 }
 
-#[test]
-fn each_upload_is_a_new_attachment_version_and_a_new_document_version() {
-    let (_dir, store) = store();
+fn each_upload_is_a_new_attachment_version_and_a_new_document_version(db: &Fixture) {
+    let store = db.store();
     store
         .save_document(&DocumentSave::new(reference("Docs.Guide"), "text", "bob"))
         .unwrap();
@@ -113,9 +109,8 @@ fn each_upload_is_a_new_attachment_version_and_a_new_document_version() {
     );
 }
 
-#[test]
-fn an_upload_creates_a_missing_document_and_sniffs_the_bytes() {
-    let (_dir, store) = store();
+fn an_upload_creates_a_missing_document_and_sniffs_the_bytes(db: &Fixture) {
+    let store = db.store();
     let outcome = store
         .write_attachment(&upload("Docs.New", "logo.txt", PNG, Expected::Absent))
         .unwrap();
@@ -135,9 +130,7 @@ fn an_upload_creates_a_missing_document_and_sniffs_the_bytes() {
     ));
 }
 
-#[test]
-fn bad_names_oversize_files_and_stale_versions_are_refused_with_nothing_written() {
-    let dir = tempfile::tempdir().unwrap();
+fn bad_names_oversize_files_and_stale_versions_are_refused_with_nothing_written(db: &Fixture) {
     let config = StoreConfig {
         limits: Limits {
             max_attachment_bytes: 8,
@@ -145,7 +138,7 @@ fn bad_names_oversize_files_and_stale_versions_are_refused_with_nothing_written(
         },
         ..StoreConfig::default()
     };
-    let store = SqliteStore::open_with(dir.path().join("data"), config).unwrap();
+    let store = db.open_with(config);
     store
         .save_document(&DocumentSave::new(reference("Docs.Guide"), "text", "bob"))
         .unwrap();
@@ -180,7 +173,7 @@ fn bad_names_oversize_files_and_stale_versions_are_refused_with_nothing_written(
             .unwrap()
             .is_empty()
     );
-    assert_eq!(document_version(&store, "Docs.Guide"), Some(v("1.1")));
+    assert_eq!(document_version(&*store, "Docs.Guide"), Some(v("1.1")));
     let zwj = store.write_attachment(&upload(
         "Docs.Guide",
         "a\u{200D}b.txt",
@@ -190,9 +183,8 @@ fn bad_names_oversize_files_and_stale_versions_are_refused_with_nothing_written(
     assert!(zwj.is_ok(), "{zwj:?}");
 }
 
-#[test]
-fn deleting_an_attachment_moves_it_to_the_bin_as_a_minor_version() {
-    let (_dir, store) = store();
+fn deleting_an_attachment_moves_it_to_the_bin_as_a_minor_version(db: &Fixture) {
+    let store = db.store();
     store
         .write_attachment(&upload("Docs.Guide", "a.txt", b"x", Expected::Any))
         .unwrap();
@@ -226,4 +218,13 @@ fn deleting_an_attachment_moves_it_to_the_bin_as_a_minor_version() {
             ..
         })
     ));
+}
+
+pub(crate) fn cases() -> Vec<Case> {
+    cases![
+        each_upload_is_a_new_attachment_version_and_a_new_document_version,
+        an_upload_creates_a_missing_document_and_sniffs_the_bytes,
+        bad_names_oversize_files_and_stale_versions_are_refused_with_nothing_written,
+        deleting_an_attachment_moves_it_to_the_bin_as_a_minor_version,
+    ]
 }

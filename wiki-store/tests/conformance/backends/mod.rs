@@ -1,0 +1,3 @@
+//! The backends the suite runs against: one constructor of fresh databases each.
+
+pub(crate) mod sqlite;
