@@ -46,6 +46,7 @@ mod plan;
 pub mod reference;
 pub mod rights;
 mod scan;
+mod schema;
 pub mod secret;
 pub mod sqlite;
 mod stored;

@@ -9,3 +9,4 @@ mod access_schema;
 mod crash;
 mod files;
 mod harness;
+mod schema;

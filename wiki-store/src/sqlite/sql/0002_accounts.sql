@@ -1,4 +1,4 @@
--- 0003: users, groups and their members, rights, API tokens. Users and groups are farm-wide;
+-- 0002: users, groups and their members, rights, API tokens. Users and groups are farm-wide;
 -- rights belong to a wiki. Never edit a released migration: append a new one.
 
 CREATE TABLE users (

@@ -1,4 +1,4 @@
--- 0006: the recycle bin. Deleting a document moves every row of it (all translations, with
+-- 0005: the recycle bin. Deleting a document moves every row of it (all translations, with
 -- their revisions and links), its attachments (all versions), its class fields and its objects
 -- into these tables, in one transaction; restoring moves them back under new ids. Deleting an
 -- attachment moves that attachment alone. Rows keep their old ids (old_*) only to re-link

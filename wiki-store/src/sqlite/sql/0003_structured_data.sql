@@ -1,4 +1,4 @@
--- 0004: structured data. A class is defined by a document (its fields hang on the document's
+-- 0003: structured data. A class is defined by a document (its fields hang on the document's
 -- default row); objects hang on the default row of the document that holds them and name their
 -- class by its wiki-local reference, so objects survive their class document (as in XWiki).
 -- Never edit a released migration: append a new one.

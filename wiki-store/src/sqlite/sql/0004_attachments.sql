@@ -1,4 +1,4 @@
--- 0005: attachments and their versions. An attachment hangs on its document's default row;
+-- 0004: attachments and their versions. An attachment hangs on its document's default row;
 -- every upload is a new version (1.1, 1.2, ...) with its bytes, both media types, author and
 -- comment. Never edit a released migration: append a new one.
 
