@@ -51,6 +51,19 @@ impl Pager {
     }
 }
 
+/// How many rows to read for a listing of at most `limit`: one more, which tells whether the
+/// listing was cut ([`cut`]).
+pub(crate) fn probe_limit(limit: usize) -> usize {
+    limit.saturating_add(1)
+}
+
+/// Keeps the first `limit` of rows read with [`probe_limit`]; whether there were more.
+pub(crate) fn cut<T>(mut rows: Vec<T>, limit: usize) -> (Vec<T>, bool) {
+    let truncated = rows.len() > limit;
+    rows.truncate(limit);
+    (rows, truncated)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -61,6 +74,12 @@ mod tests {
         let page = pager.page(0..10, |n| n % 2 == 0);
         assert_eq!(page, [2, 4]);
         assert_eq!(pager.total(), 5);
+    }
+
+    #[test]
+    fn a_listing_read_one_past_its_limit_knows_it_was_cut() {
+        assert_eq!(cut((0..probe_limit(3)).collect(), 3), (vec![0, 1, 2], true));
+        assert_eq!(cut(vec![0, 1], 3), (vec![0, 1], false));
     }
 
     #[test]

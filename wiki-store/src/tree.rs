@@ -8,7 +8,9 @@
 
 use std::collections::BTreeMap;
 
-use crate::model::hierarchy::{ChildrenPage, TreeNode};
+use crate::Result;
+use crate::model::hierarchy::{ChildrenPage, SpaceSummary, TreeNode};
+use crate::model::wiki::WikiId;
 use crate::reference::{DocumentReference, SpacePath};
 use crate::scan::Pager;
 use crate::stored::from_ms;
@@ -58,6 +60,57 @@ pub(crate) fn top_level_counts(
             .add(hidden, count, newest);
     }
     out
+}
+
+/// The top-level spaces as listed, from their folded counts: a space holding only hidden pages is
+/// left out unless `include_hidden`; `home_title` reads a home page's title (`None`: missing).
+pub(crate) fn space_summaries(
+    wiki: &WikiId,
+    counts: BTreeMap<SpacePath, Counts>,
+    include_hidden: bool,
+    mut home_title: impl FnMut(&DocumentReference) -> Result<Option<String>>,
+) -> Result<Vec<SpaceSummary>> {
+    let mut out = Vec::new();
+    for (space, counts) in counts {
+        if counts.visible == 0 && !include_hidden {
+            continue;
+        }
+        let home = space.home(wiki);
+        out.push(SpaceSummary {
+            home_title: home_title(&home)?,
+            space,
+            home,
+            pages: counts.visible,
+            hidden_pages: counts.hidden,
+            last_modified: counts.newest(include_hidden).map(from_ms),
+        });
+    }
+    Ok(out)
+}
+
+/// The children of a page that cannot have any: only a space home (`Space.WebHome`) has
+/// children; for any other page this is the (empty) answer, and a backend reads nothing.
+pub(crate) fn childless(parent: &DocumentReference) -> Option<ChildrenPage> {
+    (!parent.is_home()).then(|| ChildrenPage {
+        nodes: Vec::new(),
+        total: 0,
+    })
+}
+
+/// A page's node in a listing; a space home may have children.
+pub(crate) fn page_node(
+    reference: DocumentReference,
+    title: String,
+    hidden: bool,
+    updated_ms: i64,
+) -> TreeNode {
+    TreeNode {
+        has_children: reference.is_home(),
+        reference,
+        title: Some(title),
+        hidden,
+        updated: Some(from_ms(updated_ms)),
+    }
 }
 
 /// The newest page the caller may view in each hidden state of one nested space's subtree.

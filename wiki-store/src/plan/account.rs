@@ -8,8 +8,8 @@
 
 use crate::error::{Entity, InvalidInput};
 use crate::model::change::ChangeKind;
-use crate::model::rights::Subject;
-use crate::model::user::{ALL_USERS_GROUP, GUEST_USER, validate_principal_name};
+use crate::model::rights::{Right, RightScope, Subject};
+use crate::model::user::{ALL_USERS_GROUP, GUEST_USER, Group, User, validate_principal_name};
 use crate::model::wiki::WikiId;
 use crate::plan::text::check_label;
 use crate::{Result, StoreError};
@@ -92,10 +92,68 @@ pub(crate) fn require_subject(
 ) -> Result<()> {
     match subject {
         Subject::User(name) if name == GUEST_USER || user_exists(name)? => Ok(()),
-        Subject::User(name) => Err(StoreError::not_found(Entity::User, name)),
+        Subject::User(name) => Err(unknown_user(name)),
         Subject::Group(name) if name == ALL_USERS_GROUP || group_exists(name)? => Ok(()),
-        Subject::Group(name) => Err(StoreError::not_found(Entity::Group, name)),
+        Subject::Group(name) => Err(unknown_group(name)),
     }
+}
+
+/// The user called `name` when it is built in (the guest), so a backend never looks it up.
+pub(crate) fn built_in_user(name: &str) -> Option<User> {
+    (name == GUEST_USER).then(User::guest)
+}
+
+/// The built-in all-users group: every registered user (`users`, sorted), no stored members.
+pub(crate) fn all_users_group(users: Vec<String>) -> Group {
+    Group {
+        name: ALL_USERS_GROUP.to_owned(),
+        users,
+        groups: Vec::new(),
+    }
+}
+
+/// A stored group from its direct members as stored `(kind, name)`, each kind's names in order.
+pub(crate) fn group_of(name: &str, members: impl IntoIterator<Item = (String, String)>) -> Group {
+    let mut group = Group {
+        name: name.to_owned(),
+        users: Vec::new(),
+        groups: Vec::new(),
+    };
+    for (kind, member) in members {
+        match crate::stored::subject_of(&kind, member) {
+            Subject::Group(member) => group.groups.push(member),
+            Subject::User(member) => group.users.push(member),
+        }
+    }
+    group
+}
+
+/// Every group as listed: the stored ones (sorted by name) with the built-in all-users group in
+/// its place among them.
+pub(crate) fn with_all_users(mut groups: Vec<Group>, all_users: Group) -> Vec<Group> {
+    let at = groups.partition_point(|group| group.name.as_str() < ALL_USERS_GROUP);
+    groups.insert(at, all_users);
+    groups
+}
+
+/// The refusal of a lookup, deletion or token for a user that does not exist.
+pub(crate) fn unknown_user(name: &str) -> StoreError {
+    StoreError::not_found(Entity::User, name)
+}
+
+/// The refusal of a lookup or change of a group that does not exist.
+pub(crate) fn unknown_group(name: &str) -> StoreError {
+    StoreError::not_found(Entity::Group, name)
+}
+
+/// The refusal of a revocation of a token that does not exist.
+pub(crate) fn unknown_token(prefix: &str) -> StoreError {
+    StoreError::not_found(Entity::Token, prefix)
+}
+
+/// The refusal of a removal of a rights rule that does not exist.
+pub(crate) fn unknown_rule(scope: &RightScope, subject: &Subject, right: Right) -> StoreError {
+    StoreError::not_found(Entity::Right, format!("{right} for {subject} on {scope}"))
 }
 
 /// Checks a token request before any transaction; returns the label to store (trimmed).
@@ -135,6 +193,31 @@ mod tests {
         assert!(validate_new_user("alice", Some("A\u{7}")).is_err());
         assert!(validate_token_request(GUEST_USER, "x").is_err());
         assert_eq!(validate_token_request("alice", " ci ").ok(), Some("ci"));
+    }
+
+    #[test]
+    fn the_all_users_group_is_listed_in_its_place() {
+        let stored = |name: &str| {
+            group_of(
+                name,
+                [
+                    ("user".into(), "bob".into()),
+                    ("group".into(), "inner".into()),
+                ],
+            )
+        };
+        let listed = with_all_users(
+            vec![stored("admins"), stored("zeta")],
+            all_users_group(vec!["alice".into()]),
+        );
+        let names: Vec<&str> = listed.iter().map(|g| g.name.as_str()).collect();
+        assert_eq!(names, ["admins", ALL_USERS_GROUP, "zeta"]);
+        assert_eq!(
+            (listed[0].users.as_slice(), listed[0].groups.as_slice()),
+            (&["bob".to_owned()][..], &["inner".to_owned()][..])
+        );
+        assert_eq!(built_in_user(GUEST_USER), Some(User::guest()));
+        assert_eq!(built_in_user("alice"), None);
     }
 
     #[test]

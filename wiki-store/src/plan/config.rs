@@ -94,6 +94,26 @@ fn hidden_touch<'a>(
     }
 }
 
+/// The configuration a read found: `None` when the wiki has no configuration object yet (its
+/// hidden document or the object is missing), which means [`McpConfig::default`]; else the
+/// object's values, decoded by [`config_from_values`].
+pub(crate) fn config_read(values: Option<&BTreeMap<String, FieldValue>>) -> Result<McpConfig> {
+    values.map_or_else(|| Ok(McpConfig::default()), config_from_values)
+}
+
+/// What a read of the configuration answers: the configuration, or, when it could not be read
+/// at all (a storage failure, a corrupt value, an unknown wiki), [`McpConfig::fail_closed`],
+/// logged at WARN. Never an error: an endpoint whose configuration is unreadable exposes nothing.
+pub(crate) fn or_fail_closed(wiki: &WikiId, read: Result<McpConfig>) -> McpConfig {
+    match read {
+        Ok(config) => config,
+        Err(error) => {
+            tracing::warn!(wiki = %wiki, error = %error, "MCP configuration unreadable; failing closed");
+            McpConfig::fail_closed()
+        }
+    }
+}
+
 /// Builds the configuration from stored values: an unset value takes its default, a value of
 /// the wrong kind makes the whole read fail (and the caller fail closed).
 pub(crate) fn config_from_values(values: &BTreeMap<String, FieldValue>) -> Result<McpConfig> {

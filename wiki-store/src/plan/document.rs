@@ -3,7 +3,7 @@
 //!
 //! A backend saves a row in this order, inside its write transaction:
 //! 1. [`validate_save`] (before the transaction);
-//! 2. refuse an unknown wiki ([`unknown_wiki`]);
+//! 2. refuse an unknown wiki ([`crate::plan::wiki::unknown_wiki`]);
 //! 3. read the default row and pass it to [`target_row`], which says which row is addressed;
 //! 4. read that row (the default row again when it is the target) and pass both to
 //!    [`plan_save`];
@@ -71,9 +71,23 @@ fn valid_syntax_id(syntax: &str) -> bool {
             .is_some_and(|(name, version)| part(name) && part(version))
 }
 
-/// The refusal of a write into a wiki that does not exist.
-pub(crate) fn unknown_wiki(wiki: &WikiId) -> StoreError {
-    StoreError::not_found(Entity::Wiki, wiki)
+/// Which row a read addresses, given the document's default language: `None` (the default row)
+/// for no locale or the default language, else that translation's row, exactly (no fallback).
+pub(crate) fn read_target<'l>(
+    locale: Option<&'l Locale>,
+    default_language: &str,
+) -> Option<&'l Locale> {
+    locale.filter(|locale| locale.as_str() != default_language)
+}
+
+/// The refusal of a diff of a document row that does not exist.
+pub(crate) fn unknown_document(reference: &DocumentReference) -> StoreError {
+    StoreError::not_found(Entity::Document, reference)
+}
+
+/// The refusal of a diff naming a revision that does not exist.
+pub(crate) fn unknown_revision(version: Version) -> StoreError {
+    StoreError::not_found(Entity::Revision, version)
 }
 
 /// The compare-and-set: whether the caller's expectation holds for the row's current version

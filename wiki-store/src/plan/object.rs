@@ -13,8 +13,9 @@ use std::collections::BTreeMap;
 use crate::config::Limits;
 use crate::error::Entity;
 use crate::model::class::ClassDefinition;
+use crate::model::object::FieldValue;
 use crate::model::object::{ObjectDelete, ObjectWrite};
-use crate::objects::coerce::{StoredValue, coerce_value};
+use crate::objects::coerce::{StoredValue, coerce_value, decode_value};
 use crate::plan::class::{class_reference, refuse_reserved};
 use crate::plan::owner::Touch;
 use crate::reference::DocumentReference;
@@ -115,6 +116,26 @@ pub(crate) fn holds_values(
     Ok(true)
 }
 
+/// What readers see of an object's stored values: those of the class's enabled fields, decoded
+/// (Password values masked), and nothing when the class no longer exists, so a removed class can
+/// never expose a sealed Password value. Values of removed fields stay stored, unseen.
+pub(crate) fn visible_values(
+    class: Option<&ClassDefinition>,
+    stored: impl IntoIterator<Item = (String, StoredValue)>,
+) -> BTreeMap<String, FieldValue> {
+    let Some(class) = class else {
+        return BTreeMap::new();
+    };
+    stored
+        .into_iter()
+        .filter_map(|(name, value)| {
+            let field = class.field(&name)?;
+            let value = decode_value(&field.field_type, value);
+            Some((name, value))
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -154,6 +175,26 @@ mod tests {
             holds_values(&again, |_| Ok(Some(stored_seal.clone()))).ok(),
             Some(false)
         );
+    }
+
+    #[test]
+    fn only_enabled_fields_of_an_existing_class_are_seen() {
+        let stored = || {
+            vec![
+                ("priority".to_owned(), StoredValue::Integer(2)),
+                ("secret".to_owned(), StoredValue::Text("sha256$x$y".into())),
+                ("removed".to_owned(), StoredValue::Text("old".into())),
+            ]
+        };
+        let seen = visible_values(Some(&class()), stored());
+        assert_eq!(
+            seen,
+            BTreeMap::from([
+                ("priority".to_owned(), FieldValue::Integer(2)),
+                ("secret".to_owned(), FieldValue::Masked),
+            ])
+        );
+        assert!(visible_values(None, stored()).is_empty());
     }
 
     #[test]

@@ -12,7 +12,8 @@ use crate::error::{Entity, InvalidInput};
 use crate::model::change::ChangeKind;
 use crate::model::document::{DocumentSave, Expected};
 use crate::model::mcp_config::{MCP_CONFIG_CLASS, MCP_CONFIG_DOCUMENT};
-use crate::model::trash::DocumentDelete;
+use crate::model::trash::{DocumentDelete, TrashId};
+use crate::model::version::Version;
 use crate::model::wiki::WikiId;
 use crate::plan::document::validate_save;
 use crate::plan::owner::Touch;
@@ -43,6 +44,26 @@ pub(crate) fn deleted_event(reference: &DocumentReference) -> (WikiId, ChangeKin
         reference.wiki().clone(),
         ChangeKind::DocumentDeleted {
             reference: reference.clone(),
+        },
+    )
+}
+
+/// The refusal of a restore of an entry that is not in the bin.
+pub(crate) fn unknown_entry(id: TrashId) -> StoreError {
+    StoreError::not_found(Entity::TrashEntry, id)
+}
+
+/// The event of a restored document: its default row is back at `version`.
+pub(crate) fn restored_event(
+    reference: &DocumentReference,
+    version: Version,
+) -> (WikiId, ChangeKind) {
+    (
+        reference.wiki().clone(),
+        ChangeKind::DocumentSaved {
+            reference: reference.clone(),
+            locale: None,
+            version,
         },
     )
 }

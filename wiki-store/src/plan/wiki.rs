@@ -22,6 +22,11 @@ pub(crate) fn wiki_exists(id: &WikiId) -> StoreError {
     }
 }
 
+/// The refusal of a write into (or deletion of) a wiki that does not exist.
+pub(crate) fn unknown_wiki(id: &WikiId) -> StoreError {
+    StoreError::not_found(Entity::Wiki, id)
+}
+
 /// Refuses to delete the main wiki, which always exists.
 pub(crate) fn validate_delete(id: &WikiId) -> Result<()> {
     if id.is_main() {

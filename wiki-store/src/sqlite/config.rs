@@ -11,9 +11,10 @@ use crate::model::locale::Locale;
 use crate::model::mcp_config::{MCP_CONFIG_CLASS, MCP_CONFIG_DOCUMENT, McpConfig};
 use crate::model::wiki::WikiId;
 use crate::plan::config::{
-    class_touch, config_from_values, config_touch, config_values, missing_fields, reference_in,
+    class_touch, config_read, config_touch, config_values, missing_fields, or_fail_closed,
+    reference_in,
 };
-use crate::plan::document::unknown_wiki;
+use crate::plan::wiki::unknown_wiki;
 use crate::reference::DocumentReference;
 use crate::sqlite::SqliteStore;
 use crate::sqlite::convert::DbResultExt;
@@ -25,13 +26,7 @@ use crate::stored::{attributes_json, corrupt};
 
 impl ConfigStore for SqliteStore {
     fn mcp_config(&self, wiki: &WikiId) -> McpConfig {
-        match self.read(|conn| read_config(conn, wiki)) {
-            Ok(config) => config,
-            Err(error) => {
-                tracing::warn!(wiki = %wiki, error = %error, "MCP configuration unreadable; failing closed");
-                McpConfig::fail_closed()
-            }
-        }
+        or_fail_closed(wiki, self.read(|conn| read_config(conn, wiki)))
     }
 
     fn set_mcp_config(
@@ -122,7 +117,7 @@ fn read_config(conn: &Connection, wiki: &WikiId) -> Result<McpConfig> {
     }
     let document = reference_in(wiki, MCP_CONFIG_DOCUMENT)?;
     let Some(document_id) = default_row_id(conn, &document)? else {
-        return Ok(McpConfig::default());
+        return config_read(None);
     };
     let object_id: Option<i64> = conn
         .prepare_cached(
@@ -133,10 +128,9 @@ fn read_config(conn: &Connection, wiki: &WikiId) -> Result<McpConfig> {
         .optional()
         .db()?;
     let Some(object_id) = object_id else {
-        return Ok(McpConfig::default());
+        return config_read(None);
     };
     let class: ClassDefinition = load_class(conn, &reference_in(wiki, MCP_CONFIG_CLASS)?)?
         .ok_or_else(|| corrupt("configuration object without its class"))?;
-    let values = read_values(conn, object_id, Some(&class))?;
-    config_from_values(&values)
+    config_read(Some(&read_values(conn, object_id, Some(&class))?))
 }

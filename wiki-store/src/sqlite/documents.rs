@@ -3,23 +3,24 @@
 
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
+use crate::Result;
 use crate::api::DocumentStore;
-use crate::error::Entity;
 use crate::model::document::{Document, DocumentLocales, DocumentSave, SaveOutcome};
 use crate::model::history::{HistoryPage, Revision, RevisionDiff};
 use crate::model::link::LinkTarget;
 use crate::model::locale::Locale;
 use crate::model::version::Version;
 use crate::plan::document::{
-    RowView, RowWrite, SavePlan, all_unchanged, plan_save, target_row, unknown_wiki, validate_save,
+    RowView, RowWrite, SavePlan, all_unchanged, plan_save, read_target, target_row,
+    unknown_document, unknown_revision, validate_save,
 };
+use crate::plan::wiki::unknown_wiki;
 use crate::reference::DocumentReference;
 use crate::sqlite::SqliteStore;
 use crate::sqlite::convert::DbResultExt;
 use crate::sqlite::history;
 use crate::sqlite::write::WriteTx;
 use crate::stored::{self, DEFAULT_ROW, corrupt, from_ms, now_ms, to_i64};
-use crate::{Result, StoreError};
 
 /// The current state of one stored row.
 #[derive(Debug, Clone)]
@@ -131,11 +132,9 @@ pub(crate) fn resolve_row(
     let Some(default) = load_row(conn, reference, DEFAULT_ROW)? else {
         return Ok(None);
     };
-    match locale {
-        Some(locale) if locale.as_str() != default.language => {
-            load_row(conn, reference, locale.as_str())
-        }
-        _ => Ok(Some(default)),
+    match read_target(locale, &default.language) {
+        Some(translation) => load_row(conn, reference, translation.as_str()),
+        None => Ok(Some(default)),
     }
 }
 
@@ -427,11 +426,10 @@ impl DocumentStore for SqliteStore {
         to: Version,
     ) -> Result<RevisionDiff> {
         let (old, new) = self.read(|conn| {
-            let row = resolve_row(conn, reference, locale)?
-                .ok_or_else(|| StoreError::not_found(Entity::Document, reference))?;
+            let row =
+                resolve_row(conn, reference, locale)?.ok_or_else(|| unknown_document(reference))?;
             let load = |version: Version| {
-                history::revision(conn, row.id, version)?
-                    .ok_or_else(|| StoreError::not_found(Entity::Revision, version))
+                history::revision(conn, row.id, version)?.ok_or_else(|| unknown_revision(version))
             };
             Ok((load(from)?, load(to)?))
         })?;

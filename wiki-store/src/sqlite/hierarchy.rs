@@ -69,23 +69,12 @@ fn page_state(
 impl HierarchyStore for SqliteStore {
     fn top_level_spaces(&self, wiki: &WikiId, include_hidden: bool) -> Result<Vec<SpaceSummary>> {
         self.read(|conn| {
-            let mut out = Vec::new();
-            for (space, counts) in top_level_counts(conn, wiki)? {
-                if counts.visible == 0 && !include_hidden {
-                    continue;
-                }
-                let home = space.home(wiki);
-                let home_title = page_state(conn, &home)?.map(|(title, _, _)| title);
-                out.push(SpaceSummary {
-                    space,
-                    home,
-                    home_title,
-                    pages: counts.visible,
-                    hidden_pages: counts.hidden,
-                    last_modified: counts.newest(include_hidden).map(from_ms),
-                });
-            }
-            Ok(out)
+            tree::space_summaries(
+                wiki,
+                top_level_counts(conn, wiki)?,
+                include_hidden,
+                |home| Ok(page_state(conn, home)?.map(|(title, _, _)| title)),
+            )
         })
     }
 
@@ -97,11 +86,8 @@ impl HierarchyStore for SqliteStore {
         limit: usize,
         authorize: &mut dyn FnMut(&DocumentReference) -> bool,
     ) -> Result<ChildrenPage> {
-        if !parent.is_home() {
-            return Ok(ChildrenPage {
-                nodes: Vec::new(),
-                total: 0,
-            });
+        if let Some(none) = tree::childless(parent) {
+            return Ok(none);
         }
         let wiki = parent.wiki();
         let space = parent.space();
@@ -175,13 +161,12 @@ impl HierarchyStore for SqliteStore {
                     &row.get::<_, String>(0).db()?,
                     row.get(1).db()?,
                 )?;
-                out.push(TreeNode {
-                    has_children: reference.is_home(),
+                out.push(tree::page_node(
                     reference,
-                    title: Some(row.get(2).db()?),
-                    hidden: row.get(3).db()?,
-                    updated: Some(from_ms(row.get(4).db()?)),
-                });
+                    row.get(2).db()?,
+                    row.get(3).db()?,
+                    row.get(4).db()?,
+                ));
             }
             Ok(out)
         })

@@ -9,6 +9,7 @@ use crate::model::link::{Backlink, BacklinkPage, LinkTarget};
 use crate::model::locale::Locale;
 use crate::model::search::WikiScope;
 use crate::reference::DocumentReference;
+use crate::scan::{cut, probe_limit};
 use crate::sqlite::SqliteStore;
 use crate::sqlite::convert::DbResultExt;
 use crate::sqlite::documents::resolve_row;
@@ -81,8 +82,8 @@ impl LinkStore for SqliteStore {
             }
         }
         sql.push_str(") s ORDER BY s.wiki, s.space, s.name LIMIT ?");
-        values.push(Value::Integer(stored::to_i64(limit.saturating_add(1))));
-        let mut backlinks = self.read(|conn| {
+        values.push(Value::Integer(stored::to_i64(probe_limit(limit))));
+        let backlinks = self.read(|conn| {
             let mut stmt = conn.prepare_cached(&sql).db()?;
             let mut rows = stmt.query(params_from_iter(values.iter())).db()?;
             let mut out = Vec::new();
@@ -99,8 +100,7 @@ impl LinkStore for SqliteStore {
             }
             Ok(out)
         })?;
-        let truncated = backlinks.len() > limit;
-        backlinks.truncate(limit);
+        let (backlinks, truncated) = cut(backlinks, limit);
         Ok(BacklinkPage {
             backlinks,
             truncated,

@@ -16,7 +16,7 @@ use crate::model::object::{
 };
 use crate::model::version::Version;
 use crate::model::wiki::WikiId;
-use crate::objects::coerce::{StoredValue, decode_value};
+use crate::objects::coerce::StoredValue;
 use crate::objects::query::{ObjectQuery, SCAN_CEILING, check_query};
 use crate::plan::class::{
     PlannedChange, class_reference, plan_field_change, validate_class_change,
@@ -24,7 +24,7 @@ use crate::plan::class::{
 use crate::plan::document::all_unchanged;
 use crate::plan::object::{
     coerce_values, holds_values, object_touch, unknown_class, unknown_object,
-    validate_object_delete, validate_object_write,
+    validate_object_delete, validate_object_write, visible_values,
 };
 use crate::plan::owner::Touch;
 use crate::reference::DocumentReference;
@@ -432,10 +432,9 @@ pub(crate) fn read_values(
     object_id: i64,
     class: Option<&ClassDefinition>,
 ) -> Result<BTreeMap<String, FieldValue>> {
-    let Some(class) = class else {
+    if class.is_none() {
         return Ok(BTreeMap::new());
-    };
-    let mut values = BTreeMap::new();
+    }
     let rows = conn
         .prepare_cached("SELECT field, value FROM object_values WHERE object_id = ?1")
         .db()?
@@ -445,16 +444,11 @@ pub(crate) fn read_values(
         .db()?
         .collect::<rusqlite::Result<Vec<_>>>()
         .db()?;
-    for (name, value) in rows {
-        let Some(field) = class.field(&name) else {
-            continue;
-        };
-        values.insert(
-            name,
-            decode_value(&field.field_type, from_sql_value(value)?),
-        );
-    }
-    Ok(values)
+    let stored = rows
+        .into_iter()
+        .map(|(name, value)| Ok((name, from_sql_value(value)?)))
+        .collect::<Result<Vec<_>>>()?;
+    Ok(visible_values(class, stored))
 }
 
 /// Class definitions looked up once per listing.

@@ -1,10 +1,9 @@
 //! Saving the document that owns attachments and objects, as [`crate::plan::owner`] plans it.
 
 use crate::Result;
-use crate::StoreError;
-use crate::error::Entity;
 use crate::model::locale::Locale;
 use crate::model::version::Version;
+use crate::plan::document::unknown_document;
 use crate::plan::owner::{Touch, TouchPlan, Touched};
 use crate::reference::DocumentReference;
 use crate::sqlite::documents::{StoredRow, default_row_id, load_row, save_in, write_row};
@@ -51,11 +50,10 @@ pub(crate) fn touch(
     }
 }
 
-/// The default row id of an existing document, or [`StoreError::NotFound`].
+/// The default row id of an existing document, or [`crate::StoreError::NotFound`].
 pub(crate) fn require_document(
     conn: &rusqlite::Connection,
     reference: &DocumentReference,
 ) -> Result<i64> {
-    default_row_id(conn, reference)?
-        .ok_or_else(|| StoreError::not_found(Entity::Document, reference))
+    default_row_id(conn, reference)?.ok_or_else(|| unknown_document(reference))
 }

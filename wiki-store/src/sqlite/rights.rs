@@ -4,11 +4,10 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::Result;
 use crate::api::RightsStore;
-use crate::error::{Entity, StoreError};
 use crate::model::rights::{Right, RightRule, RightScope, Subject};
 use crate::model::wiki::WikiId;
-use crate::plan::account::rights_changed;
-use crate::plan::document::unknown_wiki;
+use crate::plan::account::{rights_changed, unknown_rule};
+use crate::plan::wiki::unknown_wiki;
 use crate::rights::{GroupMembership, RightsSnapshot};
 use crate::sqlite::SqliteStore;
 use crate::sqlite::convert::DbResultExt;
@@ -56,10 +55,7 @@ impl RightsStore for SqliteStore {
                 .execute(params![wiki, space, page, kind, name, right.as_str()])
                 .db()?;
             if removed == 0 {
-                return Err(StoreError::not_found(
-                    Entity::Right,
-                    format!("{right} for {subject} on {scope}"),
-                ));
+                return Err(unknown_rule(scope, subject, right));
             }
             let (wiki, event) = rights_changed(scope.wiki());
             tx.emit(wiki, event);

@@ -5,9 +5,8 @@ use time::OffsetDateTime;
 
 use crate::Result;
 use crate::api::TokenStore;
-use crate::error::{Entity, StoreError};
 use crate::model::token::{IssuedToken, TokenInfo};
-use crate::plan::account::validate_token_request;
+use crate::plan::account::{unknown_token, unknown_user, validate_token_request};
 use crate::secret::token;
 use crate::sqlite::SqliteStore;
 use crate::sqlite::convert::DbResultExt;
@@ -20,7 +19,7 @@ impl TokenStore for SqliteStore {
         let generated = token::generate();
         self.write(|tx| {
             if !user_exists(tx, user)? {
-                return Err(StoreError::not_found(Entity::User, user));
+                return Err(unknown_user(user));
             }
             let created = now_ms();
             tx.prepare_cached(
@@ -73,7 +72,7 @@ impl TokenStore for SqliteStore {
                 .execute([prefix])
                 .db()?;
             if removed == 0 {
-                return Err(StoreError::not_found(Entity::Token, prefix));
+                return Err(unknown_token(prefix));
             }
             accounts_changed(tx);
             Ok(())

@@ -5,16 +5,15 @@ use std::collections::HashMap;
 
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
+use crate::Result;
 use crate::api::TrashStore;
-use crate::error::Entity;
-use crate::model::change::ChangeKind;
 use crate::model::trash::{DocumentDelete, TrashEntry, TrashId};
 use crate::model::version::Version;
 use crate::model::wiki::WikiId;
 use crate::plan::document::check_expected;
 use crate::plan::trash::{
     attachment_exists, deleted_event, document_exists, missing_document, restore_comment,
-    restore_touch, validate_delete,
+    restore_touch, restored_event, unknown_entry, validate_delete,
 };
 use crate::reference::DocumentReference;
 use crate::sqlite::SqliteStore;
@@ -24,7 +23,6 @@ use crate::sqlite::documents::{default_row_id, load_row};
 use crate::sqlite::owner;
 use crate::sqlite::write::WriteTx;
 use crate::stored::{self, DEFAULT_ROW, corrupt, from_ms, now_ms};
-use crate::{Result, StoreError};
 
 impl TrashStore for SqliteStore {
     fn delete_document(&self, delete: &DocumentDelete) -> Result<TrashEntry> {
@@ -72,7 +70,7 @@ impl TrashStore for SqliteStore {
                 .query_row([id.0], raw_entry)
                 .optional()
                 .db()?
-                .ok_or_else(|| StoreError::not_found(Entity::TrashEntry, id))?
+                .ok_or_else(|| unknown_entry(id))?
                 .decode()?;
             match &entry.attachment {
                 None => restore_document(tx, &entry)?,
@@ -80,7 +78,7 @@ impl TrashStore for SqliteStore {
                     let comment = restore_comment(name);
                     let touch = restore_touch(&entry.reference, author, &comment, &limits)?;
                     let document_id = default_row_id(tx, &entry.reference)?
-                        .ok_or_else(|| StoreError::not_found(Entity::Document, &entry.reference))?;
+                        .ok_or_else(|| missing_document(&entry.reference))?;
                     if attachment_id(tx, document_id, name)?.is_some() {
                         return Err(attachment_exists(name, &entry.reference));
                     }
@@ -336,14 +334,8 @@ fn restore_document(tx: &mut WriteTx<'_>, entry: &TrashEntry) -> Result<()> {
     let version = load_row(tx, reference, DEFAULT_ROW)?
         .map(|row| row.version)
         .unwrap_or(entry.version);
-    tx.emit(
-        reference.wiki().clone(),
-        ChangeKind::DocumentSaved {
-            reference: reference.clone(),
-            locale: None,
-            version,
-        },
-    );
+    let (wiki, event) = restored_event(reference, version);
+    tx.emit(wiki, event);
     Ok(())
 }
 

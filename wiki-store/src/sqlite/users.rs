@@ -4,12 +4,12 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::Result;
 use crate::api::UserStore;
-use crate::error::{Entity, StoreError};
 use crate::model::rights::Subject;
-use crate::model::user::{ALL_USERS_GROUP, GUEST_USER, Group, User};
+use crate::model::user::{ALL_USERS_GROUP, Group, User};
 use crate::plan::account::{
-    self, group_exists as group_taken, not_a_member, refuse_all_users, refuse_guest,
-    user_exists as user_taken, validate_new_group, validate_new_user,
+    self, all_users_group, built_in_user, group_exists as group_taken, group_of, not_a_member,
+    refuse_all_users, refuse_guest, unknown_group, unknown_user, user_exists as user_taken,
+    validate_new_group, validate_new_user, with_all_users,
 };
 use crate::sqlite::SqliteStore;
 use crate::sqlite::convert::DbResultExt;
@@ -40,8 +40,8 @@ impl UserStore for SqliteStore {
     }
 
     fn user(&self, name: &str) -> Result<User> {
-        if name == GUEST_USER {
-            return Ok(User::guest());
+        if let Some(user) = built_in_user(name) {
+            return Ok(user);
         }
         self.read(|conn| {
             conn.prepare_cached("SELECT name, display_name, created_ms FROM users WHERE name = ?1")
@@ -49,7 +49,7 @@ impl UserStore for SqliteStore {
                 .query_row([name], user_row)
                 .optional()
                 .db()?
-                .ok_or_else(|| StoreError::not_found(Entity::User, name))
+                .ok_or_else(|| unknown_user(name))
         })
     }
 
@@ -73,7 +73,7 @@ impl UserStore for SqliteStore {
                 .execute([name])
                 .db()?;
             if deleted == 0 {
-                return Err(StoreError::not_found(Entity::User, name));
+                return Err(unknown_user(name));
             }
             forget_subject(tx, "user", name)?;
             accounts_changed(tx);
@@ -106,7 +106,7 @@ impl UserStore for SqliteStore {
                 return all_users(conn);
             }
             if !group_exists(conn, name)? {
-                return Err(StoreError::not_found(Entity::Group, name));
+                return Err(unknown_group(name));
             }
             load_group(conn, name)
         })
@@ -121,13 +121,11 @@ impl UserStore for SqliteStore {
                 .db()?
                 .collect::<rusqlite::Result<_>>()
                 .db()?;
-            let mut groups = names
+            let groups = names
                 .iter()
                 .map(|name| load_group(conn, name))
                 .collect::<Result<Vec<_>>>()?;
-            let at = groups.partition_point(|group| group.name.as_str() < ALL_USERS_GROUP);
-            groups.insert(at, all_users(conn)?);
-            Ok(groups)
+            Ok(with_all_users(groups, all_users(conn)?))
         })
     }
 
@@ -139,7 +137,7 @@ impl UserStore for SqliteStore {
                 .execute([name])
                 .db()?;
             if deleted == 0 {
-                return Err(StoreError::not_found(Entity::Group, name));
+                return Err(unknown_group(name));
             }
             forget_subject(tx, "group", name)?;
             accounts_changed(tx);
@@ -151,7 +149,7 @@ impl UserStore for SqliteStore {
         refuse_all_users(group)?;
         self.write(|tx| {
             if !group_exists(tx, group)? {
-                return Err(StoreError::not_found(Entity::Group, group));
+                return Err(unknown_group(group));
             }
             require_subject(tx, member)?;
             let (kind, name) = subject_parts(member);
@@ -212,19 +210,10 @@ fn all_users(conn: &Connection) -> Result<Group> {
         .db()?
         .collect::<rusqlite::Result<Vec<String>>>()
         .db()?;
-    Ok(Group {
-        name: ALL_USERS_GROUP.to_owned(),
-        users,
-        groups: Vec::new(),
-    })
+    Ok(all_users_group(users))
 }
 
 fn load_group(conn: &Connection, name: &str) -> Result<Group> {
-    let mut group = Group {
-        name: name.to_owned(),
-        users: Vec::new(),
-        groups: Vec::new(),
-    };
     let members: Vec<(String, String)> = conn
         .prepare_cached("SELECT member_kind, member FROM group_members WHERE group_name = ?1 ORDER BY member_kind, member")
         .db()?
@@ -232,14 +221,7 @@ fn load_group(conn: &Connection, name: &str) -> Result<Group> {
         .db()?
         .collect::<rusqlite::Result<_>>()
         .db()?;
-    for (kind, member) in members {
-        if kind == "group" {
-            group.groups.push(member);
-        } else {
-            group.users.push(member);
-        }
-    }
-    Ok(group)
+    Ok(group_of(name, members))
 }
 
 pub(crate) fn user_exists(conn: &Connection, name: &str) -> Result<bool> {

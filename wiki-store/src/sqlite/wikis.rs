@@ -3,10 +3,9 @@
 use rusqlite::{OptionalExtension, Row, params};
 
 use crate::api::WikiStore;
-use crate::error::Entity;
 use crate::model::wiki::{Wiki, WikiId};
 use crate::plan::wiki::{
-    created_event, deleted_event, validate_delete, validate_new_wiki, wiki_exists,
+    created_event, deleted_event, unknown_wiki, validate_delete, validate_new_wiki, wiki_exists,
 };
 use crate::sqlite::SqliteStore;
 use crate::sqlite::convert::DbResultExt;
@@ -72,7 +71,7 @@ impl WikiStore for SqliteStore {
                 .execute([id.as_str()])
                 .db()?;
             if deleted == 0 {
-                return Err(StoreError::not_found(Entity::Wiki, id));
+                return Err(unknown_wiki(id));
             }
             let (wiki, event) = deleted_event(id);
             tx.emit(wiki, event);
