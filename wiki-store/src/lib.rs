@@ -9,6 +9,11 @@
 //! The API is synchronous: an async server calls it off its workers (`spawn_blocking` or a
 //! dedicated pool). Every write is one transaction; full-text rows are updated inside it.
 //!
+//! Every rule is decided in backend-neutral modules (write planners per aggregate, column
+//! encodings, authorized paging, full-text words, tree folding, schema versions, rights), so a
+//! backend is SQL, transactions and a change feed; `tests/conformance` runs one suite against
+//! each.
+//!
 //! ```
 //! use wiki_store::model::document::DocumentSave;
 //! use wiki_store::model::search::{SearchQuery, WikiScope};
@@ -40,6 +45,7 @@ pub mod generate;
 mod history;
 pub mod import;
 pub mod links;
+mod listeners;
 pub mod model;
 pub mod objects;
 mod plan;

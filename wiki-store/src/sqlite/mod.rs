@@ -1,7 +1,9 @@
 //! The embedded SQLite backend (bundled SQLite, WAL, FTS5).
 //!
 //! Layout: `pool` (connections), `write` (transactions and events), `migrations` + `sql/` (schema),
-//! then one file per aggregate implementing its trait from [`crate::api`].
+//! then one file per aggregate implementing its trait from [`crate::api`] by executing what the
+//! backend-neutral rules (`crate::plan` and its siblings) decide: this module holds SQL, row
+//! decoding, transactions, the change feed and FTS5, and no rule of its own.
 
 mod attachments;
 mod changes;
@@ -30,7 +32,7 @@ use std::sync::Arc;
 use crate::Result;
 use crate::StoreError;
 use crate::config::StoreConfig;
-use changes::Listeners;
+use crate::listeners::Listeners;
 use convert::DbResultExt;
 use pool::Pool;
 

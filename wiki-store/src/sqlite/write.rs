@@ -6,7 +6,7 @@ use std::ops::Deref;
 use rusqlite::{Connection, Transaction, TransactionBehavior};
 
 use crate::Result;
-use crate::model::change::{ChangeEvent, ChangeKind};
+use crate::model::change::ChangeKind;
 use crate::model::wiki::WikiId;
 use crate::sqlite::SqliteStore;
 use crate::sqlite::changes::bump_change_seq;
@@ -46,7 +46,7 @@ impl Deref for WriteTx<'_> {
 impl SqliteStore {
     /// Runs `f` in one `IMMEDIATE` write transaction. An `Err` from `f` rolls everything back.
     pub(crate) fn write<T>(&self, f: impl FnOnce(&mut WriteTx<'_>) -> Result<T>) -> Result<T> {
-        let (value, events) = {
+        let (value, seq, events) = {
             let mut conn = self.pool().writer();
             let tx = conn
                 .transaction_with_behavior(TransactionBehavior::Immediate)
@@ -64,13 +64,9 @@ impl SqliteStore {
             } = write;
             let seq = if changed { bump_change_seq(&tx)? } else { 0 };
             tx.commit().db()?;
-            let events: Vec<ChangeEvent> = events
-                .into_iter()
-                .map(|(wiki, kind)| ChangeEvent { seq, wiki, kind })
-                .collect();
-            (value, events)
+            (value, seq, events)
         };
-        self.listeners().publish(&events);
+        self.listeners().publish_committed(seq, events);
         Ok(value)
     }
 }
