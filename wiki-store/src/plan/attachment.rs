@@ -38,8 +38,8 @@ pub(crate) fn validate_upload<'w>(
             &write.comment,
             write.expected,
         )
-    };
-    touch.validate(limits)?;
+    }
+    .validated(limits)?;
     Ok((touch, detect_media_types(&write.name, &write.content)))
 }
 
@@ -48,14 +48,13 @@ pub(crate) fn validate_delete<'d>(
     delete: &'d AttachmentDelete,
     limits: &Limits,
 ) -> Result<Touch<'d>> {
-    let touch = Touch::minor(
+    Touch::minor(
         &delete.reference,
         &delete.author,
         &delete.comment,
         delete.expected,
-    );
-    touch.validate(limits)?;
-    Ok(touch)
+    )
+    .validated(limits)
 }
 
 /// The refusal of a deletion of an attachment that does not exist.

@@ -64,8 +64,8 @@ pub(crate) fn validate_class_change<'c>(
         title: None,
         create: matches!(change.change, FieldChange::Add { .. }),
         hidden_on_create: false,
-    };
-    touch.validate(limits)?;
+    }
+    .validated(limits)?;
     Ok(touch)
 }
 

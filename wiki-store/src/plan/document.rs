@@ -154,18 +154,19 @@ pub(crate) struct RowWrite<'a> {
     pub(crate) comment: &'a str,
 }
 
+/// What a write that moved a row from `previous` (`None`: it created the row) to `version`
+/// reports.
+pub(crate) fn written(previous: Option<Version>, version: Version) -> SaveOutcome {
+    match previous {
+        Some(previous) => SaveOutcome::Updated { previous, version },
+        None => SaveOutcome::Created { version },
+    }
+}
+
 impl RowWrite<'_> {
     /// What the save reports.
     pub(crate) fn outcome(&self) -> SaveOutcome {
-        match self.previous {
-            Some(previous) => SaveOutcome::Updated {
-                previous,
-                version: self.version,
-            },
-            None => SaveOutcome::Created {
-                version: self.version,
-            },
-        }
+        written(self.previous, self.version)
     }
 
     /// The row's links, as they must be stored after this write (in order, without repeats).

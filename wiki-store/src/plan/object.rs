@@ -60,8 +60,8 @@ pub(crate) fn validate_object_delete<'d>(
         &delete.author,
         &delete.comment,
         delete.expected,
-    );
-    touch.validate(limits)?;
+    )
+    .validated(limits)?;
     Ok((class, touch))
 }
 

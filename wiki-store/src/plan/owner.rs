@@ -14,7 +14,7 @@ use crate::config::Limits;
 use crate::error::Entity;
 use crate::model::document::{DocumentSave, Expected, SaveOutcome};
 use crate::model::version::Version;
-use crate::plan::document::{RowView, RowWrite, check_expected, validate_save};
+use crate::plan::document::{RowView, RowWrite, check_expected, validate_save, written};
 use crate::reference::DocumentReference;
 
 /// How a write touches its owning document.
@@ -59,15 +59,7 @@ pub(crate) struct Touched {
 impl Touched {
     /// The touch as a document save outcome.
     pub(crate) fn outcome(self) -> SaveOutcome {
-        match self.previous {
-            Some(previous) => SaveOutcome::Updated {
-                previous,
-                version: self.version,
-            },
-            None => SaveOutcome::Created {
-                version: self.version,
-            },
-        }
+        written(self.previous, self.version)
     }
 }
 
@@ -107,6 +99,12 @@ impl<'a> Touch<'a> {
     /// Checks author, comment and title against the limits, before any transaction.
     pub(crate) fn validate(&self, limits: &Limits) -> Result<()> {
         validate_save(&self.creation(), limits)
+    }
+
+    /// This touch, once [`Touch::validate`] accepted it.
+    pub(crate) fn validated(self, limits: &Limits) -> Result<Self> {
+        self.validate(limits)?;
+        Ok(self)
     }
 
     /// For a write whose own data is already as asked, given the default row (`None`: the

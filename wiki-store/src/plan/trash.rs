@@ -97,9 +97,7 @@ pub(crate) fn restore_touch<'a>(
     comment: &'a str,
     limits: &Limits,
 ) -> Result<Touch<'a>> {
-    let touch = Touch::minor(reference, author, comment, Expected::Any);
-    touch.validate(limits)?;
-    Ok(touch)
+    Touch::minor(reference, author, comment, Expected::Any).validated(limits)
 }
 
 #[cfg(test)]

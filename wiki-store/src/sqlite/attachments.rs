@@ -25,21 +25,31 @@ const INFO_COLUMNS: &str = "a.name, v.version_major, v.version_minor, v.size, v.
                             v.author, v.comment, v.created_ms";
 
 fn info_row(row: &Row<'_>) -> rusqlite::Result<AttachmentInfo> {
+    let (version, size, media) = version_columns(row)?;
     Ok(AttachmentInfo {
         name: row.get(0)?,
-        version: Version {
-            major: row.get(1)?,
-            minor: row.get(2)?,
-        },
-        size: row.get::<_, i64>(3)?.unsigned_abs(),
-        media: MediaTypes {
-            declared: row.get(4)?,
-            sniffed: row.get(5)?,
-        },
+        version,
+        size,
+        media,
         author: row.get(6)?,
         comment: row.get(7)?,
         date: from_ms(row.get(8)?),
     })
+}
+
+/// A version's number, size and media types, from columns 1 to 5 of a row.
+fn version_columns(row: &Row<'_>) -> rusqlite::Result<(Version, u64, MediaTypes)> {
+    Ok((
+        Version {
+            major: row.get(1)?,
+            minor: row.get(2)?,
+        },
+        row.get::<_, i64>(3)?.unsigned_abs(),
+        MediaTypes {
+            declared: row.get(4)?,
+            sniffed: row.get(5)?,
+        },
+    ))
 }
 
 /// The current version of each attachment: the highest (major, minor) per attachment.
@@ -238,18 +248,13 @@ fn current_version(
     )
     .db()?
     .query_row(params![document_id, name], |row| {
+        let (version, size, media) = version_columns(row)?;
         Ok((
             row.get(0)?,
             CurrentAttachment {
-                version: Version {
-                    major: row.get(1)?,
-                    minor: row.get(2)?,
-                },
-                size: row.get::<_, i64>(3)?.unsigned_abs(),
-                media: MediaTypes {
-                    declared: row.get(4)?,
-                    sniffed: row.get(5)?,
-                },
+                version,
+                size,
+                media,
             },
         ))
     })

@@ -321,16 +321,20 @@ fn version_6_token_last_used_from_5() {
     assert_eq!(store.list_tokens(None).unwrap()[0].last_used, Some(at));
 }
 
-#[test]
-fn migrating_twice_is_a_no_op() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut conn = open(&dir);
-    migrate(&mut conn).unwrap();
+/// A database at the newest version with a second wiki in it.
+fn latest_with_a_wiki() -> (TempDir, Connection) {
+    let (dir, conn) = at_version(schema::latest(MIGRATIONS));
     conn.execute(
         "INSERT INTO wikis (id, pretty_name, created_ms) VALUES ('dev', 'Dev', 1)",
         [],
     )
     .unwrap();
+    (dir, conn)
+}
+
+#[test]
+fn migrating_twice_is_a_no_op() {
+    let (_dir, mut conn) = latest_with_a_wiki();
     migrate(&mut conn).unwrap();
     assert_eq!(version(&conn), schema::latest(MIGRATIONS));
     assert_eq!(count(&conn, "SELECT count(*) FROM wikis"), 2);
@@ -338,9 +342,7 @@ fn migrating_twice_is_a_no_op() {
 
 #[test]
 fn a_newer_schema_is_refused_untouched() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut conn = open(&dir);
-    migrate(&mut conn).unwrap();
+    let (_dir, mut conn) = at_version(schema::latest(MIGRATIONS));
     let newer = schema::latest(MIGRATIONS) + 1;
     conn.execute_batch(&format!("PRAGMA user_version = {newer}"))
         .unwrap();
@@ -354,14 +356,7 @@ fn a_newer_schema_is_refused_untouched() {
 
 #[test]
 fn a_failed_upgrade_keeps_the_data_and_the_version() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut conn = open(&dir);
-    migrate(&mut conn).unwrap();
-    conn.execute(
-        "INSERT INTO wikis (id, pretty_name, created_ms) VALUES ('dev', 'Dev', 1)",
-        [],
-    )
-    .unwrap();
+    let (_dir, mut conn) = latest_with_a_wiki();
     let mut broken = MIGRATIONS.to_vec();
     broken.push(Migration {
         version: schema::latest(MIGRATIONS) + 1,
