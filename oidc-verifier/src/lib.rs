@@ -57,6 +57,11 @@
 //! A verified token is cached under its SHA-256 until it expires (bounded by
 //! [`VerifierConfig::with_max_cached_tokens`]), so a client repeating its token costs a hash
 //! and a lookup. The clock is injectable ([`Verifier::with_clock`], [`ManualClock`]).
+//!
+//! # Testing servers built on this
+//!
+//! The `testing` feature adds the `testing` module: a local issuer on `127.0.0.1:0` with generated RSA
+//! and P-256 keys, and a token builder, for tests of a server's own OIDC path.
 
 mod algorithm;
 mod claims;
@@ -73,6 +78,9 @@ mod token;
 mod token_cache;
 mod user;
 mod verifier;
+
+#[cfg(feature = "testing")]
+pub mod testing;
 
 pub use algorithm::SigningAlgorithm;
 pub use clock::{Clock, ManualClock, SystemClock};
