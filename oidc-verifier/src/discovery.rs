@@ -5,8 +5,8 @@
 //! its keys must not vouch for this one), and `jwks_uri`, which must pass the same transport
 //! rule as the issuer.
 
-use reqwest::Url;
 use serde::Deserialize;
+use url::Url;
 
 use crate::error::{FetchError, Quoted};
 use crate::fetch::Fetcher;

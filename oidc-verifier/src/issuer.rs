@@ -10,7 +10,7 @@ use std::fmt;
 use std::net::IpAddr;
 use std::str::FromStr;
 
-use reqwest::Url;
+use url::Url;
 
 use crate::error::ConfigError;
 
@@ -89,8 +89,8 @@ impl fmt::Debug for IssuerUrl {
 }
 
 /// Whether the verifier may fetch `url`: https anywhere, http only on a loopback address, where
-/// nothing on the network can read or change the answer. Applied to issuers, to the
-/// `jwks_uri` a discovery document names and to every redirect.
+/// nothing on the network can read or change the answer. Applied to issuers and to the
+/// `jwks_uri` a discovery document names (redirects are not followed at all).
 pub(crate) fn check_transport(url: &Url) -> Result<(), &'static str> {
     let Some(host) = url.host_str() else {
         return Err("the URL has no host");

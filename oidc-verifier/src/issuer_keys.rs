@@ -16,8 +16,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, SystemTime};
 
 use parking_lot::{Mutex, RwLock};
-use reqwest::Url;
 use serde_json::Value;
+use url::Url;
 
 use crate::clock::{Clock, elapsed};
 use crate::config::RefreshPolicy;

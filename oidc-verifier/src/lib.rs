@@ -45,12 +45,12 @@
 //! # Keys
 //!
 //! Each issuer's `/.well-known/openid-configuration` is fetched (its `issuer` must equal the
-//! configured one), then its `jwks_uri`. Fetches are bounded ([`FetchLimits`]) and use https,
-//! or http on a loopback address only. [`RefreshPolicy`] says when keys are fetched again: on
-//! an unknown `kid` at most once a minute per issuer, in the background when the set is an
-//! hour old, and with the cached keys kept whenever the provider is down. A provider down at
-//! start-up is not an error: its tokens are refused, with the reason in the log, until a
-//! lazy retry succeeds.
+//! configured one), then its `jwks_uri`. Fetches are bounded ([`FetchLimits`]), use https, or
+//! http on a loopback address only, and follow no redirect. [`RefreshPolicy`] says when keys
+//! are fetched again: on an unknown `kid` at most once a minute per issuer, in the background
+//! when the set is an hour old, and with the cached keys kept whenever the provider is down.
+//! A provider down at start-up is not an error: its tokens are refused, with the reason in the
+//! log, until a lazy retry succeeds.
 //!
 //! # Cost
 //!

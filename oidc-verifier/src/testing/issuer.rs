@@ -49,6 +49,8 @@ struct IssuerState {
     jwks_body: Mutex<Option<String>>,
     /// Where discovery redirects instead of answering.
     discovery_redirect: Mutex<Option<String>>,
+    /// How long every answer is held back.
+    delay: Mutex<Duration>,
     discovery_requests: AtomicUsize,
     jwks_requests: AtomicUsize,
 }
@@ -70,6 +72,7 @@ impl TestIssuer {
             stated_jwks_uri: Mutex::new(None),
             jwks_body: Mutex::new(None),
             discovery_redirect: Mutex::new(None),
+            delay: Mutex::new(Duration::ZERO),
             discovery_requests: AtomicUsize::new(0),
             jwks_requests: AtomicUsize::new(0),
         });
@@ -151,6 +154,11 @@ impl TestIssuer {
         *self.state.discovery_redirect.lock() = location.map(str::to_owned);
     }
 
+    /// Holds every answer back by `delay` (a slow or hung provider).
+    pub fn set_response_delay(&self, delay: Duration) {
+        *self.state.delay.lock() = delay;
+    }
+
     /// Discovery requests answered (503s included).
     pub fn discovery_requests(&self) -> usize {
         self.state.discovery_requests.load(Ordering::SeqCst)
@@ -182,6 +190,7 @@ impl TestIssuer {
 
 async fn discovery(State(state): State<Arc<IssuerState>>) -> Response {
     state.discovery_requests.fetch_add(1, Ordering::SeqCst);
+    state.hold_back().await;
     if !state.available.load(Ordering::SeqCst) {
         return StatusCode::SERVICE_UNAVAILABLE.into_response();
     }
@@ -210,6 +219,7 @@ async fn discovery(State(state): State<Arc<IssuerState>>) -> Response {
 
 async fn jwks(State(state): State<Arc<IssuerState>>) -> Response {
     state.jwks_requests.fetch_add(1, Ordering::SeqCst);
+    state.hold_back().await;
     if !state.available.load(Ordering::SeqCst) {
         return StatusCode::SERVICE_UNAVAILABLE.into_response();
     }
@@ -218,4 +228,13 @@ async fn jwks(State(state): State<Arc<IssuerState>>) -> Response {
     }
     let keys = state.keys.lock().clone();
     axum::Json(json!({ "keys": keys })).into_response()
+}
+
+impl IssuerState {
+    async fn hold_back(&self) {
+        let delay = *self.delay.lock();
+        if !delay.is_zero() {
+            tokio::time::sleep(delay).await;
+        }
+    }
 }
