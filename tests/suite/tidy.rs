@@ -1,7 +1,8 @@
 //! What review would nag about, enforced as plain tests (rust-analyzer's `tidy.rs`).
 //!
 //! - Dependency arrows run one way: `wiki-mcp -> bundled-tools -> mcp-runtime -> (mcp-macros,
-//!   wiki-store)`; `wiki-store` knows nothing of MCP, `mcp-macros` depends on nothing of ours.
+//!   wiki-store)`; `wiki-store` knows nothing of MCP, `mcp-macros` and `oidc-verifier` depend on
+//!   nothing of ours.
 //! - Every dependency version is pinned once, in the root `[workspace.dependencies]`.
 //! - Tool crates reach serde_json, schemars and inventory only through the runtime's re-exports.
 //! - No ignored or should-panic tests, no `dbg!`, no printing outside the binary and benches.
@@ -44,6 +45,7 @@ const OUR_CRATES: &[&str] = &[
     "wiki-store",
     "bundled-tools",
     "wiki-mcp",
+    "oidc-verifier",
 ];
 
 /// Which of our crates each member may depend on (normal dependencies). A member missing here is
@@ -52,6 +54,8 @@ fn allowed_arrows() -> BTreeMap<&'static str, &'static [&'static str]> {
     BTreeMap::from([
         ("mcp-macros", &[][..]),
         ("wiki-store", &[][..]),
+        // A resource server's view of OIDC: no wiki type, no web framework of ours.
+        ("oidc-verifier", &[][..]),
         ("mcp-runtime", &["mcp-macros", "wiki-store"][..]),
         ("bundled-tools", &["mcp-runtime", "wiki-store"][..]),
         (
