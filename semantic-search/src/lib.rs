@@ -8,10 +8,14 @@
 //! - [`Embedder`] runs the model in Rust (candle's CPU backend, the model's own tokenizer):
 //!   tokenize, BERT, mean pooling, L2 normalization, as sentence-transformers does. No Python and
 //!   no network at run time. Embedding is CPU-heavy: run it off the async workers.
+//! - [`Chunker`] splits a page's Markdown along its headings into chunks of bounded size that
+//!   carry the page title and heading path, with stable ids and content digests, so an index
+//!   re-embeds only what changed.
 //!
 //! The collections, the index and the two MCP tools build on these (and on the framework)
 //! elsewhere; nothing here knows of MCP or of the store.
 
+mod chunk;
 mod digest;
 mod embed;
 mod error;
@@ -19,6 +23,7 @@ mod install;
 mod model_dir;
 mod package;
 
+pub use chunk::{Chunk, Chunker, DEFAULT_MAX_CHARS, MIN_MAX_CHARS};
 pub use embed::{DEFAULT_BATCH_SIZE, Embedder, MAX_BATCH_SIZE, MAX_INPUT_CHARS};
 pub use error::{Error, Result};
 pub use install::{DEFAULT_INDEX_URL, Installed, Installer, Progress};
