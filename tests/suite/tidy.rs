@@ -46,6 +46,7 @@ const OUR_CRATES: &[&str] = &[
     "bundled-tools",
     "wiki-mcp",
     "oidc-verifier",
+    "semantic-search",
 ];
 
 /// Which of our crates each member may depend on (normal dependencies). A member missing here is
@@ -62,6 +63,10 @@ fn allowed_arrows() -> BTreeMap<&'static str, &'static [&'static str]> {
             "wiki-mcp",
             &["bundled-tools", "mcp-runtime", "wiki-store"][..],
         ),
+        // The model, its installer and the chunker need nothing of ours. When the collections,
+        // the index and the two tools join it, it may use the public framework and wiki-server
+        // APIs (mcp-runtime, wiki-server) and nothing else, as a third-party tool crate would.
+        ("semantic-search", &[][..]),
         // Test crates may depend on anything.
         ("ui-tests", OUR_CRATES),
         ("tests", OUR_CRATES),
