@@ -35,12 +35,14 @@ const HIGHLIGHT_START: char = '\u{2}';
 const HIGHLIGHT_END: char = '\u{3}';
 
 /// The FTS5 expression for the agent's words, and the words: `None` when no word has a letter
-/// or digit (such a query matches nothing).
-pub(crate) fn match_expression(text: &str) -> Option<(String, Vec<String>)> {
+/// or digit (such a query matches nothing). Public only for the fuzz target that checks it
+/// against a real FTS5 table (`fuzz/fuzz_targets/search_text.rs`), as
+/// `wiki_store::sqlite::__fuzz_match_expression`.
+pub fn match_expression(text: &str) -> Option<(String, Vec<String>)> {
     // Control characters (NUL included) separate words too: FTS5 would choke on them.
     let terms: Vec<String> = text
         .split(|c: char| c.is_whitespace() || c.is_control())
-        .filter(|word| word.chars().any(char::is_alphanumeric))
+        .filter(|word| word.chars().any(is_word_char))
         .take(MAX_TERMS)
         .map(str::to_owned)
         .collect();
@@ -53,6 +55,14 @@ pub(crate) fn match_expression(text: &str) -> Option<(String, Vec<String>)> {
         .collect::<Vec<_>>()
         .join(" ");
     Some((expression, terms))
+}
+
+/// A letter or digit that FTS5 keeps: combining diacritical marks are alphabetic to Rust, but
+/// the tokenizer's `remove_diacritics` drops them, so a word made of them alone would be an empty
+/// phrase that matches nothing and empties the whole query (found by
+/// fuzz/fuzz_targets/search_text.rs).
+fn is_word_char(c: char) -> bool {
+    c.is_alphanumeric() && !('\u{300}'..='\u{36f}').contains(&c)
 }
 
 /// A candidate with its row id, for the snippet lookup.
@@ -357,6 +367,15 @@ mod tests {
         assert_eq!(match_expression("* ( ) \" :"), None);
         assert_eq!(match_expression("   "), None);
         assert_eq!(match_expression("a\0b").unwrap().1, ["a", "b"]);
+    }
+
+    /// Regression (fuzz/fuzz_targets/search_text.rs): a word of combining marks alone became an
+    /// empty FTS5 phrase, so `hello \u{368}` found nothing, not even `hello`.
+    #[test]
+    fn a_word_of_combining_marks_alone_is_not_a_word() {
+        assert_eq!(match_expression("\u{368}"), None);
+        assert_eq!(match_expression("hello \u{368}").unwrap().1, ["hello"]);
+        assert_eq!(match_expression("cafe\u{301}").unwrap().1, ["cafe\u{301}"]);
     }
 
     #[test]
