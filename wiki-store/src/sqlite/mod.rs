@@ -37,6 +37,9 @@ use pool::Pool;
 /// The database file's name inside the data directory.
 pub const DATABASE_FILE: &str = "wiki.db";
 
+#[doc(hidden)]
+pub use search::match_expression as __fuzz_match_expression;
+
 /// The SQLite store. Cheap to clone; clones share the pool and the listeners.
 #[derive(Clone)]
 pub struct SqliteStore {
