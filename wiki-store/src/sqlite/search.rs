@@ -10,6 +10,7 @@ use std::collections::HashMap;
 
 use rusqlite::types::Value;
 use rusqlite::{Connection, OptionalExtension, params_from_iter};
+use unicode_general_category::get_general_category;
 
 use crate::api::SearchStore;
 use crate::model::search::{
@@ -57,12 +58,13 @@ pub fn match_expression(text: &str) -> Option<(String, Vec<String>)> {
     Some((expression, terms))
 }
 
-/// A letter or digit that FTS5 keeps: combining diacritical marks are alphabetic to Rust, but
-/// the tokenizer's `remove_diacritics` drops them, so a word made of them alone would be an empty
-/// phrase that matches nothing and empties the whole query (found by
-/// fuzz/fuzz_targets/search_text.rs).
+/// A character the full-text tokenizer keeps in a token: unicode61's default token categories,
+/// `L* N* Co`. Anything else separates tokens, so a word without one (combining marks alone, which
+/// Rust counts as alphabetic) would be an empty phrase that matches nothing and empties the whole
+/// query (found by fuzz/fuzz_targets/search_text.rs).
 fn is_word_char(c: char) -> bool {
-    c.is_alphanumeric() && !('\u{300}'..='\u{36f}').contains(&c)
+    let category = get_general_category(c).abbreviation();
+    category.starts_with(['L', 'N']) || category == "Co"
 }
 
 /// A candidate with its row id, for the snippet lookup.
@@ -369,12 +371,13 @@ mod tests {
         assert_eq!(match_expression("a\0b").unwrap().1, ["a", "b"]);
     }
 
-    /// Regression (fuzz/fuzz_targets/search_text.rs): a word of combining marks alone became an
-    /// empty FTS5 phrase, so `hello \u{368}` found nothing, not even `hello`.
+    /// Regression (fuzz/fuzz_targets/search_text.rs): a word of combining marks alone (U+0368,
+    /// U+05C2) became an empty FTS5 phrase, so `hello \u{368}` found nothing, not even `hello`.
     #[test]
     fn a_word_of_combining_marks_alone_is_not_a_word() {
         assert_eq!(match_expression("\u{368}"), None);
         assert_eq!(match_expression("hello \u{368}").unwrap().1, ["hello"]);
+        assert_eq!(match_expression("\u{5c2}"), None);
         assert_eq!(match_expression("cafe\u{301}").unwrap().1, ["cafe\u{301}"]);
     }
 
