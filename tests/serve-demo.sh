@@ -1,6 +1,7 @@
-# Sourced (not run) by the client checks, tests/python/run.sh and tests/inspector/run.sh, from the
-# workspace root: builds `wiki-mcp`, starts `wiki-mcp serve` on a fresh demo farm on a free
-# loopback port, and sets
+# Sourced (not run) by the client checks (run.sh in tests/python, tests/inspector and
+# tests/conformance) from the workspace root: builds `wiki-mcp`, starts `wiki-mcp serve` on a
+# fresh demo farm on a free loopback port (with the options in the array `serve_args`, if the
+# caller set one), and sets
 #   target_dir  the cargo target directory ($CARGO_TARGET_DIR, else target)
 #   wiki_mcp    the binary, for admin commands on the farm while it is served
 #   data        a temporary directory holding the farm ("$data/farm"), removed on exit
@@ -14,7 +15,8 @@ cargo build --locked -p wiki-mcp
 wiki_mcp="$target_dir/debug/wiki-mcp"
 
 data=$(mktemp -d)
-"$wiki_mcp" --data "$data/farm" serve --listen 127.0.0.1:0 \
+# shellcheck disable=SC2154 # serve_args is the caller's, if it set one
+"$wiki_mcp" --data "$data/farm" serve --listen 127.0.0.1:0 ${serve_args[@]+"${serve_args[@]}"} \
     >"$data/serve.out" 2>"$data/serve.err" &
 server=$!
 trap 'kill "$server" 2>/dev/null || true; rm -rf "$data"' EXIT

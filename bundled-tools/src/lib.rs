@@ -7,3 +7,17 @@
 
 mod seams;
 mod tools;
+
+/// The line window exactly as the tools print it (numbered lines, then the footer), or the
+/// agent-facing error for a bad `offset`/`limit`: the entry of the fuzz target that checks the
+/// window grammar (`fuzz/fuzz_targets/line_window.rs`). Not API.
+#[doc(hidden)]
+pub fn __fuzz_line_window(
+    text: &str,
+    offset: Option<i64>,
+    limit: Option<i64>,
+) -> Result<String, String> {
+    seams::window::line_window(text, offset, limit, "document")
+        .map(|window| window.with_footer())
+        .map_err(|error| error.message().to_owned())
+}

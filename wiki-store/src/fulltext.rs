@@ -5,6 +5,8 @@
 //! as an FTS5 string, PostgreSQL makes each a plain lexeme): never query syntax. Which rows the
 //! caller may see is decided by the caller's `authorize` before counting ([`crate::scan`]).
 
+use unicode_general_category::get_general_category;
+
 use crate::model::search::{SearchResults, Snippet};
 
 /// Most words a query may use; more would only slow the match down.
@@ -39,7 +41,7 @@ pub(crate) fn search_text(text: Option<&str>) -> SearchText {
     };
     let words: Vec<String> = text
         .split(|c: char| c.is_whitespace() || c.is_control())
-        .filter(|word| word.chars().any(char::is_alphanumeric))
+        .filter(|word| word.chars().any(is_word_char))
         .take(MAX_TERMS)
         .map(str::to_owned)
         .collect();
@@ -48,6 +50,15 @@ pub(crate) fn search_text(text: Option<&str>) -> SearchText {
     } else {
         SearchText::Words(words)
     }
+}
+
+/// A character the full-text tokenizers keep in a token: SQLite unicode61's default token
+/// categories, `L* N* Co`. Anything else separates tokens, so a word without one (combining marks
+/// alone, which Rust counts as alphabetic) would be an empty phrase that matches nothing and
+/// empties the whole query (found by fuzz/fuzz_targets/search_text.rs).
+fn is_word_char(c: char) -> bool {
+    let category = get_general_category(c).abbreviation();
+    category.starts_with(['L', 'N']) || category == "Co"
 }
 
 /// No results, reporting the words that were looked for.
@@ -108,6 +119,16 @@ mod tests {
         assert_eq!(search_text(Some("* ( ) \" :")), SearchText::Nothing);
         assert_eq!(search_text(Some("   ")), SearchText::Browse);
         assert_eq!(search_text(None), SearchText::Browse);
+    }
+
+    /// Regression (fuzz/fuzz_targets/search_text.rs): a word of combining marks alone (U+0368,
+    /// U+05C2) became an empty FTS5 phrase, so `hello \u{368}` found nothing, not even `hello`.
+    #[test]
+    fn a_word_of_combining_marks_alone_is_not_a_word() {
+        assert_eq!(search_text(Some("\u{368}")), SearchText::Nothing);
+        assert_eq!(words("hello \u{368}"), ["hello"]);
+        assert_eq!(search_text(Some("\u{5c2}")), SearchText::Nothing);
+        assert_eq!(words("cafe\u{301}"), ["cafe\u{301}"]);
     }
 
     #[test]

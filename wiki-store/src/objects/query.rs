@@ -172,6 +172,14 @@ pub fn check_query(
     for filter in &query.filters {
         let field = queryable(class, &filter.field, "filter on")?;
         let value = if filter.op == FilterOp::Contains {
+            // SQLite's LIKE ends its pattern at a NUL: `%a\0b%` would be `%a` and match far
+            // more than asked (found by fuzz/fuzz_targets/object_filters.rs).
+            if filter.value.contains('\0') {
+                return Err(query_error(format!(
+                    "a contains value cannot hold a NUL character (filter on {})",
+                    field.name
+                )));
+            }
             if !field.field_type.is_text() {
                 return Err(query_error(format!(
                     "contains applies to text fields; {} is a {} field",
@@ -326,6 +334,22 @@ mod tests {
         assert!(check_query(&class(), &query(&["priority = high"], None)?).is_err());
         let too_many: Vec<&str> = std::iter::repeat_n("priority = 1", MAX_FILTERS + 1).collect();
         assert!(check_query(&class(), &query(&too_many, None)?).is_err());
+        Ok(())
+    }
+
+    /// Regression (fuzz/fuzz_targets/object_filters.rs): SQLite's LIKE ends its pattern at a NUL,
+    /// so this needle matched every object before `contains` refused NUL characters.
+    #[test]
+    fn a_contains_needle_with_a_nul_is_refused() -> Result<(), StoreError> {
+        let nul = check_query(
+            &class(),
+            &query(&["title contains \0\0\0\0\0\0\0\u{4}%_"], None)?,
+        );
+        assert!(matches!(
+            nul,
+            Err(StoreError::Invalid(InvalidInput::Query { ref reason })) if reason.contains("NUL")
+        ));
+        assert!(check_query(&class(), &query(&["title contains a%_\\b"], None)?).is_ok());
         Ok(())
     }
 }

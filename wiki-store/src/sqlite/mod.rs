@@ -39,6 +39,19 @@ use pool::Pool;
 /// The database file's name inside the data directory.
 pub const DATABASE_FILE: &str = "wiki.db";
 
+/// The FTS5 expression every search runs for the agent's `text`, and its words; `None` when the
+/// text has no word (such a query matches nothing). Public only for the fuzz target that checks
+/// it against a real FTS5 table (`fuzz/fuzz_targets/search_text.rs`).
+#[doc(hidden)]
+pub fn __fuzz_match_expression(text: &str) -> Option<(String, Vec<String>)> {
+    match crate::fulltext::search_text(Some(text)) {
+        crate::fulltext::SearchText::Words(words) => {
+            Some((search::match_expression(&words), words))
+        }
+        crate::fulltext::SearchText::Browse | crate::fulltext::SearchText::Nothing => None,
+    }
+}
+
 /// The SQLite store. Cheap to clone; clones share the pool and the listeners.
 #[derive(Clone)]
 pub struct SqliteStore {

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Usage: fuzz/run.sh [SECONDS] [TARGET...]
+#
+# Builds the fuzz targets (fuzz_targets/, listed by `cargo fuzz list`) and runs each for SECONDS
+# (default 20) with libFuzzer, starting from the committed corpus (corpus/TARGET/, read only)
+# with its dictionary (dict/TARGET.dict). The test command runs it for 20 s a target; run it for
+# longer by hand, e.g. `fuzz/run.sh 600 search_text`. Inputs found to reach new code are kept
+# under the target directory (target/fuzz/corpus/TARGET); to fold them into the committed corpus,
+# minimized: `cd fuzz && cargo fuzz cmin -s none TARGET corpus/TARGET ../target/fuzz/corpus/TARGET`
+# (fold the scratch directory into corpus/TARGET first).
+#
+# How it runs on the stable toolchain: cargo-fuzz 0.13 (installed here if missing) builds with
+# `-s none`. Its default, AddressSanitizer, needs the nightly-only `-Zsanitizer`; every other flag
+# it passes (SanitizerCoverage through `-Cpasses=sancov-module` and `-Cllvm-args`, `--cfg
+# fuzzing`, debug assertions and overflow checks) is stable. The code under test forbids
+# `unsafe`, so what ASan adds (memory errors in unsafe code) is not what these targets look for:
+# they check properties, which fail as panics that libFuzzer reports as crashes.
+#
+# A crash stops the run, leaves the input under target/fuzz/artifacts/TARGET/ and fails the
+# script. Reproduce it with `cd fuzz && cargo fuzz run -s none TARGET <that file>`, then add the
+# input as a regression #[test] in the crate that owns the code, beside the fix.
+set -euo pipefail
+
+cd "$(dirname "$0")"
+seconds=${1:-20}
+shift || true
+if ! [[ "$seconds" =~ ^[1-9][0-9]*$ ]]; then
+    echo "usage: fuzz/run.sh [SECONDS] [TARGET...] (SECONDS a positive whole number)" >&2
+    exit 2
+fi
+
+cargo_fuzz_version=0.13.2
+if [ "$(cargo fuzz --version 2>/dev/null)" != "cargo-fuzz $cargo_fuzz_version" ]; then
+    echo "== installing cargo-fuzz $cargo_fuzz_version"
+    cargo install --locked --quiet cargo-fuzz --version "$cargo_fuzz_version"
+fi
+
+target_dir="$(mkdir -p "${CARGO_TARGET_DIR:-../target}" && cd "${CARGO_TARGET_DIR:-../target}" && pwd)/fuzz"
+fuzz=(cargo fuzz run -s none --target-dir "$target_dir")
+if [ "$#" -gt 0 ]; then
+    targets=("$@")
+else
+    mapfile -t targets < <(cargo fuzz list)
+fi
+
+echo "== building the fuzz targets"
+cargo fuzz build -s none --target-dir "$target_dir"
+
+passed=0
+failed=0
+for target in "${targets[@]}"; do
+    scratch="$target_dir/corpus/$target"
+    artifacts="$target_dir/artifacts/$target"
+    mkdir -p "$scratch" "$artifacts"
+    log="$target_dir/$target.log"
+    status=0
+    # New inputs go to the first corpus directory (scratch); the committed one is only read.
+    # -timeout: one input taking longer is a hang, reported like a crash.
+    "${fuzz[@]}" "$target" "$scratch" "corpus/$target" -- \
+        -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+        -dict="dict/$target.dict" -artifact_prefix="$artifacts/" -print_final_stats=1 \
+        >"$log" 2>&1 || status=$?
+    runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
+    coverage=$(grep -o 'cov: [0-9]*' "$log" | tail -n 1 || true)
+    if [ "$status" -ne 0 ]; then
+        echo "FAIL: $target (exit status $status): libFuzzer output follows" >&2
+        grep -v -E '^#[0-9]+\s+(NEW|REDUCE|pulse)' "$log" | tail -n 60 >&2
+        failed=$((failed + 1))
+        continue
+    fi
+    echo "ok: $target: ${runs:-?} inputs in ${seconds} s, ${coverage:-cov: ?}, no failure"
+    passed=$((passed + 1))
+done
+echo "fuzz targets: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
