@@ -239,6 +239,12 @@ pub(crate) fn save_in(
         load_row(tx, reference, &target_locale)?
     };
     check_expected(save.expected, current.as_ref().map(|row| row.version))?;
+    // A new document may not take a look-alike name (existing ones stay readable).
+    if default.is_none()
+        && let Some((what, reason)) = reference.look_alike_problem()
+    {
+        return Err(InvalidInput::Name { what, reason }.into());
+    }
 
     let now = now_ms();
     match current {

@@ -15,6 +15,7 @@ mod harness;
 mod hierarchy;
 mod import;
 mod links;
+mod look_alikes;
 mod object_queries;
 mod objects;
 mod search;
