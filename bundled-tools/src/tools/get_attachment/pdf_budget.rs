@@ -12,6 +12,9 @@
 //!    a budget stops the load. Streams whose content lopdf fills in afterwards are charged
 //!    right after the load.
 //!
+//! Written against lopdf 0.42 (`Reader::read`, `load_objects_raw`, `Stream::decompressed_content`,
+//! `parser::xref_and_trailer`): when it is upgraded, re-read what its loader inflates.
+//!
 //! The decoded bytes are counted, never kept (a single-filter stream is counted through a 16 KB
 //! buffer), so a bomb is refused after reading what the budget allows, not after allocating it.
 

@@ -13,6 +13,9 @@
 //!
 //! A page past a per-page bound, or whose forms or parents form a cycle, is skipped; when the
 //! whole-file budget runs out, the pages after it are not extracted.
+//!
+//! Written against pdf-extract 0.12.1 (`output_doc_inner`, `Processor::process_stream`,
+//! `get_inherited`, `make_font`): when it is upgraded, re-read those and adjust the mirror.
 
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
