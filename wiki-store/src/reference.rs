@@ -8,6 +8,8 @@
 
 use std::fmt;
 
+use unicode_general_category::{GeneralCategory, get_general_category};
+
 use crate::model::wiki::WikiId;
 
 /// The page name of a space's home page: `Space` alone means `Space.WebHome`.
@@ -246,6 +248,15 @@ impl DocumentReference {
         }
     }
 
+    /// Why this reference may be read but not created: the first of its space and page names
+    /// with a [look-alike problem](look_alike_problem), as `(what, reason)`.
+    pub fn look_alike_problem(&self) -> Option<(&'static str, String)> {
+        let spaces = self.space.names().iter().map(|name| ("space name", name));
+        spaces
+            .chain(std::iter::once(("page name", &self.name)))
+            .find_map(|(what, name)| look_alike_problem(name).map(|reason| (what, reason)))
+    }
+
     /// The parent in the hierarchy: a page's parent is its space home, a space home's parent is
     /// the enclosing space's home, and a top-level space home has none.
     pub fn parent(&self) -> Option<DocumentReference> {
@@ -336,6 +347,31 @@ fn validate_name(name: &str, segment: usize) -> Result<(), ReferenceError> {
         return Err(ReferenceError::NameTooLong);
     }
     Ok(())
+}
+
+/// Why `name` should not be given to something new (a page, a space, an attachment), or
+/// `None`: leading or trailing whitespace, or an invisible format character (Unicode category
+/// Cf: zero-width space, byte order mark, word joiner, soft hyphen, tag characters, …). Either
+/// makes a name that looks like another one, or like nothing at all. ZWJ and ZWNJ (U+200D,
+/// U+200C) are allowed: scripts and emoji need them.
+///
+/// Parsing does not refuse these, so names stored before this rule stay readable; the store
+/// refuses them when a document or an attachment is created.
+pub fn look_alike_problem(name: &str) -> Option<String> {
+    if name.starts_with(char::is_whitespace) || name.ends_with(char::is_whitespace) {
+        return Some("it starts or ends with a space".to_owned());
+    }
+    name.chars()
+        .find(|&c| {
+            !matches!(c, '\u{200C}' | '\u{200D}')
+                && get_general_category(c) == GeneralCategory::Format
+        })
+        .map(|c| {
+            format!(
+                "it contains the invisible format character U+{:04X}",
+                u32::from(c)
+            )
+        })
 }
 
 fn write_escaped(f: &mut fmt::Formatter<'_>, name: &str) -> fmt::Result {
@@ -445,6 +481,58 @@ mod tests {
         assert_eq!(
             parse(&vec!["S"; 40].join(".")),
             Err(ReferenceError::TooDeep)
+        );
+    }
+
+    #[test]
+    fn look_alike_names_parse_but_are_named_for_creation() {
+        for (name, reason) in [
+            (
+                "Plan\u{200B}s",
+                "it contains the invisible format character U+200B",
+            ),
+            (
+                "\u{FEFF}Plans",
+                "it contains the invisible format character U+FEFF",
+            ),
+            (
+                "Pla\u{2060}ns",
+                "it contains the invisible format character U+2060",
+            ),
+            (
+                "Plans\u{E0041}",
+                "it contains the invisible format character U+E0041",
+            ),
+            (
+                "soft\u{AD}hyphen",
+                "it contains the invisible format character U+00AD",
+            ),
+            (" Plans", "it starts or ends with a space"),
+            ("Plans\u{A0}", "it starts or ends with a space"),
+        ] {
+            assert_eq!(
+                look_alike_problem(name),
+                Some(reason.to_owned()),
+                "{name:?}"
+            );
+        }
+        for fine in ["Plans", "Release Notes", "فارسی\u{200C}ها", "👩\u{200D}💻"] {
+            assert_eq!(look_alike_problem(fine), None, "{fine:?}");
+        }
+        // Reading stays possible: the parser accepts them.
+        let padded = parse("Sales .Plan\u{200B}s");
+        let Ok(padded) = padded else {
+            panic!("a stored look-alike must stay readable");
+        };
+        assert_eq!(
+            padded.look_alike_problem(),
+            Some(("space name", "it starts or ends with a space".to_owned()))
+        );
+        assert_eq!(
+            parse("Sales.Plans")
+                .ok()
+                .and_then(|r| r.look_alike_problem()),
+            None
         );
     }
 

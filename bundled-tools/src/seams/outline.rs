@@ -6,6 +6,7 @@
 //! is not a heading, and setext headings (`Title` over `===`) are.
 
 use mcp_runtime::output::guard::fragment;
+use mcp_runtime::output::lines::{line_at, line_starts};
 use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 
 /// The Markdown dialect of our content: CommonMark with the GitHub extensions the store's link
@@ -31,10 +32,10 @@ pub(crate) struct Heading {
 
 /// The headings of `source` (line endings already normalized), in order.
 pub(crate) fn headings(source: &str) -> Vec<Heading> {
-    let line_starts: Vec<usize> = std::iter::once(0)
-        .chain(source.match_indices('\n').map(|(index, _)| index + 1))
-        .collect();
-    let line_of = |offset: usize| line_starts.partition_point(|&start| start <= offset);
+    // Lines as every window numbers them (all Unicode line terminators), so `L<n>` is the
+    // line `offset=<n>` shows.
+    let starts = line_starts(source);
+    let line_of = |offset: usize| line_at(&starts, offset);
     let mut out = Vec::new();
     let mut open: Option<(usize, usize, String)> = None;
     for (event, range) in Parser::new_ext(source, markdown_options()).into_offset_iter() {
@@ -112,6 +113,15 @@ mod tests {
             outline_lines(&found),
             "L1: Guide\n  L5: Install now\n  L11: Setext code"
         );
+    }
+
+    #[test]
+    fn heading_lines_count_every_line_terminator_as_windows_do() {
+        let source = "intro\u{2028}more\u{85}still\n\n# Title\n";
+        let found = headings(source);
+        assert_eq!(found.first().map(|h| h.line), Some(5));
+        let lines = crate::seams::window::split_lines(source);
+        assert_eq!(lines.get(4), Some(&"# Title"));
     }
 
     #[test]

@@ -17,6 +17,7 @@ use mcp_runtime::prelude::*;
 use pulldown_cmark::{Event, HeadingLevel, Parser, Tag, TagEnd};
 
 use super::outline::{collapse_whitespace, markdown_options};
+use super::render_limits::{TooComplex, check_block_nesting, check_html_nesting, check_size};
 
 /// The most characters of one attribute value kept with `detail=full`.
 const MAX_ATTRIBUTE_CHARS: usize = 100;
@@ -160,13 +161,17 @@ fn join_sections(sections: &[Section]) -> String {
     out
 }
 
-/// Renders Markdown `source` as `rendering`, cut into sections.
-pub(crate) fn render(source: &str, rendering: Rendering) -> Rendered {
+/// Renders Markdown `source` as `rendering`, cut into sections, or says why the page is past
+/// the bounds of `render_limits` (checked before the plain-text writer or the sanitizer runs).
+pub(crate) fn render(source: &str, rendering: Rendering) -> Result<Rendered, TooComplex> {
+    check_size(source)?;
     let events: Vec<Event<'_>> = Parser::new_ext(source, markdown_options()).collect();
+    check_block_nesting(&events)?;
     let mut slugs = Slugs::default();
-    let mut sections = Vec::new();
+    // Each section's heading and events, in page order.
+    let mut parts: Vec<(Option<SectionHeading>, &[Event<'_>])> = Vec::new();
     let mut start = 0;
-    let mut heading: Option<(usize, String, String)> = None;
+    let mut heading: Option<SectionHeading> = None;
     for index in 0..=events.len() {
         let boundary = match events.get(index) {
             None => true,
@@ -176,10 +181,26 @@ pub(crate) fn render(source: &str, rendering: Rendering) -> Rendered {
         if !boundary {
             continue;
         }
-        let slice = events.get(start..index).unwrap_or_default();
-        let text = render_events(slice, rendering);
-        match heading.take() {
-            Some((level, anchor, title)) => sections.push(Section {
+        parts.push((heading.take(), events.get(start..index).unwrap_or_default()));
+        if let Some(Event::Start(Tag::Heading { level, .. })) = events.get(index) {
+            let title = heading_text(events.get(index..).unwrap_or_default());
+            heading = Some(SectionHeading {
+                level: level_number(*level),
+                anchor: slugs.unique(&title),
+                title,
+            });
+        }
+        start = index;
+    }
+    let texts = render_parts(parts.iter().map(|(_, slice)| *slice), rendering)?;
+    let mut sections = Vec::new();
+    for ((heading, _), text) in parts.into_iter().zip(texts) {
+        match heading {
+            Some(SectionHeading {
+                level,
+                anchor,
+                title,
+            }) => sections.push(Section {
                 anchor,
                 level,
                 title,
@@ -193,13 +214,15 @@ pub(crate) fn render(source: &str, rendering: Rendering) -> Rendered {
             }),
             None => {}
         }
-        if let Some(Event::Start(Tag::Heading { level, .. })) = events.get(index) {
-            let title = heading_text(events.get(index..).unwrap_or_default());
-            heading = Some((level_number(*level), slugs.unique(&title), title));
-        }
-        start = index;
     }
-    Rendered { sections }
+    Ok(Rendered { sections })
+}
+
+/// The heading that opens a section.
+struct SectionHeading {
+    level: usize,
+    anchor: String,
+    title: String,
 }
 
 fn level_number(level: HeadingLevel) -> usize {
@@ -220,20 +243,36 @@ fn heading_text(events: &[Event<'_>]) -> String {
     collapse_whitespace(&title)
 }
 
-fn render_events(events: &[Event<'_>], rendering: Rendering) -> String {
-    match rendering {
-        Rendering::Plain => collapse_stack_traces(&plain_text(events)),
-        Rendering::HtmlStripped | Rendering::HtmlFull => {
+/// The text of each section's events. For HTML every section's markup is checked against the
+/// nesting bound before any of it reaches the sanitizer.
+fn render_parts<'e>(
+    parts: impl Iterator<Item = &'e [Event<'e>]>,
+    rendering: Rendering,
+) -> Result<Vec<String>, TooComplex> {
+    if rendering == Rendering::Plain {
+        return Ok(parts
+            .map(|events| collapse_stack_traces(&plain_text(events)))
+            .collect());
+    }
+    let raw: Vec<String> = parts
+        .map(|events| {
             let mut raw = String::new();
             pulldown_cmark::html::push_html(&mut raw, events.iter().cloned());
-            let sanitizer = if rendering == Rendering::HtmlFull {
-                &*FULL
-            } else {
-                &*STRIPPED
-            };
-            sanitizer.clean(&raw).to_string()
-        }
+            raw
+        })
+        .collect();
+    for html in &raw {
+        check_html_nesting(html)?;
     }
+    let sanitizer = if rendering == Rendering::HtmlFull {
+        &*FULL
+    } else {
+        &*STRIPPED
+    };
+    Ok(raw
+        .iter()
+        .map(|html| sanitizer.clean(html).to_string())
+        .collect())
 }
 
 /// Presentation stripped: structure, link targets and image sources only.
@@ -437,11 +476,15 @@ fn is_stack_frame(line: &str) -> bool {
 mod tests {
     use super::*;
 
+    fn ok(rendered: Result<Rendered, TooComplex>) -> Rendered {
+        rendered.unwrap_or_else(|reason| panic!("not rendered: {reason}"))
+    }
+
     const PAGE: &str = "Intro with [a link](Other.Page).\n\n# Install\n\nRun it:\n\n```\ncargo run\n```\n\n## Linux\n\n- one\n- [x] two\n\n# Install\n\n| a | b |\n|---|---|\n| 1 | 2 |\n";
 
     #[test]
     fn plain_text_sections_and_anchors() {
-        let rendered = render(PAGE, Rendering::Plain);
+        let rendered = ok(render(PAGE, Rendering::Plain));
         let anchors = rendered.anchors();
         assert_eq!(anchors, ["#(intro)", "#install", "#linux", "#install-1"]);
         assert_eq!(
@@ -466,12 +509,12 @@ mod tests {
     #[test]
     fn html_is_sanitized_and_stripped() {
         let source = "# T\n\n<script>alert(1)</script><p style=\"color:red\" onclick=\"x()\">hi</p>\n\n[bad](javascript:alert(1)) [good](https://example.org \"title\")\n";
-        let stripped = render(source, Rendering::HtmlStripped).text();
+        let stripped = ok(render(source, Rendering::HtmlStripped)).text();
         assert!(!stripped.contains("script") && !stripped.contains("onclick"));
         assert!(!stripped.contains("style") && !stripped.contains("javascript"));
         assert!(stripped.contains("<a href=\"https://example.org\">good</a>"));
         assert!(!stripped.contains("title=\"title\""));
-        let full = render(source, Rendering::HtmlFull).text();
+        let full = ok(render(source, Rendering::HtmlFull)).text();
         assert!(full.contains("title=\"title\""));
         assert!(!full.contains("onclick") && !full.contains("<script"));
     }
@@ -479,8 +522,34 @@ mod tests {
     #[test]
     fn full_detail_shortens_long_attribute_values() {
         let source = format!("[x](https://example.org/{})", "a".repeat(300));
-        let full = render(&source, Rendering::HtmlFull).text();
+        let full = ok(render(&source, Rendering::HtmlFull)).text();
         assert!(full.contains(&format!("{}…\"", "a".repeat(70))));
+    }
+
+    #[test]
+    fn pages_past_the_bounds_are_not_rendered() {
+        let deep_list = format!("{}x", "- ".repeat(100_000));
+        for rendering in [Rendering::Plain, Rendering::HtmlStripped] {
+            assert_eq!(render(&deep_list, rendering), Err(TooComplex::BlockNesting));
+        }
+        let divs = "<div>".repeat(100_000);
+        assert_eq!(
+            render(&divs, Rendering::HtmlStripped),
+            Err(TooComplex::HtmlNesting)
+        );
+        // Plain text drops raw HTML, so the markup's depth does not matter there.
+        assert!(render(&divs, Rendering::Plain).is_ok());
+        // Emphasis nests elements too: `***…a***…` is HTML depth, not block depth.
+        let emphasis = format!("{}a{}", "*".repeat(1_000), "*".repeat(1_000));
+        assert_eq!(
+            render(&emphasis, Rendering::HtmlFull),
+            Err(TooComplex::HtmlNesting)
+        );
+        let large = "word ".repeat(crate::seams::render_limits::MAX_RENDER_CHARS / 5 + 1);
+        assert!(matches!(
+            render(&large, Rendering::Plain),
+            Err(TooComplex::Size { .. })
+        ));
     }
 
     #[test]

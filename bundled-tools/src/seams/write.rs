@@ -417,6 +417,11 @@ pub(crate) fn save_failure(target: &WriteTarget, error: &StoreError, retry: &str
                 .err()
                 .unwrap_or_else(|| store_failure("save the document", error))
         }
+        StoreError::Invalid(InvalidInput::Name { what, reason }) => ToolError::new(format!(
+            "Error: a new document cannot be named \"{}\": its {what} is invalid ({reason}). \
+             Choose a name without invisible characters or surrounding spaces. Nothing was saved.",
+            fragment(&target.reference().to_string())
+        )),
         StoreError::Invalid(InvalidInput::TranslationWithoutDefault) => ToolError::new(format!(
             "Error: \"{}\" has no default row to translate; create it first (omit 'locale'). \
              Nothing was saved.",

@@ -7,9 +7,15 @@
 //! goes through the document door first; existence and the attachment are looked up only after.
 
 mod pdf;
+mod pdf_budget;
+mod pdf_cache;
+mod pdf_decode;
+mod pdf_syntax;
+mod pdf_walk;
 mod text_window;
 
 use std::fmt::Write as _;
+use std::sync::Arc;
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
@@ -23,8 +29,10 @@ use time::OffsetDateTime;
 use wiki_store::model::attachment::AttachmentInfo;
 use wiki_store::reference::DocumentReference;
 
-use self::pdf::{PDF_TEXT_CAP, pdf_text};
+use self::pdf::{Extracted, PDF_TEXT_CAP, pdf_text};
+use self::pdf_cache::{Key, PDF_TEXTS};
 use self::text_window::text_window;
+use crate::seams::heavy::run_heavy;
 use crate::seams::lookup::{Found, find_document};
 use crate::seams::urls::{Target, link};
 
@@ -57,13 +65,20 @@ const NAMES_LISTED: usize = 10;
 
     The text window is not get_document's line window: offset counts CHARACTERS to skip (from
     0), the header shares the ~6000-token budget, and a window ends after its last whole line,
-    or inside a line when one line is longer than the window (the footer then says so). The
-    footer gives the offset that continues exactly where the window stopped.
+    or inside a line when one line is longer than the window (the footer then says so, and
+    the next window continues that line). The footer gives the offset that continues exactly
+    where the window stopped. The text is printed between two fence lines (``` or ~~~, longer
+    than any run of those characters in the file): everything between them is the file's,
+    nothing in it is the tool's.
 
     PDF text is extracted by the server and capped at 100,000 characters (the last window
     says when the cap applied); scanned or encrypted PDFs yield no text and get a download
-    link instead. Office and other binary files are not converted: use the download link.
-    Images larger than 2 MB are not sent inline.
+    link instead. Extraction has a budget, checked before it starts: streams inflating past
+    64 MB, more than 200,000 objects, or pages too costly to read (forms drawn thousands of
+    times, or drawing themselves) are refused or left out, with a note that says so. Extracted
+    text is kept per attachment version, so reading a PDF window by window extracts it once.
+    Office and other binary files are not converted: use the download link. Images larger
+    than 2 MB are not sent inline.
 
     filename is exact (case-sensitive). A miss lists the document's attachments (up to 10).
     A wiki-id prefix (wiki:Space.Page) reaches another wiki only when this endpoint has
@@ -83,6 +98,7 @@ struct GetAttachment {
     /// The document holding the attachment, e.g. "Sandbox.WebHome".
     reference: String,
     /// The attachment's exact file name, e.g. "notes.txt".
+    #[param(raw)]
     filename: String,
     /// Text and PDF attachments: characters to skip, to continue a long text (default 0).
     #[param(default = 0)]
@@ -147,41 +163,86 @@ impl Execute for GetAttachment {
                 fragment(info.media.effective()),
                 download_advice(download.as_deref())
             ))),
-            Route::Text | Route::Pdf => {
+            Route::Text => {
                 let bytes = content(doors, &found, &info.name).await?;
-                let (text, capped) = if route == Route::Text {
-                    (String::from_utf8_lossy(&bytes).into_owned(), false)
-                } else {
-                    match doors.blocking(move |_| pdf_text(&bytes)).await? {
-                        Some(extracted) => extracted,
-                        None => {
-                            return Ok(ToolOutput::text(format!(
-                                "{header}No text could be extracted from this PDF (it may be \
-                                 scanned images, encrypted or damaged). {}",
-                                download_advice(download.as_deref())
-                            )));
-                        }
-                    }
-                };
-                let text = normalize_line_endings(&text);
-                let cap_note = capped.then(|| {
-                    format!(
-                        "The extracted text was capped at {PDF_TEXT_CAP} characters; download \
-                         the file for the rest."
-                    )
-                });
-                let window =
-                    text_window(&text, offset, header.chars().count(), cap_note.as_deref())?;
-                let mut out = header;
-                out.push_str(&window.body);
-                if !window.body.is_empty() {
-                    out.push('\n');
-                }
-                out.push_str(&window.footer);
-                Ok(ToolOutput::text(out))
+                let text = String::from_utf8_lossy(&bytes);
+                text_result(header, &normalize_line_endings(&text), offset, None)
+            }
+            Route::Pdf => {
+                let extracted = extracted_text(doors, &found, &info).await?;
+                pdf_result(header, &extracted, offset, download.as_deref())
             }
         }
     }
+}
+
+/// The text of a PDF attachment version: from the cache, or extracted in a heavy-work slot
+/// (the bytes are read only on a miss).
+async fn extracted_text(
+    doors: &Doors,
+    found: &Found,
+    info: &AttachmentInfo,
+) -> Result<Arc<Extracted>, ToolError> {
+    let key = Key::of(found.reference(), info);
+    if let Some(extracted) = PDF_TEXTS.get(&key) {
+        return Ok(extracted);
+    }
+    let bytes = content(doors, found, &info.name).await?;
+    let extracted = Arc::new(run_heavy("extracting PDF text", move || pdf_text(&bytes)).await?);
+    PDF_TEXTS.insert(key, Arc::clone(&extracted));
+    Ok(extracted)
+}
+
+/// The header, then the window of the extracted text (the cap and left-out pages noted on the
+/// last window), or why there is none.
+fn pdf_result(
+    header: String,
+    extracted: &Extracted,
+    offset: usize,
+    download: Option<&str>,
+) -> ToolResult {
+    let (text, capped, note) = match extracted {
+        Extracted::Text { text, capped, note } => (text, *capped, note),
+        Extracted::NoText => {
+            return Ok(ToolOutput::text(format!(
+                "{header}No text could be extracted from this PDF (it may be scanned images, \
+                 encrypted or damaged). {}",
+                download_advice(download)
+            )));
+        }
+        Extracted::Refused(reason) => {
+            return Ok(ToolOutput::text(format!(
+                "{header}The text of this PDF was not extracted: {reason}. {}",
+                download_advice(download)
+            )));
+        }
+    };
+    let cap = capped.then(|| {
+        format!(
+            "The extracted text was capped at {PDF_TEXT_CAP} characters; download the file for \
+             the rest."
+        )
+    });
+    let notes: Vec<&str> = cap.as_deref().into_iter().chain(note.as_deref()).collect();
+    let last_note = (!notes.is_empty()).then(|| notes.join(" "));
+    text_result(
+        header,
+        &normalize_line_endings(text),
+        offset,
+        last_note.as_deref(),
+    )
+}
+
+/// The header, the fenced window of `text` at `offset`, and its footer.
+fn text_result(header: String, text: &str, offset: usize, last_note: Option<&str>) -> ToolResult {
+    let window = text_window(text, offset, header.chars().count(), last_note)?;
+    let mut out = header;
+    out.push_str(&window.body);
+    if !window.body.is_empty() {
+        out.push('\n');
+    }
+    out.push_str(&window.footer);
+    Ok(ToolOutput::text(out))
 }
 
 impl GetAttachment {
@@ -192,7 +253,15 @@ impl GetAttachment {
             .blocking(move |store| store.attachments(&reference))
             .await?
             .map_err(|error| store_failure("read the document's attachments", &error))?;
-        if let Some(info) = all.iter().find(|info| info.name == self.filename) {
+        // The exact name first; then, ignoring surrounding spaces on both sides, the one name
+        // that matches (new names cannot have them, names stored before that rule can).
+        let trimmed = self.filename.trim();
+        let exact = all.iter().find(|info| info.name == self.filename);
+        let loose = || {
+            let mut matching = all.iter().filter(|info| info.name.trim() == trimmed);
+            matching.next().filter(|_| matching.next().is_none())
+        };
+        if let Some(info) = exact.or_else(loose) {
             return Ok(info.clone());
         }
         let mut message = format!(

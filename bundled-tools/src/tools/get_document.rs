@@ -8,9 +8,9 @@
 use std::fmt::Write as _;
 
 use mcp_runtime::access::{Doors, store_failure};
-use mcp_runtime::output::budget::{CHARS_PER_TOKEN, MAX_OUTPUT_CHARS, budgeted};
-use mcp_runtime::output::guard::fragment;
-use mcp_runtime::output::lines::{normalize_line_endings, numbered_lines};
+use mcp_runtime::output::budget::{CHARS_PER_TOKEN, MAX_OUTPUT_CHARS, TRUNCATION_NOTE};
+use mcp_runtime::output::guard::{fence_for, fenced, fragment};
+use mcp_runtime::output::lines::normalize_line_endings;
 use mcp_runtime::output::result::budgeted_result;
 use mcp_runtime::output::size::human_size;
 use mcp_runtime::prelude::*;
@@ -19,12 +19,14 @@ use wiki_store::model::document::Document;
 use wiki_store::model::locale::Locale;
 use wiki_store::model::object::ObjectRecord;
 
+use crate::seams::heavy::run_heavy;
 use crate::seams::lookup::{Found, find_document};
 use crate::seams::outline::{headings, outline_lines};
 use crate::seams::render::{Rendering, render};
+use crate::seams::render_limits::TooComplex;
 use crate::seams::translation::{locale_argument, route, translations_line};
 use crate::seams::urls::{Target, link};
-use crate::seams::window::{line_window, split_lines};
+use crate::seams::window::{line_window_at, numbered_whole, split_lines};
 
 /// How many attachments the header names before "+K more".
 const ATTACHMENTS_SHOWN: usize = 10;
@@ -43,15 +45,21 @@ const ATTACHMENTS_SHOWN: usize = 10;
     man = "NOTES
     Source mode (the default) prints the Markdown exactly as stored: CommonMark with the GitHub
     extensions; a link whose destination is a wiki reference ([label](Space.Page)) is a wiki
-    link (see `man markdown-syntax`). Line endings are LF. Lines are numbered `cat -n` style:
-    six columns, a TAB, the line. Never copy the number or the TAB into an edit.
+    link (see `man markdown-syntax`). CR and CRLF are shown as LF. Lines are numbered `cat -n`
+    style: six columns, a TAB, the line. Never copy the number or the TAB into an edit.
 
     Size: a source of at most 24,000 characters (~6,000 tokens) is printed whole. A larger one
     is replaced by its heading OUTLINE (`L<line>: <title>`, indented two spaces per level): it is
     NOT the content; read a part with offset=<line> and limit=<lines>. A large page with fewer
     than two headings has no useful outline: its head is printed instead, cut at the budget,
     with the offset that continues it. Every window ends with `Showing lines a-b of n.` and,
-    when the budget stopped it early, `continue with offset=<b+1>`.
+    when the budget stopped it early, `continue with offset=<b+1>`. A single line longer than
+    the budget is cut inside: the footer then says `continue with offset=<b> column=<c>`, and
+    column=<c> starts the window at that character of the line, so all of it can be read.
+
+    Lines end at LF and at the other Unicode line terminators (VT, FF, NEL, U+2028, U+2029),
+    so every line of the output starts with its number. A line that ends with one of those
+    instead of LF is named in the footer: quote that character, not a line break, in an edit.
 
     Translations: locale picks exactly one row. The default language (see the Translations line)
     reads the default row; another locale reads that translation only, never a fallback; a
@@ -65,16 +73,25 @@ const ATTACHMENTS_SHOWN: usize = 10;
     detail=full keeps the safe attributes, each shortened to 100 characters. A rendered page is
     cut into sections at its headings; anchors are GitHub-style (#install, #install-1 for a
     repeat) and #(intro) is the text before the first heading. outline=true lists the sections
-    with their sizes; section=<anchor> prints one section with its subsections. The RENDERED
-    VIEW is read-only: never form edit strings from it. offset and limit apply to rendered plain
-    text, not to HTML. An administrator can turn rendered content off for an endpoint (the
-    wiki's MCP configuration, allow_rendered; on by default).
+    with their sizes; section=<anchor> prints one section with its subsections. HTML is printed
+    between fence lines (```html, or ~~~html when the page has runs of backticks), longer than
+    any run inside, so nothing in the page can pass for a line of the tool's output. The
+    RENDERED VIEW is read-only: never form edit strings from it. offset and limit apply to
+    rendered plain text, not to HTML. An administrator can turn rendered content off for an
+    endpoint (the wiki's MCP configuration, allow_rendered; on by default).
+
+    Rendering has bounds, checked before it starts: at most 500,000 characters, lists and
+    block quotes nested at most 32 deep, HTML elements at most 128 deep. A page past one is
+    shown as its SOURCE instead (numbered lines, or its heading outline), under a note that
+    says which bound it passed; read it by parts with offset and limit. Renders run a few at a
+    time; when all are busy for 5 seconds the call says so: retry it shortly.
 
     A document with no text of its own says so and points at its objects, if it holds any.
 
 EXAMPLES
     get_document reference=\"Sandbox.WebHome\"
     get_document reference=\"Help.Guide\" offset=120 limit=80
+    get_document reference=\"Logs.Dump\" offset=3 column=23993
     get_document reference=\"Help.Guide\" outline=true
     get_document reference=\"Help.Guide\" locale=\"fr\"
     get_document reference=\"Help.Guide\" rendered=true format=html outline=true
@@ -93,6 +110,9 @@ struct GetDocument {
     offset: Option<i64>,
     /// How many lines to show from offset (default: to the end, within the output budget).
     limit: Option<i64>,
+    /// The character of the first line to start at, 1-based: continues a line longer than one
+    /// result (the footer gives it).
+    column: Option<i64>,
     /// Show only the heading outline (with line numbers, or rendered sections with sizes).
     outline: bool,
     /// Show the page as readers see it, rendered from Markdown (read-only) instead of its source.
@@ -144,7 +164,7 @@ impl Execute for GetDocument {
                 "Error: rendered content is turned off for this endpoint by its administrator. \
                  Read the source instead (omit 'rendered').",
             )),
-            Mode::Rendered(rendering) => self.rendered(header, document, rendering),
+            Mode::Rendered(rendering) => self.rendered(header, document, rendering).await,
         }
     }
 }
@@ -158,7 +178,7 @@ enum Mode {
 impl GetDocument {
     /// The argument combinations the facts refuse, each with the fix.
     fn mode(&self) -> Result<Mode, ToolError> {
-        let windowed = self.offset.is_some() || self.limit.is_some();
+        let windowed = self.windowed();
         if !self.rendered {
             for (given, name) in [
                 (self.format.is_some(), "format"),
@@ -181,13 +201,13 @@ impl GetDocument {
         }
         if self.outline && windowed {
             return Err(ToolError::new(
-                "Error: 'outline' shows only the headings; drop offset and limit, or drop \
-                 outline to read lines.",
+                "Error: 'outline' shows only the headings; drop offset, limit and column, or \
+                 drop outline to read lines.",
             ));
         }
         if self.section.is_some() && windowed {
             return Err(ToolError::new(
-                "Error: 'section' prints one whole section; drop offset and limit.",
+                "Error: 'section' prints one whole section; drop offset, limit and column.",
             ));
         }
         let html = self.format == Some(Format::Html);
@@ -198,8 +218,8 @@ impl GetDocument {
         }
         if html && windowed {
             return Err(ToolError::new(
-                "Error: offset and limit apply to the source and to rendered plain text, not to \
-                 HTML; use outline=true and section=<anchor> to read HTML by parts.",
+                "Error: offset, limit and column apply to the source and to rendered plain text, \
+                 not to HTML; use outline=true and section=<anchor> to read HTML by parts.",
             ));
         }
         Ok(match (self.rendered, html, self.detail) {
@@ -210,12 +230,17 @@ impl GetDocument {
         })
     }
 
+    /// Whether a line window was asked for.
+    fn windowed(&self) -> bool {
+        self.offset.is_some() || self.limit.is_some() || self.column.is_some()
+    }
+
     /// Source mode: whole, outline, window, or a budget-capped head.
     fn source(&self, mut out: String, document: &Document) -> ToolResult {
         let content = normalize_line_endings(&document.content);
-        let windowed = self.offset.is_some() || self.limit.is_some();
-        if windowed {
-            let window = line_window(&content, self.offset, self.limit, "document")?;
+        if self.windowed() {
+            let window =
+                line_window_at(&content, self.offset, self.column, self.limit, "document")?;
             out.push('\n');
             out.push_str(&window.with_footer());
             return Ok(ToolOutput::text(out));
@@ -229,7 +254,7 @@ impl GetDocument {
         let chars = content.chars().count();
         if !self.outline && chars <= MAX_OUTPUT_CHARS {
             out.push('\n');
-            out.push_str(&numbered_lines(split_lines(&content), 1));
+            out.push_str(&numbered_whole(&content));
             return Ok(ToolOutput::text(out));
         }
         // Only an outline needs the CommonMark parse of the whole page.
@@ -254,16 +279,25 @@ impl GetDocument {
             out.push_str(&outline_lines(&found));
             return budgeted_result(&out, "");
         }
-        let window = line_window(&content, None, None, "document")?;
+        let window = line_window_at(&content, None, None, None, "document")?;
         out.push('\n');
         out.push_str(&window.with_footer());
         Ok(ToolOutput::text(out))
     }
 
-    /// Rendered mode: banner, header, then the outline, a section, or the page.
-    fn rendered(&self, header: String, document: &Document, rendering: Rendering) -> ToolResult {
-        let content = normalize_line_endings(&document.content);
-        let page = render(&content, rendering);
+    /// Rendered mode: banner, header, then the outline, a section, or the page. Rendering runs
+    /// off the async workers, a few at a time; a page past the bounds is shown as its source.
+    async fn rendered(
+        &self,
+        header: String,
+        document: &Document,
+        rendering: Rendering,
+    ) -> ToolResult {
+        let content = normalize_line_endings(&document.content).into_owned();
+        let page = match run_heavy("rendering pages", move || render(&content, rendering)).await? {
+            Ok(page) => page,
+            Err(reason) => return self.not_rendered(header, document, reason),
+        };
         let mut out = banner(rendering, &document.reference.to_string());
         out.push_str(&header);
         out.push('\n');
@@ -277,7 +311,8 @@ impl GetDocument {
             None => page.text(),
         };
         if rendering == Rendering::Plain {
-            let window = line_window(&text, self.offset, self.limit, "rendered text")?;
+            let window =
+                line_window_at(&text, self.offset, self.column, self.limit, "rendered text")?;
             out.push_str(&window.with_footer());
             return Ok(ToolOutput::text(out));
         }
@@ -291,15 +326,53 @@ impl GetDocument {
             out.push_str(&page.outline());
             return budgeted_result(&out, "");
         }
-        let fits = text.chars().count() <= MAX_OUTPUT_CHARS;
-        out.push_str(&budgeted(&text));
-        if !fits {
-            out.push_str(
-                "\nThis section is larger than one result; its subsections can be read one by \
-                 one (outline=true lists them).",
+        // Fenced: the page's HTML cannot pass for a line of this tool's output.
+        let (html, cut) = html_window(&text);
+        out.push_str(&fenced(html, "html"));
+        if cut {
+            let _ = write!(
+                out,
+                "\n{TRUNCATION_NOTE}\nThis section is larger than one result; its subsections can \
+                 be read one by one (outline=true lists them)."
             );
         }
         Ok(ToolOutput::text(out))
+    }
+}
+
+/// As much of the rendered `html` as fits the budget with its fence, cut at a line end, and
+/// whether it was cut.
+fn html_window(html: &str) -> (&str, bool) {
+    // Room for the fence lines and the truncation notes; a fence longer than 32 characters
+    // (long runs of backticks and tildes) gets a third of the budget for the text instead.
+    let mut room = MAX_OUTPUT_CHARS - 300;
+    loop {
+        let (shown, cut) = match html.char_indices().nth(room) {
+            None => (html, false),
+            Some((limit, _)) => match html[..limit].rfind('\n') {
+                Some(line_feed) if line_feed > 0 => (&html[..line_feed], true),
+                _ => (&html[..limit], true),
+            },
+        };
+        if fence_for(shown).len() <= 32 || room < 3 {
+            return (shown, cut);
+        }
+        room /= 3;
+    }
+}
+
+impl GetDocument {
+    /// A page past the renderer's bounds: its source (window, whole, outline or head, as source
+    /// mode shows it for these arguments) under a note that says why and how to read it.
+    fn not_rendered(&self, header: String, document: &Document, reason: TooComplex) -> ToolResult {
+        let mut out = header;
+        let _ = writeln!(
+            out,
+            "NOT RENDERED: {reason}. Below is the page's SOURCE (Markdown as stored, numbered \
+             lines), not what readers see; read it by parts with offset=<line> limit=<lines>, \
+             as without rendered=true."
+        );
+        self.source(out, document)
     }
 }
 

@@ -133,7 +133,10 @@ impl Execute for WriteAttachment {
             .blocking(move |store| store.write_attachment(&write))
             .await?
             .map_err(|error| match &error {
-                StoreError::Invalid(InvalidInput::Name { .. }) => name_refusal(&error),
+                StoreError::Invalid(InvalidInput::Name {
+                    what: "attachment name",
+                    ..
+                }) => name_refusal(&error),
                 StoreError::TooLarge {
                     field: Field::Attachment,
                     limit,

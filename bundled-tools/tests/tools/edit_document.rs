@@ -221,3 +221,65 @@ async fn sixteen_agents_on_one_version_one_wins() {
     let (_, body) = content(&farm, "Sandbox.Notes");
     assert!(body.starts_with("# Notes\n\nagent "), "{body}");
 }
+
+#[tokio::test]
+async fn replace_all_is_capped_per_call_and_saves_nothing_past_the_cap() {
+    let farm = writable_farm();
+    farm.save("Sandbox.Many", &"x\n".repeat(10_001), "many");
+    let over = json!({"reference": "Sandbox.Many",
+                      "edits": [{"old_string": "x", "new_string": "y", "replace_all": true}]});
+    let refused = Exactly(
+        "Edit 1: old_string occurs more than 10000 more times, and one call makes at most 10000 \
+         replacements (all edits together). Split the change: make old_string longer so it \
+         matches fewer places, or edit part of the document per call; or replace the whole \
+         content with write_document. Nothing was saved.",
+    );
+    farm.refuses(TOOL, "alice", over, &[refused]).await;
+    farm.save("Sandbox.Many", &"x\n".repeat(10_000), "many");
+    let done = text(
+        edit(
+            &farm,
+            json!({"reference": "Sandbox.Many",
+                   "edits": [{"old_string": "x", "new_string": "y", "replace_all": true}]}),
+            "alice",
+        )
+        .await,
+    );
+    assert!(
+        done.contains("\nEdits: 1 applied, 10000 replacement(s).\n"),
+        "{done}"
+    );
+    assert!(
+        done.contains("\n@@ edit 1 @@ (10000 replacements)\n     1\ty\n"),
+        "{done}"
+    );
+    assert_eq!(content(&farm, "Sandbox.Many").1, "y\n".repeat(10_000));
+}
+
+#[tokio::test]
+async fn a_first_change_longer_than_the_echo_is_still_echoed() {
+    let farm = writable_farm();
+    let long: String = (1..=300).map(|n| format!("new line {n}\n")).collect();
+    let result = text(
+        edit(
+            &farm,
+            json!({"reference": "Help.Guide", "edits": [
+                {"old_string": "Intro.\n", "new_string": long},
+                {"old_string": "Call man.", "new_string": "Call man first."}
+            ]}),
+            "alice",
+        )
+        .await,
+    );
+    assert!(
+        result.contains(
+            "\n@@ edit 1 @@ (1 replacement)\n     1\t# Guide\n     2\t\n     3\tnew line 1\n"
+        ),
+        "{result}"
+    );
+    assert!(
+        result.contains("was cut; read lines ") && result.contains(" with get_document offset="),
+        "{result}"
+    );
+    assert!(result.contains("\n(further changes omitted)"), "{result}");
+}

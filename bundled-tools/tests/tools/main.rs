@@ -15,6 +15,7 @@ mod get_history;
 mod get_links;
 mod get_schema;
 mod get_tree;
+mod look_alikes;
 mod query_documents;
 mod query_objects;
 mod write_attachment;

@@ -1,6 +1,7 @@
 //! Attachment names: what may be stored as a file name on a document.
 
 use crate::error::{InvalidInput, StoreError};
+use crate::reference::look_alike_problem;
 
 /// The longest attachment name, in characters.
 pub const MAX_ATTACHMENT_NAME: usize = 255;
@@ -11,8 +12,10 @@ pub const MAX_ATTACHMENT_NAME: usize = 255;
 /// characters (C0, DEL, C1), the bidi embedding and override characters U+202A-U+202E, the bidi
 /// isolates U+2066-U+2069 and the marks U+200E/U+200F. Also refused here: U+061C (the Arabic
 /// letter mark, another bidi control), the line and paragraph separators U+2028/U+2029 (they
-/// would split a listing line), an empty name, `.` and `..`, and names over 255 characters.
-/// ZWJ and ZWNJ (U+200D, U+200C) are allowed: scripts and emoji need them.
+/// would split a listing line), an empty name, `.` and `..`, names over 255 characters, and
+/// [look-alikes](look_alike_problem): leading or trailing whitespace, invisible format
+/// characters (zero-width space, BOM, …). ZWJ and ZWNJ (U+200D, U+200C) are allowed: scripts
+/// and emoji need them.
 pub fn validate_attachment_name(name: &str) -> Result<(), StoreError> {
     let refuse = |reason: String| {
         StoreError::Invalid(InvalidInput::Name {
@@ -33,6 +36,11 @@ pub fn validate_attachment_name(name: &str) -> Result<(), StoreError> {
             "the character U+{:04X} is not allowed in a file name",
             u32::from(bad)
         )));
+    }
+    // Names like these are read back only by exact match, so padding, and an invisible
+    // character make a file no one finds (or a look-alike of another).
+    if let Some(reason) = look_alike_problem(name) {
+        return Err(refuse(reason));
     }
     Ok(())
 }
@@ -103,6 +111,10 @@ mod tests {
             "a\u{061C}b",
             "a\u{2028}b",
             "a\u{2029}b",
+            " notes.txt",
+            "notes.txt ",
+            "notes\u{200B}.txt",
+            "\u{FEFF}notes.txt",
             long.as_str(),
         ] {
             assert!(validate_attachment_name(bad).is_err(), "{bad:?}");

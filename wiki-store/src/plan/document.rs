@@ -199,6 +199,12 @@ pub(crate) fn plan_save<'a>(
     store_default_locale: &'a Locale,
 ) -> Result<SavePlan<'a>> {
     check_expected(save.expected, current.map(|row| row.version))?;
+    // A new document may not take a look-alike name (existing ones stay readable and editable).
+    if default.is_none()
+        && let Some((what, reason)) = save.reference.look_alike_problem()
+    {
+        return Err(InvalidInput::Name { what, reason }.into());
+    }
     let write = match current {
         Some(row) => {
             let title = save.title.as_deref().unwrap_or(row.title);

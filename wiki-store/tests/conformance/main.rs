@@ -27,6 +27,7 @@ mod documents;
 mod hierarchy;
 mod import;
 mod links;
+mod look_alikes;
 mod object_queries;
 mod objects;
 mod search;
@@ -51,6 +52,7 @@ fn suite() -> Vec<(&'static str, Vec<Case>)> {
         ("hierarchy", hierarchy::cases()),
         ("import", import::cases()),
         ("links", links::cases()),
+        ("look_alikes", look_alikes::cases()),
         ("object_queries", object_queries::cases()),
         ("objects", objects::cases()),
         ("search", search::cases()),

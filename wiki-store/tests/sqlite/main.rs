@@ -9,4 +9,5 @@ mod access_schema;
 mod crash;
 mod files;
 mod harness;
+mod look_alikes;
 mod schema;
