@@ -8,7 +8,8 @@ pub use crate::param::{
     DerivedParam, JsonObject, Param, ParamDecl, ParamEnum, ParamError, ParamObject, ParamSpec,
     enum_parse, enum_schema,
 };
-pub use crate::tool::{Execute, ToolContext, ToolResult};
+pub use crate::context::ToolContext;
+pub use crate::tool::{Execute, ToolResult};
 pub use inventory;
 pub use schemars;
 pub use serde;

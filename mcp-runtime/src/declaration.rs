@@ -7,7 +7,8 @@ use std::future::Future;
 use std::pin::Pin;
 
 use crate::param::{JsonObject, ParamDecl, ParamError};
-use crate::tool::{ToolContext, ToolResult};
+use crate::context::ToolContext;
+use crate::tool::ToolResult;
 
 /// A boxed, `Send` future returned by a tool invocation.
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;

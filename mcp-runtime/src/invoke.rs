@@ -6,7 +6,8 @@
 
 use crate::declaration::{BoxFuture, ToolParams};
 use crate::param::JsonObject;
-use crate::tool::{Execute, ToolContext, ToolResult};
+use crate::context::ToolContext;
+use crate::tool::{Execute, ToolResult};
 
 /// Parses `args` into `T` (a parse error becomes the agent-facing error result) and runs it.
 pub fn invoke<'a, T>(ctx: &'a ToolContext, args: &'a JsonObject) -> BoxFuture<'a, ToolResult>
