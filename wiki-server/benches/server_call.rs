@@ -1,27 +1,26 @@
 //! One `tools/call` of a trivial tool through the whole server core (the wiki's cached server,
-//! the change-sequence check, the caller's doors, `execute_wrapped` with its timeout, panic
-//! boundary and audit event) versus a bare rmcp `#[tool_router]` server, both driven by rmcp's
+//! the change-sequence check, the caller's doors, the framework's middleware with its timeout,
+//! panic boundary and audit event) versus a bare rmcp `#[tool_router]` server, both driven by rmcp's
 //! client over an in-process pipe in the same run. Both sides pay the same JSON-RPC and
 //! transport costs; the difference is what the server core adds per call. The audit event is
 //! formatted by a real subscriber (writing to a sink), as in production.
 //!
 //! Not the HTTP load test (64 clients over loopback; see the README): this isolates the core.
 //!
-//! Run: `cargo bench -p mcp-runtime --bench server_call`.
+//! Run: `cargo bench -p wiki-server --bench server_call`.
 
 use std::hint::black_box;
 use std::sync::Arc;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use mcp_runtime::prelude::*;
-use mcp_runtime::server::{Caller, Manager, McpHandler, ServerSettings};
+use wiki_server::prelude::*;
+use wiki_server::{Caller, Manager, McpHandler, ServerSettings};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::CallToolRequestParams;
 use rmcp::service::RunningService;
 use rmcp::{RoleClient, ServiceExt, schemars, tool, tool_router};
 use serde::Deserialize;
 use serde_json::json;
-use wiki_store::model::wiki::WikiId;
 use wiki_store::{SqliteStore, UserStore};
 
 /// Repeat a text.

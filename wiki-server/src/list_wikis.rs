@@ -5,7 +5,8 @@ use std::fmt::Write as _;
 
 use wiki_store::model::wiki::Wiki;
 
-use crate::output::guard::fragment;
+use mcp_runtime::output::guard::fragment;
+
 use crate::prelude::*;
 
 /// List the wikis you can reach from this endpoint, with their ids.
@@ -32,21 +33,19 @@ pub struct ListWikis {}
 
 impl Execute for ListWikis {
     async fn execute(self, ctx: &ToolContext) -> ToolResult {
+        let doors = ctx.doors()?;
         // A failed listing (logged by store_call) still shows where the agent is.
-        let wikis = match ctx.doors() {
-            Ok(_) => ctx
-                .store_call("list the wikis", |store| store.list_wikis())
-                .await
-                .unwrap_or_default(),
-            Err(_) => Vec::new(),
-        };
-        let current = ctx.wiki.as_str();
+        let wikis = ctx
+            .store_call("list the wikis", |store| store.list_wikis())
+            .await
+            .unwrap_or_default();
+        let current = doors.wiki().as_str();
         let pretty = wikis
             .iter()
             .find(|wiki| wiki.id.as_str() == current)
             .map_or(current, |wiki| wiki.pretty_name.as_str());
         let mut out = String::new();
-        if !ctx.cross_wiki_reach {
+        if !doors.reach() {
             let _ = write!(
                 out,
                 "Cross-wiki reach is not enabled for this endpoint, so only this wiki can be \
@@ -61,13 +60,10 @@ impl Execute for ListWikis {
              with it (`id:Space.Page`), or use wiki=\"all\" to search every wiki.\n\n",
         );
         let _ = writeln!(out, "  {current} — {} (this endpoint)", fragment(pretty));
-        let mut others: Vec<&Wiki> = match ctx.doors() {
-            Ok(doors) => wikis
-                .iter()
-                .filter(|wiki| wiki.id.as_str() != current && doors.can_view_wiki(&wiki.id))
-                .collect(),
-            Err(_) => Vec::new(),
-        };
+        let mut others: Vec<&Wiki> = wikis
+            .iter()
+            .filter(|wiki| wiki.id.as_str() != current && doors.can_view_wiki(&wiki.id))
+            .collect();
         others.sort_by(|a, b| a.id.cmp(&b.id));
         for wiki in others {
             let _ = writeln!(out, "  {} — {}", wiki.id, fragment(&wiki.pretty_name));

@@ -1,39 +1,18 @@
-//! Locales as agents send them (`"fr"`, `"pt_BR"`), checked against what the wiki can store.
+//! Locales as agents send them (`"fr"`, `"pt_BR"`), checked against what the wiki can store and
+//! parsed into the store's [`Locale`], with refusals that teach the accepted forms.
 
-use std::fmt;
-
-use super::guard::fragment;
-use crate::param::ParamError;
+use mcp_runtime::output::guard::fragment;
+use mcp_runtime::param::ParamError;
+use wiki_store::model::locale::Locale;
 
 /// The longest serialized locale the wiki's storage keeps (`language_COUNTRY`): variants and
 /// scripts are refused as "too specific" rather than silently truncated.
 pub const MAX_LOCALE_CHARS: usize = 5;
 
-/// A valid locale in its serialized form: a lowercase language, optionally `_` and an uppercase
-/// country (`fr`, `pt_BR`), or a 3-digit region (`es_419`, too long for storage, so refused).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Locale(String);
-
-impl Locale {
-    /// The serialized form, e.g. `pt_BR`.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-
-    /// The language part, e.g. `pt`.
-    pub fn language(&self) -> &str {
-        self.0.split('_').next().unwrap_or(&self.0)
-    }
-}
-
-impl fmt::Display for Locale {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-/// Parses the locale argument `param` (already trimmed, non-blank). Accepts `_` or `-` between
-/// parts and any letter case (`PT-br` is `pt_BR`). The refusals teach the accepted forms.
+/// Parses the locale argument `param` (already trimmed, non-blank) into the store's form.
+/// Accepts `_` or `-` between parts and any letter case (`PT-br` is `pt_BR`); a language with a
+/// 3-digit region, a script or a variant is refused as too specific for storage rather than
+/// silently truncated.
 pub fn parse_locale(param: &'static str, text: &str) -> Result<Locale, ParamError> {
     let invalid = || ParamError::Invalid {
         name: param,
@@ -74,7 +53,8 @@ pub fn parse_locale(param: &'static str, text: &str) -> Result<Locale, ParamErro
             ),
         });
     }
-    Ok(Locale(serialized))
+    // Both checks accept the same storable forms; a disagreement is refused, never guessed.
+    Locale::parse(&serialized).map_err(|_| invalid())
 }
 
 #[cfg(test)]
@@ -93,8 +73,8 @@ mod tests {
         assert_eq!(parse("pt_BR"), Ok("pt_BR".to_owned()));
         assert_eq!(parse("PT-br"), Ok("pt_BR".to_owned()));
         assert_eq!(parse("ast"), Ok("ast".to_owned()));
-        let locale = parse_locale("locale", "pt_BR");
-        assert_eq!(locale.as_ref().map(Locale::language), Ok("pt"));
+        let locale = parse_locale("locale", "pt_BR").map(|l| l.as_str().to_owned());
+        assert_eq!(locale, Ok("pt_BR".to_owned()));
     }
 
     #[test]

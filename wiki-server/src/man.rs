@@ -1,4 +1,4 @@
-//! `man`: the runtime's manual tool (facts §2), generated from the same declarations that give
+//! `man`: the server's manual tool (facts §2), generated from the same declarations that give
 //! the advertised schemas, so it cannot drift from what a client sees.
 //!
 //! Without arguments it prints the catalog (tools grouped by category, `name - summary`, then the
@@ -9,12 +9,13 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
+use mcp_runtime::output::guard::fragment;
+use mcp_runtime::param::JsonObject;
+use mcp_runtime::prelude::*;
+use mcp_runtime::{ServedTool, ToolSet};
 use serde_json::Value;
 
-use crate::output::guard::fragment;
-use crate::param::JsonObject;
-use crate::prelude::*;
-use crate::server::{ServedTool, ToolSet};
+use crate::context::served_tools;
 
 mod markdown_syntax;
 
@@ -55,7 +56,7 @@ pub struct Man {
 impl Execute for Man {
     async fn execute(self, ctx: &ToolContext) -> ToolResult {
         let empty = ToolSet::default();
-        let tools = ctx.served_tools().unwrap_or(&empty);
+        let tools = served_tools(ctx).unwrap_or(&empty);
         match self.tool {
             None => Ok(ToolOutput::text(catalog(tools))),
             Some(name) => page(tools, &name).map(ToolOutput::text),

@@ -14,8 +14,8 @@ use wiki_store::reference::{DocumentReference, RelativeReference, SpacePath};
 use wiki_store::rights::{Right, RightScope};
 
 use super::{Doors, store_failure};
-use crate::output::guard::fragment;
-use crate::tool::ToolError;
+use mcp_runtime::output::guard::fragment;
+use mcp_runtime::prelude::ToolError;
 
 /// A reference that passed every door for one right. Only [`Doors::authorize`] makes one, so a
 /// function taking it cannot be handed an unchecked reference.

@@ -24,7 +24,7 @@ pub use document::AuthorizedReference;
 pub use reach::ALL_WIKIS;
 pub use space::SpaceFilter;
 
-use crate::tool::ToolError;
+use mcp_runtime::prelude::ToolError;
 
 /// The doors of one call: who asks, from which wiki, with which reach, filter and rights.
 /// Cheap to clone (shared state behind `Arc`s).

@@ -9,8 +9,8 @@ use wiki_store::model::wiki::WikiId;
 use wiki_store::rights::{Right, RightScope};
 
 use super::{Doors, store_failure};
-use crate::output::guard::fragment;
-use crate::tool::ToolError;
+use mcp_runtime::output::guard::fragment;
+use mcp_runtime::prelude::ToolError;
 
 /// The `wiki` value that means every wiki of the farm (case-insensitive).
 pub const ALL_WIKIS: &str = "all";

@@ -11,7 +11,7 @@ use wiki_store::reference::DocumentReference;
 use wiki_store::rights::Right;
 
 use super::Doors;
-use crate::tool::ToolError;
+use mcp_runtime::prelude::ToolError;
 
 impl Doors {
     /// Whether a row of `reference` may be shown to the caller: reach, space filter, then view.

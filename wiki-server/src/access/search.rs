@@ -8,7 +8,7 @@
 use wiki_store::model::search::{SearchCandidate, SearchQuery, SearchResults};
 
 use super::{Doors, store_failure};
-use crate::tool::ToolError;
+use mcp_runtime::prelude::ToolError;
 
 impl Doors {
     /// The per-candidate predicate to hand to the store's search.

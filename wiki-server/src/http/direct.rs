@@ -5,8 +5,9 @@
 //! through channels and cancellation tokens. For `tools/call`, the request agents send all day,
 //! that machinery is most of the cost of a call (measured: `tests/benches/load.rs`, with this
 //! path and without it). This middleware answers that one request itself, through the same
-//! [`call_tool`] the rmcp handler runs and with rmcp's own model types for the reply, so the
-//! answer is the one rmcp would give, byte for byte in meaning (the tests compare both).
+//! [`Manager::call`](crate::Manager::call) the rmcp handler runs and with rmcp's own model
+//! types for the reply, so the answer is the one rmcp would give, byte for byte in meaning (the
+//! tests compare both).
 //!
 //! It only takes requests it is sure about, and hands everything else, untouched, to rmcp:
 //!
@@ -35,8 +36,10 @@ use rmcp::model::{ProgressToken, ProtocolVersion, RequestId, ServerJsonRpcMessag
 use serde::Deserialize;
 
 use super::router::Shared;
-use crate::param::JsonObject;
-use crate::server::{Caller, WikiServer, call_tool};
+use mcp_runtime::call::ToolCall;
+use mcp_runtime::param::JsonObject;
+
+use crate::server::{Caller, WikiServer};
 
 const JSON: &str = "application/json";
 const EVENT_STREAM: &str = "text/event-stream";
@@ -127,9 +130,8 @@ pub(crate) async fn answer_tool_calls(
         }
     };
     tracing::debug!(wiki = %caller.wiki(), id = ?call.id, "answering a tools/call directly");
-    let manager = shared.manager();
-    let arguments = call.params.arguments.unwrap_or_default();
-    let message = match call_tool(manager, &server, &caller, &call.params.name, &arguments).await {
+    let request = ToolCall::new(call.params.name, call.params.arguments.unwrap_or_default());
+    let message = match shared.manager().call(&server, &caller, request).await {
         Ok(result) => {
             // What rmcp's handler does for a peer before 2026-07-28 (the only ones served here).
             let mut result = ServerResult::CallToolResult(result);

@@ -26,7 +26,8 @@ use tokio_util::sync::CancellationToken;
 use wiki_store::model::wiki::WikiId;
 use wiki_store::secret::token;
 
-use crate::server::{Manager, ManagerError, WikiServer};
+use crate::Error;
+use crate::server::{Manager, WikiServer};
 
 /// The answers for one request.
 #[derive(Debug, Clone)]
@@ -97,7 +98,7 @@ impl Directory {
         &self,
         wiki: &WikiId,
         token: Option<String>,
-    ) -> Result<Resolution, ManagerError> {
+    ) -> Result<Resolution, Error> {
         let server = self
             .manager
             .server(wiki)
@@ -110,7 +111,7 @@ impl Directory {
         Ok(Resolution { server, user })
     }
 
-    async fn user_of(&self, token: String) -> Result<Option<String>, ManagerError> {
+    async fn user_of(&self, token: String) -> Result<Option<String>, Error> {
         let owner = self.owner_of(token).await?;
         Ok(owner.map(|owner| {
             self.note_use(&owner.prefix);
@@ -118,7 +119,7 @@ impl Directory {
         }))
     }
 
-    async fn owner_of(&self, token: String) -> Result<Option<TokenOwner>, ManagerError> {
+    async fn owner_of(&self, token: String) -> Result<Option<TokenOwner>, Error> {
         let digest: [u8; 32] = Sha256::digest(token.as_bytes()).into();
         // `server()` just polled the change sequence: a cache from an older sequence is stale.
         let seq = self.manager.change_seq();
@@ -146,7 +147,7 @@ impl Directory {
             ))
         })
         .await
-        .map_err(|error| ManagerError::Join(error.to_string()))??;
+        .map_err(|error| Error::Join(error.to_string()))??;
         let mut cache = self.tokens.lock();
         if cache.seq == seq {
             if cache.owners.len() >= MAX_CACHED_TOKENS {

@@ -26,10 +26,9 @@ use pulldown_cmark::{Options, Parser, html};
 use wiki_store::model::history::DiffLineKind;
 use wiki_store::rights::Right;
 
-use crate::access::AuthorizedReference;
+use crate::access::{AuthorizedReference, Doors};
 use crate::links::{LinkClaims, LinkPage};
 use crate::server::{Caller, Manager};
-use crate::tool::ToolContext;
 
 /// The routes of the three pages; `/wikis/{wiki}/{kind}/…` (the link's own grammar decides).
 pub(crate) fn routes<S>(manager: Arc<Manager>) -> Router<S>
@@ -54,24 +53,21 @@ async fn serve(State(manager): State<Arc<Manager>>, uri: Uri) -> Response {
             return refused();
         }
     };
-    let Some((ctx, authorized)) = authorize(&manager, &claims).await else {
+    let Some((doors, authorized)) = authorize(&manager, &claims).await else {
         return refused();
     };
     match &claims.page {
-        LinkPage::View { locale } => view(&ctx, &authorized, locale.clone()).await,
-        LinkPage::Download { name } => download(&ctx, &authorized, name).await,
+        LinkPage::View { locale } => view(&doors, &authorized, locale.clone()).await,
+        LinkPage::Download { name } => download(&doors, &authorized, name).await,
         LinkPage::Compare { locale, from, to } => {
-            compare(&ctx, &authorized, locale.clone(), *from, *to).await
+            compare(&doors, &authorized, locale.clone(), *from, *to).await
         }
     }
 }
 
-/// The issuing endpoint's context for the link's user, and the document authorized for viewing
+/// The issuing endpoint's doors for the link's user, and the document authorized for viewing
 /// as of now; `None` when any step refuses.
-async fn authorize(
-    manager: &Manager,
-    claims: &LinkClaims,
-) -> Option<(ToolContext, AuthorizedReference)> {
+async fn authorize(manager: &Manager, claims: &LinkClaims) -> Option<(Doors, AuthorizedReference)> {
     let server = manager
         .server(&claims.endpoint)
         .await
@@ -82,23 +78,18 @@ async fn authorize(
         Some(user) => Caller::user(claims.endpoint.clone(), user.clone()),
         None => Caller::guest(claims.endpoint.clone()),
     };
-    let ctx = manager.context(&server, &caller);
-    let authorized = ctx
-        .doors()
-        .ok()?
+    let doors = manager.doors(&server, &caller);
+    let authorized = doors
         .authorize(&claims.reference.to_string(), None, Right::View)
         .ok()?;
-    Some((ctx, authorized))
+    Some((doors, authorized))
 }
 
 async fn view(
-    ctx: &ToolContext,
+    doors: &Doors,
     authorized: &AuthorizedReference,
     locale: Option<wiki_store::model::locale::Locale>,
 ) -> Response {
-    let Ok(doors) = ctx.doors() else {
-        return unavailable();
-    };
     let document = match doors.read_document(authorized, locale).await {
         Ok(document) => document,
         Err(_) => return not_found("This document (or translation) does not exist."),
@@ -119,10 +110,7 @@ async fn view(
     page(&title, &format!("{heading}{}", ammonia::clean(&body)))
 }
 
-async fn download(ctx: &ToolContext, authorized: &AuthorizedReference, name: &str) -> Response {
-    let Ok(doors) = ctx.doors() else {
-        return unavailable();
-    };
+async fn download(doors: &Doors, authorized: &AuthorizedReference, name: &str) -> Response {
     let reference = authorized.reference().clone();
     let lookup = name.to_owned();
     let content = doors
@@ -150,15 +138,12 @@ async fn download(ctx: &ToolContext, authorized: &AuthorizedReference, name: &st
 }
 
 async fn compare(
-    ctx: &ToolContext,
+    doors: &Doors,
     authorized: &AuthorizedReference,
     locale: Option<wiki_store::model::locale::Locale>,
     from: wiki_store::model::version::Version,
     to: wiki_store::model::version::Version,
 ) -> Response {
-    let Ok(doors) = ctx.doors() else {
-        return unavailable();
-    };
     let reference = authorized.reference().clone();
     let diff = doors
         .blocking(move |store| store.diff(&reference, locale.as_ref(), from, to))

@@ -2,7 +2,8 @@
 //!
 //! Cloning is an `Arc` bump (rmcp's stateless mode makes one handler per request), and every
 //! request resolves its own wiki and caller: from the [`Caller`] the HTTP middleware inserted in
-//! the request's extensions, or the fixed caller of the stdio transport. rmcp sessions are not
+//! the request's extensions, or the fixed caller of the stdio transport. Calls run through
+//! [`Manager::call`], the path the direct HTTP answer and the tests take too. rmcp sessions are not
 //! bound to the URL they were opened on, so nothing here is remembered between requests.
 //!
 //! `get_info` sees no request, so the per-wiki parts (instructions, server title) are served by
@@ -10,8 +11,9 @@
 
 use std::sync::Arc;
 
+use mcp_runtime::call::ToolCall;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, DiscoverResult, Implementation,
+    CallToolRequestParams, CallToolResponse, DiscoverResult, Implementation,
     InitializeRequestParams, InitializeResult, ListToolsResult, PaginatedRequestParams,
     ServerCapabilities, ServerConfig,
 };
@@ -19,8 +21,6 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 
 use super::{Caller, Manager, WikiServer};
-use crate::call::execute_wrapped;
-use crate::param::JsonObject;
 
 /// The name the server reports (`serverInfo.name`); the wiki's name is its title.
 pub const SERVER_NAME: &str = "wiki-mcp";
@@ -86,25 +86,7 @@ impl McpHandler {
             .cloned();
         let server = match admitted {
             Some(server) => server,
-            None => self
-                .inner
-                .manager
-                .server(caller.wiki())
-                .await
-                .map_err(|error| {
-                    tracing::error!(wiki = %caller.wiki(), %error, "could not build the wiki's MCP server");
-                    ErrorData::internal_error(
-                        "the server could not load this wiki; retry, and tell an administrator if it persists",
-                        None,
-                    )
-                })?
-                .filter(|server| server.enabled())
-                .ok_or_else(|| {
-                    ErrorData::invalid_request(
-                        format!("no MCP endpoint for wiki \"{}\"", caller.wiki()),
-                        None,
-                    )
-                })?,
+            None => self.inner.manager.endpoint(caller.wiki()).await?,
         };
         Ok((caller, server))
     }
@@ -164,45 +146,10 @@ impl ServerHandler for McpHandler {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let (caller, server) = self.resolve(&context).await?;
-        let arguments = request.arguments.unwrap_or_default();
-        call_tool(
-            &self.inner.manager,
-            &server,
-            &caller,
-            &request.name,
-            &arguments,
-        )
-        .await
-        .map(CallToolResponse::from)
+        self.inner
+            .manager
+            .call(&server, &caller, ToolCall::from(request))
+            .await
+            .map(CallToolResponse::from)
     }
-}
-
-/// One `tools/call` by `caller` on `server`: the caller's tool list decides what exists, then
-/// [`execute_wrapped`] runs it. Shared by the rmcp handler and the HTTP layer's direct answer
-/// ([`crate::http`]), so both give the same result for the same request.
-///
-/// A name outside the caller's list is a JSON-RPC error (-32602) that lists the tools this
-/// caller can use; a write tool named by the guest says why it is not among them.
-pub(crate) async fn call_tool(
-    manager: &Manager,
-    server: &Arc<WikiServer>,
-    caller: &Caller,
-    name: &str,
-    arguments: &JsonObject,
-) -> Result<CallToolResult, ErrorData> {
-    let tools = server.tools(caller.is_guest());
-    let Some(served) = tools.get(name) else {
-        let shown = crate::output::guard::fragment(name);
-        let why = if server.tools(false).get(name).is_some() {
-            format!("Tool '{shown}' changes content, which guests cannot do")
-        } else {
-            format!("Unknown tool '{shown}'")
-        };
-        return Err(ErrorData::invalid_params(
-            format!("{why}. Tools you can use here: {}.", tools.names()),
-            None,
-        ));
-    };
-    let ctx = manager.context(server, caller);
-    Ok(execute_wrapped(served, &ctx, arguments, manager.settings().call_timeout).await)
 }

@@ -24,6 +24,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Weak};
 use std::time::Duration;
 
+use mcp_runtime::call::{CallSettings, panic_message};
+use mcp_runtime::{Registry, ServedTool, ToolContext, ToolSet};
 use parking_lot::{Mutex, RwLock};
 use tokio::sync::OnceCell;
 use wiki_store::api::Subscription;
@@ -34,14 +36,16 @@ use wiki_store::model::wiki::WikiId;
 use wiki_store::rights::RightsSnapshot;
 use wiki_store::{Store, StoreError};
 
-use super::endpoint::{EndpointInputs, ServedTool, ToolSet, WikiServer};
+use super::Caller;
+use super::endpoint::{EndpointInputs, WikiServer};
 use super::freshness::FreshnessGate;
 use super::policy::{MAN, effective_tools, guest_tools};
-use super::{Caller, ManagerError};
+use crate::Error;
 use crate::access::{Doors, SpaceFilter};
+use crate::audit::WikiAudit;
+use crate::context::WikiCall;
 use crate::links::LinkKey;
-use crate::registry::{Registry, registry};
-use crate::tool::ToolContext;
+use crate::registry::registry;
 
 /// The description sent as instructions when a wiki configures none.
 pub const DEFAULT_DESCRIPTION: &str = "wiki-mcp server";
@@ -51,7 +55,7 @@ pub const MAN_HINT: &str = "Call the man tool with no arguments first: it lists 
      reference pages this endpoint offers, and `man <name>` documents each one.";
 
 /// The per-call timeout when none is configured.
-pub const DEFAULT_CALL_TIMEOUT: Duration = Duration::from_secs(30);
+pub const DEFAULT_CALL_TIMEOUT: Duration = mcp_runtime::call::DEFAULT_CALL_TIMEOUT;
 
 /// Server-wide settings every wiki shares.
 #[derive(Debug, Clone)]
@@ -101,6 +105,8 @@ pub struct Manager {
     store: Arc<dyn Store>,
     registry: &'static Registry,
     settings: ServerSettings,
+    /// What every call runs with: the settings' timeout, and the wiki audit sink.
+    calls: CallSettings,
     state: Arc<State>,
     _subscription: Subscription,
 }
@@ -167,9 +173,9 @@ impl State {
 }
 
 impl Manager {
-    /// A manager over `store` serving every tool linked into the binary. `Err` when the
-    /// registry has conflicting ids, or the store cannot be read.
-    pub fn new(store: Arc<dyn Store>, settings: ServerSettings) -> Result<Self, ManagerError> {
+    /// A manager over `store` serving every tool linked into the binary ([`crate::registry`]).
+    /// `Err` when the registry has conflicting ids, or the store cannot be read.
+    pub fn new(store: Arc<dyn Store>, settings: ServerSettings) -> Result<Self, Error> {
         Self::with_registry(store, settings, registry()?)
     }
 
@@ -178,7 +184,7 @@ impl Manager {
         store: Arc<dyn Store>,
         settings: ServerSettings,
         registry: &'static Registry,
-    ) -> Result<Self, ManagerError> {
+    ) -> Result<Self, Error> {
         // The marker first: a commit after it moves it, so the next request checks again.
         let marker = store.commit_marker()?;
         let seq = store.change_seq()?;
@@ -197,10 +203,14 @@ impl Manager {
                 state.on_change(event);
             }
         }));
+        let calls = CallSettings::default()
+            .with_timeout(settings.call_timeout)
+            .with_audit(WikiAudit);
         Ok(Self {
             store,
             registry,
             settings,
+            calls,
             state,
             _subscription: subscription,
         })
@@ -233,7 +243,7 @@ impl Manager {
     ///
     /// Polls the change sequence first, so a change made by another process since the last
     /// request is applied now.
-    pub async fn server(&self, wiki: &WikiId) -> Result<Option<Arc<WikiServer>>, ManagerError> {
+    pub async fn server(&self, wiki: &WikiId) -> Result<Option<Arc<WikiServer>>, Error> {
         self.refresh().await?;
         let slot = self.slot(wiki);
         let built = slot
@@ -249,7 +259,7 @@ impl Manager {
                     Ok(Ok(Some(server))) => Ok(server),
                     Ok(Ok(None)) => Err(Absent::Wiki),
                     Ok(Err(error)) => Err(Absent::Failed(error)),
-                    Err(error) => Err(Absent::Failed(ManagerError::Join(error.to_string()))),
+                    Err(error) => Err(Absent::Failed(Error::Join(error.to_string()))),
                 }
             })
             .await;
@@ -273,23 +283,33 @@ impl Manager {
         }
     }
 
-    /// The context of one call by `caller` on `server`: the doors with the current rights.
-    pub fn context(&self, server: &Arc<WikiServer>, caller: &Caller) -> ToolContext {
-        let doors = Doors::new(
+    /// What every call runs with (timeout, audit sink).
+    pub(crate) fn call_settings(&self) -> &CallSettings {
+        &self.calls
+    }
+
+    /// The doors of `caller` on `server`, on the current rights: what a call by this caller
+    /// gets as `ctx.doors()`, for code that authorizes without running a tool (the link pages).
+    pub fn doors(&self, server: &WikiServer, caller: &Caller) -> Doors {
+        Doors::new(
             Arc::clone(&self.store),
             server.wiki.clone(),
             caller.user_name().unwrap_or(GUEST_USER),
             server.reach(),
             Arc::clone(&self.state.rights.read()),
             Arc::clone(&server.filter),
-        );
-        ToolContext::for_call(
-            caller.user_name().map(str::to_owned),
-            doors,
-            self.settings.public_url.clone(),
-            Arc::clone(&self.settings.link_key),
         )
-        .with_server(Arc::clone(server))
+    }
+
+    /// The context of one call by `caller` on `server`: the caller, and the [`WikiCall`]
+    /// extension with the doors built on the current rights.
+    pub(crate) fn context(&self, server: &Arc<WikiServer>, caller: &Caller) -> ToolContext {
+        ToolContext::new(caller.user_name().map(str::to_owned)).with_extension(WikiCall {
+            doors: self.doors(server, caller),
+            public_url: self.settings.public_url.clone(),
+            link_key: Arc::clone(&self.settings.link_key),
+            server: Arc::clone(server),
+        })
     }
 
     /// Applies what changed since the last request: reloads the rights snapshot and makes every
@@ -299,7 +319,7 @@ impl Manager {
     /// process, and the request goes on at once. Otherwise concurrent requests share one check
     /// ([`FreshnessGate`]); each still sees every change committed before it arrived. A probe
     /// that fails (a busy lock) just means the full check.
-    async fn refresh(&self) -> Result<(), ManagerError> {
+    async fn refresh(&self) -> Result<(), Error> {
         if let Ok(marker) = self.store.commit_marker()
             && marker == self.state.checked_marker.load(Ordering::Acquire)
         {
@@ -308,7 +328,7 @@ impl Manager {
         self.state.freshness.ensure(|| self.poll()).await
     }
 
-    async fn poll(&self) -> Result<(), ManagerError> {
+    async fn poll(&self) -> Result<(), Error> {
         let store = Arc::clone(&self.store);
         let seen = self.state.seen_seq.load(Ordering::Acquire);
         let (marker, reloaded) = tokio::task::spawn_blocking(move || -> Result<_, StoreError> {
@@ -321,7 +341,7 @@ impl Manager {
             Ok((marker, Some((seq, store.rights_snapshot()?))))
         })
         .await
-        .map_err(|error| ManagerError::Join(error.to_string()))??;
+        .map_err(|error| Error::Join(error.to_string()))??;
         if let Some((seq, rights)) = reloaded {
             // Only the newest reload wins when two requests raced.
             let mut current = self.state.rights.write();
@@ -358,7 +378,7 @@ impl Manager {
 
 enum Absent {
     Wiki,
-    Failed(ManagerError),
+    Failed(Error),
 }
 
 /// Reads `wiki`'s inputs and builds its server, or returns `previous` when the inputs are the
@@ -368,7 +388,7 @@ fn build(
     registry: &'static Registry,
     wiki: &WikiId,
     previous: Option<Arc<WikiServer>>,
-) -> Result<Option<Arc<WikiServer>>, ManagerError> {
+) -> Result<Option<Arc<WikiServer>>, Error> {
     let Some(found) = store.wiki(wiki)? else {
         return Ok(None);
     };
@@ -384,8 +404,7 @@ fn build(
     let user_tools = ToolSet::new(
         ids.iter()
             .filter_map(|id| registry.get(id))
-            .filter_map(|tool| served(wiki, tool, inputs.reach))
-            .collect(),
+            .filter_map(|tool| served(wiki, tool, inputs.reach)),
     );
     let guest_tools = user_tools.only(&guest_tools(registry, &ids));
     let description = inputs
@@ -416,11 +435,11 @@ fn build(
 /// panics or does not validate skips the tool with a WARN naming it.
 fn served(
     wiki: &WikiId,
-    tool: &'static crate::registry::RegisteredTool,
+    tool: &'static mcp_runtime::RegisteredTool,
     reach: bool,
 ) -> Option<ServedTool> {
-    match catch_unwind(AssertUnwindSafe(|| tool.definition(reach))) {
-        Ok(Ok(definition)) => Some(ServedTool { tool, definition }),
+    match catch_unwind(AssertUnwindSafe(|| ServedTool::new(tool, reach))) {
+        Ok(Ok(served)) => Some(served),
         Ok(Err(error)) => {
             tracing::warn!(wiki = %wiki, tool = tool.id(), %error, "skipping MCP tool: invalid definition");
             None
@@ -435,13 +454,4 @@ fn served(
             None
         }
     }
-}
-
-/// The text of a panic payload, for logs.
-pub(crate) fn panic_message(payload: &(dyn std::any::Any + Send)) -> &str {
-    payload
-        .downcast_ref::<&str>()
-        .copied()
-        .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
-        .unwrap_or("a non-text panic payload")
 }

@@ -12,7 +12,7 @@ use std::collections::BTreeSet;
 use wiki_store::model::mcp_config::McpConfig;
 use wiki_store::model::wiki::WikiId;
 
-use crate::registry::Registry;
+use mcp_runtime::Registry;
 
 /// The id of the manual tool, served on every wiki.
 pub const MAN: &str = "man";
@@ -74,10 +74,12 @@ pub fn guest_tools(registry: &Registry, ids: &BTreeSet<&'static str>) -> BTreeSe
 
 #[cfg(test)]
 mod tests {
+    use mcp_runtime::declaration::{BoxFuture, ToolDeclaration};
+    use mcp_runtime::param::JsonObject;
+    use mcp_runtime::prelude::{ToolContext, ToolOutput, ToolResult};
+
     use super::*;
-    use crate::declaration::{BoxFuture, ToolDeclaration};
-    use crate::param::JsonObject;
-    use crate::tool::{ToolContext, ToolOutput, ToolResult};
+    use crate::RESERVED;
 
     fn invoke<'a>(_: &'a ToolContext, _: &'a JsonObject) -> BoxFuture<'a, ToolResult> {
         Box::pin(async { Ok(ToolOutput::text("ok")) })
@@ -102,14 +104,14 @@ mod tests {
         }
     }
 
-    static MAN_TOOL: ToolDeclaration = declaration("man", false, "mcp_runtime::man");
-    static LIST: ToolDeclaration = declaration("list_wikis", false, "mcp_runtime::list_wikis");
+    static MAN_TOOL: ToolDeclaration = declaration("man", false, "wiki_server::man");
+    static LIST: ToolDeclaration = declaration("list_wikis", false, "wiki_server::list_wikis");
     static READ: ToolDeclaration = declaration("get_document", false, "tools::get_document");
     static TREE: ToolDeclaration = declaration("get_tree", false, "tools::get_tree");
     static WRITE: ToolDeclaration = declaration("write_document", true, "tools::write_document");
 
     fn registry() -> Registry {
-        Registry::from_declarations([&MAN_TOOL, &LIST, &READ, &TREE, &WRITE])
+        Registry::from_declarations([&MAN_TOOL, &LIST, &READ, &TREE, &WRITE], &[RESERVED])
             .unwrap_or_else(|error| panic!("{error}"))
     }
 

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use mcp_runtime::server::Caller;
+use wiki_server::Caller;
 use serde_json::json;
 use wiki_store::ObjectStore;
 use wiki_store::model::class::FieldType;
@@ -35,7 +35,7 @@ async fn rights_are_checked_before_existence() {
     );
     let bob = client(
         farm.manager(),
-        mcp_runtime::server::Caller::user(wiki("main"), "bob"),
+        Caller::user(wiki("main"), "bob"),
     )
     .await;
     assert_eq!(
@@ -158,8 +158,7 @@ async fn row_and_search_doors_apply_the_same_rules() {
         Ok(Some(server)) => server,
         other => panic!("{other:?}"),
     };
-    let ctx = manager.context(&main, &alice("main"));
-    let doors = ctx.doors().unwrap_or_else(|error| panic!("{error}"));
+    let doors = manager.doors(&main, &alice("main"));
     assert!(doors.row_visible(&reference("Sandbox.WebHome")));
     assert!(!doors.row_visible(&reference("Sales.Plan")), "filtered");
     assert!(!doors.row_visible(&reference("Private.Secret")), "no right");
@@ -190,8 +189,7 @@ async fn row_and_search_doors_apply_the_same_rules() {
         Ok(Some(server)) => server,
         other => panic!("{other:?}"),
     };
-    let ctx = manager.context(&dev, &alice("dev"));
-    let doors = ctx.doors().unwrap_or_else(|error| panic!("{error}"));
+    let doors = manager.doors(&dev, &alice("dev"));
     assert!(
         !doors.row_visible(&reference("Sandbox.WebHome")),
         "no reach from dev"
@@ -248,8 +246,7 @@ async fn object_rows_and_search_hits_are_authorized_before_counting() {
         Ok(Some(server)) => server,
         other => panic!("{other:?}"),
     };
-    let ctx = manager.context(&main, &alice("main"));
-    let doors = ctx.doors().unwrap_or_else(|error| panic!("{error}"));
+    let doors = manager.doors(&main, &alice("main"));
     let page = ok(doors
         .query_objects(wiki("main"), query(), 0, 10)
         .await
@@ -273,8 +270,7 @@ async fn object_rows_and_search_hits_are_authorized_before_counting() {
         .await
         .map(|results| results.total);
     assert_eq!(found, Ok(0), "alice cannot view Private.Secret");
-    let bob_ctx = manager.context(&main, &Caller::user(wiki("main"), "bob"));
-    let bob = bob_ctx.doors().unwrap_or_else(|error| panic!("{error}"));
+    let bob = manager.doors(&main, &Caller::user(wiki("main"), "bob"));
     let found = bob
         .search(search("secret"))
         .await
@@ -286,8 +282,7 @@ async fn object_rows_and_search_hits_are_authorized_before_counting() {
         Ok(Some(server)) => server,
         other => panic!("{other:?}"),
     };
-    let ctx = manager.context(&dev, &alice("dev"));
-    let doors = ctx.doors().unwrap_or_else(|error| panic!("{error}"));
+    let doors = manager.doors(&dev, &alice("dev"));
     assert!(
         doors
             .query_objects(wiki("main"), query(), 0, 10)

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use mcp_runtime::server::{Caller, Manager, McpHandler, ServerSettings};
+use wiki_server::{Caller, Manager, McpHandler, ServerSettings};
 use rmcp::model::{CallToolRequestParams, CallToolResult};
 use rmcp::service::RunningService;
 use rmcp::{RoleClient, ServiceExt};

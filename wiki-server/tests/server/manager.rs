@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use mcp_runtime::server::{Manager, WikiServer};
+use wiki_server::{Manager, WikiServer};
 use wiki_store::rights::{Effect, Right, RightRule, RightScope, Subject};
 use wiki_store::{RightsStore, UserStore};
 
@@ -118,11 +118,7 @@ async fn another_process_changes_apply_on_the_next_request() {
     let main = server(&manager, "main").await;
     let sandbox = crate::harness::reference("Sandbox.WebHome");
     let visible = |manager: &Manager, main: &Arc<WikiServer>| {
-        manager
-            .context(main, &caller)
-            .doors()
-            .map(|doors| doors.row_visible(&sandbox))
-            .unwrap_or(false)
+        manager.doors(main, &caller).row_visible(&sandbox)
     };
     assert!(visible(&manager, &main));
     let deny = RightRule {

@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use mcp_runtime::param::{JsonObject, Param, ParamError, ParamSpec};
-use mcp_runtime::prelude::*;
+use wiki_server::prelude::*;
 use serde_json::Value;
 use wiki_store::rights::Right;
 
