@@ -11,7 +11,7 @@ use std::fmt::Write as _;
 
 use mcp_runtime::output::budget::{MAX_OUTPUT_CHARS, MAX_OUTPUT_TOKENS, budgeted};
 use mcp_runtime::output::lines::{normalize_line_endings, numbered_lines};
-use mcp_runtime::prelude::*;
+use wiki_server::prelude::*;
 
 /// The numbered lines of one window, and where it sits in the whole text.
 #[derive(Debug, Clone, PartialEq, Eq)]
