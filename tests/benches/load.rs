@@ -22,9 +22,9 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use mcp_runtime::http::{Directory, HttpOptions, HttpServer};
+use wiki_server::http::{Directory, HttpOptions, HttpServer};
 use mcp_runtime::prelude::*;
-use mcp_runtime::server::{Manager, ServerSettings};
+use wiki_server::{Manager, ServerSettings};
 use rmcp::handler::server::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::transport::streamable_http_server::session::never::NeverSessionManager;

@@ -8,8 +8,8 @@ use std::io;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-use mcp_runtime::http::{Directory, HttpOptions, HttpServer};
-use mcp_runtime::server::{Manager, ServerSettings};
+use wiki_server::http::{Directory, HttpOptions, HttpServer};
+use wiki_server::{Manager, ServerSettings};
 use rmcp::ServiceExt;
 use rmcp::service::{RoleClient, RunningService};
 use rmcp::transport::StreamableHttpClientTransport;

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use mcp_runtime::http::{BaseUrl, HttpOptions, RateLimit};
+use wiki_server::http::{BaseUrl, HttpOptions, RateLimit};
 use rmcp::model::CallToolRequestParams;
 use serde_json::{Value, json};
 use wiki_mcp::demo::{DEMO_SUBWIKI, DEMO_USER};
