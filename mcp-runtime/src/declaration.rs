@@ -6,8 +6,8 @@
 use std::future::Future;
 use std::pin::Pin;
 
-use crate::param::{JsonObject, ParamDecl, ParamError};
 use crate::context::ToolContext;
+use crate::param::{JsonObject, ParamDecl, ParamError};
 use crate::tool::ToolResult;
 
 /// A boxed, `Send` future returned by a tool invocation.

@@ -30,7 +30,9 @@ pub struct Reserved {
 impl Reserved {
     /// The reservation that owns `id`, if any.
     fn of<'a>(reserved: &'a [Reserved], id: &str) -> Option<&'a Reserved> {
-        reserved.iter().find(|reservation| reservation.ids.contains(&id))
+        reserved
+            .iter()
+            .find(|reservation| reservation.ids.contains(&id))
     }
 
     /// Whether `module_path` lies in the owning crate.
@@ -186,9 +188,9 @@ impl RegisteredTool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::context::ToolContext;
     use crate::declaration::BoxFuture;
     use crate::param::JsonObject;
-    use crate::context::ToolContext;
     use crate::tool::{ToolOutput, ToolResult};
 
     fn invoke<'a>(_: &'a ToolContext, _: &'a JsonObject) -> BoxFuture<'a, ToolResult> {

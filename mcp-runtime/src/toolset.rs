@@ -63,7 +63,10 @@ impl ToolSet {
     /// Every tool of `registry` for the reach variant `cross_wiki_reach`. `Err` names the first
     /// tool whose definition is not advertisable: a server of its own tools should not start
     /// with one of them missing.
-    pub fn from_registry(registry: &'static Registry, cross_wiki_reach: bool) -> Result<Self, Error> {
+    pub fn from_registry(
+        registry: &'static Registry,
+        cross_wiki_reach: bool,
+    ) -> Result<Self, Error> {
         let tools = registry
             .tools()
             .iter()

@@ -6,9 +6,9 @@
 use std::io::Write;
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
-use wiki_server::http::HttpOptions;
 use serde_json::{Value, json};
 use tracing_subscriber::fmt::MakeWriter;
+use wiki_server::http::HttpOptions;
 
 use crate::harness::TestServer;
 

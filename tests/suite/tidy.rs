@@ -65,13 +65,7 @@ const TOOL_CRATES: &[&str] = &["bundled-tools"];
 
 /// What a tool crate reaches only through the framework's or the server's re-exports, so it
 /// always uses the versions they were built with.
-const REEXPORTED: &[&str] = &[
-    "wiki-store",
-    "time",
-    "serde_json",
-    "schemars",
-    "inventory",
-];
+const REEXPORTED: &[&str] = &["wiki-store", "time", "serde_json", "schemars", "inventory"];
 
 /// Which of our crates each member may depend on (normal dependencies). A member missing here is
 /// a failure on purpose: a new crate states its place in the arrows when it joins.
@@ -200,7 +194,9 @@ impl Graph {
                 let deps = node["deps"].as_array().into_iter().flatten().map(|dep| {
                     let kinds = dep["dep_kinds"].as_array().cloned().unwrap_or_default();
                     let dev_only = !kinds.is_empty()
-                        && kinds.iter().all(|kind| kind["kind"].as_str() == Some("dev"));
+                        && kinds
+                            .iter()
+                            .all(|kind| kind["kind"].as_str() == Some("dev"));
                     (text(&dep["pkg"]), dev_only)
                 });
                 (text(&node["id"]), deps.collect())
@@ -212,7 +208,12 @@ impl Graph {
     /// Every package `name` reaches through normal and build dependencies (and, with
     /// `with_dev`, its own dev-dependencies: a test's graph), by name.
     fn reached(&self, name: &str, with_dev: bool) -> BTreeSet<String> {
-        let Some(root) = self.names.iter().find(|(_, n)| *n == name).map(|(id, _)| id) else {
+        let Some(root) = self
+            .names
+            .iter()
+            .find(|(_, n)| *n == name)
+            .map(|(id, _)| id)
+        else {
             panic!("no package `{name}` in the workspace graph");
         };
         let mut seen = BTreeSet::new();

@@ -13,14 +13,14 @@ use std::hint::black_box;
 use std::sync::Arc;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use wiki_server::prelude::*;
-use wiki_server::{Caller, Manager, McpHandler, ServerSettings};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::CallToolRequestParams;
 use rmcp::service::RunningService;
 use rmcp::{RoleClient, ServiceExt, schemars, tool, tool_router};
 use serde::Deserialize;
 use serde_json::json;
+use wiki_server::prelude::*;
+use wiki_server::{Caller, Manager, McpHandler, ServerSettings};
 use wiki_store::{SqliteStore, UserStore};
 
 /// Repeat a text.

@@ -112,21 +112,15 @@ impl WikiContext for ToolContext {
         Some(claims.url(base, &call.link_key))
     }
 
-    fn store_call<T, F>(
-        &self,
-        verb: &str,
-        f: F,
-    ) -> impl Future<Output = Result<T, ToolError>> + Send
+    async fn store_call<T, F>(&self, verb: &str, f: F) -> Result<T, ToolError>
     where
         T: Send + 'static,
         F: FnOnce(&dyn Store) -> wiki_store::Result<T> + Send + 'static,
     {
-        async move {
-            self.doors()?
-                .blocking(f)
-                .await?
-                .map_err(|error| store_failure(verb, &error))
-        }
+        self.doors()?
+            .blocking(f)
+            .await?
+            .map_err(|error| store_failure(verb, &error))
     }
 }
 

@@ -52,6 +52,9 @@ mod tests {
             utc_minute(datetime!(2026-11-30 10:05:59 +01:00)),
             "2026-11-30 09:05"
         );
-        assert_eq!(utc_minute(datetime!(0999-01-02 3:04 UTC)), "0999-01-02 03:04");
+        assert_eq!(
+            utc_minute(datetime!(0999-01-02 3:04 UTC)),
+            "0999-01-02 03:04"
+        );
     }
 }

@@ -3,8 +3,8 @@
 //! a missing page that has a space home of the same name gets a "Did you mean" suggestion, and
 //! the suggestion goes through the door too, so it never names a page the caller may not see.
 
-use wiki_server::access::{AuthorizedReference, Doors, store_failure};
 use mcp_runtime::output::guard::fragment;
+use wiki_server::access::{AuthorizedReference, Doors, store_failure};
 use wiki_server::prelude::*;
 use wiki_server::store::model::document::DocumentLocales;
 use wiki_server::store::reference::DocumentReference;

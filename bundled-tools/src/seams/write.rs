@@ -20,8 +20,8 @@
 //! document and class are refused here for every write and by the store for deletes and object
 //! writes. Object and schema writes refuse the sensitive classes with [`refuse_sensitive_class`].
 
-use wiki_server::access::{AuthorizedReference, Doors, store_failure};
 use mcp_runtime::output::guard::fragment;
+use wiki_server::access::{AuthorizedReference, Doors, store_failure};
 use wiki_server::prelude::*;
 use wiki_server::store::model::document::{
     Document, DocumentLocales, DocumentSave, Expected, MARKDOWN_SYNTAX, SaveOutcome,

@@ -5,8 +5,8 @@
 //! existence, the sensitive denylist, base_version, the children guard, then the store's delete
 //! under its compare-and-set on the default row.
 
-use wiki_server::access::store_failure;
 use mcp_runtime::output::guard::fragment;
+use wiki_server::access::store_failure;
 use wiki_server::prelude::*;
 use wiki_server::store::StoreError;
 use wiki_server::store::model::trash::DocumentDelete;

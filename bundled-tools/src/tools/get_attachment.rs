@@ -13,15 +13,15 @@ use std::fmt::Write as _;
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
-use wiki_server::access::{Doors, store_failure};
 use mcp_runtime::output::guard::fragment;
 use mcp_runtime::output::lines::normalize_line_endings;
 use mcp_runtime::output::size::human_size;
-use wiki_server::prelude::*;
 use mcp_runtime::tool::ContentBlock;
-use wiki_server::time::OffsetDateTime;
+use wiki_server::access::{Doors, store_failure};
+use wiki_server::prelude::*;
 use wiki_server::store::model::attachment::AttachmentInfo;
 use wiki_server::store::reference::DocumentReference;
+use wiki_server::time::OffsetDateTime;
 
 use self::pdf::{PDF_TEXT_CAP, pdf_text};
 use self::text_window::text_window;

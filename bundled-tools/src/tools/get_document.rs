@@ -7,12 +7,12 @@
 
 use std::fmt::Write as _;
 
-use wiki_server::access::{Doors, store_failure};
 use mcp_runtime::output::budget::{CHARS_PER_TOKEN, MAX_OUTPUT_CHARS, budgeted};
 use mcp_runtime::output::guard::fragment;
 use mcp_runtime::output::lines::{normalize_line_endings, numbered_lines};
 use mcp_runtime::output::result::budgeted_result;
 use mcp_runtime::output::size::human_size;
+use wiki_server::access::{Doors, store_failure};
 use wiki_server::prelude::*;
 use wiki_server::store::model::attachment::AttachmentInfo;
 use wiki_server::store::model::document::Document;

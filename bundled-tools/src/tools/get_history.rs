@@ -7,9 +7,9 @@
 
 use std::fmt::Write as _;
 
-use wiki_server::access::{AuthorizedReference, Doors, store_failure};
 use mcp_runtime::output::budget::{MAX_OUTPUT_CHARS, MAX_OUTPUT_TOKENS};
 use mcp_runtime::output::guard::fragment;
+use wiki_server::access::{AuthorizedReference, Doors, store_failure};
 use wiki_server::instant::iso_instant;
 use wiki_server::prelude::*;
 use wiki_server::store::StoreError;

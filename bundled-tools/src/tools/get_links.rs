@@ -13,9 +13,9 @@
 
 use std::fmt::Write as _;
 
-use wiki_server::access::{AuthorizedReference, Doors, store_failure};
 use mcp_runtime::output::budget::budgeted;
 use mcp_runtime::output::guard::fragment;
+use wiki_server::access::{AuthorizedReference, Doors, store_failure};
 use wiki_server::prelude::*;
 use wiki_server::store::model::link::{BacklinkPage, LinkTarget};
 use wiki_server::store::model::search::WikiScope;

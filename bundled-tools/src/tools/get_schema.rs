@@ -9,9 +9,9 @@
 
 use std::fmt::Write as _;
 
-use wiki_server::access::{Doors, store_failure};
 use mcp_runtime::output::guard::{fragment, strip_line_breaks};
 use mcp_runtime::output::result::budgeted_result;
+use wiki_server::access::{Doors, store_failure};
 use wiki_server::prelude::*;
 use wiki_server::store::model::class::{ClassDefinition, FieldDefinition, FieldType, NumberKind};
 use wiki_server::store::model::wiki::WikiId;

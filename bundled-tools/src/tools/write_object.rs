@@ -10,8 +10,8 @@
 
 use std::collections::BTreeMap;
 
-use wiki_server::access::store_failure;
 use mcp_runtime::output::guard::fragment;
+use wiki_server::access::store_failure;
 use wiki_server::prelude::*;
 use wiki_server::store::model::class::{ClassDefinition, FieldType};
 use wiki_server::store::model::document::SaveOutcome;

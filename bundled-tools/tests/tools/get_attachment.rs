@@ -1,9 +1,9 @@
 //! `get_attachment` through the real middleware: header, text windows that continue, PDF text,
 //! images as image blocks, download links, misses that list names, forged names, reach.
 
-use wiki_server::ServerSettings;
 use rmcp::model::ContentBlock;
 use serde_json::{Value, json};
+use wiki_server::ServerSettings;
 use wiki_server::store::AttachmentStore;
 use wiki_server::store::model::attachment::AttachmentWrite;
 use wiki_server::store::model::document::Expected;

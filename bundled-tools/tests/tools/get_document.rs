@@ -1,7 +1,7 @@
 //! get_document through the middleware: every parameter, limit, error and security case.
 
-use wiki_server::ServerSettings;
 use serde_json::{Value, json};
+use wiki_server::ServerSettings;
 use wiki_server::store::model::attachment::AttachmentWrite;
 use wiki_server::store::model::document::{DocumentSave, Expected};
 use wiki_server::store::model::mcp_config::SpaceFilterMode;
@@ -113,7 +113,9 @@ async fn a_missing_document_suggests_a_visible_space_home_only() {
     ok(farm.store.set_right(&RightRule {
         scope: RightScope::Space {
             wiki: wiki("main"),
-            space: ok(wiki_server::store::reference::SpacePath::parse("Help.Nested")),
+            space: ok(wiki_server::store::reference::SpacePath::parse(
+                "Help.Nested",
+            )),
         },
         subject: Subject::User("bob".to_owned()),
         right: Right::View,

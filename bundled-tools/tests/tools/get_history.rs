@@ -1,8 +1,8 @@
 //! get_history through the middleware: list paging, version snapshots, diffs within the budget,
 //! translation histories, the strict version gate before any store access, and guarded echoes.
 
-use wiki_server::ServerSettings;
 use serde_json::{Value, json};
+use wiki_server::ServerSettings;
 use wiki_server::store::DocumentStore;
 use wiki_server::store::model::document::DocumentSave;
 

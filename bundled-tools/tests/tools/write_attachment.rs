@@ -2,8 +2,8 @@
 //! new versions, base_version rules, argument and name refusals, size caps, and who may write.
 //! Every refusal is checked against the store: nothing was written.
 
-use wiki_server::ServerSettings;
 use serde_json::{Value, json};
+use wiki_server::ServerSettings;
 use wiki_server::store::model::version::Version;
 use wiki_server::store::{AttachmentStore, DocumentStore};
 

@@ -3,8 +3,8 @@
 //! the size cap, translations, cross-wiki writes with and without reach, the configuration
 //! refusal, and the callers who may not write. Also the shared helpers of the write modules.
 
-use wiki_server::ServerSettings;
 use serde_json::{Value, json};
+use wiki_server::ServerSettings;
 use wiki_server::store::DocumentStore;
 use wiki_server::store::model::document::{Document, DocumentSave};
 use wiki_server::store::model::locale::Locale;

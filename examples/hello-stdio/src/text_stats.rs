@@ -81,6 +81,9 @@ mod tests {
             report(" -- \n", 5),
             "Lines: 1\nWords: 0\nCharacters: 5\nMost frequent: none (the text has no words)"
         );
-        assert_eq!(report("", 1), "Lines: 0\nWords: 0\nCharacters: 0\nMost frequent: none (the text has no words)");
+        assert_eq!(
+            report("", 1),
+            "Lines: 0\nWords: 0\nCharacters: 0\nMost frequent: none (the text has no words)"
+        );
     }
 }

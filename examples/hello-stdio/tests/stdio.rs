@@ -57,7 +57,9 @@ fn text(result: &CallToolResult) -> &str {
 async fn the_example_serves_its_tool_over_stdio() {
     let (_child, client) = start().await;
 
-    let info = client.peer_info().unwrap_or_else(|| panic!("no initialize result"));
+    let info = client
+        .peer_info()
+        .unwrap_or_else(|| panic!("no initialize result"));
     let server = info.server_info.as_ref().map(|server| server.name.as_str());
     assert_eq!(server, Some("hello-stdio"));
     assert!(info.capabilities.tools.is_some(), "the tools capability");

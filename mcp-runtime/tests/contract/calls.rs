@@ -27,7 +27,9 @@ fn a_name_outside_the_callers_set_is_a_json_rpc_error_listing_the_set() {
         ToolContext::new(Some("alice".to_owned())),
         &CallSettings::default(),
     ));
-    let error = refused.err().map(|error| (error.code, error.message.into_owned()));
+    let error = refused
+        .err()
+        .map(|error| (error.code, error.message.into_owned()));
     assert_eq!(
         error,
         Some((
@@ -98,7 +100,11 @@ fn every_call_that_found_its_tool_is_audited_once() {
     assert!(run(Some("alice"), "contributed_echo", json!({})).is_ok());
     assert!(run(None, "contributed_stamp", json!({"reference": "A.B"})).is_ok());
     assert!(run(None, "nope", json!({})).is_err());
-    let records = recorder.0.lock().unwrap_or_else(PoisonError::into_inner).clone();
+    let records = recorder
+        .0
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .clone();
     let expected = [
         ("contributed_echo", "alice", Outcome::Ok),
         ("contributed_echo", "alice", Outcome::Error),

@@ -67,8 +67,13 @@ pub(crate) fn call_as(user: Option<&str>, id: &str, args: &Value) -> Result<Stri
     };
     let request = ToolCall::new(id, args.clone());
     let ctx = ToolContext::new(user.map(str::to_owned));
-    let result = block_on(call_tool(every_tool(), request, ctx, &CallSettings::default()))
-        .unwrap_or_else(|error| panic!("`{id}` is not served: {}", error.message));
+    let result = block_on(call_tool(
+        every_tool(),
+        request,
+        ctx,
+        &CallSettings::default(),
+    ))
+    .unwrap_or_else(|error| panic!("`{id}` is not served: {}", error.message));
     let text = match result.content.as_slice() {
         [block] => match block.as_text() {
             Some(text) => text.text.clone(),

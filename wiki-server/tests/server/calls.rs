@@ -3,13 +3,13 @@
 
 use std::time::Duration;
 
-use wiki_server::{Caller, DEFAULT_DESCRIPTION, MAN_HINT, ServerSettings};
 use rmcp::ServiceError;
 use rmcp::model::{
     CallToolRequestParams, ClientCapabilities, ErrorCode, Implementation, ProtocolVersion,
     RequestMetaObject,
 };
 use serde_json::json;
+use wiki_server::{Caller, DEFAULT_DESCRIPTION, MAN_HINT, ServerSettings};
 
 use wiki_store::UserStore;
 

@@ -3,8 +3,8 @@
 
 use std::collections::BTreeMap;
 
-use wiki_server::Caller;
 use serde_json::json;
+use wiki_server::Caller;
 use wiki_store::ObjectStore;
 use wiki_store::model::class::FieldType;
 use wiki_store::model::document::Expected;
@@ -33,11 +33,7 @@ async fn rights_are_checked_before_existence() {
         call(&alice, "peek", json!({"reference": "Private.Missing"})).await,
         Err("You do not have permission to view \"main:Private.Missing\".".to_owned())
     );
-    let bob = client(
-        farm.manager(),
-        Caller::user(wiki("main"), "bob"),
-    )
-    .await;
+    let bob = client(farm.manager(), Caller::user(wiki("main"), "bob")).await;
     assert_eq!(
         call(&bob, "peek", json!({"reference": "Private.Missing"})).await,
         Err("Error: the document \"main:Private.Missing\" does not exist.".to_owned())

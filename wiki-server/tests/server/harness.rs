@@ -3,12 +3,12 @@
 
 use std::sync::Arc;
 
-use wiki_server::{Caller, Manager, McpHandler, ServerSettings};
 use rmcp::model::{CallToolRequestParams, CallToolResult};
 use rmcp::service::RunningService;
 use rmcp::{RoleClient, ServiceExt};
 use serde_json::Value;
 use tempfile::TempDir;
+use wiki_server::{Caller, Manager, McpHandler, ServerSettings};
 use wiki_store::model::document::DocumentSave;
 use wiki_store::model::mcp_config::McpConfig;
 use wiki_store::model::user::GUEST_USER;

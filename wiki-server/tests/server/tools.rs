@@ -3,8 +3,8 @@
 use std::time::Duration;
 
 use mcp_runtime::param::{JsonObject, Param, ParamError, ParamSpec};
-use wiki_server::prelude::*;
 use serde_json::Value;
+use wiki_server::prelude::*;
 use wiki_store::rights::Right;
 
 /// Repeat a text.

@@ -10,8 +10,8 @@
 use std::collections::VecDeque;
 use std::fmt::Write as _;
 
-use wiki_server::access::{Doors, store_failure};
 use mcp_runtime::output::guard::fragment;
+use wiki_server::access::{Doors, store_failure};
 use wiki_server::prelude::*;
 use wiki_server::store::reference::DocumentReference;
 use wiki_server::store::rights::Right;

@@ -6,11 +6,11 @@ use std::fmt::Write as _;
 
 use wiki_server::access::{Doors, store_failure};
 use wiki_server::prelude::*;
-use wiki_server::time::OffsetDateTime;
 use wiki_server::store::Store;
 use wiki_server::store::model::hierarchy::{SpaceSummary, TreeNode};
 use wiki_server::store::model::wiki::WikiId;
 use wiki_server::store::reference::{DocumentReference, SpacePath};
+use wiki_server::time::OffsetDateTime;
 
 use super::{Shape, age, bracketed, node_text, title_part};
 
