@@ -65,7 +65,7 @@ pub trait WikiContext: sealed::Sealed {
     fn link(&self, page: LinkPage, reference: &DocumentReference) -> Option<String>;
 
     /// Runs `f` on the store off the async workers; a store error becomes the fixed
-    /// "Could not <verb>" message (cause logged, never shown). For reads that are not by
+    /// "Could not `<verb>`" message (cause logged, never shown). For reads that are not by
     /// reference (lists, classes); documents go through [`Doors::authorize`].
     fn store_call<T, F>(
         &self,

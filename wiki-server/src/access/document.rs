@@ -129,9 +129,9 @@ impl Doors {
     }
 
     /// Whether the space filter exposes some page that may live in `space` of `wiki` or below
-    /// ([`SpaceFilter::exposes_space`]). For a tool that shows a space only through pages the
-    /// row door passed one by one (get_tree's root whose home page the caller may not view, or
-    /// the filter hides).
+    /// ([`SpaceFilter::exposes_space`](super::SpaceFilter::exposes_space)). For a tool that
+    /// shows a space only through pages the row door passed one by one (get_tree's root whose
+    /// home page the caller may not view, or the filter hides).
     pub fn exposes_space(&self, wiki: &WikiId, space: &SpacePath) -> bool {
         self.filter.exposes_space(wiki, space)
     }

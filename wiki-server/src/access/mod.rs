@@ -100,7 +100,7 @@ impl Doors {
 }
 
 /// The agent-facing text for a failed store operation (facts §1, common conventions): a fixed
-/// "Could not <verb>" that says to retry and, if it persists, to tell an administrator. The
+/// "Could not `<verb>`" that says to retry and, if it persists, to tell an administrator. The
 /// cause goes to the log at WARN, never to the agent.
 pub fn store_failure(verb: &str, error: &StoreError) -> ToolError {
     tracing::warn!(%error, "could not {verb}");

@@ -174,8 +174,8 @@ impl Directory {
     /// forgets them. A failure is logged at WARN and the uses it concerned are dropped: the
     /// next use of the token notes it again, and "last used" is advisory.
     ///
-    /// The serving loop calls this every [`TOKEN_USE_FLUSH_INTERVAL`] and once after shutdown;
-    /// a caller wanting the uses on record now (a test) may call it too.
+    /// The serving loop calls this about once a minute and once after shutdown; a caller
+    /// wanting the uses on record now (a test) may call it too.
     pub async fn flush_token_uses(&self) {
         let pending = std::mem::take(&mut *self.uses.lock());
         if pending.is_empty() {

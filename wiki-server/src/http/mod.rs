@@ -1,12 +1,12 @@
 //! The streamable HTTP transport: `POST|GET|DELETE /rest/wikis/{wiki}/aiLLM/mcp`, rmcp's
 //! [`StreamableHttpService`](rmcp::transport::StreamableHttpService) under axum.
 //!
-//! Every request passes, in order: the Host/Origin check ([`origin`], against DNS rebinding),
+//! Every request passes, in order: the Host/Origin check (`origin.rs`, against DNS rebinding),
 //! the wiki gate (unknown or disabled wiki: 404, before any authentication), authentication
 //! (bearer token, guest, or 401 with `WWW-Authenticate`), the per-caller rate limit (429 with
 //! `Retry-After`), then rmcp with a typed [`Caller`](crate::server::Caller) in the request's
 //! extensions. The wiki and the caller are resolved from each request, never from a session.
-//! A plain stateless `tools/call` is answered just before rmcp, by [`direct`], with the same
+//! A plain stateless `tools/call` is answered just before rmcp, by `direct.rs`, with the same
 //! handler code and rmcp's model types but without rmcp's per-request service task.
 //!
 //! # Stateless

@@ -40,7 +40,7 @@ pub struct HttpOptions {
     pub max_body_bytes: usize,
     /// The per-caller rate limit; `None` turns it off (benchmarks).
     pub rate_limit: Option<RateLimit>,
-    /// Answer plain stateless `tools/call` requests directly ([`super::direct`]) instead of
+    /// Answer plain stateless `tools/call` requests directly (`http/direct.rs`) instead of
     /// through rmcp's per-request service. The answer is the same; `false` sends every request
     /// through rmcp (for comparisons).
     pub direct_tool_calls: bool,
@@ -133,7 +133,7 @@ impl HttpServer {
     ///
     /// Every MCP request is answered by an [`McpHandler`] over the directory's manager (rmcp
     /// clones it per request: an `Arc` bump), or for a plain `tools/call` by the same code
-    /// directly ([`super::direct`]).
+    /// directly (`http/direct.rs`).
     pub async fn serve(
         self,
         directory: Arc<Directory>,
