@@ -45,3 +45,34 @@ pub trait ToolParams: Sized {
     /// Parse arguments: unknown keys refused listing the accepted ones, then each field.
     fn parse_args(args: &JsonObject) -> Result<Self, ParamError>;
 }
+
+/// Hand-built declarations for the unit tests of the registry and the tool sets.
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::*;
+    use crate::tool::ToolOutput;
+
+    fn invoke<'a>(_: &'a ToolContext, _: &'a JsonObject) -> BoxFuture<'a, ToolResult> {
+        Box::pin(async { Ok(ToolOutput::text("ok")) })
+    }
+
+    /// A parameterless tool `id` declared in `module_path`, writing or not.
+    pub(crate) const fn declaration(
+        id: &'static str,
+        write: bool,
+        module_path: &'static str,
+    ) -> ToolDeclaration {
+        ToolDeclaration {
+            id,
+            title: None,
+            summary: "A tool.",
+            description: "A tool.",
+            category: "General",
+            write,
+            man: None,
+            module_path,
+            params: &[],
+            invoke,
+        }
+    }
+}

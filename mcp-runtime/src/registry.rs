@@ -188,28 +188,10 @@ impl RegisteredTool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::context::ToolContext;
-    use crate::declaration::BoxFuture;
-    use crate::param::JsonObject;
-    use crate::tool::{ToolOutput, ToolResult};
-
-    fn invoke<'a>(_: &'a ToolContext, _: &'a JsonObject) -> BoxFuture<'a, ToolResult> {
-        Box::pin(async { Ok(ToolOutput::text("ok")) })
-    }
+    use crate::declaration::testing;
 
     const fn declaration(id: &'static str, module_path: &'static str) -> ToolDeclaration {
-        ToolDeclaration {
-            id,
-            title: None,
-            summary: "A tool.",
-            description: "A tool.",
-            category: "General",
-            write: false,
-            man: None,
-            module_path,
-            params: &[],
-            invoke,
-        }
+        testing::declaration(id, false, module_path)
     }
 
     static ZETA: ToolDeclaration = declaration("zeta", "tools_a::zeta");

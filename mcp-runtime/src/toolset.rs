@@ -166,28 +166,11 @@ mod tests {
     use std::sync::OnceLock;
 
     use super::*;
-    use crate::context::ToolContext;
-    use crate::declaration::{BoxFuture, ToolDeclaration};
-    use crate::param::JsonObject;
-    use crate::tool::{ToolOutput, ToolResult};
-
-    fn invoke<'a>(_: &'a ToolContext, _: &'a JsonObject) -> BoxFuture<'a, ToolResult> {
-        Box::pin(async { Ok(ToolOutput::text("ok")) })
-    }
+    use crate::declaration::ToolDeclaration;
+    use crate::declaration::testing;
 
     const fn declaration(id: &'static str, write: bool) -> ToolDeclaration {
-        ToolDeclaration {
-            id,
-            title: None,
-            summary: "A tool.",
-            description: "A tool.",
-            category: "General",
-            write,
-            man: None,
-            module_path: "tools",
-            params: &[],
-            invoke,
-        }
+        testing::declaration(id, write, "tools")
     }
 
     static READ: ToolDeclaration = declaration("read", false);
