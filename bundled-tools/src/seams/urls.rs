@@ -43,7 +43,7 @@ pub(crate) enum Target<'a> {
 }
 
 /// The signed URL of `target` for the caller of `ctx`, or `None` when the server has no public
-/// URL. The runtime forms and signs it ([`ToolContext::link`]): it expires, and the page it opens
+/// URL. The server forms and signs it ([`WikiContext::link`]): it expires, and the page it opens
 /// re-checks the caller's view right.
 pub(crate) fn link(ctx: &ToolContext, target: Target<'_>) -> Option<String> {
     let (page, reference) = match target {

@@ -1,5 +1,6 @@
-//! The handler and `execute_wrapped` through rmcp's client: tool lists per caller, unknown tools,
-//! bad arguments, panics, timeouts, the guest's write refusal, instructions and the audit line.
+//! The handler and the call path (`Manager::call`) through rmcp's client: tool lists per caller,
+//! unknown tools, bad arguments, panics, timeouts, the guest's write refusal, instructions and
+//! the audit line.
 
 use std::time::Duration;
 
