@@ -1,5 +1,5 @@
-//! get_document on a 5,000-line page, end to end through the server path (the Manager's context,
-//! `execute_wrapped`: argument parsing, the door, existence and locale checks, the header's
+//! get_document on a 5,000-line page, end to end through the server's one call path (`Manager::call`,
+//! then the middleware: argument parsing, the door, existence and locale checks, the header's
 //! attachment read, output and audit) versus the store's read of the same row alone, in the same
 //! run. The ratio is what the tool layer costs on top of the read it cannot avoid.
 //!
@@ -9,7 +9,7 @@ use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use serde_json::json;
-use wiki_store::DocumentStore;
+use wiki_server::store::DocumentStore;
 
 #[path = "../tests/harness/mod.rs"]
 mod harness;

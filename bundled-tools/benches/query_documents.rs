@@ -1,5 +1,5 @@
-//! query_documents over a 100,000-page generated wiki, end to end through the server path (the
-//! Manager's per-caller context, `execute_wrapped`: argument parsing, the search door's wiki
+//! query_documents over a 100,000-page generated wiki, end to end through the server's one call
+//! path (`Manager::call`: the per-caller context, then the framework's middleware: argument parsing, the search door's wiki
 //! scope and per-candidate rights and space-filter check, the store's search, result formatting,
 //! the budget and the audit line) versus the store's search call alone with the same query and a
 //! predicate that accepts everything, in the same run. The ratio is what the tool layer costs on
@@ -16,16 +16,16 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use mcp_runtime::call::execute_wrapped;
+use mcp_runtime::call::ToolCall;
 use mcp_runtime::param::JsonObject;
-use mcp_runtime::server::{Caller, Manager, ServerSettings};
 use serde_json::{Value, json};
-use wiki_store::generate::{SyntheticWiki, generate};
-use wiki_store::model::search::{SearchQuery, WikiScope};
-use wiki_store::model::user::ALL_USERS_GROUP;
-use wiki_store::model::wiki::WikiId;
-use wiki_store::rights::{Effect, Right, RightRule, RightScope, Subject};
-use wiki_store::{RightsStore, SearchStore, SqliteStore, UserStore};
+use wiki_server::store::generate::{SyntheticWiki, generate};
+use wiki_server::store::model::search::{SearchQuery, WikiScope};
+use wiki_server::store::model::user::ALL_USERS_GROUP;
+use wiki_server::store::model::wiki::WikiId;
+use wiki_server::store::rights::{Effect, Right, RightRule, RightScope, Subject};
+use wiki_server::store::{RightsStore, SearchStore, SqliteStore, UserStore};
+use wiki_server::{Caller, Manager, ServerSettings};
 
 use bundled_tools as _;
 
@@ -82,17 +82,12 @@ fn generated_store() -> SqliteStore {
     store
 }
 
-/// One `tools/call` as the rmcp handler makes it: the caller's context, then the middleware.
+/// One `tools/call` as the rmcp handler makes it: the endpoint, then `Manager::call`.
 async fn call(manager: &Manager, arguments: &JsonObject) -> String {
     let caller = Caller::user(WikiId::main(), "alice");
-    let server = ok(manager.server(caller.wiki()).await)
-        .unwrap_or_else(|| panic!("no server for the main wiki"));
-    let tools = server.tools(caller.is_guest());
-    let Some(served) = tools.get("query_documents") else {
-        panic!("query_documents is not served");
-    };
-    let ctx = manager.context(&server, &caller);
-    let result = execute_wrapped(served, &ctx, arguments, manager.settings().call_timeout).await;
+    let server = ok(manager.endpoint(caller.wiki()).await);
+    let request = ToolCall::new("query_documents", arguments.clone());
+    let result = ok(manager.call(&server, &caller, request).await);
     match result.content.first().and_then(|block| block.as_text()) {
         Some(text) if result.is_error != Some(true) => text.text.clone(),
         _ => panic!("query_documents failed: {result:?}"),

@@ -182,7 +182,7 @@ fn bench(c: &mut Criterion) {
         Some(tool) => tool.declaration(),
         None => panic!("search_pages is not registered"),
     };
-    let ctx = ToolContext::new(Some("alice".to_owned()), "main", false);
+    let ctx = ToolContext::new(Some("alice".to_owned()));
     let mut call = c.benchmark_group("call_six_params");
     call.bench_function("wiki_mcp", |b| {
         b.iter_with_large_drop(|| ready((tool.invoke)(&ctx, black_box(&args))))

@@ -2,13 +2,14 @@
 //! Generated code names only `::mcp_runtime::__private::…`, so an author's crate depends on
 //! `mcp-runtime` alone and user shadowing (`type Result = …`) cannot break it.
 
+pub use crate::context::ToolContext;
 pub use crate::declaration::{BoxFuture, ToolDeclaration, ToolParams};
 pub use crate::invoke::invoke;
 pub use crate::param::{
     DerivedParam, JsonObject, Param, ParamDecl, ParamEnum, ParamError, ParamObject, ParamSpec,
     enum_parse, enum_schema,
 };
-pub use crate::tool::{Execute, ToolContext, ToolResult};
+pub use crate::tool::{Execute, ToolResult};
 pub use inventory;
 pub use schemars;
 pub use serde;

@@ -1,14 +1,21 @@
-//! The audit trail: one event per tool call, on tracing target `audit`.
+//! The audit trail: one record per tool call, the middleware's last step.
 //!
-//! Fields are typed and fixed: `tool`, `wiki`, `user` (the name, or `guest`), `outcome`
-//! (`ok` | `error` | `failed`) and `duration_ms`. The arguments are never logged: they carry page
-//! content and search terms, which an operator's log must not collect.
+//! The middleware hands each finished call to the server's [`Audit`] sink. The framework's own,
+//! [`LogAudit`], writes one event on tracing target `audit` with typed, fixed fields: `tool`,
+//! `user` (the name, or `guest`), `outcome` (`ok` | `error` | `failed`) and `duration_ms`. A
+//! server whose calls have more to say (the wiki server adds `wiki`) brings its own sink, which
+//! reads what it needs from the call's context extensions. Whatever the sink, the arguments are
+//! never handed to it: they carry page content and search terms, which an operator's log must
+//! not collect.
 
 use std::fmt;
 use std::time::Duration;
 
+use crate::context::ToolContext;
+
 /// How a call ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Outcome {
     /// The tool returned its output.
     Ok,
@@ -35,15 +42,47 @@ impl fmt::Display for Outcome {
     }
 }
 
-/// Writes the audit event of one call.
-pub fn record(tool: &str, wiki: &str, user: &str, outcome: Outcome, duration: Duration) {
-    tracing::info!(
-        target: "audit",
-        tool = %tool,
-        wiki = %wiki,
-        user = %user,
-        outcome = %outcome,
-        duration_ms = u64::try_from(duration.as_millis()).unwrap_or(u64::MAX),
-        "MCP tool call"
-    );
+/// What the middleware reports of one finished call: never its arguments.
+#[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
+pub struct AuditRecord<'a> {
+    /// The tool's id.
+    pub tool: &'a str,
+    /// The call's context: the caller, and the server's extensions.
+    pub context: &'a ToolContext,
+    /// How it ended.
+    pub outcome: Outcome,
+    /// How long it ran, refusals and parsing included.
+    pub duration: Duration,
+}
+
+impl AuditRecord<'_> {
+    /// [`AuditRecord::duration`] in whole milliseconds, saturating.
+    pub fn duration_ms(&self) -> u64 {
+        u64::try_from(self.duration.as_millis()).unwrap_or(u64::MAX)
+    }
+}
+
+/// Where the middleware reports every call. It runs on the request path, once per call: keep it
+/// cheap (emit an event; let the subscriber do the writing).
+pub trait Audit: Send + Sync + 'static {
+    /// Records one finished call.
+    fn record(&self, record: &AuditRecord<'_>);
+}
+
+/// The framework's audit sink: one `audit` event with `tool`, `user`, `outcome`, `duration_ms`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct LogAudit;
+
+impl Audit for LogAudit {
+    fn record(&self, record: &AuditRecord<'_>) {
+        tracing::info!(
+            target: "audit",
+            tool = %record.tool,
+            user = %record.context.user_or_guest(),
+            outcome = %record.outcome,
+            duration_ms = record.duration_ms(),
+            "MCP tool call"
+        );
+    }
 }

@@ -6,8 +6,9 @@
 use std::future::Future;
 use std::pin::Pin;
 
+use crate::context::ToolContext;
 use crate::param::{JsonObject, ParamDecl, ParamError};
-use crate::tool::{ToolContext, ToolResult};
+use crate::tool::ToolResult;
 
 /// A boxed, `Send` future returned by a tool invocation.
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
@@ -43,4 +44,35 @@ inventory::collect!(ToolDeclaration);
 pub trait ToolParams: Sized {
     /// Parse arguments: unknown keys refused listing the accepted ones, then each field.
     fn parse_args(args: &JsonObject) -> Result<Self, ParamError>;
+}
+
+/// Hand-built declarations for the unit tests of the registry and the tool sets.
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::*;
+    use crate::tool::ToolOutput;
+
+    fn invoke<'a>(_: &'a ToolContext, _: &'a JsonObject) -> BoxFuture<'a, ToolResult> {
+        Box::pin(async { Ok(ToolOutput::text("ok")) })
+    }
+
+    /// A parameterless tool `id` declared in `module_path`, writing or not.
+    pub(crate) const fn declaration(
+        id: &'static str,
+        write: bool,
+        module_path: &'static str,
+    ) -> ToolDeclaration {
+        ToolDeclaration {
+            id,
+            title: None,
+            summary: "A tool.",
+            description: "A tool.",
+            category: "General",
+            write,
+            man: None,
+            module_path,
+            params: &[],
+            invoke,
+        }
+    }
 }

@@ -1,8 +1,8 @@
-//! The runtime's error type (developer- and operator-facing; agents never see it).
+//! The framework's error type (developer- and operator-facing; agents never see it).
 
 use crate::schema::SchemaProblem;
 
-/// Why the runtime refuses a set of tools or a tool's definition.
+/// Why the framework refuses a set of tools or a tool's definition.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
@@ -19,9 +19,9 @@ pub enum Error {
         /// Module path of the other.
         second: &'static str,
     },
-    /// A contributed tool claims an id the runtime keeps for its own tool.
+    /// A contributed tool claims an id a server keeps for its own tool ([`crate::Reserved`]).
     #[error(
-        "tool id `{id}` is reserved for the runtime's built-in tool (`{owner}`), but `{module}` \
+        "tool id `{id}` is reserved for the server's own tool (`{owner}`), but `{module}` \
          declares it: choose another id"
     )]
     ReservedTool {
@@ -29,7 +29,7 @@ pub enum Error {
         id: &'static str,
         /// Module path of the contributed declaration.
         module: &'static str,
-        /// The module of the runtime's own tool of that id (the crate name when not linked).
+        /// The module of the server's own tool of that id (the owning crate when not linked).
         owner: &'static str,
     },
     /// A tool's generated input schema is not advertisable.
@@ -41,13 +41,5 @@ pub enum Error {
         variant: &'static str,
         /// What is wrong.
         problem: SchemaProblem,
-    },
-    /// The `--public-url` given to the HTTP server is not a base URL it can link to and accept.
-    #[error("invalid public URL `{url}`: {reason}")]
-    InvalidPublicUrl {
-        /// The URL as given.
-        url: String,
-        /// What is wrong with it.
-        reason: &'static str,
     },
 }

@@ -4,9 +4,10 @@
 //! compiled and tested once. It catches nothing: turning a panic into an error result is the
 //! middleware's job, around every tool alike.
 
+use crate::context::ToolContext;
 use crate::declaration::{BoxFuture, ToolParams};
 use crate::param::JsonObject;
-use crate::tool::{Execute, ToolContext, ToolResult};
+use crate::tool::{Execute, ToolResult};
 
 /// Parses `args` into `T` (a parse error becomes the agent-facing error result) and runs it.
 pub fn invoke<'a, T>(ctx: &'a ToolContext, args: &'a JsonObject) -> BoxFuture<'a, ToolResult>

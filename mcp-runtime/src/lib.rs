@@ -1,33 +1,35 @@
-//! The wiki-mcp framework: what a tool author needs (`prelude`), the parameter layer, and the
-//! registry of every `#[mcp_tool]` linked into the binary.
+//! The wiki-mcp tool-authoring framework: what a tool author writes against (`prelude`), the
+//! parameter layer, the registry of every `#[mcp_tool]` linked into the binary, and the one
+//! transport-free way a tool runs ([`call::call`]).
+//!
+//! Nothing here knows about wikis: a server attaches what its tools need to each call's
+//! [`ToolContext`] as typed extensions (the wiki server adds its access doors and links), and
+//! [`handler::ToolHandler`] serves a set of tools over any rmcp transport as it is.
 
-// Lets this crate use its own `#[mcp_tool]` (man, list_wikis): generated code names
-// `::mcp_runtime::__private::…`.
+// Lets this crate's own tests use its derives: generated code names `::mcp_runtime::__private::…`.
 extern crate self as mcp_runtime;
 
-pub mod access;
 pub mod audit;
 pub mod call;
+pub mod context;
 pub mod declaration;
 pub mod definition;
 mod error;
-pub mod http;
+pub mod handler;
 mod invoke;
-pub mod links;
-pub mod list_wikis;
-pub mod man;
 pub mod output;
 pub mod param;
 pub mod prelude;
 pub mod registry;
 pub mod schema;
-pub mod server;
-pub mod stdio;
 pub mod tool;
+pub mod toolset;
 
+pub use context::ToolContext;
 pub use definition::{ToolAnnotations, ToolDefinition};
 pub use error::Error;
-pub use registry::{RegisteredTool, Registry, registry};
+pub use registry::{RegisteredTool, Registry, Reserved, registry};
+pub use toolset::{ServedTool, ToolSet};
 
 /// The README's examples ("Writing a tool"), compiled and run as this crate's doctests so the
 /// documentation cannot rot.

@@ -3,6 +3,7 @@
 //! The derives share their traits' names (as serde's `Serialize` does): `#[derive(ParamEnum)]`
 //! is the macro, `ParamEnum::VALUES` the trait.
 
+pub use crate::context::ToolContext;
 pub use crate::param::{Keep, ParamEnum, ParamObject};
-pub use crate::tool::{Execute, ToolContext, ToolError, ToolOutput, ToolResult};
+pub use crate::tool::{Execute, ToolError, ToolOutput, ToolResult};
 pub use mcp_macros::{ParamEnum, ParamObject, mcp_tool};

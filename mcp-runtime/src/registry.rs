@@ -1,9 +1,9 @@
 //! The registry: every `#[mcp_tool]` linked into the binary, collected by `inventory`.
 //!
 //! A crate of contributed tools joins by being linked (a dependency plus `use other_tools as _;`
-//! so the linker keeps it); the runtime needs no change. Conflicts are refused, never resolved:
-//! two declarations of one id, or a contributed tool taking an id the runtime keeps for its own
-//! tools ([`RESERVED_IDS`]), make [`Registry::load`] fail naming both sides, and the server
+//! so the linker keeps it); the framework needs no change. Conflicts are refused, never
+//! resolved: two declarations of one id, or a contributed tool taking an id a server keeps for
+//! its own tools ([`Reserved`]), make [`Registry::load`] fail naming both sides, and the server
 //! refuses to start. Last-wins or a silent skip would change which tool an agent runs depending
 //! on link order.
 
@@ -14,12 +14,34 @@ use crate::definition::ToolDefinition;
 use crate::error::Error;
 use crate::schema::check_schema;
 
-/// Ids of the runtime's own tools (`man`, `list_wikis`): only a declaration from this crate may
-/// use them.
-pub const RESERVED_IDS: &[&str] = &["list_wikis", "man"];
+/// Tool ids a server keeps for the tools it declares itself (the wiki server's `man` and
+/// `list_wikis`): only a declaration in the `owner` crate may use them.
+///
+/// The server states its reservations when it loads the registry, so the framework names no
+/// server, and a contributed tool cannot take the place of a server's own under its id.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Reserved {
+    /// The owning crate's name as `module_path!()` starts (`env!("CARGO_CRATE_NAME")`).
+    pub owner: &'static str,
+    /// The ids it keeps.
+    pub ids: &'static [&'static str],
+}
 
-/// This crate's module path root, as `module_path!()` reports it.
-const RUNTIME_CRATE: &str = "mcp_runtime";
+impl Reserved {
+    /// The reservation that owns `id`, if any.
+    fn of<'a>(reserved: &'a [Reserved], id: &str) -> Option<&'a Reserved> {
+        reserved
+            .iter()
+            .find(|reservation| reservation.ids.contains(&id))
+    }
+
+    /// Whether `module_path` lies in the owning crate.
+    fn owns(&self, module_path: &str) -> bool {
+        module_path
+            .strip_prefix(self.owner)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with("::"))
+    }
+}
 
 /// Every linked tool, sorted by id, each with its definitions built at most once.
 #[derive(Debug)]
@@ -36,8 +58,9 @@ pub struct RegisteredTool {
     cross_wiki: OnceLock<Result<ToolDefinition, Error>>,
 }
 
-/// The registry of the running binary, loaded on first call. `Err` names the conflicting
-/// declarations; a server must refuse to start on it.
+/// The registry of the running binary with no reserved ids, loaded on first call. `Err` names
+/// the conflicting declarations; a server must refuse to start on it. A server that keeps ids
+/// for its own tools loads its own registry with [`Registry::load_reserving`] instead.
 pub fn registry() -> Result<&'static Registry, Error> {
     static REGISTRY: OnceLock<Result<Registry, Error>> = OnceLock::new();
     REGISTRY
@@ -47,29 +70,40 @@ pub fn registry() -> Result<&'static Registry, Error> {
 }
 
 impl Registry {
-    /// Collects every declaration linked into the binary.
+    /// Collects every declaration linked into the binary, with no reserved ids.
     pub fn load() -> Result<Self, Error> {
-        Self::from_declarations(inventory::iter::<ToolDeclaration>())
+        Self::load_reserving(&[])
+    }
+
+    /// Collects every declaration linked into the binary, refusing a declaration of a
+    /// `reserved` id outside its owner.
+    pub fn load_reserving(reserved: &[Reserved]) -> Result<Self, Error> {
+        Self::from_declarations(inventory::iter::<ToolDeclaration>(), reserved)
     }
 
     /// A registry of exactly `declarations` (sorted by id here; `inventory`'s order is
-    /// unspecified), refusing duplicate ids and contributed tools with a reserved id.
+    /// unspecified), refusing duplicate ids and declarations of a `reserved` id outside its
+    /// owner.
     pub fn from_declarations(
         declarations: impl IntoIterator<Item = &'static ToolDeclaration>,
+        reserved: &[Reserved],
     ) -> Result<Self, Error> {
         let mut declarations: Vec<_> = declarations.into_iter().collect();
         declarations.sort_by_key(|declaration| (declaration.id, declaration.module_path));
-        // Reserved ids first: a contributed `man` is also a duplicate of the runtime's own,
+        // Reserved ids first: a contributed `man` is also a duplicate of the server's own,
         // and "reserved" is the message that tells its author what to do.
-        if let Some(contributed) = declarations
-            .iter()
-            .find(|d| RESERVED_IDS.contains(&d.id) && !is_runtime_module(d.module_path))
-        {
-            // Name the runtime's own declaration when it is linked (it always is in a server).
+        for contributed in &declarations {
+            let Some(reservation) = Reserved::of(reserved, contributed.id) else {
+                continue;
+            };
+            if reservation.owns(contributed.module_path) {
+                continue;
+            }
+            // Name the owner's own declaration when it is linked (it always is in its server).
             let owner = declarations
                 .iter()
-                .find(|d| d.id == contributed.id && is_runtime_module(d.module_path))
-                .map_or(RUNTIME_CRATE, |own| own.module_path);
+                .find(|d| d.id == contributed.id && reservation.owns(d.module_path))
+                .map_or(reservation.owner, |own| own.module_path);
             return Err(Error::ReservedTool {
                 id: contributed.id,
                 module: contributed.module_path,
@@ -113,12 +147,6 @@ impl Registry {
     }
 }
 
-fn is_runtime_module(module_path: &str) -> bool {
-    module_path
-        .strip_prefix(RUNTIME_CRATE)
-        .is_some_and(|rest| rest.is_empty() || rest.starts_with("::"))
-}
-
 impl RegisteredTool {
     /// The tool's id (its advertised name).
     pub fn id(&self) -> &'static str {
@@ -160,35 +188,24 @@ impl RegisteredTool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::declaration::BoxFuture;
-    use crate::param::JsonObject;
-    use crate::tool::{ToolContext, ToolOutput, ToolResult};
-
-    fn invoke<'a>(_: &'a ToolContext, _: &'a JsonObject) -> BoxFuture<'a, ToolResult> {
-        Box::pin(async { Ok(ToolOutput::text("ok")) })
-    }
+    use crate::declaration::testing;
 
     const fn declaration(id: &'static str, module_path: &'static str) -> ToolDeclaration {
-        ToolDeclaration {
-            id,
-            title: None,
-            summary: "A tool.",
-            description: "A tool.",
-            category: "General",
-            write: false,
-            man: None,
-            module_path,
-            params: &[],
-            invoke,
-        }
+        testing::declaration(id, false, module_path)
     }
 
     static ZETA: ToolDeclaration = declaration("zeta", "tools_a::zeta");
     static ALPHA: ToolDeclaration = declaration("alpha", "tools_b::alpha");
     static ALPHA_AGAIN: ToolDeclaration = declaration("alpha", "tools_a::alpha");
-    static OWN_MAN: ToolDeclaration = declaration("man", "mcp_runtime::man");
-    static CONTRIBUTED_MAN: ToolDeclaration = declaration("man", "mcp_runtime_extras::man");
+    static OWN_MAN: ToolDeclaration = declaration("man", "a_server::man");
+    static CONTRIBUTED_MAN: ToolDeclaration = declaration("man", "a_server_extras::man");
     static CONTRIBUTED_LIST: ToolDeclaration = declaration("list_wikis", "tools_a::list_wikis");
+
+    /// What a server owning `man` and `list_wikis` reserves.
+    const SERVER: &[Reserved] = &[Reserved {
+        owner: "a_server",
+        ids: &["list_wikis", "man"],
+    }];
 
     fn ids(registry: &Registry) -> Vec<&'static str> {
         registry.tools().iter().map(RegisteredTool::id).collect()
@@ -196,10 +213,10 @@ mod tests {
 
     #[test]
     fn tools_are_sorted_by_id_and_found_by_id() {
-        let registry = Registry::from_declarations([&ZETA, &OWN_MAN, &ALPHA]);
+        let registry = Registry::from_declarations([&ZETA, &OWN_MAN, &ALPHA], SERVER);
         let registry = registry.as_ref().map(ids);
         assert_eq!(registry, Ok(vec!["alpha", "man", "zeta"]));
-        let registry = Registry::from_declarations([&ZETA, &ALPHA]).ok();
+        let registry = Registry::from_declarations([&ZETA, &ALPHA], &[]).ok();
         let found = registry
             .as_ref()
             .and_then(|r| r.get("zeta"))
@@ -211,7 +228,7 @@ mod tests {
     #[test]
     fn duplicates_are_refused_naming_both_modules() {
         assert_eq!(
-            Registry::from_declarations([&ALPHA, &ZETA, &ALPHA_AGAIN]).map(|r| ids(&r)),
+            Registry::from_declarations([&ALPHA, &ZETA, &ALPHA_AGAIN], &[]).map(|r| ids(&r)),
             Err(Error::DuplicateTool {
                 id: "alpha",
                 first: "tools_a::alpha",
@@ -221,31 +238,46 @@ mod tests {
     }
 
     #[test]
-    fn reserved_ids_belong_to_the_runtime() {
-        assert!(Registry::from_declarations([&OWN_MAN]).is_ok());
+    fn reserved_ids_belong_to_the_server_that_reserves_them() {
+        assert!(Registry::from_declarations([&OWN_MAN], SERVER).is_ok());
+        // A crate whose name merely starts with the owner's is not the owner.
         assert_eq!(
-            Registry::from_declarations([&OWN_MAN, &CONTRIBUTED_MAN]).map(|r| ids(&r)),
+            Registry::from_declarations([&OWN_MAN, &CONTRIBUTED_MAN], SERVER).map(|r| ids(&r)),
             Err(Error::ReservedTool {
                 id: "man",
-                module: "mcp_runtime_extras::man",
-                owner: "mcp_runtime::man",
+                module: "a_server_extras::man",
+                owner: "a_server::man",
             })
         );
         for contributed in [&CONTRIBUTED_MAN, &CONTRIBUTED_LIST] {
             assert_eq!(
-                Registry::from_declarations([contributed]).map(|r| ids(&r)),
+                Registry::from_declarations([contributed], SERVER).map(|r| ids(&r)),
                 Err(Error::ReservedTool {
                     id: contributed.id,
                     module: contributed.module_path,
-                    owner: "mcp_runtime",
+                    owner: "a_server",
                 })
             );
         }
     }
 
     #[test]
+    fn without_a_reservation_an_id_is_anyones_but_still_unique() {
+        let registry = Registry::from_declarations([&CONTRIBUTED_MAN], &[]).map(|r| ids(&r));
+        assert_eq!(registry, Ok(vec!["man"]));
+        assert_eq!(
+            Registry::from_declarations([&OWN_MAN, &CONTRIBUTED_MAN], &[]).map(|r| ids(&r)),
+            Err(Error::DuplicateTool {
+                id: "man",
+                first: "a_server::man",
+                second: "a_server_extras::man",
+            })
+        );
+    }
+
+    #[test]
     fn a_definition_is_built_once_per_reach() {
-        let registry = Registry::from_declarations([&ALPHA]);
+        let registry = Registry::from_declarations([&ALPHA], &[]);
         let tool = registry.as_ref().ok().and_then(|r| r.get("alpha"));
         let first = tool
             .and_then(|t| t.definition(false).ok())

@@ -22,9 +22,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use mcp_runtime::http::{Directory, HttpOptions, HttpServer};
 use mcp_runtime::prelude::*;
-use mcp_runtime::server::{Manager, ServerSettings};
 use rmcp::handler::server::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::transport::streamable_http_server::session::never::NeverSessionManager;
@@ -36,6 +34,8 @@ use tokio_util::sync::CancellationToken;
 use wiki_mcp::demo::DEMO_USER;
 use wiki_mcp::farm::{self, Content};
 use wiki_mcp::logging::{self, LogGuard, LogOptions};
+use wiki_server::http::{Directory, HttpOptions, HttpServer};
+use wiki_server::{Manager, ServerSettings};
 use wiki_store::{Store, TokenStore};
 
 const CLIENTS: usize = 64;

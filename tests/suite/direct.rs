@@ -6,9 +6,9 @@
 use std::io::Write;
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
-use mcp_runtime::http::HttpOptions;
 use serde_json::{Value, json};
 use tracing_subscriber::fmt::MakeWriter;
+use wiki_server::http::HttpOptions;
 
 use crate::harness::TestServer;
 
@@ -45,7 +45,7 @@ fn captured() -> &'static Captured {
         let subscriber = tracing_subscriber::fmt()
             .with_writer(captured.clone())
             .with_ansi(false)
-            .with_env_filter("mcp_runtime::http::direct=debug")
+            .with_env_filter("wiki_server::http::direct=debug")
             .finish();
         tracing_subscriber::util::SubscriberInitExt::try_init(subscriber)
             .expect("this module installs the test binary's only subscriber");

@@ -8,8 +8,6 @@ use std::io;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-use mcp_runtime::http::{Directory, HttpOptions, HttpServer};
-use mcp_runtime::server::{Manager, ServerSettings};
 use rmcp::ServiceExt;
 use rmcp::service::{RoleClient, RunningService};
 use rmcp::transport::StreamableHttpClientTransport;
@@ -20,6 +18,8 @@ use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 use wiki_mcp::demo::DEMO_USER;
 use wiki_mcp::farm::{self, ADMIN_USER, Content};
+use wiki_server::http::{Directory, HttpOptions, HttpServer};
+use wiki_server::{Manager, ServerSettings};
 use wiki_store::{SqliteStore, Store, TokenStore};
 
 /// The `Accept` header streamable HTTP requires on POST.

@@ -3,10 +3,10 @@
 
 use std::time::Duration;
 
-use mcp_runtime::http::{BaseUrl, HttpOptions, RateLimit};
 use rmcp::model::CallToolRequestParams;
 use serde_json::{Value, json};
 use wiki_mcp::demo::{DEMO_SUBWIKI, DEMO_USER};
+use wiki_server::http::{BaseUrl, HttpOptions, RateLimit};
 use wiki_store::model::wiki::WikiId;
 use wiki_store::{ConfigStore, SqliteStore, TokenStore};
 

@@ -1,16 +1,22 @@
 //! What review would nag about, enforced as plain tests (rust-analyzer's `tidy.rs`).
 //!
-//! - Dependency arrows run one way: `wiki-mcp -> bundled-tools -> mcp-runtime -> (mcp-macros,
-//!   wiki-store)`; `wiki-store` knows nothing of MCP, `mcp-macros` and `oidc-verifier` depend on
-//!   nothing of ours.
+//! - Dependency arrows run one way: `wiki-mcp -> bundled-tools -> wiki-server -> (mcp-runtime ->
+//!   mcp-macros, wiki-store)`; `wiki-store` knows nothing of MCP, `mcp-macros` and `oidc-verifier`
+//!   depend on nothing of ours.
+//! - The framework stands alone: neither `mcp-runtime` nor the `hello-stdio` example reaches a
+//!   wiki crate, even transitively (the resolved graph, from `cargo metadata`).
 //! - Every dependency version is pinned once, in the root `[workspace.dependencies]`.
-//! - Tool crates reach serde_json, schemars and inventory only through the runtime's re-exports.
+//! - Tool crates depend on the framework and the wiki server alone: the store, `time`,
+//!   serde_json, schemars and inventory come through their re-exports.
 //! - No ignored or should-panic tests, no `dbg!`, no printing outside the binary and benches.
 //! - One `#[mcp_tool]` per shipped source file: a tool file is named by its id and holds one tool.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
 
 /// The workspace root (this crate lives in `<root>/tests`).
 fn workspace_root() -> PathBuf {
@@ -43,11 +49,25 @@ const OUR_CRATES: &[&str] = &[
     "mcp-macros",
     "mcp-runtime",
     "wiki-store",
+    "wiki-server",
     "bundled-tools",
     "wiki-mcp",
     "oidc-verifier",
     "semantic-search",
+    "hello-stdio",
 ];
+
+/// The crates that make a server a wiki server: a crate that must stand without the wiki
+/// reaches none of them.
+const WIKI_CRATES: &[&str] = &["wiki-store", "wiki-server", "bundled-tools", "wiki-mcp"];
+
+/// Crates of wiki tools (members, by directory). They depend, of ours, on `mcp-runtime` and
+/// `wiki-server` only, and reach what those re-export through them.
+const TOOL_CRATES: &[&str] = &["bundled-tools"];
+
+/// What a tool crate reaches only through the framework's or the server's re-exports, so it
+/// always uses the versions they were built with.
+const REEXPORTED: &[&str] = &["wiki-store", "time", "serde_json", "schemars", "inventory"];
 
 /// Which of our crates each member may depend on (normal dependencies). A member missing here is
 /// a failure on purpose: a new crate states its place in the arrows when it joins.
@@ -57,16 +77,18 @@ fn allowed_arrows() -> BTreeMap<&'static str, &'static [&'static str]> {
         ("wiki-store", &[][..]),
         // A resource server's view of OIDC: no wiki type, no web framework of ours.
         ("oidc-verifier", &[][..]),
-        ("mcp-runtime", &["mcp-macros", "wiki-store"][..]),
-        ("bundled-tools", &["mcp-runtime", "wiki-store"][..]),
+        ("mcp-runtime", &["mcp-macros"][..]),
+        ("wiki-server", &["mcp-runtime", "wiki-store"][..]),
+        ("bundled-tools", &["mcp-runtime", "wiki-server"][..]),
         (
             "wiki-mcp",
-            &["bundled-tools", "mcp-runtime", "wiki-store"][..],
+            &["bundled-tools", "wiki-server", "wiki-store"][..],
         ),
         // The model, its installer and the chunker need nothing of ours. When the collections,
         // the index and the two tools join it, it may use the public framework and wiki-server
         // APIs (mcp-runtime, wiki-server) and nothing else, as a third-party tool crate would.
         ("semantic-search", &[][..]),
+        ("examples/hello-stdio", &["mcp-runtime"][..]),
         // Test crates may depend on anything.
         ("ui-tests", OUR_CRATES),
         ("tests", OUR_CRATES),
@@ -125,22 +147,123 @@ fn every_dependency_version_is_pinned_once_in_the_workspace() {
 }
 
 #[test]
-fn tool_crates_use_the_runtime_reexports() {
-    let path = workspace_root().join("bundled-tools").join("Cargo.toml");
-    if !path.exists() {
-        return;
+fn tool_crates_depend_on_the_framework_and_the_server_alone() {
+    let mut violations = Vec::new();
+    for member in TOOL_CRATES {
+        let manifest = read_toml(&workspace_root().join(member).join("Cargo.toml"));
+        let deps = manifest.get("dependencies").and_then(|d| d.as_table());
+        for name in deps.into_iter().flat_map(|t| t.keys()) {
+            if REEXPORTED.contains(&name.as_str()) {
+                violations.push(format!(
+                    "{member} depends directly on {name}: use wiki_server's prelude and \
+                     re-exports (wiki_server::store, wiki_server::time) or mcp_runtime's derives"
+                ));
+            }
+        }
     }
-    let manifest = read_toml(&path);
-    let deps = manifest.get("dependencies").and_then(|d| d.as_table());
-    let direct: Vec<&String> = deps
-        .into_iter()
-        .flat_map(|t| t.keys())
-        .filter(|name| ["serde_json", "schemars", "inventory"].contains(&name.as_str()))
-        .collect();
-    assert!(
-        direct.is_empty(),
-        "bundled-tools depends directly on {direct:?}; use mcp_runtime's derives and re-exports"
-    );
+    assert!(violations.is_empty(), "{}", violations.join("\n"));
+}
+
+/// The resolved dependency graph of the workspace (`cargo metadata`, from the lock file).
+struct Graph {
+    /// Package id -> name.
+    names: BTreeMap<String, String>,
+    /// Package id -> (dependency id, whether only as a dev-dependency).
+    edges: BTreeMap<String, Vec<(String, bool)>>,
+}
+
+impl Graph {
+    fn load() -> Self {
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+        let output = Command::new(cargo)
+            .args(["metadata", "--format-version", "1", "--locked"])
+            .current_dir(workspace_root())
+            .output()
+            .unwrap_or_else(|error| panic!("run cargo metadata: {error}"));
+        assert!(
+            output.status.success(),
+            "cargo metadata failed: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let metadata: Value = serde_json::from_slice(&output.stdout)
+            .unwrap_or_else(|error| panic!("parse cargo metadata: {error}"));
+        let text = |value: &Value| value.as_str().unwrap_or_default().to_owned();
+        let names = metadata["packages"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|package| (text(&package["id"]), text(&package["name"])))
+            .collect();
+        let edges = metadata["resolve"]["nodes"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|node| {
+                let deps = node["deps"].as_array().into_iter().flatten().map(|dep| {
+                    let kinds = dep["dep_kinds"].as_array().cloned().unwrap_or_default();
+                    let dev_only = !kinds.is_empty()
+                        && kinds
+                            .iter()
+                            .all(|kind| kind["kind"].as_str() == Some("dev"));
+                    (text(&dep["pkg"]), dev_only)
+                });
+                (text(&node["id"]), deps.collect())
+            })
+            .collect();
+        Graph { names, edges }
+    }
+
+    /// Every package `name` reaches through normal and build dependencies (and, with
+    /// `with_dev`, its own dev-dependencies: a test's graph), by name.
+    fn reached(&self, name: &str, with_dev: bool) -> BTreeSet<String> {
+        let Some(root) = self
+            .names
+            .iter()
+            .find(|(_, n)| *n == name)
+            .map(|(id, _)| id)
+        else {
+            panic!("no package `{name}` in the workspace graph");
+        };
+        let mut seen = BTreeSet::new();
+        let mut stack: Vec<(String, bool)> = self.edges[root]
+            .iter()
+            .filter(|(_, dev_only)| with_dev || !dev_only)
+            .cloned()
+            .collect();
+        while let Some((id, _)) = stack.pop() {
+            if !seen.insert(id.clone()) {
+                continue;
+            }
+            let deps = self.edges.get(&id).into_iter().flatten();
+            // Beyond the root, dev-dependencies are not part of a build.
+            stack.extend(deps.filter(|(_, dev_only)| !dev_only).cloned());
+        }
+        seen.into_iter().map(|id| self.names[&id].clone()).collect()
+    }
+}
+
+#[test]
+fn the_framework_and_its_example_reach_no_wiki_crate() {
+    let graph = Graph::load();
+    let mut violations = Vec::new();
+    for (name, with_dev) in [("mcp-runtime", false), ("hello-stdio", true)] {
+        let reached = graph.reached(name, with_dev);
+        assert!(
+            reached.contains("rmcp"),
+            "{name}'s graph misses rmcp: the check reads the graph wrong"
+        );
+        for wiki in WIKI_CRATES {
+            if reached.contains(*wiki) {
+                violations.push(format!(
+                    "{name} reaches {wiki} (directly or through a dependency): the framework must \
+                     stand without the wiki"
+                ));
+            }
+        }
+    }
+    assert!(violations.is_empty(), "{}", violations.join("\n"));
+    // The check can fail: the wiki server does reach the store.
+    assert!(graph.reached("wiki-server", false).contains("wiki-store"));
 }
 
 /// Every `.rs` file of the workspace's members, except build output.
@@ -214,6 +337,7 @@ fn only_the_binary_and_benches_print() {
         let may_print = rel.starts_with("wiki-mcp/")
             || rel.contains("/benches/")
             || rel.starts_with("ui-tests/")
+            || rel.starts_with("examples/")
             || rel.contains("/examples/");
         if may_print {
             continue;

@@ -31,8 +31,8 @@ impl Execute for GetHistory {
         Ok(ToolOutput::text(format!(
             "{} on {} ({}), limit {}, locale {:?}",
             self.reference,
-            self.wiki.as_deref().unwrap_or(&ctx.wiki),
-            ctx.user.as_deref().unwrap_or("guest"),
+            self.wiki.as_deref().unwrap_or("this wiki"),
+            ctx.user().unwrap_or("guest"),
             self.limit,
             self.locale
         )))
@@ -66,7 +66,7 @@ fn main() {
     assert_eq!(declaration.category, "Search and Navigation");
     assert!(!declaration.write);
 
-    let ctx = ToolContext::new(Some("alice".to_owned()), "main", false);
+    let ctx = ToolContext::new(Some("alice".to_owned()));
     let args = mcp_runtime::__private::serde_json::json!({
         "reference": " Sandbox.WebHome ",
         "limit": "5"
@@ -75,7 +75,7 @@ fn main() {
     let output = run((declaration.invoke)(&ctx, args)).expect("runs");
     assert_eq!(
         output,
-        ToolOutput::text("Sandbox.WebHome on main (alice), limit 5, locale None")
+        ToolOutput::text("Sandbox.WebHome on this wiki (alice), limit 5, locale None")
     );
 
     let missing = mcp_runtime::__private::serde_json::json!({ "reference": "Missing.Page" });

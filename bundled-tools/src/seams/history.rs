@@ -3,11 +3,8 @@
 //! the one line each revision is listed as.
 
 use mcp_runtime::output::guard::fragment;
-use mcp_runtime::prelude::*;
-use time::OffsetDateTime;
-use time::macros::format_description;
-use wiki_store::model::history::RevisionInfo;
-use wiki_store::model::version::Version;
+use wiki_server::prelude::*;
+use wiki_server::store::model::history::RevisionInfo;
 
 /// Parses the version argument `name`: absent is `None`; anything present, the empty string
 /// included, must be `\d{1,9}\.\d{1,9}`.
@@ -34,7 +31,7 @@ pub(crate) fn revision_line(revision: &RevisionInfo) -> String {
         line.push_str(" (minor)");
     }
     line.push_str("  ");
-    line.push_str(&minute(revision.date));
+    line.push_str(&utc_minute(revision.date));
     line.push_str("  by ");
     line.push_str(&fragment(&revision.author));
     let comment = fragment(revision.comment.trim());
@@ -43,13 +40,6 @@ pub(crate) fn revision_line(revision: &RevisionInfo) -> String {
         line.push_str(&comment);
     }
     line
-}
-
-/// A date in UTC to the minute, `2026-08-18 10:15`: enough to tell revisions apart by eye.
-pub(crate) fn minute(date: OffsetDateTime) -> String {
-    let format = format_description!("[year]-[month]-[day] [hour]:[minute]");
-    let utc = date.to_offset(time::UtcOffset::UTC);
-    utc.format(&format).unwrap_or_else(|_| utc.to_string())
 }
 
 #[cfg(test)]

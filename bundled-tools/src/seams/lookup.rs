@@ -3,12 +3,12 @@
 //! a missing page that has a space home of the same name gets a "Did you mean" suggestion, and
 //! the suggestion goes through the door too, so it never names a page the caller may not see.
 
-use mcp_runtime::access::{AuthorizedReference, Doors, store_failure};
 use mcp_runtime::output::guard::fragment;
-use mcp_runtime::prelude::*;
-use wiki_store::model::document::DocumentLocales;
-use wiki_store::reference::DocumentReference;
-use wiki_store::rights::Right;
+use wiki_server::access::{AuthorizedReference, Doors, store_failure};
+use wiki_server::prelude::*;
+use wiki_server::store::model::document::DocumentLocales;
+use wiki_server::store::reference::DocumentReference;
+use wiki_server::store::rights::Right;
 
 /// A document the caller may read, and the locales it exists in.
 #[derive(Debug, Clone)]

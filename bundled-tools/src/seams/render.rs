@@ -12,7 +12,7 @@ use std::fmt::Write as _;
 use std::sync::LazyLock;
 
 use mcp_runtime::output::guard::fragment;
-use mcp_runtime::prelude::*;
+use wiki_server::prelude::*;
 
 use pulldown_cmark::{Event, HeadingLevel, Parser, Tag, TagEnd};
 

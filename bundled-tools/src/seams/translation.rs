@@ -7,26 +7,19 @@
 //! Rights never depend on the locale: authorization uses the locale-free reference first.
 
 use mcp_runtime::output::guard::fragment;
-use mcp_runtime::output::locale::parse_locale;
-use mcp_runtime::prelude::*;
-use wiki_store::model::document::DocumentLocales;
-use wiki_store::model::locale::Locale;
-use wiki_store::reference::DocumentReference;
+use wiki_server::locale::parse_locale;
+use wiki_server::prelude::*;
+use wiki_server::store::model::document::DocumentLocales;
+use wiki_server::store::model::locale::Locale;
+use wiki_server::store::reference::DocumentReference;
 
 /// Parses the `locale` argument (already trimmed; `None` when absent or blank) into the store's
-/// form. The runtime's parser words the refusals ("not a valid locale", "too specific").
+/// form. The server's parser words the refusals ("must be a locale", "too specific").
 pub(crate) fn locale_argument(argument: Option<&str>) -> Result<Option<Locale>, ToolError> {
     let Some(text) = argument else {
         return Ok(None);
     };
-    let parsed = parse_locale("locale", text)?;
-    // Both parsers accept the same storable forms; a disagreement is refused, never guessed.
-    Locale::parse(parsed.as_str()).map(Some).map_err(|_| {
-        ToolError::new(format!(
-            "Error: 'locale' must be a locale such as \"fr\" or \"pt_BR\" (got \"{}\").",
-            fragment(text)
-        ))
-    })
+    Ok(Some(parse_locale("locale", text)?))
 }
 
 /// The row to read: `None` for the default row, or the translation's locale. `requested` equal to
@@ -86,7 +79,7 @@ fn join(locales: &[Locale]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use wiki_store::model::wiki::WikiId;
+    use wiki_server::store::model::wiki::WikiId;
 
     use super::*;
 

@@ -6,11 +6,11 @@
 //! shows, the user and an expiry, verified by the page that serves it) lives in this one function
 //! body, so no tool forms a URL by hand.
 
-use mcp_runtime::links::LinkPage;
-use mcp_runtime::prelude::*;
-use wiki_store::model::locale::Locale;
-use wiki_store::model::version::Version;
-use wiki_store::reference::DocumentReference;
+use wiki_server::links::LinkPage;
+use wiki_server::prelude::*;
+use wiki_server::store::model::locale::Locale;
+use wiki_server::store::model::version::Version;
+use wiki_server::store::reference::DocumentReference;
 
 /// What a link shows.
 #[derive(Debug, Clone, Copy)]
@@ -43,7 +43,7 @@ pub(crate) enum Target<'a> {
 }
 
 /// The signed URL of `target` for the caller of `ctx`, or `None` when the server has no public
-/// URL. The runtime forms and signs it ([`ToolContext::link`]): it expires, and the page it opens
+/// URL. The server forms and signs it ([`WikiContext::link`]): it expires, and the page it opens
 /// re-checks the caller's view right.
 pub(crate) fn link(ctx: &ToolContext, target: Target<'_>) -> Option<String> {
     let (page, reference) = match target {
@@ -78,7 +78,7 @@ pub(crate) fn link(ctx: &ToolContext, target: Target<'_>) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use wiki_store::model::wiki::WikiId;
+    use wiki_server::store::model::wiki::WikiId;
 
     use super::*;
 
@@ -88,7 +88,7 @@ mod tests {
 
     #[test]
     fn no_public_url_no_link() {
-        let ctx = ToolContext::new(None, "main", false);
+        let ctx = ToolContext::new(None);
         let sandbox = page("Sandbox.WebHome");
         let target = Target::View {
             reference: &sandbox,

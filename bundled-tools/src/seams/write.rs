@@ -20,18 +20,18 @@
 //! document and class are refused here for every write and by the store for deletes and object
 //! writes. Object and schema writes refuse the sensitive classes with [`refuse_sensitive_class`].
 
-use mcp_runtime::access::{AuthorizedReference, Doors, store_failure};
 use mcp_runtime::output::guard::fragment;
-use mcp_runtime::prelude::*;
-use wiki_store::model::document::{
+use wiki_server::access::{AuthorizedReference, Doors, store_failure};
+use wiki_server::prelude::*;
+use wiki_server::store::model::document::{
     Document, DocumentLocales, DocumentSave, Expected, MARKDOWN_SYNTAX, SaveOutcome,
 };
-use wiki_store::model::locale::Locale;
-use wiki_store::model::mcp_config::{MCP_CONFIG_CLASS, MCP_CONFIG_DOCUMENT};
-use wiki_store::model::version::Version;
-use wiki_store::reference::DocumentReference;
-use wiki_store::rights::Right;
-use wiki_store::{Entity, InvalidInput, StoreError};
+use wiki_server::store::model::locale::Locale;
+use wiki_server::store::model::mcp_config::{MCP_CONFIG_CLASS, MCP_CONFIG_DOCUMENT};
+use wiki_server::store::model::version::Version;
+use wiki_server::store::reference::DocumentReference;
+use wiki_server::store::rights::Right;
+use wiki_server::store::{Entity, InvalidInput, StoreError};
 
 use crate::seams::translation::locale_argument;
 use crate::seams::urls::{Target, link};
@@ -281,8 +281,8 @@ pub(crate) struct RowChange {
 /// The calling user, recorded as the author. The guest never writes (the middleware refuses
 /// write tools for it too): `No authenticated user in context.`
 pub(crate) fn author(ctx: &ToolContext) -> Result<String, ToolError> {
-    ctx.user
-        .clone()
+    ctx.user()
+        .map(str::to_owned)
         .ok_or_else(|| ToolError::new("No authenticated user in context."))
 }
 
@@ -453,7 +453,7 @@ async fn read_row(
 
 #[cfg(test)]
 mod tests {
-    use wiki_store::model::wiki::WikiId;
+    use wiki_server::store::model::wiki::WikiId;
 
     use super::*;
 
@@ -525,12 +525,12 @@ mod tests {
 
     #[test]
     fn the_guest_is_no_author() {
-        let guest = ToolContext::new(None, "main", false);
+        let guest = ToolContext::new(None);
         assert_eq!(
             author(&guest).map_err(|error| error.message().to_owned()),
             Err("No authenticated user in context.".to_owned())
         );
-        let alice = ToolContext::new(Some("alice".to_owned()), "main", false);
+        let alice = ToolContext::new(Some("alice".to_owned()));
         assert_eq!(author(&alice), Ok("alice".to_owned()));
     }
 }

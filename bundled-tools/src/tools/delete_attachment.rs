@@ -6,10 +6,10 @@
 //! attachment's existence, then the store's compare-and-set inside the deleting transaction.
 
 use mcp_runtime::output::guard::fragment;
-use mcp_runtime::prelude::*;
-use wiki_store::model::attachment::AttachmentDelete;
-use wiki_store::rights::Right;
-use wiki_store::{Entity, StoreError};
+use wiki_server::prelude::*;
+use wiki_server::store::model::attachment::AttachmentDelete;
+use wiki_server::store::rights::Right;
+use wiki_server::store::{Entity, StoreError};
 
 use crate::seams::history::version_argument;
 use crate::seams::write::{

@@ -5,13 +5,13 @@
 //! existence, the sensitive denylist, base_version, the children guard, then the store's delete
 //! under its compare-and-set on the default row.
 
-use mcp_runtime::access::store_failure;
 use mcp_runtime::output::guard::fragment;
-use mcp_runtime::prelude::*;
-use wiki_store::StoreError;
-use wiki_store::model::trash::DocumentDelete;
-use wiki_store::reference::DocumentReference;
-use wiki_store::rights::Right;
+use wiki_server::access::store_failure;
+use wiki_server::prelude::*;
+use wiki_server::store::StoreError;
+use wiki_server::store::model::trash::DocumentDelete;
+use wiki_server::store::reference::DocumentReference;
+use wiki_server::store::rights::Right;
 
 use crate::seams::history::version_argument;
 use crate::seams::write::{BaseRule, WriteTarget, author, save_failure, version_comment};
@@ -149,7 +149,7 @@ fn refuse_sensitive(reference: &DocumentReference) -> Result<(), ToolError> {
     let local = reference.local();
     let sensitive = reference.name() == PREFERENCES
         || local == "XWiki.XWikiPreferences"
-        || (reference.wiki().as_str() == wiki_store::model::wiki::MAIN_WIKI
+        || (reference.wiki().as_str() == wiki_server::store::model::wiki::MAIN_WIKI
             && local.starts_with("XWiki.XWikiServer"));
     if sensitive {
         return Err(ToolError::new(format!(

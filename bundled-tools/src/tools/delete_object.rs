@@ -7,9 +7,9 @@
 //! numbers), then the store's compare-and-set inside the deleting transaction.
 
 use mcp_runtime::output::guard::fragment;
-use mcp_runtime::prelude::*;
-use wiki_store::model::object::ObjectDelete;
-use wiki_store::rights::Right;
+use wiki_server::prelude::*;
+use wiki_server::store::model::object::ObjectDelete;
+use wiki_server::store::rights::Right;
 
 use crate::seams::history::version_argument;
 use crate::seams::write::{

@@ -19,15 +19,15 @@ use std::sync::Arc;
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
-use mcp_runtime::access::{Doors, store_failure};
 use mcp_runtime::output::guard::fragment;
 use mcp_runtime::output::lines::normalize_line_endings;
 use mcp_runtime::output::size::human_size;
-use mcp_runtime::prelude::*;
 use mcp_runtime::tool::ContentBlock;
-use time::OffsetDateTime;
-use wiki_store::model::attachment::AttachmentInfo;
-use wiki_store::reference::DocumentReference;
+use wiki_server::access::{Doors, store_failure};
+use wiki_server::prelude::*;
+use wiki_server::store::model::attachment::AttachmentInfo;
+use wiki_server::store::reference::DocumentReference;
+use wiki_server::time::OffsetDateTime;
 
 use self::pdf::{Extracted, PDF_TEXT_CAP, pdf_text};
 use self::pdf_cache::{Key, PDF_TEXTS};
@@ -363,7 +363,7 @@ fn header(
 
 /// `yyyy-MM-dd HH:mm` in UTC, the header's date form.
 fn minute(date: OffsetDateTime) -> String {
-    let utc = date.to_offset(time::UtcOffset::UTC);
+    let utc = date.to_offset(wiki_server::time::UtcOffset::UTC);
     format!(
         "{:04}-{:02}-{:02} {:02}:{:02}",
         utc.year(),

@@ -7,17 +7,17 @@
 
 use std::fmt::Write as _;
 
-use mcp_runtime::access::{Doors, store_failure};
 use mcp_runtime::output::budget::{CHARS_PER_TOKEN, MAX_OUTPUT_CHARS, TRUNCATION_NOTE};
 use mcp_runtime::output::guard::{fence_for, fenced, fragment};
 use mcp_runtime::output::lines::normalize_line_endings;
 use mcp_runtime::output::result::budgeted_result;
 use mcp_runtime::output::size::human_size;
-use mcp_runtime::prelude::*;
-use wiki_store::model::attachment::AttachmentInfo;
-use wiki_store::model::document::Document;
-use wiki_store::model::locale::Locale;
-use wiki_store::model::object::ObjectRecord;
+use wiki_server::access::{Doors, store_failure};
+use wiki_server::prelude::*;
+use wiki_server::store::model::attachment::AttachmentInfo;
+use wiki_server::store::model::document::Document;
+use wiki_server::store::model::locale::Locale;
+use wiki_server::store::model::object::ObjectRecord;
 
 use crate::seams::heavy::run_heavy;
 use crate::seams::lookup::{Found, find_document};
@@ -399,7 +399,7 @@ async fn load(
     let reference = found.reference().clone();
     let endpoint = doors.wiki().clone();
     let loaded = doors
-        .blocking(move |store| -> wiki_store::Result<Option<Loaded>> {
+        .blocking(move |store| -> wiki_server::store::Result<Option<Loaded>> {
             let Some(document) = store.document(&reference, row.as_ref())? else {
                 return Ok(None);
             };

@@ -7,15 +7,15 @@
 
 use std::fmt::Write as _;
 
-use mcp_runtime::access::{AuthorizedReference, Doors, store_failure};
 use mcp_runtime::output::budget::{MAX_OUTPUT_CHARS, MAX_OUTPUT_TOKENS};
 use mcp_runtime::output::guard::fragment;
-use mcp_runtime::output::instant::iso_instant;
-use mcp_runtime::prelude::*;
-use wiki_store::StoreError;
-use wiki_store::model::history::{DiffHunk, HistoryPage, Revision, RevisionDiff};
-use wiki_store::model::locale::Locale;
-use wiki_store::model::version::Version;
+use wiki_server::access::{AuthorizedReference, Doors, store_failure};
+use wiki_server::instant::iso_instant;
+use wiki_server::prelude::*;
+use wiki_server::store::StoreError;
+use wiki_server::store::model::history::{DiffHunk, HistoryPage, Revision, RevisionDiff};
+use wiki_server::store::model::locale::Locale;
+use wiki_server::store::model::version::Version;
 
 use crate::seams::history::{revision_line, version_argument};
 use crate::seams::lookup::find_document;

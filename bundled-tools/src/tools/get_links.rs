@@ -13,14 +13,14 @@
 
 use std::fmt::Write as _;
 
-use mcp_runtime::access::{AuthorizedReference, Doors, store_failure};
 use mcp_runtime::output::budget::budgeted;
 use mcp_runtime::output::guard::fragment;
-use mcp_runtime::prelude::*;
-use wiki_store::model::link::{BacklinkPage, LinkTarget};
-use wiki_store::model::search::WikiScope;
-use wiki_store::reference::DocumentReference;
-use wiki_store::rights::Right;
+use wiki_server::access::{AuthorizedReference, Doors, store_failure};
+use wiki_server::prelude::*;
+use wiki_server::store::model::link::{BacklinkPage, LinkTarget};
+use wiki_server::store::model::search::WikiScope;
+use wiki_server::store::reference::DocumentReference;
+use wiki_server::store::rights::Right;
 
 use crate::seams::lookup::find_document;
 use crate::seams::translation::{locale_argument, route};

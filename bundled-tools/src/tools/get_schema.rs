@@ -9,15 +9,15 @@
 
 use std::fmt::Write as _;
 
-use mcp_runtime::access::{Doors, store_failure};
 use mcp_runtime::output::guard::{fragment, strip_line_breaks};
 use mcp_runtime::output::result::budgeted_result;
-use mcp_runtime::prelude::*;
-use wiki_store::model::class::{ClassDefinition, FieldDefinition, FieldType, NumberKind};
-use wiki_store::model::wiki::WikiId;
-use wiki_store::objects::query::SCAN_CEILING;
-use wiki_store::reference::DocumentReference;
-use wiki_store::rights::Right;
+use wiki_server::access::{Doors, store_failure};
+use wiki_server::prelude::*;
+use wiki_server::store::model::class::{ClassDefinition, FieldDefinition, FieldType, NumberKind};
+use wiki_server::store::model::wiki::WikiId;
+use wiki_server::store::objects::query::SCAN_CEILING;
+use wiki_server::store::reference::DocumentReference;
+use wiki_server::store::rights::Right;
 
 /// Show the classes (structured-data types) of a wiki, or the fields of one class.
 ///

@@ -12,9 +12,9 @@ mod survey;
 
 use mcp_runtime::output::guard::fragment;
 use mcp_runtime::output::result::budgeted_result;
-use mcp_runtime::prelude::*;
-use time::OffsetDateTime;
-use wiki_store::reference::DocumentReference;
+use wiki_server::prelude::*;
+use wiki_server::store::reference::DocumentReference;
+use wiki_server::time::OffsetDateTime;
 
 use crate::seams::one_line::one_line;
 
@@ -168,9 +168,9 @@ fn age(now: OffsetDateTime, then: OffsetDateTime) -> String {
 
 #[cfg(test)]
 mod tests {
-    use time::Duration;
     use time::macros::datetime;
-    use wiki_store::model::wiki::WikiId;
+    use wiki_server::store::model::wiki::WikiId;
+    use wiki_server::time::Duration;
 
     use super::*;
 

@@ -11,12 +11,12 @@ mod range;
 use std::fmt::Write as _;
 
 use mcp_runtime::output::guard::{fragment, strip_line_breaks};
-use mcp_runtime::output::instant::iso_instant;
 use mcp_runtime::output::result::budgeted_result;
-use mcp_runtime::prelude::*;
-use time::{Duration, OffsetDateTime};
-use wiki_store::model::search::{SearchHit, SearchQuery, SearchSort};
-use wiki_store::reference::SpacePath;
+use wiki_server::instant::iso_instant;
+use wiki_server::prelude::*;
+use wiki_server::store::model::search::{SearchHit, SearchQuery, SearchSort};
+use wiki_server::store::reference::SpacePath;
+use wiki_server::time::{Duration, OffsetDateTime};
 
 use self::range::{RangeError, parse_range};
 use crate::seams::one_line::one_line;

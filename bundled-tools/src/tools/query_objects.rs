@@ -12,16 +12,18 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use mcp_runtime::access::{Doors, store_failure};
 use mcp_runtime::output::guard::{fragment, strip_line_breaks};
-use mcp_runtime::output::instant::iso_instant;
 use mcp_runtime::output::result::budgeted_result;
-use mcp_runtime::prelude::*;
-use wiki_store::InvalidInput;
-use wiki_store::StoreError;
-use wiki_store::model::object::{FieldValue, ObjectHit, ObjectRecord};
-use wiki_store::objects::query::{FieldFilter, MAX_FILTERS, ObjectQuery, SCAN_CEILING, SortOrder};
-use wiki_store::rights::Right;
+use wiki_server::access::{Doors, store_failure};
+use wiki_server::instant::iso_instant;
+use wiki_server::prelude::*;
+use wiki_server::store::InvalidInput;
+use wiki_server::store::StoreError;
+use wiki_server::store::model::object::{FieldValue, ObjectHit, ObjectRecord};
+use wiki_server::store::objects::query::{
+    FieldFilter, MAX_FILTERS, ObjectQuery, SCAN_CEILING, SortOrder,
+};
+use wiki_server::store::rights::Right;
 
 use super::get_schema::{Described, read_class};
 

@@ -10,12 +10,12 @@
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 use mcp_runtime::output::guard::fragment;
-use mcp_runtime::prelude::*;
-use wiki_store::attachments::validate_attachment_name;
-use wiki_store::model::attachment::{AttachmentWrite, AttachmentWriteOutcome};
-use wiki_store::model::document::SaveOutcome;
-use wiki_store::rights::Right;
-use wiki_store::{Field, InvalidInput, StoreError};
+use wiki_server::prelude::*;
+use wiki_server::store::attachments::validate_attachment_name;
+use wiki_server::store::model::attachment::{AttachmentWrite, AttachmentWriteOutcome};
+use wiki_server::store::model::document::SaveOutcome;
+use wiki_server::store::rights::Right;
+use wiki_server::store::{Field, InvalidInput, StoreError};
 
 use crate::seams::history::version_argument;
 use crate::seams::urls::{Target, link};

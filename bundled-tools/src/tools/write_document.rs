@@ -7,9 +7,9 @@
 
 use mcp_runtime::output::guard::fragment;
 use mcp_runtime::output::lines::normalize_line_endings;
-use mcp_runtime::prelude::*;
-use wiki_store::model::document::SaveOutcome;
-use wiki_store::rights::Right;
+use wiki_server::prelude::*;
+use wiki_server::store::model::document::SaveOutcome;
+use wiki_server::store::rights::Right;
 
 use crate::seams::history::version_argument;
 use crate::seams::write::{

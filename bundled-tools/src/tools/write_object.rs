@@ -10,15 +10,15 @@
 
 use std::collections::BTreeMap;
 
-use mcp_runtime::access::store_failure;
 use mcp_runtime::output::guard::fragment;
-use mcp_runtime::prelude::*;
-use wiki_store::model::class::{ClassDefinition, FieldType};
-use wiki_store::model::document::SaveOutcome;
-use wiki_store::model::object::{ObjectRecord, ObjectWrite};
-use wiki_store::reference::DocumentReference;
-use wiki_store::rights::Right;
-use wiki_store::{InvalidInput, StoreError};
+use wiki_server::access::store_failure;
+use wiki_server::prelude::*;
+use wiki_server::store::model::class::{ClassDefinition, FieldType};
+use wiki_server::store::model::document::SaveOutcome;
+use wiki_server::store::model::object::{ObjectRecord, ObjectWrite};
+use wiki_server::store::reference::DocumentReference;
+use wiki_server::store::rights::Right;
+use wiki_server::store::{InvalidInput, StoreError};
 
 use crate::seams::history::version_argument;
 use crate::seams::write::{

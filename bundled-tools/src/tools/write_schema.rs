@@ -11,12 +11,12 @@
 use std::collections::BTreeMap;
 
 use mcp_runtime::output::guard::fragment;
-use mcp_runtime::prelude::*;
-use wiki_store::model::class::{FIELD_TYPE_NAMES, FieldType, validate_field_name};
-use wiki_store::model::document::SaveOutcome;
-use wiki_store::model::object::{ClassChange, FieldChange};
-use wiki_store::rights::Right;
-use wiki_store::{Entity, InvalidInput, StoreError};
+use wiki_server::prelude::*;
+use wiki_server::store::model::class::{FIELD_TYPE_NAMES, FieldType, validate_field_name};
+use wiki_server::store::model::document::SaveOutcome;
+use wiki_server::store::model::object::{ClassChange, FieldChange};
+use wiki_server::store::rights::Right;
+use wiki_server::store::{Entity, InvalidInput, StoreError};
 
 use crate::seams::history::version_argument;
 use crate::seams::write::{

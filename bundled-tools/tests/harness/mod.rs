@@ -1,7 +1,8 @@
 //! The shared harness of the bundled tools' tests: a realistic farm seeded in a temp dir and a
-//! `call` that goes through the REAL server path (the `Manager` builds the wiki's server and the
-//! caller's doors; `execute_wrapped` parses the arguments, runs the tool under the panic boundary
-//! and audits), exactly as the rmcp handler does for `tools/call`.
+//! `call` that goes through the server's one call path, `Manager::call` (the wiki's endpoint and
+//! the caller's tool list, the caller's doors, then the framework's middleware: parsing, the
+//! panic boundary, the audit line), the same function the rmcp handler, the direct HTTP answer
+//! and stdio run for `tools/call`.
 //!
 //! The farm (see [`Farm::new`]):
 //! - users `admin` (farm admin), `alice` (views and edits `main`), `bob` (views `main`, and is the
@@ -22,26 +23,26 @@
 use std::sync::Arc;
 
 use bundled_tools as _;
-use mcp_runtime::call::execute_wrapped;
-use mcp_runtime::param::JsonObject;
-use mcp_runtime::server::{Caller, Manager, ServerSettings};
+use mcp_runtime::call::ToolCall;
+use rmcp::ErrorData;
 use rmcp::model::CallToolResult;
 use serde_json::Value;
 use tempfile::TempDir;
-use wiki_store::model::attachment::AttachmentWrite;
-use wiki_store::model::class::{FieldType, NumberKind};
-use wiki_store::model::document::{DocumentSave, Expected};
-use wiki_store::model::locale::Locale;
-use wiki_store::model::mcp_config::McpConfig;
-use wiki_store::model::object::{ClassChange, FieldChange, ObjectWrite};
-use wiki_store::model::user::{ALL_USERS_GROUP, GUEST_USER};
-use wiki_store::model::wiki::WikiId;
-use wiki_store::reference::{DocumentReference, SpacePath};
-use wiki_store::rights::{Effect, Right, RightRule, RightScope, Subject};
-use wiki_store::{
+use wiki_server::store::model::attachment::AttachmentWrite;
+use wiki_server::store::model::class::{FieldType, NumberKind};
+use wiki_server::store::model::document::{DocumentSave, Expected};
+use wiki_server::store::model::locale::Locale;
+use wiki_server::store::model::mcp_config::McpConfig;
+use wiki_server::store::model::object::{ClassChange, FieldChange, ObjectWrite};
+use wiki_server::store::model::user::{ALL_USERS_GROUP, GUEST_USER};
+use wiki_server::store::model::wiki::WikiId;
+use wiki_server::store::reference::{DocumentReference, SpacePath};
+use wiki_server::store::rights::{Effect, Right, RightRule, RightScope, Subject};
+use wiki_server::store::{
     AttachmentStore, ConfigStore, DocumentStore, ObjectStore, RightsStore, SqliteStore, UserStore,
     WikiStore,
 };
+use wiki_server::{Caller, Manager, ServerSettings};
 
 pub(crate) mod unchanged;
 
@@ -172,8 +173,9 @@ impl Farm {
     }
 
     /// Calls `tool` with `arguments` (a JSON object) as `user` ([`GUEST`] for no credentials) on
-    /// `wiki`'s endpoint: `Ok(text)`, or `Err(text)` for an `isError` result. Panics unless the
-    /// result is one text block (use [`Farm::call_result`] for images).
+    /// `wiki`'s endpoint: `Ok(text)`, or `Err(text)` for an `isError` result or a JSON-RPC
+    /// refusal (a tool this caller cannot use). Panics unless the result is one text block (use
+    /// [`Farm::call_result`] for images).
     pub(crate) async fn call(
         &self,
         tool: &str,
@@ -181,7 +183,10 @@ impl Farm {
         user: &str,
         wiki_id: &str,
     ) -> Result<String, String> {
-        let result = self.call_result(tool, arguments, user, wiki_id).await;
+        let result = match self.served_call(tool, arguments, user, wiki_id).await {
+            Ok(result) => result,
+            Err(refusal) => return Err(refusal.message.into_owned()),
+        };
         let text = match result.content.as_slice() {
             [block] => block
                 .as_text()
@@ -196,8 +201,7 @@ impl Farm {
         }
     }
 
-    /// [`Farm::call`] returning the whole MCP result. A tool the caller cannot use on this
-    /// endpoint is reported as an `Err` text like the handler's refusal.
+    /// [`Farm::call`] returning the whole MCP result; panics on a JSON-RPC refusal.
     pub(crate) async fn call_result(
         &self,
         tool: &str,
@@ -205,31 +209,32 @@ impl Farm {
         user: &str,
         wiki_id: &str,
     ) -> CallToolResult {
+        self.served_call(tool, arguments, user, wiki_id)
+            .await
+            .unwrap_or_else(|refusal| panic!("`{tool}` was refused: {}", refusal.message))
+    }
+
+    /// The call through the server's one call path: `user`'s endpoint on `wiki`, then
+    /// `Manager::call`, exactly as a transport makes it.
+    async fn served_call(
+        &self,
+        tool: &str,
+        arguments: Value,
+        user: &str,
+        wiki_id: &str,
+    ) -> Result<CallToolResult, ErrorData> {
         let Value::Object(arguments) = arguments else {
             panic!("arguments must be a JSON object");
         };
-        let arguments: JsonObject = arguments;
         let caller = if user == GUEST {
             Caller::guest(wiki(wiki_id))
         } else {
             Caller::user(wiki(wiki_id), user)
         };
-        let server = ok(self.manager.server(caller.wiki()).await)
-            .unwrap_or_else(|| panic!("no wiki {wiki_id}"));
-        let Some(served) = server.tools(caller.is_guest()).get(tool) else {
-            return CallToolResult::error(vec![rmcp::model::ContentBlock::text(format!(
-                "Unknown tool '{tool}' for this caller. Tools: {}.",
-                server.tools(caller.is_guest()).names()
-            ))]);
-        };
-        let ctx = self.manager.context(&server, &caller);
-        execute_wrapped(
-            served,
-            &ctx,
-            &arguments,
-            self.manager.settings().call_timeout,
-        )
-        .await
+        let server = self.manager.endpoint(caller.wiki()).await?;
+        self.manager
+            .call(&server, &caller, ToolCall::new(tool, arguments))
+            .await
     }
 
     /// Changes `wiki`'s MCP configuration (space filter, rendered content, tools).

@@ -5,14 +5,14 @@
 //! identical after.
 
 use serde_json::Value;
-use wiki_store::model::attachment::AttachmentInfo;
-use wiki_store::model::class::ClassDefinition;
-use wiki_store::model::document::{Document, DocumentLocales};
-use wiki_store::model::object::ObjectRecord;
-use wiki_store::model::trash::TrashEntry;
-use wiki_store::model::wiki::WikiId;
-use wiki_store::reference::DocumentReference;
-use wiki_store::{AttachmentStore, ChangeFeed, DocumentStore, ObjectStore, TrashStore};
+use wiki_server::store::model::attachment::AttachmentInfo;
+use wiki_server::store::model::class::ClassDefinition;
+use wiki_server::store::model::document::{Document, DocumentLocales};
+use wiki_server::store::model::object::ObjectRecord;
+use wiki_server::store::model::trash::TrashEntry;
+use wiki_server::store::model::wiki::WikiId;
+use wiki_server::store::reference::DocumentReference;
+use wiki_server::store::{AttachmentStore, ChangeFeed, DocumentStore, ObjectStore, TrashStore};
 
 use super::{Farm, GUEST, ok, reference, wiki};
 
@@ -123,16 +123,16 @@ impl Farm {
             .await
     }
 
-    /// The guest is not even offered `tool` (the write tools are for authenticated users), and
-    /// bob, who may view `main` but not edit it, is refused edit permission on the document
-    /// `arguments` name; neither writes anything.
+    /// The guest is not even offered `tool` (the write tools are for authenticated users: the
+    /// refusal says so), and bob, who may view `main` but not edit it, is refused edit
+    /// permission on the document `arguments` name; neither writes anything.
     pub(crate) async fn refuses_the_guest_and_a_reader(&self, tool: &str, arguments: Value) {
-        let unknown = format!("Unknown tool '{tool}'");
+        let not_offered = format!("Tool '{tool}' changes content, which guests cannot do.");
         self.refuses(
             tool,
             GUEST,
             arguments.clone(),
-            &[Says::StartsWith(&unknown)],
+            &[Says::StartsWith(&not_offered)],
         )
         .await;
         let document = named_document(&arguments);

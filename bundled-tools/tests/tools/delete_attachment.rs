@@ -3,8 +3,8 @@
 //! refusal is checked against the store: nothing was written.
 
 use serde_json::{Value, json};
-use wiki_store::model::wiki::WikiId;
-use wiki_store::{AttachmentStore, DocumentStore, TrashStore};
+use wiki_server::store::model::wiki::WikiId;
+use wiki_server::store::{AttachmentStore, DocumentStore, TrashStore};
 
 use crate::harness::unchanged::Says::{Contains, Exactly};
 use crate::harness::{Farm, ok, reference};

@@ -3,9 +3,9 @@
 //! and restoring from the bin as the admin command does.
 
 use serde_json::{Value, json};
-use wiki_store::TrashStore;
-use wiki_store::model::document::DocumentSave;
-use wiki_store::{DocumentStore, WikiStore as _};
+use wiki_server::store::TrashStore;
+use wiki_server::store::model::document::DocumentSave;
+use wiki_server::store::{DocumentStore, WikiStore as _};
 
 use crate::harness::text;
 use crate::harness::unchanged::Says::{Contains, Exactly, StartsWith};

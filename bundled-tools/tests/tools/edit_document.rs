@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use serde_json::{Value, json};
-use wiki_store::DocumentStore;
+use wiki_server::store::DocumentStore;
 
 use crate::harness::text;
 use crate::harness::unchanged::Says::{Contains, Exactly, StartsWith};

@@ -1,12 +1,12 @@
 //! `get_attachment` through the real middleware: header, text windows that continue, PDF text,
 //! images as image blocks, download links, misses that list names, forged names, reach.
 
-use mcp_runtime::server::ServerSettings;
 use rmcp::model::ContentBlock;
 use serde_json::{Value, json};
-use wiki_store::AttachmentStore;
-use wiki_store::model::attachment::AttachmentWrite;
-use wiki_store::model::document::Expected;
+use wiki_server::ServerSettings;
+use wiki_server::store::AttachmentStore;
+use wiki_server::store::model::attachment::AttachmentWrite;
+use wiki_server::store::model::document::Expected;
 
 use crate::harness::{Farm, GUEST, PNG, ok, reference};
 

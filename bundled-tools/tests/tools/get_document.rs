@@ -1,12 +1,12 @@
 //! get_document through the middleware: every parameter, limit, error and security case.
 
-use mcp_runtime::server::ServerSettings;
 use serde_json::{Value, json};
-use wiki_store::model::attachment::AttachmentWrite;
-use wiki_store::model::document::{DocumentSave, Expected};
-use wiki_store::model::mcp_config::SpaceFilterMode;
-use wiki_store::rights::{Effect, Right, RightRule, RightScope, Subject};
-use wiki_store::{AttachmentStore, DocumentStore, RightsStore};
+use wiki_server::ServerSettings;
+use wiki_server::store::model::attachment::AttachmentWrite;
+use wiki_server::store::model::document::{DocumentSave, Expected};
+use wiki_server::store::model::mcp_config::SpaceFilterMode;
+use wiki_server::store::rights::{Effect, Right, RightRule, RightScope, Subject};
+use wiki_server::store::{AttachmentStore, DocumentStore, RightsStore};
 
 use crate::harness::{Farm, GUEST, assert_text, error, ok, reference, text, unsigned, wiki};
 
@@ -113,7 +113,9 @@ async fn a_missing_document_suggests_a_visible_space_home_only() {
     ok(farm.store.set_right(&RightRule {
         scope: RightScope::Space {
             wiki: wiki("main"),
-            space: ok(wiki_store::reference::SpacePath::parse("Help.Nested")),
+            space: ok(wiki_server::store::reference::SpacePath::parse(
+                "Help.Nested",
+            )),
         },
         subject: Subject::User("bob".to_owned()),
         right: Right::View,

@@ -1,10 +1,10 @@
 //! get_history through the middleware: list paging, version snapshots, diffs within the budget,
 //! translation histories, the strict version gate before any store access, and guarded echoes.
 
-use mcp_runtime::server::ServerSettings;
 use serde_json::{Value, json};
-use wiki_store::DocumentStore;
-use wiki_store::model::document::DocumentSave;
+use wiki_server::ServerSettings;
+use wiki_server::store::DocumentStore;
+use wiki_server::store::model::document::DocumentSave;
 
 use crate::harness::{Farm, assert_text, error, ok, reference, text, unsigned};
 

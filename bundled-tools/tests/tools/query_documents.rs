@@ -3,9 +3,9 @@
 //! pages leave no countable trace, space filter, reach, hidden pages, FTS syntax, forged titles).
 
 use serde_json::{Value, json};
-use wiki_store::DocumentStore;
-use wiki_store::model::document::DocumentSave;
-use wiki_store::model::mcp_config::SpaceFilterMode;
+use wiki_server::store::DocumentStore;
+use wiki_server::store::model::document::DocumentSave;
+use wiki_server::store::model::mcp_config::SpaceFilterMode;
 
 use crate::harness::{Farm, GUEST, ok, reference};
 
@@ -354,7 +354,7 @@ async fn forged_titles_and_queries_cannot_forge_lines() {
 
 #[test]
 fn the_wiki_parameter_is_advertised_only_with_reach() {
-    let registry = ok(mcp_runtime::registry());
+    let registry = ok(wiki_server::registry());
     for id in ["query_documents", "get_tree", "get_links"] {
         let tool = registry
             .get(id)

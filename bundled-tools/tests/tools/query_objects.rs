@@ -2,9 +2,9 @@
 //! rows only, masked passwords, the document inventory, refusals, forged values, reach.
 
 use serde_json::{Value, json};
-use wiki_store::ObjectStore;
-use wiki_store::model::document::Expected;
-use wiki_store::model::object::ObjectWrite;
+use wiki_server::store::ObjectStore;
+use wiki_server::store::model::document::Expected;
+use wiki_server::store::model::object::ObjectWrite;
 
 use crate::harness::{Farm, GUEST, TASK_CLASS, ok, reference};
 

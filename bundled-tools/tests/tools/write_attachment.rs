@@ -2,10 +2,10 @@
 //! new versions, base_version rules, argument and name refusals, size caps, and who may write.
 //! Every refusal is checked against the store: nothing was written.
 
-use mcp_runtime::server::ServerSettings;
 use serde_json::{Value, json};
-use wiki_store::model::version::Version;
-use wiki_store::{AttachmentStore, DocumentStore};
+use wiki_server::ServerSettings;
+use wiki_server::store::model::version::Version;
+use wiki_server::store::{AttachmentStore, DocumentStore};
 
 use crate::harness::unchanged::Says::{Contains, EndsWith, Exactly, StartsWith};
 use crate::harness::{Farm, ok, reference, unsigned};

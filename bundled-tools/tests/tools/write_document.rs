@@ -3,11 +3,11 @@
 //! the size cap, translations, cross-wiki writes with and without reach, the configuration
 //! refusal, and the callers who may not write. Also the shared helpers of the write modules.
 
-use mcp_runtime::server::ServerSettings;
 use serde_json::{Value, json};
-use wiki_store::DocumentStore;
-use wiki_store::model::document::{Document, DocumentSave};
-use wiki_store::model::locale::Locale;
+use wiki_server::ServerSettings;
+use wiki_server::store::DocumentStore;
+use wiki_server::store::model::document::{Document, DocumentSave};
+use wiki_server::store::model::locale::Locale;
 
 use crate::harness::unchanged::Says::{Contains, Exactly, StartsWith};
 use crate::harness::{Farm, locale, ok, reference, text, unsigned};

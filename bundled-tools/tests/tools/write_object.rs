@@ -3,10 +3,10 @@
 //! checked against the store: nothing was written.
 
 use serde_json::{Value, json};
-use wiki_store::ObjectStore;
-use wiki_store::model::class::FieldType;
-use wiki_store::model::document::Expected;
-use wiki_store::model::object::{ClassChange, FieldChange, FieldValue, ObjectRecord};
+use wiki_server::store::ObjectStore;
+use wiki_server::store::model::class::FieldType;
+use wiki_server::store::model::document::Expected;
+use wiki_server::store::model::object::{ClassChange, FieldChange, FieldValue, ObjectRecord};
 
 use crate::harness::unchanged::Says::{Contains, EndsWith, Exactly, StartsWith};
 use crate::harness::{Farm, TASK_CLASS, ok, reference};

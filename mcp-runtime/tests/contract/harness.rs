@@ -1,10 +1,11 @@
-//! Calling a registered tool the way the server will: by id, with a JSON argument object.
+//! Calling a registered tool the way a server does: through the framework's one call path
+//! ([`mcp_runtime::call::call`]), by id, with a JSON argument object.
 
-use std::pin::pin;
-use std::task::{Context, Poll, Waker};
+use std::cell::RefCell;
+use std::sync::OnceLock;
 
-use mcp_runtime::RegisteredTool;
-use mcp_runtime::tool::{ContentBlock, ToolContext};
+use mcp_runtime::call::{CallSettings, ToolCall, call as call_tool};
+use mcp_runtime::{RegisteredTool, ToolContext, ToolSet};
 use serde_json::Value;
 
 /// The registry of this test binary (its own tools plus the linked contributed crate).
@@ -26,21 +27,63 @@ pub(crate) fn schema(id: &str, cross_wiki_reach: bool) -> Value {
     }
 }
 
-/// Calls `id` with `args` (which must be a JSON object) as user `alice` on wiki `main`:
-/// the text of the result, or the agent-facing error message.
+/// Every tool of this binary, in the reach variant (which advertises every parameter).
+pub(crate) fn every_tool() -> &'static ToolSet {
+    static TOOLS: OnceLock<ToolSet> = OnceLock::new();
+    TOOLS.get_or_init(|| {
+        let registry = mcp_runtime::registry().unwrap_or_else(|error| panic!("{error}"));
+        ToolSet::from_registry(registry, true).unwrap_or_else(|error| panic!("{error}"))
+    })
+}
+
+/// Runs `future` to completion on this thread's runtime (the property tests call thousands of
+/// times; one runtime per thread keeps that cheap).
+pub(crate) fn block_on<F: Future>(future: F) -> F::Output {
+    thread_local! {
+        static RUNTIME: RefCell<Option<tokio::runtime::Runtime>> = const { RefCell::new(None) };
+    }
+    RUNTIME.with(|cell| {
+        let mut slot = cell.borrow_mut();
+        let runtime = slot.get_or_insert_with(|| {
+            tokio::runtime::Builder::new_current_thread()
+                .enable_time()
+                .build()
+                .unwrap_or_else(|error| panic!("a test runtime: {error}"))
+        });
+        runtime.block_on(future)
+    })
+}
+
+/// Calls `id` with `args` (which must be a JSON object) as user `alice` among every tool of
+/// this binary: the text of the result, or the agent-facing error message.
 pub(crate) fn call(id: &str, args: &Value) -> Result<String, String> {
+    call_as(Some("alice"), id, args)
+}
+
+/// [`call`] as `user` (`None`: the guest).
+pub(crate) fn call_as(user: Option<&str>, id: &str, args: &Value) -> Result<String, String> {
     let Value::Object(args) = args else {
         panic!("arguments must be an object, got {args}");
     };
-    let ctx = ToolContext::new(Some("alice".to_owned()), "main", true);
-    let future = pin!((tool(id).declaration().invoke)(&ctx, args));
-    // The test tools never wait on anything, so one poll completes them.
-    match future.poll(&mut Context::from_waker(Waker::noop())) {
-        Poll::Ready(Ok(output)) => match output.content.as_slice() {
-            [ContentBlock::Text(text)] => Ok(text.clone()),
-            other => panic!("expected one text block, got {other:?}"),
+    let request = ToolCall::new(id, args.clone());
+    let ctx = ToolContext::new(user.map(str::to_owned));
+    let result = block_on(call_tool(
+        every_tool(),
+        request,
+        ctx,
+        &CallSettings::default(),
+    ))
+    .unwrap_or_else(|error| panic!("`{id}` is not served: {}", error.message));
+    let text = match result.content.as_slice() {
+        [block] => match block.as_text() {
+            Some(text) => text.text.clone(),
+            None => panic!("expected a text block, got {block:?}"),
         },
-        Poll::Ready(Err(error)) => Err(error.message().to_owned()),
-        Poll::Pending => panic!("test tools complete without waiting"),
+        other => panic!("expected one block, got {other:?}"),
+    };
+    if result.is_error == Some(true) {
+        Err(text)
+    } else {
+        Ok(text)
     }
 }

@@ -2,6 +2,7 @@
 //! `#[mcp_tool]`, a linked crate of contributed tools, the served schemas, and the proof that
 //! what a schema advertises and what the parser accepts cannot drift.
 
+mod calls;
 mod definitions;
 mod drift;
 mod harness;

@@ -21,7 +21,7 @@ fn every_kind_parses_as_the_table_says() {
     assert_eq!(
         call("every_kind", &args),
         Ok(
-            "on main: reference=\"Sandbox.WebHome\" content=\" raw\\r\\n\" locale=None \
+            "by alice: reference=\"Sandbox.WebHome\" content=\" raw\\r\\n\" locale=None \
             comment=Present(\"\") limit=7 context=10 version=2 offset=Some(-1) hidden=true \
             minor=Some(false) spaces=[\"A\"] fields={\"k\": \" v \"} mode=rendered_html \
             diff_mode=None filter=Filter { field: \"f\", value: None, max: Some(3) } filters=2 \

@@ -3,9 +3,9 @@
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};
-use mcp_runtime::registry;
-use mcp_runtime::server::policy::effective_tools;
 use wiki_mcp::farm::CLI_AUTHOR;
+use wiki_server::policy::effective_tools;
+use wiki_server::registry;
 use wiki_store::ConfigStore;
 use wiki_store::model::mcp_config::{McpConfig, SpaceFilterMode};
 

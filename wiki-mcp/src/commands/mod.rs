@@ -66,14 +66,6 @@ pub(crate) fn runtime() -> Result<tokio::runtime::Runtime> {
 
 /// A time as the listings print it, `2026-11-30 13:52 UTC`: to the minute, in UTC whatever the
 /// stored offset (token uses are only recorded to the minute anyway).
-pub(crate) fn utc_minute(at: time::OffsetDateTime) -> String {
-    let at = at.to_offset(time::UtcOffset::UTC);
-    format!(
-        "{:04}-{:02}-{:02} {:02}:{:02} UTC",
-        at.year(),
-        u8::from(at.month()),
-        at.day(),
-        at.hour(),
-        at.minute()
-    )
+pub(crate) fn utc_minute(at: wiki_server::time::OffsetDateTime) -> String {
+    format!("{} UTC", wiki_server::instant::utc_minute(at))
 }

@@ -6,13 +6,13 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{Context, Result};
-use mcp_runtime::http::{
-    BaseUrl, Directory, HttpOptions, HttpServer, RateLimit, shutdown_on_signal,
-};
-use mcp_runtime::links::LinkKey;
-use mcp_runtime::server::{Manager, ServerSettings};
 use tokio_util::sync::CancellationToken;
 use wiki_mcp::farm::{self, ADMIN_USER};
+use wiki_server::http::{
+    BaseUrl, Directory, HttpOptions, HttpServer, RateLimit, shutdown_on_signal,
+};
+use wiki_server::links::LinkKey;
+use wiki_server::{Manager, ServerSettings};
 use wiki_store::model::wiki::WikiId;
 use wiki_store::{Store, TokenStore};
 

@@ -4,10 +4,10 @@ use std::path::Path;
 use std::sync::Arc;
 
 use anyhow::{Context, Result, bail};
-use mcp_runtime::http::shutdown_on_signal;
-use mcp_runtime::server::{Caller, Manager, ServerSettings};
-use mcp_runtime::stdio::serve_stdio;
 use tokio_util::sync::CancellationToken;
+use wiki_server::http::shutdown_on_signal;
+use wiki_server::stdio::serve_stdio;
+use wiki_server::{Caller, Manager, ServerSettings};
 use wiki_store::model::user::GUEST_USER;
 use wiki_store::{Store, UserStore};
 

@@ -3,8 +3,8 @@
 use std::path::Path;
 
 use anyhow::Result;
-use mcp_runtime::registry;
-use mcp_runtime::server::policy::effective_tools;
+use wiki_server::policy::effective_tools;
+use wiki_server::registry;
 use wiki_store::{ConfigStore, WikiStore};
 
 use super::{existing_wiki, open_farm};

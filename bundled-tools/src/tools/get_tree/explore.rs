@@ -10,12 +10,12 @@
 use std::collections::VecDeque;
 use std::fmt::Write as _;
 
-use mcp_runtime::access::{Doors, store_failure};
 use mcp_runtime::output::guard::fragment;
-use mcp_runtime::prelude::*;
-use wiki_store::reference::DocumentReference;
-use wiki_store::rights::Right;
-use wiki_store::{Store, StoreError};
+use wiki_server::access::{Doors, store_failure};
+use wiki_server::prelude::*;
+use wiki_server::store::reference::DocumentReference;
+use wiki_server::store::rights::Right;
+use wiki_server::store::{Store, StoreError};
 
 use super::{Shape, bracketed, node_text, title_part};
 
@@ -153,7 +153,7 @@ fn walk(
     doors: &Doors,
     root: Root,
     shape: Shape,
-) -> wiki_store::Result<Option<Walk>> {
+) -> wiki_server::store::Result<Option<Walk>> {
     let (root, root_row) = match root {
         Root::Page(reference) => {
             let row = store.document(&reference, None)?;
@@ -241,7 +241,7 @@ fn walk(
 }
 
 /// ` {Class, …, att:N}` for a page with objects or attachments (or hidden, when shown).
-fn markers(store: &dyn Store, node: &Node) -> wiki_store::Result<String> {
+fn markers(store: &dyn Store, node: &Node) -> wiki_server::store::Result<String> {
     if node.title.is_none() {
         return Ok(String::new());
     }

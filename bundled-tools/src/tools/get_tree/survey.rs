@@ -4,13 +4,13 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use mcp_runtime::access::{Doors, store_failure};
-use mcp_runtime::prelude::*;
-use time::OffsetDateTime;
-use wiki_store::Store;
-use wiki_store::model::hierarchy::{SpaceSummary, TreeNode};
-use wiki_store::model::wiki::WikiId;
-use wiki_store::reference::{DocumentReference, SpacePath};
+use wiki_server::access::{Doors, store_failure};
+use wiki_server::prelude::*;
+use wiki_server::store::Store;
+use wiki_server::store::model::hierarchy::{SpaceSummary, TreeNode};
+use wiki_server::store::model::wiki::WikiId;
+use wiki_server::store::reference::{DocumentReference, SpacePath};
+use wiki_server::time::OffsetDateTime;
 
 use super::{Shape, age, bracketed, node_text, title_part};
 
@@ -107,7 +107,7 @@ fn read_spaces(
     doors: &Doors,
     wiki: &WikiId,
     show_hidden: bool,
-) -> wiki_store::Result<(BTreeMap<SpacePath, Space>, bool)> {
+) -> wiki_server::store::Result<(BTreeMap<SpacePath, Space>, bool)> {
     let mut rows = store.pages(wiki, None, true, 0, FETCH_CEILING + 1)?;
     let sampled = rows.len() > FETCH_CEILING;
     rows.truncate(FETCH_CEILING);

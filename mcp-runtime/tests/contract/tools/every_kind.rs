@@ -54,10 +54,10 @@ pub(crate) struct EveryKind {
 impl Execute for EveryKind {
     async fn execute(self, ctx: &ToolContext) -> ToolResult {
         Ok(ToolOutput::text(format!(
-            "on {}: reference={:?} content={:?} locale={:?} comment={:?} limit={} context={} \
+            "by {}: reference={:?} content={:?} locale={:?} comment={:?} limit={} context={} \
              version={} offset={:?} hidden={} minor={:?} spaces={:?} fields={:?} mode={} \
              diff_mode={:?} filter={:?} filters={} extra={:?} wiki={:?}",
-            ctx.wiki,
+            ctx.user_or_guest(),
             self.reference,
             self.content,
             self.locale,

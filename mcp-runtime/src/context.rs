@@ -1,0 +1,99 @@
+//! [`ToolContext`]: who calls, and whatever the server attached to this one call.
+//!
+//! The framework knows one thing about a caller: its user name, or none for the guest (a caller
+//! without credentials, which never runs a write tool). Everything else a server's tools need
+//! (a wiki server's access doors and links, a database pool, a tenant) travels as a typed
+//! extension, as in `http`'s and axum's request extensions: the server inserts one value per
+//! call, and an extension trait in the server's crate gives tools named accessors over it
+//! (`wiki_server::WikiContext::doors`). So the framework's API names no server's types, and a
+//! server adds what its tools need without a change here.
+
+use http::Extensions;
+
+/// The name audit lines and messages give a caller without credentials.
+pub const GUEST: &str = "guest";
+
+/// The context of one tool call: the caller, and the extensions its server attached.
+///
+/// The server builds one per call from the request (never from an MCP session) and hands it to
+/// [`call`](crate::call::call); tools receive it by reference. A context built in a test or a
+/// bench with [`ToolContext::new`] carries no extensions, so a server's accessors over them
+/// refuse with their own agent-facing message.
+#[derive(Debug, Clone, Default)]
+pub struct ToolContext {
+    user: Option<String>,
+    extensions: Extensions,
+}
+
+impl ToolContext {
+    /// A context for `user`, or for the guest when `None`, with no extensions yet.
+    pub fn new(user: Option<String>) -> Self {
+        Self {
+            user,
+            extensions: Extensions::new(),
+        }
+    }
+
+    /// The authenticated user's name, or `None` for the guest.
+    pub fn user(&self) -> Option<&str> {
+        self.user.as_deref()
+    }
+
+    /// Whether the caller is the guest (no credentials).
+    pub fn is_guest(&self) -> bool {
+        self.user.is_none()
+    }
+
+    /// The name audit lines give the caller: the user's, or [`GUEST`].
+    pub fn user_or_guest(&self) -> &str {
+        self.user.as_deref().unwrap_or(GUEST)
+    }
+
+    /// Attaches `value` as this call's extension of type `T` (replacing one of that type).
+    pub fn with_extension<T: Clone + Send + Sync + 'static>(mut self, value: T) -> Self {
+        self.extensions.insert(value);
+        self
+    }
+
+    /// The extension of type `T` the server attached, if any.
+    pub fn extension<T: Send + Sync + 'static>(&self) -> Option<&T> {
+        self.extensions.get::<T>()
+    }
+
+    /// Every extension of this call.
+    pub fn extensions(&self) -> &Extensions {
+        &self.extensions
+    }
+
+    /// Every extension of this call, to add or take one.
+    pub fn extensions_mut(&mut self) -> &mut Extensions {
+        &mut self.extensions
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug, Clone, PartialEq)]
+    struct Tenant(&'static str);
+
+    #[test]
+    fn extensions_are_typed_and_absent_until_attached() {
+        let ctx = ToolContext::new(Some("alice".to_owned()));
+        assert_eq!(ctx.extension::<Tenant>(), None);
+        let ctx = ctx.with_extension(Tenant("acme"));
+        assert_eq!(ctx.extension::<Tenant>(), Some(&Tenant("acme")));
+        assert_eq!(ctx.user(), Some("alice"));
+        assert_eq!(ctx.user_or_guest(), "alice");
+        assert!(!ctx.is_guest());
+    }
+
+    #[test]
+    fn the_guest_has_no_user_name() {
+        let guest = ToolContext::new(None);
+        assert!(guest.is_guest());
+        assert_eq!(guest.user(), None);
+        assert_eq!(guest.user_or_guest(), GUEST);
+    }
+}

@@ -1,0 +1,111 @@
+//! The access doors: the ONLY way from an agent's reference to content.
+//!
+//! Every door applies the same steps in the same order, always as the authenticated user (or the
+//! guest): the reach gate ([`reach`](Doors::check_reach)), the caller's rights (from the store's
+//! rights snapshot), then the space filter of the SOURCE wiki's configuration. Existence is
+//! checked after authorization so that protected pages do not leak. Single documents go through
+//! [`Doors::authorize`], searches through [`Doors::search`] and queries over many rows through
+//! [`Doors::row_visible`]; a tool that parses a reference and calls the store itself bypasses the
+//! reach gate and the filter.
+
+mod document;
+mod reach;
+mod rows;
+mod search;
+mod space;
+
+use std::sync::Arc;
+
+use wiki_store::model::wiki::WikiId;
+use wiki_store::rights::{Principal, RightsSnapshot};
+use wiki_store::{Store, StoreError};
+
+pub use document::AuthorizedReference;
+pub use reach::ALL_WIKIS;
+pub use space::SpaceFilter;
+
+use mcp_runtime::prelude::ToolError;
+
+/// The doors of one call: who asks, from which wiki, with which reach, filter and rights.
+/// Cheap to clone (shared state behind `Arc`s).
+#[derive(Clone)]
+pub struct Doors {
+    store: Arc<dyn Store>,
+    wiki: WikiId,
+    reach: bool,
+    principal: Arc<Principal>,
+    rights: Arc<RightsSnapshot>,
+    filter: Arc<SpaceFilter>,
+}
+
+impl std::fmt::Debug for Doors {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Doors")
+            .field("wiki", &self.wiki)
+            .field("user", &self.principal.user())
+            .field("reach", &self.reach)
+            .field("filter", &self.filter)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Doors {
+    /// The doors for `user` (the guest's name for the guest) on `wiki`; the manager builds
+    /// them per call from the wiki's server and the current rights snapshot.
+    pub(crate) fn new(
+        store: Arc<dyn Store>,
+        wiki: WikiId,
+        user: &str,
+        reach: bool,
+        rights: Arc<RightsSnapshot>,
+        filter: Arc<SpaceFilter>,
+    ) -> Self {
+        Self {
+            principal: Arc::new(rights.principal(user)),
+            store,
+            wiki,
+            reach,
+            rights,
+            filter,
+        }
+    }
+
+    /// The wiki whose endpoint received the call.
+    pub fn wiki(&self) -> &WikiId {
+        &self.wiki
+    }
+
+    /// Whether this endpoint has cross-wiki reach.
+    pub fn reach(&self) -> bool {
+        self.reach
+    }
+
+    /// Runs `f` on the store off the async workers (`spawn_blocking`): the store is synchronous
+    /// and a query must not stall the other requests of this worker. A panic inside `f` is
+    /// resumed here, so the middleware reports it like any panic of the tool.
+    pub async fn blocking<T, F>(&self, f: F) -> Result<T, ToolError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&dyn Store) -> T + Send + 'static,
+    {
+        let store = Arc::clone(&self.store);
+        match tokio::task::spawn_blocking(move || f(&*store)).await {
+            Ok(value) => Ok(value),
+            Err(error) if error.is_panic() => std::panic::resume_unwind(error.into_panic()),
+            Err(_) => Err(ToolError::new(
+                "The server is shutting down; retry the call in a moment.",
+            )),
+        }
+    }
+}
+
+/// The agent-facing text for a failed store operation (facts §1, common conventions): a fixed
+/// "Could not `<verb>`" that says to retry and, if it persists, to tell an administrator. The
+/// cause goes to the log at WARN, never to the agent.
+pub fn store_failure(verb: &str, error: &StoreError) -> ToolError {
+    tracing::warn!(%error, "could not {verb}");
+    ToolError::new(format!(
+        "Could not {verb}. Retry; if it keeps failing, tell an administrator (the details are \
+         in the server log)."
+    ))
+}

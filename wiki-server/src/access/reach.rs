@@ -1,0 +1,110 @@
+//! Wiki reach (facts §4.2): whether this endpoint may touch another wiki at all.
+//!
+//! Reach is a SOURCE-side grant read only from the main wiki's configuration: a reach-enabled
+//! endpoint reaches every wiki whatever the target's own flag, tools or filter, and only the
+//! source endpoint's filter and the user's rights then apply. A sub-wiki admin cannot grant it.
+
+use wiki_store::model::search::WikiScope;
+use wiki_store::model::wiki::WikiId;
+use wiki_store::rights::{Right, RightScope};
+
+use super::{Doors, store_failure};
+use mcp_runtime::output::guard::fragment;
+use mcp_runtime::prelude::ToolError;
+
+/// The `wiki` value that means every wiki of the farm (case-insensitive).
+pub const ALL_WIKIS: &str = "all";
+
+impl Doors {
+    /// Whether this endpoint may touch `target`: its own wiki always, others only with reach.
+    pub fn can_reach(&self, target: &WikiId) -> bool {
+        target == &self.wiki || self.reach
+    }
+
+    /// The reach gate: `Ok` for this wiki, or for any wiki with reach; else the refusal naming
+    /// the other wiki.
+    pub fn check_reach(&self, target: &WikiId) -> Result<(), ToolError> {
+        if self.can_reach(target) {
+            Ok(())
+        } else {
+            Err(ToolError::new(format!(
+                "Error: wiki \"{target}\" cannot be reached from this endpoint: cross-wiki reach is \
+                 not enabled for this endpoint. Work in wiki \"{}\" (drop the wiki prefix or the \
+                 'wiki' argument).",
+                self.wiki
+            )))
+        }
+    }
+
+    /// Whether the caller may view `wiki` at the wiki level (what `list_wikis` shows).
+    pub fn can_view_wiki(&self, wiki: &WikiId) -> bool {
+        self.rights
+            .decide(
+                &self.principal,
+                Right::View,
+                &RightScope::Wiki(wiki.clone()),
+            )
+            .allowed
+    }
+
+    /// The one wiki a call works in, from a tool's `wiki` argument: absent or blank is this
+    /// wiki; `all` is refused (one wiki per call); another wiki needs reach.
+    pub fn single_wiki(&self, param: Option<&str>) -> Result<WikiId, ToolError> {
+        let Some(param) = param.map(str::trim).filter(|p| !p.is_empty()) else {
+            return Ok(self.wiki.clone());
+        };
+        if param.eq_ignore_ascii_case(ALL_WIKIS) {
+            return Err(ToolError::new(
+                "Error: 'wiki' must name one wiki here (\"all\" is accepted only by searches). \
+                 Omit it to stay in this wiki, or see list_wikis.",
+            ));
+        }
+        let target = parse_wiki(param)?;
+        self.check_reach(&target)?;
+        Ok(target)
+    }
+
+    /// The wikis a search covers, from its `wiki` argument (facts §4.2): absent, blank or this
+    /// wiki is this wiki; without reach anything else is refused; `all` is the whole farm; an
+    /// unknown wiki is refused with a pointer to list_wikis; a failed lookup fails closed.
+    pub async fn search_wikis(&self, param: Option<&str>) -> Result<WikiScope, ToolError> {
+        let Some(param) = param.map(str::trim).filter(|p| !p.is_empty()) else {
+            return Ok(WikiScope::Only(vec![self.wiki.clone()]));
+        };
+        if param == self.wiki.as_str() {
+            return Ok(WikiScope::Only(vec![self.wiki.clone()]));
+        }
+        if !self.reach {
+            return Err(ToolError::new(format!(
+                "Error: cross-wiki reach is not enabled for this endpoint, so 'wiki' cannot select \
+                 another wiki. Omit 'wiki' to search wiki \"{}\".",
+                self.wiki
+            )));
+        }
+        if param.eq_ignore_ascii_case(ALL_WIKIS) {
+            return Ok(WikiScope::All);
+        }
+        let target = parse_wiki(param)?;
+        let lookup = target.clone();
+        match self.blocking(move |store| store.wiki(&lookup)).await? {
+            Ok(Some(_)) => Ok(WikiScope::Only(vec![target])),
+            Ok(None) => Err(ToolError::new(format!(
+                "Error: wiki \"{target}\" does not exist. Call list_wikis for the wikis you can use."
+            ))),
+            Err(error) => Err(store_failure(
+                &format!("look up wiki \"{target}\", so it is not available"),
+                &error,
+            )),
+        }
+    }
+}
+
+fn parse_wiki(param: &str) -> Result<WikiId, ToolError> {
+    WikiId::new(param).map_err(|_| {
+        ToolError::new(format!(
+            "Error: 'wiki' must be a wiki id such as \"main\" (got \"{}\"). Call list_wikis for \
+             the wikis you can use.",
+            fragment(param)
+        ))
+    })
+}

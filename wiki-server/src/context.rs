@@ -1,0 +1,134 @@
+//! [`WikiContext`]: what a wiki tool reaches through its `ToolContext`.
+//!
+//! The framework's context knows the caller and carries typed extensions; the manager attaches
+//! one [`WikiCall`] to every call it runs ([`Manager::call`](crate::Manager::call)): the doors
+//! built for this caller on this wiki, the link settings, and the wiki's server (for `man`).
+//! This trait reads it back under names a tool author expects, so a tool writes
+//! `ctx.doors()?` and never sees the extension map. Outside a served call (a context built in a
+//! test) there is no `WikiCall`: the doors refuse with an agent-facing message, and links are
+//! not printed.
+
+use std::future::Future;
+use std::sync::Arc;
+
+use mcp_runtime::ToolSet;
+use mcp_runtime::prelude::{ToolContext, ToolError};
+use wiki_store::Store;
+use wiki_store::model::user::GUEST_USER;
+use wiki_store::model::wiki::WikiId;
+use wiki_store::reference::DocumentReference;
+
+use crate::access::{Doors, store_failure};
+use crate::links::{LinkClaims, LinkKey, LinkPage};
+use crate::server::WikiServer;
+
+/// The extension the manager attaches to each call: cheap to clone (`Arc`s).
+#[derive(Debug, Clone)]
+pub(crate) struct WikiCall {
+    pub(crate) doors: Doors,
+    pub(crate) public_url: Option<Arc<str>>,
+    pub(crate) link_key: Arc<LinkKey>,
+    pub(crate) server: Arc<WikiServer>,
+}
+
+mod sealed {
+    /// Only the framework's `ToolContext` is a wiki context.
+    pub trait Sealed {}
+    impl Sealed for mcp_runtime::ToolContext {}
+}
+
+/// The wiki side of a tool's context: `use wiki_server::prelude::*;` brings it into scope.
+///
+/// Tools reach content only through [`WikiContext::doors`]: the reach gate, the caller's rights
+/// and the space filter, in that order. Store work runs off the async workers
+/// ([`WikiContext::store_call`]).
+pub trait WikiContext: sealed::Sealed {
+    /// The access doors of this call: the only way from a reference to content.
+    fn doors(&self) -> Result<&Doors, ToolError>;
+
+    /// The wiki whose endpoint received the call; `None` outside a served call.
+    fn wiki(&self) -> Option<&WikiId>;
+
+    /// Whether this endpoint may reach other wikis (`wiki` arguments, `list_wikis`).
+    fn reach(&self) -> bool;
+
+    /// The name rights are checked for: the user's, or the guest's.
+    fn principal_name(&self) -> &str;
+
+    /// The public base URL links in tool output start with (`serve --public-url`), if known.
+    fn public_url(&self) -> Option<&str>;
+
+    /// The signed URL of `page` of `reference` for this caller, through this endpoint (see
+    /// [`crate::links`]): it expires, and the page re-checks the caller's view right when it
+    /// is opened. `None` without a public URL (or outside a served call): tools then print no
+    /// link rather than one nobody can open.
+    fn link(&self, page: LinkPage, reference: &DocumentReference) -> Option<String>;
+
+    /// Runs `f` on the store off the async workers; a store error becomes the fixed
+    /// "Could not `<verb>`" message (cause logged, never shown). For reads that are not by
+    /// reference (lists, classes); documents go through [`Doors::authorize`].
+    fn store_call<T, F>(
+        &self,
+        verb: &str,
+        f: F,
+    ) -> impl Future<Output = Result<T, ToolError>> + Send
+    where
+        T: Send + 'static,
+        F: FnOnce(&dyn Store) -> wiki_store::Result<T> + Send + 'static;
+}
+
+impl WikiContext for ToolContext {
+    fn doors(&self) -> Result<&Doors, ToolError> {
+        wiki_call(self).map(|call| &call.doors).ok_or_else(|| {
+            ToolError::new(
+                "Could not reach the wiki store from this call. Retry; if it keeps failing, tell \
+                 an administrator (the details are in the server log).",
+            )
+        })
+    }
+
+    fn wiki(&self) -> Option<&WikiId> {
+        wiki_call(self).map(|call| call.doors.wiki())
+    }
+
+    fn reach(&self) -> bool {
+        wiki_call(self).is_some_and(|call| call.doors.reach())
+    }
+
+    fn principal_name(&self) -> &str {
+        self.user().unwrap_or(GUEST_USER)
+    }
+
+    fn public_url(&self) -> Option<&str> {
+        wiki_call(self)?.public_url.as_deref()
+    }
+
+    fn link(&self, page: LinkPage, reference: &DocumentReference) -> Option<String> {
+        let call = wiki_call(self)?;
+        let base = call.public_url.as_deref()?;
+        let endpoint = call.doors.wiki().clone();
+        let user = self.user().map(str::to_owned);
+        let claims = LinkClaims::issue(page, reference.clone(), endpoint, user);
+        Some(claims.url(base, &call.link_key))
+    }
+
+    async fn store_call<T, F>(&self, verb: &str, f: F) -> Result<T, ToolError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&dyn Store) -> wiki_store::Result<T> + Send + 'static,
+    {
+        self.doors()?
+            .blocking(f)
+            .await?
+            .map_err(|error| store_failure(verb, &error))
+    }
+}
+
+fn wiki_call(ctx: &ToolContext) -> Option<&WikiCall> {
+    ctx.extension::<WikiCall>()
+}
+
+/// The tools this caller can use on this wiki (what `man` lists), when served.
+pub(crate) fn served_tools(ctx: &ToolContext) -> Option<&ToolSet> {
+    wiki_call(ctx).map(|call| call.server.tools(ctx.is_guest()))
+}

@@ -1,0 +1,300 @@
+//! The direct answer to a plain `tools/call`: the hot path, without rmcp's per-request service.
+//!
+//! In stateless mode rmcp serves every POST by decoding it into its full message enum (an
+//! untagged, flattened serde path), then spawning a one-shot service task wired to the handler
+//! through channels and cancellation tokens. For `tools/call`, the request agents send all day,
+//! that machinery is most of the cost of a call (measured: `tests/benches/load.rs`, with this
+//! path and without it). This middleware answers that one request itself, through the same
+//! [`Manager::call`](crate::Manager::call) the rmcp handler runs and with rmcp's own model
+//! types for the reply, so the answer is the one rmcp would give, byte for byte in meaning (the
+//! tests compare both).
+//!
+//! It only takes requests it is sure about, and hands everything else, untouched, to rmcp:
+//!
+//! - a POST whose `Accept` lists `application/json` and `text/event-stream` plainly (no
+//!   parameters, no quotes), whose `Content-Type` is JSON, with a `Content-Length` within the
+//!   body cap (a chunked body or a larger one goes to rmcp, which streams and caps it);
+//! - no `MCP-Protocol-Version` header, or one naming a known version older than 2026-07-28
+//!   (from 2026-07-28 on, requests carry their protocol in `_meta` and the standard headers
+//!   must match the body: rmcp checks those);
+//! - a body that is exactly `{"jsonrpc": "2.0", "id", "method": "tools/call", "params":
+//!   {"name", "arguments"?, "_meta"?: {"progressToken"}}}`: any other member (per-request
+//!   protocol metadata in `_meta`, a task request), another method, a notification, a batch or
+//!   malformed JSON goes to rmcp, which has the rules and the error messages for all of them.
+//!
+//! The wiki, the caller and the wiki's server come from the identity middleware, as for rmcp.
+
+use std::sync::Arc;
+
+use axum::body::{Body, Bytes};
+use axum::extract::{Request, State};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use http::header::{ACCEPT, CONTENT_LENGTH, CONTENT_TYPE};
+use http::{HeaderMap, HeaderValue, Method, StatusCode};
+use rmcp::model::{ProgressToken, ProtocolVersion, RequestId, ServerJsonRpcMessage, ServerResult};
+use serde::Deserialize;
+
+use super::router::Shared;
+use mcp_runtime::call::ToolCall;
+use mcp_runtime::param::JsonObject;
+
+use crate::server::{Caller, WikiServer};
+
+const JSON: &str = "application/json";
+const EVENT_STREAM: &str = "text/event-stream";
+const PROTOCOL_VERSION_HEADER: &str = "mcp-protocol-version";
+
+/// The only request shape answered here; anything else fails to parse and goes to rmcp.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ToolCallRequest<'a> {
+    jsonrpc: &'a str,
+    id: RequestId,
+    method: &'a str,
+    params: ToolCallParams,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ToolCallParams {
+    name: String,
+    #[serde(default)]
+    arguments: Option<JsonObject>,
+    /// Read only to refuse anything but a progress token.
+    #[serde(default, rename = "_meta")]
+    _meta: Option<ProgressOnly>,
+}
+
+/// `_meta` holding a progress token and nothing else (rmcp's client sends one with every
+/// call). Tools report no progress through the tool context, so on rmcp's path the token is
+/// never used either; any other `_meta` member (per-request protocol metadata) goes to rmcp.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ProgressOnly {
+    #[serde(rename = "progressToken")]
+    _progress_token: Option<ProgressToken>,
+}
+
+impl ToolCallRequest<'_> {
+    fn parse(body: &[u8]) -> Option<ToolCallRequest<'_>> {
+        serde_json::from_slice::<ToolCallRequest<'_>>(body)
+            .ok()
+            .filter(|request| request.jsonrpc == "2.0" && request.method == "tools/call")
+    }
+}
+
+/// The middleware between the identity gate and rmcp.
+pub(crate) async fn answer_tool_calls(
+    State(shared): State<Arc<Shared>>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let limit = shared.options.max_body_bytes;
+    if !shared.options.direct_tool_calls
+        || request.method() != Method::POST
+        || !eligible_headers(request.headers(), limit)
+    {
+        return next.run(request).await;
+    }
+    let (mut parts, body) = request.into_parts();
+    let body = match axum::body::to_bytes(body, limit).await {
+        Ok(body) => body,
+        Err(error) => {
+            tracing::debug!(%error, "could not read a request body");
+            return (
+                StatusCode::BAD_REQUEST,
+                "Bad Request: the request body could not be read\n",
+            )
+                .into_response();
+        }
+    };
+    let Some(call) = ToolCallRequest::parse(&body) else {
+        return next.run(Request::from_parts(parts, Body::from(body))).await;
+    };
+    // Answered here: the request's own caller and server, taken rather than copied. The
+    // identity gate always inserts both; were one missing, rmcp's handler reports it.
+    let (caller, server) = match (
+        parts.extensions.remove::<Caller>(),
+        parts.extensions.remove::<Arc<WikiServer>>(),
+    ) {
+        (Some(caller), Some(server)) => (caller, server),
+        (caller, server) => {
+            if let Some(caller) = caller {
+                parts.extensions.insert(caller);
+            }
+            if let Some(server) = server {
+                parts.extensions.insert(server);
+            }
+            return next.run(Request::from_parts(parts, Body::from(body))).await;
+        }
+    };
+    tracing::debug!(wiki = %caller.wiki(), id = ?call.id, "answering a tools/call directly");
+    let request = ToolCall::new(call.params.name, call.params.arguments.unwrap_or_default());
+    let message = match shared.manager().call(&server, &caller, request).await {
+        Ok(result) => {
+            // What rmcp's handler does for a peer before 2026-07-28 (the only ones served here).
+            let mut result = ServerResult::CallToolResult(result);
+            result.strip_result_type_for_legacy_peer();
+            result.strip_non_object_output_for_legacy_peer();
+            ServerJsonRpcMessage::response(result, call.id)
+        }
+        Err(error) => ServerJsonRpcMessage::error(error, Some(call.id)),
+    };
+    json_response(&message)
+}
+
+/// The JSON reply rmcp gives in stateless JSON mode: 200, `application/json`, the message.
+fn json_response(message: &ServerJsonRpcMessage) -> Response {
+    match serde_json::to_vec(message) {
+        Ok(body) => (
+            [(CONTENT_TYPE, HeaderValue::from_static(JSON))],
+            Bytes::from(body),
+        )
+            .into_response(),
+        Err(error) => {
+            tracing::error!(%error, "could not serialize a tools/call reply");
+            StatusCode::INTERNAL_SERVER_ERROR.into_response()
+        }
+    }
+}
+
+/// Whether the headers are ones rmcp would accept for a stateless call without asking more of
+/// the body than [`ToolCallRequest`] reads.
+fn eligible_headers(headers: &HeaderMap, limit: usize) -> bool {
+    accepts_json_and_event_stream(headers)
+        && content_type_is_json(headers)
+        && content_length(headers).is_some_and(|length| length <= limit)
+        && protocol_needs_no_metadata(headers)
+}
+
+fn accepts_json_and_event_stream(headers: &HeaderMap) -> bool {
+    let (mut json, mut event_stream) = (false, false);
+    for value in headers.get_all(ACCEPT) {
+        let Ok(value) = value.to_str() else {
+            return false;
+        };
+        if value.contains('"') {
+            return false;
+        }
+        for entry in value.split(',').map(str::trim) {
+            json |= entry.eq_ignore_ascii_case(JSON);
+            event_stream |= entry.eq_ignore_ascii_case(EVENT_STREAM);
+        }
+    }
+    json && event_stream
+}
+
+fn content_type_is_json(headers: &HeaderMap) -> bool {
+    headers
+        .get(CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .is_some_and(|value| {
+            let essence = value.split_once(';').map_or(value, |(essence, _)| essence);
+            essence.trim().eq_ignore_ascii_case(JSON)
+        })
+}
+
+fn content_length(headers: &HeaderMap) -> Option<usize> {
+    headers.get(CONTENT_LENGTH)?.to_str().ok()?.parse().ok()
+}
+
+/// No protocol header (rmcp assumes 2025-03-26), or a known version from before per-request
+/// metadata and standard headers.
+fn protocol_needs_no_metadata(headers: &HeaderMap) -> bool {
+    let mut values = headers.get_all(PROTOCOL_VERSION_HEADER).iter();
+    let Some(value) = values.next() else {
+        return true;
+    };
+    let Ok(version) = value.to_str() else {
+        return false;
+    };
+    values.next().is_none()
+        && version < ProtocolVersion::V_2026_07_28.as_str()
+        && version < ProtocolVersion::STANDARD_HEADERS.as_str()
+        && ProtocolVersion::KNOWN_VERSIONS
+            .iter()
+            .any(|known| known.as_str() == version)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn headers(pairs: &[(&'static str, &'static str)]) -> HeaderMap {
+        let mut headers = HeaderMap::new();
+        for (name, value) in pairs {
+            headers.append(*name, HeaderValue::from_static(value));
+        }
+        headers
+    }
+
+    const PLAIN: &[(&str, &str)] = &[
+        ("accept", "application/json, text/event-stream"),
+        ("content-type", "application/json"),
+        ("content-length", "100"),
+    ];
+
+    #[test]
+    fn plain_headers_are_eligible_and_anything_unusual_is_left_to_rmcp() {
+        assert!(eligible_headers(&headers(PLAIN), 1000));
+        assert!(!eligible_headers(&headers(PLAIN), 99), "over the cap");
+        let with = |extra: (&'static str, &'static str)| {
+            let mut pairs = PLAIN.to_vec();
+            pairs.retain(|(name, _)| *name != extra.0);
+            pairs.push(extra);
+            eligible_headers(&headers(&pairs), 1000)
+        };
+        assert!(with(("mcp-protocol-version", "2025-06-18")));
+        assert!(with(("mcp-protocol-version", "2024-11-05")));
+        assert!(!with(("mcp-protocol-version", "2026-07-28")));
+        assert!(!with(("mcp-protocol-version", "2099-01-01")));
+        assert!(!with(("mcp-protocol-version", "nonsense")));
+        assert!(with(("content-type", "application/json; charset=utf-8")));
+        assert!(!with(("content-type", "text/plain")));
+        assert!(!with(("accept", "application/json")));
+        assert!(!with(("accept", "application/json;q=0, text/event-stream")));
+        assert!(!with((
+            "accept",
+            r#"application/json;p="a,b", text/event-stream"#
+        )));
+        let mut chunked = PLAIN.to_vec();
+        chunked.retain(|(name, _)| *name != "content-length");
+        assert!(!eligible_headers(&headers(&chunked), 1000));
+    }
+
+    #[test]
+    fn only_a_plain_tools_call_is_answered_here() {
+        let parse = |body: &str| ToolCallRequest::parse(body.as_bytes()).is_some();
+        assert!(parse(
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"man"}}"#
+        ));
+        assert!(parse(
+            r#"{"params":{"arguments":{"a":1},"name":"man"},"id":"x","method":"tools/call","jsonrpc":"2.0"}"#
+        ));
+        assert!(!parse(
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"name":"man"}}"#
+        ));
+        assert!(!parse(
+            r#"{"jsonrpc":"2.0","method":"tools/call","params":{"name":"man"}}"#
+        ));
+        assert!(parse(
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"man","_meta":{"progressToken":1}}}"#
+        ));
+        assert!(!parse(
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"man","_meta":{"progressToken":1,"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}"#
+        ));
+        assert!(!parse(
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"man","_meta":{"progressToken":{}}}}"#
+        ));
+        assert!(!parse(
+            r#"{"jsonrpc":"1.0","id":1,"method":"tools/call","params":{"name":"man"}}"#
+        ));
+        assert!(!parse(
+            r#"{"jsonrpc":"2.0","id":1,"id":2,"method":"tools/call","params":{"name":"man"}}"#
+        ));
+        assert!(!parse(
+            r#"[{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"man"}}]"#
+        ));
+    }
+}

@@ -1,0 +1,47 @@
+//! The streamable HTTP transport: `POST|GET|DELETE /rest/wikis/{wiki}/aiLLM/mcp`, rmcp's
+//! [`StreamableHttpService`](rmcp::transport::StreamableHttpService) under axum.
+//!
+//! Every request passes, in order: the Host/Origin check (`origin.rs`, against DNS rebinding),
+//! the wiki gate (unknown or disabled wiki: 404, before any authentication), authentication
+//! (bearer token, guest, or 401 with `WWW-Authenticate`), the per-caller rate limit (429 with
+//! `Retry-After`), then rmcp with a typed [`Caller`](crate::server::Caller) in the request's
+//! extensions. The wiki and the caller are resolved from each request, never from a session.
+//! A plain stateless `tools/call` is answered just before rmcp, by `direct.rs`, with the same
+//! handler code and rmcp's model types but without rmcp's per-request service task.
+//!
+//! # Stateless
+//!
+//! The service runs stateless (`legacy_session_mode(false)` with rmcp's `NeverSessionManager`)
+//! and answers plain JSON when a call emits nothing before its result. The reasons:
+//!
+//! - rmcp sessions are not bound to the URL that opened them: a session id from wiki A is
+//!   accepted on wiki B's URL. With no sessions there is nothing to smuggle; the wiki and the
+//!   caller come from the request's path and `Authorization` header, every time.
+//! - Protocol 2026-07-28 has no sessions (rmcp serves it statelessly whatever the setting), and
+//!   clients on older protocols (rmcp's client, the Python SDK's `legacy` mode, the MCP Inspector)
+//!   run the initialize handshake and simply get no `Mcp-Session-Id` back, which the spec allows.
+//! - A revoked token or a disabled wiki takes effect on the next request, with no session state to
+//!   reconcile, and replicas sharing one database need no session affinity.
+//!
+//! What is given up: a server-initiated stream (GET) and `notifications/tools/list_changed`.
+//! Clients re-list tools when they reconnect; a configuration change applies to the next request.
+
+mod direct;
+mod directory;
+mod identity;
+mod limits;
+mod oauth;
+mod origin;
+mod pages;
+mod router;
+mod shutdown;
+mod url;
+
+pub use directory::Directory;
+pub use limits::RateLimit;
+pub use router::{HttpOptions, HttpServer};
+pub use shutdown::shutdown_on_signal;
+pub use url::BaseUrl;
+
+/// The endpoint's path, with the wiki id as its one parameter.
+pub const MCP_PATH: &str = "/rest/wikis/{wiki}/aiLLM/mcp";

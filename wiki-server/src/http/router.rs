@@ -1,0 +1,223 @@
+//! The axum application: routes, layers in the order they run, and the listener.
+
+use std::io;
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use axum::Router;
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::serve::ListenerExt;
+use http::StatusCode;
+use rmcp::transport::streamable_http_server::session::never::NeverSessionManager;
+use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
+use tokio::net::{TcpListener, ToSocketAddrs};
+use tokio_util::sync::CancellationToken;
+use wiki_store::model::wiki::WikiId;
+
+use super::MCP_PATH;
+use super::direct::answer_tool_calls;
+use super::directory::{Directory, Resolution};
+use super::identity::{identify, too_many_requests};
+use super::limits::{RateKey, RateLimit, RateLimiter};
+use super::oauth::{METADATA_SUFFIX, metadata};
+use super::origin::{self, OriginPolicy};
+use super::pages;
+use super::url::BaseUrl;
+use crate::server::{Manager, McpHandler};
+
+/// How the HTTP endpoint is exposed.
+#[derive(Debug, Clone)]
+pub struct HttpOptions {
+    /// The URL clients use (behind a proxy, say): the base of every link, and the one
+    /// non-loopback `Host`/`Origin` accepted. `None`: loopback only, links to the bound address.
+    pub public_url: Option<BaseUrl>,
+    /// Authorization servers advertised in the RFC 9728 metadata. Non-empty: requests without
+    /// credentials get 401 with `WWW-Authenticate: Bearer resource_metadata=…` instead of
+    /// running as the guest.
+    pub authorization_servers: Vec<String>,
+    /// The largest request body accepted (413 beyond), counted while streaming.
+    pub max_body_bytes: usize,
+    /// The per-caller rate limit; `None` turns it off (benchmarks).
+    pub rate_limit: Option<RateLimit>,
+    /// Answer plain stateless `tools/call` requests directly (`http/direct.rs`) instead of
+    /// through rmcp's per-request service. The answer is the same; `false` sends every request
+    /// through rmcp (for comparisons).
+    pub direct_tool_calls: bool,
+}
+
+impl Default for HttpOptions {
+    /// Loopback only, no authorization server, 16 MiB bodies (a 10 MiB attachment in base64
+    /// fits), the default rate limit, direct tool calls.
+    fn default() -> Self {
+        HttpOptions {
+            public_url: None,
+            authorization_servers: Vec::new(),
+            max_body_bytes: 16 * 1024 * 1024,
+            rate_limit: Some(RateLimit::default()),
+            direct_tool_calls: true,
+        }
+    }
+}
+
+/// What every middleware and handler of the application shares.
+pub(crate) struct Shared {
+    pub(crate) options: HttpOptions,
+    pub(crate) base_url: BaseUrl,
+    directory: Arc<Directory>,
+    limiter: Option<RateLimiter>,
+}
+
+impl Shared {
+    /// The server manager every wiki's server comes from.
+    pub(crate) fn manager(&self) -> &Manager {
+        self.directory.manager()
+    }
+
+    /// The directory's answers for one request. A store failure is a 503, logged, never shown.
+    pub(crate) async fn resolve(
+        &self,
+        wiki: WikiId,
+        token: Option<String>,
+    ) -> Result<Resolution, Response> {
+        self.directory.resolve(&wiki, token).await.map_err(|error| {
+            tracing::error!(wiki = %wiki, %error, "resolving a request's wiki and credentials failed");
+            StatusCode::SERVICE_UNAVAILABLE.into_response()
+        })
+    }
+
+    /// Takes one request from `key`'s bucket, or the 429 to answer.
+    pub(crate) fn throttle(&self, key: RateKey) -> Option<Response> {
+        let limiter = self.limiter.as_ref()?;
+        limiter.acquire(key).err().map(too_many_requests)
+    }
+}
+
+/// The HTTP server, bound and ready to serve.
+#[derive(Debug)]
+pub struct HttpServer {
+    listener: TcpListener,
+    base_url: BaseUrl,
+    options: HttpOptions,
+}
+
+impl HttpServer {
+    /// Binds `addr` (port 0 picks a free port).
+    pub async fn bind(addr: impl ToSocketAddrs, options: HttpOptions) -> io::Result<Self> {
+        let listener = TcpListener::bind(addr).await?;
+        let base_url = match &options.public_url {
+            Some(public) => public.clone(),
+            None => BaseUrl::for_address(listener.local_addr()?),
+        };
+        Ok(HttpServer {
+            listener,
+            base_url,
+            options,
+        })
+    }
+
+    /// The address actually bound.
+    pub fn local_addr(&self) -> io::Result<SocketAddr> {
+        self.listener.local_addr()
+    }
+
+    /// The base URL of links and client configurations.
+    pub fn base_url(&self) -> &BaseUrl {
+        &self.base_url
+    }
+
+    /// Serves until `shutdown` is cancelled, then stops accepting, closes open SSE streams
+    /// (rmcp's token is a child of `shutdown`), waits for in-flight requests and writes the
+    /// token uses not yet on record. Meanwhile token uses are written about once a minute
+    /// ([`Directory::flush_token_uses`]).
+    ///
+    /// Every MCP request is answered by an [`McpHandler`] over the directory's manager (rmcp
+    /// clones it per request: an `Arc` bump), or for a plain `tools/call` by the same code
+    /// directly (`http/direct.rs`).
+    pub async fn serve(
+        self,
+        directory: Arc<Directory>,
+        shutdown: CancellationToken,
+    ) -> io::Result<()> {
+        let handler = McpHandler::new(Arc::clone(directory.manager()));
+        // A child: stopping the flusher after an accept error must not cancel the caller's token.
+        let stop_flushing = shutdown.child_token();
+        let flusher = tokio::spawn({
+            let directory = Arc::clone(&directory);
+            let stop = stop_flushing.clone();
+            async move { directory.flush_token_uses_until(stop).await }
+        });
+        let app = application(
+            Shared {
+                options: self.options.clone(),
+                base_url: self.base_url.clone(),
+                directory: Arc::clone(&directory),
+                limiter: self.options.rate_limit.map(RateLimiter::new),
+            },
+            handler,
+            &shutdown,
+        );
+        // Nagle's algorithm plus delayed ACKs stall every small reply on a keep-alive
+        // connection by ~40 ms: turn it off on each accepted socket.
+        let listener = self.listener.tap_io(|tcp| {
+            if let Err(error) = tcp.set_nodelay(true) {
+                tracing::debug!(%error, "could not set TCP_NODELAY");
+            }
+        });
+        let served = axum::serve(
+            listener,
+            app.into_make_service_with_connect_info::<SocketAddr>(),
+        )
+        .with_graceful_shutdown(shutdown.cancelled_owned())
+        .await;
+        // `serve` returns on an accept error too: stop the periodic flush either way, let a
+        // flush it started finish, then record the uses of the last requests.
+        stop_flushing.cancel();
+        if let Err(error) = flusher.await {
+            tracing::warn!(%error, "the token-use flusher did not finish");
+        }
+        directory.flush_token_uses().await;
+        served
+    }
+}
+
+/// The routes and their layers. Layers added last run first: the Host/Origin check wraps
+/// everything; the identity middleware wraps only the MCP endpoint.
+fn application(shared: Shared, handler: McpHandler, shutdown: &CancellationToken) -> Router {
+    let config = StreamableHttpServerConfig::default()
+        .with_legacy_session_mode(false)
+        .with_json_response(true)
+        .with_max_request_body_bytes(shared.options.max_body_bytes)
+        .with_cancellation_token(shutdown.child_token())
+        // Checked for every route by `origin::check`, with the public URL taken into account.
+        .disable_allowed_hosts()
+        .disable_allowed_origins();
+    let mcp = StreamableHttpService::new(
+        move || Ok(handler.clone()),
+        Arc::new(NeverSessionManager::default()),
+        config,
+    );
+    let policy = Arc::new(OriginPolicy::new(shared.options.public_url.clone()));
+    let links = pages::routes(Arc::clone(shared.directory.manager()));
+    let shared = Arc::new(shared);
+    let metadata_path = format!("{MCP_PATH}{METADATA_SUFFIX}");
+    // RFC 9728 §3.1 also places the document at the host's well-known path, suffixed by the
+    // resource's path.
+    let inserted_metadata_path = format!("{METADATA_SUFFIX}{MCP_PATH}");
+    Router::new()
+        .route_service(MCP_PATH, mcp)
+        // Runs after `identify` (layers added later run first): it needs the caller.
+        .route_layer(axum::middleware::from_fn_with_state(
+            Arc::clone(&shared),
+            answer_tool_calls,
+        ))
+        .route_layer(axum::middleware::from_fn_with_state(
+            Arc::clone(&shared),
+            identify,
+        ))
+        .route(&metadata_path, get(metadata))
+        .route(&inserted_metadata_path, get(metadata))
+        .merge(links)
+        .with_state(shared)
+        .layer(axum::middleware::from_fn_with_state(policy, origin::check))
+}

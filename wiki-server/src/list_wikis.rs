@@ -1,0 +1,73 @@
+//! `list_wikis` (facts §1.2): the wikis an agent can name in `wiki` arguments and reference
+//! prefixes. Served only on endpoints with cross-wiki reach.
+
+use std::fmt::Write as _;
+
+use wiki_store::model::wiki::Wiki;
+
+use mcp_runtime::output::guard::fragment;
+
+use crate::prelude::*;
+
+/// List the wikis you can reach from this endpoint, with their ids.
+///
+/// The current wiki comes first, then every other wiki in which you may view pages, sorted by
+/// id. Use an id as the `wiki` argument of query_documents or get_tree, as a reference prefix
+/// (`id:Space.Page`), or `wiki="all"` to search every wiki at once.
+#[mcp_tool(
+    id = "list_wikis",
+    category = "Search and Navigation",
+    man = "NOTES
+    Offered only where an administrator of the main wiki enabled cross-wiki reach for this
+    endpoint. A wiki is listed when you may view it, whatever its own MCP settings.
+
+EXAMPLES
+    list_wikis
+    query_documents query=\"roadmap\" wiki=\"all\"
+    get_document reference=\"dev:Team.WebHome\"
+
+SEE ALSO
+    query_documents, get_tree, get_document"
+)]
+pub struct ListWikis {}
+
+impl Execute for ListWikis {
+    async fn execute(self, ctx: &ToolContext) -> ToolResult {
+        let doors = ctx.doors()?;
+        // A failed listing (logged by store_call) still shows where the agent is.
+        let wikis = ctx
+            .store_call("list the wikis", |store| store.list_wikis())
+            .await
+            .unwrap_or_default();
+        let current = doors.wiki().as_str();
+        let pretty = wikis
+            .iter()
+            .find(|wiki| wiki.id.as_str() == current)
+            .map_or(current, |wiki| wiki.pretty_name.as_str());
+        let mut out = String::new();
+        if !doors.reach() {
+            let _ = write!(
+                out,
+                "Cross-wiki reach is not enabled for this endpoint, so only this wiki can be \
+                 used. An administrator of the main wiki can enable it in the main wiki's MCP \
+                 configuration (`wiki-mcp farm reach`).\n\n  {current} — {} (this endpoint)\n",
+                fragment(pretty)
+            );
+            return Ok(ToolOutput::text(out));
+        }
+        out.push_str(
+            "Wiki ids: pass one as `wiki` to query_documents or get_tree, prefix a reference \
+             with it (`id:Space.Page`), or use wiki=\"all\" to search every wiki.\n\n",
+        );
+        let _ = writeln!(out, "  {current} — {} (this endpoint)", fragment(pretty));
+        let mut others: Vec<&Wiki> = wikis
+            .iter()
+            .filter(|wiki| wiki.id.as_str() != current && doors.can_view_wiki(&wiki.id))
+            .collect();
+        others.sort_by(|a, b| a.id.cmp(&b.id));
+        for wiki in others {
+            let _ = writeln!(out, "  {} — {}", wiki.id, fragment(&wiki.pretty_name));
+        }
+        Ok(ToolOutput::text(out))
+    }
+}

@@ -1,0 +1,155 @@
+//! The rmcp `ServerHandler`: one cheap-to-clone handler for every wiki.
+//!
+//! Cloning is an `Arc` bump (rmcp's stateless mode makes one handler per request), and every
+//! request resolves its own wiki and caller: from the [`Caller`] the HTTP middleware inserted in
+//! the request's extensions, or the fixed caller of the stdio transport. Calls run through
+//! [`Manager::call`], the path the direct HTTP answer and the tests take too. rmcp sessions are not
+//! bound to the URL they were opened on, so nothing here is remembered between requests.
+//!
+//! `get_info` sees no request, so the per-wiki parts (instructions, server title) are served by
+//! overriding `initialize` and `discover` (protocol 2026-07-28), which do.
+
+use std::sync::Arc;
+
+use mcp_runtime::call::ToolCall;
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, DiscoverResult, Implementation,
+    InitializeRequestParams, InitializeResult, ListToolsResult, PaginatedRequestParams,
+    ServerCapabilities, ServerConfig,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler};
+
+use super::{Caller, Manager, WikiServer};
+
+/// The name the server reports (`serverInfo.name`); the wiki's name is its title.
+pub const SERVER_NAME: &str = "wiki-mcp";
+
+/// The MCP handler of every wiki. Clone it freely: clones share one state.
+#[derive(Debug, Clone)]
+pub struct McpHandler {
+    inner: Arc<Inner>,
+}
+
+#[derive(Debug)]
+struct Inner {
+    manager: Arc<Manager>,
+    fixed_caller: Option<Caller>,
+}
+
+impl McpHandler {
+    /// A handler that reads the caller of each request from its extensions (HTTP).
+    pub fn new(manager: Arc<Manager>) -> Self {
+        Self {
+            inner: Arc::new(Inner {
+                manager,
+                fixed_caller: None,
+            }),
+        }
+    }
+
+    /// A handler serving one wiki as one caller (stdio: the process is the session).
+    pub fn with_caller(manager: Arc<Manager>, caller: Caller) -> Self {
+        Self {
+            inner: Arc::new(Inner {
+                manager,
+                fixed_caller: Some(caller),
+            }),
+        }
+    }
+
+    /// The manager this handler serves from.
+    pub fn manager(&self) -> &Arc<Manager> {
+        &self.inner.manager
+    }
+
+    /// The caller and the wiki's server for this request.
+    async fn resolve(
+        &self,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<(Caller, Arc<WikiServer>), ErrorData> {
+        let parts = context.extensions.get::<http::request::Parts>();
+        let caller = self
+            .inner
+            .fixed_caller
+            .clone()
+            .or_else(|| context.extensions.get::<Caller>().cloned())
+            .or_else(|| parts.and_then(|parts| parts.extensions.get::<Caller>().cloned()))
+            .ok_or_else(|| {
+                tracing::error!("an MCP request reached the handler without a caller");
+                ErrorData::internal_error("the request has no identified caller", None)
+            })?;
+        // The HTTP middleware already fetched this request's server; anything else looks it up.
+        let admitted = parts
+            .and_then(|parts| parts.extensions.get::<Arc<WikiServer>>())
+            .filter(|server| server.wiki() == caller.wiki())
+            .cloned();
+        let server = match admitted {
+            Some(server) => server,
+            None => self.inner.manager.endpoint(caller.wiki()).await?,
+        };
+        Ok((caller, server))
+    }
+
+    /// The server configuration with this wiki's title and instructions.
+    fn config_for(&self, server: &WikiServer) -> ServerConfig {
+        let mut config = self.get_info();
+        config.server_info.title = Some(server.server_name().to_owned());
+        config.instructions = Some(server.instructions().to_owned());
+        config
+    }
+}
+
+impl ServerHandler for McpHandler {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new(SERVER_NAME, env!("CARGO_PKG_VERSION")))
+    }
+
+    async fn initialize(
+        &self,
+        request: InitializeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<InitializeResult, ErrorData> {
+        let (_, server) = self.resolve(&context).await?;
+        context.peer.set_peer_info(request.clone());
+        let mut result = self.negotiate_initialize(&request)?;
+        let config = self.config_for(&server);
+        result.server_info = config.server_info;
+        result.instructions = config.instructions;
+        Ok(result)
+    }
+
+    async fn discover(
+        &self,
+        context: RequestContext<RoleServer>,
+    ) -> Result<DiscoverResult, ErrorData> {
+        let (_, server) = self.resolve(&context).await?;
+        Ok(DiscoverResult::from_server_info(
+            self.supported_protocol_versions().into_owned(),
+            self.config_for(&server),
+        ))
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        let (caller, server) = self.resolve(&context).await?;
+        Ok(server.tools(caller.is_guest()).list_result())
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let (caller, server) = self.resolve(&context).await?;
+        self.inner
+            .manager
+            .call(&server, &caller, ToolCall::from(request))
+            .await
+            .map(CallToolResponse::from)
+    }
+}

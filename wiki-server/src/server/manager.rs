@@ -1,0 +1,457 @@
+//! The server manager: one cached server per wiki, built lazily, rebuilt when its configuration
+//! changes (facts §6).
+//!
+//! - **Built once.** Two first requests for a wiki build its server once (`OnceCell` per slot);
+//!   later requests share the `Arc`.
+//! - **Fault boundaries.** Each tool's definition is built and meta-validated inside its own
+//!   `catch_unwind`: a tool whose definition panics or whose schema is invalid is skipped with a
+//!   WARN naming it, and the others serve.
+//! - **Invalidation.** The store's change events invalidate precisely (a save of a wiki's
+//!   configuration document: that wiki; of the main wiki's: every wiki, since reach lives there).
+//!   Every request also makes sure it sees every commit made before it arrived, by any process:
+//!   first the store's commit marker (SQLite's `data_version`: an in-memory read, on the
+//!   request's own thread); only when it moved since the last check, the change sequence (a
+//!   read on the blocking pool, shared by concurrent requests). When another process (an admin
+//!   command) changed configuration, tokens or rights, the rights snapshot is reloaded and every
+//!   server re-reads its inputs on its next request, keeping the old server when they did not
+//!   change. In-flight calls finish on the server they started with (`Arc`).
+//! - **Conflicts** in the registry (duplicate or reserved ids) make [`Manager::new`] fail: the
+//!   server refuses to start rather than serve one tool in place of another.
+
+use std::collections::HashMap;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Weak};
+use std::time::Duration;
+
+use mcp_runtime::call::{CallSettings, panic_message};
+use mcp_runtime::{Registry, ServedTool, ToolContext, ToolSet};
+use parking_lot::{Mutex, RwLock};
+use tokio::sync::OnceCell;
+use wiki_store::api::Subscription;
+use wiki_store::model::change::{ChangeEvent, ChangeKind};
+use wiki_store::model::mcp_config::MCP_CONFIG_DOCUMENT;
+use wiki_store::model::user::GUEST_USER;
+use wiki_store::model::wiki::WikiId;
+use wiki_store::rights::RightsSnapshot;
+use wiki_store::{Store, StoreError};
+
+use super::Caller;
+use super::endpoint::{EndpointInputs, WikiServer};
+use super::freshness::FreshnessGate;
+use super::policy::{MAN, effective_tools, guest_tools};
+use crate::Error;
+use crate::access::{Doors, SpaceFilter};
+use crate::audit::WikiAudit;
+use crate::context::WikiCall;
+use crate::links::LinkKey;
+use crate::registry::registry;
+
+/// The description sent as instructions when a wiki configures none.
+pub const DEFAULT_DESCRIPTION: &str = "wiki-mcp server";
+
+/// The hint appended to the instructions when `man` is served.
+pub const MAN_HINT: &str = "Call the man tool with no arguments first: it lists the tools and \
+     reference pages this endpoint offers, and `man <name>` documents each one.";
+
+/// The per-call timeout when none is configured.
+pub const DEFAULT_CALL_TIMEOUT: Duration = mcp_runtime::call::DEFAULT_CALL_TIMEOUT;
+
+/// Server-wide settings every wiki shares.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct ServerSettings {
+    /// How long one tool call may run before it ends in an `isError` result.
+    pub call_timeout: Duration,
+    /// The public base URL links in tool output start with (`serve --public-url`).
+    pub public_url: Option<Arc<str>>,
+    /// The key that signs the links tools print and that the link pages verify. The default is
+    /// random per process; `serve` loads the farm's stored key ([`LinkKey::load_or_create`]).
+    pub link_key: Arc<LinkKey>,
+}
+
+impl Default for ServerSettings {
+    fn default() -> Self {
+        Self {
+            call_timeout: DEFAULT_CALL_TIMEOUT,
+            public_url: None,
+            link_key: Arc::new(LinkKey::random()),
+        }
+    }
+}
+
+impl ServerSettings {
+    /// Sets the per-call timeout.
+    pub fn with_call_timeout(mut self, timeout: Duration) -> Self {
+        self.call_timeout = timeout;
+        self
+    }
+
+    /// Sets the public base URL.
+    pub fn with_public_url(mut self, url: impl Into<Arc<str>>) -> Self {
+        self.public_url = Some(url.into());
+        self
+    }
+
+    /// Sets the link-signing key.
+    pub fn with_link_key(mut self, key: LinkKey) -> Self {
+        self.link_key = Arc::new(key);
+        self
+    }
+}
+
+/// One cached server per wiki. Cheap to share (`Arc<Manager>`).
+pub struct Manager {
+    store: Arc<dyn Store>,
+    registry: &'static Registry,
+    settings: ServerSettings,
+    /// What every call runs with: the settings' timeout, and the wiki audit sink.
+    calls: CallSettings,
+    state: Arc<State>,
+    _subscription: Subscription,
+}
+
+impl std::fmt::Debug for Manager {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Manager")
+            .field("settings", &self.settings)
+            .field("generation", &self.state.generation.load(Ordering::Relaxed))
+            .finish_non_exhaustive()
+    }
+}
+
+/// What the change listener shares with the manager.
+struct State {
+    /// Bumped to make every wiki's server re-read its inputs.
+    generation: AtomicU64,
+    /// The last change sequence value acted upon.
+    seen_seq: AtomicU64,
+    /// The store's commit marker read just before the last completed check: while the marker
+    /// still reads this, nothing was committed since, and requests need no check.
+    checked_marker: AtomicU64,
+    slots: Mutex<HashMap<WikiId, Arc<Slot>>>,
+    rights: RwLock<Arc<RightsSnapshot>>,
+    freshness: FreshnessGate,
+}
+
+/// One wiki's server for one generation, built at most once.
+struct Slot {
+    generation: u64,
+    /// The server of the previous generation, reused when its inputs did not change.
+    previous: Option<Arc<WikiServer>>,
+    server: OnceCell<Arc<WikiServer>>,
+}
+
+impl State {
+    fn invalidate(&self, wiki: &WikiId) {
+        self.slots.lock().remove(wiki);
+    }
+
+    fn invalidate_all(&self) {
+        self.generation.fetch_add(1, Ordering::AcqRel);
+    }
+
+    fn on_change(&self, event: &ChangeEvent) {
+        let is_config = |reference: &wiki_store::reference::DocumentReference| {
+            reference.local() == MCP_CONFIG_DOCUMENT
+        };
+        match &event.kind {
+            ChangeKind::DocumentSaved { reference, .. }
+            | ChangeKind::DocumentDeleted { reference }
+                if is_config(reference) =>
+            {
+                if event.wiki.is_main() {
+                    self.invalidate_all();
+                } else {
+                    self.invalidate(&event.wiki);
+                }
+            }
+            ChangeKind::WikiCreated | ChangeKind::WikiDeleted => self.invalidate(&event.wiki),
+            _ => {}
+        }
+    }
+}
+
+impl Manager {
+    /// A manager over `store` serving every tool linked into the binary ([`crate::registry`]).
+    /// `Err` when the registry has conflicting ids, or the store cannot be read.
+    pub fn new(store: Arc<dyn Store>, settings: ServerSettings) -> Result<Self, Error> {
+        Self::with_registry(store, settings, registry()?)
+    }
+
+    /// A manager serving the tools of `registry`.
+    pub fn with_registry(
+        store: Arc<dyn Store>,
+        settings: ServerSettings,
+        registry: &'static Registry,
+    ) -> Result<Self, Error> {
+        // The marker first: a commit after it moves it, so the next request checks again.
+        let marker = store.commit_marker()?;
+        let seq = store.change_seq()?;
+        let rights = store.rights_snapshot()?;
+        let state = Arc::new(State {
+            generation: AtomicU64::new(0),
+            seen_seq: AtomicU64::new(seq),
+            checked_marker: AtomicU64::new(marker),
+            slots: Mutex::new(HashMap::new()),
+            rights: RwLock::new(Arc::new(rights)),
+            freshness: FreshnessGate::default(),
+        });
+        let listener: Weak<State> = Arc::downgrade(&state);
+        let subscription = store.subscribe(Arc::new(move |event: &ChangeEvent| {
+            if let Some(state) = listener.upgrade() {
+                state.on_change(event);
+            }
+        }));
+        let calls = CallSettings::default()
+            .with_timeout(settings.call_timeout)
+            .with_audit(WikiAudit);
+        Ok(Self {
+            store,
+            registry,
+            settings,
+            calls,
+            state,
+            _subscription: subscription,
+        })
+    }
+
+    /// The store every server reads.
+    pub fn store(&self) -> &Arc<dyn Store> {
+        &self.store
+    }
+
+    /// The registry the servers are built from.
+    pub fn registry(&self) -> &'static Registry {
+        self.registry
+    }
+
+    /// The server-wide settings.
+    pub fn settings(&self) -> &ServerSettings {
+        &self.settings
+    }
+
+    /// The store's change sequence as of the latest poll (every [`Manager::server`] call polls
+    /// it). Caches kept beside the manager, like the HTTP layer's token resolutions, stay valid
+    /// while it does not move.
+    pub fn change_seq(&self) -> u64 {
+        self.state.seen_seq.load(Ordering::Acquire)
+    }
+
+    /// The server of `wiki`, or `None` when the wiki does not exist. A disabled endpoint is
+    /// returned too ([`WikiServer::enabled`] is false): the transport answers 404 for both.
+    ///
+    /// Polls the change sequence first, so a change made by another process since the last
+    /// request is applied now.
+    pub async fn server(&self, wiki: &WikiId) -> Result<Option<Arc<WikiServer>>, Error> {
+        self.refresh().await?;
+        let slot = self.slot(wiki);
+        let built = slot
+            .server
+            .get_or_try_init(|| async {
+                let store = Arc::clone(&self.store);
+                let registry = self.registry;
+                let wiki = wiki.clone();
+                let previous = slot.previous.clone();
+                match tokio::task::spawn_blocking(move || build(&*store, registry, &wiki, previous))
+                    .await
+                {
+                    Ok(Ok(Some(server))) => Ok(server),
+                    Ok(Ok(None)) => Err(Absent::Wiki),
+                    Ok(Err(error)) => Err(Absent::Failed(error)),
+                    Err(error) => Err(Absent::Failed(Error::Join(error.to_string()))),
+                }
+            })
+            .await;
+        match built {
+            Ok(server) => Ok(Some(Arc::clone(server))),
+            Err(absent) => {
+                // Never cache an absent wiki: ids come from URLs, and a cache of every id ever
+                // probed would grow without bound.
+                let mut slots = self.state.slots.lock();
+                if slots
+                    .get(wiki)
+                    .is_some_and(|current| Arc::ptr_eq(current, &slot))
+                {
+                    slots.remove(wiki);
+                }
+                match absent {
+                    Absent::Wiki => Ok(None),
+                    Absent::Failed(error) => Err(error),
+                }
+            }
+        }
+    }
+
+    /// What every call runs with (timeout, audit sink).
+    pub(crate) fn call_settings(&self) -> &CallSettings {
+        &self.calls
+    }
+
+    /// The doors of `caller` on `server`, on the current rights: what a call by this caller
+    /// gets as `ctx.doors()`, for code that authorizes without running a tool (the link pages).
+    pub fn doors(&self, server: &WikiServer, caller: &Caller) -> Doors {
+        Doors::new(
+            Arc::clone(&self.store),
+            server.wiki.clone(),
+            caller.user_name().unwrap_or(GUEST_USER),
+            server.reach(),
+            Arc::clone(&self.state.rights.read()),
+            Arc::clone(&server.filter),
+        )
+    }
+
+    /// The context of one call by `caller` on `server`: the caller, and the [`WikiCall`]
+    /// extension with the doors built on the current rights.
+    pub(crate) fn context(&self, server: &Arc<WikiServer>, caller: &Caller) -> ToolContext {
+        ToolContext::new(caller.user_name().map(str::to_owned)).with_extension(WikiCall {
+            doors: self.doors(server, caller),
+            public_url: self.settings.public_url.clone(),
+            link_key: Arc::clone(&self.settings.link_key),
+            server: Arc::clone(server),
+        })
+    }
+
+    /// Applies what changed since the last request: reloads the rights snapshot and makes every
+    /// server re-read its inputs when the change sequence moved.
+    ///
+    /// When the commit marker has not moved since the last check, nothing was committed, by any
+    /// process, and the request goes on at once. Otherwise concurrent requests share one check
+    /// ([`FreshnessGate`]); each still sees every change committed before it arrived. A probe
+    /// that fails (a busy lock) just means the full check.
+    async fn refresh(&self) -> Result<(), Error> {
+        if let Ok(marker) = self.store.commit_marker()
+            && marker == self.state.checked_marker.load(Ordering::Acquire)
+        {
+            return Ok(());
+        }
+        self.state.freshness.ensure(|| self.poll()).await
+    }
+
+    async fn poll(&self) -> Result<(), Error> {
+        let store = Arc::clone(&self.store);
+        let seen = self.state.seen_seq.load(Ordering::Acquire);
+        let (marker, reloaded) = tokio::task::spawn_blocking(move || -> Result<_, StoreError> {
+            // Read before the sequence: whatever commits after it moves the marker again.
+            let marker = store.commit_marker().ok();
+            let seq = store.change_seq()?;
+            if seq == seen {
+                return Ok((marker, None));
+            }
+            Ok((marker, Some((seq, store.rights_snapshot()?))))
+        })
+        .await
+        .map_err(|error| Error::Join(error.to_string()))??;
+        if let Some((seq, rights)) = reloaded {
+            // Only the newest reload wins when two requests raced.
+            let mut current = self.state.rights.write();
+            if self.state.seen_seq.fetch_max(seq, Ordering::AcqRel) < seq {
+                *current = Arc::new(rights);
+                self.state.invalidate_all();
+            }
+        }
+        // Published after the state it vouches for.
+        if let Some(marker) = marker {
+            self.state.checked_marker.store(marker, Ordering::Release);
+        }
+        Ok(())
+    }
+
+    fn slot(&self, wiki: &WikiId) -> Arc<Slot> {
+        let generation = self.state.generation.load(Ordering::Acquire);
+        let mut slots = self.state.slots.lock();
+        if let Some(slot) = slots.get(wiki)
+            && slot.generation == generation
+        {
+            return Arc::clone(slot);
+        }
+        let previous = slots.get(wiki).and_then(|slot| slot.server.get().cloned());
+        let slot = Arc::new(Slot {
+            generation,
+            previous,
+            server: OnceCell::new(),
+        });
+        slots.insert(wiki.clone(), Arc::clone(&slot));
+        slot
+    }
+}
+
+enum Absent {
+    Wiki,
+    Failed(Error),
+}
+
+/// Reads `wiki`'s inputs and builds its server, or returns `previous` when the inputs are the
+/// same. Runs on a blocking thread (store reads).
+fn build(
+    store: &dyn Store,
+    registry: &'static Registry,
+    wiki: &WikiId,
+    previous: Option<Arc<WikiServer>>,
+) -> Result<Option<Arc<WikiServer>>, Error> {
+    let Some(found) = store.wiki(wiki)? else {
+        return Ok(None);
+    };
+    let inputs = EndpointInputs {
+        pretty_name: found.pretty_name,
+        config: store.mcp_config(wiki),
+        reach: store.has_reach(wiki),
+    };
+    if let Some(previous) = previous.filter(|previous| previous.inputs == inputs) {
+        return Ok(Some(previous));
+    }
+    let ids = effective_tools(registry, wiki, &inputs.config, inputs.reach);
+    let user_tools = ToolSet::new(
+        ids.iter()
+            .filter_map(|id| registry.get(id))
+            .filter_map(|tool| served(wiki, tool, inputs.reach)),
+    );
+    let guest_tools = user_tools.only(&guest_tools(registry, &ids));
+    let description = inputs
+        .config
+        .description
+        .as_deref()
+        .map(str::trim)
+        .filter(|description| !description.is_empty())
+        .unwrap_or(DEFAULT_DESCRIPTION);
+    let instructions = if user_tools.get(MAN).is_some() {
+        format!("{description}\n\n{MAN_HINT}")
+    } else {
+        description.to_owned()
+    };
+    let filter = Arc::new(SpaceFilter::from_config(wiki, &inputs.config));
+    tracing::debug!(wiki = %wiki, tools = %user_tools.names(), "built the wiki's MCP server");
+    Ok(Some(Arc::new(WikiServer {
+        wiki: wiki.clone(),
+        inputs,
+        user_tools,
+        guest_tools,
+        instructions,
+        filter,
+    })))
+}
+
+/// The tool's definition for this reach, inside its own fault boundary: a definition that
+/// panics or does not validate skips the tool with a WARN naming it.
+fn served(
+    wiki: &WikiId,
+    tool: &'static mcp_runtime::RegisteredTool,
+    reach: bool,
+) -> Option<ServedTool> {
+    match catch_unwind(AssertUnwindSafe(|| ServedTool::new(tool, reach))) {
+        Ok(Ok(served)) => Some(served),
+        Ok(Err(error)) => {
+            tracing::warn!(wiki = %wiki, tool = tool.id(), %error, "skipping MCP tool: invalid definition");
+            None
+        }
+        Err(panic) => {
+            tracing::warn!(
+                wiki = %wiki,
+                tool = tool.id(),
+                panic = panic_message(panic.as_ref()),
+                "skipping MCP tool: building its definition panicked"
+            );
+            None
+        }
+    }
+}

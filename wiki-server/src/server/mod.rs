@@ -1,0 +1,14 @@
+//! The MCP server: per-wiki servers built from the registry and the store, served through rmcp.
+
+mod call;
+mod caller;
+mod endpoint;
+mod freshness;
+mod handler;
+mod manager;
+pub mod policy;
+
+pub use caller::Caller;
+pub use endpoint::WikiServer;
+pub use handler::{McpHandler, SERVER_NAME};
+pub use manager::{DEFAULT_CALL_TIMEOUT, DEFAULT_DESCRIPTION, MAN_HINT, Manager, ServerSettings};
