@@ -49,6 +49,8 @@ mod listeners;
 pub mod model;
 pub mod objects;
 mod plan;
+#[cfg(feature = "postgres")]
+pub mod postgres;
 pub mod reference;
 pub mod rights;
 mod scan;
@@ -60,10 +62,13 @@ mod tree;
 
 pub use api::{
     AttachmentStore, ChangeFeed, ConfigStore, DocumentStore, HierarchyStore, LinkStore,
-    ObjectStore, RightsStore, SearchStore, TokenStore, TrashStore, UserStore, WikiStore,
+    ObjectStore, RightsStore, SearchStore, SecretStore, TokenStore, TrashStore, UserStore,
+    WikiStore,
 };
 pub use config::{Limits, StoreConfig};
 pub use error::{Entity, Field, InvalidInput, StoreError};
+#[cfg(feature = "postgres")]
+pub use postgres::PostgresStore;
 pub use sqlite::SqliteStore;
 
 /// The result type of every store operation.
@@ -85,6 +90,7 @@ pub trait Store:
     + ObjectStore
     + TrashStore
     + ConfigStore
+    + SecretStore
     + Send
     + Sync
 {
@@ -104,6 +110,7 @@ impl<T> Store for T where
         + ObjectStore
         + TrashStore
         + ConfigStore
+        + SecretStore
         + Send
         + Sync
 {

@@ -89,7 +89,7 @@ fn the_generator_writes_through_the_store_traits(db: &Fixture) {
 fn a_panic_inside_an_authorization_callback_leaves_the_store_usable(db: &Fixture) {
     use wiki_store::model::search::{SearchQuery, WikiScope};
     let store = db.open_with(wiki_store::StoreConfig {
-        readers: 1,
+        pool_size: 1,
         ..Default::default()
     });
     put(&*store, "Panic.Page", "", "words");

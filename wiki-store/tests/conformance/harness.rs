@@ -27,17 +27,9 @@ pub(crate) struct Backend {
 pub(crate) struct Skip(pub(crate) String);
 
 /// The name of the variable that points the suite at a PostgreSQL server.
-#[expect(
-    dead_code,
-    reason = "the PostgreSQL backend finds its server through it"
-)]
 pub(crate) const TEST_DATABASE_VAR: &str = "WIKI_MCP_TEST_DATABASE";
 
 /// The value of `var`, or the skip that names it: how a backend needing a service finds it.
-#[expect(
-    dead_code,
-    reason = "the PostgreSQL backend finds its server through it"
-)]
 pub(crate) fn required_env(var: &str) -> Result<String, Skip> {
     match std::env::var(var) {
         Ok(value) if !value.trim().is_empty() => Ok(value),

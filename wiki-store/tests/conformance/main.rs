@@ -37,7 +37,7 @@ mod wikis;
 use harness::{Backend, Case, Fixture};
 
 /// Every backend the suite runs against.
-const BACKENDS: &[Backend] = &[backends::sqlite::BACKEND];
+const BACKENDS: &[Backend] = &[backends::sqlite::BACKEND, backends::postgres::BACKEND];
 
 /// Every module's tests, by module name.
 fn suite() -> Vec<(&'static str, Vec<Case>)> {
