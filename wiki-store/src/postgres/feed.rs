@@ -109,7 +109,7 @@ fn run(pool: &Pool, feed: &Feed) {
 
 /// A connection listening on the changes channel.
 fn listen(pool: &Pool) -> Result<Client> {
-    let mut client = pool.connect_client()?;
+    let mut client = pool.connect_listener()?;
     client
         .batch_execute(&format!("LISTEN {CHANGES_CHANNEL}"))
         .pg()?;

@@ -188,14 +188,21 @@ impl Pool {
         }
     }
 
-    /// A connection of its own, outside the pool's bound (the change feed's listener).
-    pub(crate) fn connect_client(&self) -> Result<Client> {
-        self.connect.connect(NoTls).pg()
+    /// A connection of its own, outside the pool's bound, for the change feed: named
+    /// `<application name> changes`, so an operator tells it from the pooled ones.
+    pub(crate) fn connect_listener(&self) -> Result<Client> {
+        let mut config = self.connect.clone();
+        let name = format!(
+            "{} changes",
+            self.connect.get_application_name().unwrap_or("wiki-mcp")
+        );
+        config.application_name(&name);
+        config.connect(NoTls).pg()
     }
 
     fn open(&self) -> Result<Conn> {
         let mut conn = Conn {
-            client: self.connect_client()?,
+            client: self.connect.connect(NoTls).pg()?,
             statements: HashMap::new(),
             in_transaction: false,
         };

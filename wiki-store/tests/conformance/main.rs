@@ -30,6 +30,7 @@ mod links;
 mod object_queries;
 mod objects;
 mod search;
+mod secrets;
 mod trash;
 mod unchanged_writes;
 mod wikis;
@@ -54,6 +55,7 @@ fn suite() -> Vec<(&'static str, Vec<Case>)> {
         ("object_queries", object_queries::cases()),
         ("objects", objects::cases()),
         ("search", search::cases()),
+        ("secrets", secrets::cases()),
         ("trash", trash::cases()),
         ("unchanged_writes", unchanged_writes::cases()),
         ("wikis", wikis::cases()),
