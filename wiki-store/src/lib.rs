@@ -3,8 +3,8 @@
 //! A farm of wikis holds documents with full history, translations, links, attachments, structured
 //! data, rights, users, API tokens, a recycle bin and a full-text index. Callers program against the
 //! [`Store`] trait, composed of one sub-trait per aggregate (in [`api`]); [`SqliteStore`] is the
-//! embedded backend. No backend type appears in a public signature, so another backend (PostgreSQL)
-//! can implement the same traits without touching callers.
+//! embedded backend, `PostgresStore` (feature `postgres`) the one several processes share. No
+//! backend type appears in a public signature, so callers never know which one they use.
 //!
 //! The API is synchronous: an async server calls it off its workers (`spawn_blocking` or a
 //! dedicated pool). Every write is one transaction; full-text rows are updated inside it.

@@ -16,17 +16,17 @@ use postgres::Row;
 use crate::Result;
 use crate::api::SearchStore;
 use crate::fulltext::{
-    BROWSE_SNIPPET_CHARS, SearchText, no_results, parse_highlights, search_text,
+    BROWSE_SNIPPET_CHARS, Scanned, SearchText, foreseen_page, no_results, parse_highlights,
+    results, search_text,
 };
 use crate::model::search::{
-    SearchCandidate, SearchHit, SearchQuery, SearchResults, SearchSort, Snippet, WikiScope,
+    SearchCandidate, SearchQuery, SearchResults, SearchSort, Snippet, WikiScope,
 };
 use crate::postgres::PostgresStore;
 use crate::postgres::binds::Binds;
 use crate::postgres::convert::RowExt;
 use crate::postgres::pool::Conn;
 use crate::reference::DocumentReference;
-use crate::scan::Pager;
 use crate::stored::{self, DEFAULT_ROW, corrupt, from_ms, to_i64, to_ms};
 
 /// The agent's words as one tsquery: each word's phrase, all required. Bound as `$1` (text[]).
@@ -42,12 +42,6 @@ const RANK: &str = "ts_rank('{0, 0, 0.2, 1.0}', d.search, q.query, 1)";
 /// to 32 words (about 200 characters, SQLite's 32 tokens).
 const HEADLINE_OPTIONS: &str = "StartSel=\"\u{2}\", StopSel=\"\u{3}\", MaxWords=32, MinWords=24, ShortWord=0, \
                                 MaxFragments=1, FragmentDelimiter=\" … \"";
-
-/// A candidate with its row id, for the snippet lookup.
-struct Candidate {
-    id: i64,
-    candidate: SearchCandidate,
-}
 
 /// The candidate statement and its values.
 fn candidate_query(query: &SearchQuery, words: Option<&[String]>) -> (String, Binds) {
@@ -117,7 +111,7 @@ fn candidate_query(query: &SearchQuery, words: Option<&[String]>) -> (String, Bi
     (sql, binds)
 }
 
-fn candidates(conn: &mut Conn, sql: &str, binds: &Binds) -> Result<Vec<Candidate>> {
+fn candidates(conn: &mut Conn, sql: &str, binds: &Binds) -> Result<Vec<Scanned>> {
     let rows = conn.query(sql, &binds.params())?;
     // Wikis, spaces and languages repeat across candidates: parse each distinct value once.
     let mut wikis = HashMap::new();
@@ -134,7 +128,7 @@ fn candidates(conn: &mut Conn, sql: &str, binds: &Binds) -> Result<Vec<Candidate
                 locale => Some(parsed(&mut locales, locale, stored::locale)?),
             };
             let rank: Option<f32> = row.col(10)?;
-            Ok(Candidate {
+            Ok(Scanned {
                 id: row.col(0)?,
                 candidate: SearchCandidate {
                     reference,
@@ -248,44 +242,14 @@ impl SearchStore for PostgresStore {
         // authorization callback may itself use the store. Snippets for the page that results
         // if every candidate is authorized (the common case) are taken on the same connection;
         // only rows that page did not foresee need another statement.
-        let (mut rows, mut snippets) = self.read(|conn| {
+        let (rows, snippets) = self.read(|conn| {
             let rows = candidates(conn, &sql, &binds)?;
-            let foreseen: Vec<i64> = rows
-                .iter()
-                .take(query.scan_limit)
-                .skip(query.offset)
-                .take(query.limit)
-                .map(|row| row.id)
-                .collect();
-            let found = read_snippets(conn, &foreseen, words)?;
+            let found = read_snippets(conn, &foreseen_page(query, &rows), words)?;
             Ok((rows, found))
         })?;
-        let total_capped = rows.len() > query.scan_limit;
-        rows.truncate(query.scan_limit);
-
-        let mut pager = Pager::new(query.offset, query.limit);
-        let page = pager.page(rows, |row| authorize(&row.candidate));
-        let unforeseen: Vec<i64> = page
-            .iter()
-            .map(|row| row.id)
-            .filter(|id| !snippets.contains_key(id))
-            .collect();
-        if !unforeseen.is_empty() {
-            let more = self.read(|conn| read_snippets(conn, &unforeseen, words))?;
-            snippets.extend(more);
-        }
-        let hits = page
-            .into_iter()
-            .map(|row| SearchHit {
-                snippet: snippets.remove(&row.id).unwrap_or_default(),
-                candidate: row.candidate,
-            })
-            .collect();
-        Ok(SearchResults {
-            hits,
-            total: pager.total(),
-            total_capped,
-            terms: words.map(<[String]>::to_vec).unwrap_or_default(),
+        let terms = words.map(<[String]>::to_vec).unwrap_or_default();
+        results(query, rows, snippets, terms, authorize, |unforeseen| {
+            self.read(|conn| read_snippets(conn, unforeseen, words))
         })
     }
 }

@@ -7,7 +7,7 @@ use wiki_store::model::change::{ChangeEvent, ChangeKind};
 use wiki_store::model::document::DocumentSave;
 use wiki_store::model::wiki::WikiId;
 
-use crate::harness::{Case, Fixture, cases, put, reference};
+use crate::harness::{Case, Fixture, cases, count_events, put, reference};
 
 fn saves_reach_subscribers_after_commit_and_unsubscribing_stops_them(db: &Fixture) {
     let store = db.store();
@@ -34,10 +34,7 @@ fn saves_reach_subscribers_after_commit_and_unsubscribing_stops_them(db: &Fixtur
 
 fn failed_writes_emit_nothing_and_leave_the_sequence(db: &Fixture) {
     let store = db.store();
-    let seen: Arc<Mutex<usize>> = Arc::default();
-    let sink = Arc::clone(&seen);
-    let _subscription =
-        store.subscribe(Arc::new(move |_: &ChangeEvent| *sink.lock().unwrap() += 1));
+    let (_subscription, seen) = count_events(&*store);
     let before = store.change_seq().unwrap();
     let bad = DocumentSave::new(reference("nowhere:X.Y"), "x", "a");
     assert!(store.save_document(&bad).is_err());

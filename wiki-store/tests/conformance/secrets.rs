@@ -1,18 +1,14 @@
 //! Farm-wide secrets: created once by whoever asks first, then the same for every process.
 
-use std::sync::{Arc, Barrier, Mutex};
+use std::sync::{Arc, Barrier};
 
-use wiki_store::model::change::ChangeEvent;
 use wiki_store::{InvalidInput, StoreError};
 
-use crate::harness::{Case, Fixture, cases};
+use crate::harness::{Case, Fixture, cases, count_events};
 
 fn the_first_proposal_is_kept_and_every_process_gets_it(db: &Fixture) {
     let store = db.store();
-    let seen: Arc<Mutex<usize>> = Arc::default();
-    let sink = Arc::clone(&seen);
-    let _subscription =
-        store.subscribe(Arc::new(move |_: &ChangeEvent| *sink.lock().unwrap() += 1));
+    let (_subscription, seen) = count_events(&*store);
     let before = store.change_seq().unwrap();
 
     let first = [1u8; 32];
