@@ -259,7 +259,8 @@ pub(crate) fn write_row(
 }
 
 /// Makes a row's links `links`, in one statement: positions past the new list go, the others
-/// are inserted or overwritten.
+/// are inserted or overwritten, and a link that stays as it was is not written again (most
+/// saves keep most links).
 fn replace_links(conn: &mut Conn, source_id: i64, links: &[LinkTarget]) -> Result<()> {
     let mut wikis = Vec::with_capacity(links.len());
     let mut spaces = Vec::with_capacity(links.len());
@@ -284,7 +285,9 @@ fn replace_links(conn: &mut Conn, source_id: i64, links: &[LinkTarget]) -> Resul
               AS l(wiki, space, name, attachment, position) \
          ON CONFLICT (source_id, position) DO UPDATE SET target_wiki = excluded.target_wiki, \
          target_space = excluded.target_space, target_name = excluded.target_name, \
-         attachment = excluded.attachment",
+         attachment = excluded.attachment \
+         WHERE (links.target_wiki, links.target_space, links.target_name, links.attachment) \
+         IS DISTINCT FROM (excluded.target_wiki, excluded.target_space, excluded.target_name, excluded.attachment)",
         &[&source_id, &count, &wikis, &spaces, &names, &attachments],
     )?;
     Ok(())
