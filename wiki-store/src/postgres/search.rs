@@ -186,7 +186,8 @@ fn read_snippets(
     };
     // The fragment is found back in the content to tell whether text with words in it lies
     // before or after it; only a short stretch is parsed to decide, so a long page costs no
-    // more than its headline.
+    // more than its headline. `OFFSET 0` keeps each step computed once: flattened, the
+    // headline was evaluated once per use of it, four times.
     let rows = conn.query(
         &format!(
             "WITH q AS ({WORDS}) \
@@ -194,10 +195,10 @@ fn read_snippets(
                p.at > 0 AND (p.at = 1 OR (p.at <= 257 AND to_tsvector('simple', left(d.content, p.at - 1)) = ''::tsvector)), \
                p.at > 0 AND (p.rest <= 0 OR (p.rest <= 256 AND to_tsvector('simple', right(d.content, p.rest)) = ''::tsvector)) \
              FROM documents d CROSS JOIN q \
-             CROSS JOIN LATERAL (SELECT ts_headline('simple', d.content, q.query, $3) AS marked) m \
-             CROSS JOIN LATERAL (SELECT translate(m.marked, E'\\x02\\x03', '') AS plain) f \
-             CROSS JOIN LATERAL (SELECT strpos(d.content, f.plain) AS at, \
-                                 length(d.content) - strpos(d.content, f.plain) + 1 - length(f.plain) AS rest) p \
+             CROSS JOIN LATERAL (SELECT ts_headline('simple', d.content, q.query, $3) AS marked OFFSET 0) m \
+             CROSS JOIN LATERAL (SELECT translate(m.marked, E'\\x02\\x03', '') AS plain OFFSET 0) f \
+             CROSS JOIN LATERAL (SELECT s.at, length(d.content) - s.at + 1 - length(f.plain) AS rest \
+                                 FROM (SELECT strpos(d.content, f.plain) AS at OFFSET 0) s) p \
              WHERE d.id = ANY($2)"
         ),
         &[&words.to_vec(), &ids, &HEADLINE_OPTIONS],
