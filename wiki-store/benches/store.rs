@@ -11,6 +11,12 @@
 //! The 100k wiki is generated once and cached under Cargo's target tmp dir;
 //! `WIKI_STORE_BENCH_PAGES` changes its size (the cache is per size); `WIKI_STORE_BENCH_PEER_FIRST`
 //! measures the search peers before our calls, to check for order bias.
+//!
+//! With `WIKI_MCP_TEST_DATABASE` set (`tests/postgres/with-cluster.sh cargo bench -p wiki-store
+//! --bench store`), each group also measures `PostgresStore` doing the same work on the same
+//! generated corpus (`postgres/...`), to report PostgreSQL's ratio to SQLite: the corpus is
+//! generated once per server into the database `wiki_store_bench_<pages>_v<version>`, saves go to
+//! a scratch database. Without the variable the PostgreSQL rows are skipped, saying so.
 
 use std::hint::black_box;
 use std::path::PathBuf;
@@ -24,7 +30,7 @@ use wiki_store::model::search::{SearchQuery, WikiScope};
 use wiki_store::model::wiki::WikiId;
 use wiki_store::reference::DocumentReference;
 use wiki_store::sqlite::DATABASE_FILE;
-use wiki_store::{DocumentStore, SearchStore, SqliteStore};
+use wiki_store::{DocumentStore, PostgresStore, SearchStore, SqliteStore, StoreConfig};
 
 /// Bumped when the generator's output changes, so a stale cache is not reused.
 const CACHE_VERSION: u32 = 1;
@@ -64,6 +70,85 @@ fn generated_wiki() -> (PathBuf, SqliteStore) {
     }
     let store = SqliteStore::open(&dir).expect("open the bench store");
     (dir, store)
+}
+
+/// The variable naming the PostgreSQL server to measure against.
+const DATABASE_VAR: &str = "WIKI_MCP_TEST_DATABASE";
+
+/// The server's URL, or `None` (said once per group) when it is not set.
+fn postgres_server(group: &str) -> Option<String> {
+    let server = std::env::var(DATABASE_VAR)
+        .ok()
+        .filter(|url| !url.trim().is_empty());
+    if server.is_none() {
+        eprintln!("{group}: postgres rows skipped, {DATABASE_VAR} is not set");
+    }
+    server
+}
+
+/// `server` with its database replaced by `name` (URL form).
+fn database_url(server: &str, name: &str) -> String {
+    let scheme_end = server.find("://").map_or(0, |at| at + 3);
+    let (head, query) = server.split_once('?').unwrap_or((server, ""));
+    let path_start = head[scheme_end..]
+        .find('/')
+        .map_or(head.len(), |slash| scheme_end + slash);
+    let mut url = format!("{}/{name}", &head[..path_start]);
+    if !query.is_empty() {
+        url.push('?');
+        url.push_str(query);
+    }
+    url
+}
+
+/// A database of the server, created afresh when `fresh` or when it does not exist.
+fn postgres_database(server: &str, name: &str, fresh: bool) -> String {
+    let mut admin = postgres::Client::connect(server, postgres::NoTls).expect("the bench server");
+    let exists = admin
+        .query_opt("SELECT 1 FROM pg_database WHERE datname = $1", &[&name])
+        .expect("look the database up")
+        .is_some();
+    if fresh || !exists {
+        admin
+            .batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+            .expect("drop");
+        admin
+            .batch_execute(&format!("CREATE DATABASE {name}"))
+            .expect("create");
+    }
+    database_url(server, name)
+}
+
+/// The generated wiki on PostgreSQL, the same corpus as [`generated_wiki`], generated once per
+/// server (a `bench_complete` table marks it done).
+fn generated_postgres(server: &str) -> PostgresStore {
+    let name = format!("wiki_store_bench_{}_v{CACHE_VERSION}", pages());
+    let url = postgres_database(server, &name, false);
+    let mut check = postgres::Client::connect(&url, postgres::NoTls).expect("the bench database");
+    let complete = check
+        .query_opt(
+            "SELECT 1 FROM pg_tables WHERE tablename = 'bench_complete'",
+            &[],
+        )
+        .expect("check")
+        .is_some();
+    if !complete {
+        drop(check);
+        let url = postgres_database(server, &name, true);
+        let store = PostgresStore::connect_with(&url, StoreConfig::default()).expect("connect");
+        let started = std::time::Instant::now();
+        let saved = generate(&store, &spec(), "generator").expect("generate the bench wiki");
+        eprintln!(
+            "generated {saved} pages on PostgreSQL in {:.1?}",
+            started.elapsed()
+        );
+        let mut mark = postgres::Client::connect(&url, postgres::NoTls).expect("mark");
+        mark.batch_execute("VACUUM ANALYZE").expect("analyze");
+        mark.batch_execute("CREATE TABLE bench_complete ()")
+            .expect("mark the bench wiki complete");
+    }
+    PostgresStore::connect_with(&database_url(server, &name), StoreConfig::default())
+        .expect("connect")
 }
 
 fn raw_reader(dir: &std::path::Path) -> Connection {
@@ -126,6 +211,7 @@ fn raw_search(conn: &Connection, words: &str) -> (usize, Vec<(String, String, St
 fn search_100k(c: &mut Criterion) {
     let (dir, store) = generated_wiki();
     let raw = raw_reader(&dir);
+    let postgres = postgres_server("search_100k").map(|server| generated_postgres(&server));
     let mut group = c.benchmark_group("search_100k");
     group
         .sample_size(30)
@@ -149,6 +235,26 @@ fn search_100k(c: &mut Criterion) {
         for _ in 0..5 {
             black_box(store.search(&query, &mut |_| true).expect("search"));
             black_box(raw_search(&raw, words));
+        }
+        if let Some(postgres) = &postgres {
+            let theirs = postgres.search(&query, &mut |_| true).expect("search");
+            assert_eq!(
+                (theirs.total, theirs.hits.len()),
+                (ours.total, ours.hits.len()),
+                "PostgreSQL does the same work for {words:?}"
+            );
+            for _ in 0..5 {
+                black_box(postgres.search(&query, &mut |_| true).expect("search"));
+            }
+            group.bench_function(format!("postgres/{words}"), |b| {
+                b.iter(|| {
+                    black_box(
+                        postgres
+                            .search(black_box(&query), &mut |_| true)
+                            .expect("search"),
+                    )
+                })
+            });
         }
         let order = if std::env::var_os("WIKI_STORE_BENCH_PEER_FIRST").is_some() {
             [false, true]
@@ -260,6 +366,22 @@ fn save(c: &mut Criterion) {
             tx.commit().expect("commit");
         })
     });
+    if let Some(server) = postgres_server("save") {
+        let url = postgres_database(&server, "wiki_store_bench_save", true);
+        let postgres = PostgresStore::connect_with(&url, StoreConfig::default()).expect("connect");
+        postgres
+            .save_document(&DocumentSave::new(ours.clone(), body.clone(), "bench"))
+            .expect("seed");
+        let mut p = 0u64;
+        group.bench_function("postgres", |b| {
+            b.iter(|| {
+                p += 1;
+                let save =
+                    DocumentSave::new(ours.clone(), format!("{body}{p}"), "bench").comment("bench");
+                black_box(postgres.save_document(&save).expect("save"))
+            })
+        });
+    }
     group.finish();
 }
 
@@ -268,6 +390,7 @@ fn read(c: &mut Criterion) {
     let raw = raw_reader(&dir);
     let reference = spec().page(4242 % pages().max(1)).expect("reference");
     let space = reference.space().to_string();
+    let postgres = postgres_server("read").map(|server| generated_postgres(&server));
     let mut group = c.benchmark_group("read");
     group
         .sample_size(50)
@@ -307,6 +430,27 @@ fn read(c: &mut Criterion) {
             black_box((row, translations))
         })
     });
+    if let Some(postgres) = &postgres {
+        let theirs = postgres
+            .document(&reference, None)
+            .expect("read")
+            .expect("exists");
+        let ours = store
+            .document(&reference, None)
+            .expect("read")
+            .expect("exists");
+        assert_eq!(theirs.content, ours.content, "the same corpus");
+        group.bench_function("postgres", |b| {
+            b.iter(|| {
+                black_box(
+                    postgres
+                        .document(black_box(&reference), None)
+                        .expect("read")
+                        .expect("exists"),
+                )
+            })
+        });
+    }
     group.finish();
 }
 

@@ -1,4 +1,4 @@
-//! Store configuration: size limits and pool size.
+//! Store configuration: size limits, the connection pool and its timeouts.
 
 use crate::model::locale::Locale;
 
@@ -29,26 +29,41 @@ impl Default for Limits {
     }
 }
 
-/// How a store is opened.
+/// How a store is opened. The same settings serve every backend; each field says what it means
+/// for each.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StoreConfig {
     /// Size caps.
     pub limits: Limits,
-    /// Reader connections in the pool (at least one); writes use one more, dedicated connection.
-    pub readers: usize,
+    /// Connections for reads and writes (at least one). SQLite: reader connections, and writes
+    /// use one more, dedicated connection (SQLite has one writer at a time). PostgreSQL: the
+    /// bound of the pool every call draws from (each replica of a farm holds its own), plus one
+    /// connection that listens for other processes' commits.
+    pub pool_size: usize,
     /// The default language of new documents that do not name one.
     pub default_locale: Locale,
-    /// How long a connection waits for a lock held by another process, in milliseconds.
-    pub busy_timeout_ms: u32,
+    /// How long a statement waits for a lock held by another connection or process, in
+    /// milliseconds (SQLite's busy timeout; PostgreSQL's `lock_timeout`, after which the write
+    /// is retried as a concurrent one).
+    pub lock_timeout_ms: u32,
+    /// The longest a single statement may run, in milliseconds (PostgreSQL's
+    /// `statement_timeout`; 0 means no limit). SQLite runs in-process and has no equivalent.
+    pub statement_timeout_ms: u32,
+    /// How long connecting to a database server may take, in milliseconds, and how long a call
+    /// waits for a free pooled connection before the store reports itself unavailable
+    /// (PostgreSQL; SQLite opens files).
+    pub connect_timeout_ms: u32,
 }
 
 impl Default for StoreConfig {
     fn default() -> Self {
         StoreConfig {
             limits: Limits::default(),
-            readers: 4,
+            pool_size: 4,
             default_locale: Locale::english(),
-            busy_timeout_ms: 5_000,
+            lock_timeout_ms: 5_000,
+            statement_timeout_ms: 30_000,
+            connect_timeout_ms: 5_000,
         }
     }
 }

@@ -72,6 +72,23 @@ pub enum StoreError {
         #[source]
         source: std::io::Error,
     },
+    /// The database cannot be reached right now: the server is down or restarting, the
+    /// connection broke, or no pooled connection came free in time. Transient: nothing was
+    /// written (or, for a connection lost while committing, the write may or may not have
+    /// landed, as after any network failure), and the same call may succeed later. A server
+    /// answers 503 while it lasts. The source is for logs only.
+    #[error("the database is unavailable")]
+    Unavailable(#[source] Box<dyn std::error::Error + Send + Sync + 'static>),
+    /// A write kept colliding with concurrent writers (serialization failures, deadlocks, a
+    /// creation racing another) and was given up after the store's bounded retries; nothing was
+    /// written. Retrying the whole operation later is safe.
+    #[error(
+        "the write was given up after {attempts} attempts: concurrent writers kept conflicting"
+    )]
+    ConcurrentSave {
+        /// How many times the write was attempted.
+        attempts: u32,
+    },
     /// The storage backend failed. The source is for logs only, never for agents.
     #[error("storage backend failed")]
     Backend(#[source] Box<dyn std::error::Error + Send + Sync + 'static>),
@@ -273,12 +290,38 @@ pub enum InvalidInput {
         /// The class.
         class: String,
     },
+    /// A database URL does not parse or names an unsupported setting.
+    #[error("invalid database URL: {reason}")]
+    DatabaseUrl {
+        /// What is wrong with it (never the password).
+        reason: String,
+    },
+    /// A farm secret's name or proposed value breaks its rules.
+    #[error("invalid farm secret: {reason}")]
+    FarmSecret {
+        /// Which rule it breaks.
+        reason: &'static str,
+    },
 }
 
 impl StoreError {
     /// Wraps a backend failure, keeping it as the source for logs.
     pub fn backend(error: impl std::error::Error + Send + Sync + 'static) -> Self {
         StoreError::Backend(Box::new(error))
+    }
+
+    /// Wraps the reason the database cannot be reached, keeping it as the source for logs.
+    pub fn unavailable(error: impl std::error::Error + Send + Sync + 'static) -> Self {
+        StoreError::Unavailable(Box::new(error))
+    }
+
+    /// Whether the failure is transient (the database unreachable, or a write given up to
+    /// concurrent writers): the same call may succeed later, and a server answers 503.
+    pub fn is_transient(&self) -> bool {
+        matches!(
+            self,
+            StoreError::Unavailable(_) | StoreError::ConcurrentSave { .. }
+        )
     }
 
     /// A [`StoreError::NotFound`] for `entity` looked up by `key`.

@@ -5,9 +5,13 @@
 //! as an FTS5 string, PostgreSQL makes each a plain lexeme): never query syntax. Which rows the
 //! caller may see is decided by the caller's `authorize` before counting ([`crate::scan`]).
 
+use std::collections::HashMap;
+
 use unicode_general_category::get_general_category;
 
-use crate::model::search::{SearchResults, Snippet};
+use crate::Result;
+use crate::model::search::{SearchCandidate, SearchHit, SearchQuery, SearchResults, Snippet};
+use crate::scan::Pager;
 
 /// Most words a query may use; more would only slow the match down.
 pub(crate) const MAX_TERMS: usize = 32;
@@ -69,6 +73,65 @@ pub(crate) fn no_results(terms: Vec<String>) -> SearchResults {
         total_capped: false,
         terms,
     }
+}
+
+/// A candidate as a backend scanned it: its row id (to find its snippet) and what the caller
+/// authorizes.
+#[derive(Debug)]
+pub(crate) struct Scanned {
+    pub(crate) id: i64,
+    pub(crate) candidate: SearchCandidate,
+}
+
+/// The rows of the page that results if every candidate is authorized (the common case): a
+/// backend reads their snippets with the candidates, before it releases its connection.
+pub(crate) fn foreseen_page(query: &SearchQuery, rows: &[Scanned]) -> Vec<i64> {
+    rows.iter()
+        .take(query.scan_limit)
+        .skip(query.offset)
+        .take(query.limit)
+        .map(|row| row.id)
+        .collect()
+}
+
+/// The results of a scan, for every backend: `rows` are the candidates in result order (read
+/// up to one past the scan limit, which tells whether the scan was cut), each authorized before
+/// it is counted or paged; `snippets` holds those read with the candidates, and `more_snippets`
+/// reads those of page rows the foreseen page missed (some candidate before them was denied).
+/// The caller holds no connection while `authorize` runs, so it may use the store.
+pub(crate) fn results(
+    query: &SearchQuery,
+    mut rows: Vec<Scanned>,
+    mut snippets: HashMap<i64, Snippet>,
+    terms: Vec<String>,
+    authorize: &mut dyn FnMut(&SearchCandidate) -> bool,
+    more_snippets: impl FnOnce(&[i64]) -> Result<HashMap<i64, Snippet>>,
+) -> Result<SearchResults> {
+    let total_capped = rows.len() > query.scan_limit;
+    rows.truncate(query.scan_limit);
+    let mut pager = Pager::new(query.offset, query.limit);
+    let page = pager.page(rows, |row| authorize(&row.candidate));
+    let unforeseen: Vec<i64> = page
+        .iter()
+        .map(|row| row.id)
+        .filter(|id| !snippets.contains_key(id))
+        .collect();
+    if !unforeseen.is_empty() {
+        snippets.extend(more_snippets(&unforeseen)?);
+    }
+    let hits = page
+        .into_iter()
+        .map(|row| SearchHit {
+            snippet: snippets.remove(&row.id).unwrap_or_default(),
+            candidate: row.candidate,
+        })
+        .collect();
+    Ok(SearchResults {
+        hits,
+        total: pager.total(),
+        total_capped,
+        terms,
+    })
 }
 
 /// Turns a snippet marked with [`HIGHLIGHT_START`] and [`HIGHLIGHT_END`] into text plus

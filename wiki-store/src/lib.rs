@@ -3,8 +3,8 @@
 //! A farm of wikis holds documents with full history, translations, links, attachments, structured
 //! data, rights, users, API tokens, a recycle bin and a full-text index. Callers program against the
 //! [`Store`] trait, composed of one sub-trait per aggregate (in [`api`]); [`SqliteStore`] is the
-//! embedded backend. No backend type appears in a public signature, so another backend (PostgreSQL)
-//! can implement the same traits without touching callers.
+//! embedded backend, `PostgresStore` (feature `postgres`) the one several processes share. No
+//! backend type appears in a public signature, so callers never know which one they use.
 //!
 //! The API is synchronous: an async server calls it off its workers (`spawn_blocking` or a
 //! dedicated pool). Every write is one transaction; full-text rows are updated inside it.
@@ -49,6 +49,8 @@ mod listeners;
 pub mod model;
 pub mod objects;
 mod plan;
+#[cfg(feature = "postgres")]
+pub mod postgres;
 pub mod reference;
 pub mod rights;
 mod scan;
@@ -60,10 +62,13 @@ mod tree;
 
 pub use api::{
     AttachmentStore, ChangeFeed, ConfigStore, DocumentStore, HierarchyStore, LinkStore,
-    ObjectStore, RightsStore, SearchStore, TokenStore, TrashStore, UserStore, WikiStore,
+    ObjectStore, RightsStore, SearchStore, SecretStore, TokenStore, TrashStore, UserStore,
+    WikiStore,
 };
 pub use config::{Limits, StoreConfig};
 pub use error::{Entity, Field, InvalidInput, StoreError};
+#[cfg(feature = "postgres")]
+pub use postgres::PostgresStore;
 pub use sqlite::SqliteStore;
 
 /// The result type of every store operation.
@@ -85,6 +90,7 @@ pub trait Store:
     + ObjectStore
     + TrashStore
     + ConfigStore
+    + SecretStore
     + Send
     + Sync
 {
@@ -104,6 +110,7 @@ impl<T> Store for T where
         + ObjectStore
         + TrashStore
         + ConfigStore
+        + SecretStore
         + Send
         + Sync
 {

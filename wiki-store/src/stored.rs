@@ -11,10 +11,69 @@ use time::OffsetDateTime;
 use crate::Result;
 use crate::StoreError;
 use crate::model::class::{FieldDefinition, FieldType};
+use crate::model::document::Document;
 use crate::model::locale::Locale;
 use crate::model::rights::{RightRule, RightScope, Subject};
+use crate::model::version::Version;
 use crate::model::wiki::WikiId;
+use crate::plan::document::RowView;
 use crate::reference::{DocumentReference, SpacePath};
+
+/// The current state of one stored document row, as both backends read it.
+#[derive(Debug, Clone)]
+pub(crate) struct StoredRow {
+    pub(crate) id: i64,
+    /// `""` for the default row.
+    pub(crate) locale: String,
+    pub(crate) language: String,
+    pub(crate) title: String,
+    pub(crate) content: String,
+    pub(crate) syntax: String,
+    pub(crate) hidden: bool,
+    pub(crate) creator: String,
+    pub(crate) author: String,
+    pub(crate) created_ms: i64,
+    pub(crate) updated_ms: i64,
+    pub(crate) version: Version,
+}
+
+impl StoredRow {
+    /// The row as the write rules see it.
+    pub(crate) fn view(&self) -> RowView<'_> {
+        RowView {
+            language: &self.language,
+            title: &self.title,
+            content: &self.content,
+            syntax: &self.syntax,
+            hidden: self.hidden,
+            version: self.version,
+        }
+    }
+
+    /// The document this row shows, given its document's default language and translations.
+    pub(crate) fn into_document(
+        self,
+        reference: &DocumentReference,
+        default_locale: Locale,
+        translations: Vec<Locale>,
+    ) -> Result<Document> {
+        Ok(Document {
+            reference: reference.clone(),
+            locale: row_locale(&self.locale)?,
+            default_locale,
+            title: self.title,
+            content: self.content,
+            syntax: self.syntax,
+            hidden: self.hidden,
+            author: self.author,
+            creator: self.creator,
+            created: from_ms(self.created_ms),
+            updated: from_ms(self.updated_ms),
+            version: self.version,
+            translations,
+        })
+    }
+}
 
 /// The stored locale of a document's default row (a translation row stores its locale).
 pub(crate) const DEFAULT_ROW: &str = "";

@@ -21,6 +21,7 @@ pub(crate) mod config;
 pub(crate) mod document;
 pub(crate) mod object;
 pub(crate) mod owner;
+pub(crate) mod secret;
 pub(crate) mod text;
 pub(crate) mod trash;
 pub(crate) mod wiki;

@@ -11,8 +11,8 @@ use crate::model::link::LinkTarget;
 use crate::model::locale::Locale;
 use crate::model::version::Version;
 use crate::plan::document::{
-    RowView, RowWrite, SavePlan, all_unchanged, plan_save, read_target, target_row,
-    unknown_document, unknown_revision, validate_save,
+    RowWrite, SavePlan, all_unchanged, plan_save, read_target, target_row, unknown_document,
+    unknown_revision, validate_save,
 };
 use crate::plan::wiki::unknown_wiki;
 use crate::reference::DocumentReference;
@@ -20,39 +20,7 @@ use crate::sqlite::SqliteStore;
 use crate::sqlite::convert::DbResultExt;
 use crate::sqlite::history;
 use crate::sqlite::write::WriteTx;
-use crate::stored::{self, DEFAULT_ROW, corrupt, from_ms, now_ms, to_i64};
-
-/// The current state of one stored row.
-#[derive(Debug, Clone)]
-pub(crate) struct StoredRow {
-    pub(crate) id: i64,
-    /// `""` for the default row.
-    pub(crate) locale: String,
-    pub(crate) language: String,
-    pub(crate) title: String,
-    pub(crate) content: String,
-    pub(crate) syntax: String,
-    pub(crate) hidden: bool,
-    pub(crate) creator: String,
-    pub(crate) author: String,
-    pub(crate) created_ms: i64,
-    pub(crate) updated_ms: i64,
-    pub(crate) version: Version,
-}
-
-impl StoredRow {
-    /// The row as the write rules see it.
-    pub(crate) fn view(&self) -> RowView<'_> {
-        RowView {
-            language: &self.language,
-            title: &self.title,
-            content: &self.content,
-            syntax: &self.syntax,
-            hidden: self.hidden,
-            version: self.version,
-        }
-    }
-}
+use crate::stored::{self, DEFAULT_ROW, StoredRow, corrupt, now_ms, to_i64};
 
 const ROW_COLUMNS: &str = "id, locale, language, title, content, syntax, hidden, creator, author, created_ms, \
                            updated_ms, version_major, version_minor";
@@ -322,22 +290,8 @@ fn to_document(
             .ok_or_else(|| corrupt("translation without default row"))?;
         stored::locale(&default.language)?
     };
-    let locale = stored::row_locale(&row.locale)?;
-    Ok(Document {
-        reference: reference.clone(),
-        locale,
-        default_locale,
-        title: row.title,
-        content: row.content,
-        syntax: row.syntax,
-        hidden: row.hidden,
-        author: row.author,
-        creator: row.creator,
-        created: from_ms(row.created_ms),
-        updated: from_ms(row.updated_ms),
-        version: row.version,
-        translations: translations(conn, reference)?,
-    })
+    let translations = translations(conn, reference)?;
+    row.into_document(reference, default_locale, translations)
 }
 
 impl DocumentStore for SqliteStore {

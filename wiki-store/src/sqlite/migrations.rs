@@ -30,6 +30,7 @@ pub(crate) const MIGRATIONS: &[Migration] = &[
     migration!(4, "0004_attachments"),
     migration!(5, "0005_recycle_bin"),
     migration!(6, "0006_token_last_used"),
+    migration!(7, "0007_farm_secrets"),
 ];
 
 /// Brings the database to the newest schema.

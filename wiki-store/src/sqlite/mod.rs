@@ -20,6 +20,7 @@ mod owner;
 mod pool;
 mod rights;
 mod search;
+mod secrets;
 mod tokens;
 mod trash;
 mod users;

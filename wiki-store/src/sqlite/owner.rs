@@ -6,9 +6,9 @@ use crate::model::version::Version;
 use crate::plan::document::unknown_document;
 use crate::plan::owner::{Touch, TouchPlan, Touched};
 use crate::reference::DocumentReference;
-use crate::sqlite::documents::{StoredRow, default_row_id, load_row, save_in, write_row};
+use crate::sqlite::documents::{default_row_id, load_row, save_in, write_row};
 use crate::sqlite::write::WriteTx;
-use crate::stored::{DEFAULT_ROW, corrupt};
+use crate::stored::{DEFAULT_ROW, StoredRow, corrupt};
 
 /// [`Touch::untouched`] on the document's default row as `tx` sees it.
 pub(crate) fn untouched(tx: &WriteTx<'_>, touch: &Touch<'_>) -> Result<Option<Version>> {

@@ -49,7 +49,7 @@ impl Pool {
             Ok(reader)
         };
         let mut readers = Vec::new();
-        for _ in 0..config.readers.max(1) {
+        for _ in 0..config.pool_size.max(1) {
             readers.push(Mutex::new(open_reader()?));
         }
         let probe = open_reader()?;
@@ -114,7 +114,7 @@ impl Pool {
 
 fn configure(conn: &Connection, config: &StoreConfig) -> Result<(), StoreError> {
     conn.busy_timeout(std::time::Duration::from_millis(u64::from(
-        config.busy_timeout_ms,
+        config.lock_timeout_ms,
     )))
     .db()?;
     conn.pragma_update(None, "foreign_keys", true).db()?;

@@ -13,13 +13,13 @@ use rusqlite::{Connection, OptionalExtension, params_from_iter};
 
 use crate::api::SearchStore;
 use crate::fulltext::{
-    BROWSE_SNIPPET_CHARS, SearchText, no_results, parse_highlights, search_text,
+    BROWSE_SNIPPET_CHARS, Scanned, SearchText, foreseen_page, no_results, parse_highlights,
+    results, search_text,
 };
 use crate::model::search::{
-    SearchCandidate, SearchHit, SearchQuery, SearchResults, SearchSort, Snippet, WikiScope,
+    SearchCandidate, SearchQuery, SearchResults, SearchSort, Snippet, WikiScope,
 };
 use crate::reference::DocumentReference;
-use crate::scan::Pager;
 use crate::sqlite::SqliteStore;
 use crate::sqlite::convert::DbResultExt;
 use crate::stored::{self, DEFAULT_ROW, corrupt, from_ms, to_i64, to_ms};
@@ -36,12 +36,6 @@ pub(crate) fn match_expression(words: &[String]) -> String {
         .map(|word| format!("\"{}\"", word.replace('"', "\"\"")))
         .collect::<Vec<_>>()
         .join(" ")
-}
-
-/// A candidate with its row id, for the snippet lookup.
-struct Row {
-    id: i64,
-    candidate: SearchCandidate,
 }
 
 /// The candidate query: SQL text and its bound values.
@@ -116,7 +110,7 @@ pub(crate) fn candidate_query(query: &SearchQuery, expression: Option<&str>) -> 
     CandidateQuery { sql, values }
 }
 
-fn candidates(conn: &Connection, query: &CandidateQuery) -> Result<Vec<Row>> {
+fn candidates(conn: &Connection, query: &CandidateQuery) -> Result<Vec<Scanned>> {
     let mut stmt = conn.prepare_cached(&query.sql).db()?;
     let mut rows = stmt.query(params_from_iter(query.values.iter())).db()?;
     // Wikis, spaces and languages repeat across candidates: parse each distinct value once.
@@ -134,7 +128,7 @@ fn candidates(conn: &Connection, query: &CandidateQuery) -> Result<Vec<Row>> {
             locale => Some(parsed(&mut locales, locale, stored::locale)?),
         };
         let rank: Option<f64> = row.get(10).db()?;
-        out.push(Row {
+        out.push(Scanned {
             id: row.get(0).db()?,
             candidate: SearchCandidate {
                 reference,
@@ -218,50 +212,21 @@ impl SearchStore for SqliteStore {
         // authorization callback may itself use the store. Snippets for the page that results
         // if every candidate is authorized (the common case) are taken in the same read; only
         // rows that page did not foresee need a second read.
-        let (mut rows, mut snippets) = self.read(|conn| {
+        let (rows, snippets) = self.read(|conn| {
             let rows = candidates(conn, &sql)?;
             let mut snippets = HashMap::new();
-            for row in rows
-                .iter()
-                .take(query.scan_limit)
-                .skip(query.offset)
-                .take(query.limit)
-            {
-                snippets.insert(row.id, snippet(conn, row.id, expression)?);
+            for id in foreseen_page(query, &rows) {
+                snippets.insert(id, snippet(conn, id, expression)?);
             }
             Ok((rows, snippets))
         })?;
-        let total_capped = rows.len() > query.scan_limit;
-        rows.truncate(query.scan_limit);
-
-        let mut pager = Pager::new(query.offset, query.limit);
-        let page = pager.page(rows, |row| authorize(&row.candidate));
-        let unforeseen: Vec<i64> = page
-            .iter()
-            .map(|row| row.id)
-            .filter(|id| !snippets.contains_key(id))
-            .collect();
-        if !unforeseen.is_empty() {
-            let more = self.read(|conn| {
+        results(query, rows, snippets, terms, authorize, |unforeseen| {
+            self.read(|conn| {
                 unforeseen
                     .iter()
                     .map(|&id| Ok((id, snippet(conn, id, expression)?)))
-                    .collect::<Result<Vec<_>>>()
-            })?;
-            snippets.extend(more);
-        }
-        let hits = page
-            .into_iter()
-            .map(|row| SearchHit {
-                snippet: snippets.remove(&row.id).unwrap_or_default(),
-                candidate: row.candidate,
+                    .collect()
             })
-            .collect();
-        Ok(SearchResults {
-            hits,
-            total: pager.total(),
-            total_capped,
-            terms,
         })
     }
 }

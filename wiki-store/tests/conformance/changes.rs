@@ -1,12 +1,13 @@
 //! Change events and the persistent change sequence.
 
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use wiki_store::model::change::{ChangeEvent, ChangeKind};
 use wiki_store::model::document::DocumentSave;
 use wiki_store::model::wiki::WikiId;
 
-use crate::harness::{Case, Fixture, cases, put, reference};
+use crate::harness::{Case, Fixture, cases, count_events, put, reference};
 
 fn saves_reach_subscribers_after_commit_and_unsubscribing_stops_them(db: &Fixture) {
     let store = db.store();
@@ -33,10 +34,7 @@ fn saves_reach_subscribers_after_commit_and_unsubscribing_stops_them(db: &Fixtur
 
 fn failed_writes_emit_nothing_and_leave_the_sequence(db: &Fixture) {
     let store = db.store();
-    let seen: Arc<Mutex<usize>> = Arc::default();
-    let sink = Arc::clone(&seen);
-    let _subscription =
-        store.subscribe(Arc::new(move |_: &ChangeEvent| *sink.lock().unwrap() += 1));
+    let (_subscription, seen) = count_events(&*store);
     let before = store.change_seq().unwrap();
     let bad = DocumentSave::new(reference("nowhere:X.Y"), "x", "a");
     assert!(store.save_document(&bad).is_err());
@@ -70,6 +68,40 @@ fn the_commit_marker_moves_with_own_commits_and_not_with_reads(db: &Fixture) {
     assert_eq!(store.commit_marker().unwrap(), after_own);
 }
 
+fn another_process_commit_moves_the_commit_marker_within_a_second(db: &Fixture) {
+    let store = db.store();
+    let other = db.reopen();
+    for round in 0..3 {
+        let before = store.commit_marker().unwrap();
+        let seq = store.change_seq().unwrap();
+        put(
+            &*other,
+            &format!("Marker.Other{round}"),
+            "",
+            "written elsewhere",
+        );
+        let deadline = Instant::now() + Duration::from_secs(1);
+        while store.commit_marker().unwrap() == before {
+            assert!(
+                Instant::now() < deadline,
+                "round {round}: another process's commit left the marker for a second"
+            );
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        assert!(
+            store.change_seq().unwrap() > seq,
+            "and the sequence tells what changed"
+        );
+        assert!(
+            store
+                .document(&reference(&format!("Marker.Other{round}")), None)
+                .unwrap()
+                .is_some(),
+            "the commit is readable here at once"
+        );
+    }
+}
+
 fn the_generator_writes_through_the_store_traits(db: &Fixture) {
     let store = db.store();
     let spec = wiki_store::generate::SyntheticWiki {
@@ -89,7 +121,7 @@ fn the_generator_writes_through_the_store_traits(db: &Fixture) {
 fn a_panic_inside_an_authorization_callback_leaves_the_store_usable(db: &Fixture) {
     use wiki_store::model::search::{SearchQuery, WikiScope};
     let store = db.open_with(wiki_store::StoreConfig {
-        readers: 1,
+        pool_size: 1,
         ..Default::default()
     });
     put(&*store, "Panic.Page", "", "words");
@@ -113,6 +145,7 @@ pub(crate) fn cases() -> Vec<Case> {
         failed_writes_emit_nothing_and_leave_the_sequence,
         another_process_sees_the_sequence_advance,
         the_commit_marker_moves_with_own_commits_and_not_with_reads,
+        another_process_commit_moves_the_commit_marker_within_a_second,
         the_generator_writes_through_the_store_traits,
         a_panic_inside_an_authorization_callback_leaves_the_store_usable,
     ]

@@ -8,7 +8,7 @@ use wiki_store::model::document::{DocumentSave, Expected};
 use crate::harness::{Case, Fixture, cases, put, reference};
 
 fn concurrent_writers_with_one_base_version_give_one_winner_and_lose_nothing(db: &Fixture) {
-    const WRITERS: usize = 8;
+    const WRITERS: usize = 16;
     let store = db.store();
     put(&*store, "Race.Page", "Race", "start");
     let base = store

@@ -5,7 +5,10 @@
 //! module's `cases()`; `main` runs each test once per backend, named `<backend>::<module>::<test>`
 //! (so `cargo test -p wiki-store --test conformance sqlite::documents` filters as usual).
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
+
+use wiki_store::api::Subscription;
+use wiki_store::model::change::ChangeEvent;
 
 use wiki_store::model::document::DocumentSave;
 use wiki_store::model::version::Version;
@@ -27,17 +30,9 @@ pub(crate) struct Backend {
 pub(crate) struct Skip(pub(crate) String);
 
 /// The name of the variable that points the suite at a PostgreSQL server.
-#[expect(
-    dead_code,
-    reason = "the PostgreSQL backend finds its server through it"
-)]
 pub(crate) const TEST_DATABASE_VAR: &str = "WIKI_MCP_TEST_DATABASE";
 
 /// The value of `var`, or the skip that names it: how a backend needing a service finds it.
-#[expect(
-    dead_code,
-    reason = "the PostgreSQL backend finds its server through it"
-)]
 pub(crate) fn required_env(var: &str) -> Result<String, Skip> {
     match std::env::var(var) {
         Ok(value) if !value.trim().is_empty() => Ok(value),
@@ -97,6 +92,14 @@ macro_rules! cases {
     };
 }
 pub(crate) use cases;
+
+/// Counts the change events `store` publishes from now on (until the subscription drops).
+pub(crate) fn count_events(store: &dyn Store) -> (Subscription, Arc<Mutex<usize>>) {
+    let seen: Arc<Mutex<usize>> = Arc::default();
+    let sink = Arc::clone(&seen);
+    let subscription = store.subscribe(Arc::new(move |_: &ChangeEvent| *sink.lock().unwrap() += 1));
+    (subscription, seen)
+}
 
 /// A reference in the main wiki.
 pub(crate) fn reference(input: &str) -> DocumentReference {

@@ -31,6 +31,7 @@ mod look_alikes;
 mod object_queries;
 mod objects;
 mod search;
+mod secrets;
 mod trash;
 mod unchanged_writes;
 mod wikis;
@@ -38,7 +39,7 @@ mod wikis;
 use harness::{Backend, Case, Fixture};
 
 /// Every backend the suite runs against.
-const BACKENDS: &[Backend] = &[backends::sqlite::BACKEND];
+const BACKENDS: &[Backend] = &[backends::sqlite::BACKEND, backends::postgres::BACKEND];
 
 /// Every module's tests, by module name.
 fn suite() -> Vec<(&'static str, Vec<Case>)> {
@@ -56,6 +57,7 @@ fn suite() -> Vec<(&'static str, Vec<Case>)> {
         ("object_queries", object_queries::cases()),
         ("objects", objects::cases()),
         ("search", search::cases()),
+        ("secrets", secrets::cases()),
         ("trash", trash::cases()),
         ("unchanged_writes", unchanged_writes::cases()),
         ("wikis", wikis::cases()),

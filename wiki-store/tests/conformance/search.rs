@@ -345,7 +345,7 @@ fn denied_rows_leave_no_countable_trace_and_paging_counts_only_authorized_rows(d
 
 fn the_authorization_callback_may_use_the_store(db: &Fixture) {
     let store = db.open_with(wiki_store::StoreConfig {
-        readers: 1,
+        pool_size: 1,
         ..Default::default()
     });
     put(&*store, "Cb.Page", "", "reentrant");

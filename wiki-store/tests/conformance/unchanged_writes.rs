@@ -5,11 +5,8 @@
 //! an object, follows.
 
 use std::collections::BTreeMap;
-use std::sync::{Arc, Mutex};
 
-use wiki_store::api::Subscription;
 use wiki_store::model::attachment::AttachmentWrite;
-use wiki_store::model::change::ChangeEvent;
 use wiki_store::model::class::{FieldType, NumberKind};
 use wiki_store::model::document::{DocumentSave, Expected, SaveOutcome};
 use wiki_store::model::mcp_config::McpConfig;
@@ -18,7 +15,7 @@ use wiki_store::model::version::Version;
 use wiki_store::model::wiki::WikiId;
 use wiki_store::{Store, StoreError};
 
-use crate::harness::{Case, Fixture, cases, reference, v};
+use crate::harness::{Case, Fixture, cases, count_events, reference, v};
 
 use crate::objects::CLASS;
 
@@ -47,14 +44,6 @@ fn footprint(store: &dyn Store, document: &str) -> Footprint {
             .map(|a| a.version)
             .collect(),
     }
-}
-
-/// Counts the change events published from now on.
-fn count_events(store: &dyn Store) -> (Subscription, Arc<Mutex<usize>>) {
-    let seen: Arc<Mutex<usize>> = Arc::default();
-    let sink = Arc::clone(&seen);
-    let subscription = store.subscribe(Arc::new(move |_: &ChangeEvent| *sink.lock().unwrap() += 1));
-    (subscription, seen)
 }
 
 fn upload(content: &[u8], author: &str, expected: Expected) -> AttachmentWrite {

@@ -60,7 +60,9 @@ fn the_clear_token_never_reaches_the_file() {
     let mut bytes = std::fs::read(database_file(&dir)).unwrap();
     // Whatever is still in the write-ahead log counts too.
     bytes.extend(std::fs::read(data(&dir).join("wiki.db-wal")).unwrap_or_default());
-    let secret = clear.rsplit('_').next().unwrap().as_bytes();
+    // `wmcp_<prefix>_<secret>`: the secret is base64url, which may itself contain '_'.
+    let secret = clear.splitn(3, '_').nth(2).unwrap().as_bytes();
+    assert_eq!(secret.len(), 43);
     assert!(!bytes.windows(secret.len()).any(|w| w == secret));
 }
 

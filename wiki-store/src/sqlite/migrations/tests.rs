@@ -10,8 +10,8 @@ use tempfile::TempDir;
 
 use super::*;
 use crate::api::{
-    AttachmentStore, DocumentStore, ObjectStore, RightsStore, SearchStore, TokenStore, TrashStore,
-    UserStore,
+    AttachmentStore, DocumentStore, ObjectStore, RightsStore, SearchStore, SecretStore, TokenStore,
+    TrashStore, UserStore,
 };
 use crate::model::document::Expected;
 use crate::model::search::{SearchQuery, WikiScope};
@@ -319,6 +319,28 @@ fn version_6_token_last_used_from_5() {
     let at = time::OffsetDateTime::from_unix_timestamp(1_800_000_000).unwrap();
     store.record_token_use("0123456789ab", at).unwrap();
     assert_eq!(store.list_tokens(None).unwrap()[0].last_used, Some(at));
+}
+
+#[test]
+fn version_7_farm_secrets_from_6() {
+    let (dir, mut conn) = at_version(6);
+    insert_document(&conn, "Kept", "Page", "still here");
+    upgrade(&mut conn, 7);
+    assert_eq!(count(&conn, "SELECT count(*) FROM farm_secrets"), 0);
+    assert!(
+        conn.execute(
+            "INSERT INTO farm_secrets (name, value, created_ms) VALUES ('short', x'00', 1)",
+            []
+        )
+        .is_err(),
+        "the schema refuses a guessable secret"
+    );
+
+    let store = current_store(&dir, conn);
+    let key = [9u8; 32];
+    assert_eq!(store.farm_secret("link-signing", &key).unwrap(), key);
+    assert_eq!(store.farm_secret("link-signing", &[1u8; 32]).unwrap(), key);
+    assert!(store.document(&page("Kept.Page"), None).unwrap().is_some());
 }
 
 /// A database at the newest version with a second wiki in it.

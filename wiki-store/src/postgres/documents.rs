@@ -1,0 +1,394 @@
+//! Documents: saving rows (default row locked, compare-and-set, revision, links and search
+//! vector in one transaction) and reading them with exact-match locale routing, in one statement
+//! per read where the SQLite backend needs several.
+
+use postgres::Row;
+
+use crate::Result;
+use crate::api::DocumentStore;
+use crate::model::document::{Document, DocumentLocales, DocumentSave, SaveOutcome};
+use crate::model::history::{HistoryPage, Revision, RevisionDiff};
+use crate::model::link::LinkTarget;
+use crate::model::locale::Locale;
+use crate::model::version::Version;
+use crate::plan::document::{
+    RowWrite, SavePlan, all_unchanged, plan_save, read_target, target_row, unknown_document,
+    unknown_revision, validate_save,
+};
+use crate::plan::wiki::unknown_wiki;
+use crate::postgres::PostgresStore;
+use crate::postgres::convert::{RowExt, unsigned};
+use crate::postgres::history;
+use crate::postgres::pool::Conn;
+use crate::postgres::write::WriteTx;
+use crate::reference::DocumentReference;
+use crate::stored::{self, DEFAULT_ROW, StoredRow, now_ms, to_i64};
+
+/// The columns [`stored_row`] decodes, in order.
+pub(crate) const ROW_COLUMNS: &str = "id, locale, language, title, content, syntax, hidden, creator, author, \
+                                      created_ms, updated_ms, version_major, version_minor";
+
+/// A row of [`ROW_COLUMNS`] (from column 0).
+pub(crate) fn stored_row(row: &Row) -> Result<StoredRow> {
+    Ok(StoredRow {
+        id: row.col(0)?,
+        locale: row.col(1)?,
+        language: row.col(2)?,
+        title: row.col(3)?,
+        content: row.col(4)?,
+        syntax: row.col(5)?,
+        hidden: row.col(6)?,
+        creator: row.col(7)?,
+        author: row.col(8)?,
+        created_ms: row.col(9)?,
+        updated_ms: row.col(10)?,
+        version: version(row, 11)?,
+    })
+}
+
+/// A version stored as two `bigint` columns, `major` at `index` and `minor` after it.
+pub(crate) fn version(row: &Row, index: usize) -> Result<Version> {
+    Ok(Version {
+        major: unsigned(row.col::<i64>(index)?, "version")?,
+        minor: unsigned(row.col::<i64>(index + 1)?, "version")?,
+    })
+}
+
+/// A version's two columns, as bound values.
+pub(crate) fn version_columns(version: Version) -> (i64, i64) {
+    (i64::from(version.major), i64::from(version.minor))
+}
+
+/// Where a reference is stored: `(wiki, space, name)`.
+pub(crate) fn key(reference: &DocumentReference) -> (&str, String, &str) {
+    (
+        reference.wiki().as_str(),
+        reference.space().to_string(),
+        reference.name(),
+    )
+}
+
+/// One row by reference and stored locale (`""` for the default row), locked `FOR UPDATE` until
+/// the transaction ends: a write reads every row it plans on this way, so writers of one
+/// document queue behind each other and each sees the previous one's commit.
+pub(crate) fn lock_row(
+    conn: &mut Conn,
+    reference: &DocumentReference,
+    locale: &str,
+) -> Result<Option<StoredRow>> {
+    let (wiki, space, name) = key(reference);
+    conn.query_opt(
+        &format!(
+            "SELECT {ROW_COLUMNS} FROM documents WHERE wiki = $1 AND space = $2 AND name = $3 AND locale = $4 \
+             FOR UPDATE"
+        ),
+        &[&wiki, &space, &name, &locale],
+    )?
+    .map(|row| stored_row(&row))
+    .transpose()
+}
+
+/// The id of a document's default row: what attachments, objects and page rights hang on.
+pub(crate) fn default_row_id(
+    conn: &mut Conn,
+    reference: &DocumentReference,
+) -> Result<Option<i64>> {
+    let (wiki, space, name) = key(reference);
+    conn.query_opt(
+        "SELECT id FROM documents WHERE wiki = $1 AND space = $2 AND name = $3 AND locale = ''",
+        &[&wiki, &space, &name],
+    )?
+    .map(|row| row.col(0))
+    .transpose()
+}
+
+/// Whether the wiki exists.
+pub(crate) fn wiki_exists(conn: &mut Conn, wiki: &str) -> Result<bool> {
+    Ok(conn
+        .query_opt("SELECT 1 FROM wikis WHERE id = $1", &[&wiki])?
+        .is_some())
+}
+
+/// A document as one read finds it: the row a request addresses (exact-match locale routing),
+/// the document's default language and its translations, in one statement.
+struct Found {
+    row: StoredRow,
+    default_language: String,
+    translations: Vec<String>,
+}
+
+/// Resolves an exact-match locale request: the default row for `None` or the default language,
+/// else that translation row; `None` when the document or translation is missing. One
+/// statement reads the default row, the requested translation row and the translations.
+fn find(
+    conn: &mut Conn,
+    reference: &DocumentReference,
+    locale: Option<&Locale>,
+) -> Result<Option<Found>> {
+    let (wiki, space, name) = key(reference);
+    let requested = stored::row_key(locale);
+    let rows = conn.query(
+        &format!(
+            "SELECT {ROW_COLUMNS}, ARRAY(SELECT t.locale FROM documents t WHERE t.wiki = $1 AND t.space = $2 \
+             AND t.name = $3 AND t.locale <> '' ORDER BY t.locale) \
+             FROM documents WHERE wiki = $1 AND space = $2 AND name = $3 AND locale IN ('', $4) \
+             ORDER BY locale"
+        ),
+        &[&wiki, &space, &name, &requested],
+    )?;
+    let mut rows = rows.iter();
+    let Some(first) = rows.next() else {
+        return Ok(None);
+    };
+    let default = stored_row(first)?;
+    if default.locale != DEFAULT_ROW {
+        // A translation without its default row is not a document.
+        return Ok(None);
+    }
+    let translations: Vec<String> = first.col(13)?;
+    let default_language = default.language.clone();
+    let row = match read_target(locale, &default.language) {
+        None => default,
+        Some(translation) => match rows.next() {
+            Some(row) => {
+                let row = stored_row(row)?;
+                if row.locale != translation.as_str() {
+                    return Ok(None);
+                }
+                row
+            }
+            None => return Ok(None),
+        },
+    };
+    Ok(Some(Found {
+        row,
+        default_language,
+        translations,
+    }))
+}
+
+/// The id and version of the row a request addresses (for history reads).
+pub(crate) fn resolve_row(
+    conn: &mut Conn,
+    reference: &DocumentReference,
+    locale: Option<&Locale>,
+) -> Result<Option<StoredRow>> {
+    Ok(find(conn, reference, locale)?.map(|found| found.row))
+}
+
+fn locales(values: &[String]) -> Result<Vec<Locale>> {
+    values.iter().map(|value| stored::locale(value)).collect()
+}
+
+/// Saves one row inside `tx`, as [`crate::plan::document`] plans it. Validation must have run
+/// ([`validate_save`]).
+pub(crate) fn save_in(
+    tx: &mut WriteTx<'_>,
+    save: &DocumentSave,
+    default_locale: &Locale,
+) -> Result<SaveOutcome> {
+    let reference = &save.reference;
+    let default = lock_row(tx, reference, DEFAULT_ROW)?;
+    // An existing row proves its wiki exists (its foreign key); only a creation asks.
+    if default.is_none() && !wiki_exists(tx, reference.wiki().as_str())? {
+        return Err(unknown_wiki(reference.wiki()));
+    }
+    let translation = target_row(save, default.as_ref().map(StoredRow::view).as_ref())?;
+    let current = match translation {
+        None => None,
+        Some(locale) => lock_row(tx, reference, locale.as_str())?,
+    };
+    let target = if translation.is_some() {
+        current.as_ref()
+    } else {
+        default.as_ref()
+    };
+    let plan = plan_save(
+        save,
+        translation,
+        target.map(StoredRow::view),
+        default.as_ref().map(StoredRow::view),
+        default_locale,
+    )?;
+    match plan {
+        SavePlan::Unchanged(version) => Ok(SaveOutcome::Unchanged { version }),
+        SavePlan::Write(write) => {
+            let id = write_row(tx, &write, target.map(|row| row.id))?;
+            replace_links(tx, id, &write.links())?;
+            Ok(write.outcome())
+        }
+    }
+}
+
+/// Writes a planned row version: updates the row `id` or (for `None`) inserts it, with its
+/// revision, in one statement, and queues its event. Returns the row's id. Links are the
+/// caller's: a content save replaces them, a touch of the owning document keeps them.
+pub(crate) fn write_row(
+    tx: &mut WriteTx<'_>,
+    write: &RowWrite<'_>,
+    id: Option<i64>,
+) -> Result<i64> {
+    let now = now_ms();
+    let (major, minor) = version_columns(write.version);
+    let row = match id {
+        Some(id) => tx.query_one(
+            "WITH row AS (UPDATE documents SET title = $2, content = $3, syntax = $4, hidden = $5, author = $6, \
+             updated_ms = $7, version_major = $8, version_minor = $9 WHERE id = $1 RETURNING id) \
+             INSERT INTO revisions (document_id, major, minor, title, content, syntax, hidden, author, comment, saved_ms) \
+             SELECT row.id, $8, $9, $2, $3, $4, $5, $6, $10, $7 FROM row RETURNING document_id",
+            &[&id, &write.title, &write.content, &write.syntax, &write.hidden, &write.author, &now, &major, &minor, &write.comment],
+        )?,
+        None => {
+            let (wiki, space, name) = key(write.reference);
+            let locale = stored::row_key(write.translation);
+            tx.query_one(
+                "WITH row AS (INSERT INTO documents (wiki, space, name, locale, language, title, content, syntax, \
+                 hidden, creator, author, created_ms, updated_ms, version_major, version_minor) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10, $11, $11, $12, $13) RETURNING id) \
+                 INSERT INTO revisions (document_id, major, minor, title, content, syntax, hidden, author, comment, saved_ms) \
+                 SELECT row.id, $12, $13, $6, $7, $8, $9, $10, $14, $11 FROM row RETURNING document_id",
+                &[&wiki, &space, &name, &locale, &write.language, &write.title, &write.content, &write.syntax,
+                  &write.hidden, &write.author, &now, &major, &minor, &write.comment],
+            )?
+        }
+    };
+    let id = row.col(0)?;
+    let (wiki, event) = write.event();
+    tx.emit(wiki, event);
+    Ok(id)
+}
+
+/// Makes a row's links `links`, in one statement: positions past the new list go, the others
+/// are inserted or overwritten, and a link that stays as it was is not written again (most
+/// saves keep most links).
+fn replace_links(conn: &mut Conn, source_id: i64, links: &[LinkTarget]) -> Result<()> {
+    let mut wikis = Vec::with_capacity(links.len());
+    let mut spaces = Vec::with_capacity(links.len());
+    let mut names = Vec::with_capacity(links.len());
+    let mut attachments: Vec<Option<&str>> = Vec::with_capacity(links.len());
+    for link in links {
+        let (target, attachment) = match link {
+            LinkTarget::Document(target) => (target, None),
+            LinkTarget::Attachment { document, name } => (document, Some(name.as_str())),
+        };
+        wikis.push(target.wiki().as_str());
+        spaces.push(target.space().to_string());
+        names.push(target.name());
+        attachments.push(attachment);
+    }
+    let count = to_i64(links.len());
+    conn.execute(
+        "WITH gone AS (DELETE FROM links WHERE source_id = $1 AND position >= $2) \
+         INSERT INTO links (source_id, position, target_wiki, target_space, target_name, attachment) \
+         SELECT $1, l.position - 1, l.wiki, l.space, l.name, l.attachment \
+         FROM unnest($3::text[], $4::text[], $5::text[], $6::text[]) WITH ORDINALITY \
+              AS l(wiki, space, name, attachment, position) \
+         ON CONFLICT (source_id, position) DO UPDATE SET target_wiki = excluded.target_wiki, \
+         target_space = excluded.target_space, target_name = excluded.target_name, \
+         attachment = excluded.attachment \
+         WHERE (links.target_wiki, links.target_space, links.target_name, links.attachment) \
+         IS DISTINCT FROM (excluded.target_wiki, excluded.target_space, excluded.target_name, excluded.attachment)",
+        &[&source_id, &count, &wikis, &spaces, &names, &attachments],
+    )?;
+    Ok(())
+}
+
+impl DocumentStore for PostgresStore {
+    fn save_document(&self, save: &DocumentSave) -> Result<SaveOutcome> {
+        validate_save(save, &self.config().limits)?;
+        self.write(|tx| {
+            let outcome = save_in(tx, save, &self.config().default_locale)?;
+            if matches!(outcome, SaveOutcome::Unchanged { .. }) {
+                tx.nothing_changed();
+            }
+            Ok(outcome)
+        })
+    }
+
+    fn save_documents(&self, saves: &[DocumentSave]) -> Result<Vec<SaveOutcome>> {
+        for save in saves {
+            validate_save(save, &self.config().limits)?;
+        }
+        self.write(|tx| {
+            let mut outcomes = Vec::with_capacity(saves.len());
+            for save in saves {
+                outcomes.push(save_in(tx, save, &self.config().default_locale)?);
+            }
+            if all_unchanged(outcomes.iter()) {
+                tx.nothing_changed();
+            }
+            Ok(outcomes)
+        })
+    }
+
+    fn document(
+        &self,
+        reference: &DocumentReference,
+        locale: Option<&Locale>,
+    ) -> Result<Option<Document>> {
+        let Some(found) = self.read(|conn| find(conn, reference, locale))? else {
+            return Ok(None);
+        };
+        let default_locale = stored::locale(&found.default_language)?;
+        let translations = locales(&found.translations)?;
+        found
+            .row
+            .into_document(reference, default_locale, translations)
+            .map(Some)
+    }
+
+    fn document_locales(&self, reference: &DocumentReference) -> Result<Option<DocumentLocales>> {
+        let Some(found) = self.read(|conn| find(conn, reference, None))? else {
+            return Ok(None);
+        };
+        Ok(Some(DocumentLocales {
+            default_locale: stored::locale(&found.default_language)?,
+            translations: locales(&found.translations)?,
+        }))
+    }
+
+    fn history(
+        &self,
+        reference: &DocumentReference,
+        locale: Option<&Locale>,
+        offset: usize,
+        limit: usize,
+    ) -> Result<Option<HistoryPage>> {
+        self.snapshot(|conn| {
+            let Some(row) = resolve_row(conn, reference, locale)? else {
+                return Ok(None);
+            };
+            history::page(conn, row.id, row.version, offset, limit).map(Some)
+        })
+    }
+
+    fn revision(
+        &self,
+        reference: &DocumentReference,
+        locale: Option<&Locale>,
+        version: Version,
+    ) -> Result<Option<Revision>> {
+        self.snapshot(|conn| match resolve_row(conn, reference, locale)? {
+            Some(row) => history::revision(conn, row.id, version),
+            None => Ok(None),
+        })
+    }
+
+    fn diff(
+        &self,
+        reference: &DocumentReference,
+        locale: Option<&Locale>,
+        from: Version,
+        to: Version,
+    ) -> Result<RevisionDiff> {
+        let (old, new) = self.snapshot(|conn| {
+            let row =
+                resolve_row(conn, reference, locale)?.ok_or_else(|| unknown_document(reference))?;
+            let old =
+                history::revision(conn, row.id, from)?.ok_or_else(|| unknown_revision(from))?;
+            let new = history::revision(conn, row.id, to)?.ok_or_else(|| unknown_revision(to))?;
+            Ok((old, new))
+        })?;
+        Ok(crate::history::diff(old, new))
+    }
+}

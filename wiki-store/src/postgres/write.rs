@@ -1,0 +1,207 @@
+//! Write transactions: one `READ COMMITTED` transaction per write, rows locked where a plan
+//! depends on them, retried from the start when it collides with a concurrent writer, the change
+//! sequence advanced and notified as its last statement, events published after the commit.
+//!
+//! Why row locks and not `SERIALIZABLE`: every write advances the one `change_seq` row, so under
+//! serializable isolation any two overlapping writes would conflict on it and one would be
+//! retried, however unrelated the documents. Here a write locks what its plan reads (a
+//! document's default row `FOR UPDATE` before reading anything hanging on it, the subjects and
+//! wikis it references `FOR SHARE`), so writers of one document queue behind each other and see
+//! each other's commits (the compare-and-set then refuses the stale ones, as on SQLite), writers
+//! of different documents run side by side, and `change_seq` is locked only from its update to
+//! the commit. What locks cannot order (two creations of one row, a deadlock between batches,
+//! a lock wait past `lock_timeout`) fails with a conflict, and the whole write runs again from
+//! its first read, at most [`MAX_ATTEMPTS`] times, then [`StoreError::ConcurrentSave`].
+
+use std::ops::{Deref, DerefMut};
+use std::time::Duration;
+
+use rand::RngExt;
+
+use crate::model::change::ChangeKind;
+use crate::model::wiki::WikiId;
+use crate::postgres::PostgresStore;
+use crate::postgres::convert::{RowExt, is_conflict, unsigned};
+use crate::postgres::pool::Conn;
+use crate::{Result, StoreError};
+
+/// How many times a write is attempted before it is given up to concurrent writers.
+pub(crate) const MAX_ATTEMPTS: u32 = 8;
+
+/// The channel every commit notifies with its new change sequence value (a macro, so the
+/// statement below is one constant).
+macro_rules! changes_channel {
+    () => {
+        "wiki_mcp_changes"
+    };
+}
+
+/// The channel every commit notifies with its new change sequence value.
+pub(crate) const CHANGES_CHANNEL: &str = changes_channel!();
+
+/// Advances the sequence and notifies the new value, in one statement.
+const BUMP_CHANGE_SEQ: &str = concat!(
+    "WITH bumped AS (UPDATE change_seq SET value = value + 1 WHERE id = 1 RETURNING value) ",
+    "SELECT bumped.value FROM bumped CROSS JOIN LATERAL pg_notify('",
+    changes_channel!(),
+    "', bumped.value::text) AS notified"
+);
+
+/// A write in progress. Derefs to the connection for statements.
+///
+/// Unless [`WriteTx::nothing_changed`] is called, committing advances the change sequence and
+/// notifies it; a forgotten bump would leave other replicas' caches stale, a spurious one only
+/// costs a reload.
+pub(crate) struct WriteTx<'c> {
+    conn: &'c mut Conn,
+    events: Vec<(WikiId, ChangeKind)>,
+    changed: bool,
+}
+
+impl WriteTx<'_> {
+    /// Queues an event for the listeners, published once the transaction commits.
+    pub(crate) fn emit(&mut self, wiki: WikiId, kind: ChangeKind) {
+        self.events.push((wiki, kind));
+    }
+
+    /// Declares that this transaction wrote nothing (a no-op save), so the sequence stays put.
+    pub(crate) fn nothing_changed(&mut self) {
+        self.changed = false;
+    }
+}
+
+impl Deref for WriteTx<'_> {
+    type Target = Conn;
+
+    fn deref(&self) -> &Conn {
+        self.conn
+    }
+}
+
+impl DerefMut for WriteTx<'_> {
+    fn deref_mut(&mut self) -> &mut Conn {
+        self.conn
+    }
+}
+
+/// How one attempt ended, when it did not commit.
+enum Failed {
+    /// A conflict with a concurrent writer, or a dead pooled connection: run it again.
+    Retry(StoreError),
+    /// Anything else: the write's answer.
+    Fail(StoreError),
+}
+
+/// What a committed attempt leaves: the value, the sequence it advanced to (none when it
+/// changed nothing) and its queued events.
+type Committed<T> = (T, Option<u64>, Vec<(WikiId, ChangeKind)>);
+
+impl PostgresStore {
+    /// Runs `f` in one write transaction, again from the start when it collides with a
+    /// concurrent writer. An `Err` from `f` rolls everything back; `f` must be repeatable (it
+    /// re-reads what it plans on, and its events are queued afresh each time).
+    pub(crate) fn write<T>(&self, mut f: impl FnMut(&mut WriteTx<'_>) -> Result<T>) -> Result<T> {
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            match self.attempt(&mut f) {
+                Ok((value, seq, events)) => {
+                    if let Some(seq) = seq {
+                        self.feed().committed(seq);
+                    }
+                    self.listeners().publish_committed(seq.unwrap_or(0), events);
+                    return Ok(value);
+                }
+                Err(Failed::Retry(error)) if attempt < MAX_ATTEMPTS => {
+                    tracing::debug!(attempt, error = %error, source = ?std::error::Error::source(&error), "write collided; retrying");
+                    std::thread::sleep(backoff(attempt));
+                }
+                Err(Failed::Retry(error)) => {
+                    tracing::warn!(attempts = attempt, source = ?std::error::Error::source(&error), "write given up to concurrent writers");
+                    return Err(StoreError::ConcurrentSave { attempts: attempt });
+                }
+                Err(Failed::Fail(error)) => return Err(error),
+            }
+        }
+    }
+
+    fn attempt<T>(
+        &self,
+        f: &mut impl FnMut(&mut WriteTx<'_>) -> Result<T>,
+    ) -> std::result::Result<Committed<T>, Failed> {
+        let mut conn = self.pool().get().map_err(Failed::Fail)?;
+        if let Err(error) = conn.begin("ISOLATION LEVEL READ COMMITTED") {
+            // A pooled connection that died while idle fails on its first statement, before
+            // anything was done: the others are likely dead too, and a fresh one will do.
+            if matches!(error, StoreError::Unavailable(_)) && conn.reused() {
+                drop(conn);
+                self.pool().discard_idle();
+                return Err(Failed::Retry(error));
+            }
+            return Err(Failed::Fail(error));
+        }
+        let mut tx = WriteTx {
+            conn: &mut conn,
+            events: Vec::new(),
+            changed: true,
+        };
+        let outcome = f(&mut tx).and_then(|value| {
+            let seq = if tx.changed {
+                Some(bump_change_seq(&mut tx)?)
+            } else {
+                None
+            };
+            Ok((value, seq))
+        });
+        let WriteTx { events, .. } = tx;
+        match outcome {
+            Ok((value, seq)) => match conn.commit() {
+                Ok(()) => Ok((value, seq, events)),
+                Err(error) => Err(classify(error)),
+            },
+            Err(error) => {
+                // The failure is the answer; a connection that cannot roll back is dropped.
+                let _ = conn.rollback();
+                if matches!(error, StoreError::Unavailable(_)) {
+                    self.pool().discard_idle();
+                }
+                Err(classify(error))
+            }
+        }
+    }
+}
+
+fn classify(error: StoreError) -> Failed {
+    if is_conflict(&error) {
+        Failed::Retry(error)
+    } else {
+        Failed::Fail(error)
+    }
+}
+
+/// A short, growing, jittered pause before attempt `attempt + 1`, so colliding writers spread
+/// out instead of colliding again.
+fn backoff(attempt: u32) -> Duration {
+    let ceiling_ms = (2u64 << attempt.min(6)).min(100);
+    Duration::from_millis(rand::rng().random_range(1..=ceiling_ms))
+}
+
+/// Advances the change sequence inside the caller's transaction, notifies it (delivered to
+/// every listener when the transaction commits, never before) and returns the new value.
+fn bump_change_seq(conn: &mut Conn) -> Result<u64> {
+    let row = conn.query_one(BUMP_CHANGE_SEQ, &[])?;
+    unsigned(row.col::<i64>(0)?, "change sequence")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn backoff_grows_and_stays_short() {
+        for attempt in 1..=MAX_ATTEMPTS {
+            let pause = backoff(attempt);
+            assert!(pause >= Duration::from_millis(1) && pause <= Duration::from_millis(100));
+        }
+    }
+}
