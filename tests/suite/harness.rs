@@ -18,6 +18,7 @@ use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 use wiki_mcp::demo::DEMO_USER;
 use wiki_mcp::farm::{self, ADMIN_USER, Content};
+use wiki_server::access::OidcIdentity;
 use wiki_server::http::{Directory, HttpOptions, HttpServer};
 use wiki_server::{Manager, ServerSettings};
 use wiki_store::{SqliteStore, Store, TokenStore};
@@ -53,6 +54,14 @@ impl TestServer {
     }
 
     pub(crate) async fn start_with(options: HttpOptions) -> Self {
+        Self::start_with_oidc(options, None).await
+    }
+
+    /// A server that also accepts the OIDC access tokens `oidc` verifies.
+    pub(crate) async fn start_with_oidc(
+        options: HttpOptions,
+        oidc: Option<Arc<OidcIdentity>>,
+    ) -> Self {
         let dir = tempfile::tempdir().expect("a temp dir");
         let store = farm::create(dir.path(), Content::Demo).expect("the demo farm");
         let admin_token = store
@@ -81,7 +90,11 @@ impl TestServer {
             .expect("the server manager"),
         );
         let shutdown = CancellationToken::new();
-        let task = tokio::spawn(server.serve(Arc::new(Directory::new(manager)), shutdown.clone()));
+        let mut directory = Directory::new(manager);
+        if let Some(oidc) = oidc {
+            directory = directory.with_oidc(oidc);
+        }
+        let task = tokio::spawn(server.serve(Arc::new(directory), shutdown.clone()));
         TestServer {
             base,
             bound,

@@ -4,5 +4,6 @@ mod direct;
 mod harness;
 mod http;
 mod links;
+mod oidc;
 mod tidy;
 mod writes;

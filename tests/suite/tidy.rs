@@ -1,7 +1,7 @@
 //! What review would nag about, enforced as plain tests (rust-analyzer's `tidy.rs`).
 //!
 //! - Dependency arrows run one way: `wiki-mcp -> bundled-tools -> wiki-server -> (mcp-runtime ->
-//!   mcp-macros, wiki-store)`; `wiki-store` knows nothing of MCP, `mcp-macros` and `oidc-verifier`
+//!   mcp-macros, wiki-store, oidc-verifier)`; `wiki-store` knows nothing of MCP, `mcp-macros` and `oidc-verifier`
 //!   depend on nothing of ours.
 //! - The framework stands alone: neither `mcp-runtime` nor the `hello-stdio` example reaches a
 //!   wiki crate, even transitively (the resolved graph, from `cargo metadata`).
@@ -78,11 +78,21 @@ fn allowed_arrows() -> BTreeMap<&'static str, &'static [&'static str]> {
         // A resource server's view of OIDC: no wiki type, no web framework of ours.
         ("oidc-verifier", &[][..]),
         ("mcp-runtime", &["mcp-macros"][..]),
-        ("wiki-server", &["mcp-runtime", "wiki-store"][..]),
+        // OIDC bearer tokens are mapped to wiki users in its identity layer.
+        (
+            "wiki-server",
+            &["mcp-runtime", "wiki-store", "oidc-verifier"][..],
+        ),
         ("bundled-tools", &["mcp-runtime", "wiki-server"][..]),
         (
             "wiki-mcp",
-            &["bundled-tools", "wiki-server", "wiki-store"][..],
+            // oidc-verifier: `serve --oidc-*` builds the verifier's configuration.
+            &[
+                "bundled-tools",
+                "wiki-server",
+                "wiki-store",
+                "oidc-verifier",
+            ][..],
         ),
         // The model, its installer and the chunker need nothing of ours. When the collections,
         // the index and the two tools join it, it may use the public framework and wiki-server

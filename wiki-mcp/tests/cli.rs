@@ -562,3 +562,39 @@ fn stdio_refuses_an_unknown_user() {
     );
     assert!(error.contains("unknown user `mallory`"), "{error}");
 }
+
+#[test]
+fn serve_refuses_incomplete_or_unusable_oidc_settings_before_listening() {
+    let dir = TempDir::new().expect("a temp dir");
+    let listen = ["serve", "--listen", "127.0.0.1:0"];
+    let without_issuer = fails(
+        dir.path(),
+        &[&listen[..], &["--oidc-audience", "wiki"]].concat(),
+    );
+    assert!(without_issuer.contains("--oidc-issuer"), "{without_issuer}");
+    let without_audience = fails(
+        dir.path(),
+        &[&listen[..], &["--oidc-issuer", "https://idp.example.com"]].concat(),
+    );
+    assert!(
+        without_audience.contains("--oidc-audience"),
+        "{without_audience}"
+    );
+    let plain_http = fails(
+        dir.path(),
+        &[
+            &listen[..],
+            &[
+                "--oidc-issuer",
+                "http://idp.example.com",
+                "--oidc-audience",
+                "wiki",
+            ],
+        ]
+        .concat(),
+    );
+    assert!(
+        plain_http.contains("http://idp.example.com"),
+        "the refusal names the issuer: {plain_http}"
+    );
+}

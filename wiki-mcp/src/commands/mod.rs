@@ -6,6 +6,7 @@ pub(crate) mod farm;
 pub(crate) mod group;
 pub(crate) mod import;
 pub(crate) mod init;
+pub(crate) mod oidc;
 pub(crate) mod rights;
 pub(crate) mod serve;
 pub(crate) mod stdio;

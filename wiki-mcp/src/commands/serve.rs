@@ -42,6 +42,8 @@ pub(crate) struct Args {
     /// The largest request body, in bytes.
     #[arg(long, default_value_t = HttpOptions::default().max_body_bytes)]
     max_body_bytes: usize,
+    #[command(flatten)]
+    oidc: super::oidc::OidcArgs,
 }
 
 /// The link-signing key's file in the data directory.
@@ -55,6 +57,7 @@ pub(crate) fn exec(data: &Path, args: Args) -> Result<()> {
         None
     };
     let public_url = args.public_url.as_deref().map(BaseUrl::parse).transpose()?;
+    let oidc = args.oidc.identity()?;
     let options = HttpOptions {
         public_url,
         authorization_servers: args.authorization_servers,
@@ -86,8 +89,12 @@ pub(crate) fn exec(data: &Path, args: Args) -> Result<()> {
         print_banner(&server, &wikis, token)?;
         let shutdown = CancellationToken::new();
         tokio::spawn(shutdown_on_signal(shutdown.clone()));
+        let mut directory = Directory::new(manager);
+        if let Some(oidc) = oidc {
+            directory = directory.with_oidc(oidc);
+        }
         server
-            .serve(Arc::new(Directory::new(manager)), shutdown)
+            .serve(Arc::new(directory), shutdown)
             .await
             .context("the HTTP server failed")
     })

@@ -9,6 +9,7 @@
 //! reach gate and the filter.
 
 mod document;
+mod oidc;
 mod reach;
 mod rows;
 mod search;
@@ -21,6 +22,7 @@ use wiki_store::rights::{Principal, RightsSnapshot};
 use wiki_store::{Store, StoreError};
 
 pub use document::AuthorizedReference;
+pub use oidc::{OidcIdentity, OidcOutcome, OidcRefusal};
 pub use reach::ALL_WIKIS;
 pub use space::SpaceFilter;
 

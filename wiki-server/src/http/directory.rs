@@ -14,6 +14,10 @@
 //! A request never waits on that write, and the write does not advance the change sequence, so
 //! it drops no cache; its commit moves SQLite's `data_version`, which costs every server one
 //! change-sequence read per flush, not per request.
+//!
+//! With an [`OidcIdentity`], a JWT-shaped bearer token (three base64url parts; an API token is
+//! `wmcp_…` and never is) goes to the OIDC verifier instead of the token store, and one that
+//! does not verify is refused like an invalid API token; API tokens keep working beside it.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -27,6 +31,7 @@ use wiki_store::model::wiki::WikiId;
 use wiki_store::secret::token;
 
 use crate::Error;
+use crate::access::OidcIdentity;
 use crate::server::{Manager, WikiServer};
 
 /// The answers for one request.
@@ -51,6 +56,8 @@ pub(crate) const TOKEN_USE_FLUSH_INTERVAL: Duration = Duration::from_secs(60);
 /// yet written.
 pub struct Directory {
     manager: Arc<Manager>,
+    /// OIDC access tokens, when an issuer is configured.
+    oidc: Option<Arc<OidcIdentity>>,
     tokens: Mutex<TokenCache>,
     /// Token prefix to its latest use since the last flush. Only valid tokens get here, so it
     /// holds at most one entry per live token.
@@ -83,9 +90,21 @@ impl Directory {
     pub fn new(manager: Arc<Manager>) -> Self {
         Directory {
             manager,
+            oidc: None,
             tokens: Mutex::new(TokenCache::default()),
             uses: Mutex::new(HashMap::new()),
         }
+    }
+
+    /// Also accepts OIDC access tokens: JWT-shaped bearer tokens go to `oidc`.
+    pub fn with_oidc(mut self, oidc: Arc<OidcIdentity>) -> Self {
+        self.oidc = Some(oidc);
+        self
+    }
+
+    /// The OIDC identity, when configured.
+    pub fn oidc(&self) -> Option<&Arc<OidcIdentity>> {
+        self.oidc.as_ref()
     }
 
     /// The manager whose servers the gate consults.
@@ -111,7 +130,15 @@ impl Directory {
         Ok(Resolution { server, user })
     }
 
-    async fn user_of(&self, token: String) -> Result<Option<String>, Error> {
+    /// The user `token` authenticates: an OIDC access token's (when configured and the token is
+    /// JWT-shaped) or an API token's; `None` when it is refused.
+    pub(crate) async fn user_of(&self, token: String) -> Result<Option<String>, Error> {
+        if let Some(oidc) = &self.oidc
+            && oidc_verifier::is_jwt_shaped(&token)
+        {
+            let seq = self.manager.change_seq();
+            return Ok(oidc.user_of(self.manager.store(), &token, seq).await?.ok());
+        }
         let owner = self.owner_of(token).await?;
         Ok(owner.map(|owner| {
             self.note_use(&owner.prefix);

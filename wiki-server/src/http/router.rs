@@ -32,9 +32,10 @@ pub struct HttpOptions {
     /// The URL clients use (behind a proxy, say): the base of every link, and the one
     /// non-loopback `Host`/`Origin` accepted. `None`: loopback only, links to the bound address.
     pub public_url: Option<BaseUrl>,
-    /// Authorization servers advertised in the RFC 9728 metadata. Non-empty: requests without
-    /// credentials get 401 with `WWW-Authenticate: Bearer resource_metadata=…` instead of
-    /// running as the guest.
+    /// Authorization servers advertised in the RFC 9728 metadata, besides the OIDC issuers of
+    /// the directory (`Directory::with_oidc`), which are always listed. Non-empty: requests
+    /// without credentials get 401 with `WWW-Authenticate: Bearer resource_metadata=…` instead
+    /// of running as the guest.
     pub authorization_servers: Vec<String>,
     /// The largest request body accepted (413 beyond), counted while streaming.
     pub max_body_bytes: usize,
@@ -147,9 +148,27 @@ impl HttpServer {
             let stop = stop_flushing.clone();
             async move { directory.flush_token_uses_until(stop).await }
         });
+        let mut options = self.options.clone();
+        if let Some(oidc) = directory.oidc() {
+            // The issuers are authorization servers of this resource (RFC 9728 metadata), and
+            // their keys are fetched now rather than on the first token.
+            for issuer in oidc.verifier().issuers() {
+                if !options
+                    .authorization_servers
+                    .iter()
+                    .any(|s| s == issuer.as_str())
+                {
+                    options
+                        .authorization_servers
+                        .push(issuer.as_str().to_owned());
+                }
+            }
+            let verifier = oidc.verifier().clone();
+            tokio::spawn(async move { verifier.prefetch().await });
+        }
         let app = application(
             Shared {
-                options: self.options.clone(),
+                options,
                 base_url: self.base_url.clone(),
                 directory: Arc::clone(&directory),
                 limiter: self.options.rate_limit.map(RateLimiter::new),

@@ -1,0 +1,309 @@
+//! OIDC access tokens on the real server: a local issuer started by the test (keys generated
+//! here, discovery and JWKS on loopback), the server verifying its tokens beside API tokens.
+//!
+//! What a client sees is pinned: a good token calls tools as the user its claim names; every
+//! refusal is the same 401 (`error="invalid_token"` and the `resource_metadata` pointer) with
+//! nothing about why; the RFC 9728 metadata lists the issuer. The verifier's own cases (key
+//! rotation, issuer down, cache) are `oidc-verifier`'s tests; here they meet the server once.
+
+use std::sync::Arc;
+use std::time::{Duration, SystemTime};
+
+use oidc_verifier::testing::{TestIssuer, TestKey};
+use oidc_verifier::{SigningAlgorithm, Verifier, VerifierConfig};
+use rmcp::model::CallToolRequestParams;
+use serde_json::{Value, json};
+use wiki_mcp::demo::DEMO_USER;
+use wiki_server::access::OidcIdentity;
+use wiki_server::http::HttpOptions;
+use wiki_store::model::wiki::WikiId;
+use wiki_store::reference::DocumentReference;
+use wiki_store::{ConfigStore, DocumentStore, UserStore};
+
+use crate::harness::{TestServer, tools_list};
+
+/// The audience the server is configured with.
+const AUDIENCE: &str = "wiki-mcp";
+
+/// A user of the demo farm whose name the issuer vouches for.
+const OIDC_USER: &str = "carol";
+
+struct Fixture {
+    server: TestServer,
+    issuer: TestIssuer,
+    key: TestKey,
+}
+
+impl Fixture {
+    async fn start(create_users: bool) -> Self {
+        let key = TestKey::p256("k1");
+        let issuer = TestIssuer::start(&[&key]).await.expect("the test issuer");
+        let config =
+            VerifierConfig::new([issuer.issuer().clone()], AUDIENCE).expect("a valid config");
+        let verifier = Verifier::new(config).expect("loopback needs no TLS roots");
+        let oidc = Arc::new(OidcIdentity::new(verifier, create_users));
+        let server = TestServer::start_with_oidc(
+            HttpOptions {
+                rate_limit: None,
+                ..HttpOptions::default()
+            },
+            Some(oidc),
+        )
+        .await;
+        server
+            .store
+            .create_user(OIDC_USER, None)
+            .expect("the OIDC user");
+        Fixture {
+            server,
+            issuer,
+            key,
+        }
+    }
+
+    /// A token for `user` (as `preferred_username`), signed by the issuer's key.
+    fn token_for(&self, user: &str) -> String {
+        self.issuer
+            .token(AUDIENCE, &format!("sub-{user}"), SystemTime::now())
+            .claim("preferred_username", user)
+            .sign(&self.key)
+    }
+}
+
+fn header(response: &reqwest::Response, name: &str) -> String {
+    response
+        .headers()
+        .get(name)
+        .and_then(|value| value.to_str().ok())
+        .unwrap_or_default()
+        .to_owned()
+}
+
+fn enable_write_document(server: &TestServer) {
+    let main = WikiId::main();
+    let mut config = server.store.mcp_config(&main);
+    config.enabled_tools = ["get_document", "write_document"]
+        .iter()
+        .map(|tool| (*tool).to_owned())
+        .collect();
+    server
+        .store
+        .set_mcp_config(&main, &config, "admin")
+        .expect("the configuration is saved");
+}
+
+async fn write_page(server: &TestServer, token: &str, page: &str) -> String {
+    let client = server.client("main", Some(token)).await;
+    let Value::Object(arguments) = json!({"reference": page, "content": "written over OIDC"})
+    else {
+        panic!("arguments must be an object");
+    };
+    let result = client
+        .call_tool(CallToolRequestParams::new("write_document").with_arguments(arguments))
+        .await
+        .expect("tools/call");
+    client.cancel().await.expect("the client closes");
+    assert_ne!(result.is_error, Some(true), "{result:?}");
+    let reference = DocumentReference::parse(page, &WikiId::main()).expect("a reference");
+    server
+        .store
+        .document(&reference, None)
+        .expect("the store reads")
+        .expect("the page exists")
+        .author
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_verified_token_calls_tools_as_the_user_its_claim_names_beside_api_tokens() {
+    let fixture = Fixture::start(false).await;
+    enable_write_document(&fixture.server);
+
+    let token = fixture.token_for(OIDC_USER);
+    assert_eq!(
+        write_page(&fixture.server, &token, "Sandbox.ByOidc").await,
+        OIDC_USER
+    );
+    // The same token again: answered from the verifier's cache, still the same user.
+    assert_eq!(
+        write_page(&fixture.server, &token, "Sandbox.ByOidcAgain").await,
+        OIDC_USER
+    );
+    // API tokens keep working on the same server.
+    let alice = fixture.server.alice_token.clone();
+    assert_eq!(
+        write_page(&fixture.server, &alice, "Sandbox.ByApiToken").await,
+        DEMO_USER
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_refused_token_is_the_same_401_invalid_token_saying_nothing_of_why() {
+    let fixture = Fixture::start(false).await;
+    let now = SystemTime::now();
+    let good = || {
+        fixture
+            .issuer
+            .token(AUDIENCE, "sub-carol", now)
+            .claim("preferred_username", OIDC_USER)
+    };
+    let past = now - Duration::from_secs(3600);
+    let future = now + Duration::from_secs(3600);
+    let epoch = |at: SystemTime| {
+        at.duration_since(SystemTime::UNIX_EPOCH)
+            .expect("after 1970")
+            .as_secs()
+    };
+    let stranger = TestIssuer::start(&[&fixture.key])
+        .await
+        .expect("an issuer the server does not trust");
+    let impostor_key = TestKey::p256("k1");
+    let rsa = TestKey::rsa("k1", SigningAlgorithm::RS256);
+    let cases: Vec<(&str, String)> = vec![
+        (
+            "expired",
+            fixture
+                .issuer
+                .token(AUDIENCE, "sub-carol", past)
+                .claim("preferred_username", OIDC_USER)
+                .sign(&fixture.key),
+        ),
+        (
+            "not yet valid",
+            good().claim("nbf", epoch(future)).sign(&fixture.key),
+        ),
+        (
+            "wrong audience",
+            fixture
+                .issuer
+                .token("another-service", "sub-carol", now)
+                .claim("preferred_username", OIDC_USER)
+                .sign(&fixture.key),
+        ),
+        (
+            "wrong issuer",
+            stranger
+                .token(AUDIENCE, "sub-carol", now)
+                .claim("preferred_username", OIDC_USER)
+                .sign(&fixture.key),
+        ),
+        ("bad signature", good().sign(&impostor_key)),
+        ("alg none", good().unsigned()),
+        (
+            "HS256 with the public key as secret",
+            good().sign_hs256(fixture.key.public_key_der()),
+        ),
+        ("RSA key the issuer never published", good().sign(&rsa)),
+        ("unknown user", fixture.token_for("nobody-here")),
+        ("the guest", fixture.token_for("guest")),
+        ("not a wiki user name", fixture.token_for("carol smith")),
+    ];
+    let metadata = format!(
+        "resource_metadata=\"{}/.well-known/oauth-protected-resource\"",
+        fixture.server.endpoint("main")
+    );
+    for (case, token) in &cases {
+        let response = fixture
+            .server
+            .post("main", Some(token), &tools_list(), &[])
+            .await;
+        assert_eq!(response.status(), 401, "{case}");
+        let challenge = header(&response, "www-authenticate");
+        assert!(
+            challenge.starts_with("Bearer ") && challenge.contains("error=\"invalid_token\""),
+            "{case}: {challenge}"
+        );
+        assert!(challenge.contains(&metadata), "{case}: {challenge}");
+        assert!(
+            !challenge.contains("error_description"),
+            "{case}: {challenge}"
+        );
+        let body = response.text().await.expect("a body");
+        assert_eq!(
+            body, "Unauthorized: the bearer token is invalid or revoked\n",
+            "{case}: the body says nothing of why"
+        );
+    }
+    // No credential at all: the challenge, without an error code (RFC 6750 §3.1).
+    let anonymous = fixture.server.post("main", None, &tools_list(), &[]).await;
+    assert_eq!(anonymous.status(), 401);
+    let challenge = header(&anonymous, "www-authenticate");
+    assert!(challenge.contains(&metadata), "{challenge}");
+    assert!(!challenge.contains("error="), "{challenge}");
+    // Nothing was created for the unknown user.
+    assert!(fixture.server.store.user("nobody-here").is_err());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_protected_resource_metadata_names_the_issuer() {
+    let fixture = Fixture::start(false).await;
+    let url = format!(
+        "{}/.well-known/oauth-protected-resource",
+        fixture.server.endpoint("main")
+    );
+    let response = reqwest::get(&url).await.expect("the server answers");
+    assert_eq!(response.status(), 200);
+    let metadata: Value = response.json().await.expect("JSON");
+    assert_eq!(
+        metadata["authorization_servers"],
+        json!([fixture.issuer.issuer().as_str()])
+    );
+    assert_eq!(metadata["resource"], json!(fixture.server.endpoint("main")));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn create_users_makes_an_unknown_user_with_no_rights_of_its_own() {
+    let fixture = Fixture::start(true).await;
+    enable_write_document(&fixture.server);
+    let token = fixture.token_for("dave");
+    assert_eq!(
+        write_page(&fixture.server, &token, "Sandbox.ByDave").await,
+        "dave",
+        "the demo wiki lets every registered user edit"
+    );
+    let store = &fixture.server.store;
+    assert!(store.user("dave").is_ok(), "dave was created");
+    let groups = store.list_groups().expect("the groups");
+    assert!(
+        groups
+            .iter()
+            .all(|group| !group.users.iter().any(|user| user == "dave")
+                || group.name == wiki_store::model::user::ALL_USERS_GROUP),
+        "in no group but all-users: {groups:?}"
+    );
+    // The guest's name is never created, whatever the flag.
+    let guest = fixture
+        .server
+        .post(
+            "main",
+            Some(&fixture.token_for("guest")),
+            &tools_list(),
+            &[],
+        )
+        .await;
+    assert_eq!(guest.status(), 401);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_deleted_user_is_refused_from_the_next_request() {
+    let fixture = Fixture::start(false).await;
+    let token = fixture.token_for(OIDC_USER);
+    let before = fixture
+        .server
+        .post("main", Some(&token), &tools_list(), &[])
+        .await;
+    assert_eq!(before.status(), 200);
+    fixture
+        .server
+        .store
+        .delete_user(OIDC_USER)
+        .expect("the user is deleted");
+    let after = fixture
+        .server
+        .post("main", Some(&token), &tools_list(), &[])
+        .await;
+    assert_eq!(
+        after.status(),
+        401,
+        "the verified token no longer names a user"
+    );
+}
