@@ -1,5 +1,6 @@
 //! The workspace-wide test suite: one binary, a module per area.
 
+mod admin;
 mod direct;
 mod harness;
 mod http;

@@ -14,7 +14,7 @@
 // `::mcp_runtime::__private::…` (a dependency of this crate).
 
 pub mod access;
-mod audit;
+pub mod audit;
 mod context;
 mod error;
 pub mod http;

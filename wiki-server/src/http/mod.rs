@@ -26,6 +26,7 @@
 //! What is given up: a server-initiated stream (GET) and `notifications/tools/list_changed`.
 //! Clients re-list tools when they reconnect; a configuration change applies to the next request.
 
+mod admin;
 mod direct;
 mod directory;
 mod identity;

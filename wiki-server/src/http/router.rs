@@ -16,6 +16,7 @@ use tokio_util::sync::CancellationToken;
 use wiki_store::model::wiki::WikiId;
 
 use super::MCP_PATH;
+use super::admin;
 use super::direct::answer_tool_calls;
 use super::directory::{Directory, Resolution};
 use super::identity::{identify, too_many_requests};
@@ -73,6 +74,11 @@ impl Shared {
     /// The server manager every wiki's server comes from.
     pub(crate) fn manager(&self) -> &Manager {
         self.directory.manager()
+    }
+
+    /// The directory: token and OIDC resolution beside the manager.
+    pub(crate) fn directory(&self) -> &Directory {
+        &self.directory
     }
 
     /// The directory's answers for one request. A store failure is a 503, logged, never shown.
@@ -237,6 +243,7 @@ fn application(shared: Shared, handler: McpHandler, shutdown: &CancellationToken
         .route(&metadata_path, get(metadata))
         .route(&inserted_metadata_path, get(metadata))
         .merge(links)
+        .merge(admin::routes(Arc::clone(&shared)))
         .with_state(shared)
         .layer(axum::middleware::from_fn_with_state(policy, origin::check))
 }

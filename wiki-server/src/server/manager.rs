@@ -42,7 +42,7 @@ use super::freshness::FreshnessGate;
 use super::policy::{MAN, effective_tools, guest_tools};
 use crate::Error;
 use crate::access::{Doors, SpaceFilter};
-use crate::audit::WikiAudit;
+use crate::audit::{RecentCalls, WikiAudit};
 use crate::context::WikiCall;
 use crate::links::LinkKey;
 use crate::registry::registry;
@@ -107,6 +107,8 @@ pub struct Manager {
     settings: ServerSettings,
     /// What every call runs with: the settings' timeout, and the wiki audit sink.
     calls: CallSettings,
+    /// The audit sink's memory of the latest calls.
+    recent: Arc<RecentCalls>,
     state: Arc<State>,
     _subscription: Subscription,
 }
@@ -203,14 +205,17 @@ impl Manager {
                 state.on_change(event);
             }
         }));
+        let audit = WikiAudit::default();
+        let recent = Arc::clone(&audit.recent);
         let calls = CallSettings::default()
             .with_timeout(settings.call_timeout)
-            .with_audit(WikiAudit);
+            .with_audit(audit);
         Ok(Self {
             store,
             registry,
             settings,
             calls,
+            recent,
             state,
             _subscription: subscription,
         })
@@ -229,6 +234,11 @@ impl Manager {
     /// The server-wide settings.
     pub fn settings(&self) -> &ServerSettings {
         &self.settings
+    }
+
+    /// The latest calls this process ran (the admin page's audit view).
+    pub fn recent_calls(&self) -> &RecentCalls {
+        &self.recent
     }
 
     /// The store's change sequence as of the latest poll (every [`Manager::server`] call polls

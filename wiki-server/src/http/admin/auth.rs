@@ -1,0 +1,151 @@
+//! Who may use the admin page, decided on every request from the current rights.
+//!
+//! A farm administrator holds the admin right on the main wiki and administers every wiki; a
+//! wiki administrator holds it on some wikis and sees only those. Anyone else is refused at
+//! sign-in, and a session whose user lost the right is closed on its next request.
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+use axum::extract::FromRequestParts;
+use axum::response::{IntoResponse, Redirect, Response};
+use http::request::Parts;
+use http::{HeaderMap, StatusCode};
+use wiki_store::Store;
+use wiki_store::model::rights::{Right, RightScope};
+use wiki_store::model::wiki::WikiId;
+
+use super::AdminState;
+use super::html::{self, Nav};
+use super::session::{Session, Sessions};
+
+/// What a signed-in administrator may administer.
+#[derive(Debug, Clone)]
+pub(crate) struct Admin {
+    pub(crate) session: Session,
+    /// Admin on the main wiki: every wiki, every user's tokens.
+    pub(crate) farm: bool,
+    /// The wikis administered, main first then by id.
+    pub(crate) wikis: Vec<WikiId>,
+}
+
+impl Admin {
+    pub(crate) fn nav<'a>(&'a self, current: &'a str) -> Nav<'a> {
+        Nav {
+            user: &self.session.user,
+            csrf: &self.session.csrf,
+            current,
+        }
+    }
+
+    pub(crate) fn administers(&self, wiki: &WikiId) -> bool {
+        self.wikis.contains(wiki)
+    }
+}
+
+/// Whether `user` administers the farm, and which wikis: `None` when none at all.
+pub(crate) async fn administered(
+    store: &Arc<dyn Store>,
+    user: &str,
+) -> Result<Option<(bool, Vec<WikiId>)>, Response> {
+    let store = Arc::clone(store);
+    let user = user.to_owned();
+    let answer = tokio::task::spawn_blocking(move || {
+        let snapshot = store.rights_snapshot()?;
+        let wikis = store.list_wikis()?;
+        let farm = snapshot.can(&user, Right::Admin, &RightScope::Wiki(WikiId::main()));
+        let ids: BTreeSet<(bool, WikiId)> = wikis
+            .into_iter()
+            .map(|wiki| wiki.id)
+            .filter(|id| farm || snapshot.can(&user, Right::Admin, &RightScope::Wiki(id.clone())))
+            .map(|id| (!id.is_main(), id))
+            .collect();
+        Ok::<_, wiki_store::StoreError>((
+            farm,
+            ids.into_iter().map(|(_, id)| id).collect::<Vec<_>>(),
+        ))
+    })
+    .await;
+    match answer {
+        Ok(Ok((farm, wikis))) if farm || !wikis.is_empty() => Ok(Some((farm, wikis))),
+        Ok(Ok(_)) => Ok(None),
+        Ok(Err(error)) => {
+            tracing::error!(%error, "the admin page could not read the rights");
+            Err(unavailable())
+        }
+        Err(error) => {
+            tracing::error!(%error, "the admin page's rights check did not complete");
+            Err(unavailable())
+        }
+    }
+}
+
+pub(crate) fn unavailable() -> Response {
+    html::message(
+        StatusCode::SERVICE_UNAVAILABLE,
+        "Temporarily unavailable",
+        None,
+        "The wiki store could not be read. Try again in a moment; the server log says why.",
+    )
+}
+
+/// The request's administrator, or the response to send instead: a redirect to sign-in when
+/// there is no live session, 403 when its user administers nothing any more.
+pub(crate) async fn admin(state: &AdminState, headers: &HeaderMap) -> Result<Admin, Response> {
+    let Some(session) = state.sessions.current(headers) else {
+        return Err(Redirect::to("/admin/signin").into_response());
+    };
+    match administered(state.shared.manager().store(), &session.user).await? {
+        Some((farm, wikis)) => Ok(Admin {
+            session,
+            farm,
+            wikis,
+        }),
+        None => {
+            state.sessions.close_user(&session.user);
+            Err(html::message(
+                StatusCode::FORBIDDEN,
+                "Not an administrator",
+                None,
+                "This user no longer administers any wiki; the session is closed.",
+            ))
+        }
+    }
+}
+
+impl FromRequestParts<Arc<AdminState>> for Admin {
+    type Rejection = Response;
+
+    /// A GET handler's administrator: see [`admin`].
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &Arc<AdminState>,
+    ) -> Result<Self, Self::Rejection> {
+        admin(state, &parts.headers).await
+    }
+}
+
+/// [`admin`], then the form's CSRF token checked: 403 when it is missing or wrong.
+pub(crate) async fn admin_posting(
+    state: &AdminState,
+    headers: &HeaderMap,
+    csrf: Option<&str>,
+) -> Result<Admin, Response> {
+    let Some(session) = state.sessions.current(headers) else {
+        return Err(csrf_refused());
+    };
+    if !csrf.is_some_and(|csrf| Sessions::check_csrf(&session, csrf)) {
+        return Err(csrf_refused());
+    }
+    admin(state, headers).await
+}
+
+pub(crate) fn csrf_refused() -> Response {
+    html::message(
+        StatusCode::FORBIDDEN,
+        "Form refused",
+        None,
+        "This form was not sent from a current admin page (missing or stale security token, or \
+         the session ended). Open the page again and resubmit.",
+    )
+}

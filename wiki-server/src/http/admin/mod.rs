@@ -1,0 +1,60 @@
+//! `/admin`: the administrators' web page, on the MCP listener.
+//!
+//! Sign-in takes an API token whose user administers the farm (the admin right on the main
+//! wiki) or at least one wiki; it opens a session (`session.rs`: an `HttpOnly`,
+//! `SameSite=Strict` cookie, `Secure` behind https, idle and absolute expiry). Every page
+//! re-reads the rights, so a withdrawn admin right ends what the session may do at once; every
+//! POST must carry the session's CSRF token, or it is refused (403) before anything is read.
+//! The Host/Origin check in front of every route refuses cross-site posts too.
+//!
+//! The pages (server-rendered, no script, every value escaped, every list bounded):
+//! - `wikis.rs`: the wikis the user administers; per wiki its endpoint and MCP configuration
+//!   (enabled, guest access, description, tools by category with write tools marked, cross-wiki
+//!   reach on the main wiki, the space filter), saved through the store call `wiki-mcp config`
+//!   makes, so every server applies it on its next request;
+//! - `tokens.rs`: API tokens (a farm admin's: everyone's; a wiki admin's: their own) with last
+//!   use, created (shown once) and revoked;
+//! - `audit.rs`: the latest tool calls (tool, user, wiki, outcome, duration), filterable.
+
+mod audit;
+mod auth;
+mod html;
+mod session;
+mod signin;
+mod tokens;
+mod wikis;
+
+use std::sync::Arc;
+
+use axum::Router;
+use axum::routing::{get, post};
+
+use super::router::Shared;
+use session::Sessions;
+
+/// What the admin handlers share: the application's state and the live sessions.
+pub(crate) struct AdminState {
+    shared: Arc<Shared>,
+    sessions: Sessions,
+    /// Whether cookies get `Secure` (the public URL is https).
+    secure: bool,
+}
+
+/// The `/admin` routes.
+pub(crate) fn routes(shared: Arc<Shared>) -> Router<Arc<Shared>> {
+    let secure = shared.base_url.scheme() == &http::uri::Scheme::HTTPS;
+    let state = Arc::new(AdminState {
+        shared,
+        sessions: Sessions::default(),
+        secure,
+    });
+    Router::new()
+        .route("/admin", get(wikis::index))
+        .route("/admin/signin", get(signin::form).post(signin::submit))
+        .route("/admin/signout", post(signin::signout))
+        .route("/admin/wikis/{wiki}", get(wikis::show).post(wikis::save))
+        .route("/admin/tokens", get(tokens::index).post(tokens::create))
+        .route("/admin/tokens/revoke", post(tokens::revoke))
+        .route("/admin/audit", get(audit::index))
+        .with_state(state)
+}
