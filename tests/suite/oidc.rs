@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
 use oidc_verifier::testing::{TestIssuer, TestKey};
-use oidc_verifier::{SigningAlgorithm, Verifier, VerifierConfig};
+use oidc_verifier::{Clock, ManualClock, SigningAlgorithm, SystemClock, Verifier, VerifierConfig};
 use rmcp::model::CallToolRequestParams;
 use serde_json::{Value, json};
 use wiki_mcp::demo::DEMO_USER;
@@ -36,11 +36,16 @@ struct Fixture {
 
 impl Fixture {
     async fn start(create_users: bool) -> Self {
+        Self::start_on(create_users, Arc::new(SystemClock)).await
+    }
+
+    /// The verifier reads time from `clock` (the tokens still carry real times).
+    async fn start_on(create_users: bool, clock: Arc<dyn Clock>) -> Self {
         let key = TestKey::p256("k1");
         let issuer = TestIssuer::start(&[&key]).await.expect("the test issuer");
         let config =
             VerifierConfig::new([issuer.issuer().clone()], AUDIENCE).expect("a valid config");
-        let verifier = Verifier::new(config).expect("loopback needs no TLS roots");
+        let verifier = Verifier::with_clock(config, clock).expect("loopback needs no TLS roots");
         let oidc = Arc::new(OidcIdentity::new(verifier, create_users));
         let server = TestServer::start_with_oidc(
             HttpOptions {
@@ -306,4 +311,57 @@ async fn a_deleted_user_is_refused_from_the_next_request() {
         401,
         "the verified token no longer names a user"
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_server_keeps_serving_on_cached_keys_and_follows_a_key_rotation() {
+    let clock = Arc::new(ManualClock::starting_now());
+    let fixture = Fixture::start_on(false, clock.clone()).await;
+    let first = fixture.token_for(OIDC_USER);
+    let ok = |response: reqwest::Response| response.status();
+    assert_eq!(
+        ok(fixture
+            .server
+            .post("main", Some(&first), &tools_list(), &[])
+            .await),
+        200
+    );
+
+    // The issuer goes down: a token not seen before still verifies under the cached keys.
+    fixture.issuer.set_available(false);
+    let while_down = fixture
+        .issuer
+        .token(AUDIENCE, "sub-carol-2", SystemTime::now())
+        .claim("preferred_username", OIDC_USER)
+        .sign(&fixture.key);
+    assert_eq!(
+        ok(fixture
+            .server
+            .post("main", Some(&while_down), &tools_list(), &[])
+            .await),
+        200,
+        "served on the cached keys"
+    );
+
+    // The issuer is back and rotates to a new key: a token under the unknown kid makes the
+    // server fetch the set again (once the minute since the last fetch has passed).
+    fixture.issuer.set_available(true);
+    let rotated = TestKey::p256("k2");
+    fixture.issuer.publish(&[&rotated]);
+    clock.advance(Duration::from_secs(61));
+    let after_rotation = fixture
+        .issuer
+        .token(AUDIENCE, "sub-carol-3", SystemTime::now())
+        .claim("preferred_username", OIDC_USER)
+        .sign(&rotated);
+    let fetches = fixture.issuer.jwks_requests();
+    assert_eq!(
+        ok(fixture
+            .server
+            .post("main", Some(&after_rotation), &tools_list(), &[])
+            .await),
+        200,
+        "the new key is fetched on its first token"
+    );
+    assert_eq!(fixture.issuer.jwks_requests(), fetches + 1);
 }

@@ -52,7 +52,7 @@ async fn visible(state: &AdminState, admin: &Admin) -> Result<Vec<TokenInfo>, Re
     let listed = tokio::task::spawn_blocking(move || store.list_tokens(user.as_deref())).await;
     match listed {
         Ok(Ok(mut tokens)) => {
-            tokens.sort_by(|a, b| b.created.cmp(&a.created));
+            tokens.sort_by_key(|token| std::cmp::Reverse(token.created));
             Ok(tokens)
         }
         Ok(Err(error)) => {

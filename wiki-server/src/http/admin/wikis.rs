@@ -76,16 +76,19 @@ pub(crate) async fn index(State(state): State<Arc<AdminState>>, admin: Admin) ->
     html::page(StatusCode::OK, "Wikis", Some(&admin.nav("/admin")), &body)
 }
 
-fn parse_wiki(admin: &Admin, wiki: &str) -> Result<WikiId, Response> {
-    match WikiId::new(wiki) {
-        Ok(id) if admin.administers(&id) => Ok(id),
-        _ => Err(html::message(
-            StatusCode::NOT_FOUND,
-            "No such wiki",
-            Some(&admin.nav("/admin")),
-            "This wiki does not exist, or you do not administer it.",
-        )),
-    }
+/// The wiki `wiki` names, if `admin` administers it.
+fn administered_wiki(admin: &Admin, wiki: &str) -> Option<WikiId> {
+    WikiId::new(wiki).ok().filter(|id| admin.administers(id))
+}
+
+/// 404 alike for a wiki that does not exist and one the user does not administer.
+fn no_such_wiki(admin: &Admin) -> Response {
+    html::message(
+        StatusCode::NOT_FOUND,
+        "No such wiki",
+        Some(&admin.nav("/admin")),
+        "This wiki does not exist, or you do not administer it.",
+    )
 }
 
 /// `GET /admin/wikis/{wiki}`: the configuration form.
@@ -95,9 +98,8 @@ pub(crate) async fn show(
     RawQuery(query): RawQuery,
     admin: Admin,
 ) -> Response {
-    let wiki = match parse_wiki(&admin, &wiki) {
-        Ok(wiki) => wiki,
-        Err(response) => return response,
+    let Some(wiki) = administered_wiki(&admin, &wiki) else {
+        return no_such_wiki(&admin);
     };
     let saved = query.as_deref() == Some("saved=1");
     let notice = saved.then_some("Saved. Every server applies it on its next request.");
@@ -341,9 +343,8 @@ pub(crate) async fn save(
         Ok(admin) => admin,
         Err(response) => return response,
     };
-    let wiki = match parse_wiki(&admin, &wiki) {
-        Ok(wiki) => wiki,
-        Err(response) => return response,
+    let Some(wiki) = administered_wiki(&admin, &wiki) else {
+        return no_such_wiki(&admin);
     };
     let store = Arc::clone(state.shared.manager().store());
     let registry = state.shared.manager().registry();
