@@ -14,7 +14,7 @@ pub use crate::access::write::{
     Base, BaseRule, Comment, ObjectChange, RowChange, WriteDoor, WriteFailure, WriteTarget,
     no_changes, version_line,
 };
-pub use crate::access::{AuthorizedReference, Doors, store_failure};
+pub use crate::access::{AuthorizedReference, Doors, StoreReader, store_failure};
 pub use crate::instant::{iso_instant, utc_minute};
 pub use crate::links::LinkPage;
 pub use crate::locale::parse_locale;

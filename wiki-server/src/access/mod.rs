@@ -12,6 +12,7 @@
 
 mod document;
 mod reach;
+mod reader;
 mod rows;
 mod search;
 mod space;
@@ -25,6 +26,7 @@ use wiki_store::{Store, StoreError};
 
 pub use document::AuthorizedReference;
 pub use reach::ALL_WIKIS;
+pub use reader::StoreReader;
 pub use space::SpaceFilter;
 
 use mcp_runtime::prelude::ToolError;
@@ -83,10 +85,21 @@ impl Doors {
         self.reach
     }
 
-    /// Runs `f` on the store off the async workers (`spawn_blocking`): the store is synchronous
-    /// and a query must not stall the other requests of this worker. A panic inside `f` is
-    /// resumed here, so the middleware reports it like any panic of the tool.
+    /// Runs `f` on the store's reads off the async workers (`spawn_blocking`): the store is
+    /// synchronous and a query must not stall the other requests of this worker. `f` gets a
+    /// [`StoreReader`], never the store: a tool writes only through the write door. A panic
+    /// inside `f` is resumed here, so the middleware reports it like any panic of the tool.
     pub async fn blocking<T, F>(&self, f: F) -> Result<T, ToolError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&StoreReader<'_>) -> T + Send + 'static,
+    {
+        self.with_store(move |store| f(&StoreReader::new(store)))
+            .await
+    }
+
+    /// [`Doors::blocking`] with the whole store, for the doors' own queries and writes.
+    pub(crate) async fn with_store<T, F>(&self, f: F) -> Result<T, ToolError>
     where
         T: Send + 'static,
         F: FnOnce(&dyn Store) -> T + Send + 'static,

@@ -150,3 +150,67 @@ fn describe(target: &WriteTarget, base: &Base, verb: &str, error: &StoreError) -
         _ => store_failure(verb, error),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use wiki_store::model::document::Expected;
+
+    use super::*;
+
+    fn said(error: StoreError, rule: BaseRule) -> String {
+        let target = WriteTarget::for_tests("Sandbox.Page", None);
+        let base = Base {
+            expected: Expected::Any,
+            sent: None,
+            retry: "resend it",
+            rule,
+        };
+        WriteFailure::from_store(&target, &base, "save the document", error)
+            .message()
+            .message()
+            .to_owned()
+    }
+
+    #[test]
+    fn a_write_given_up_to_concurrent_writers_says_to_retry() {
+        let text = said(
+            StoreError::ConcurrentSave { attempts: 8 },
+            BaseRule::OptionalLock,
+        );
+        assert!(text.contains("given up after 8 attempts"), "{text}");
+        assert!(text.contains("Nothing was saved. Retry the call"), "{text}");
+    }
+
+    #[test]
+    fn an_unreachable_store_says_to_retry_and_hides_the_cause() {
+        let cause = std::io::Error::other("connection refused to 10.0.0.7:5432");
+        let text = said(
+            StoreError::Unavailable(Box::new(cause)),
+            BaseRule::RequiredIfExists,
+        );
+        assert!(
+            text.contains("not answering right now. Retry the call"),
+            "{text}"
+        );
+        assert!(text.ends_with("Nothing was saved."), "{text}");
+        assert!(
+            !text.contains("5432") && !text.contains("refused"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_row_deleted_under_a_delete_gives_no_creation_advice() {
+        let gone = || StoreError::VersionConflict {
+            expected: None,
+            actual: None,
+        };
+        let delete = said(gone(), BaseRule::Required);
+        assert!(!delete.contains("create"), "{delete}");
+        let save = said(gone(), BaseRule::RequiredIfExists);
+        assert!(
+            save.contains("omit base_version to create it again"),
+            "{save}"
+        );
+    }
+}

@@ -303,7 +303,7 @@ impl WriteDoor<'_> {
         F: FnOnce(&dyn Store) -> Result<T, StoreError> + Send + 'static,
     {
         self.doors
-            .blocking(write)
+            .with_store(write)
             .await?
             .map_err(|error| WriteFailure::from_store(target, base, verb, error))
     }
