@@ -13,12 +13,11 @@ use std::sync::Arc;
 
 use mcp_runtime::ToolSet;
 use mcp_runtime::prelude::{ToolContext, ToolError};
-use wiki_store::Store;
 use wiki_store::model::user::GUEST_USER;
 use wiki_store::model::wiki::WikiId;
 use wiki_store::reference::DocumentReference;
 
-use crate::access::{Doors, store_failure};
+use crate::access::{Doors, StoreReader, store_failure};
 use crate::links::{LinkClaims, LinkKey, LinkPage};
 use crate::server::WikiServer;
 
@@ -64,7 +63,8 @@ pub trait WikiContext: sealed::Sealed {
     /// link rather than one nobody can open.
     fn link(&self, page: LinkPage, reference: &DocumentReference) -> Option<String>;
 
-    /// Runs `f` on the store off the async workers; a store error becomes the fixed
+    /// Runs `f` on the store's reads ([`StoreReader`]) off the async workers; a store error
+    /// becomes the fixed
     /// "Could not `<verb>`" message (cause logged, never shown). For reads that are not by
     /// reference (lists, classes); documents go through [`Doors::authorize`].
     fn store_call<T, F>(
@@ -74,7 +74,7 @@ pub trait WikiContext: sealed::Sealed {
     ) -> impl Future<Output = Result<T, ToolError>> + Send
     where
         T: Send + 'static,
-        F: FnOnce(&dyn Store) -> wiki_store::Result<T> + Send + 'static;
+        F: FnOnce(&StoreReader<'_>) -> wiki_store::Result<T> + Send + 'static;
 }
 
 impl WikiContext for ToolContext {
@@ -115,7 +115,7 @@ impl WikiContext for ToolContext {
     async fn store_call<T, F>(&self, verb: &str, f: F) -> Result<T, ToolError>
     where
         T: Send + 'static,
-        F: FnOnce(&dyn Store) -> wiki_store::Result<T> + Send + 'static,
+        F: FnOnce(&StoreReader<'_>) -> wiki_store::Result<T> + Send + 'static,
     {
         self.doors()?
             .blocking(f)

@@ -2,6 +2,7 @@
 //!
 //! The framework's prelude (`#[mcp_tool]`, `Execute`, `ToolContext`, results), the wiki side of
 //! the context ([`WikiContext`]: `ctx.doors()`, `ctx.link(..)`, `ctx.store_call(..)`), the doors
+//! (the write door `ctx.doors()?.write()?` and its targets, bases and comments among them)
 //! and what they hand out (references, versions, locales, rights, documents), the store traits a
 //! `store_call` closure calls, and the two date forms tools print. Anything else of the store is
 //! under [`crate::store`]; the date library is [`crate::time`].
@@ -9,7 +10,11 @@
 pub use mcp_runtime::prelude::*;
 
 pub use crate::WikiContext;
-pub use crate::access::{AuthorizedReference, Doors, store_failure};
+pub use crate::access::write::{
+    Base, BaseRule, Comment, ObjectChange, RowChange, WriteDoor, WriteFailure, WriteTarget,
+    no_changes, version_line,
+};
+pub use crate::access::{AuthorizedReference, Doors, StoreReader, store_failure};
 pub use crate::instant::{iso_instant, utc_minute};
 pub use crate::links::LinkPage;
 pub use crate::locale::parse_locale;

@@ -11,4 +11,3 @@ pub(crate) mod render_limits;
 pub(crate) mod translation;
 pub(crate) mod urls;
 pub(crate) mod window;
-pub(crate) mod write;

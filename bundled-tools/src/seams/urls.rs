@@ -8,6 +8,7 @@
 
 use wiki_server::links::LinkPage;
 use wiki_server::prelude::*;
+use wiki_server::store::model::document::SaveOutcome;
 use wiki_server::store::model::locale::Locale;
 use wiki_server::store::model::version::Version;
 use wiki_server::store::reference::DocumentReference;
@@ -74,6 +75,33 @@ pub(crate) fn link(ctx: &ToolContext, target: Target<'_>) -> Option<String> {
         ),
     };
     ctx.link(page, reference)
+}
+
+/// `View: <url>` after a write created the target row, `Compare: <url>` (the two versions) after
+/// one updated it; `None` without a public URL or when nothing was saved.
+pub(crate) fn review_line(
+    ctx: &ToolContext,
+    target: &WriteTarget,
+    outcome: &SaveOutcome,
+) -> Option<String> {
+    let reference = target.reference();
+    let locale = target.locale();
+    match *outcome {
+        SaveOutcome::Created { .. } => {
+            link(ctx, Target::View { reference, locale }).map(|url| format!("View: {url}"))
+        }
+        SaveOutcome::Updated { previous, version } => link(
+            ctx,
+            Target::Compare {
+                reference,
+                locale,
+                from: previous,
+                to: version,
+            },
+        )
+        .map(|url| format!("Compare: {url}")),
+        SaveOutcome::Unchanged { .. } => None,
+    }
 }
 
 #[cfg(test)]

@@ -1,20 +1,17 @@
 //! `delete_attachment` (facts §1.13): moves one attachment, every version of it, to the recycle
-//! bin, saving a minor version of its document, through the write seam.
+//! bin, saving a minor version of its document, through the write door.
 //!
-//! Order of checks: the file name argument, the door (reach, edit right, space filter) and the
-//! configuration refusal, base_version (always required) against the document as read, the
+//! Order of checks: the file name argument, the write door (reach, view and edit, space filter,
+//! the configuration), base_version (always required) against the document as read, the
 //! attachment's existence, then the store's compare-and-set inside the deleting transaction.
 
 use mcp_runtime::output::guard::fragment;
 use wiki_server::prelude::*;
-use wiki_server::store::model::attachment::AttachmentDelete;
 use wiki_server::store::rights::Right;
 use wiki_server::store::{Entity, StoreError};
 
 use crate::seams::history::version_argument;
-use crate::seams::write::{
-    BaseRule, WriteTarget, author, review_line, save_failure, version_comment, version_line,
-};
+use crate::seams::urls::review_line;
 
 /// Delete an attachment of a document (it goes to the recycle bin, never permanently).
 ///
@@ -65,41 +62,30 @@ struct DeleteAttachment {
 impl Execute for DeleteAttachment {
     async fn execute(self, ctx: &ToolContext) -> ToolResult {
         let base = version_argument("base_version", &self.base_version)?;
-        let target = WriteTarget::resolve(
-            ctx,
-            &self.reference,
-            self.wiki.as_deref(),
-            None,
-            Right::Edit,
-        )
-        .await?;
+        let door = ctx.doors()?.write()?;
+        let target = door
+            .target(&self.reference, self.wiki.as_deref(), None, Right::Edit)
+            .await?;
         let retry = "delete again with the document's version as base_version";
-        let expected = target.expected(base, BaseRule::Required, retry)?;
-        let delete = AttachmentDelete {
-            reference: target.reference().clone(),
-            name: self.filename.clone(),
-            author: author(ctx)?,
-            comment: version_comment(
-                self.comment.as_deref(),
-                &format!("Deleted attachment {}", self.filename),
-            ),
-            expected,
-        };
-        let deleted = ctx
-            .doors()?
-            .blocking(move |store| store.delete_attachment(&delete))
-            .await?
-            .map_err(|error| match error {
-                StoreError::NotFound {
+        let base = target.base(base, BaseRule::Required, retry)?;
+        let comment = Comment::new(
+            self.comment.as_deref(),
+            &format!("Deleted attachment {}", self.filename),
+        );
+        let deleted = door
+            .delete_attachment(&target, &self.filename, comment, base)
+            .await
+            .map_err(|failure| match failure.store_error() {
+                Some(StoreError::NotFound {
                     entity: Entity::Attachment,
                     ..
-                } => ToolError::new(format!(
+                }) => ToolError::new(format!(
                     "Error: the {} has no attachment \"{}\" (get_document lists its \
                      attachments). Nothing was changed.",
                     target.row_name(),
                     fragment(&self.filename)
                 )),
-                _ => save_failure(&target, &error, retry),
+                _ => failure.into(),
             })?;
         let mut lines = vec![
             format!(

@@ -1,20 +1,16 @@
 //! `delete_document` (facts §1.12): moves a document, with all its translations, to the recycle
 //! bin; never a permanent delete.
 //!
-//! Order of checks: the door (reach, DELETE right, space filter) and the configuration refusal,
+//! Order of checks: the write door (reach, view and DELETE, space filter, the configuration),
 //! existence, the sensitive denylist, base_version, the children guard, then the store's delete
 //! under its compare-and-set on the default row.
 
 use mcp_runtime::output::guard::fragment;
-use wiki_server::access::store_failure;
 use wiki_server::prelude::*;
-use wiki_server::store::StoreError;
-use wiki_server::store::model::trash::DocumentDelete;
 use wiki_server::store::reference::DocumentReference;
 use wiki_server::store::rights::Right;
 
 use crate::seams::history::version_argument;
-use crate::seams::write::{BaseRule, WriteTarget, author, save_failure, version_comment};
 
 /// The page name holding a space's preferences: never deleted by this tool.
 const PREFERENCES: &str = "WebPreferences";
@@ -70,14 +66,10 @@ struct DeleteDocument {
 impl Execute for DeleteDocument {
     async fn execute(self, ctx: &ToolContext) -> ToolResult {
         let base = version_argument("base_version", &self.base_version)?;
-        let target = WriteTarget::resolve(
-            ctx,
-            &self.reference,
-            self.wiki.as_deref(),
-            None,
-            Right::Delete,
-        )
-        .await?;
+        let door = ctx.doors()?.write()?;
+        let target = door
+            .target(&self.reference, self.wiki.as_deref(), None, Right::Delete)
+            .await?;
         let reference = target.reference().clone();
         let Some(current) = target.current() else {
             return Err(ToolError::new(format!(
@@ -94,24 +86,10 @@ impl Execute for DeleteDocument {
                 current.version
             )));
         };
-        let expected = target.expected(Some(base), BaseRule::Required, retry)?;
+        let base = target.base(Some(base), BaseRule::Required, retry)?;
         let preferences = children_guard(ctx, &reference).await?;
-        let delete = DocumentDelete {
-            reference: reference.clone(),
-            author: author(ctx)?,
-            comment: version_comment(self.comment.as_deref(), "Deleted document"),
-            expected,
-        };
-        let entry = ctx
-            .doors()?
-            .blocking(move |store| store.delete_document(&delete))
-            .await?
-            .map_err(|error| match error {
-                StoreError::VersionConflict { .. } | StoreError::Invalid(_) => {
-                    save_failure(&target, &error, retry)
-                }
-                other => store_failure("delete the document", &other),
-            })?;
+        let comment = Comment::new(self.comment.as_deref(), "Deleted document");
+        let entry = door.delete_document(&target, comment, base).await?;
         let mut out = vec![format!(
             "Deleted document {} (version {}) to the recycle bin.",
             fragment(&reference.to_string()),
@@ -144,7 +122,7 @@ impl Execute for DeleteDocument {
 }
 
 /// The preference and server pages no agent deletes (facts §1.12); the MCP configuration
-/// documents were refused by the write seam already.
+/// documents were refused by the write door already.
 fn refuse_sensitive(reference: &DocumentReference) -> Result<(), ToolError> {
     let local = reference.local();
     let sensitive = reference.name() == PREFERENCES

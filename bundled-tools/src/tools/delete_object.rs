@@ -1,20 +1,17 @@
 //! `delete_object` (facts §1.11): deletes one object from a document as a minor version, through
-//! the write seam; the other objects keep their numbers.
+//! the write door; the other objects keep their numbers.
 //!
-//! Order of checks: the door (reach, edit right, space filter, the configuration refusal), the
+//! Order of checks: the write door (reach, view and edit, space filter, the configuration), the
 //! class name (a contradicting wiki prefix, the sensitive classes), base_version (always
 //! required) against the document as read, the object's existence (listing the existing
 //! numbers), then the store's compare-and-set inside the deleting transaction.
 
 use mcp_runtime::output::guard::fragment;
 use wiki_server::prelude::*;
-use wiki_server::store::model::object::ObjectDelete;
 use wiki_server::store::rights::Right;
 
 use crate::seams::history::version_argument;
-use crate::seams::write::{
-    BaseRule, WriteTarget, author, review_line, version_comment, version_line,
-};
+use crate::seams::urls::review_line;
 use crate::tools::write_object::{class_document, existing_object, object_failure};
 
 /// Delete one object of a class from a document.
@@ -73,34 +70,22 @@ impl Execute for DeleteObject {
                 "Error: 'object' must be an object number, 0 or more. Nothing was saved.",
             )
         })?;
-        let target = WriteTarget::resolve(
-            ctx,
-            &self.reference,
-            self.wiki.as_deref(),
-            None,
-            Right::Edit,
-        )
-        .await?;
+        let door = ctx.doors()?.write()?;
+        let target = door
+            .target(&self.reference, self.wiki.as_deref(), None, Right::Edit)
+            .await?;
         let class = class_document(&self.class, target.reference())?.local();
         let retry = "delete again with the document's version as base_version";
-        let expected = target.expected(base, BaseRule::Required, retry)?;
+        let base = target.base(base, BaseRule::Required, retry)?;
         existing_object(ctx, &target, &class, number).await?;
-        let delete = ObjectDelete {
-            reference: target.reference().clone(),
-            class: class.clone(),
-            number,
-            author: author(ctx)?,
-            comment: version_comment(
-                self.comment.as_deref(),
-                &format!("Deleted {class} object {number}"),
-            ),
-            expected,
-        };
-        let outcome = ctx
-            .doors()?
-            .blocking(move |store| store.delete_object(&delete))
-            .await?
-            .map_err(|error| object_failure(&target, &error, retry))?;
+        let comment = Comment::new(
+            self.comment.as_deref(),
+            &format!("Deleted {class} object {number}"),
+        );
+        let outcome = door
+            .delete_object(&target, &class, number, comment, base)
+            .await
+            .map_err(object_failure)?;
         let mut lines = vec![
             format!(
                 "Deleted {} object {number} from document {}.",

@@ -1,9 +1,9 @@
 //! `edit_document` (facts §1.12): ordered exact-string edits applied in memory to the row as read,
-//! then saved once through the write seam, compare-and-set on the version they were applied to
+//! then saved once through the write door, compare-and-set on the version they were applied to
 //! (so a concurrent save is never overwritten, with or without the agent's base_version).
 //!
-//! Order of checks: the argument counts and sizes, the door and the configuration refusal, the
-//! locale, base_version against the row as read, every edit, then the store's compare-and-set.
+//! Order of checks: the argument counts and sizes, the write door (view and edit, the
+//! configuration) before the row is read or any edit compared, the locale, base_version against the row as read, every edit, then the store's compare-and-set.
 
 mod apply;
 mod echo;
@@ -17,9 +17,7 @@ use wiki_server::store::rights::Right;
 use self::apply::{Applied, apply};
 use self::echo::echo;
 use crate::seams::history::version_argument;
-use crate::seams::write::{
-    BaseRule, RowChange, WriteTarget, no_changes, review_line, version_comment, version_line,
-};
+use crate::seams::urls::review_line;
 
 /// The most edits one call applies.
 const MAX_EDITS: usize = 100;
@@ -110,16 +108,17 @@ impl Execute for EditDocument {
     async fn execute(self, ctx: &ToolContext) -> ToolResult {
         let base = version_argument("base_version", &self.base_version)?;
         check_counts(&self.edits, self.title.is_some())?;
-        let target = WriteTarget::resolve(
-            ctx,
-            &self.reference,
-            self.wiki.as_deref(),
-            self.locale.as_deref(),
-            Right::Edit,
-        )
-        .await?;
+        let door = ctx.doors()?.write()?;
+        let target = door
+            .target(
+                &self.reference,
+                self.wiki.as_deref(),
+                self.locale.as_deref(),
+                Right::Edit,
+            )
+            .await?;
         let retry = "redo your edits against the current text";
-        let expected = target.expected(base, BaseRule::OptionalLock, retry)?;
+        let base = target.base(base, BaseRule::OptionalLock, retry)?;
         let applied = match target.current() {
             Some(row) => {
                 // Linear, but up to a megabyte and 10,000 replacements: off the async workers.
@@ -145,10 +144,10 @@ impl Execute for EditDocument {
         let change = RowChange {
             content: applied.text.clone(),
             title: self.title,
-            comment: version_comment(self.comment.as_deref(), &default_comment),
             major: self.major,
         };
-        let outcome = target.save(ctx, change, expected, retry).await?;
+        let comment = Comment::new(self.comment.as_deref(), &default_comment);
+        let outcome = door.save(&target, change, comment, base).await?;
         if let SaveOutcome::Unchanged { version } = outcome {
             return Ok(no_changes(
                 &target,

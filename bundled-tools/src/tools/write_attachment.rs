@@ -1,10 +1,10 @@
 //! `write_attachment` (facts §1.13): uploads a new attachment, or a new version of one, through
-//! the write seam (edit right, base_version, `[AI] ` comments, no-op detection: the store writes
+//! the write door (view and edit, base_version, `[AI] ` comments, no-op detection: the store writes
 //! nothing for the bytes the attachment already holds).
 //!
 //! Order of checks: the arguments (exactly one content, a decodable base64, the size cap, the
-//! file name's grammar) before any store access, then the door (reach, edit right, space filter)
-//! and the configuration refusal, then base_version against the document as read, then the
+//! file name's grammar) before any store access, then the write door (reach, view and edit,
+//! space filter, the configuration), then base_version against the document as read, then the
 //! store's compare-and-set inside the transaction that saves the document and the attachment.
 
 use base64::Engine as _;
@@ -12,17 +12,13 @@ use base64::engine::general_purpose::STANDARD;
 use mcp_runtime::output::guard::fragment;
 use wiki_server::prelude::*;
 use wiki_server::store::attachments::validate_attachment_name;
-use wiki_server::store::model::attachment::{AttachmentWrite, AttachmentWriteOutcome};
+use wiki_server::store::model::attachment::AttachmentWriteOutcome;
 use wiki_server::store::model::document::SaveOutcome;
 use wiki_server::store::rights::Right;
 use wiki_server::store::{Field, InvalidInput, StoreError};
 
 use crate::seams::history::version_argument;
-use crate::seams::urls::{Target, link};
-use crate::seams::write::{
-    BaseRule, WriteTarget, author, no_changes, review_line, save_failure, version_comment,
-    version_line,
-};
+use crate::seams::urls::{Target, link, review_line};
 
 /// The longest `content` or `content_base64` accepted, in characters.
 const MAX_CONTENT_CHARS: usize = 1_000_000;
@@ -106,46 +102,36 @@ impl Execute for WriteAttachment {
         let base = version_argument("base_version", &self.base_version)?;
         let bytes = decode_content(self.content.as_deref(), self.content_base64.as_deref())?;
         validate_attachment_name(&self.filename).map_err(|error| name_refusal(&error))?;
-        let target = WriteTarget::resolve(
-            ctx,
-            &self.reference,
-            self.wiki.as_deref(),
-            None,
-            Right::Edit,
-        )
-        .await?;
+        let door = ctx.doors()?.write()?;
+        let target = door
+            .target(&self.reference, self.wiki.as_deref(), None, Right::Edit)
+            .await?;
         let retry = "resend the attachment with the document's version as base_version";
-        let expected = target.expected(base, BaseRule::RequiredIfExists, retry)?;
+        let base = target.base(base, BaseRule::RequiredIfExists, retry)?;
         let size = bytes.len();
-        let write = AttachmentWrite {
-            reference: target.reference().clone(),
-            name: self.filename.clone(),
-            content: bytes,
-            author: author(ctx)?,
-            comment: version_comment(
-                self.comment.as_deref(),
-                &format!("Uploaded attachment {}", self.filename),
-            ),
-            expected,
-        };
-        let outcome = ctx
-            .doors()?
-            .blocking(move |store| store.write_attachment(&write))
-            .await?
-            .map_err(|error| match &error {
-                StoreError::Invalid(InvalidInput::Name {
-                    what: "attachment name",
-                    ..
-                }) => name_refusal(&error),
-                StoreError::TooLarge {
+        let comment = Comment::new(
+            self.comment.as_deref(),
+            &format!("Uploaded attachment {}", self.filename),
+        );
+        let outcome = door
+            .write_attachment(&target, &self.filename, bytes, comment, base)
+            .await
+            .map_err(|failure| match failure.store_error() {
+                Some(
+                    error @ StoreError::Invalid(InvalidInput::Name {
+                        what: "attachment name",
+                        ..
+                    }),
+                ) => name_refusal(error),
+                Some(StoreError::TooLarge {
                     field: Field::Attachment,
                     limit,
                     actual,
-                } => ToolError::new(format!(
+                }) => ToolError::new(format!(
                     "Error: the file is too large ({actual} bytes; this wiki accepts at most \
                      {limit} bytes per attachment). {NOTHING_SAVED}"
                 )),
-                _ => save_failure(&target, &error, retry),
+                _ => failure.into(),
             })?;
         if let SaveOutcome::Unchanged { version } = outcome.document {
             let what = format!(

@@ -1,7 +1,8 @@
 //! `write_document` (facts §1.12): creates a document (or a translation) or replaces its whole
-//! content, through the write seam (rights, base_version, `[AI] ` comments, no-op detection).
+//! content, through the write door (view and edit, base_version, `[AI] ` comments, no-op
+//! detection).
 //!
-//! Order of checks: the door (reach, edit right, space filter) and the configuration refusal,
+//! Order of checks: the write door (reach, view and edit, space filter, the configuration),
 //! then the locale, then the content size, then base_version against the row as read, then the
 //! store's compare-and-set inside its transaction.
 
@@ -12,9 +13,7 @@ use wiki_server::store::model::document::SaveOutcome;
 use wiki_server::store::rights::Right;
 
 use crate::seams::history::version_argument;
-use crate::seams::write::{
-    BaseRule, RowChange, WriteTarget, no_changes, review_line, version_comment, version_line,
-};
+use crate::seams::urls::review_line;
 
 /// The longest content accepted, in characters (after CRLF -> LF).
 const MAX_CONTENT_CHARS: usize = 1_000_000;
@@ -92,14 +91,15 @@ struct WriteDocument {
 impl Execute for WriteDocument {
     async fn execute(self, ctx: &ToolContext) -> ToolResult {
         let base = version_argument("base_version", &self.base_version)?;
-        let target = WriteTarget::resolve(
-            ctx,
-            &self.reference,
-            self.wiki.as_deref(),
-            self.locale.as_deref(),
-            Right::Edit,
-        )
-        .await?;
+        let door = ctx.doors()?.write()?;
+        let target = door
+            .target(
+                &self.reference,
+                self.wiki.as_deref(),
+                self.locale.as_deref(),
+                Right::Edit,
+            )
+            .await?;
         let content = normalize_line_endings(&self.content).into_owned();
         let chars = content.chars().count();
         if chars > MAX_CONTENT_CHARS {
@@ -109,7 +109,7 @@ impl Execute for WriteDocument {
             )));
         }
         let retry = "resend the whole content with its version as base_version";
-        let expected = target.expected(base, BaseRule::RequiredIfExists, retry)?;
+        let base = target.base(base, BaseRule::RequiredIfExists, retry)?;
         let creating = target.current().is_none();
         let title_changes = match (&self.title, target.current()) {
             (None, _) => false,
@@ -126,10 +126,10 @@ impl Execute for WriteDocument {
         let change = RowChange {
             content,
             title: self.title,
-            comment: version_comment(self.comment.as_deref(), default_comment),
             major: self.major,
         };
-        let outcome = target.save(ctx, change, expected, retry).await?;
+        let comment = Comment::new(self.comment.as_deref(), default_comment);
+        let outcome = door.save(&target, change, comment, base).await?;
         let headline = match (&outcome, target.locale()) {
             (SaveOutcome::Unchanged { version }, _) => {
                 return Ok(no_changes(

@@ -1,9 +1,9 @@
 //! `write_object` (facts §1.11): creates or updates one object of a class on a document, through
-//! the write seam (edit right, base_version, `[AI] ` comments, no-op detection: the store writes
+//! the write door (view and edit, base_version, `[AI] ` comments, no-op detection: the store writes
 //! nothing when the object already holds the values, compared after coercion).
 //!
 //! Order of checks: the class name (a contradicting wiki prefix, the sensitive classes) and the
-//! door (reach, edit right, space filter, the configuration refusal), then the class definition
+//! write door (reach, view and edit, space filter, the configuration), then the class definition
 //! (unknown or Password fields, listing the settable ones), the object number (listing the
 //! existing ones), base_version against the document as read, then the store, which coerces
 //! every value to its field's type and saves under the compare-and-set, all or nothing.
@@ -12,19 +12,17 @@ use std::collections::BTreeMap;
 
 use mcp_runtime::output::guard::fragment;
 use wiki_server::access::store_failure;
+use wiki_server::access::write::reserved::refuse_sensitive_class;
 use wiki_server::prelude::*;
 use wiki_server::store::model::class::{ClassDefinition, FieldType};
 use wiki_server::store::model::document::SaveOutcome;
-use wiki_server::store::model::object::{ObjectRecord, ObjectWrite};
+use wiki_server::store::model::object::ObjectRecord;
 use wiki_server::store::reference::DocumentReference;
 use wiki_server::store::rights::Right;
 use wiki_server::store::{InvalidInput, StoreError};
 
 use crate::seams::history::version_argument;
-use crate::seams::write::{
-    BaseRule, WriteTarget, author, no_changes, refuse_sensitive_class, review_line, save_failure,
-    version_comment, version_line,
-};
+use crate::seams::urls::review_line;
 
 /// Create an object of a class on a document, or update one of its objects.
 ///
@@ -109,14 +107,10 @@ impl Execute for WriteObject {
             ));
         }
         let number = self.object.map(object_number).transpose()?;
-        let target = WriteTarget::resolve(
-            ctx,
-            &self.reference,
-            self.wiki.as_deref(),
-            None,
-            Right::Edit,
-        )
-        .await?;
+        let door = ctx.doors()?.write()?;
+        let target = door
+            .target(&self.reference, self.wiki.as_deref(), None, Right::Edit)
+            .await?;
         let class_document = class_document(&self.class, target.reference())?;
         let class_name = class_document.local();
         let class = read_class(ctx, &class_document).await?;
@@ -125,7 +119,7 @@ impl Execute for WriteObject {
             existing_object(ctx, &target, &class_name, number).await?;
         }
         let retry = "resend the fields with the document's version as base_version";
-        let expected = target.expected(base, BaseRule::RequiredIfExists, retry)?;
+        let base = target.base(base, BaseRule::RequiredIfExists, retry)?;
         let title_changes = match (&self.title, target.current()) {
             (None, _) => false,
             (Some(_), None) => true,
@@ -136,22 +130,18 @@ impl Execute for WriteObject {
             Some(number) => format!("Updated {class_name} object {number}"),
         };
         let names: Vec<String> = self.fields.keys().cloned().collect();
-        let write = ObjectWrite {
-            reference: target.reference().clone(),
+        let change = ObjectChange {
             class: class_name.clone(),
             number,
             values: self.fields,
             title: self.title,
-            author: author(ctx)?,
-            comment: version_comment(self.comment.as_deref(), &default_comment),
             major: self.major,
-            expected,
         };
-        let outcome = ctx
-            .doors()?
-            .blocking(move |store| store.write_object(&write))
-            .await?
-            .map_err(|error| object_failure(&target, &error, retry))?;
+        let comment = Comment::new(self.comment.as_deref(), &default_comment);
+        let outcome = door
+            .write_object(&target, change, comment, base)
+            .await
+            .map_err(object_failure)?;
         if let SaveOutcome::Unchanged { version } = outcome.document {
             let what = format!(
                 "{} object {} already holds the given values and title",
@@ -330,35 +320,26 @@ pub(crate) async fn existing_object(
 }
 
 /// A store refusal of an object write as the agent reads it: a value that does not fit its
-/// field says what the field expects; the rest goes through the seam's mapping.
-pub(crate) fn object_failure(target: &WriteTarget, error: &StoreError, retry: &str) -> ToolError {
-    match error {
-        StoreError::Invalid(InvalidInput::FieldValue { field, expected }) => {
+/// field says what the field expects; the rest as the write door words it.
+pub(crate) fn object_failure(failure: WriteFailure) -> ToolError {
+    match failure.store_error() {
+        Some(StoreError::Invalid(InvalidInput::FieldValue { field, expected })) => {
             ToolError::new(format!(
                 "Error: the field \"{}\" expects {}. Nothing was saved.",
                 fragment(field),
                 fragment(expected)
             ))
         }
-        StoreError::Invalid(InvalidInput::UnknownField {
+        Some(StoreError::Invalid(InvalidInput::UnknownField {
             class,
             field,
             known,
-        }) => ToolError::new(format!(
+        })) => ToolError::new(format!(
             "Error: the class {} has no field \"{}\". Its fields: {}. Nothing was saved.",
             fragment(class),
             fragment(field),
             fragment(&known.join(", "))
         )),
-        StoreError::Invalid(InvalidInput::ReservedClass { class }) => {
-            refuse_sensitive_class(class).err().unwrap_or_else(|| {
-                ToolError::new(format!(
-                    "Error: the class \"{}\" is reserved; write tools never change it. Nothing \
-                     was saved.",
-                    fragment(class)
-                ))
-            })
-        }
-        _ => save_failure(target, error, retry),
+        _ => failure.into(),
     }
 }

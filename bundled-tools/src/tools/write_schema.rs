@@ -1,28 +1,26 @@
 //! `write_schema` (facts §1.11): adds, modifies or removes one field of a class, through the
-//! write seam (edit right on the class document, base_version, `[AI] ` comments, no-op
+//! write door (view and edit on the class document, base_version, `[AI] ` comments, no-op
 //! detection: the store writes nothing for a modification that leaves the field as it is).
 //!
 //! Order of checks: the arguments (field name grammar, which arguments the operation takes, the
-//! type and its attributes) before any store access, then the door (reach, edit right, space
-//! filter, the configuration refusal) and the sensitive classes, then base_version against the
+//! type and its attributes) before any store access, then the write door (reach, view and edit,
+//! space filter, the configuration) and the sensitive classes, then base_version against the
 //! class document as read, then the store, which checks the change against the current class
 //! and saves under the compare-and-set.
 
 use std::collections::BTreeMap;
 
 use mcp_runtime::output::guard::fragment;
+use wiki_server::access::write::reserved::refuse_sensitive_class;
 use wiki_server::prelude::*;
 use wiki_server::store::model::class::{FIELD_TYPE_NAMES, FieldType, validate_field_name};
 use wiki_server::store::model::document::SaveOutcome;
-use wiki_server::store::model::object::{ClassChange, FieldChange};
+use wiki_server::store::model::object::FieldChange;
 use wiki_server::store::rights::Right;
 use wiki_server::store::{Entity, InvalidInput, StoreError};
 
 use crate::seams::history::version_argument;
-use crate::seams::write::{
-    BaseRule, WriteTarget, author, no_changes, refuse_sensitive_class, review_line, save_failure,
-    version_comment, version_line,
-};
+use crate::seams::urls::review_line;
 
 /// The tail of every refusal.
 const NOTHING_SAVED: &str = "Nothing was saved.";
@@ -130,14 +128,10 @@ impl Execute for WriteSchema {
         let base = version_argument("base_version", &self.base_version)?;
         validate_field_name(&self.field).map_err(|error| schema_refusal(&error))?;
         let change = self.change()?;
-        let target = WriteTarget::resolve(
-            ctx,
-            &self.reference,
-            self.wiki.as_deref(),
-            None,
-            Right::Edit,
-        )
-        .await?;
+        let door = ctx.doors()?.write()?;
+        let target = door
+            .target(&self.reference, self.wiki.as_deref(), None, Right::Edit)
+            .await?;
         let class = target.reference().local();
         refuse_sensitive_class(&class)?;
         let rule = match self.operation {
@@ -145,7 +139,7 @@ impl Execute for WriteSchema {
             Operation::Add | Operation::Modify => BaseRule::RequiredIfExists,
         };
         let retry = "redo the schema change with the class document's version as base_version";
-        let expected = target.expected(base, rule, retry)?;
+        let base = target.base(base, rule, retry)?;
         let summary = match &change {
             FieldChange::Add { field_type, .. } => {
                 format!("Added field {} ({})", self.field, field_type.name())
@@ -157,25 +151,23 @@ impl Execute for WriteSchema {
             FieldChange::Add { field_type, .. } => Some(field_type.name()),
             _ => None,
         };
-        let write = ClassChange {
-            class_document: target.reference().clone(),
-            change,
-            author: author(ctx)?,
-            comment: version_comment(self.comment.as_deref(), &summary),
-            major: self.major,
-            expected,
-        };
-        let outcome = ctx
-            .doors()?
-            .blocking(move |store| store.change_class(&write))
-            .await?
-            .map_err(|error| match &error {
-                StoreError::Invalid(_)
-                | StoreError::AlreadyExists {
-                    entity: Entity::Field,
-                    ..
-                } => schema_refusal(&error),
-                _ => save_failure(&target, &error, retry),
+        let comment = Comment::new(self.comment.as_deref(), &summary);
+        let outcome = door
+            .change_class(&target, change, self.major, comment, base)
+            .await
+            .map_err(|failure| match failure.store_error() {
+                Some(
+                    error @ (StoreError::Invalid(_)
+                    | StoreError::AlreadyExists {
+                        entity: Entity::Field,
+                        ..
+                    }
+                    | StoreError::NotFound {
+                        entity: Entity::Class,
+                        ..
+                    }),
+                ) => schema_refusal(error),
+                _ => failure.into(),
             })?;
         let field = fragment(&self.field).into_owned();
         let class_shown = fragment(&class).into_owned();
@@ -270,9 +262,22 @@ impl WriteSchema {
 /// wrong and, for attributes, what is accepted).
 fn schema_refusal(error: &StoreError) -> ToolError {
     let reason = match error {
+        StoreError::Invalid(InvalidInput::Name {
+            what: "field label",
+            reason,
+        }) => format!("invalid 'pretty_name': {reason}."),
         StoreError::Invalid(InvalidInput::Name { reason, .. }) => {
             format!("invalid 'field': {reason}.")
         }
+        StoreError::NotFound {
+            entity: Entity::Class,
+            key,
+        } => format!(
+            "the document \"{}\" defines no class yet (it has no fields), so it has no field \
+             to modify or remove. add_field creates the class; get_schema lists the classes in \
+             use.",
+            fragment(key)
+        ),
         StoreError::Invalid(InvalidInput::Keyword { what, expected }) => {
             format!("the {what} must be one of: {expected}.")
         }

@@ -4,6 +4,8 @@
 #[path = "../harness/mod.rs"]
 mod harness;
 
+mod configuration;
+mod contributed;
 mod delete_attachment;
 mod delete_document;
 mod delete_object;
@@ -18,6 +20,7 @@ mod get_tree;
 mod look_alikes;
 mod query_documents;
 mod query_objects;
+mod view_before_write;
 mod write_attachment;
 mod write_document;
 mod write_object;

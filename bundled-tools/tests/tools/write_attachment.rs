@@ -254,15 +254,20 @@ async fn argument_refusals_end_with_nothing_saved_and_write_nothing() {
             json!({"reference": "Sandbox.New", "filename": "gpj.\u{202E}exe", "content": "x"}),
             "U+202E",
         ),
-        (
-            json!({"reference": "MCP.ServerConfig", "filename": "a.txt", "content": "x"}),
-            "MCP configuration",
-        ),
     ];
     for (arguments, expected) in cases {
         let says = [Contains(expected), EndsWith("Nothing was saved.")];
         farm.refuses(TOOL, "alice", arguments, &says).await;
     }
+    // The configuration: an administrator is told why; anyone else may not even view it.
+    let config = json!({"reference": "MCP.ServerConfig", "filename": "a.txt", "content": "x"});
+    let says = [
+        Contains("MCP configuration"),
+        EndsWith("Nothing was saved."),
+    ];
+    farm.refuses(TOOL, "admin", config.clone(), &says).await;
+    let hidden = Exactly("You do not have permission to view \"main:MCP.ServerConfig\".");
+    farm.refuses(TOOL, "alice", config, &[hidden]).await;
     // ZWJ is allowed (scripts and emoji need it).
     ok(write(
         &farm,

@@ -194,8 +194,15 @@ async fn field_object_and_class_refusals_write_nothing() {
     // The configuration document is never written.
     let config =
         json!({"reference": "MCP.ServerConfig", "class": TASK_CLASS, "fields": {"title": "x"}});
-    farm.refuses(TOOL, "alice", config, &[Contains("MCP configuration")])
-        .await;
+    farm.refuses(
+        TOOL,
+        "admin",
+        config.clone(),
+        &[Contains("MCP configuration")],
+    )
+    .await;
+    let hidden = Exactly("You do not have permission to view \"main:MCP.ServerConfig\".");
+    farm.refuses(TOOL, "alice", config, &[hidden]).await;
 }
 
 #[tokio::test]

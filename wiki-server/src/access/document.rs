@@ -13,6 +13,7 @@ use wiki_store::model::wiki::WikiId;
 use wiki_store::reference::{DocumentReference, RelativeReference, SpacePath};
 use wiki_store::rights::{Right, RightScope};
 
+use super::write::reserved::is_configuration;
 use super::{Doors, store_failure};
 use mcp_runtime::output::guard::fragment;
 use mcp_runtime::prelude::ToolError;
@@ -34,6 +35,12 @@ impl AuthorizedReference {
     /// The right it was authorized for.
     pub fn right(&self) -> Right {
         self.right
+    }
+
+    /// An authorization made up for a unit test of code that takes one.
+    #[cfg(test)]
+    pub(crate) fn for_tests(reference: DocumentReference, right: Right) -> Self {
+        Self { reference, right }
     }
 }
 
@@ -105,9 +112,28 @@ impl Doors {
     }
 
     /// Whether the caller holds `right` on `reference` (rights only, no reach or filter).
+    ///
+    /// The MCP configuration documents (the endpoint's tools, guest flag and hidden spaces) are
+    /// for the administrators of their wiki alone: anyone else holds no right on them, so every
+    /// door (documents, rows, searches, objects of the class) treats them as any page the
+    /// caller may not view.
     pub fn has_right(&self, reference: &DocumentReference, right: Right) -> bool {
+        if is_configuration(reference) && !self.administers(reference.wiki()) {
+            return false;
+        }
         self.rights
             .decide(&self.principal, right, &RightScope::Page(reference.clone()))
+            .allowed
+    }
+
+    /// Whether the caller is an administrator of `wiki`.
+    pub fn administers(&self, wiki: &WikiId) -> bool {
+        self.rights
+            .decide(
+                &self.principal,
+                Right::Admin,
+                &RightScope::Wiki(wiki.clone()),
+            )
             .allowed
     }
 

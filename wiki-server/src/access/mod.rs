@@ -6,14 +6,18 @@
 //! checked after authorization so that protected pages do not leak. Single documents go through
 //! [`Doors::authorize`], searches through [`Doors::search`] and queries over many rows through
 //! [`Doors::row_visible`]; a tool that parses a reference and calls the store itself bypasses the
-//! reach gate and the filter.
+//! reach gate and the filter. Every write goes through the write door ([`Doors::write`],
+//! [`write`]): view and the operation's right before anything, the configuration refused,
+//! base_version compare-and-set, `[AI] ` comments.
 
 mod document;
 mod oidc;
 mod reach;
+mod reader;
 mod rows;
 mod search;
 mod space;
+pub mod write;
 
 use std::sync::Arc;
 
@@ -24,6 +28,7 @@ use wiki_store::{Store, StoreError};
 pub use document::AuthorizedReference;
 pub use oidc::{OidcIdentity, OidcOutcome, OidcRefusal};
 pub use reach::ALL_WIKIS;
+pub use reader::StoreReader;
 pub use space::SpaceFilter;
 
 use mcp_runtime::prelude::ToolError;
@@ -82,10 +87,21 @@ impl Doors {
         self.reach
     }
 
-    /// Runs `f` on the store off the async workers (`spawn_blocking`): the store is synchronous
-    /// and a query must not stall the other requests of this worker. A panic inside `f` is
-    /// resumed here, so the middleware reports it like any panic of the tool.
+    /// Runs `f` on the store's reads off the async workers (`spawn_blocking`): the store is
+    /// synchronous and a query must not stall the other requests of this worker. `f` gets a
+    /// [`StoreReader`], never the store: a tool writes only through the write door. A panic
+    /// inside `f` is resumed here, so the middleware reports it like any panic of the tool.
     pub async fn blocking<T, F>(&self, f: F) -> Result<T, ToolError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&StoreReader<'_>) -> T + Send + 'static,
+    {
+        self.with_store(move |store| f(&StoreReader::new(store)))
+            .await
+    }
+
+    /// [`Doors::blocking`] with the whole store, for the doors' own queries and writes.
+    pub(crate) async fn with_store<T, F>(&self, f: F) -> Result<T, ToolError>
     where
         T: Send + 'static,
         F: FnOnce(&dyn Store) -> T + Send + 'static,
@@ -104,10 +120,40 @@ impl Doors {
 /// The agent-facing text for a failed store operation (facts §1, common conventions): a fixed
 /// "Could not `<verb>`" that says to retry and, if it persists, to tell an administrator. The
 /// cause goes to the log at WARN, never to the agent.
+///
+/// A transient failure ([`StoreError::is_transient`]) says what happened and that retrying is
+/// the fix ([`transient_failure`]).
 pub fn store_failure(verb: &str, error: &StoreError) -> ToolError {
+    if let Some(refusal) = transient_failure(verb, error) {
+        return refusal;
+    }
     tracing::warn!(%error, "could not {verb}");
     ToolError::new(format!(
         "Could not {verb}. Retry; if it keeps failing, tell an administrator (the details are \
          in the server log)."
     ))
+}
+
+/// The agent-facing text for a store failure that retrying fixes: the database not answering
+/// (down, or a statement past its timeout), or a write given up to concurrent writers after the
+/// store's bounded retries. `None` for any other failure.
+pub fn transient_failure(verb: &str, error: &StoreError) -> Option<ToolError> {
+    match error {
+        StoreError::Unavailable(_) => {
+            tracing::warn!(%error, "could not {verb}: the store is unavailable");
+            Some(ToolError::new(format!(
+                "Could not {verb}: the wiki's database is not answering right now. Retry the \
+                 call in a few seconds; if it keeps failing, tell an administrator."
+            )))
+        }
+        StoreError::ConcurrentSave { attempts } => {
+            tracing::warn!(%error, "could not {verb}: concurrent writers");
+            Some(ToolError::new(format!(
+                "Could not {verb}: other writers kept changing the same content at the same \
+                 moment, and the store gave up after {attempts} attempts. Retry the call in a \
+                 moment."
+            )))
+        }
+        _ => None,
+    }
 }

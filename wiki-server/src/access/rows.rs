@@ -38,7 +38,7 @@ impl Doors {
     ) -> Result<wiki_store::Result<ObjectPage>, ToolError> {
         self.check_reach(&wiki)?;
         let doors = self.clone();
-        self.blocking(move |store| {
+        self.with_store(move |store| {
             store.query_objects(&wiki, &query, offset, limit, &mut |reference| {
                 doors.row_visible(reference)
             })

@@ -20,7 +20,7 @@ impl Doors {
     /// The caller sets the wiki scope from [`Doors::search_wikis`].
     pub async fn search(&self, query: SearchQuery) -> Result<SearchResults, ToolError> {
         let doors = self.clone();
-        self.blocking(move |store| {
+        self.with_store(move |store| {
             let mut visible = doors.search_predicate();
             store.search(&query, &mut visible)
         })

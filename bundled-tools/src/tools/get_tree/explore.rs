@@ -13,9 +13,9 @@ use std::fmt::Write as _;
 use mcp_runtime::output::guard::fragment;
 use wiki_server::access::{Doors, store_failure};
 use wiki_server::prelude::*;
+use wiki_server::store::StoreError;
 use wiki_server::store::reference::DocumentReference;
 use wiki_server::store::rights::Right;
-use wiki_server::store::{Store, StoreError};
 
 use super::{Shape, bracketed, node_text, title_part};
 
@@ -149,7 +149,7 @@ struct Walk {
 /// Walks breadth first from `root`: `None` when the root neither exists (or may not be read)
 /// nor has visible children (a space without a home page still has a tree).
 fn walk(
-    store: &dyn Store,
+    store: &StoreReader<'_>,
     doors: &Doors,
     root: Root,
     shape: Shape,
@@ -241,7 +241,7 @@ fn walk(
 }
 
 /// ` {Class, …, att:N}` for a page with objects or attachments (or hidden, when shown).
-fn markers(store: &dyn Store, node: &Node) -> wiki_server::store::Result<String> {
+fn markers(store: &StoreReader<'_>, node: &Node) -> wiki_server::store::Result<String> {
     if node.title.is_none() {
         return Ok(String::new());
     }

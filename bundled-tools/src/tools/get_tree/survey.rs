@@ -6,7 +6,6 @@ use std::fmt::Write as _;
 
 use wiki_server::access::{Doors, store_failure};
 use wiki_server::prelude::*;
-use wiki_server::store::Store;
 use wiki_server::store::model::hierarchy::{SpaceSummary, TreeNode};
 use wiki_server::store::model::wiki::WikiId;
 use wiki_server::store::reference::{DocumentReference, SpacePath};
@@ -103,7 +102,7 @@ pub(super) async fn survey(
 /// The authorized spaces, and whether the ceiling cut the sample. Past the ceiling, the
 /// space index adds the spaces the sample never reached.
 fn read_spaces(
-    store: &dyn Store,
+    store: &StoreReader<'_>,
     doors: &Doors,
     wiki: &WikiId,
     show_hidden: bool,
