@@ -25,6 +25,12 @@ pub(crate) const HIGHLIGHT_END: char = '\u{3}';
 /// Characters of content shown for a browse result.
 pub(crate) const BROWSE_SNIPPET_CHARS: usize = 200;
 
+/// The SQL (both backends) of the title a candidate row `d` shows: its own, or for a
+/// translation saved without one, its default row's, as the page reads in its default language.
+pub(crate) const SHOWN_TITLE: &str = "CASE WHEN d.title = '' AND d.locale <> '' THEN \
+     coalesce((SELECT t.title FROM documents t WHERE t.wiki = d.wiki AND t.space = d.space AND \
+     t.name = d.name AND t.locale = ''), '') ELSE d.title END";
+
 /// What a query's text asks for.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum SearchText {

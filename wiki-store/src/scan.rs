@@ -199,14 +199,20 @@ mod tests {
         }
         assert_eq!(on_page, [90, 91, 92]);
         assert_eq!(scan.total(), 4);
-        assert!(scan.cut(), "a fifth authorized row was seen past the ceiling");
+        assert!(
+            scan.cut(),
+            "a fifth authorized row was seen past the ceiling"
+        );
         assert_eq!(scan.examined(), 95);
 
         let mut exact = AuthorizedScan::new(0, 3, 4);
         for n in 0..100 {
             exact.offer(|| n % 50 == 0);
         }
-        assert_eq!((exact.total(), exact.cut(), exact.stopped()), (2, false, false));
+        assert_eq!(
+            (exact.total(), exact.cut(), exact.stopped()),
+            (2, false, false)
+        );
     }
 
     #[test]

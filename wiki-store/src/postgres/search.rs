@@ -16,8 +16,8 @@ use postgres::Row;
 use crate::Result;
 use crate::api::SearchStore;
 use crate::fulltext::{
-    BROWSE_SNIPPET_CHARS, Scanned, SearchText, batch_size, foreseen_page, no_results, parse_highlights,
-    results, search_text,
+    BROWSE_SNIPPET_CHARS, SHOWN_TITLE, Scanned, SearchText, batch_size, foreseen_page, no_results,
+    parse_highlights, results, search_text,
 };
 use crate::model::search::{
     SearchCandidate, SearchQuery, SearchResults, SearchSort, Snippet, WikiScope,
@@ -51,15 +51,15 @@ fn candidate_query(query: &SearchQuery, words: Option<&[String]>) -> (String, Bi
         Some(words) => {
             binds.push(words.to_vec());
             sql.push_str(&format!(
-                "WITH q AS ({WORDS}) SELECT d.id, d.wiki, d.space, d.name, d.locale, d.language, d.title, \
-                 d.author, d.updated_ms, d.hidden, {RANK} AS rank FROM documents d, q \
+                "WITH q AS ({WORDS}) SELECT d.id, d.wiki, d.space, d.name, d.locale, d.language, \
+                 {SHOWN_TITLE}, d.author, d.updated_ms, d.hidden, {RANK} AS rank FROM documents d, q \
                  WHERE numnode(q.query) > 0 AND d.search @@ q.query"
             ));
         }
-        None => sql.push_str(
-            "SELECT d.id, d.wiki, d.space, d.name, d.locale, d.language, d.title, d.author, d.updated_ms, \
-             d.hidden, NULL::real AS rank FROM documents d WHERE true",
-        ),
+        None => sql.push_str(&format!(
+            "SELECT d.id, d.wiki, d.space, d.name, d.locale, d.language, {SHOWN_TITLE}, d.author, \
+             d.updated_ms, d.hidden, NULL::real AS rank FROM documents d WHERE true"
+        )),
     }
     if let WikiScope::Only(wikis) = &query.wikis {
         let list: Vec<String> = wikis.iter().map(|wiki| wiki.as_str().to_owned()).collect();

@@ -13,8 +13,8 @@ use rusqlite::{Connection, OptionalExtension, params_from_iter};
 
 use crate::api::SearchStore;
 use crate::fulltext::{
-    BROWSE_SNIPPET_CHARS, Scanned, SearchText, batch_size, foreseen_page, no_results, parse_highlights,
-    results, search_text,
+    BROWSE_SNIPPET_CHARS, SHOWN_TITLE, Scanned, SearchText, batch_size, foreseen_page, no_results,
+    parse_highlights, results, search_text,
 };
 use crate::model::search::{
     SearchCandidate, SearchQuery, SearchResults, SearchSort, Snippet, WikiScope,
@@ -45,9 +45,9 @@ pub(crate) struct CandidateQuery {
 }
 
 pub(crate) fn candidate_query(query: &SearchQuery, expression: Option<&str>) -> CandidateQuery {
-    let mut sql = String::from(
-        "SELECT d.id, d.wiki, d.space, d.name, d.locale, d.language, d.title, d.author, d.updated_ms, d.hidden, ",
-    );
+    let mut sql = String::from("SELECT d.id, d.wiki, d.space, d.name, d.locale, d.language, ");
+    sql.push_str(SHOWN_TITLE);
+    sql.push_str(", d.author, d.updated_ms, d.hidden, ");
     let mut values = Vec::new();
     match expression {
         Some(expression) => {

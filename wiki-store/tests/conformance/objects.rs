@@ -578,7 +578,9 @@ fn denied_objects_neither_fill_the_scan_window_nor_mark_the_total(db: &Fixture) 
     }
     let visible = |reference: &DocumentReference| reference.space().to_string() == "Tasks";
     let page = store
-        .query_objects(&WikiId::main(), &query(&[], None), 1, 5, &mut |r| visible(r))
+        .query_objects(&WikiId::main(), &query(&[], None), 1, 5, &mut |r| {
+            visible(r)
+        })
         .unwrap();
     let shown: Vec<String> = page.hits.iter().map(|hit| hit.reference.local()).collect();
     assert_eq!(shown, ["Tasks.B", "Tasks.C"]);

@@ -367,14 +367,47 @@ fn denied_matches_neither_fill_the_scan_window_nor_mark_the_total(db: &Fixture) 
         assert!(!results.total_capped, "{sort:?}: no `at least`");
         assert_eq!(results.hits.len(), 2, "{sort:?}");
         for hit in &results.hits {
-            assert!(hit.snippet.text.contains("needle"), "{sort:?}: snippet read");
+            assert!(
+                hit.snippet.text.contains("needle"),
+                "{sort:?}: snippet read"
+            );
         }
         let mut browse = SearchQuery::new(None, main_only());
         browse.scan_limit = 10;
         browse.sort = sort;
         let browsed = store.search(&browse, &mut |c| visible(c)).unwrap();
-        assert_eq!((browsed.total, browsed.total_capped), (3, false), "{sort:?}");
+        assert_eq!(
+            (browsed.total, browsed.total_capped),
+            (3, false),
+            "{sort:?}"
+        );
     }
+}
+
+/// Regression (issue 11): a translation saved without a title was listed under the page name;
+/// it reads as the page does in its default language.
+fn a_translation_without_a_title_shows_the_default_title(db: &Fixture) {
+    let store = db.store();
+    put(&*store, "Docs.Guide", "User guide", "english words");
+    store
+        .save_document(
+            &DocumentSave::new(reference("Docs.Guide"), "deutsche wörter", "a")
+                .locale(Locale::parse("de").unwrap()),
+        )
+        .unwrap();
+    let results = search(&*store, &text("deutsche"));
+    assert_eq!(results.hits.len(), 1);
+    let hit = &results.hits[0].candidate;
+    assert_eq!(hit.locale, Some(Locale::parse("de").unwrap()));
+    assert_eq!(hit.title, "User guide");
+    let mut browse = SearchQuery::new(None, main_only());
+    browse.space = Some(SpacePath::parse("Docs").unwrap());
+    let titles: Vec<String> = search(&*store, &browse)
+        .hits
+        .into_iter()
+        .map(|hit| hit.candidate.title)
+        .collect();
+    assert_eq!(titles, ["User guide", "User guide"]);
 }
 
 fn the_authorization_callback_may_use_the_store(db: &Fixture) {
@@ -420,6 +453,7 @@ pub(crate) fn cases() -> Vec<Case> {
         snippets_highlight_the_words,
         denied_rows_leave_no_countable_trace_and_paging_counts_only_authorized_rows,
         denied_matches_neither_fill_the_scan_window_nor_mark_the_total,
+        a_translation_without_a_title_shows_the_default_title,
         the_authorization_callback_may_use_the_store,
         deleting_a_wiki_removes_its_pages_from_the_index,
     ]
