@@ -20,6 +20,7 @@ use wiki_server::instant::iso_instant;
 use wiki_server::prelude::*;
 use wiki_server::store::InvalidInput;
 use wiki_server::store::StoreError;
+use wiki_server::store::model::class::{ClassDefinition, FieldType};
 use wiki_server::store::model::object::{FieldValue, ObjectHit, ObjectRecord};
 use wiki_server::store::objects::query::{
     FieldFilter, MAX_FILTERS, ObjectQuery, SCAN_CEILING, SortOrder, check_query,
@@ -188,7 +189,7 @@ impl QueryObjects {
             fragment(&class.definition.name)
         );
         for hit in &page.hits {
-            body.push_str(&self.hit_lines(hit));
+            body.push_str(&self.hit_lines(hit, &class.definition));
         }
         let total = if page.truncated {
             format!("{}+", page.total)
@@ -319,7 +320,14 @@ impl QueryObjects {
             fragment(&class.definition.name),
             read.version
         );
-        for (name, value) in values_shown(object, &self.select, full_value, " (not set)") {
+        let shown = values_shown(
+            object,
+            &self.select,
+            &class.definition,
+            full_value,
+            " (not set)",
+        );
+        for (name, value) in shown {
             let _ = writeln!(body, "{}:{value}", fragment(&name));
         }
         budgeted_result(
@@ -329,14 +337,15 @@ impl QueryObjects {
     }
 
     /// `<ref> (object N, v<version>)` and the shown values, one per line.
-    fn hit_lines(&self, hit: &ObjectHit) -> String {
+    fn hit_lines(&self, hit: &ObjectHit, class: &ClassDefinition) -> String {
         let mut out = format!(
             "{} (object {}, v{})\n",
             fragment(&hit.reference.to_string()),
             hit.object.number,
             hit.version
         );
-        for (name, value) in values_shown(&hit.object, &self.select, show_value, "(not set)") {
+        for (name, value) in values_shown(&hit.object, &self.select, class, show_value, "(not set)")
+        {
             let _ = writeln!(out, "  {}: {value}", fragment(&name));
         }
         out
@@ -488,27 +497,34 @@ fn agent_reason(error: &StoreError) -> String {
 /// One object's value in full, for [`QueryObjects::full_object`], as it follows `name:`: a text
 /// as its numbered lines on the lines after the name (every Unicode line terminator ends a line,
 /// nothing is cut), an empty text as `(empty)`, anything else on the name's line.
-fn full_value(value: &FieldValue) -> String {
+fn full_value(value: &FieldValue, date_only: bool) -> String {
     match value {
         FieldValue::Text(text) if text.is_empty() => " (empty)".to_owned(),
         FieldValue::Text(text) => format!("\n{}", numbered_whole(text)),
-        other => format!(" {}", show_value(other)),
+        other => format!(" {}", show_value(other, date_only)),
     }
 }
 
-/// The values one object shows, each through `show`: the selected fields in the order asked
-/// (unset ones `unset`), or every set field by name.
+/// The values one object shows, each through `show` (told whether the class declares its field
+/// date-only): the selected fields in the order asked (unset ones `unset`), or every set field
+/// by name.
 fn values_shown(
     object: &ObjectRecord,
     select: &[String],
-    show: fn(&FieldValue) -> String,
+    class: &ClassDefinition,
+    show: fn(&FieldValue, bool) -> String,
     unset: &str,
 ) -> Vec<(String, String)> {
+    let date_only = |name: &str| {
+        class
+            .field(name)
+            .is_some_and(|field| matches!(field.field_type, FieldType::Date { date_only: true }))
+    };
     if select.is_empty() {
         return object
             .values
             .iter()
-            .map(|(name, value)| (name.clone(), show(value)))
+            .map(|(name, value)| (name.clone(), show(value, date_only(name))))
             .collect();
     }
     select
@@ -517,7 +533,7 @@ fn values_shown(
             let value = object
                 .values
                 .get(name)
-                .map_or_else(|| unset.to_owned(), show);
+                .map_or_else(|| unset.to_owned(), |value| show(value, date_only(name)));
             (name.clone(), value)
         })
         .collect()
@@ -527,8 +543,9 @@ fn values_shown(
 const LINE_BREAK_MARK: &str = " ↵ ";
 
 /// One value on one line: text guarded (each line break shown as [`LINE_BREAK_MARK`], so lines
-/// are not run together), dates in ISO-8601 UTC, lists `a|b`, secrets masked.
-fn show_value(value: &FieldValue) -> String {
+/// are not run together), dates in ISO-8601 UTC (a date-only field's as the date alone, which is
+/// all it holds), lists `a|b`, secrets masked.
+fn show_value(value: &FieldValue, date_only: bool) -> String {
     match value {
         FieldValue::Text(text) => {
             let text = normalize_line_endings(text);
@@ -538,6 +555,7 @@ fn show_value(value: &FieldValue) -> String {
         FieldValue::Integer(number) => number.to_string(),
         FieldValue::Float(number) => number.to_string(),
         FieldValue::Boolean(flag) => flag.to_string(),
+        FieldValue::Date(date) if date_only => date.date().to_string(),
         FieldValue::Date(date) => iso_instant(*date),
         FieldValue::List(values) => {
             let values: Vec<String> = values
@@ -568,19 +586,33 @@ mod tests {
 
     #[test]
     fn values_are_one_guarded_line() {
-        assert_eq!(show_value(&FieldValue::Masked), "(masked)");
+        assert_eq!(show_value(&FieldValue::Masked, false), "(masked)");
         assert_eq!(
-            show_value(&FieldValue::Text("a\nobject 9: forged\u{2028}".into())),
+            show_value(
+                &FieldValue::Text("a\nobject 9: forged\u{2028}".into()),
+                false
+            ),
             "a ↵ object 9: forged"
         );
         assert_eq!(
-            show_value(&FieldValue::Text("one\r\ntwo\u{85}three\u{b}".into())),
+            show_value(
+                &FieldValue::Text("one\r\ntwo\u{85}three\u{b}".into()),
+                false
+            ),
             "one ↵ two ↵ three"
         );
         assert_eq!(
-            show_value(&FieldValue::List(vec!["x".into(), "y\n".into()])),
+            show_value(&FieldValue::List(vec!["x".into(), "y\n".into()]), false),
             "x|y"
         );
-        assert_eq!(show_value(&FieldValue::Boolean(true)), "true");
+        assert_eq!(show_value(&FieldValue::Boolean(true), false), "true");
+    }
+
+    /// Regression (issue 11): a date-only field printed as a date-time at midnight.
+    #[test]
+    fn a_date_only_value_reads_as_its_date() {
+        let due = FieldValue::Date(time::macros::datetime!(2026-12-01 0:00 UTC));
+        assert_eq!(show_value(&due, true), "2026-12-01");
+        assert_eq!(show_value(&due, false), "2026-12-01T00:00:00Z");
     }
 }
