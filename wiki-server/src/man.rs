@@ -4,7 +4,9 @@
 //! Without arguments it prints the catalog (tools grouped by category, `name - summary`, then the
 //! reference pages); with a name, that tool's page (NAME, SYNOPSIS, OPTIONS, DESCRIPTION, then the
 //! tool's `man` prose) or a reference page. It lists only what this wiki serves to this caller:
-//! a guest never reads about a write tool it cannot call.
+//! a guest never reads about a write tool it cannot call. The prose follows the endpoint's
+//! reach as the schemas do ([`for_caller`]): without cross-wiki reach, a page says nothing of
+//! other wikis, and its SEE ALSO names only tools the caller is served.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -15,7 +17,7 @@ use mcp_runtime::prelude::*;
 use mcp_runtime::{ServedTool, ToolSet};
 use serde_json::Value;
 
-use crate::context::served_tools;
+use crate::context::{WikiContext, served_tools};
 
 mod markdown_syntax;
 
@@ -59,7 +61,7 @@ impl Execute for Man {
         let tools = served_tools(ctx).unwrap_or(&empty);
         match self.tool {
             None => Ok(ToolOutput::text(catalog(tools))),
-            Some(name) => page(tools, &name).map(ToolOutput::text),
+            Some(name) => page(tools, &name, ctx.reach()).map(ToolOutput::text),
         }
     }
 }
@@ -92,11 +94,12 @@ pub fn catalog(tools: &ToolSet) -> String {
     out
 }
 
-/// One manual page: a tool this caller can use, or a reference page.
-pub fn page(tools: &ToolSet, name: &str) -> Result<String, ToolError> {
+/// One manual page: a tool this caller can use, or a reference page; `reach` is whether this
+/// endpoint has cross-wiki reach.
+pub fn page(tools: &ToolSet, name: &str, reach: bool) -> Result<String, ToolError> {
     let name = name.trim();
     if let Some(served) = tools.get(name) {
-        return Ok(tool_page(served));
+        return Ok(tool_page(served, tools, reach));
     }
     if let Some((_, _, text)) = REFERENCE_PAGES.iter().find(|(page, _, _)| *page == name) {
         return Ok((*text).to_owned());
@@ -112,7 +115,7 @@ pub fn page(tools: &ToolSet, name: &str) -> Result<String, ToolError> {
 
 /// NAME, SYNOPSIS, OPTIONS (only with parameters), DESCRIPTION, then the `man` prose. Reads the
 /// advertised schema, tolerating a malformed one (a contributed tool's schema is data).
-fn tool_page(served: ServedTool) -> String {
+fn tool_page(served: ServedTool, tools: &ToolSet, reach: bool) -> String {
     let declaration = served.tool.declaration();
     let options = options(&served.definition.input_schema);
     let mut out = String::new();
@@ -158,10 +161,159 @@ fn tool_page(served: ServedTool) -> String {
     }
     if let Some(man) = declaration.man {
         out.push('\n');
-        out.push_str(man.trim_end());
+        out.push_str(for_caller(man, tools, reach).trim_end());
         out.push('\n');
     }
     out
+}
+
+/// What marks a sentence of man prose as about other wikis.
+const REACH_MARK: &str = "cross-wiki reach";
+
+/// A tool's `man` prose as this caller may use it. Sections start at an unindented line
+/// (`NOTES`, `EXAMPLES`, `SEE ALSO`). Without reach: prose sentences naming cross-wiki reach
+/// are left out (a paragraph left empty goes with them; one that lost a sentence is re-wrapped),
+/// and so are EXAMPLES lines with a `wiki=` argument. Always: SEE ALSO keeps only the tools
+/// this caller is served and the reference pages, so a page never points to a tool (such as
+/// list_wikis, or a write tool for the guest) the caller cannot call.
+fn for_caller(man: &str, tools: &ToolSet, reach: bool) -> String {
+    let mut out = String::new();
+    let mut section = "";
+    let mut paragraph: Vec<&str> = Vec::new();
+    let flush = |out: &mut String, paragraph: &mut Vec<&str>, section: &str| {
+        if !paragraph.is_empty() {
+            out.push_str(&section_paragraph(section, paragraph, tools, reach));
+            paragraph.clear();
+        }
+    };
+    for line in man.lines() {
+        if !line.is_empty() && !line.starts_with(' ') {
+            flush(&mut out, &mut paragraph, section);
+            section = line.trim();
+            out.push_str(line);
+            out.push('\n');
+        } else if line.trim().is_empty() {
+            flush(&mut out, &mut paragraph, section);
+            if !out.ends_with("\n\n") && !out.is_empty() {
+                out.push('\n');
+            }
+        } else {
+            paragraph.push(line);
+        }
+    }
+    flush(&mut out, &mut paragraph, section);
+    // A SEE ALSO left without entries goes too.
+    let kept = out.trim_end();
+    match kept.strip_suffix("SEE ALSO") {
+        Some(before) if before.is_empty() || before.ends_with('\n') => before.to_owned(),
+        _ => out,
+    }
+}
+
+/// One paragraph of `section`, filtered as [`for_caller`] says; empty when nothing is left.
+fn section_paragraph(section: &str, lines: &[&str], tools: &ToolSet, reach: bool) -> String {
+    let kept: Vec<String> = match section {
+        "EXAMPLES" => lines
+            .iter()
+            .filter(|line| reach || !line.contains(" wiki="))
+            .map(|line| (*line).to_owned())
+            .collect(),
+        "SEE ALSO" => see_also(lines, tools),
+        _ if reach || !joined(lines).contains(REACH_MARK) => {
+            lines.iter().map(|line| (*line).to_owned()).collect()
+        }
+        _ => without_reach_sentences(lines),
+    };
+    kept.iter().map(|line| format!("{line}\n")).collect()
+}
+
+/// The SEE ALSO entries (comma-separated, each starting with a name) whose name is a tool this
+/// caller is served or a reference page, on one indented line.
+fn see_also(lines: &[&str], tools: &ToolSet) -> Vec<String> {
+    let indent = leading_spaces(lines.first().copied().unwrap_or_default());
+    let text = joined(lines);
+    let entries: Vec<&str> = text
+        .split(", ")
+        .map(str::trim)
+        .filter(|entry| {
+            let name = entry.split_whitespace().next().unwrap_or_default();
+            tools.get(name).is_some() || REFERENCE_PAGES.iter().any(|(page, _, _)| *page == name)
+        })
+        .collect();
+    if entries.is_empty() {
+        return Vec::new();
+    }
+    wrap(&entries.join(", "), indent)
+}
+
+/// A prose paragraph without its sentences about cross-wiki reach, re-wrapped at its indent.
+fn without_reach_sentences(lines: &[&str]) -> Vec<String> {
+    let indent = leading_spaces(lines.first().copied().unwrap_or_default());
+    let text = joined(lines);
+    let mut kept = String::new();
+    let mut rest = text.as_str();
+    while !rest.is_empty() {
+        // A sentence ends at ". " (or the text's end); `e.g. ` does not end one.
+        let mut end = rest.len();
+        let mut from = 0;
+        while let Some(at) = rest[from..].find(". ") {
+            let at = from + at;
+            if rest[..at].ends_with("e.g") || rest[..at].ends_with("i.e") {
+                from = at + 2;
+                continue;
+            }
+            end = at + 1;
+            break;
+        }
+        let sentence = &rest[..end];
+        if !sentence.contains(REACH_MARK) {
+            if !kept.is_empty() {
+                kept.push(' ');
+            }
+            kept.push_str(sentence.trim());
+        }
+        rest = rest[end..].trim_start();
+    }
+    if kept.is_empty() {
+        return Vec::new();
+    }
+    wrap(&kept, indent)
+}
+
+/// Width man prose is wrapped to, as the declarations are written.
+const WRAP_COLUMNS: usize = 96;
+
+/// `text` wrapped at word boundaries to [`WRAP_COLUMNS`], each line indented by `indent` spaces.
+fn wrap(text: &str, indent: usize) -> Vec<String> {
+    let pad = " ".repeat(indent);
+    let mut lines = Vec::new();
+    let mut line = pad.clone();
+    for word in text.split_whitespace() {
+        if line.len() > indent && line.len() + 1 + word.len() > WRAP_COLUMNS {
+            lines.push(std::mem::replace(&mut line, pad.clone()));
+        }
+        if line.len() > indent {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if line.len() > indent {
+        lines.push(line);
+    }
+    lines
+}
+
+/// A paragraph's lines as one line of text (a phrase may be wrapped across two lines).
+fn joined(lines: &[&str]) -> String {
+    lines
+        .iter()
+        .map(|line| line.trim())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn leading_spaces(line: &str) -> usize {
+    line.len() - line.trim_start_matches(' ').len()
 }
 
 struct OptionLine {

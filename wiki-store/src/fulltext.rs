@@ -5,13 +5,13 @@
 //! as an FTS5 string, PostgreSQL makes each a plain lexeme): never query syntax. Which rows the
 //! caller may see is decided by the caller's `authorize` before counting ([`crate::scan`]).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use unicode_general_category::get_general_category;
 
 use crate::Result;
 use crate::model::search::{SearchCandidate, SearchHit, SearchQuery, SearchResults, Snippet};
-use crate::scan::Pager;
+use crate::scan::{AuthorizedScan, Offered};
 
 /// Most words a query may use; more would only slow the match down.
 pub(crate) const MAX_TERMS: usize = 32;
@@ -24,6 +24,12 @@ pub(crate) const HIGHLIGHT_END: char = '\u{3}';
 
 /// Characters of content shown for a browse result.
 pub(crate) const BROWSE_SNIPPET_CHARS: usize = 200;
+
+/// The SQL (both backends) of the title a candidate row `d` shows: its own, or for a
+/// translation saved without one, its default row's, as the page reads in its default language.
+pub(crate) const SHOWN_TITLE: &str = "CASE WHEN d.title = '' AND d.locale <> '' THEN \
+     coalesce((SELECT t.title FROM documents t WHERE t.wiki = d.wiki AND t.space = d.space AND \
+     t.name = d.name AND t.locale = ''), '') ELSE d.title END";
 
 /// What a query's text asks for.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -83,8 +89,16 @@ pub(crate) struct Scanned {
     pub(crate) candidate: SearchCandidate,
 }
 
-/// The rows of the page that results if every candidate is authorized (the common case): a
-/// backend reads their snippets with the candidates, before it releases its connection.
+/// Candidates a backend reads per batch for `query`: one more than the scan limit, so that a
+/// scan whose candidates are all authorized (the common case) is one read that also tells
+/// whether it was cut.
+pub(crate) fn batch_size(query: &SearchQuery) -> usize {
+    query.scan_limit.saturating_add(1)
+}
+
+/// The rows of the page that results if every candidate of the first batch is authorized (the
+/// common case): a backend reads their snippets with the candidates, before it releases its
+/// connection.
 pub(crate) fn foreseen_page(query: &SearchQuery, rows: &[Scanned]) -> Vec<i64> {
     rows.iter()
         .take(query.scan_limit)
@@ -94,23 +108,47 @@ pub(crate) fn foreseen_page(query: &SearchQuery, rows: &[Scanned]) -> Vec<i64> {
         .collect()
 }
 
-/// The results of a scan, for every backend: `rows` are the candidates in result order (read
-/// up to one past the scan limit, which tells whether the scan was cut), each authorized before
-/// it is counted or paged; `snippets` holds those read with the candidates, and `more_snippets`
-/// reads those of page rows the foreseen page missed (some candidate before them was denied).
-/// The caller holds no connection while `authorize` runs, so it may use the store.
+/// The results of a scan, for every backend. `first` is the first batch of candidates in
+/// result order ([`batch_size`] of them at most); while the scan wants more authorized rows
+/// and a batch came back full, `next_batch(offset)` reads the next one from that candidate
+/// offset. Every candidate is authorized before it is counted or paged, and the scan counts up
+/// to `scan_limit` *authorized* rows ([`AuthorizedScan`]), so rows the caller cannot see
+/// neither crowd its own out nor show in the total or its "at least". `snippets` holds those
+/// read with the first batch; `more_snippets` reads those of page rows it missed. The caller
+/// holds no connection while `authorize` runs, so it may use the store.
 pub(crate) fn results(
     query: &SearchQuery,
-    mut rows: Vec<Scanned>,
+    first: Vec<Scanned>,
     mut snippets: HashMap<i64, Snippet>,
     terms: Vec<String>,
     authorize: &mut dyn FnMut(&SearchCandidate) -> bool,
+    mut next_batch: impl FnMut(usize) -> Result<Vec<Scanned>>,
     more_snippets: impl FnOnce(&[i64]) -> Result<HashMap<i64, Snippet>>,
 ) -> Result<SearchResults> {
-    let total_capped = rows.len() > query.scan_limit;
-    rows.truncate(query.scan_limit);
-    let mut pager = Pager::new(query.offset, query.limit);
-    let page = pager.page(rows, |row| authorize(&row.candidate));
+    let mut scan = AuthorizedScan::new(query.offset, query.limit, query.scan_limit);
+    // A write between two batches may shift a row into the next one: it is counted once.
+    let mut seen = HashSet::new();
+    let mut page = Vec::new();
+    let mut batch = first;
+    let mut read = 0;
+    loop {
+        let full = batch.len() >= batch_size(query);
+        read += batch.len();
+        for row in batch {
+            if !seen.insert(row.id) {
+                continue;
+            }
+            match scan.offer(|| authorize(&row.candidate)) {
+                Offered::OnPage => page.push(row),
+                Offered::Passed => {}
+                Offered::Stop => break,
+            }
+        }
+        if scan.stopped() || !full {
+            break;
+        }
+        batch = next_batch(read)?;
+    }
     let unforeseen: Vec<i64> = page
         .iter()
         .map(|row| row.id)
@@ -128,8 +166,8 @@ pub(crate) fn results(
         .collect();
     Ok(SearchResults {
         hits,
-        total: pager.total(),
-        total_capped,
+        total: scan.total(),
+        total_capped: scan.cut(),
         terms,
     })
 }

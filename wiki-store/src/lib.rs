@@ -53,7 +53,7 @@ mod plan;
 pub mod postgres;
 pub mod reference;
 pub mod rights;
-mod scan;
+pub mod scan;
 mod schema;
 pub mod secret;
 pub mod sqlite;

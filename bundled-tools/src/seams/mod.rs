@@ -1,11 +1,13 @@
 //! What two or more tools share, each in one place (STYLE.md "bundled-tools"): a tool file holds
 //! its parameters and its output; the rules below are written once.
 
+pub(crate) mod counted;
 pub(crate) mod heavy;
 pub(crate) mod history;
 pub(crate) mod lookup;
 pub(crate) mod one_line;
 pub(crate) mod outline;
+pub(crate) mod paging;
 pub(crate) mod render;
 pub(crate) mod render_limits;
 pub(crate) mod translation;

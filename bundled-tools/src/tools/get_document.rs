@@ -15,10 +15,12 @@ use mcp_runtime::output::size::human_size;
 use wiki_server::access::{Doors, store_failure};
 use wiki_server::prelude::*;
 use wiki_server::store::model::attachment::AttachmentInfo;
+use wiki_server::store::model::class::ClassDefinition;
 use wiki_server::store::model::document::Document;
 use wiki_server::store::model::locale::Locale;
 use wiki_server::store::model::object::ObjectRecord;
 
+use crate::seams::counted::counted;
 use crate::seams::heavy::run_heavy;
 use crate::seams::lookup::{Found, find_document};
 use crate::seams::outline::{headings, outline_lines};
@@ -383,6 +385,10 @@ struct Loaded {
     attachments: Vec<AttachmentInfo>,
     /// Only read for a page with no text of its own (the provenance note).
     objects: Vec<ObjectRecord>,
+    /// The class this document defines, if any; only read for a page with no text of its own.
+    class: Option<ClassDefinition>,
+    /// The default row's title, for a translation without a title of its own.
+    default_title: Option<String>,
     /// The rendered gate: whether the administrator of the ENDPOINT's wiki (not the page's)
     /// allows rendered content. Only read when rendering was asked for.
     rendered_allowed: bool,
@@ -404,16 +410,26 @@ async fn load(
                 return Ok(None);
             };
             let attachments = store.attachments(&reference)?;
-            let objects = if document.content.trim().is_empty() {
-                store.objects(&reference)?
+            let (objects, class) = if document.content.trim().is_empty() {
+                (store.objects(&reference)?, store.class(&reference)?)
             } else {
-                Vec::new()
+                (Vec::new(), None)
+            };
+            let default_title = if document.locale.is_some() && document.title.trim().is_empty() {
+                store
+                    .document(&reference, None)?
+                    .map(|default| default.title)
+                    .filter(|title| !title.trim().is_empty())
+            } else {
+                None
             };
             let rendered_allowed = rendered && store.mcp_config(&endpoint).allow_rendered;
             Ok(Some(Loaded {
                 document,
                 attachments,
                 objects,
+                class,
+                default_title,
                 rendered_allowed,
             }))
         })
@@ -441,12 +457,22 @@ fn header(ctx: &ToolContext, found: &Found, loaded: &Loaded) -> String {
     if let Some(url) = link(ctx, view) {
         let _ = writeln!(out, "URL: {url}");
     }
-    let title = if document.title.trim().is_empty() {
-        reference.name()
-    } else {
-        &document.title
-    };
-    let _ = writeln!(out, "Title: {}", fragment(title));
+    // A translation saved without a title reads as the page reads in its default language.
+    match (&loaded.default_title, document.title.trim().is_empty()) {
+        (Some(default), true) => {
+            let _ = writeln!(
+                out,
+                "Title: {} (the default language's: this translation has no title of its own)",
+                fragment(default)
+            );
+        }
+        (None, true) => {
+            let _ = writeln!(out, "Title: {}", fragment(reference.name()));
+        }
+        (_, false) => {
+            let _ = writeln!(out, "Title: {}", fragment(&document.title));
+        }
+    }
     let _ = writeln!(out, "Syntax: {}", fragment(&document.syntax));
     let _ = writeln!(out, "Version: {}", document.version);
     if let Some(locale) = &document.locale {
@@ -465,12 +491,13 @@ fn header(ctx: &ToolContext, found: &Found, loaded: &Loaded) -> String {
     let chars = content.chars().count();
     let _ = writeln!(
         out,
-        "Size: {} lines · {chars} chars · ~{} tokens",
-        split_lines(&content).len(),
-        chars / CHARS_PER_TOKEN
+        "Size: {} · {} · ~{}",
+        counted(split_lines(&content).len(), "line", "lines"),
+        counted(chars, "char", "chars"),
+        counted(chars / CHARS_PER_TOKEN, "token", "tokens")
     );
     if content.trim().is_empty() {
-        out.push_str(&empty_note(&loaded.objects));
+        out.push_str(&empty_note(&loaded.objects, loaded.class.as_ref()));
     }
     out
 }
@@ -498,8 +525,19 @@ fn attachments_line(attachments: &[AttachmentInfo]) -> Option<String> {
     Some(format!("Attachments: {}", parts.join(" · ")))
 }
 
-/// What an empty page is made of: its objects, if it holds any.
-fn empty_note(objects: &[ObjectRecord]) -> String {
+/// What an empty page is made of: the class it defines (a class document reads as an empty
+/// page, its fields live elsewhere), its objects, if it holds any.
+fn empty_note(objects: &[ObjectRecord], class: Option<&ClassDefinition>) -> String {
+    if let Some(class) = class.filter(|class| !class.enabled_names().is_empty()) {
+        let name = fragment(&class.name);
+        let fields = class.enabled_names().len();
+        return format!(
+            "This document has no text of its own: it defines the class {name} ({}). Read its \
+             fields with get_schema class=\"{name}\", its objects with query_objects \
+             class=\"{name}\".\n",
+            counted(fields, "field", "fields")
+        );
+    }
     if objects.is_empty() {
         return "This document has no content.\n".to_owned();
     }

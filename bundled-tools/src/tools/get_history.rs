@@ -17,11 +17,13 @@ use wiki_server::store::model::history::{DiffHunk, HistoryPage, Revision, Revisi
 use wiki_server::store::model::locale::Locale;
 use wiki_server::store::model::version::Version;
 
+use crate::seams::counted::counted;
 use crate::seams::history::{revision_line, version_argument};
 use crate::seams::lookup::find_document;
+use crate::seams::paging::offset_past_end;
 use crate::seams::translation::{locale_argument, route};
 use crate::seams::urls::{Target, link};
-use crate::seams::window::line_window;
+use crate::seams::window::line_window_at;
 
 /// How many revisions the "no such revision" error lists.
 const NEWEST_LISTED: usize = 5;
@@ -49,7 +51,8 @@ const NEWEST_LISTED: usize = 5;
 
     Version mode (version=X): a HISTORICAL SNAPSHOT banner, the revision's metadata, then its
     content as numbered lines through the same line window as get_document (offset = first
-    line; the footer continues past the ~6,000-token cap). The CURRENT version is named in the
+    line; the footer continues past the ~6,000-token cap, and a line longer than the cap is
+    cut inside with `continue with offset=<b> column=<c>`: column starts at that character). The CURRENT version is named in the
     banner: an edit's base_version must come from the current document, never from a snapshot.
 
     Diff mode (from=A, optional to=B, default the current version): `--- <ref> (vA)` /
@@ -66,6 +69,7 @@ EXAMPLES
     get_history reference=\"Sandbox.WebHome\"
     get_history reference=\"Sandbox.WebHome\" limit=50 offset=20
     get_history reference=\"Sandbox.WebHome\" version=\"1.3\"
+    get_history reference=\"Logs.Dump\" version=\"1.2\" offset=3 column=23993
     get_history reference=\"Sandbox.WebHome\" from=\"1.3\"
     get_history reference=\"Sandbox.WebHome\" from=\"1.1\" to=\"1.3\"
     get_history reference=\"Help.Guide\" locale=\"fr\"
@@ -90,6 +94,9 @@ struct GetHistory {
     /// List mode: how many newest revisions to skip. Version mode: the first line to show
     /// (1-based). Refused in diff mode.
     offset: Option<i64>,
+    /// Version mode: the character of the first line to start at (1-based), to read on in a
+    /// line longer than the output budget as the footer says.
+    column: Option<i64>,
     /// The wiki to read from instead of this endpoint's wiki (see list_wikis).
     #[param(cross_wiki)]
     wiki: Option<String>,
@@ -97,9 +104,18 @@ struct GetHistory {
 
 /// What the arguments ask for, checked before any store access.
 enum Mode {
-    List { offset: usize, limit: usize },
-    Version { version: Version },
-    Diff { from: Version, to: Option<Version> },
+    List {
+        offset: usize,
+        limit: usize,
+    },
+    Version {
+        version: Version,
+        column: Option<i64>,
+    },
+    Diff {
+        from: Version,
+        to: Option<Version>,
+    },
 }
 
 impl Execute for GetHistory {
@@ -114,7 +130,9 @@ impl Execute for GetHistory {
         };
         match mode {
             Mode::List { offset, limit } => row.list(doors, offset, limit).await,
-            Mode::Version { version } => row.version(doors, version, self.offset).await,
+            Mode::Version { version, column } => {
+                row.version(doors, version, self.offset, column).await
+            }
             Mode::Diff { from, to } => row.diff(ctx, doors, from, to).await,
         }
     }
@@ -136,18 +154,27 @@ impl GetHistory {
             )),
             (Some(version), None, None) => {
                 self.refuse_limit("version mode shows lines; use offset for the first line")?;
-                Ok(Mode::Version { version })
+                Ok(Mode::Version {
+                    version,
+                    column: self.column,
+                })
             }
             (None, Some(from), to) => {
-                if self.offset.is_some() || self.limit.is_some() {
+                if self.offset.is_some() || self.limit.is_some() || self.column.is_some() {
                     return Err(ToolError::new(
-                        "Error: offset and limit do not apply to a diff, which is cut to the \
-                         output budget by whole hunks; diff closer versions to see less.",
+                        "Error: offset, limit and column do not apply to a diff, which is cut to \
+                         the output budget by whole hunks; diff closer versions to see less.",
                     ));
                 }
                 Ok(Mode::Diff { from, to })
             }
             (None, None, None) => {
+                if self.column.is_some() {
+                    return Err(ToolError::new(
+                        "Error: 'column' applies to version mode (version=...), where it starts \
+                         the window inside its first line; the revision list has no columns.",
+                    ));
+                }
                 let offset = match self.offset {
                     Some(offset) if offset < 0 => {
                         return Err(ToolError::new(format!(
@@ -213,11 +240,9 @@ impl Row {
     async fn list(&self, doors: &Doors, offset: usize, limit: usize) -> ToolResult {
         let page = self.page(doors, offset, limit).await?;
         if page.revisions.is_empty() {
-            return Err(ToolError::new(format!(
-                "No revisions at offset={offset}; this document has {} revisions. Use an offset \
-                 below {}.",
-                page.total, page.total
-            )));
+            let total = usize::try_from(page.total).unwrap_or(usize::MAX);
+            let count = counted(total, "revision", "revisions");
+            return Err(offset_past_end(offset, total, "revision", &count));
         }
         let mut out = format!(
             "History of {}\nCurrent version: {}\nTotal revisions: {} (minor edits included, \
@@ -243,7 +268,13 @@ impl Row {
         Ok(ToolOutput::text(out))
     }
 
-    async fn version(&self, doors: &Doors, version: Version, offset: Option<i64>) -> ToolResult {
+    async fn version(
+        &self,
+        doors: &Doors,
+        version: Version,
+        offset: Option<i64>,
+        column: Option<i64>,
+    ) -> ToolResult {
         let reference = self.authorized.reference().clone();
         let locale = self.locale.clone();
         let revision: Option<Revision> = doors
@@ -254,9 +285,10 @@ impl Row {
             return Err(self.missing(doors, version).await);
         };
         let current = self.page(doors, 0, 1).await?.current;
-        let window = line_window(
+        let window = line_window_at(
             &revision.content,
             offset,
+            column,
             None,
             &format!("revision {version}"),
         )?;

@@ -73,7 +73,7 @@ impl Execute for GetSchema {
     async fn execute(self, ctx: &ToolContext) -> ToolResult {
         let doors = ctx.doors()?;
         match self.class.as_deref() {
-            None => catalog(doors, doors.single_wiki(self.wiki.as_deref())?).await,
+            None => catalog(doors, doors.existing_wiki(self.wiki.as_deref()).await?).await,
             Some(class) => {
                 let class = read_class(doors, class, self.wiki.as_deref()).await?;
                 let (body, footer) = describe(&class);

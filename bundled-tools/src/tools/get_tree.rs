@@ -13,7 +13,7 @@ mod survey;
 use mcp_runtime::output::guard::fragment;
 use mcp_runtime::output::result::budgeted_result;
 use wiki_server::prelude::*;
-use wiki_server::store::reference::DocumentReference;
+use wiki_server::store::reference::{DocumentReference, SpacePath};
 use wiki_server::time::OffsetDateTime;
 
 use crate::seams::one_line::one_line;
@@ -34,9 +34,11 @@ use crate::seams::one_line::one_line;
         Sales/  [main:Sales.WebHome]  \"Sales Home\"  — 12 pages + 1 hidden, 3d ago
     Counts include nested spaces. Hidden pages are counted apart and listed only with
     showHidden=true. Spaces of at most 8 pages are expanded inline (100 lines in all). At most
-    2000 pages are examined: past that the header says the counts are sampled, counts read `N+`
-    and nothing is expanded; spaces beyond the sample are listed by their home page only. limit
-    and offset page the spaces.
+    2000 pages you may view are counted: past that the header says the counts are sampled,
+    counts read `N+` and nothing is expanded; spaces beyond the sample are listed by their home
+    page only. A space whose home page does not exist (or that you may not view) names no page:
+    its line says to explore it as root. limit and offset page the spaces (an offset past
+    the last one is an error).
 
     Explore (root): the root's line, then its children indented two spaces per level, to depth
     levels (1-4, default 2), at most limit children per node (1-200, default 50) and 300 lines in
@@ -44,16 +46,16 @@ use crate::seams::one_line::one_line;
     may have children, `⋯` that its children are not shown (depth or line budget reached;
     explore it as root), the title is left out when it equals the name, and markers list the
     classes of the objects on the page and att:N for N attachments (rights, comments, tags and
-    preferences left out). offset pages the root's direct children. A page name alone is a
-    terminal page; a space name (\"Sales\") or a missing page whose space exists means that
-    space's home (Sales.WebHome).
+    preferences left out). offset pages the root's direct children (past the last one, an
+    error). A page name alone is a terminal page; a space name (\"Sales\") or a missing page
+    whose space exists means that space's home (Sales.WebHome).
 
     Ages: just now, 5m ago, 3h ago, 2d ago, 4mo ago (30-day months, at most 11mo), 2y ago.
     Every page shown or counted is one you may view through this endpoint's space filter; a
     space shows when some page in it is, and a space line whose home page you may not view
-    carries no title or markers. Titles and names are shown on one line with brackets and braces removed and \" as '. With
-    cross-wiki reach, wiki (or a wiki:Space prefix on root) reads another wiki (see
-    list_wikis).
+    names no page and carries no title or markers. Titles and names are shown on one line with
+    brackets and braces removed and \" as '. With cross-wiki reach, wiki (or a wiki:Space prefix
+    on root) reads another wiki (see list_wikis).
 
 EXAMPLES
     get_tree
@@ -141,6 +143,16 @@ fn bracketed(reference: &DocumentReference) -> String {
     }
     out.push(']');
     out
+}
+
+/// What a space line or node whose home page is missing or not viewable shows instead of a
+/// reference: every reference a tool prints must open, and get_document could not open that
+/// home; exploring the space as root does.
+fn no_home(space: &SpacePath) -> String {
+    format!(
+        "(no home page to open; explore root=\"{}\")",
+        fragment(&space.to_string())
+    )
 }
 
 /// `  "title"` when the title says more than the name, else nothing.

@@ -15,11 +15,13 @@ use mcp_runtime::output::result::budgeted_result;
 use wiki_server::instant::iso_instant;
 use wiki_server::prelude::*;
 use wiki_server::store::model::search::{SearchHit, SearchQuery, SearchSort};
+use wiki_server::store::model::wiki::WikiId;
 use wiki_server::store::reference::SpacePath;
 use wiki_server::time::{Duration, OffsetDateTime};
 
 use self::range::{RangeError, parse_range};
 use crate::seams::one_line::one_line;
+use crate::seams::paging::offset_past_end;
 use crate::seams::translation::locale_argument;
 use crate::seams::urls::{Target, link};
 
@@ -29,7 +31,7 @@ const DEFAULT_LIMIT: usize = 10;
 /// The most results per page; a larger `limit` is capped, with a note.
 const MAX_LIMIT: usize = 25;
 
-/// Candidates examined at most per search; past it the total is a lower bound.
+/// Authorized matches counted at most per search; past it the total is a lower bound.
 const SCAN_LIMIT: usize = 2000;
 
 /// Characters of a browse snippet before `...` marks that the content goes on.
@@ -55,20 +57,25 @@ const BROWSE_SNIPPET_CHARS: usize = 200;
 
     Results are separated by `---`. Each has Title, Reference (wiki:Space.Page: pass it to
     get_document as is), Language (with `(translation)` for a translation row), URL (when the
-    server has a public URL), Modified (ISO-8601 UTC, by whom), Score (relevance order only:
-    higher is better) and Snippet (around the matched words, or the first 200 characters).
+    server has a public URL), Modified (ISO-8601 UTC, by whom), Rank (relevance order only:
+    the result's place among the matches you may view, 1 is the best) and Snippet (around the
+    matched words, or the first 200 characters). No raw relevance score is printed: it is
+    computed over the whole index, documents you cannot view included.
 
     Counting: only documents you may view count, so the total is exact, and it is computed
-    before paging. At most 2000 matches are examined per call: past that the footer says `at
-    least`, and narrowing the query or adding filters reaches the rest. limit is 1-25 (larger
+    before paging. At most 2000 matches you may view are counted per call (or fewer when the
+    search runs out of time): past that the footer says `at least`, and narrowing the query or
+    adding filters reaches the rest. limit is 1-25 (larger
     values are capped, with a note); an offset at or past the total is an error.
 
-    Filters: space=\"Sales\" keeps Sales and its nested spaces (Sales.Europe…). author is a user
-    name (an `XWiki.` prefix is dropped). locale keeps rows in that language (a translation, or
-    a default row written in it). modifiedWithin=day|week|month|year counts back from now (24
-    hours, 7, 30 or 365 days). modifiedRange takes exactly one range `[<from> TO <to>]`, each
-    side `*`, NOW with date math (NOW-7DAYS, NOW/DAY, NOW-1MONTH/DAY) or an instant such as
-    2026-01-31T00:00:00Z; it overrides modifiedWithin. Hidden documents are left out unless
+    Filters: space=\"Sales\" keeps Sales and its nested spaces (Sales.Europe…). With cross-wiki
+    reach, a wiki prefix (space=\"dev:Docs\") searches that wiki, as wiki=\"dev\" would. author
+    is a user name (the prefixes of a user reference such as main:XWiki.alice are dropped).
+    locale keeps rows in that language (a translation, or a default row written in it).
+    modifiedWithin=day|week|month|year counts back from now (24 hours, 7, 30 or 365 days).
+    modifiedRange takes exactly one range `[<from> TO <to>]`, each side `*`, NOW with date math
+    (NOW-7DAYS, NOW/DAY, NOW-1MONTH/DAY) or an instant such as 2026-01-31T00:00:00Z; it
+    overrides modifiedWithin. Hidden documents are left out unless
     includeHidden=true. The endpoint's space filter always applies.
 
     wiki searches another wiki, or every wiki with wiki=\"all\", only when this endpoint has
@@ -151,11 +158,13 @@ impl Execute for QueryDocuments {
             ))
         })?;
         let doors = ctx.doors()?;
+        let (space_wiki, space) = self.space()?;
+        let wiki = self.wiki_with(space_wiki)?;
         let mut query = SearchQuery::new(
             self.query.clone(),
-            doors.search_wikis(self.wiki.as_deref()).await?,
+            doors.search_wikis(wiki.as_deref()).await?,
         );
-        query.space = self.space()?;
+        query.space = space;
         query.author = self.author();
         query.locale = locale_argument(self.locale.as_deref())?;
         (query.modified_from, query.modified_to) = self.modified(OffsetDateTime::now_utc())?;
@@ -170,19 +179,22 @@ impl Execute for QueryDocuments {
             return Ok(ToolOutput::text(self.nothing_found()));
         }
         if offset >= results.total {
-            return Err(ToolError::new(format!(
-                "Error: 'offset' {offset} is past the last result ({} matching documents{}). \
-                 Use an offset below {}.",
+            let count = format!(
+                "{} matching documents{}",
                 results.total,
-                if results.total_capped { " or more" } else { "" },
-                results.total
-            )));
+                if results.total_capped { " or more" } else { "" }
+            );
+            return Err(offset_past_end(offset, results.total, "result", &count));
         }
         let relevance = self.query.is_some() && self.sort() == SearchSort::Relevance;
         let body = results
             .hits
             .iter()
-            .map(|hit| result_block(ctx, hit, relevance, !results.terms.is_empty()))
+            .enumerate()
+            .map(|(index, hit)| {
+                let rank = relevance.then_some(offset + index + 1);
+                result_block(ctx, hit, rank, !results.terms.is_empty())
+            })
             .collect::<Vec<_>>()
             .join("\n---\n");
         let footer = footer(
@@ -206,23 +218,53 @@ impl QueryDocuments {
         }
     }
 
-    fn space(&self) -> Result<Option<SpacePath>, ToolError> {
+    /// The `space` filter, and the wiki its `wiki:` prefix names, if it has one
+    /// (`space="dev:Docs"` is space Docs of wiki dev, as a reference would say).
+    fn space(&self) -> Result<(Option<String>, Option<SpacePath>), ToolError> {
         let Some(space) = self.space.as_deref() else {
-            return Ok(None);
+            return Ok((None, None));
         };
-        SpacePath::parse(space).map(Some).map_err(|error| {
+        let (wiki, path) = match space.split_once(':') {
+            Some((prefix, rest))
+                if !prefix.contains(['.', '\\']) && WikiId::new(prefix).is_ok() =>
+            {
+                (Some(prefix.to_owned()), rest)
+            }
+            _ => (None, space),
+        };
+        let path = SpacePath::parse(path).map_err(|error| {
             ToolError::new(format!(
                 "Error: 'space' must be a space name such as \"Sales\" or \"Sales.Europe\" (got \
                  \"{}\": {error}).",
                 fragment(space)
             ))
-        })
+        })?;
+        Ok((wiki, Some(path)))
     }
 
-    /// The author as stored: a user name, without the `XWiki.` prefix an agent may copy from
-    /// XWiki habits.
+    /// The `wiki` argument, or the wiki a `space` prefix names; both must agree.
+    fn wiki_with(&self, space_wiki: Option<String>) -> Result<Option<String>, ToolError> {
+        match (self.wiki.as_deref(), space_wiki) {
+            (None, prefix) => Ok(prefix),
+            (Some(wiki), Some(prefix)) if wiki.trim() != prefix => Err(ToolError::new(format!(
+                "Error: 'space' names wiki \"{}\" but 'wiki' is \"{}\": drop the prefix from \
+                 space or the wiki argument.",
+                fragment(&prefix),
+                fragment(wiki)
+            ))),
+            (Some(wiki), _) => Ok(Some(wiki.to_owned())),
+        }
+    }
+
+    /// The author as stored: a user name, without the `wiki:` and `XWiki.` prefixes an agent
+    /// may copy from a user reference (`main:XWiki.alice`); users are farm-wide, so any wiki's
+    /// prefix names the same user.
     fn author(&self) -> Option<String> {
-        let author = self.author.as_deref()?;
+        let author = self.author.as_deref()?.trim();
+        let author = match author.split_once(':') {
+            Some((prefix, user)) if WikiId::new(prefix).is_ok() => user,
+            _ => author,
+        };
         Some(author.strip_prefix("XWiki.").unwrap_or(author).to_owned())
     }
 
@@ -321,8 +363,12 @@ impl Within {
     }
 }
 
-/// One result: Title, Reference, Language, URL, Modified, Score, Snippet.
-fn result_block(ctx: &ToolContext, hit: &SearchHit, relevance: bool, searched: bool) -> String {
+/// One result: Title, Reference, Language, URL, Modified, Rank (in relevance order), Snippet.
+///
+/// The rank is the result's place among the authorized matches, never the backend's score:
+/// bm25 (and `ts_rank`'s normalization) is computed over the whole index, so a score would move
+/// when documents the caller cannot view are added, and measure how many of them hold a word.
+fn result_block(ctx: &ToolContext, hit: &SearchHit, rank: Option<usize>, searched: bool) -> String {
     let candidate = &hit.candidate;
     let title = if candidate.title.trim().is_empty() {
         candidate.reference.name()
@@ -353,8 +399,8 @@ fn result_block(ctx: &ToolContext, hit: &SearchHit, relevance: bool, searched: b
         iso_instant(candidate.updated),
         fragment(&candidate.author)
     );
-    if let (true, Some(score)) = (relevance, candidate.score) {
-        let _ = write!(out, "\nScore: {score:.3}");
+    if let Some(rank) = rank {
+        let _ = write!(out, "\nRank: {rank}");
     }
     let _ = write!(out, "\nSnippet: {}", snippet(hit, searched));
     out
@@ -393,8 +439,8 @@ fn footer(
         if capped_scan {
             let _ = write!(
                 out,
-                " Only the first {SCAN_LIMIT} matches were examined: narrow the query or add \
-                 filters to reach the rest."
+                " Counting stopped after {total} matches (at most {SCAN_LIMIT} are counted per \
+                 call): narrow the query or add filters to reach the rest."
             );
         }
         out

@@ -13,19 +13,23 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use mcp_runtime::output::guard::{fragment, strip_line_breaks};
+use mcp_runtime::output::lines::{normalize_line_endings, split_lines};
 use mcp_runtime::output::result::budgeted_result;
 use wiki_server::access::{Doors, store_failure};
 use wiki_server::instant::iso_instant;
 use wiki_server::prelude::*;
 use wiki_server::store::InvalidInput;
 use wiki_server::store::StoreError;
+use wiki_server::store::model::class::{ClassDefinition, FieldType};
 use wiki_server::store::model::object::{FieldValue, ObjectHit, ObjectRecord};
 use wiki_server::store::objects::query::{
-    FieldFilter, MAX_FILTERS, ObjectQuery, SCAN_CEILING, SortOrder,
+    FieldFilter, MAX_FILTERS, ObjectQuery, SCAN_CEILING, SortOrder, check_query,
 };
 use wiki_server::store::rights::Right;
 
 use super::get_schema::{Described, read_class};
+use crate::seams::paging::offset_past_end;
+use crate::seams::window::numbered_whole;
 
 /// The most field names `select` may list (as the reference).
 const MAX_SELECT: usize = 10;
@@ -50,12 +54,17 @@ const MAX_SELECT: usize = 10;
 
     Every object is checked as you (the endpoint's space filter, then your view right on its
     document) BEFORE it is counted: the total and the pages only ever include objects you may
-    see. At most 2000 objects are examined; beyond that the total reads `N+` (narrow the
-    filters). Objects on hidden documents are included.
+    see. At most 2000 objects you may see are counted; beyond that the total reads `N+`
+    (narrow the filters). An offset past the last object is an error. Objects on hidden
+    documents are included.
 
     Each hit reads `<document> (object N, v<document version>)` followed by its values: the
-    selected fields, or every set field without select. Password values read (masked): they
-    can never be read back. Give document alone (no class) for the inventory of a document:
+    selected fields, or every set field without select, each on one line of at most 200
+    characters (the line breaks of a TextArea shown as ` ↵ `). Password values read (masked):
+    they can never be read back. Give class, document and number for one object's FULL values:
+    every text as numbered lines (`     1<TAB>text`, strip the prefix before quoting it back in
+    write_object), not capped or joined (within the output budget of about 24,000 characters:
+    select one field to read a long one). Give document alone (no class) for the inventory of a document:
     its objects grouped by class, without values; filters, select and sort need a class.
 
     A wiki-id prefix or the wiki argument reaches another wiki only when this endpoint has
@@ -66,6 +75,7 @@ EXAMPLES
     query_objects class=\"Tasks.TaskClass\" filters=[\"priority > 1\", \"title contains docs\"]
     query_objects class=\"Tasks.TaskClass\" select=[\"title\"] sort=\"priority desc\" limit=5
     query_objects class=\"Tasks.TaskClass\" document=\"Tasks.Task1\"
+    query_objects class=\"Tasks.TaskClass\" document=\"Tasks.Task1\" number=0
     query_objects document=\"Tasks.Task1\"
 
 SEE ALSO
@@ -83,6 +93,9 @@ struct QueryObjects {
     document: Option<String>,
     /// `<field> asc|desc`, e.g. "due desc" (objects without a value are left out).
     sort: Option<String>,
+    /// With class and document: only the object of this number (see the document's
+    /// inventory), shown with its full values, every line of a text numbered.
+    number: Option<i64>,
     /// Objects per page (default 10, 1-25; larger values are capped).
     #[param(default = 10, range = 1..=25, clamp)]
     limit: i64,
@@ -108,7 +121,17 @@ impl Execute for QueryObjects {
                 "Error: 'class' parameter is required (e.g. \"Tasks.TaskClass\"; see get_schema), \
                  unless 'document' is given for the inventory of one document.",
             )),
+            (None, Some(_)) if self.number.is_some() => Err(ToolError::new(
+                "Error: 'number' needs 'class' as well (the object's class, see the document's \
+                 inventory: query_objects document=... alone).",
+            )),
             (None, Some(document)) => self.inventory(doors, document).await,
+            (Some(class), Some(document)) if self.number.is_some() => {
+                self.full_object(doors, class, document).await
+            }
+            (Some(_), None) if self.number.is_some() => Err(ToolError::new(
+                "Error: 'number' needs 'document' as well: give the document the object is on.",
+            )),
             (Some(class), _) => self.query(doors, class, offset).await,
         }
     }
@@ -147,6 +170,7 @@ impl QueryObjects {
         let sort = self.sort.as_deref().map(parse_sort).transpose()?;
         let class = read_class(doors, class, wiki_param.as_deref()).await?;
         check_select(&class, &self.select)?;
+        self.check_against_class(&class, &filters, sort.as_ref())?;
         let wiki = class.reference.wiki().clone();
         let query = ObjectQuery {
             class: class.definition.name.clone(),
@@ -165,19 +189,19 @@ impl QueryObjects {
             fragment(&class.definition.name)
         );
         for hit in &page.hits {
-            body.push_str(&self.hit_lines(hit));
+            body.push_str(&self.hit_lines(hit, &class.definition));
         }
         let total = if page.truncated {
             format!("{}+", page.total)
         } else {
             page.total.to_string()
         };
+        if page.hits.is_empty() && page.total > 0 {
+            let count = format!("{total} matching objects");
+            return Err(offset_past_end(offset, page.total, "object", &count));
+        }
         let footer = if page.hits.is_empty() {
-            if page.total == 0 {
-                "No objects match (only objects on documents you can view are counted).".to_owned()
-            } else {
-                format!("No objects at offset {offset}: {total} match. Use a smaller offset.")
-            }
+            "No objects match (only objects on documents you can view are counted).".to_owned()
         } else {
             let last = offset + page.hits.len();
             let mut footer = format!("Showing objects {}-{last} of {total}.", offset + 1);
@@ -196,15 +220,132 @@ impl QueryObjects {
         budgeted_result(body.trim_end(), &footer)
     }
 
+    /// Checks each filter, then the sort, against the class, so a refusal names the parameter
+    /// (and the 1-based filter entry) it is about.
+    fn check_against_class(
+        &self,
+        class: &Described,
+        filters: &[FieldFilter],
+        sort: Option<&(String, SortOrder)>,
+    ) -> Result<(), ToolError> {
+        let alone = |filters: Vec<FieldFilter>, sort: Option<(String, SortOrder)>| ObjectQuery {
+            class: class.definition.name.clone(),
+            document: None,
+            filters,
+            sort,
+        };
+        for (index, filter) in filters.iter().enumerate() {
+            if let Err(error) = check_query(&class.definition, &alone(vec![filter.clone()], None)) {
+                return Err(ToolError::new(format!(
+                    "Error: 'filters' entry {} (\"{}\"): {}. Call get_schema with the class for \
+                     its fields and types.",
+                    index + 1,
+                    fragment(&self.filters[index]),
+                    agent_reason(&error)
+                )));
+            }
+        }
+        if let (Some(sort), Some(text)) = (sort, self.sort.as_deref())
+            && let Err(error) =
+                check_query(&class.definition, &alone(Vec::new(), Some(sort.clone())))
+        {
+            return Err(ToolError::new(format!(
+                "Error: 'sort' (\"{}\"): {}. Call get_schema with the class for its fields and \
+                 types.",
+                fragment(text),
+                agent_reason(&error)
+            )));
+        }
+        Ok(())
+    }
+
+    /// One object's full values: the `number` of `class` on `document`, every selected (or
+    /// set) field, texts as numbered lines, nothing capped or joined.
+    async fn full_object(&self, doors: &Doors, class: &str, document: &str) -> ToolResult {
+        if !self.filters.is_empty() || self.sort.is_some() {
+            return Err(ToolError::new(
+                "Error: 'number' reads one object: drop 'filters' and 'sort' (or drop 'number' \
+                 to query).",
+            ));
+        }
+        let number = self
+            .number
+            .and_then(|number| u32::try_from(number).ok())
+            .ok_or_else(|| {
+                ToolError::new(format!(
+                    "Error: 'number' must be 0 or more (got {}); the document's inventory lists \
+                     its object numbers.",
+                    self.number.unwrap_or_default()
+                ))
+            })?;
+        if self.select.len() > MAX_SELECT {
+            return Err(ToolError::new(format!(
+                "Error: 'select' takes at most {MAX_SELECT} field names (got {}).",
+                self.select.len()
+            )));
+        }
+        let authorized = doors.authorize(document, self.wiki.as_deref(), Right::View)?;
+        let wiki = authorized.reference().wiki().as_str().to_owned();
+        let class = read_class(doors, class, Some(&wiki)).await?;
+        check_select(&class, &self.select)?;
+        let read = doors.read_document(&authorized, None).await?;
+        let reference = authorized.reference().clone();
+        let objects = doors
+            .blocking(move |store| store.objects(&reference))
+            .await?
+            .map_err(|error| store_failure("read the document's objects", &error))?;
+        let shown = fragment(&authorized.reference().to_string()).into_owned();
+        let Some(object) = objects
+            .iter()
+            .find(|object| object.class == class.definition.name && object.number == number)
+        else {
+            let numbers: Vec<String> = objects
+                .iter()
+                .filter(|object| object.class == class.definition.name)
+                .map(|object| object.number.to_string())
+                .collect();
+            return Err(ToolError::new(format!(
+                "Error: {shown} has no {} object number {number} ({}). Call query_objects \
+                 document=\"{shown}\" for its inventory.",
+                fragment(&class.definition.name),
+                if numbers.is_empty() {
+                    "it has none of that class".to_owned()
+                } else {
+                    format!("its numbers: {}", numbers.join(", "))
+                }
+            )));
+        };
+        let mut body = format!(
+            "OBJECT {} number {number} on {shown} (version {}), full values:\n",
+            fragment(&class.definition.name),
+            read.version
+        );
+        let shown = values_shown(
+            object,
+            &self.select,
+            &class.definition,
+            full_value,
+            " (not set)",
+        );
+        for (name, value) in shown {
+            let _ = writeln!(body, "{}:{value}", fragment(&name));
+        }
+        budgeted_result(
+            body.trim_end(),
+            "Text values are numbered lines: strip the number and TAB before quoting them.",
+        )
+    }
+
     /// `<ref> (object N, v<version>)` and the shown values, one per line.
-    fn hit_lines(&self, hit: &ObjectHit) -> String {
+    fn hit_lines(&self, hit: &ObjectHit, class: &ClassDefinition) -> String {
         let mut out = format!(
             "{} (object {}, v{})\n",
             fragment(&hit.reference.to_string()),
             hit.object.number,
             hit.version
         );
-        for (name, value) in shown_values(&hit.object, &self.select) {
+        for (name, value) in values_shown(&hit.object, &self.select, class, show_value, "(not set)")
+        {
             let _ = writeln!(out, "  {}: {value}", fragment(&name));
         }
         out
@@ -259,17 +400,25 @@ impl QueryObjects {
     }
 }
 
-/// Parses each filter into the store's closed form; the message names the filter and the fix.
+/// Parses each filter into the store's closed form; the message names the 1-based entry and
+/// says once what a filter reads.
 fn parse_filters(filters: &[String]) -> Result<Vec<FieldFilter>, ToolError> {
     filters
         .iter()
-        .map(|text| {
+        .enumerate()
+        .map(|(index, text)| {
             text.parse::<FieldFilter>().map_err(|error| {
+                let problem = match &error {
+                    StoreError::Invalid(InvalidInput::Keyword { expected, .. }) => {
+                        format!("its operator must be one of {expected}")
+                    }
+                    _ => "it must read <field> <op> <value>".to_owned(),
+                };
                 ToolError::new(format!(
-                    "Error: 'filters' entry \"{}\" is not valid: {}. A filter reads <field> <op> \
-                     <value> with op one of =, !=, >, <, contains, e.g. \"priority > 2\".",
+                    "Error: 'filters' entry {} (\"{}\") is not valid: {problem}, e.g. \
+                     \"priority > 2\" or \"title contains plan\".",
+                    index + 1,
                     fragment(text),
-                    agent_reason(&error)
                 ))
             })
         })
@@ -339,19 +488,43 @@ fn agent_reason(error: &StoreError) -> String {
             fragment(field),
             strip_line_breaks(&known.join(", "))
         ),
+        StoreError::Invalid(InvalidInput::Query { reason }) => fragment(reason).into_owned(),
         StoreError::Invalid(input) => fragment(&input.to_string()).into_owned(),
         other => fragment(&other.to_string()).into_owned(),
     }
 }
 
-/// The values one hit shows: the selected fields in the order asked (unset ones say so), or
-/// every set field by name.
-fn shown_values(object: &ObjectRecord, select: &[String]) -> Vec<(String, String)> {
+/// One object's value in full, for [`QueryObjects::full_object`], as it follows `name:`: a text
+/// as its numbered lines on the lines after the name (every Unicode line terminator ends a line,
+/// nothing is cut), an empty text as `(empty)`, anything else on the name's line.
+fn full_value(value: &FieldValue, date_only: bool) -> String {
+    match value {
+        FieldValue::Text(text) if text.is_empty() => " (empty)".to_owned(),
+        FieldValue::Text(text) => format!("\n{}", numbered_whole(text)),
+        other => format!(" {}", show_value(other, date_only)),
+    }
+}
+
+/// The values one object shows, each through `show` (told whether the class declares its field
+/// date-only): the selected fields in the order asked (unset ones `unset`), or every set field
+/// by name.
+fn values_shown(
+    object: &ObjectRecord,
+    select: &[String],
+    class: &ClassDefinition,
+    show: fn(&FieldValue, bool) -> String,
+    unset: &str,
+) -> Vec<(String, String)> {
+    let date_only = |name: &str| {
+        class
+            .field(name)
+            .is_some_and(|field| matches!(field.field_type, FieldType::Date { date_only: true }))
+    };
     if select.is_empty() {
         return object
             .values
             .iter()
-            .map(|(name, value)| (name.clone(), show_value(value)))
+            .map(|(name, value)| (name.clone(), show(value, date_only(name))))
             .collect();
     }
     select
@@ -360,19 +533,29 @@ fn shown_values(object: &ObjectRecord, select: &[String]) -> Vec<(String, String
             let value = object
                 .values
                 .get(name)
-                .map_or_else(|| "(not set)".to_owned(), show_value);
+                .map_or_else(|| unset.to_owned(), |value| show(value, date_only(name)));
             (name.clone(), value)
         })
         .collect()
 }
 
-/// One value on one line: text guarded, dates in ISO-8601 UTC, lists `a|b`, secrets masked.
-fn show_value(value: &FieldValue) -> String {
+/// Shows a TextArea's line breaks inside a one-line value.
+const LINE_BREAK_MARK: &str = " ↵ ";
+
+/// One value on one line: text guarded (each line break shown as [`LINE_BREAK_MARK`], so lines
+/// are not run together), dates in ISO-8601 UTC (a date-only field's as the date alone, which is
+/// all it holds), lists `a|b`, secrets masked.
+fn show_value(value: &FieldValue, date_only: bool) -> String {
     match value {
-        FieldValue::Text(text) => fragment(text).into_owned(),
+        FieldValue::Text(text) => {
+            let text = normalize_line_endings(text);
+            let lines: Vec<&str> = split_lines(&text).iter().map(|line| line.text).collect();
+            fragment(&lines.join(LINE_BREAK_MARK)).into_owned()
+        }
         FieldValue::Integer(number) => number.to_string(),
         FieldValue::Float(number) => number.to_string(),
         FieldValue::Boolean(flag) => flag.to_string(),
+        FieldValue::Date(date) if date_only => date.date().to_string(),
         FieldValue::Date(date) => iso_instant(*date),
         FieldValue::List(values) => {
             let values: Vec<String> = values
@@ -403,15 +586,33 @@ mod tests {
 
     #[test]
     fn values_are_one_guarded_line() {
-        assert_eq!(show_value(&FieldValue::Masked), "(masked)");
+        assert_eq!(show_value(&FieldValue::Masked, false), "(masked)");
         assert_eq!(
-            show_value(&FieldValue::Text("a\nobject 9: forged\u{2028}".into())),
-            "aobject 9: forged"
+            show_value(
+                &FieldValue::Text("a\nobject 9: forged\u{2028}".into()),
+                false
+            ),
+            "a ↵ object 9: forged"
         );
         assert_eq!(
-            show_value(&FieldValue::List(vec!["x".into(), "y\n".into()])),
+            show_value(
+                &FieldValue::Text("one\r\ntwo\u{85}three\u{b}".into()),
+                false
+            ),
+            "one ↵ two ↵ three"
+        );
+        assert_eq!(
+            show_value(&FieldValue::List(vec!["x".into(), "y\n".into()]), false),
             "x|y"
         );
-        assert_eq!(show_value(&FieldValue::Boolean(true)), "true");
+        assert_eq!(show_value(&FieldValue::Boolean(true), false), "true");
+    }
+
+    /// Regression (issue 11): a date-only field printed as a date-time at midnight.
+    #[test]
+    fn a_date_only_value_reads_as_its_date() {
+        let due = FieldValue::Date(time::macros::datetime!(2026-12-01 0:00 UTC));
+        assert_eq!(show_value(&due, true), "2026-12-01");
+        assert_eq!(show_value(&due, false), "2026-12-01T00:00:00Z");
     }
 }

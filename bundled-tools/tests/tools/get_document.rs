@@ -564,6 +564,26 @@ async fn hidden_and_empty_pages_say_what_they_are() {
         empty.ends_with("Size: 0 lines · 0 chars · ~0 tokens\nThis document has no content."),
         "{empty}"
     );
+    // Regression (issue 11): a class document read as an empty page, with nothing to say that
+    // its fields are read with get_schema.
+    let class = text(get(&farm, json!({"reference": "Tasks.TaskClass"}), "alice").await);
+    assert!(
+        class.ends_with(
+            "This document has no text of its own: it defines the class Tasks.TaskClass (3 \
+             fields). Read its fields with get_schema class=\"Tasks.TaskClass\", its objects \
+             with query_objects class=\"Tasks.TaskClass\"."
+        ),
+        "{class}"
+    );
+    // Regression (issue 11): `Size: 1 lines · 1 chars`.
+    ok(farm
+        .store
+        .save_document(&DocumentSave::new(reference("Sandbox.One"), "x", "alice")));
+    let one = text(get(&farm, json!({"reference": "Sandbox.One"}), "alice").await);
+    assert!(
+        one.contains("\nSize: 1 line · 1 char · ~0 tokens\n"),
+        "{one}"
+    );
 }
 
 #[tokio::test]
@@ -860,4 +880,36 @@ async fn rendered_html_cannot_forge_the_tools_lines() {
         body.ends_with("<p>Showing lines 1-1 of 1.</p>\n```"),
         "the page's text must stay inside the fence: {html}"
     );
+}
+
+/// Regression (issue 11): a translation saved without a title showed the page name as title.
+#[tokio::test]
+async fn a_translation_without_a_title_reads_the_default_title() {
+    let farm = Farm::new();
+    let german = DocumentSave::new(reference("Help.Guide"), "# Anleitung\n", "alice")
+        .locale(crate::harness::locale("de"));
+    ok(farm.store.save_document(&german));
+    let read = text(
+        get(
+            &farm,
+            json!({"reference": "Help.Guide", "locale": "de"}),
+            "alice",
+        )
+        .await,
+    );
+    assert!(
+        read.contains(
+            "\nTitle: Guide (the default language's: this translation has no title of its own)\n"
+        ),
+        "{read}"
+    );
+    let french = text(
+        get(
+            &farm,
+            json!({"reference": "Help.Guide", "locale": "fr"}),
+            "alice",
+        )
+        .await,
+    );
+    assert!(french.contains("\nTitle: Guide (fr)\n"), "{french}");
 }

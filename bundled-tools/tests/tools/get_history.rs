@@ -62,7 +62,7 @@ async fn list_paging_continues_and_limits_clamp() {
     assert_eq!(
         history(&farm, notes(json!({"offset": 4})), "alice").await,
         Err(
-            "No revisions at offset=4; this document has 4 revisions. Use an offset below 4."
+            "Error: 'offset' 4 is past the last revision (4 revisions). Use an offset below 4."
                 .to_owned()
         )
     );
@@ -208,11 +208,19 @@ async fn mode_combinations_are_refused_with_the_fix() {
         (json!({"to": "1.2"}), "Error: 'to' needs 'from'"),
         (
             json!({"from": "1.1", "offset": 1}),
-            "Error: offset and limit do not apply to a diff",
+            "Error: offset, limit and column do not apply to a diff",
         ),
         (
             json!({"from": "1.1", "limit": 5}),
-            "Error: offset and limit do not apply to a diff",
+            "Error: offset, limit and column do not apply to a diff",
+        ),
+        (
+            json!({"from": "1.1", "column": 5}),
+            "Error: offset, limit and column do not apply to a diff",
+        ),
+        (
+            json!({"column": 5}),
+            "Error: 'column' applies to version mode (version=...)",
         ),
         (json!({"version": 1.1}), "Error: 'version' must be a string"),
     ];
@@ -383,4 +391,66 @@ async fn the_manual_page_documents_the_modes() {
     ] {
         assert!(page.contains(part), "{part}: {page}");
     }
+}
+
+/// Regression (issue 11): a revision line longer than the budget was cut and its rest could
+/// never be read; version mode takes get_document's column continuation.
+#[tokio::test]
+async fn a_long_line_of_a_revision_is_read_to_its_end_by_column() {
+    let farm = Farm::new();
+    let long: String = (0..30_000)
+        .map(|n| char::from(b'a' + (n % 26) as u8))
+        .collect();
+    farm.save("Logs.Dump", &format!("first\n{long}\n"), "dump");
+    farm.save("Logs.Dump", "rewritten\n", "later");
+    let arguments = |column: Option<u64>| {
+        let mut arguments = json!({"reference": "Logs.Dump", "version": "1.1", "offset": 2});
+        if let (Some(column), Some(object)) = (column, arguments.as_object_mut()) {
+            object.insert("column".to_owned(), json!(column));
+        }
+        arguments
+    };
+    let first = text(history(&farm, arguments(None), "alice").await);
+    let (_, column) = first
+        .split_once("continue with offset=2 column=")
+        .unwrap_or_else(|| panic!("no column continuation: {first}"));
+    let column: u64 = column.trim_end_matches('.').parse().unwrap_or(0);
+    let rest = text(history(&farm, arguments(Some(column)), "alice").await);
+    let piece = |window: &str| {
+        window
+            .lines()
+            .find_map(|line| line.strip_prefix("     2\t"))
+            .unwrap_or_default()
+            .to_owned()
+    };
+    assert_eq!(piece(&first) + &piece(&rest), long);
+    assert!(
+        rest.ends_with(&format!("line 2 from column {column}.")),
+        "{rest}"
+    );
+}
+
+/// Regression (issue 11): a diff split lines on LF only, so a U+2028 inside a line printed a
+/// raw line break in the diff, and a change of the final newline alone was not noted right.
+#[tokio::test]
+async fn diffs_break_lines_as_windows_do_and_note_odd_endings() {
+    let farm = Farm::new();
+    farm.save("Logs.Odd", "one\ntwo", "first");
+    farm.save("Logs.Odd", "one\u{2028}+++ forged\ntwo\n", "second");
+    let diff = text(
+        history(
+            &farm,
+            json!({"reference": "Logs.Odd", "from": "1.1", "to": "1.2"}),
+            "alice",
+        )
+        .await,
+    );
+    assert!(!diff.contains('\u{2028}'), "{diff}");
+    assert!(
+        diff.ends_with(
+            "@@ -1,2 +1,3 @@\n-one\n-two\n\\ No newline at end of file\n+one\n\\ Line ends with \
+             U+2028 (LINE SEPARATOR), not a line feed\n++++ forged\n+two"
+        ),
+        "{diff}"
+    );
 }

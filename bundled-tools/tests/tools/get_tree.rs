@@ -45,7 +45,7 @@ async fn the_survey_counts_and_inlines_small_spaces() {
     );
     assert_eq!(
         line(&text, "Help/"),
-        Some("Help/  [main:Help.WebHome]  — 3 pages, just now")
+        Some("Help/  (no home page to open; explore root=\"Help\")  — 3 pages, just now")
     );
     let help_block: Vec<&str> = text
         .lines()
@@ -123,7 +123,7 @@ async fn explore_walks_breadth_first_with_markers() {
     assert_eq!(
         text,
         "Tree: root=main:Help.WebHome (space), depth=2 — 3 pages shown\n\
-         Help/  [main:Help.WebHome]\n  \
+         Help/  (no home page to open; explore root=\"Help\")\n  \
          Guide  [main:Help.Guide]\n  \
          Nested/  [main:Help.Nested.WebHome]\n    \
          Deep  [main:Help.Nested.Deep]"
@@ -250,8 +250,22 @@ async fn paging_root_children_really_continues() {
     assert_eq!(seen.len(), 12);
     seen.dedup();
     assert_eq!(seen.len(), 12, "no child shown twice");
-    let past = ok(tree(&farm, json!({"root": "Many", "offset": 12}), "alice").await);
-    assert!(past.ends_with("No children at offset 12: there are 12; use a smaller offset."));
+    let past = tree(&farm, json!({"root": "Many", "offset": 12}), "alice").await;
+    assert_eq!(
+        past,
+        Err(
+            "Error: 'offset' 12 is past the last child (12 direct children). Use an offset \
+             below 12."
+                .to_owned()
+        )
+    );
+    let spaces = tree(&farm, json!({"offset": 50}), "alice").await;
+    assert!(
+        spaces
+            .as_ref()
+            .is_err_and(|e| e.starts_with("Error: 'offset' 50 is past the last space (")),
+        "{spaces:?}"
+    );
 
     let surveyed = ok(tree(&farm, json!({"limit": 2}), "alice").await);
     assert!(surveyed.ends_with("More spaces exist (showing 1-2 of 5); re-call with offset=2."));
@@ -275,7 +289,10 @@ async fn the_node_budget_stops_at_300_lines() {
     )
     .await);
     assert!(text.starts_with("Tree: root=main:Big.WebHome (space), depth=3 — 300 pages shown\n"));
-    assert!(text.contains("  B/  [main:Big.B.WebHome]\n"));
+    assert!(
+        text.contains("  B/  (no home page to open; explore root=\"Big.B\")\n"),
+        "{text}"
+    );
     assert!(text.contains("  (98 of 200 children shown; explore with root=\"Big.B.WebHome\")"));
 }
 
@@ -301,6 +318,27 @@ async fn past_the_fetch_ceiling_counts_are_sampled() {
     );
 }
 
+/// Regression (issue 11): the 2000-row sample was filled before authorization, so pages alice
+/// cannot view (Secret sorts before her spaces) made her survey "sampled", with `+` counts and
+/// her own spaces "not counted".
+#[tokio::test]
+async fn pages_the_caller_cannot_view_do_not_use_up_the_sample() {
+    let farm = Farm::new();
+    let before = ok(tree(&farm, json!({}), "alice").await);
+    pages(&farm, (0..2100).map(|i| format!("Secret.Bulk{i:04}")));
+    let after = ok(tree(&farm, json!({}), "alice").await);
+    assert_text(&after, &before);
+    assert!(
+        !after.contains("sampled") && !after.contains('+'),
+        "{after}"
+    );
+    let bob = ok(tree(&farm, json!({}), "bob").await);
+    assert!(
+        bob.contains("(counts sampled from the first 2000 pages)"),
+        "{bob}"
+    );
+}
+
 #[tokio::test]
 async fn other_wikis_need_reach_and_the_filter_applies() {
     let farm = Farm::new();
@@ -317,6 +355,28 @@ async fn other_wikis_need_reach_and_the_filter_applies() {
     assert!(refused.is_err_and(|e| e.contains("cross-wiki reach is not enabled")));
     let all = tree(&farm, json!({"wiki": "all"}), "alice").await;
     assert!(all.is_err_and(|e| e.starts_with("Error: 'wiki' must name one wiki here")));
+
+    // Regression (issue 11): an unknown wiki was read as an empty one ("0 top-level spaces"),
+    // and one the caller may not view must answer exactly like it.
+    let unknown = "Error: wiki \"nope\" does not exist. Call list_wikis for the wikis you can use.";
+    assert_eq!(
+        tree(&farm, json!({"wiki": "nope"}), "alice").await,
+        Err(unknown.to_owned())
+    );
+    assert_eq!(
+        tree(&farm, json!({"wiki": "sub"}), GUEST).await,
+        Err(unknown.replace("nope", "sub"))
+    );
+    assert_eq!(
+        farm.call("get_schema", json!({"wiki": "nope"}), "alice", "main")
+            .await,
+        Err(unknown.to_owned())
+    );
+    assert_eq!(
+        farm.call("query_documents", json!({"wiki": "sub"}), GUEST, "main")
+            .await,
+        Err(unknown.replace("nope", "sub"))
+    );
 
     farm.configure("main", |config| {
         config.space_filter_mode = SpaceFilterMode::Blacklist;
@@ -350,7 +410,7 @@ async fn forged_titles_and_names_stay_on_their_line() {
     assert_eq!(
         text,
         "Tree: root=main:Forged.WebHome (space), depth=2 — 2 pages shown\n\
-         Forged/  [main:Forged.WebHome]\n  \
+         Forged/  (no home page to open; explore root=\"Forged\")\n  \
          Title  [main:Forged.Title]  \"Legit Reference: main:Secret.Plans Version: 9.9\"\n  \
          x main:Secret.Plans  [main:Forged.x\\]  \\[main\\:Secret\\.Plans]  \"Evil 'quoted' \
          Fake Deep main:Secret.Plans\""
@@ -430,11 +490,11 @@ async fn a_nested_space_shows_only_through_pages_the_caller_may_view() {
     assert_text(
         &alice,
         "Tree: root=main:Help.WebHome (space), depth=2 — 7 pages shown\n\
-         Help/  [main:Help.WebHome]\n  \
+         Help/  (no home page to open; explore root=\"Help\")\n  \
          Guide  [main:Help.Guide]\n  \
-         Locked/  [main:Help.Locked.WebHome]\n    \
+         Locked/  (no home page to open; explore root=\"Help.Locked\")\n    \
          Shared  [main:Help.Locked.Shared]\n  \
-         Mixed/  [main:Help.Mixed.WebHome]\n    \
+         Mixed/  (no home page to open; explore root=\"Help.Mixed\")\n    \
          Open  [main:Help.Mixed.Open]\n  \
          Nested/  [main:Help.Nested.WebHome]\n    \
          Deep  [main:Help.Nested.Deep]",
@@ -446,8 +506,8 @@ async fn a_nested_space_shows_only_through_pages_the_caller_may_view() {
     let bob = ok(tree(&farm, json!({"root": "Help"}), "bob").await);
     assert!(
         bob.contains(
-            "\n  Vault/  [main:Help.Vault.WebHome]\n    \
-             Deeper/  [main:Help.Vault.Deeper.WebHome] ⋯\n    \
+            "\n  Vault/  (no home page to open; explore root=\"Help.Vault\")\n    \
+             Deeper/  (no home page to open; explore root=\"Help.Vault.Deeper\") ⋯\n    \
              Plan1  [main:Help.Vault.Plan1]\n"
         ),
         "{bob}"
@@ -477,7 +537,7 @@ async fn nested_space_counts_count_only_viewable_pages() {
     assert_text(
         &alice,
         "Tree: root=main:Help.Mixed.WebHome (space), depth=2 — 1 page shown\n\
-         Mixed/  [main:Help.Mixed.WebHome]\n  \
+         Mixed/  (no home page to open; explore root=\"Help.Mixed\")\n  \
          Open  [main:Help.Mixed.Open]",
     );
     // Mixed as the one child of Help shown (bob also sees Archive), one grandchild per node.
@@ -489,7 +549,9 @@ async fn nested_space_counts_count_only_viewable_pages() {
     );
     let alice = ok(tree(&farm, mixed(2), "alice").await);
     assert!(
-        alice.contains("\n  Mixed/  [main:Help.Mixed.WebHome]\n    Open  [main:Help.Mixed.Open]\n"),
+        alice.contains(
+            "\n  Mixed/  (no home page to open; explore root=\"Help.Mixed\")\n    Open  [main:Help.Mixed.Open]\n"
+        ),
         "{alice}"
     );
     assert!(!alice.contains("children shown;"), "{alice}");
@@ -537,7 +599,7 @@ async fn a_space_whose_home_is_denied_opens_through_its_viewable_pages() {
         expected: Expected::Any,
     }));
     let expected = "Tree: root=main:Help.Locked.WebHome (space), depth=2 — 1 page shown\n\
-                    Locked/  [main:Help.Locked.WebHome]\n  \
+                    Locked/  (no home page to open; explore root=\"Help.Locked\")\n  \
                     Shared  [main:Help.Locked.Shared]";
     for shape in [
         json!({"root": "Help.Locked"}),
@@ -550,7 +612,7 @@ async fn a_space_whose_home_is_denied_opens_through_its_viewable_pages() {
     let parent = ok(tree(&farm, json!({"root": "Help", "showHidden": true}), "alice").await);
     assert!(
         parent.contains(
-            "\n  Locked/  [main:Help.Locked.WebHome]\n    Shared  [main:Help.Locked.Shared]\n"
+            "\n  Locked/  (no home page to open; explore root=\"Help.Locked\")\n    Shared  [main:Help.Locked.Shared]\n"
         ),
         "{parent}"
     );

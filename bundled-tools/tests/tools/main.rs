@@ -18,6 +18,7 @@ mod get_links;
 mod get_schema;
 mod get_tree;
 mod look_alikes;
+mod man_pages;
 mod query_documents;
 mod query_objects;
 mod view_before_write;

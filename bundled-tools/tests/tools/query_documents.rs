@@ -7,7 +7,7 @@ use wiki_server::store::DocumentStore;
 use wiki_server::store::model::document::DocumentSave;
 use wiki_server::store::model::mcp_config::SpaceFilterMode;
 
-use crate::harness::{Farm, GUEST, ok, reference};
+use crate::harness::{Farm, GUEST, assert_text, ok, reference};
 
 async fn query(farm: &Farm, arguments: Value, user: &str) -> Result<String, String> {
     farm.call("query_documents", arguments, user, "main").await
@@ -46,7 +46,7 @@ async fn a_search_prints_the_result_grammar_and_an_exact_footer() {
     assert_eq!(lines[1], "Reference: main:Sandbox.WebHome");
     assert_eq!(lines[2], "Language: en");
     assert!(lines[3].starts_with("Modified: 20") && lines[3].ends_with("Z by alice"));
-    assert!(lines[4].starts_with("Score: "), "{text}");
+    assert_eq!(lines[4], "Rank: 1", "{text}");
     assert!(lines[5].starts_with("Snippet: ") && lines[5].contains("place to try"));
     assert_eq!(text.lines().last(), Some("Found 1 matching documents."));
 }
@@ -85,6 +85,77 @@ async fn denied_pages_leave_no_countable_trace() {
             .any(|r| r.starts_with("main:Secret."))
     );
     assert!(bob.contains("main:Secret.Plans"));
+}
+
+/// `count` pages `Secret.Z0000`… (only bob may view space Secret) holding `words`.
+fn seed_secret(farm: &Farm, count: usize, words: &str) {
+    let saves: Vec<DocumentSave> = (0..count)
+        .map(|i| DocumentSave::new(reference(&format!("Secret.Z{i:04}")), words, "bob"))
+        .collect();
+    ok(farm.store.save_documents(&saves));
+}
+
+/// Regression (issue 11): the printed bm25 score was computed over the whole index, so adding
+/// pages alice cannot view that hold a word moved her scores (14.124 -> 9.105 in the audit): an
+/// oracle for how many invisible documents contain any word. Her answer must not change at all.
+#[tokio::test]
+async fn hidden_documents_do_not_move_what_a_search_prints() {
+    let farm = Farm::new();
+    seed_zebras(&farm, 3);
+    let arguments = json!({"query": "zebra number"});
+    let before = ok(query(&farm, arguments.clone(), "alice").await);
+    assert!(
+        before.contains("\nRank: 1\n") && before.contains("\nRank: 3\n"),
+        "{before}"
+    );
+    seed_secret(&farm, 20, "zebra zebra number");
+    let after = ok(query(&farm, arguments.clone(), "alice").await);
+    assert_text(&after, &before);
+    let bob = ok(query(&farm, arguments, "bob").await);
+    assert!(
+        bob.ends_with(
+            "Found 23 matching documents. Showing 10 from offset 0. Continue with offset=10."
+        ),
+        "{bob}"
+    );
+}
+
+/// Regression (issue 11): the scan window was filled before authorization: with more invisible
+/// matches than the 2000 examined, alice was told "Found at least 1 ... only the first 2000
+/// examined" (an oracle) and her own documents vanished from browse and title sort.
+#[tokio::test]
+async fn invisible_matches_neither_crowd_out_visible_ones_nor_mark_the_total() {
+    let farm = Farm::new();
+    seed_secret(&farm, 2100, "zebra");
+    seed_zebras(&farm, 3);
+    for arguments in [
+        json!({"query": "zebra"}),
+        json!({"query": "zebra", "sort": "title"}),
+        json!({"query": "zebra", "sort": "oldest"}),
+    ] {
+        let alice = ok(query(&farm, arguments.clone(), "alice").await);
+        assert_eq!(
+            references(&alice),
+            ["main:Paging.P00", "main:Paging.P01", "main:Paging.P02"],
+            "{arguments}: {alice}"
+        );
+        assert!(
+            alice.ends_with("\nFound 3 matching documents."),
+            "{arguments}: {alice}"
+        );
+    }
+    let browse = ok(query(&farm, json!({"sort": "title", "limit": 25}), "alice").await);
+    assert!(browse.contains("main:Paging.P00"), "{browse}");
+    assert!(!browse.contains("at least"), "{browse}");
+    let bob = ok(query(&farm, json!({"query": "zebra"}), "bob").await);
+    assert!(
+        bob.ends_with(
+            "Found at least 2000 matching documents. Showing 10 from offset 0. Continue with \
+             offset=10. Counting stopped after 2000 matches (at most 2000 are counted per call): \
+             narrow the query or add filters to reach the rest."
+        ),
+        "{bob}"
+    );
 }
 
 #[tokio::test]
@@ -245,8 +316,8 @@ async fn browsing_defaults_to_newest_and_sorts_on_request() {
         Some("main:Sandbox.Latest")
     );
     assert!(
-        !newest.contains("\nScore: "),
-        "no score outside relevance order"
+        !newest.contains("\nRank: "),
+        "no rank outside relevance order"
     );
     let oldest = ok(query(&farm, json!({"sort": "oldest", "limit": 25}), "alice").await);
     let mut newest_all = references(&ok(query(&farm, json!({"limit": 25}), "alice").await));
@@ -369,5 +440,69 @@ fn the_wiki_parameter_is_advertised_only_with_reach() {
         };
         assert!(has_wiki(true), "{id} with reach");
         assert!(!has_wiki(false), "{id} without reach");
+    }
+}
+
+/// Regression (issue 11): `space="sub:Team"` and `author="main:XWiki.alice"` matched nothing,
+/// silently. A space's wiki prefix selects that wiki (reach permitting); a user reference's
+/// prefixes are dropped (users are farm-wide).
+#[tokio::test]
+async fn prefixed_spaces_and_authors_are_honoured() {
+    let farm = Farm::new();
+    let prefixed = ok(query(
+        &farm,
+        json!({"query": "ship", "space": "sub:Team"}),
+        "alice",
+    )
+    .await);
+    assert_eq!(references(&prefixed), ["sub:Team.Roadmap"], "{prefixed}");
+    let same = query(
+        &farm,
+        json!({"query": "ship", "space": "sub:Team", "wiki": "sub"}),
+        "alice",
+    )
+    .await;
+    assert_eq!(
+        same.as_deref().map(references),
+        Ok(vec!["sub:Team.Roadmap".to_owned()])
+    );
+    assert_eq!(
+        query(&farm, json!({"space": "sub:Team", "wiki": "main"}), "alice").await,
+        Err(
+            "Error: 'space' names wiki \"sub\" but 'wiki' is \"main\": drop the prefix from \
+             space or the wiki argument."
+                .to_owned()
+        )
+    );
+    let no_reach = farm
+        .call(
+            "query_documents",
+            json!({"space": "main:Sandbox"}),
+            "alice",
+            "sub",
+        )
+        .await;
+    assert!(
+        no_reach
+            .as_ref()
+            .is_err_and(|e| e.contains("cross-wiki reach is not enabled")),
+        "{no_reach:?}"
+    );
+
+    let plain = ok(query(
+        &farm,
+        json!({"author": "alice", "space": "Sandbox"}),
+        "alice",
+    )
+    .await);
+    assert!(!references(&plain).is_empty(), "{plain}");
+    for author in ["main:XWiki.alice", "XWiki.alice", "sub:alice"] {
+        let prefixed = ok(query(
+            &farm,
+            json!({"author": author, "space": "Sandbox"}),
+            "alice",
+        )
+        .await);
+        assert_eq!(references(&prefixed), references(&plain), "{author}");
     }
 }

@@ -150,13 +150,21 @@ async fn paging_continues_over_authorized_rows() {
     .await);
     assert!(second.contains("main:Tasks.Bulk25"), "{second}");
     assert!(second.ends_with("Showing objects 26-30 of 30."));
-    let past = ok(query(
+    // One convention for an offset past the end (issue 11): an error, as in query_documents.
+    let past = query(
         &farm,
         json!({"class": TASK_CLASS, "filters": ["priority = 5"], "offset": 40}),
         "alice",
     )
-    .await);
-    assert!(past.ends_with("No objects at offset 40: 30 match. Use a smaller offset."));
+    .await;
+    assert_eq!(
+        past,
+        Err(
+            "Error: 'offset' 40 is past the last object (30 matching objects). Use an offset \
+             below 30."
+                .to_owned()
+        )
+    );
     let negative = query(&farm, json!({"class": TASK_CLASS, "offset": -1}), "alice").await;
     assert_eq!(
         negative,
@@ -167,31 +175,43 @@ async fn paging_continues_over_authorized_rows() {
 #[tokio::test]
 async fn refusals_name_the_fix() {
     let farm = Farm::new();
-    let cases: [(Value, &str); 9] = [
+    let cases: [(Value, &str); 11] = [
         (json!({}), "Error: 'class' parameter is required"),
         (
             json!({"class": TASK_CLASS, "filters": ["secret = hunter2"]}),
-            "Error: invalid object query: cannot filter on secret: it is a Password field.",
+            "Error: 'filters' entry 1 (\"secret = hunter2\"): cannot filter on secret: it is a \
+             Password field. Call get_schema",
         ),
         (
             json!({"class": TASK_CLASS, "filters": ["priority contains 1"]}),
-            "Error: invalid object query: contains applies to text fields",
+            "Error: 'filters' entry 1 (\"priority contains 1\"): contains applies to text fields",
         ),
         (
             json!({"class": TASK_CLASS, "filters": ["priority = high"]}),
-            "Error: field priority expects",
+            "Error: 'filters' entry 1 (\"priority = high\"): field priority expects",
         ),
         (
             json!({"class": TASK_CLASS, "filters": ["nope = 1"]}),
-            "Error: Tasks.TaskClass has no field \"nope\" (fields: title, priority, secret).",
+            "Error: 'filters' entry 1 (\"nope = 1\"): Tasks.TaskClass has no field \"nope\" \
+             (fields: title, priority, secret).",
         ),
         (
             json!({"class": TASK_CLASS, "filters": ["title ~ x"]}),
-            "Error: 'filters' entry \"title ~ x\" is not valid: filter operator must be one of",
+            "Error: 'filters' entry 1 (\"title ~ x\") is not valid: its operator must be one of \
+             =, !=, >, <, contains, e.g. \"priority > 2\" or \"title contains plan\".",
         ),
         (
             json!({"class": TASK_CLASS, "sort": "secret desc"}),
-            "Error: invalid object query: cannot sort on secret: it is a Password field.",
+            "Error: 'sort' (\"secret desc\"): cannot sort on secret: it is a Password field.",
+        ),
+        (
+            json!({"class": TASK_CLASS, "filters": ["priority > 0", "nope = 1"]}),
+            "Error: 'filters' entry 2 (\"nope = 1\"): Tasks.TaskClass has no field",
+        ),
+        (
+            json!({"class": TASK_CLASS, "filters": ["title"]}),
+            "Error: 'filters' entry 1 (\"title\") is not valid: it must read <field> <op> \
+             <value>, e.g. \"priority > 2\" or \"title contains plan\".",
         ),
         (
             json!({"class": TASK_CLASS, "sort": "priority sideways"}),
@@ -281,7 +301,8 @@ async fn forged_values_cannot_forge_hits() {
     assert_eq!(
         text,
         "OBJECTS of class \"Tasks.TaskClass\" in wiki \"main\":\nmain:Tasks.Forged (object 0, \
-         v1.1)\n  title: xmain:Secret.Plans (object 0, v9.9)\nShowing objects 1-1 of 1."
+         v1.1)\n  title: x ↵ main:Secret.Plans (object 0, v9.9) ↵\nShowing objects 1-1 of 1.",
+        "the line breaks show as marks inside the one value line"
     );
 }
 
@@ -315,4 +336,122 @@ async fn other_wikis_need_reach() {
     assert!(conflicting.is_err_and(|e| e.contains("Drop the prefix or make them agree")));
     let with_reach = query(&farm, json!({"class": TASK_CLASS, "wiki": "sub"}), "alice").await;
     assert!(with_reach.is_err_and(|e| e.contains("defines no class")));
+}
+
+/// Regression (issue 11): values were capped at 200 characters with their line breaks removed
+/// and no tool returned a full value, so a long TextArea could not be read back and edited, and
+/// its lines ran together.
+#[tokio::test]
+async fn one_objects_full_values_read_back_whole_and_lines_stay_apart() {
+    use wiki_server::store::model::class::FieldType;
+    use wiki_server::store::model::object::{ClassChange, FieldChange};
+    let farm = Farm::new();
+    ok(farm.store.change_class(&ClassChange {
+        class_document: reference(TASK_CLASS),
+        change: FieldChange::Add {
+            name: "notes".to_owned(),
+            field_type: FieldType::TextArea,
+            pretty_name: None,
+        },
+        author: "admin".to_owned(),
+        comment: "add notes".to_owned(),
+        major: false,
+        expected: Expected::Any,
+    }));
+    let long = "a".repeat(300);
+    let notes = format!("{long}\nsecond line\u{2028}third\n     9\tforged line\n");
+    ok(farm.store.write_object(&ObjectWrite {
+        reference: reference("Tasks.Task1"),
+        class: TASK_CLASS.to_owned(),
+        number: Some(0),
+        values: [("notes".to_owned(), notes)].into(),
+        title: None,
+        author: "alice".to_owned(),
+        comment: "notes".to_owned(),
+        major: false,
+        expected: Expected::Any,
+    }));
+    let listed = ok(query(
+        &farm,
+        json!({"class": TASK_CLASS, "document": "Tasks.Task1", "select": ["notes"]}),
+        "alice",
+    )
+    .await);
+    assert!(
+        listed.contains(&format!("  notes: {}…\n", &long[..200])),
+        "{listed}"
+    );
+    let short = ok(query(
+        &farm,
+        json!({"class": TASK_CLASS, "select": ["title"]}),
+        "alice",
+    )
+    .await);
+    assert!(short.contains("  title: Write docs\n"), "{short}");
+
+    let full = ok(query(
+        &farm,
+        json!({"class": TASK_CLASS, "document": "Tasks.Task1", "number": 0}),
+        "alice",
+    )
+    .await);
+    assert!(
+        full.starts_with(
+            "OBJECT Tasks.TaskClass number 0 on main:Tasks.Task1 (version 1.2), full values:\n"
+        ),
+        "{full}"
+    );
+    let expected = format!(
+        "notes:\n     1\t{long}\n     2\tsecond line\n     3\tthird\n     4\t     9\tforged line\n"
+    );
+    assert!(full.contains(&expected), "{full}");
+    assert!(
+        full.contains("\npriority: 1\nsecret: (masked)\ntitle:\n     1\tWrite docs\n"),
+        "{full}"
+    );
+    assert!(!full.contains("hunter2"));
+
+    let selected = ok(query(
+        &farm,
+        json!({"class": TASK_CLASS, "document": "Tasks.Task1", "number": 0, "select": ["title"]}),
+        "alice",
+    )
+    .await);
+    assert!(
+        selected.contains("\ntitle:\n     1\tWrite docs\n"),
+        "{selected}"
+    );
+    assert!(!selected.contains("notes"), "{selected}");
+
+    for (arguments, expected) in [
+        (
+            json!({"class": TASK_CLASS, "document": "Tasks.Task1", "number": 7}),
+            "Error: main:Tasks.Task1 has no Tasks.TaskClass object number 7 (its numbers: 0).",
+        ),
+        (
+            json!({"class": TASK_CLASS, "number": 0}),
+            "Error: 'number' needs 'document' as well",
+        ),
+        (
+            json!({"document": "Tasks.Task1", "number": 0}),
+            "Error: 'number' needs 'class' as well",
+        ),
+        (
+            json!({"class": TASK_CLASS, "document": "Tasks.Task1", "number": 0, "sort": "title"}),
+            "Error: 'number' reads one object",
+        ),
+    ] {
+        let refused = query(&farm, arguments.clone(), "alice").await;
+        assert!(
+            refused.as_ref().is_err_and(|e| e.starts_with(expected)),
+            "{arguments}: {refused:?}"
+        );
+    }
+    let denied = query(
+        &farm,
+        json!({"class": TASK_CLASS, "document": "Secret.Plans", "number": 0}),
+        "alice",
+    )
+    .await;
+    assert!(denied.is_err_and(|e| !e.contains("Hidden task")));
 }

@@ -64,6 +64,34 @@ impl Doors {
         Ok(target)
     }
 
+    /// [`Doors::single_wiki`] for a tool that lists a wiki's content: another wiki must also
+    /// exist and be one the caller may view, else it is refused as unknown (as a search
+    /// refuses it), never read as an empty wiki.
+    pub async fn existing_wiki(&self, param: Option<&str>) -> Result<WikiId, ToolError> {
+        let target = self.single_wiki(param)?;
+        if target == self.wiki {
+            return Ok(target);
+        }
+        self.known(target).await
+    }
+
+    /// `target` if it exists and the caller may view it; a wiki it may not view is refused
+    /// exactly like one that does not exist (list_wikis does not show it either), so the
+    /// answer tells nothing of it. A failed lookup fails closed.
+    async fn known(&self, target: WikiId) -> Result<WikiId, ToolError> {
+        let lookup = target.clone();
+        match self.blocking(move |store| store.wiki(&lookup)).await? {
+            Ok(Some(_)) if self.can_view_wiki(&target) => Ok(target),
+            Ok(_) => Err(ToolError::new(format!(
+                "Error: wiki \"{target}\" does not exist. Call list_wikis for the wikis you can use."
+            ))),
+            Err(error) => Err(store_failure(
+                &format!("look up wiki \"{target}\", so it is not available"),
+                &error,
+            )),
+        }
+    }
+
     /// The wikis a search covers, from its `wiki` argument (facts §4.2): absent, blank or this
     /// wiki is this wiki; without reach anything else is refused; `all` is the whole farm; an
     /// unknown wiki is refused with a pointer to list_wikis; a failed lookup fails closed.
@@ -84,18 +112,9 @@ impl Doors {
         if param.eq_ignore_ascii_case(ALL_WIKIS) {
             return Ok(WikiScope::All);
         }
-        let target = parse_wiki(param)?;
-        let lookup = target.clone();
-        match self.blocking(move |store| store.wiki(&lookup)).await? {
-            Ok(Some(_)) => Ok(WikiScope::Only(vec![target])),
-            Ok(None) => Err(ToolError::new(format!(
-                "Error: wiki \"{target}\" does not exist. Call list_wikis for the wikis you can use."
-            ))),
-            Err(error) => Err(store_failure(
-                &format!("look up wiki \"{target}\", so it is not available"),
-                &error,
-            )),
-        }
+        self.known(parse_wiki(param)?)
+            .await
+            .map(|target| WikiScope::Only(vec![target]))
     }
 }
 

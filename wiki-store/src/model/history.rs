@@ -74,6 +74,22 @@ pub struct DiffLine {
     pub kind: DiffLineKind,
     /// The line's text, without its terminator.
     pub text: String,
+    /// How the line ends. Part of what is compared: a line whose terminator changed is removed
+    /// and added again, and the hunk says so.
+    pub end: LineEnd,
+}
+
+/// How a line of a revision ends. Every Unicode line terminator ends a line (LF, VT, FF, NEL,
+/// U+2028, U+2029; CR and CRLF count as LF), as the tools number lines, so stored text cannot
+/// hide a line break inside one diff line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum LineEnd {
+    /// A line feed (or CR, CRLF).
+    LineFeed,
+    /// The last line, with no terminator.
+    Missing,
+    /// Another line terminator (VT, FF, NEL, U+2028, U+2029).
+    Unusual(char),
 }
 
 /// The three kinds of diff line.
@@ -87,8 +103,22 @@ pub enum DiffLineKind {
     Added,
 }
 
+/// The name of an unusual line terminator, for the diff note.
+fn terminator_name(c: char) -> &'static str {
+    match c {
+        '\u{0B}' => "VT",
+        '\u{0C}' => "FF",
+        '\u{85}' => "NEL",
+        '\u{2028}' => "LINE SEPARATOR",
+        '\u{2029}' => "PARAGRAPH SEPARATOR",
+        _ => "line terminator",
+    }
+}
+
 impl fmt::Display for DiffHunk {
-    /// The hunk as unified-diff text, one line per [`DiffLine`], each ending in a newline.
+    /// The hunk as unified-diff text, one line per [`DiffLine`], each ending in a newline; a line
+    /// without a final newline, or ending in another terminator, is followed by a `\ ` note line
+    /// (as `diff -u` marks a missing final newline).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "{}", self.header)?;
         for line in &self.lines {
@@ -98,6 +128,16 @@ impl fmt::Display for DiffHunk {
                 DiffLineKind::Added => '+',
             };
             writeln!(f, "{sign}{}", line.text)?;
+            match line.end {
+                LineEnd::LineFeed => {}
+                LineEnd::Missing => writeln!(f, "\\ No newline at end of file")?,
+                LineEnd::Unusual(c) => writeln!(
+                    f,
+                    "\\ Line ends with U+{:04X} ({}), not a line feed",
+                    u32::from(c),
+                    terminator_name(c)
+                )?,
+            }
         }
         Ok(())
     }

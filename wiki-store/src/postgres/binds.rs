@@ -25,7 +25,6 @@ impl Binds {
     }
 
     /// How many values are bound.
-    #[cfg(test)]
     pub(crate) fn len(&self) -> usize {
         self.values.len()
     }

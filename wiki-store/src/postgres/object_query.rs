@@ -79,7 +79,8 @@ pub(crate) struct CompiledQuery {
 }
 
 /// Selects `(object id, document space, document name, version major, version minor, object
-/// number)` of the matching objects, in the query's order, at most `limit` rows.
+/// number)` of the matching objects, in the query's order, at most `limit` rows from an offset
+/// the caller binds after [`CompiledQuery::binds`].
 pub(crate) fn compile(wiki: &WikiId, query: &CheckedQuery, limit: usize) -> CompiledQuery {
     let mut binds = Binds::default();
     let mut sql = String::from(
@@ -154,9 +155,12 @@ pub(crate) fn compile(wiki: &WikiId, query: &CheckedQuery, limit: usize) -> Comp
              AND {condition})"
         );
     }
+    // A total order, so batches read with the offset (bound last by the caller, `$N+1`) in
+    // one snapshot neither skip nor repeat a row.
     sql += &format!(
-        " ORDER BY {order}d.space, d.name, o.number LIMIT {}",
-        binds.push(to_i64(limit))
+        " ORDER BY {order}d.space, d.name, o.number LIMIT {} OFFSET ${}",
+        binds.push(to_i64(limit)),
+        binds.len() + 1
     );
     CompiledQuery { sql, binds }
 }

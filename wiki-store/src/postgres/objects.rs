@@ -31,7 +31,7 @@ use crate::postgres::owner::{self, lock_owner, require_document, require_locked}
 use crate::postgres::pool::Conn;
 use crate::postgres::write::WriteTx;
 use crate::reference::DocumentReference;
-use crate::scan::Pager;
+use crate::scan::{AuthorizedScan, Offered};
 use crate::stored::{self, corrupt, object_number, to_i64};
 
 impl ObjectStore for PostgresStore {
@@ -177,20 +177,33 @@ impl ObjectStore for PostgresStore {
                     ..query.clone()
                 },
             )?;
-            let compiled = compile(wiki, &checked, SCAN_CEILING + 1);
-            let rows = conn.query(&compiled.sql, &compiled.binds.params())?;
-            let truncated = rows.len() > SCAN_CEILING;
-            let mut pager = Pager::new(offset, limit);
+            // Denied candidates do not count towards the ceiling: batches are read (in the one
+            // snapshot) until SCAN_CEILING authorized objects are counted, the candidates run
+            // out, or the examination budget ends.
+            let batch = SCAN_CEILING + 1;
+            let compiled = compile(wiki, &checked, batch);
+            let mut scan = AuthorizedScan::new(offset, limit, SCAN_CEILING);
             let mut page = Vec::new();
-            for row in rows.iter().take(SCAN_CEILING) {
-                let space = stored::space(row.col(1)?)?;
-                let reference = stored::page(wiki, &space, row.col(2)?)?;
-                if !authorize(&reference) {
-                    continue;
-                }
-                if pager.count() {
+            let mut read = 0;
+            loop {
+                let from = to_i64(read);
+                let mut params = compiled.binds.params();
+                params.push(&from);
+                let rows = conn.query(&compiled.sql, &params)?;
+                read += rows.len();
+                for row in &rows {
+                    let space = stored::space(row.col(1)?)?;
+                    let reference = stored::page(wiki, &space, row.col(2)?)?;
+                    match scan.offer(|| authorize(&reference)) {
+                        Offered::Stop => break,
+                        Offered::Passed => continue,
+                        Offered::OnPage => {}
+                    }
                     let id: i64 = row.col(0)?;
                     page.push((id, reference, version(row, 3)?, object_number(row.col(5)?)?));
+                }
+                if scan.stopped() || rows.len() < batch {
+                    break;
                 }
             }
             let ids: Vec<i64> = page.iter().map(|(id, ..)| *id).collect();
@@ -212,8 +225,8 @@ impl ObjectStore for PostgresStore {
                 .collect();
             Ok(ObjectPage {
                 hits,
-                total: pager.total(),
-                truncated,
+                total: scan.total(),
+                truncated: scan.cut(),
             })
         })
     }

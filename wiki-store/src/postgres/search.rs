@@ -16,8 +16,8 @@ use postgres::Row;
 use crate::Result;
 use crate::api::SearchStore;
 use crate::fulltext::{
-    BROWSE_SNIPPET_CHARS, Scanned, SearchText, foreseen_page, no_results, parse_highlights,
-    results, search_text,
+    BROWSE_SNIPPET_CHARS, SHOWN_TITLE, Scanned, SearchText, batch_size, foreseen_page, no_results,
+    parse_highlights, results, search_text,
 };
 use crate::model::search::{
     SearchCandidate, SearchQuery, SearchResults, SearchSort, Snippet, WikiScope,
@@ -51,15 +51,15 @@ fn candidate_query(query: &SearchQuery, words: Option<&[String]>) -> (String, Bi
         Some(words) => {
             binds.push(words.to_vec());
             sql.push_str(&format!(
-                "WITH q AS ({WORDS}) SELECT d.id, d.wiki, d.space, d.name, d.locale, d.language, d.title, \
-                 d.author, d.updated_ms, d.hidden, {RANK} AS rank FROM documents d, q \
+                "WITH q AS ({WORDS}) SELECT d.id, d.wiki, d.space, d.name, d.locale, d.language, \
+                 {SHOWN_TITLE}, d.author, d.updated_ms, d.hidden, {RANK} AS rank FROM documents d, q \
                  WHERE numnode(q.query) > 0 AND d.search @@ q.query"
             ));
         }
-        None => sql.push_str(
-            "SELECT d.id, d.wiki, d.space, d.name, d.locale, d.language, d.title, d.author, d.updated_ms, \
-             d.hidden, NULL::real AS rank FROM documents d WHERE true",
-        ),
+        None => sql.push_str(&format!(
+            "SELECT d.id, d.wiki, d.space, d.name, d.locale, d.language, {SHOWN_TITLE}, d.author, \
+             d.updated_ms, d.hidden, NULL::real AS rank FROM documents d WHERE true"
+        )),
     }
     if let WikiScope::Only(wikis) = &query.wikis {
         let list: Vec<String> = wikis.iter().map(|wiki| wiki.as_str().to_owned()).collect();
@@ -103,16 +103,18 @@ fn candidate_query(query: &SearchQuery, words: Option<&[String]>) -> (String, Bi
             " ORDER BY lower(CASE WHEN d.title = '' THEN d.name ELSE d.title END), d.wiki, d.space, d.name, d.locale"
         }
     });
-    // One more than the scan limit tells whether the scan was cut.
-    sql.push_str(&format!(
-        " LIMIT {}",
-        binds.push(to_i64(query.scan_limit.saturating_add(1)))
-    ));
+    // One batch of candidates from a bound offset, the statement's last parameter.
+    let limit = binds.push(to_i64(batch_size(query)));
+    sql.push_str(&format!(" LIMIT {limit} OFFSET ${}", binds.len() + 1));
     (sql, binds)
 }
 
-fn candidates(conn: &mut Conn, sql: &str, binds: &Binds) -> Result<Vec<Scanned>> {
-    let rows = conn.query(sql, &binds.params())?;
+/// The batch of candidates from candidate `offset`.
+fn candidates(conn: &mut Conn, sql: &str, binds: &Binds, offset: usize) -> Result<Vec<Scanned>> {
+    let offset = to_i64(offset);
+    let mut params = binds.params();
+    params.push(&offset);
+    let rows = conn.query(sql, &params)?;
     // Wikis, spaces and languages repeat across candidates: parse each distinct value once.
     let mut wikis = HashMap::new();
     let mut spaces = HashMap::new();
@@ -244,14 +246,20 @@ impl SearchStore for PostgresStore {
         // if every candidate is authorized (the common case) are taken on the same connection;
         // only rows that page did not foresee need another statement.
         let (rows, snippets) = self.read(|conn| {
-            let rows = candidates(conn, &sql, &binds)?;
+            let rows = candidates(conn, &sql, &binds, 0)?;
             let found = read_snippets(conn, &foreseen_page(query, &rows), words)?;
             Ok((rows, found))
         })?;
         let terms = words.map(<[String]>::to_vec).unwrap_or_default();
-        results(query, rows, snippets, terms, authorize, |unforeseen| {
-            self.read(|conn| read_snippets(conn, unforeseen, words))
-        })
+        results(
+            query,
+            rows,
+            snippets,
+            terms,
+            authorize,
+            |offset| self.read(|conn| candidates(conn, &sql, &binds, offset)),
+            |unforeseen| self.read(|conn| read_snippets(conn, unforeseen, words)),
+        )
     }
 }
 
@@ -271,7 +279,7 @@ mod tests {
         let words = vec![hostile.to_owned(), "b&c|!d:*".to_owned()];
         let (sql, binds) = candidate_query(&query, Some(&words));
         assert!(!sql.contains("DROP") && !sql.contains("b&c"), "{sql}");
-        for index in 1..=binds.len() {
+        for index in 1..=binds.len() + 1 {
             assert!(sql.contains(&format!("${index}")), "${index} unused: {sql}");
         }
     }

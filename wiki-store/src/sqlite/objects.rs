@@ -28,7 +28,7 @@ use crate::plan::object::{
 };
 use crate::plan::owner::Touch;
 use crate::reference::DocumentReference;
-use crate::scan::Pager;
+use crate::scan::{AuthorizedScan, MAX_EXAMINED, Offered};
 use crate::sqlite::SqliteStore;
 use crate::sqlite::convert::DbResultExt;
 use crate::sqlite::documents::default_row_id;
@@ -171,46 +171,41 @@ impl ObjectStore for SqliteStore {
                     ..query.clone()
                 },
             )?;
-            let compiled = compile(wiki, &checked, SCAN_CEILING + 1);
+            // Denied candidates do not count towards the ceiling: the scan reads on until it
+            // has counted SCAN_CEILING authorized objects (or its examination budget ends).
+            let compiled = compile(wiki, &checked, MAX_EXAMINED + 1);
             let mut statement = conn.prepare(&compiled.sql).db()?;
             let mut rows = statement
                 .query(rusqlite::params_from_iter(compiled.params.iter()))
                 .db()?;
             let mut hits = Vec::new();
-            let mut pager = Pager::new(offset, limit);
-            let mut truncated = false;
-            let mut scanned = 0;
+            let mut scan = AuthorizedScan::new(offset, limit, SCAN_CEILING);
             while let Some(row) = rows.next().db()? {
-                if scanned == SCAN_CEILING {
-                    truncated = true;
-                    break;
-                }
-                scanned += 1;
                 let space = stored::space(&row.get::<_, String>(1).db()?)?;
                 let reference = stored::page(wiki, &space, row.get(2).db()?)?;
-                if !authorize(&reference) {
-                    continue;
+                match scan.offer(|| authorize(&reference)) {
+                    Offered::Stop => break,
+                    Offered::Passed => continue,
+                    Offered::OnPage => {}
                 }
-                if pager.count() {
-                    let id: i64 = row.get(0).db()?;
-                    hits.push(ObjectHit {
-                        version: Version {
-                            major: row.get(3).db()?,
-                            minor: row.get(4).db()?,
-                        },
-                        object: ObjectRecord {
-                            class: class.name.clone(),
-                            number: object_number(row.get(5).db()?)?,
-                            values: read_values(conn, id, Some(&class))?,
-                        },
-                        reference,
-                    });
-                }
+                let id: i64 = row.get(0).db()?;
+                hits.push(ObjectHit {
+                    version: Version {
+                        major: row.get(3).db()?,
+                        minor: row.get(4).db()?,
+                    },
+                    object: ObjectRecord {
+                        class: class.name.clone(),
+                        number: object_number(row.get(5).db()?)?,
+                        values: read_values(conn, id, Some(&class))?,
+                    },
+                    reference,
+                });
             }
             Ok(ObjectPage {
                 hits,
-                total: pager.total(),
-                truncated,
+                total: scan.total(),
+                truncated: scan.cut(),
             })
         })
     }

@@ -13,8 +13,8 @@ use rusqlite::{Connection, OptionalExtension, params_from_iter};
 
 use crate::api::SearchStore;
 use crate::fulltext::{
-    BROWSE_SNIPPET_CHARS, Scanned, SearchText, foreseen_page, no_results, parse_highlights,
-    results, search_text,
+    BROWSE_SNIPPET_CHARS, SHOWN_TITLE, Scanned, SearchText, batch_size, foreseen_page, no_results,
+    parse_highlights, results, search_text,
 };
 use crate::model::search::{
     SearchCandidate, SearchQuery, SearchResults, SearchSort, Snippet, WikiScope,
@@ -45,9 +45,9 @@ pub(crate) struct CandidateQuery {
 }
 
 pub(crate) fn candidate_query(query: &SearchQuery, expression: Option<&str>) -> CandidateQuery {
-    let mut sql = String::from(
-        "SELECT d.id, d.wiki, d.space, d.name, d.locale, d.language, d.title, d.author, d.updated_ms, d.hidden, ",
-    );
+    let mut sql = String::from("SELECT d.id, d.wiki, d.space, d.name, d.locale, d.language, ");
+    sql.push_str(SHOWN_TITLE);
+    sql.push_str(", d.author, d.updated_ms, d.hidden, ");
     let mut values = Vec::new();
     match expression {
         Some(expression) => {
@@ -102,17 +102,17 @@ pub(crate) fn candidate_query(query: &SearchQuery, expression: Option<&str>) -> 
             " ORDER BY CASE WHEN d.title = '' THEN d.name ELSE d.title END COLLATE NOCASE, d.wiki, d.space, d.name, d.locale"
         }
     });
-    sql.push_str(" LIMIT ?");
-    // One more than the scan limit tells whether the scan was cut.
-    values.push(Value::Integer(
-        i64::try_from(query.scan_limit.saturating_add(1)).unwrap_or(i64::MAX),
-    ));
+    // One batch of candidates from an offset, bound last by [`candidates`].
+    sql.push_str(" LIMIT ? OFFSET ?");
+    values.push(Value::Integer(to_i64(batch_size(query))));
     CandidateQuery { sql, values }
 }
 
-fn candidates(conn: &Connection, query: &CandidateQuery) -> Result<Vec<Scanned>> {
+fn candidates(conn: &Connection, query: &CandidateQuery, offset: usize) -> Result<Vec<Scanned>> {
+    let offset = Value::Integer(to_i64(offset));
     let mut stmt = conn.prepare_cached(&query.sql).db()?;
-    let mut rows = stmt.query(params_from_iter(query.values.iter())).db()?;
+    let values = query.values.iter().chain(std::iter::once(&offset));
+    let mut rows = stmt.query(params_from_iter(values)).db()?;
     // Wikis, spaces and languages repeat across candidates: parse each distinct value once.
     let mut wikis = HashMap::new();
     let mut spaces = HashMap::new();
@@ -213,21 +213,29 @@ impl SearchStore for SqliteStore {
         // if every candidate is authorized (the common case) are taken in the same read; only
         // rows that page did not foresee need a second read.
         let (rows, snippets) = self.read(|conn| {
-            let rows = candidates(conn, &sql)?;
+            let rows = candidates(conn, &sql, 0)?;
             let mut snippets = HashMap::new();
             for id in foreseen_page(query, &rows) {
                 snippets.insert(id, snippet(conn, id, expression)?);
             }
             Ok((rows, snippets))
         })?;
-        results(query, rows, snippets, terms, authorize, |unforeseen| {
-            self.read(|conn| {
-                unforeseen
-                    .iter()
-                    .map(|&id| Ok((id, snippet(conn, id, expression)?)))
-                    .collect()
-            })
-        })
+        results(
+            query,
+            rows,
+            snippets,
+            terms,
+            authorize,
+            |offset| self.read(|conn| candidates(conn, &sql, offset)),
+            |unforeseen| {
+                self.read(|conn| {
+                    unforeseen
+                        .iter()
+                        .map(|&id| Ok((id, snippet(conn, id, expression)?)))
+                        .collect()
+                })
+            },
+        )
     }
 }
 

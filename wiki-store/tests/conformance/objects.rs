@@ -560,6 +560,42 @@ fn object_queries_authorize_every_row_before_counting_and_paging(db: &Fixture) {
     assert_eq!(names(&*store, &one_document, 0, 25).0, ["Tasks.B"]);
 }
 
+/// Regression (issue 11): the scan window was filled before authorization, so 2,100 objects the
+/// caller could not see hid its own and made the total read "0+" (an oracle for them).
+fn denied_objects_neither_fill_the_scan_window_nor_mark_the_total(db: &Fixture) {
+    use wiki_store::objects::query::SCAN_CEILING;
+    let store = db.store();
+    task_class(&*store);
+    // "Hidden" sorts before "Tasks": every denied candidate comes first.
+    let denied: Vec<ObjectWrite> = (0..SCAN_CEILING + 100)
+        .map(|i| write(&format!("Hidden.P{i:04}"), None, &[("title", "plan")]))
+        .collect();
+    store.write_objects(&denied).unwrap();
+    for document in ["Tasks.A", "Tasks.B", "Tasks.C"] {
+        store
+            .write_object(&write(document, None, &[("title", "plan")]))
+            .unwrap();
+    }
+    let visible = |reference: &DocumentReference| reference.space().to_string() == "Tasks";
+    let page = store
+        .query_objects(&WikiId::main(), &query(&[], None), 1, 5, &mut |r| {
+            visible(r)
+        })
+        .unwrap();
+    let shown: Vec<String> = page.hits.iter().map(|hit| hit.reference.local()).collect();
+    assert_eq!(shown, ["Tasks.B", "Tasks.C"]);
+    assert_eq!((page.total, page.truncated), (3, false), "exact, no `+`");
+
+    let everything = store
+        .query_objects(&WikiId::main(), &query(&[], None), 0, 1, &mut |_| true)
+        .unwrap();
+    assert_eq!(
+        (everything.total, everything.truncated),
+        (SCAN_CEILING, true),
+        "the ceiling counts authorized objects"
+    );
+}
+
 fn queries_on_secrets_lists_or_unknown_classes_are_refused(db: &Fixture) {
     let store = db.store();
     seeded_tasks(&*store);
@@ -702,6 +738,7 @@ pub(crate) fn cases() -> Vec<Case> {
         the_configuration_class_is_reserved,
         object_queries_filter_by_type_sort_and_page,
         object_queries_authorize_every_row_before_counting_and_paging,
+        denied_objects_neither_fill_the_scan_window_nor_mark_the_total,
         queries_on_secrets_lists_or_unknown_classes_are_refused,
         object_attachment_and_content_writes_share_one_compare_and_set,
         a_batch_of_object_writes_is_all_or_nothing,

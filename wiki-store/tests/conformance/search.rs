@@ -340,7 +340,74 @@ fn denied_rows_leave_no_countable_trace_and_paging_counts_only_authorized_rows(d
         })
         .unwrap();
     assert!(capped.total_capped);
-    assert_eq!(capped.total, 6, "the first 10 candidates, 4 of them denied");
+    assert_eq!(capped.total, 10, "the ceiling counts authorized candidates");
+    assert_eq!(capped.hits.len(), 5);
+}
+
+/// Regression (issue 11): the scan window was filled before authorization: with more denied
+/// matches than the scan limit, the caller's own documents vanished and the footer said "at
+/// least" (an oracle for documents it cannot see). Denied rows span several read batches here.
+fn denied_matches_neither_fill_the_scan_window_nor_mark_the_total(db: &Fixture) {
+    let store = db.store();
+    for i in 0..45 {
+        put(&*store, &format!("Hidden.P{i:02}"), "Hidden", "needle");
+    }
+    for name in ["Open.Alpha", "Open.Beta", "Open.Gamma"] {
+        put(&*store, name, "", "needle");
+    }
+    let visible = |c: &SearchCandidate| c.reference.space().names()[0] == "Open";
+    for sort in [SearchSort::Relevance, SearchSort::Title, SearchSort::Newest] {
+        let mut q = text("needle");
+        q.sort = sort;
+        q.scan_limit = 10;
+        q.offset = 1;
+        q.limit = 5;
+        let results = store.search(&q, &mut |c| visible(c)).unwrap();
+        assert_eq!(results.total, 3, "{sort:?}");
+        assert!(!results.total_capped, "{sort:?}: no `at least`");
+        assert_eq!(results.hits.len(), 2, "{sort:?}");
+        for hit in &results.hits {
+            assert!(
+                hit.snippet.text.contains("needle"),
+                "{sort:?}: snippet read"
+            );
+        }
+        let mut browse = SearchQuery::new(None, main_only());
+        browse.scan_limit = 10;
+        browse.sort = sort;
+        let browsed = store.search(&browse, &mut |c| visible(c)).unwrap();
+        assert_eq!(
+            (browsed.total, browsed.total_capped),
+            (3, false),
+            "{sort:?}"
+        );
+    }
+}
+
+/// Regression (issue 11): a translation saved without a title was listed under the page name;
+/// it reads as the page does in its default language.
+fn a_translation_without_a_title_shows_the_default_title(db: &Fixture) {
+    let store = db.store();
+    put(&*store, "Docs.Guide", "User guide", "english words");
+    store
+        .save_document(
+            &DocumentSave::new(reference("Docs.Guide"), "deutsche wörter", "a")
+                .locale(Locale::parse("de").unwrap()),
+        )
+        .unwrap();
+    let results = search(&*store, &text("deutsche"));
+    assert_eq!(results.hits.len(), 1);
+    let hit = &results.hits[0].candidate;
+    assert_eq!(hit.locale, Some(Locale::parse("de").unwrap()));
+    assert_eq!(hit.title, "User guide");
+    let mut browse = SearchQuery::new(None, main_only());
+    browse.space = Some(SpacePath::parse("Docs").unwrap());
+    let titles: Vec<String> = search(&*store, &browse)
+        .hits
+        .into_iter()
+        .map(|hit| hit.candidate.title)
+        .collect();
+    assert_eq!(titles, ["User guide", "User guide"]);
 }
 
 fn the_authorization_callback_may_use_the_store(db: &Fixture) {
@@ -385,6 +452,8 @@ pub(crate) fn cases() -> Vec<Case> {
         sorting_and_browsing,
         snippets_highlight_the_words,
         denied_rows_leave_no_countable_trace_and_paging_counts_only_authorized_rows,
+        denied_matches_neither_fill_the_scan_window_nor_mark_the_total,
+        a_translation_without_a_title_shows_the_default_title,
         the_authorization_callback_may_use_the_store,
         deleting_a_wiki_removes_its_pages_from_the_index,
     ]

@@ -17,7 +17,9 @@ use wiki_server::store::StoreError;
 use wiki_server::store::reference::DocumentReference;
 use wiki_server::store::rights::Right;
 
-use super::{Shape, bracketed, node_text, title_part};
+use super::{Shape, bracketed, no_home, node_text, title_part};
+use crate::seams::counted::counted;
+use crate::seams::paging::offset_past_end;
 
 /// Lines (nodes below the root) one explore shows at most.
 const NODE_BUDGET: usize = 300;
@@ -79,6 +81,15 @@ pub(super) async fn explore(
             fragment(&asked.to_string())
         )));
     };
+    if walk.root_children > 0 && shape.offset >= walk.root_children {
+        let count = counted(walk.root_children, "direct child", "direct children");
+        return Err(offset_past_end(
+            shape.offset,
+            walk.root_children,
+            "child",
+            &count,
+        ));
+    }
     Ok(print(&walk, root.reference(), shape))
 }
 
@@ -319,13 +330,7 @@ fn print(walk: &Walk, root: &DocumentReference, shape: Shape) -> (String, String
     let mut footer = String::new();
     let root_shown = walk.nodes[0].children.len();
     let end = shape.offset + root_shown;
-    if walk.root_children > 0 && shape.offset >= walk.root_children {
-        let _ = writeln!(
-            footer,
-            "No children at offset {}: there are {}; use a smaller offset.",
-            shape.offset, walk.root_children
-        );
-    } else if end < walk.root_children {
+    if end < walk.root_children {
         let _ = writeln!(
             footer,
             "More direct children exist (showing {}-{end} of {}); re-call with offset={end}.",
@@ -345,7 +350,9 @@ fn print(walk: &Walk, root: &DocumentReference, shape: Shape) -> (String, String
     (out, footer)
 }
 
-/// `<indent><name>[/]  [<ref>]  "<title>"[ ⋯][ {markers}]`.
+/// `<indent><name>[/]  [<ref>]  "<title>"[ ⋯][ {markers}]`. A space node without a title is
+/// one whose home page is missing or not viewable (alike, so a denied home is not told from a
+/// missing one): it names no page, since get_document could not open it, but how to explore it.
 fn node_line(node: &Node) -> String {
     let raw_name = if node.reference.is_home() {
         node.reference.space().last()
@@ -355,10 +362,13 @@ fn node_line(node: &Node) -> String {
     let name = node_text(raw_name);
     let slash = if node.has_children { "/" } else { "" };
     let hidden_children = node.has_children && !node.expanded;
+    let target = match &node.title {
+        None if node.reference.is_home() => no_home(node.reference.space()),
+        _ => bracketed(&node.reference),
+    };
     format!(
-        "{}{name}{slash}  {}{}{}{}",
+        "{}{name}{slash}  {target}{}{}{}",
         "  ".repeat(node.level),
-        bracketed(&node.reference),
         title_part(&name, node.title.as_deref()),
         if hidden_children { " ⋯" } else { "" },
         node.markers

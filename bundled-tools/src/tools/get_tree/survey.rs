@@ -1,5 +1,7 @@
-//! The survey: top-level spaces with counts, from at most [`FETCH_CEILING`] page rows, each
-//! authorized through the row door before it is counted.
+//! The survey: top-level spaces with counts, from at most [`FETCH_CEILING`] page rows the caller
+//! may view. Rows are read in batches and each is authorized through the row door before it is
+//! counted, until that many are counted (the store's [`AuthorizedScan`]): pages the caller may
+//! not view neither use up the sample nor make it read as sampled.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -9,11 +11,16 @@ use wiki_server::prelude::*;
 use wiki_server::store::model::hierarchy::{SpaceSummary, TreeNode};
 use wiki_server::store::model::wiki::WikiId;
 use wiki_server::store::reference::{DocumentReference, SpacePath};
+use wiki_server::store::scan::{AuthorizedScan, Offered};
 use wiki_server::time::OffsetDateTime;
 
-use super::{Shape, age, bracketed, node_text, title_part};
+use crate::seams::counted::counted;
+use crate::seams::paging::offset_past_end;
 
-/// Page rows read at most; past it counts are a sample (`N+`) and nothing is inlined.
+use super::{Shape, age, bracketed, no_home, node_text, title_part};
+
+/// Viewable page rows counted at most; past it counts are a sample (`N+`) and nothing is
+/// inlined.
 const FETCH_CEILING: usize = 2000;
 
 /// A space of at most this many shown pages is expanded inline.
@@ -28,6 +35,8 @@ const PROBE_ROWS: usize = 20;
 /// What the survey knows of one top-level space.
 struct Space {
     home: DocumentReference,
+    /// The home page's title, when the home page exists and the caller may view it: only then
+    /// is its reference printed (every printed reference must open).
     home_title: Option<String>,
     /// Visible (non-hidden) pages counted.
     pages: u64,
@@ -48,7 +57,7 @@ pub(super) async fn survey(
     shape: Shape,
     now: OffsetDateTime,
 ) -> Result<(String, String), ToolError> {
-    let wiki = doors.single_wiki(wiki)?;
+    let wiki = doors.existing_wiki(wiki).await?;
     let read = wiki.clone();
     let authorizer = doors.clone();
     let (spaces, sampled) = doors
@@ -58,8 +67,8 @@ pub(super) async fn survey(
 
     let total = spaces.len();
     let mut out = format!(
-        "Spaces of wiki \"{wiki}\": {total} top-level space{}",
-        if total == 1 { "" } else { "s" }
+        "Spaces of wiki \"{wiki}\": {}",
+        counted(total, "top-level space", "top-level spaces")
     );
     if sampled {
         let _ = write!(
@@ -73,11 +82,8 @@ pub(super) async fn survey(
         return Ok((out, String::new()));
     }
     if shape.offset >= total {
-        let footer = format!(
-            "No spaces at offset {}: there are {total}; use a smaller offset.",
-            shape.offset
-        );
-        return Ok((out, footer));
+        let count = counted(total, "top-level space", "top-level spaces");
+        return Err(offset_past_end(shape.offset, total, "space", &count));
     }
     let end = shape.offset.saturating_add(shape.limit).min(total);
     let mut inline_left = INLINE_BUDGET;
@@ -107,10 +113,27 @@ fn read_spaces(
     wiki: &WikiId,
     show_hidden: bool,
 ) -> wiki_server::store::Result<(BTreeMap<SpacePath, Space>, bool)> {
-    let mut rows = store.pages(wiki, None, true, 0, FETCH_CEILING + 1)?;
-    let sampled = rows.len() > FETCH_CEILING;
-    rows.truncate(FETCH_CEILING);
-    let mut spaces = count(doors, rows, show_hidden);
+    let batch = FETCH_CEILING + 1;
+    let mut scan = AuthorizedScan::new(0, FETCH_CEILING, FETCH_CEILING);
+    let mut rows = Vec::new();
+    let mut read = 0;
+    loop {
+        let nodes = store.pages(wiki, None, true, read, batch)?;
+        read += nodes.len();
+        let full = nodes.len() >= batch;
+        for node in nodes {
+            match scan.offer(|| doors.row_visible(&node.reference)) {
+                Offered::OnPage => rows.push(node),
+                Offered::Passed => {}
+                Offered::Stop => break,
+            }
+        }
+        if scan.stopped() || !full {
+            break;
+        }
+    }
+    let sampled = scan.cut();
+    let mut spaces = count(rows, show_hidden);
     if sampled {
         for summary in store.top_level_spaces(wiki, show_hidden)? {
             if spaces.contains_key(&summary.space) {
@@ -125,13 +148,10 @@ fn read_spaces(
     Ok((spaces, sampled))
 }
 
-/// Counts the authorized rows per top-level space; denied rows are not counted anywhere.
-fn count(doors: &Doors, rows: Vec<TreeNode>, show_hidden: bool) -> BTreeMap<SpacePath, Space> {
+/// Counts authorized rows per top-level space.
+fn count(rows: Vec<TreeNode>, show_hidden: bool) -> BTreeMap<SpacePath, Space> {
     let mut spaces: BTreeMap<SpacePath, Space> = BTreeMap::new();
     for node in rows {
-        if !doors.row_visible(&node.reference) {
-            continue;
-        }
         let top = node.reference.space().top();
         let space = spaces.entry(top.clone()).or_insert_with(|| Space {
             home: top.home(node.reference.wiki()),
@@ -143,7 +163,7 @@ fn count(doors: &Doors, rows: Vec<TreeNode>, show_hidden: bool) -> BTreeMap<Spac
             unsampled: false,
         });
         if node.reference == space.home {
-            space.home_title.clone_from(&node.title);
+            space.home_title = Some(node.title.clone().unwrap_or_default());
         }
         if node.hidden {
             space.hidden += 1;
@@ -179,14 +199,19 @@ fn add_unsampled(doors: &Doors, spaces: &mut BTreeMap<SpacePath, Space>, summary
     );
 }
 
-/// `Sales/  [main:Sales.WebHome]  "Sales Home"  — 2 pages + 1 hidden, 3d ago`.
+/// `Sales/  [main:Sales.WebHome]  "Sales Home"  — 2 pages + 1 hidden, 3d ago`; a space whose
+/// home page is missing or not viewable names no page (a missing home and a denied one read
+/// alike) but says how to open the space.
 fn space_line(path: &SpacePath, space: &Space, sampled: bool, now: OffsetDateTime) -> String {
     let name = node_text(path.last());
-    let mut line = format!(
-        "{name}/  {}{}  — ",
-        bracketed(&space.home),
-        title_part(&name, space.home_title.as_deref())
-    );
+    let mut line = match &space.home_title {
+        Some(title) => format!(
+            "{name}/  {}{}  — ",
+            bracketed(&space.home),
+            title_part(&name, Some(title))
+        ),
+        None => format!("{name}/  {}  — ", no_home(path)),
+    };
     if space.unsampled {
         let _ = write!(
             line,

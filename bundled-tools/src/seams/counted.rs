@@ -1,0 +1,19 @@
+//! Counts in prose: `1 line`, `2 lines`, `0 lines`. Agents read these lines; `1 lines` reads as
+//! a slip and makes every other number on the line look doubtful.
+
+/// `count` followed by `one` when it is exactly 1, else by `many`.
+pub(crate) fn counted(count: usize, one: &str, many: &str) -> String {
+    format!("{count} {}", if count == 1 { one } else { many })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_is_singular_everything_else_plural() {
+        assert_eq!(counted(1, "line", "lines"), "1 line");
+        assert_eq!(counted(0, "line", "lines"), "0 lines");
+        assert_eq!(counted(2, "char", "chars"), "2 chars");
+    }
+}
