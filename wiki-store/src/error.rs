@@ -302,6 +302,12 @@ pub enum InvalidInput {
         /// Which rule it breaks.
         reason: &'static str,
     },
+    /// A vector index's name or a row's entries break their rules.
+    #[error("invalid vector index entry: {reason}")]
+    VectorIndex {
+        /// Which rule it breaks.
+        reason: &'static str,
+    },
 }
 
 impl StoreError {

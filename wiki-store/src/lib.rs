@@ -63,7 +63,7 @@ mod tree;
 pub use api::{
     AttachmentStore, ChangeFeed, ConfigStore, DocumentStore, HierarchyStore, LinkStore,
     ObjectStore, RightsStore, SearchStore, SecretStore, TokenStore, TrashStore, UserStore,
-    WikiStore,
+    VectorStore, WikiStore,
 };
 pub use config::{Limits, StoreConfig};
 pub use error::{Entity, Field, InvalidInput, StoreError};
@@ -91,6 +91,7 @@ pub trait Store:
     + TrashStore
     + ConfigStore
     + SecretStore
+    + VectorStore
     + Send
     + Sync
 {
@@ -111,6 +112,7 @@ impl<T> Store for T where
         + TrashStore
         + ConfigStore
         + SecretStore
+        + VectorStore
         + Send
         + Sync
 {

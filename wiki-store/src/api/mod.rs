@@ -16,6 +16,7 @@ mod secret;
 mod token;
 mod trash;
 mod user;
+mod vector;
 mod wiki;
 
 pub use attachment::AttachmentStore;
@@ -31,4 +32,5 @@ pub use secret::SecretStore;
 pub use token::TokenStore;
 pub use trash::TrashStore;
 pub use user::UserStore;
+pub use vector::VectorStore;
 pub use wiki::WikiStore;

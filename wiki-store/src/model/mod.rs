@@ -15,5 +15,6 @@ pub mod search;
 pub mod token;
 pub mod trash;
 pub mod user;
+pub mod vector;
 pub mod version;
 pub mod wiki;

@@ -24,4 +24,5 @@ pub(crate) mod owner;
 pub(crate) mod secret;
 pub(crate) mod text;
 pub(crate) mod trash;
+pub(crate) mod vector;
 pub(crate) mod wiki;

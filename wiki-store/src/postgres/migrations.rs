@@ -24,7 +24,10 @@ macro_rules! migration {
 }
 
 /// Every migration, in order. Append only.
-pub(crate) const MIGRATIONS: &[Migration] = &[migration!(1, "0001_farm")];
+pub(crate) const MIGRATIONS: &[Migration] = &[
+    migration!(1, "0001_farm"),
+    migration!(2, "0002_vector_indexes"),
+];
 
 /// The advisory lock key migrations hold ("wikimcps" in ASCII), the same for every replica.
 const MIGRATION_LOCK: i64 = 0x7769_6b69_6d63_7073;

@@ -34,6 +34,7 @@ mod secrets;
 mod tokens;
 mod trash;
 mod users;
+mod vectors;
 mod wikis;
 mod write;
 

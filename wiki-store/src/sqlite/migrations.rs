@@ -31,6 +31,7 @@ pub(crate) const MIGRATIONS: &[Migration] = &[
     migration!(5, "0005_recycle_bin"),
     migration!(6, "0006_token_last_used"),
     migration!(7, "0007_farm_secrets"),
+    migration!(8, "0008_vector_indexes"),
 ];
 
 /// Brings the database to the newest schema.

@@ -24,6 +24,7 @@ mod secrets;
 mod tokens;
 mod trash;
 mod users;
+mod vectors;
 mod wikis;
 mod write;
 

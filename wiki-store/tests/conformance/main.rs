@@ -34,6 +34,7 @@ mod search;
 mod secrets;
 mod trash;
 mod unchanged_writes;
+mod vectors;
 mod wikis;
 
 use harness::{Backend, Case, Fixture};
@@ -60,6 +61,7 @@ fn suite() -> Vec<(&'static str, Vec<Case>)> {
         ("secrets", secrets::cases()),
         ("trash", trash::cases()),
         ("unchanged_writes", unchanged_writes::cases()),
+        ("vectors", vectors::cases()),
         ("wikis", wikis::cases()),
     ]
 }

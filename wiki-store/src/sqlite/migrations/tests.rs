@@ -11,11 +11,12 @@ use tempfile::TempDir;
 use super::*;
 use crate::api::{
     AttachmentStore, DocumentStore, ObjectStore, RightsStore, SearchStore, SecretStore, TokenStore,
-    TrashStore, UserStore,
+    TrashStore, UserStore, VectorStore,
 };
 use crate::model::document::Expected;
 use crate::model::search::{SearchQuery, WikiScope};
 use crate::model::trash::DocumentDelete;
+use crate::model::vector::VectorIndex;
 use crate::model::wiki::WikiId;
 use crate::reference::DocumentReference;
 use crate::schema::list_problems;
@@ -341,6 +342,40 @@ fn version_7_farm_secrets_from_6() {
     assert_eq!(store.farm_secret("link-signing", &key).unwrap(), key);
     assert_eq!(store.farm_secret("link-signing", &[1u8; 32]).unwrap(), key);
     assert!(store.document(&page("Kept.Page"), None).unwrap().is_some());
+}
+
+#[test]
+fn version_8_vector_indexes_from_7() {
+    let (dir, mut conn) = at_version(7);
+    let id = insert_document(&conn, "Kept", "Page", "still here");
+    upgrade(&mut conn, 8);
+    assert_eq!(count(&conn, "SELECT count(*) FROM vector_rows"), 0);
+    conn.execute(
+        "INSERT INTO vector_rows (index_name, document_id, version_major, version_minor) \
+         VALUES ('m', ?1, 1, 1)",
+        [id],
+    )
+    .unwrap();
+    conn.execute(
+        "INSERT INTO vector_entries (index_name, document_id, entry_key, digest, text, vector) \
+         VALUES ('m', ?1, 'k', 'd', 't', x'0000803f')",
+        [id],
+    )
+    .unwrap();
+    conn.execute("DELETE FROM documents WHERE id = ?1", [id])
+        .unwrap();
+    assert_eq!(
+        count(&conn, "SELECT count(*) FROM vector_entries"),
+        0,
+        "entries go with their row"
+    );
+
+    insert_document(&conn, "Old", "Page", "from before vectors");
+    let store = current_store(&dir, conn);
+    let index = VectorIndex::new(WikiId::main(), "m");
+    let backlog = store.vector_backlog(&index, 10).unwrap();
+    assert_eq!(backlog.total, 1, "a row from before the migration is stale");
+    assert_eq!(backlog.rows[0].reference, page("Old.Page"));
 }
 
 /// A database at the newest version with a second wiki in it.

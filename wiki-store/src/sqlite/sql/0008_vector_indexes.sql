@@ -1,0 +1,26 @@
+-- 0008: vector indexes, entries derived from document rows by a caller (a semantic search's
+-- passages and embeddings). A row's entries go with the row (ON DELETE CASCADE); `vector_rows`
+-- records the version they were computed from, so a save leaves the row stale until its entries
+-- are replaced. Never edit a released migration: append a new one.
+CREATE TABLE vector_rows (
+    index_name    TEXT NOT NULL,
+    document_id   INTEGER NOT NULL REFERENCES documents (id) ON DELETE CASCADE,
+    version_major INTEGER NOT NULL,
+    version_minor INTEGER NOT NULL,
+    PRIMARY KEY (index_name, document_id)
+) STRICT, WITHOUT ROWID;
+
+-- The stale-row scan walks documents and probes this by id.
+CREATE INDEX vector_rows_document ON vector_rows (document_id);
+
+CREATE TABLE vector_entries (
+    index_name  TEXT NOT NULL,
+    document_id INTEGER NOT NULL,
+    entry_key   TEXT NOT NULL,
+    digest      TEXT NOT NULL,
+    text        TEXT NOT NULL,
+    vector      BLOB NOT NULL,
+    PRIMARY KEY (index_name, document_id, entry_key),
+    FOREIGN KEY (index_name, document_id) REFERENCES vector_rows (index_name, document_id)
+        ON DELETE CASCADE
+) STRICT;
