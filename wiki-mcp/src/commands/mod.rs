@@ -2,6 +2,7 @@
 //! lives in the libraries; these parse, call, and print.
 
 pub(crate) mod config;
+pub(crate) mod connections;
 pub(crate) mod farm;
 pub(crate) mod group;
 pub(crate) mod import;

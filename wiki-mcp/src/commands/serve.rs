@@ -44,6 +44,8 @@ pub(crate) struct Args {
     max_body_bytes: usize,
     #[command(flatten)]
     oidc: super::oidc::OidcArgs,
+    #[command(flatten)]
+    connections: super::connections::ConnectionArgs,
 }
 
 /// The link-signing key's file in the data directory.
@@ -62,6 +64,7 @@ pub(crate) fn exec(data: &Path, args: Args) -> Result<()> {
         public_url,
         authorization_servers: args.authorization_servers,
         max_body_bytes: args.max_body_bytes,
+        connections: args.connections.limits(),
         rate_limit: (args.rate_limit > 0).then_some(RateLimit {
             per_second: args.rate_limit,
             burst: args.rate_burst.max(1),
