@@ -20,6 +20,7 @@ use super::body::{self, BodyLimits};
 use super::connections::{ConnectionLimits, serve_connections};
 use super::direct::answer_tool_calls;
 use super::directory::{Directory, Resolution};
+use super::front;
 use super::identity::{identify, too_many_requests};
 use super::limits::{RateKey, RateLimit, RateLimiter};
 use super::malformed;
@@ -44,7 +45,8 @@ pub struct HttpOptions {
     pub max_body_bytes: usize,
     /// Open connections (total, per address) and how long a request's head and body may take.
     pub connections: ConnectionLimits,
-    /// The per-caller rate limit; `None` turns it off (benchmarks).
+    /// The per-caller rate limit of MCP requests, and the same limit per client address for the
+    /// signed link pages (a bucket apart); `None` turns both off (benchmarks).
     pub rate_limit: Option<RateLimit>,
     /// Answer plain stateless `tools/call` requests directly (`http/direct.rs`) instead of
     /// through rmcp's per-request service. The answer is the same; `false` sends every request
@@ -223,7 +225,11 @@ fn application(shared: Shared, handler: McpHandler, shutdown: &CancellationToken
         config,
     );
     let policy = Arc::new(OriginPolicy::new(shared.options.public_url.clone()));
-    let links = pages::routes(Arc::clone(shared.directory.manager()));
+    let links = pages::routes(
+        Arc::clone(shared.directory.manager()),
+        shared.options.rate_limit,
+        shared.options.authorization_servers.is_empty(),
+    );
     let body_limits = Arc::new(BodyLimits {
         max_bytes: shared.options.max_body_bytes,
         timeout: shared.options.connections.body_timeout,
