@@ -198,3 +198,38 @@ async fn repeated_identity_headers_and_userinfo_are_400() {
             .starts_with("HTTP/1.1 200")
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn healthz_is_alive_and_the_root_page_names_the_endpoints_but_no_wiki() {
+    let server = TestServer::start().await;
+    let health = reqwest::get(format!("{}/healthz", server.base))
+        .await
+        .expect("an answer");
+    assert_eq!(health.status(), 200);
+    assert_eq!(health.text().await.expect("a body"), "ok\n");
+    let root = reqwest::get(format!("{}/", server.base))
+        .await
+        .expect("an answer");
+    assert_eq!(root.status(), 200);
+    let html = root.text().await.expect("a body");
+    assert!(
+        html.contains("MCP (Model Context Protocol) server"),
+        "{html}"
+    );
+    assert!(
+        html.contains(&format!("{}/rest/wikis/main/aiLLM/mcp", server.base)),
+        "{html}"
+    );
+    assert!(
+        !html.contains(&format!("/wikis/{}/", wiki_mcp::demo::DEMO_SUBWIKI)),
+        "{html}"
+    );
+    // A foreign Host is refused here too (the DNS-rebinding check covers every route).
+    let foreign = reqwest::Client::new()
+        .get(format!("{}/healthz", server.base))
+        .header("host", "evil.example")
+        .send()
+        .await
+        .expect("an answer");
+    assert_eq!(foreign.status(), 403);
+}

@@ -31,6 +31,7 @@ mod body;
 mod connections;
 mod direct;
 mod directory;
+mod front;
 mod identity;
 mod limits;
 mod malformed;

@@ -225,6 +225,7 @@ fn application(shared: Shared, handler: McpHandler, shutdown: &CancellationToken
         config,
     );
     let policy = Arc::new(OriginPolicy::new(shared.options.public_url.clone()));
+    let base_url = shared.base_url.clone();
     let links = pages::routes(
         Arc::clone(shared.directory.manager()),
         shared.options.rate_limit,
@@ -254,6 +255,7 @@ fn application(shared: Shared, handler: McpHandler, shutdown: &CancellationToken
         .route(&inserted_metadata_path, get(metadata))
         .merge(links)
         .merge(admin::routes(Arc::clone(&shared)))
+        .merge(front::routes(base_url))
         .with_state(shared)
         .layer(axum::middleware::from_fn_with_state(
             body_limits,
