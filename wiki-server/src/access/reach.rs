@@ -66,7 +66,8 @@ impl Doors {
 
     /// The wikis a search covers, from its `wiki` argument (facts §4.2): absent, blank or this
     /// wiki is this wiki; without reach anything else is refused; `all` is the whole farm; an
-    /// unknown wiki is refused with a pointer to list_wikis; a failed lookup fails closed.
+    /// unknown wiki, or one the caller may not view (answered alike, so the answer does not say
+    /// which wikis exist), is refused with a pointer to list_wikis; a failed lookup fails closed.
     pub async fn search_wikis(&self, param: Option<&str>) -> Result<WikiScope, ToolError> {
         let Some(param) = param.map(str::trim).filter(|p| !p.is_empty()) else {
             return Ok(WikiScope::Only(vec![self.wiki.clone()]));
@@ -87,8 +88,8 @@ impl Doors {
         let target = parse_wiki(param)?;
         let lookup = target.clone();
         match self.blocking(move |store| store.wiki(&lookup)).await? {
-            Ok(Some(_)) => Ok(WikiScope::Only(vec![target])),
-            Ok(None) => Err(ToolError::new(format!(
+            Ok(Some(_)) if self.can_view_wiki(&target) => Ok(WikiScope::Only(vec![target])),
+            Ok(_) => Err(ToolError::new(format!(
                 "Error: wiki \"{target}\" does not exist. Call list_wikis for the wikis you can use."
             ))),
             Err(error) => Err(store_failure(
