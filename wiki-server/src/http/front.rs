@@ -57,6 +57,7 @@ async fn index(State(base): State<Arc<BaseUrl>>) -> Response {
          and a token (<code>Authorization: Bearer …</code>) from the server's administrator \
          (<code>wiki-mcp token create --user NAME</code>).</li>\
          <li><code>{base}/wikis/…</code>: pages opened by the signed links that tools print.</li>\
+         <li><code>{base}/admin</code>: the administration page (sign-in required).</li>\
          <li><code>{base}{HEALTH_PATH}</code>: liveness, for process supervisors.</li>\
          </ul></body></html>\n",
         endpoint = escape_text(&endpoint),
