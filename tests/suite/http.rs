@@ -433,3 +433,54 @@ async fn the_server_shuts_down_gracefully() {
     let stopped = tokio::time::timeout(Duration::from_secs(10), server.stop()).await;
     assert!(matches!(stopped, Ok(Ok(()))), "{stopped:?}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_handshake_tells_a_caller_who_may_not_view_the_wiki_nothing_of_it() {
+    use wiki_store::RightsStore;
+    use wiki_store::model::rights::{Effect, Right, RightRule, RightScope, Subject};
+    let server = TestServer::start().await;
+    set_config(&server.store, "main", |config| {
+        config.server_name = Some("Project Nightjar".to_owned());
+        config.description = Some("Merger plans with ACME".to_owned());
+    });
+    let handshake = |token: Option<String>| {
+        let server = &server;
+        async move {
+            let client = server.client("main", token.as_deref()).await;
+            let info = client.peer_info().expect("an initialize result");
+            client.cancel().await.expect("the client closes");
+            format!(
+                "{:?} {:?}",
+                info.server_info
+                    .as_ref()
+                    .and_then(|server| server.title.as_ref()),
+                info.instructions
+            )
+        }
+    };
+    let guest = handshake(None).await;
+    assert!(
+        guest.contains("Project Nightjar") && guest.contains("Merger"),
+        "{guest}"
+    );
+    server
+        .store
+        .set_right(&RightRule {
+            scope: RightScope::Wiki(WikiId::main()),
+            subject: Subject::User(wiki_store::model::user::GUEST_USER.to_owned()),
+            right: Right::View,
+            effect: Effect::Deny,
+        })
+        .expect("a deny rule");
+    let guest = handshake(None).await;
+    assert!(
+        !guest.contains("Nightjar") && !guest.contains("Merger"),
+        "{guest}"
+    );
+    assert!(guest.contains("wiki-mcp server"), "{guest}");
+    let alice = handshake(Some(server.alice_token.clone())).await;
+    assert!(
+        alice.contains("Project Nightjar") && alice.contains("Merger"),
+        "{alice}"
+    );
+}

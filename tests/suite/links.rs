@@ -187,3 +187,134 @@ async fn a_compare_link_serves_the_escaped_diff() {
     let other = url.replace("from=1.1", "from=1.2");
     assert_eq!(reqwest::get(&other).await.expect("answer").status(), 403);
 }
+
+/// The `URL:` line get_document prints for `reference` on main, as the token's user (or the
+/// guest).
+async fn view_link(server: &TestServer, token: Option<&String>, reference: &str) -> String {
+    link_from(
+        server,
+        token.map(String::as_str),
+        "get_document",
+        json!({ "reference": reference }),
+        "URL: ",
+    )
+    .await
+}
+
+/// Saves `content` as alice on main's `reference`.
+fn save_page(server: &TestServer, reference: &str, content: &str) {
+    let reference = wiki_store::reference::DocumentReference::parse(reference, &WikiId::main())
+        .expect("a reference");
+    let save = wiki_store::model::document::DocumentSave::new(reference, content, "alice");
+    wiki_store::DocumentStore::save_document(&server.store, &save).expect("a save");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_view_link_past_the_render_bounds_shows_the_escaped_source() {
+    let server = TestServer::start().await;
+    // 100,000 nested list items: quadratic to render, and the HTML sanitizer's worst case.
+    save_page(
+        &server,
+        "Sandbox.Deep",
+        &format!("{}x <b>y", "- ".repeat(100_000)),
+    );
+    let url = link_from(
+        &server,
+        Some(&server.alice_token),
+        "get_document",
+        json!({"reference": "Sandbox.Deep", "limit": 1}),
+        "URL: ",
+    )
+    .await;
+    let response = reqwest::get(&url).await.expect("the link answers");
+    assert_eq!(response.status(), 200);
+    let html = response.text().await.expect("a body");
+    assert!(
+        html.contains("Shown as source: its lists or block quotes nest more than 32 levels deep"),
+        "{}",
+        &html[..html.len().min(2000)]
+    );
+    assert!(
+        html.contains("- - x &lt;b&gt;y</pre>"),
+        "{}",
+        &html[html.len().saturating_sub(200)..]
+    );
+    assert!(!html.contains("<li>"));
+    // A page within the bounds is rendered, in the tools' dialect (tables on).
+    save_page(
+        &server,
+        "Sandbox.Table",
+        "| a | b |\n|---|---|\n| 1 | 2 |\n",
+    );
+    let url = view_link(&server, Some(&server.alice_token), "Sandbox.Table").await;
+    let html = reqwest::get(&url)
+        .await
+        .expect("answer")
+        .text()
+        .await
+        .expect("a body");
+    assert!(
+        html.contains("<table>") && !html.contains("Shown as source"),
+        "{html}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn link_pages_have_a_rate_limit_per_address_of_their_own() {
+    let server = TestServer::start_with(wiki_server::http::HttpOptions {
+        rate_limit: Some(wiki_server::http::RateLimit {
+            per_second: 1,
+            burst: 5,
+        }),
+        ..wiki_server::http::HttpOptions::default()
+    })
+    .await;
+    // alice's MCP requests (initialize, initialized, the call) draw from her bucket, not the
+    // pages' one.
+    let url = view_link(&server, Some(&server.alice_token), "Guides.Install").await;
+    for _ in 0..5 {
+        assert_eq!(reqwest::get(&url).await.expect("answer").status(), 200);
+    }
+    let limited = reqwest::get(&url).await.expect("answer");
+    assert_eq!(limited.status(), 429);
+    assert_eq!(header(&limited, "retry-after"), "1");
+    // The guest's MCP bucket of the same address is untouched by the pages.
+    let list = server
+        .post("main", None, &crate::harness::tools_list(), &[])
+        .await;
+    assert_eq!(list.status(), 200);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_guest_link_dies_when_the_wiki_turns_the_guest_off() {
+    let server = TestServer::start().await;
+    let url = view_link(&server, None, "Guides.Install").await;
+    assert_eq!(reqwest::get(&url).await.expect("answer").status(), 200);
+    let main = WikiId::main();
+    let mut config = wiki_store::ConfigStore::mcp_config(&server.store, &main);
+    config.guest_access = false;
+    wiki_store::ConfigStore::set_mcp_config(&server.store, &main, &config, "admin")
+        .expect("the configuration saves");
+    assert_eq!(reqwest::get(&url).await.expect("answer").status(), 403);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_user_deleted_and_created_again_does_not_inherit_the_old_links() {
+    let server = TestServer::start().await;
+    let url = view_link(&server, Some(&server.alice_token), "Guides.Install").await;
+    assert_eq!(reqwest::get(&url).await.expect("answer").status(), 200);
+    // A second later, so the new account is created after the link was issued, to the second.
+    tokio::time::sleep(std::time::Duration::from_millis(1100)).await;
+    wiki_store::UserStore::delete_user(&server.store, "alice").expect("alice is deleted");
+    assert_eq!(reqwest::get(&url).await.expect("answer").status(), 403);
+    wiki_store::UserStore::create_user(&server.store, "alice", None).expect("a new alice");
+    assert_eq!(reqwest::get(&url).await.expect("answer").status(), 403);
+    // The new account's own links open.
+    let token = wiki_store::TokenStore::create_token(&server.store, "alice", "test")
+        .expect("a token")
+        .token
+        .expose()
+        .to_owned();
+    let fresh = view_link(&server, Some(&token), "Guides.Install").await;
+    assert_eq!(reqwest::get(&fresh).await.expect("answer").status(), 200);
+}

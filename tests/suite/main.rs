@@ -2,6 +2,7 @@
 
 mod admin;
 mod direct;
+mod edge;
 mod harness;
 mod http;
 mod links;

@@ -8,7 +8,8 @@ use crate::commands;
 
 /// A multi-wiki MCP server over an embedded wiki, and its admin commands.
 ///
-/// The first command that finds no farm in the data directory creates one with demo content.
+/// `serve`, `stdio` and `init` create a farm where there is none (demo content unless
+/// `init --empty`); every other command needs one.
 #[derive(Debug, Parser)]
 #[command(name = "wiki-mcp", version, propagate_version = true)]
 pub(crate) struct Cli {

@@ -59,20 +59,41 @@ fn fails(data: &Path, args: &[&str]) -> String {
     stderr(&output)
 }
 
-#[test]
-fn the_first_command_creates_the_demo_farm_and_token_create_prints_only_the_token() {
+/// A temp dir holding the demo farm, made by `wiki-mcp init` as a user would.
+fn demo_farm() -> TempDir {
     let dir = TempDir::new().expect("a temp dir");
+    ok(dir.path(), &["init"]);
+    dir
+}
+
+#[test]
+fn an_admin_command_without_a_farm_says_where_it_looked_and_creates_nothing() {
+    let dir = TempDir::new().expect("a temp dir");
+    let typo = dir.path().join("dta");
+    let error = fails(&typo, &["token", "create", "--user", "alice"]);
+    assert!(
+        error.contains(&format!("no farm in {}", typo.display()))
+            && error.contains("wiki-mcp init"),
+        "{error}"
+    );
+    assert!(!typo.exists(), "nothing was created");
+    let error = fails(dir.path(), &["wikis", "list"]);
+    assert!(error.contains("no farm in"), "{error}");
+    assert_eq!(
+        std::fs::read_dir(dir.path()).map(Iterator::count).ok(),
+        Some(0)
+    );
+}
+
+#[test]
+fn init_creates_the_demo_farm_and_token_create_prints_only_the_token() {
+    let dir = demo_farm();
     let output = wiki_mcp(dir.path(), &["token", "create", "--user", "alice"]);
     assert!(output.status.success(), "{}", stderr(&output));
     let printed = stdout(&output);
     let token = printed.trim_end();
     assert!(token.starts_with("wmcp_"), "{printed:?}");
     assert_eq!(printed, format!("{token}\n"), "the token alone on stdout");
-    assert!(
-        stderr(&output).contains("created the demo farm"),
-        "{}",
-        stderr(&output)
-    );
 
     let wikis = ok(dir.path(), &["wikis", "list"]);
     assert!(wikis.contains("main") && wikis.contains("dev"), "{wikis}");
@@ -97,14 +118,14 @@ fn the_first_command_creates_the_demo_farm_and_token_create_prints_only_the_toke
 
 #[test]
 fn an_unknown_user_gets_no_token_and_a_non_zero_exit() {
-    let dir = TempDir::new().expect("a temp dir");
+    let dir = demo_farm();
     let error = fails(dir.path(), &["token", "create", "--user", "bob"]);
     assert!(error.contains("unknown user `bob`"), "{error}");
 }
 
 #[test]
 fn the_data_directory_may_follow_the_subcommand_or_come_from_the_environment() {
-    let dir = TempDir::new().expect("a temp dir");
+    let dir = demo_farm();
     let after = Command::new(BINARY)
         .args(["wikis", "list", "--data"])
         .arg(dir.path())
@@ -139,7 +160,7 @@ fn init_empty_creates_a_bare_farm_once() {
 
 #[test]
 fn config_set_checks_keys_and_tool_ids_and_show_reports_them() {
-    let dir = TempDir::new().expect("a temp dir");
+    let dir = demo_farm();
     let data = dir.path();
     let unknown_tool = fails(data, &["config", "set", "--wiki", "main", "tools=man,nope"]);
     assert!(
@@ -202,7 +223,7 @@ fn config_set_checks_keys_and_tool_ids_and_show_reports_them() {
 
 #[test]
 fn reach_is_granted_from_the_farm_and_shows_in_the_tool_catalog() {
-    let dir = TempDir::new().expect("a temp dir");
+    let dir = demo_farm();
     let data = dir.path();
     let before = ok(data, &["tools", "--wiki", "dev"]);
     let list_wikis = |catalog: &str| {
@@ -224,7 +245,7 @@ fn reach_is_granted_from_the_farm_and_shows_in_the_tool_catalog() {
 
 #[test]
 fn users_groups_and_rights_decide_effective_rights() {
-    let dir = TempDir::new().expect("a temp dir");
+    let dir = demo_farm();
     let data = dir.path();
     let effective = |user: &str| {
         ok(
@@ -287,7 +308,7 @@ fn users_groups_and_rights_decide_effective_rights() {
 
 #[test]
 fn trash_lists_and_restores_a_deleted_document() {
-    let dir = TempDir::new().expect("a temp dir");
+    let dir = demo_farm();
     let data = dir.path();
     ok(data, &["wikis", "list"]);
     {
@@ -330,6 +351,7 @@ fn import_reports_what_it_did_and_is_idempotent() {
     .expect("write");
     std::fs::write(source.join("guide").join("setup.md"), "Set up\n").expect("write");
     let data = dir.path().join("data");
+    ok(&data, &["init"]);
     let source_arg = source.to_str().expect("a UTF-8 path");
     let first = ok(&data, &["import", source_arg, "--wiki", "dev"]);
     assert!(
@@ -516,8 +538,7 @@ fn a_served_request_shows_as_the_token_last_use_once_the_server_stops() {
 
 #[test]
 fn stdio_speaks_mcp_on_stdout_and_nothing_else() {
-    let dir = TempDir::new().expect("a temp dir");
-    ok(dir.path(), &["wikis", "list"]);
+    let dir = demo_farm();
     let mut child = Command::new(BINARY)
         .arg("--data")
         .arg(dir.path())

@@ -9,7 +9,6 @@ pub(crate) mod one_line;
 pub(crate) mod outline;
 pub(crate) mod paging;
 pub(crate) mod render;
-pub(crate) mod render_limits;
 pub(crate) mod translation;
 pub(crate) mod urls;
 pub(crate) mod window;

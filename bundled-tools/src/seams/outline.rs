@@ -7,17 +7,10 @@
 
 use mcp_runtime::output::guard::fragment;
 use mcp_runtime::output::lines::{line_at, line_starts};
-use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
+use pulldown_cmark::{Event, Parser, Tag, TagEnd};
 
-/// The Markdown dialect of our content: CommonMark with the GitHub extensions the store's link
-/// extraction also parses.
-pub(crate) fn markdown_options() -> Options {
-    Options::ENABLE_TABLES
-        | Options::ENABLE_STRIKETHROUGH
-        | Options::ENABLE_TASKLISTS
-        | Options::ENABLE_FOOTNOTES
-        | Options::ENABLE_GFM
-}
+/// The Markdown dialect of our content (the signed view page parses the same one).
+pub(crate) use wiki_server::markdown::options as markdown_options;
 
 /// One heading of the source.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -17,7 +17,9 @@ use wiki_server::prelude::*;
 use pulldown_cmark::{Event, HeadingLevel, Parser, Tag, TagEnd};
 
 use super::outline::{collapse_whitespace, markdown_options};
-use super::render_limits::{TooComplex, check_block_nesting, check_html_nesting, check_size};
+use wiki_server::markdown::limits::{
+    TooComplex, check_block_nesting, check_html_nesting, check_size,
+};
 
 /// The most characters of one attribute value kept with `detail=full`.
 const MAX_ATTRIBUTE_CHARS: usize = 100;
@@ -162,7 +164,7 @@ fn join_sections(sections: &[Section]) -> String {
 }
 
 /// Renders Markdown `source` as `rendering`, cut into sections, or says why the page is past
-/// the bounds of `render_limits` (checked before the plain-text writer or the sanitizer runs).
+/// the bounds of `wiki_server::markdown::limits` (checked before the plain-text writer or the sanitizer runs).
 pub(crate) fn render(source: &str, rendering: Rendering) -> Result<Rendered, TooComplex> {
     check_size(source)?;
     let events: Vec<Event<'_>> = Parser::new_ext(source, markdown_options()).collect();
@@ -545,7 +547,7 @@ mod tests {
             render(&emphasis, Rendering::HtmlFull),
             Err(TooComplex::HtmlNesting)
         );
-        let large = "word ".repeat(crate::seams::render_limits::MAX_RENDER_CHARS / 5 + 1);
+        let large = "word ".repeat(wiki_server::markdown::limits::MAX_RENDER_CHARS / 5 + 1);
         assert!(matches!(
             render(&large, Rendering::Plain),
             Err(TooComplex::Size { .. })

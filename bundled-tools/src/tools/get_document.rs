@@ -25,10 +25,10 @@ use crate::seams::heavy::run_heavy;
 use crate::seams::lookup::{Found, find_document};
 use crate::seams::outline::{headings, outline_lines};
 use crate::seams::render::{Rendering, render};
-use crate::seams::render_limits::TooComplex;
 use crate::seams::translation::{locale_argument, route, translations_line};
 use crate::seams::urls::{Target, link};
 use crate::seams::window::{line_window_at, numbered_whole, split_lines};
+use wiki_server::markdown::limits::TooComplex;
 
 /// How many attachments the header names before "+K more".
 const ATTACHMENTS_SHOWN: usize = 10;

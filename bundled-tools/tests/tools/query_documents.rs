@@ -358,6 +358,26 @@ async fn wiki_scope_needs_reach_and_all_spans_the_farm() {
 }
 
 #[tokio::test]
+async fn a_wiki_the_caller_may_not_view_answers_as_an_unknown_one() {
+    use wiki_server::store::RightsStore;
+    use wiki_server::store::model::rights::{Effect, Right, RightRule, RightScope, Subject};
+    let farm = Farm::new();
+    ok(farm.store.set_right(&RightRule {
+        scope: RightScope::Wiki(crate::harness::wiki("sub")),
+        subject: Subject::User("alice".to_owned()),
+        right: Right::View,
+        effect: Effect::Deny,
+    }));
+    let hidden = query(&farm, json!({"query": "ship", "wiki": "sub"}), "alice").await;
+    let unknown = query(&farm, json!({"query": "ship", "wiki": "nowhere"}), "alice").await;
+    assert_eq!(
+        hidden.map_err(|e| e.replace("\"sub\"", "\"nowhere\"")),
+        unknown,
+        "the same refusal, with the name the caller gave"
+    );
+}
+
+#[tokio::test]
 async fn the_space_filter_applies_in_both_modes() {
     let farm = Farm::new();
     farm.configure("main", |config| {

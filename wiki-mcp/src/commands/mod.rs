@@ -2,6 +2,7 @@
 //! lives in the libraries; these parse, call, and print.
 
 pub(crate) mod config;
+pub(crate) mod connections;
 pub(crate) mod farm;
 pub(crate) mod group;
 pub(crate) mod import;
@@ -23,8 +24,9 @@ use wiki_store::model::wiki::WikiId;
 use wiki_store::{SqliteStore, WikiStore};
 
 /// Opens the farm in `data`, creating the demo farm when there is none (logged on stderr, so
-/// stdout stays the command's own output).
-pub(crate) fn open_farm(data: &Path) -> Result<SqliteStore> {
+/// stdout stays the command's own output). Only the commands that serve (`serve`, `stdio`) do
+/// this; `init` creates explicitly; every other command uses [`open_farm`].
+pub(crate) fn open_or_create_farm(data: &Path) -> Result<SqliteStore> {
     let opened = wiki_mcp::farm::open(data)?;
     if opened.created {
         tracing::info!(
@@ -34,6 +36,19 @@ pub(crate) fn open_farm(data: &Path) -> Result<SqliteStore> {
         );
     }
     Ok(opened.store)
+}
+
+/// Opens the farm in `data`, which must hold one: an admin command on a mistyped `--data`
+/// must not create a farm there (nor any file), it says where it looked and how to create one.
+pub(crate) fn open_farm(data: &Path) -> Result<SqliteStore> {
+    if !wiki_mcp::farm::exists(data) {
+        bail!(
+            "no farm in {dir}: check --data (or WIKI_MCP_DATA), or create one with \
+             `wiki-mcp init {dir}` (demo content) or `wiki-mcp init --empty {dir}`",
+            dir = data.display()
+        );
+    }
+    Ok(wiki_mcp::farm::open(data)?.store)
 }
 
 /// A wiki id given on the command line, which must name an existing wiki.

@@ -44,6 +44,8 @@ pub(crate) struct Args {
     max_body_bytes: usize,
     #[command(flatten)]
     oidc: super::oidc::OidcArgs,
+    #[command(flatten)]
+    connections: super::connections::ConnectionArgs,
 }
 
 /// The link-signing key's file in the data directory.
@@ -62,6 +64,7 @@ pub(crate) fn exec(data: &Path, args: Args) -> Result<()> {
         public_url,
         authorization_servers: args.authorization_servers,
         max_body_bytes: args.max_body_bytes,
+        connections: args.connections.limits(),
         rate_limit: (args.rate_limit > 0).then_some(RateLimit {
             per_second: args.rate_limit,
             burst: args.rate_burst.max(1),
@@ -101,7 +104,8 @@ pub(crate) fn exec(data: &Path, args: Args) -> Result<()> {
 }
 
 /// What a person needs to connect: the bound address, each wiki's endpoint, and a client
-/// configuration to paste (with the new admin token on a first run).
+/// configuration to paste. The configuration never holds a real token (it is meant to be copied
+/// and shared); on a first run the new admin token is printed once, on its own line.
 fn print_banner(server: &HttpServer, wikis: &[WikiId], token: Option<&str>) -> Result<()> {
     let base = server.base_url();
     let mut out = std::io::stdout().lock();
@@ -111,20 +115,19 @@ fn print_banner(server: &HttpServer, wikis: &[WikiId], token: Option<&str>) -> R
         writeln!(out, "  {:<12} {}", wiki.as_str(), base.endpoint(wiki))?;
     }
     let main = WikiId::main();
-    let authorization = match token {
-        Some(token) => format!("Bearer {token}"),
-        None => "Bearer <run: wiki-mcp token create --user NAME>".to_owned(),
-    };
     let config = serde_json::json!({
         "mcpServers": {
             "wiki": {
                 "type": "http",
                 "url": base.endpoint(&main),
-                "headers": { "Authorization": authorization },
+                "headers": { "Authorization": "Bearer <a user's token: wiki-mcp token create --user NAME>" },
             }
         }
     });
-    writeln!(out, "Client configuration (e.g. .mcp.json):")?;
+    writeln!(
+        out,
+        "Client configuration (e.g. .mcp.json; the MCP Inspector wants \"type\": \"streamable-http\"):"
+    )?;
     writeln!(out, "{}", serde_json::to_string_pretty(&config)?)?;
     if let Some(token) = token {
         writeln!(

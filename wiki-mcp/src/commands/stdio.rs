@@ -11,7 +11,7 @@ use wiki_server::{Caller, Manager, ServerSettings};
 use wiki_store::model::user::GUEST_USER;
 use wiki_store::{Store, UserStore};
 
-use super::{existing_wiki, open_farm};
+use super::{existing_wiki, open_or_create_farm};
 
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
@@ -24,7 +24,7 @@ pub(crate) struct Args {
 }
 
 pub(crate) fn exec(data: &Path, args: Args) -> Result<()> {
-    let store = open_farm(data)?;
+    let store = open_or_create_farm(data)?;
     let wiki = existing_wiki(&store, &args.wiki)?;
     let caller = if args.user == GUEST_USER {
         Caller::guest(wiki.clone())

@@ -94,7 +94,8 @@ impl Doors {
 
     /// The wikis a search covers, from its `wiki` argument (facts §4.2): absent, blank or this
     /// wiki is this wiki; without reach anything else is refused; `all` is the whole farm; an
-    /// unknown wiki is refused with a pointer to list_wikis; a failed lookup fails closed.
+    /// unknown wiki, or one the caller may not view (answered alike, so the answer does not say
+    /// which wikis exist), is refused with a pointer to list_wikis; a failed lookup fails closed.
     pub async fn search_wikis(&self, param: Option<&str>) -> Result<WikiScope, ToolError> {
         let Some(param) = param.map(str::trim).filter(|p| !p.is_empty()) else {
             return Ok(WikiScope::Only(vec![self.wiki.clone()]));

@@ -107,7 +107,7 @@ pub(crate) async fn identify(
 }
 
 /// The peer's address; unspecified when the router is served without connection info.
-fn client_address(request: &Request) -> IpAddr {
+pub(crate) fn client_address(request: &Request) -> IpAddr {
     request
         .extensions()
         .get::<ConnectInfo<SocketAddr>>()

@@ -27,10 +27,14 @@
 //! Clients re-list tools when they reconnect; a configuration change applies to the next request.
 
 mod admin;
+mod body;
+mod connections;
 mod direct;
 mod directory;
+mod front;
 mod identity;
 mod limits;
+mod malformed;
 mod oauth;
 mod origin;
 mod pages;
@@ -38,6 +42,7 @@ mod router;
 mod shutdown;
 mod url;
 
+pub use connections::ConnectionLimits;
 pub use directory::Directory;
 pub use limits::RateLimit;
 pub use router::{HttpOptions, HttpServer};

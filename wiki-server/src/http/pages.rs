@@ -3,17 +3,27 @@
 //!
 //! Each request is checked in this order, and every failure before the content is read answers
 //! the same 403 (a prober learns nothing from the difference): the link's form and signature,
-//! its expiry, the issuing endpoint (still served), then the user's CURRENT view right through
-//! the document door as a tool call on that endpoint would be (reach, rights, space filter).
+//! its expiry, the issuing endpoint (still served), the link's holder as of now (a guest link
+//! only while that endpoint still admits the guest: no authorization server, guest access on; a
+//! user link only while the user it was issued to exists, created before the link, so a user
+//! deleted and created again does not inherit the old links), then the user's CURRENT view right
+//! through the document door as a tool call on that endpoint would be (reach, rights, space
+//! filter).
 //! Only then is existence checked (404). Pages are sanitized HTML under a CSP that forbids
 //! scripts; downloads are `Content-Disposition: attachment` with `nosniff`. None of them is
 //! cached, and none sends a `Referer` (the URL carries the signature).
+//!
+//! A page costs what a rendering tool call costs, so it is bounded the same way: the view is
+//! rendered under the tools' bounds ([`crate::markdown::limits`]; past one, the page shows its
+//! source with a note) in the process's heavy slots ([`crate::heavy`], shared with the tools;
+//! 503 with `Retry-After` when they stay full), and every client address has a token bucket of
+//! its own for these pages (429 with `Retry-After`), apart from its MCP requests.
 
 use std::fmt::Write as _;
 use std::sync::Arc;
 
 use axum::Router;
-use axum::extract::State;
+use axum::extract::{Request, State};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use http::header::{
@@ -22,29 +32,63 @@ use http::header::{
 };
 use http::{StatusCode, Uri};
 use percent_encoding::{NON_ALPHANUMERIC, utf8_percent_encode};
-use pulldown_cmark::{Options, Parser, html};
+use pulldown_cmark::{Event, Parser, html};
+use wiki_store::StoreError;
 use wiki_store::model::history::DiffLineKind;
 use wiki_store::rights::Right;
 
+use super::identity::{client_address, too_many_requests};
+use super::limits::{RateKey, RateLimit, RateLimiter};
 use crate::access::{AuthorizedReference, Doors};
-use crate::links::{LinkClaims, LinkPage};
+use crate::heavy::{Busy, run_heavy};
+use crate::links::{LINK_TTL, LinkClaims, LinkPage};
+use crate::markdown;
+use crate::markdown::limits::{TooComplex, check_block_nesting, check_html_nesting, check_size};
 use crate::server::{Caller, Manager};
 
+/// What the pages share: the manager, the per-address buckets (`None`: no rate limit), and
+/// whether guest links may open at all (not when an authorization server is configured: every
+/// request must then carry a token, so a link printed for the guest must not stand in for one).
+struct Pages {
+    manager: Arc<Manager>,
+    limiter: Option<RateLimiter>,
+    guest_links: bool,
+}
+
 /// The routes of the three pages; `/wikis/{wiki}/{kind}/…` (the link's own grammar decides).
-pub(crate) fn routes<S>(manager: Arc<Manager>) -> Router<S>
+/// `rate_limit` is per client address, for these pages alone.
+pub(crate) fn routes<S>(
+    manager: Arc<Manager>,
+    rate_limit: Option<RateLimit>,
+    guest_links: bool,
+) -> Router<S>
 where
     S: Clone + Send + Sync + 'static,
 {
+    let pages = Pages {
+        manager,
+        limiter: rate_limit.map(RateLimiter::new),
+        guest_links,
+    };
     Router::new()
         .route("/wikis/{*link}", get(serve))
-        .with_state(manager)
+        .with_state(Arc::new(pages))
 }
 
 /// What every refusal before the content says.
 const REFUSED: &str = "This link is invalid, has expired, or no longer grants access. Ask for \
                        a fresh link.";
 
-async fn serve(State(manager): State<Arc<Manager>>, uri: Uri) -> Response {
+async fn serve(State(pages): State<Arc<Pages>>, request: Request) -> Response {
+    if let Some(limiter) = &pages.limiter
+        && let Err(wait) = limiter.acquire(RateKey::Address(client_address(&request)))
+    {
+        let mut response = too_many_requests(wait);
+        harden(&mut response);
+        return response;
+    }
+    let manager = &pages.manager;
+    let uri: &Uri = request.uri();
     let key = Arc::clone(&manager.settings().link_key);
     let claims = match LinkClaims::from_url(uri.path(), uri.query(), &key) {
         Ok(claims) => claims,
@@ -53,8 +97,10 @@ async fn serve(State(manager): State<Arc<Manager>>, uri: Uri) -> Response {
             return refused();
         }
     };
-    let Some((doors, authorized)) = authorize(&manager, &claims).await else {
-        return refused();
+    let (doors, authorized) = match authorize(&pages, &claims).await {
+        Ok(Some(authorized)) => authorized,
+        Ok(None) => return refused(),
+        Err(response) => return response,
     };
     match &claims.page {
         LinkPage::View { locale } => view(&doors, &authorized, locale.clone()).await,
@@ -65,24 +111,63 @@ async fn serve(State(manager): State<Arc<Manager>>, uri: Uri) -> Response {
     }
 }
 
-/// The issuing endpoint's doors for the link's user, and the document authorized for viewing
-/// as of now; `None` when any step refuses.
-async fn authorize(manager: &Manager, claims: &LinkClaims) -> Option<(Doors, AuthorizedReference)> {
-    let server = manager
+/// The issuing endpoint's doors for the link's holder, and the document authorized for viewing
+/// as of now; `None` when any step refuses, a response when the store could not tell.
+async fn authorize(
+    pages: &Pages,
+    claims: &LinkClaims,
+) -> Result<Option<(Doors, AuthorizedReference)>, Response> {
+    let manager = &pages.manager;
+    let Some(server) = manager
         .server(&claims.endpoint)
         .await
         .ok()
         .flatten()
-        .filter(|server| server.enabled())?;
+        .filter(|server| server.enabled())
+    else {
+        return Ok(None);
+    };
     let caller = match &claims.user {
         Some(user) => Caller::user(claims.endpoint.clone(), user.clone()),
-        None => Caller::guest(claims.endpoint.clone()),
+        None if pages.guest_links && server.guest_access() => {
+            Caller::guest(claims.endpoint.clone())
+        }
+        None => return Ok(None),
     };
     let doors = manager.doors(&server, &caller);
-    let authorized = doors
+    if let Some(user) = &claims.user
+        && !issued_to_this_user(&doors, user, claims).await?
+    {
+        return Ok(None);
+    }
+    Ok(doors
         .authorize(&claims.reference.to_string(), None, Right::View)
-        .ok()?;
-    Some((doors, authorized))
+        .ok()
+        .map(|authorized| (doors, authorized)))
+}
+
+/// Whether `user` exists and was created no later than the link was issued (whole seconds: a
+/// link carries its expiry in seconds, issued [`LINK_TTL`] before it).
+async fn issued_to_this_user(
+    doors: &Doors,
+    user: &str,
+    claims: &LinkClaims,
+) -> Result<bool, Response> {
+    let name = user.to_owned();
+    let found = doors.blocking(move |store| store.user(&name)).await;
+    let issued = claims.expires.saturating_sub(LINK_TTL.as_secs());
+    match found {
+        Ok(Ok(record)) => {
+            let created = u64::try_from(record.created.unix_timestamp()).unwrap_or(0);
+            Ok(created <= issued)
+        }
+        Ok(Err(StoreError::NotFound { .. })) => Ok(false),
+        Ok(Err(error)) => {
+            tracing::warn!(%error, "could not look up a link's user");
+            Err(unavailable())
+        }
+        Err(_) => Err(unavailable()),
+    }
 }
 
 async fn view(
@@ -94,9 +179,11 @@ async fn view(
         Ok(document) => document,
         Err(_) => return not_found("This document (or translation) does not exist."),
     };
-    let mut body = String::new();
-    let parser = Parser::new_ext(&document.content, Options::all());
-    html::push_html(&mut body, parser);
+    let content = document.content;
+    let rendered = match run_heavy(move || render_bounded(&content)).await {
+        Ok(rendered) => rendered,
+        Err(busy) => return busy_page(busy),
+    };
     let title = if document.title.trim().is_empty() {
         authorized.reference().to_string()
     } else {
@@ -107,7 +194,54 @@ async fn view(
         ammonia::clean_text(&authorized.reference().to_string()),
         document.version
     );
-    page(&title, &format!("{heading}{}", ammonia::clean(&body)))
+    page(&title, &format!("{heading}{rendered}"))
+}
+
+/// The page's sanitized HTML, or past a bound of [`crate::markdown::limits`] its escaped source
+/// with a note saying which: the bounds are checked on the parser's events and the generated
+/// HTML, before the sanitizer (whose cost is not linear in nesting) sees them.
+fn render_bounded(source: &str) -> String {
+    let rendered = check_size(source).and_then(|()| {
+        let events: Vec<Event<'_>> = Parser::new_ext(source, markdown::options()).collect();
+        check_block_nesting(&events)?;
+        let mut generated = String::new();
+        html::push_html(&mut generated, events.into_iter());
+        check_html_nesting(&generated)?;
+        Ok(generated)
+    });
+    match rendered {
+        Ok(generated) => ammonia::clean(&generated),
+        Err(reason) => source_instead(source, reason),
+    }
+}
+
+fn source_instead(source: &str, reason: TooComplex) -> String {
+    format!(
+        "<p class=\"note\">Shown as source: {}.</p><pre>{}</pre>",
+        escape_text(&reason.to_string()),
+        escape_text(source)
+    )
+}
+
+/// `text` as HTML text content (`&`, `<`, `>` escaped), by pulldown-cmark's own escaper: linear,
+/// and compact where ammonia's `clean_text` (made for attribute values) escapes every space.
+pub(crate) fn escape_text(text: &str) -> String {
+    let mut escaped = String::with_capacity(text.len());
+    html::push_html(&mut escaped, std::iter::once(Event::Text(text.into())));
+    escaped
+}
+
+/// 503 with `Retry-After` when every heavy slot stayed taken.
+fn busy_page(busy: Busy) -> Response {
+    tracing::debug!(%busy, "a view page waited for a rendering slot in vain");
+    let mut response = plain(
+        StatusCode::SERVICE_UNAVAILABLE,
+        "The server is busy rendering other pages. Retry in a few seconds.",
+    );
+    response
+        .headers_mut()
+        .insert(http::header::RETRY_AFTER, HeaderValue::from_static("5"));
+    response
 }
 
 async fn download(doors: &Doors, authorized: &AuthorizedReference, name: &str) -> Response {
@@ -197,7 +331,7 @@ fn page(title: &str, body: &str) -> Response {
     let html = format!(
         "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>{title}</title><style>\
          body{{font-family:sans-serif;max-width:50rem;margin:2rem auto;padding:0 1rem}}\
-         .meta{{color:#666}} pre{{background:#f6f6f6;padding:1rem;overflow:auto}}\
+         .meta{{color:#666}} .note{{color:#a60}} pre{{background:#f6f6f6;padding:1rem;overflow:auto}}\
          .add{{background:#e6ffe6}} .del{{background:#ffe6e6}} .hunk{{color:#888}}\
          </style></head><body><h1>{title}</h1>\n{body}\n</body></html>\n",
         title = ammonia::clean_text(title)

@@ -7,7 +7,6 @@ use std::sync::Arc;
 use axum::Router;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use axum::serve::ListenerExt;
 use http::StatusCode;
 use rmcp::transport::streamable_http_server::session::never::NeverSessionManager;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
@@ -17,10 +16,14 @@ use wiki_store::model::wiki::WikiId;
 
 use super::MCP_PATH;
 use super::admin;
+use super::body::{self, BodyLimits};
+use super::connections::{ConnectionLimits, serve_connections};
 use super::direct::answer_tool_calls;
 use super::directory::{Directory, Resolution};
+use super::front;
 use super::identity::{identify, too_many_requests};
 use super::limits::{RateKey, RateLimit, RateLimiter};
+use super::malformed;
 use super::oauth::{METADATA_SUFFIX, metadata};
 use super::origin::{self, OriginPolicy};
 use super::pages;
@@ -40,7 +43,10 @@ pub struct HttpOptions {
     pub authorization_servers: Vec<String>,
     /// The largest request body accepted (413 beyond), counted while streaming.
     pub max_body_bytes: usize,
-    /// The per-caller rate limit; `None` turns it off (benchmarks).
+    /// Open connections (total, per address) and how long a request's head and body may take.
+    pub connections: ConnectionLimits,
+    /// The per-caller rate limit of MCP requests, and the same limit per client address for the
+    /// signed link pages (a bucket apart); `None` turns both off (benchmarks).
     pub rate_limit: Option<RateLimit>,
     /// Answer plain stateless `tools/call` requests directly (`http/direct.rs`) instead of
     /// through rmcp's per-request service. The answer is the same; `false` sends every request
@@ -50,12 +56,13 @@ pub struct HttpOptions {
 
 impl Default for HttpOptions {
     /// Loopback only, no authorization server, 16 MiB bodies (a 10 MiB attachment in base64
-    /// fits), the default rate limit, direct tool calls.
+    /// fits), the default connection limits and rate limit, direct tool calls.
     fn default() -> Self {
         HttpOptions {
             public_url: None,
             authorization_servers: Vec::new(),
             max_body_bytes: 16 * 1024 * 1024,
+            connections: ConnectionLimits::default(),
             rate_limit: Some(RateLimit::default()),
             direct_tool_calls: true,
         }
@@ -182,18 +189,12 @@ impl HttpServer {
             handler,
             &shutdown,
         );
-        // Nagle's algorithm plus delayed ACKs stall every small reply on a keep-alive
-        // connection by ~40 ms: turn it off on each accepted socket.
-        let listener = self.listener.tap_io(|tcp| {
-            if let Err(error) = tcp.set_nodelay(true) {
-                tracing::debug!(%error, "could not set TCP_NODELAY");
-            }
-        });
-        let served = axum::serve(
-            listener,
-            app.into_make_service_with_connect_info::<SocketAddr>(),
+        let served = serve_connections(
+            self.listener,
+            app,
+            self.options.connections,
+            shutdown.clone(),
         )
-        .with_graceful_shutdown(shutdown.cancelled_owned())
         .await;
         // `serve` returns on an accept error too: stop the periodic flush either way, let a
         // flush it started finish, then record the uses of the last requests.
@@ -206,7 +207,8 @@ impl HttpServer {
     }
 }
 
-/// The routes and their layers. Layers added last run first: the Host/Origin check wraps
+/// The routes and their layers. Layers added last run first: the refusal of malformed heads
+/// (400), then the Host/Origin check (403), then the body read (cap and deadline) wrap
 /// everything; the identity middleware wraps only the MCP endpoint.
 fn application(shared: Shared, handler: McpHandler, shutdown: &CancellationToken) -> Router {
     let config = StreamableHttpServerConfig::default()
@@ -223,7 +225,16 @@ fn application(shared: Shared, handler: McpHandler, shutdown: &CancellationToken
         config,
     );
     let policy = Arc::new(OriginPolicy::new(shared.options.public_url.clone()));
-    let links = pages::routes(Arc::clone(shared.directory.manager()));
+    let base_url = shared.base_url.clone();
+    let links = pages::routes(
+        Arc::clone(shared.directory.manager()),
+        shared.options.rate_limit,
+        shared.options.authorization_servers.is_empty(),
+    );
+    let body_limits = Arc::new(BodyLimits {
+        max_bytes: shared.options.max_body_bytes,
+        timeout: shared.options.connections.body_timeout,
+    });
     let shared = Arc::new(shared);
     let metadata_path = format!("{MCP_PATH}{METADATA_SUFFIX}");
     // RFC 9728 §3.1 also places the document at the host's well-known path, suffixed by the
@@ -244,6 +255,12 @@ fn application(shared: Shared, handler: McpHandler, shutdown: &CancellationToken
         .route(&inserted_metadata_path, get(metadata))
         .merge(links)
         .merge(admin::routes(Arc::clone(&shared)))
+        .merge(front::routes(base_url))
         .with_state(shared)
+        .layer(axum::middleware::from_fn_with_state(
+            body_limits,
+            body::read_whole,
+        ))
         .layer(axum::middleware::from_fn_with_state(policy, origin::check))
+        .layer(axum::middleware::from_fn(malformed::refuse))
 }

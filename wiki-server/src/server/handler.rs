@@ -20,6 +20,8 @@ use rmcp::model::{
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 
+use super::manager::{DEFAULT_DESCRIPTION, MAN_HINT};
+use super::policy::MAN;
 use super::{Caller, Manager, WikiServer};
 
 /// The name the server reports (`serverInfo.name`); the wiki's name is its title.
@@ -91,11 +93,21 @@ impl McpHandler {
         Ok((caller, server))
     }
 
-    /// The server configuration with this wiki's title and instructions.
-    fn config_for(&self, server: &WikiServer) -> ServerConfig {
+    /// The server configuration with this wiki's title and instructions, for a caller who may
+    /// view the wiki. Anyone else (the guest on a wiki closed to guests, say) learns nothing of
+    /// it from the handshake, as of a wiki it does not know: no title (its name could say what
+    /// it is about), and the default description instead of the configured one.
+    fn config_for(&self, caller: &Caller, server: &WikiServer) -> ServerConfig {
         let mut config = self.get_info();
-        config.server_info.title = Some(server.server_name().to_owned());
-        config.instructions = Some(server.instructions().to_owned());
+        let doors = self.inner.manager.doors(server, caller);
+        if doors.can_view_wiki(server.wiki()) {
+            config.server_info.title = Some(server.server_name().to_owned());
+            config.instructions = Some(server.instructions().to_owned());
+        } else if server.tools(caller.is_guest()).get(MAN).is_some() {
+            config.instructions = Some(format!("{DEFAULT_DESCRIPTION}\n\n{MAN_HINT}"));
+        } else {
+            config.instructions = Some(DEFAULT_DESCRIPTION.to_owned());
+        }
         config
     }
 }
@@ -111,10 +123,10 @@ impl ServerHandler for McpHandler {
         request: InitializeRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<InitializeResult, ErrorData> {
-        let (_, server) = self.resolve(&context).await?;
+        let (caller, server) = self.resolve(&context).await?;
         context.peer.set_peer_info(request.clone());
         let mut result = self.negotiate_initialize(&request)?;
-        let config = self.config_for(&server);
+        let config = self.config_for(&caller, &server);
         result.server_info = config.server_info;
         result.instructions = config.instructions;
         Ok(result)
@@ -124,10 +136,10 @@ impl ServerHandler for McpHandler {
         &self,
         context: RequestContext<RoleServer>,
     ) -> Result<DiscoverResult, ErrorData> {
-        let (_, server) = self.resolve(&context).await?;
+        let (caller, server) = self.resolve(&context).await?;
         Ok(DiscoverResult::from_server_info(
             self.supported_protocol_versions().into_owned(),
-            self.config_for(&server),
+            self.config_for(&caller, &server),
         ))
     }
 

@@ -11,27 +11,27 @@
 //!   linear scan that errs on the high side (an unclosed formatting element counts as open, as
 //!   the tree builder reopens it).
 //!
-//! A page past a bound is not an error: get_document shows its source instead, with a note that
-//! says which bound and how to read the page.
+//! A page past a bound is not an error: get_document and the signed view page show its source
+//! instead, with a note that says which bound.
 
 use std::fmt;
 
 use pulldown_cmark::{Event, Tag, TagEnd};
 
 /// The largest source rendered, in characters (the store accepts pages up to 1,000,000).
-pub(crate) const MAX_RENDER_CHARS: usize = 500_000;
+pub const MAX_RENDER_CHARS: usize = 500_000;
 
 /// The deepest nesting of lists and block quotes rendered (markdown-it's CommonMark preset
 /// stops at 20; real pages rarely pass 6).
-pub(crate) const MAX_BLOCK_NESTING: usize = 32;
+pub const MAX_BLOCK_NESTING: usize = 32;
 
 /// The deepest nesting of HTML elements sanitized: a list level is two elements (`ul`, `li`),
 /// so 32 list levels with their paragraphs and inline markup fit.
-pub(crate) const MAX_HTML_NESTING: usize = 128;
+pub const MAX_HTML_NESTING: usize = 128;
 
 /// Why a page is not rendered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum TooComplex {
+pub enum TooComplex {
     /// The source is longer than [`MAX_RENDER_CHARS`].
     Size {
         /// The source's length in characters.
@@ -66,7 +66,7 @@ impl fmt::Display for TooComplex {
 }
 
 /// Refuses a source longer than [`MAX_RENDER_CHARS`], without counting past the bound.
-pub(crate) fn check_size(source: &str) -> Result<(), TooComplex> {
+pub fn check_size(source: &str) -> Result<(), TooComplex> {
     // A byte is at most one character: only a long text needs counting.
     if source.len() > MAX_RENDER_CHARS && source.chars().nth(MAX_RENDER_CHARS).is_some() {
         return Err(TooComplex::Size {
@@ -77,7 +77,7 @@ pub(crate) fn check_size(source: &str) -> Result<(), TooComplex> {
 }
 
 /// Refuses events whose lists and block quotes nest deeper than [`MAX_BLOCK_NESTING`].
-pub(crate) fn check_block_nesting(events: &[Event<'_>]) -> Result<(), TooComplex> {
+pub fn check_block_nesting(events: &[Event<'_>]) -> Result<(), TooComplex> {
     let mut depth = 0usize;
     for event in events {
         match event {
@@ -98,7 +98,7 @@ pub(crate) fn check_block_nesting(events: &[Event<'_>]) -> Result<(), TooComplex
 
 /// Refuses HTML whose elements would nest deeper than [`MAX_HTML_NESTING`] in the sanitizer's
 /// tree. Linear: the stack kept here never grows past the bound.
-pub(crate) fn check_html_nesting(html: &str) -> Result<(), TooComplex> {
+pub fn check_html_nesting(html: &str) -> Result<(), TooComplex> {
     let mut open: Vec<String> = Vec::new();
     // Formatting elements closed by something else are reopened by the tree builder.
     let mut reopened = 0usize;
@@ -203,7 +203,7 @@ mod tests {
     use pulldown_cmark::Parser;
 
     use super::*;
-    use crate::seams::outline::markdown_options;
+    use crate::markdown::options as markdown_options;
 
     fn events(source: &str) -> Vec<Event<'_>> {
         Parser::new_ext(source, markdown_options()).collect()

@@ -1,0 +1,235 @@
+//! The HTTP edge, through a real server on loopback and raw TCP (reqwest never sends what these
+//! tests need): header and body deadlines, the connection caps, malformed heads.
+
+use std::time::Duration;
+
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+use wiki_server::http::{ConnectionLimits, HttpOptions};
+
+use crate::harness::TestServer;
+
+/// A server with short deadlines and small caps, and no rate limit.
+async fn server_with(connections: ConnectionLimits) -> TestServer {
+    TestServer::start_with(HttpOptions {
+        rate_limit: None,
+        connections,
+        ..HttpOptions::default()
+    })
+    .await
+}
+
+fn limits() -> ConnectionLimits {
+    ConnectionLimits {
+        header_timeout: Duration::from_millis(500),
+        body_timeout: Duration::from_millis(500),
+        ..ConnectionLimits::default()
+    }
+}
+
+/// Reads until the server closes the connection (or 5 s pass: then the test fails).
+async fn read_to_close(stream: &mut TcpStream) -> String {
+    let mut answer = Vec::new();
+    let read = tokio::time::timeout(Duration::from_secs(5), stream.read_to_end(&mut answer)).await;
+    assert!(
+        read.is_ok(),
+        "the server kept the connection open: {answer:?}"
+    );
+    String::from_utf8_lossy(&answer).into_owned()
+}
+
+/// Sends `head` (and `body`) on a fresh connection and returns everything the server says.
+async fn exchange(server: &TestServer, raw: &str) -> String {
+    let mut stream = TcpStream::connect(server.bound).await.expect("connects");
+    stream.write_all(raw.as_bytes()).await.expect("sends");
+    read_to_close(&mut stream).await
+}
+
+fn tools_list_request(extra_headers: &str) -> String {
+    let body = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#;
+    format!(
+        "POST /rest/wikis/main/aiLLM/mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n\
+         Accept: application/json, text/event-stream\r\nContent-Type: application/json\r\n\
+         Connection: close\r\n{extra_headers}Content-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_head_that_trickles_or_never_comes_is_closed_after_the_header_timeout() {
+    let server = server_with(limits()).await;
+    // Half a request line, then silence.
+    let mut trickling = TcpStream::connect(server.bound).await.expect("connects");
+    trickling.write_all(b"POST /rest/wi").await.expect("sends");
+    let answer = read_to_close(&mut trickling).await;
+    assert!(!answer.contains("200 OK"), "{answer}");
+    // A connection that sends nothing at all.
+    let mut idle = TcpStream::connect(server.bound).await.expect("connects");
+    read_to_close(&mut idle).await;
+    // The server still answers complete requests.
+    assert!(
+        exchange(&server, &tools_list_request(""))
+            .await
+            .starts_with("HTTP/1.1 200")
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_body_that_does_not_arrive_in_time_is_408() {
+    let server = server_with(limits()).await;
+    let mut stream = TcpStream::connect(server.bound).await.expect("connects");
+    let head = "POST /rest/wikis/main/aiLLM/mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n\
+                Accept: application/json, text/event-stream\r\n\
+                Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"jsonrpc\"";
+    stream.write_all(head.as_bytes()).await.expect("sends");
+    let answer = read_to_close(&mut stream).await;
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    assert!(answer.contains("did not arrive within 0.5 s"), "{answer}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_declared_body_over_the_cap_is_413_before_it_is_sent() {
+    let server = TestServer::start_with(HttpOptions {
+        rate_limit: None,
+        max_body_bytes: 1024,
+        ..HttpOptions::default()
+    })
+    .await;
+    // The head alone: the answer must not wait for the 1 MB that is announced.
+    let answer = exchange(
+        &server,
+        "POST /rest/wikis/main/aiLLM/mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n\
+         Content-Type: application/json\r\nConnection: close\r\nContent-Length: 1000000\r\n\r\n",
+    )
+    .await;
+    assert!(answer.starts_with("HTTP/1.1 413"), "{answer}");
+    assert!(answer.contains("exceeds 1024 bytes"), "{answer}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_address_cannot_hold_more_than_its_connections() {
+    let server = server_with(ConnectionLimits {
+        max_connections_per_address: 2,
+        ..ConnectionLimits::default()
+    })
+    .await;
+    let first = TcpStream::connect(server.bound).await.expect("connects");
+    let second = TcpStream::connect(server.bound).await.expect("connects");
+    // Let the server accept both before the third arrives.
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let refused = exchange(&server, &tools_list_request("")).await;
+    assert!(refused.starts_with("HTTP/1.1 503"), "{refused}");
+    assert!(
+        refused.contains("too many open connections from your address"),
+        "{refused}"
+    );
+    drop(first);
+    drop(second);
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let served = exchange(&server, &tools_list_request("")).await;
+    assert!(served.starts_with("HTTP/1.1 200"), "{served}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn past_the_total_cap_a_client_waits_until_a_connection_closes() {
+    let server = server_with(ConnectionLimits {
+        max_connections: 2,
+        ..ConnectionLimits::default()
+    })
+    .await;
+    let first = TcpStream::connect(server.bound).await.expect("connects");
+    let _second = TcpStream::connect(server.bound).await.expect("connects");
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    // The kernel completes the handshake; the server does not accept it yet.
+    let mut third = TcpStream::connect(server.bound).await.expect("connects");
+    third
+        .write_all(tools_list_request("").as_bytes())
+        .await
+        .expect("sends");
+    let mut byte = [0_u8; 1];
+    let early = tokio::time::timeout(Duration::from_millis(500), third.read(&mut byte)).await;
+    assert!(early.is_err(), "answered while two connections were open");
+    drop(first);
+    let answer = read_to_close(&mut third).await;
+    assert!(
+        format!("{}{answer}", byte[0] as char).contains("200 OK"),
+        "{answer}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn repeated_identity_headers_and_userinfo_are_400() {
+    let server = TestServer::start().await;
+    let cases = [
+        (
+            tools_list_request("Authorization: Bearer a\r\nAuthorization: Bearer b\r\n"),
+            "the authorization header appears more than once",
+        ),
+        (
+            tools_list_request("Host: localhost\r\n"),
+            "the host header appears more than once",
+        ),
+        (
+            tools_list_request("Origin: http://localhost\r\nOrigin: http://localhost\r\n"),
+            "the origin header appears more than once",
+        ),
+        (
+            tools_list_request("Origin: http://evil@localhost\r\n"),
+            "the origin header carries user information",
+        ),
+        (
+            tools_list_request("").replace("Host: 127.0.0.1", "Host: evil@127.0.0.1"),
+            "the host header carries user information",
+        ),
+        (
+            tools_list_request("").replace("POST /rest", "POST http://evil@127.0.0.1/rest"),
+            "the request URL carries user information",
+        ),
+    ];
+    for (request, reason) in cases {
+        let answer = exchange(&server, &request).await;
+        assert!(answer.starts_with("HTTP/1.1 400"), "{request}\n{answer}");
+        assert!(answer.contains(reason), "{request}\n{answer}");
+    }
+    // The same request, well formed, is served.
+    assert!(
+        exchange(&server, &tools_list_request(""))
+            .await
+            .starts_with("HTTP/1.1 200")
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn healthz_is_alive_and_the_root_page_names_the_endpoints_but_no_wiki() {
+    let server = TestServer::start().await;
+    let health = reqwest::get(format!("{}/healthz", server.base))
+        .await
+        .expect("an answer");
+    assert_eq!(health.status(), 200);
+    assert_eq!(health.text().await.expect("a body"), "ok\n");
+    let root = reqwest::get(format!("{}/", server.base))
+        .await
+        .expect("an answer");
+    assert_eq!(root.status(), 200);
+    let html = root.text().await.expect("a body");
+    assert!(
+        html.contains("MCP (Model Context Protocol) server"),
+        "{html}"
+    );
+    assert!(
+        html.contains(&format!("{}/rest/wikis/main/aiLLM/mcp", server.base)),
+        "{html}"
+    );
+    assert!(
+        !html.contains(&format!("/wikis/{}/", wiki_mcp::demo::DEMO_SUBWIKI)),
+        "{html}"
+    );
+    // A foreign Host is refused here too (the DNS-rebinding check covers every route).
+    let foreign = reqwest::Client::new()
+        .get(format!("{}/healthz", server.base))
+        .header("host", "evil.example")
+        .send()
+        .await
+        .expect("an answer");
+    assert_eq!(foreign.status(), 403);
+}

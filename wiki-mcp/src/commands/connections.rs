@@ -1,0 +1,49 @@
+//! `serve`'s connection flags: how many connections may be open and how long a request may take
+//! to arrive (the HTTP edge's bounds, `wiki_server::http::ConnectionLimits`).
+
+use std::time::Duration;
+
+use wiki_server::http::ConnectionLimits;
+
+/// The defaults shown by `--help` are [`ConnectionLimits::default`]'s.
+#[derive(Debug, clap::Args)]
+pub(crate) struct ConnectionArgs {
+    /// Connections open at once, all clients together; past it new clients wait.
+    #[arg(long, value_name = "N", default_value_t = ConnectionLimits::default().max_connections)]
+    max_connections: usize,
+    /// Connections open at once from one client address; past it a client gets 503. Behind a
+    /// reverse proxy every client has the proxy's address: set it to the proxy's pool size.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = ConnectionLimits::default().max_connections_per_address
+    )]
+    max_connections_per_address: usize,
+    /// Seconds a connection may take to send a request's line and headers (and may stay idle
+    /// between requests).
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        default_value_t = ConnectionLimits::default().header_timeout.as_secs()
+    )]
+    header_timeout: u64,
+    /// Seconds a request's body may take to arrive after its headers (408 beyond).
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        default_value_t = ConnectionLimits::default().body_timeout.as_secs()
+    )]
+    body_timeout: u64,
+}
+
+impl ConnectionArgs {
+    /// The limits these flags say; zero counts and timeouts are raised to the least that works.
+    pub(crate) fn limits(&self) -> ConnectionLimits {
+        ConnectionLimits {
+            max_connections: self.max_connections.max(1),
+            max_connections_per_address: self.max_connections_per_address.max(1),
+            header_timeout: Duration::from_secs(self.header_timeout.max(1)),
+            body_timeout: Duration::from_secs(self.body_timeout.max(1)),
+        }
+    }
+}

@@ -1,0 +1,97 @@
+//! The request body: read whole, within a size cap and a deadline, before any handler runs.
+//!
+//! Without a deadline a client can hold a connection (and the handler's task) by trickling a
+//! body one byte at a time; without a cap, by sending one that never ends. Every body this
+//! server accepts is a JSON-RPC message that the handler reads whole anyway, so reading it here
+//! costs nothing extra and gives every route the same answers: `413` past the cap (at once when
+//! `Content-Length` says so), `408` past the deadline, `400` for a body that breaks off.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::body::HttpBody as _;
+use axum::extract::{Request, State};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use http::StatusCode;
+use http::header::CONTENT_LENGTH;
+use http_body_util::LengthLimitError;
+
+/// The cap and the deadline of request bodies.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct BodyLimits {
+    pub(crate) max_bytes: usize,
+    pub(crate) timeout: Duration,
+}
+
+/// The middleware: the request goes on with its body in memory, or is answered here.
+pub(crate) async fn read_whole(
+    State(limits): State<Arc<BodyLimits>>,
+    request: Request,
+    next: Next,
+) -> Response {
+    if request.body().is_end_stream() {
+        return next.run(request).await;
+    }
+    let declared = request
+        .headers()
+        .get(CONTENT_LENGTH)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.parse::<u64>().ok());
+    if declared.is_some_and(|length| length > limits.max_bytes as u64) {
+        return too_large(limits.max_bytes);
+    }
+    let (parts, body) = request.into_parts();
+    let read = tokio::time::timeout(limits.timeout, axum::body::to_bytes(body, limits.max_bytes));
+    let bytes = match read.await {
+        Ok(Ok(bytes)) => bytes,
+        Ok(Err(error)) => {
+            if is_length_limit(&error) {
+                return too_large(limits.max_bytes);
+            }
+            tracing::debug!(%error, "a request body broke off");
+            return (
+                StatusCode::BAD_REQUEST,
+                "Bad Request: the request body could not be read (the connection broke off or \
+                 the chunked encoding is invalid)\n",
+            )
+                .into_response();
+        }
+        Err(_) => {
+            let seconds = limits.timeout.as_secs_f64();
+            return (
+                StatusCode::REQUEST_TIMEOUT,
+                format!(
+                    "Request Timeout: the request body did not arrive within {seconds} s; \
+                     send it at once\n"
+                ),
+            )
+                .into_response();
+        }
+    };
+    next.run(Request::from_parts(parts, Body::from(bytes)))
+        .await
+}
+
+fn is_length_limit(error: &axum::Error) -> bool {
+    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(error);
+    while let Some(current) = source {
+        if current.is::<LengthLimitError>() {
+            return true;
+        }
+        source = current.source();
+    }
+    false
+}
+
+fn too_large(max: usize) -> Response {
+    (
+        StatusCode::PAYLOAD_TOO_LARGE,
+        format!(
+            "Payload Too Large: the request body exceeds {max} bytes; send a smaller one \
+             (serve --max-body-bytes raises the cap)\n"
+        ),
+    )
+        .into_response()
+}
