@@ -154,7 +154,7 @@ async fn issued_to_this_user(
     claims: &LinkClaims,
 ) -> Result<bool, Response> {
     let name = user.to_owned();
-    let found = doors.blocking(move |store| store.user(&name)).await;
+    let found = doors.with_store(move |store| store.user(&name)).await;
     let issued = claims.expires.saturating_sub(LINK_TTL.as_secs());
     match found {
         Ok(Ok(record)) => {
