@@ -45,7 +45,10 @@ const REFUSED: &str = "This link is invalid, has expired, or no longer grants ac
                        a fresh link.";
 
 async fn serve(State(manager): State<Arc<Manager>>, uri: Uri) -> Response {
-    let key = Arc::clone(&manager.settings().link_key);
+    // Unknown only while the database has not answered since the server started.
+    let Some(key) = manager.link_key() else {
+        return unavailable();
+    };
     let claims = match LinkClaims::from_url(uri.path(), uri.query(), &key) {
         Ok(claims) => claims,
         Err(error) => {
@@ -53,8 +56,9 @@ async fn serve(State(manager): State<Arc<Manager>>, uri: Uri) -> Response {
             return refused();
         }
     };
-    let Some((doors, authorized)) = authorize(&manager, &claims).await else {
-        return refused();
+    let (doors, authorized) = match authorize(&manager, &claims).await {
+        Ok(authorized) => authorized,
+        Err(response) => return response,
     };
     match &claims.page {
         LinkPage::View { locale } => view(&doors, &authorized, locale.clone()).await,
@@ -66,14 +70,20 @@ async fn serve(State(manager): State<Arc<Manager>>, uri: Uri) -> Response {
 }
 
 /// The issuing endpoint's doors for the link's user, and the document authorized for viewing
-/// as of now; `None` when any step refuses.
-async fn authorize(manager: &Manager, claims: &LinkClaims) -> Option<(Doors, AuthorizedReference)> {
-    let server = manager
-        .server(&claims.endpoint)
-        .await
-        .ok()
-        .flatten()
-        .filter(|server| server.enabled())?;
+/// as of now; else the refusal to answer (503 when the store cannot be read, so a link is not
+/// declared dead during an outage).
+async fn authorize(
+    manager: &Manager,
+    claims: &LinkClaims,
+) -> Result<(Doors, AuthorizedReference), Response> {
+    let server = match manager.server(&claims.endpoint).await {
+        Ok(Some(server)) if server.enabled() => server,
+        Ok(_) => return Err(refused()),
+        Err(error) => {
+            tracing::warn!(%error, "could not check a link's endpoint");
+            return Err(unavailable());
+        }
+    };
     let caller = match &claims.user {
         Some(user) => Caller::user(claims.endpoint.clone(), user.clone()),
         None => Caller::guest(claims.endpoint.clone()),
@@ -81,8 +91,8 @@ async fn authorize(manager: &Manager, claims: &LinkClaims) -> Option<(Doors, Aut
     let doors = manager.doors(&server, &caller);
     let authorized = doors
         .authorize(&claims.reference.to_string(), None, Right::View)
-        .ok()?;
-    Some((doors, authorized))
+        .map_err(|_| refused())?;
+    Ok((doors, authorized))
 }
 
 async fn view(
