@@ -8,18 +8,14 @@ use crate::commands;
 
 /// A multi-wiki MCP server over an embedded wiki, and its admin commands.
 ///
-/// The first command that finds no farm in the data directory creates one with demo content.
+/// The first command that finds no farm in the data directory creates one with demo content;
+/// a PostgreSQL farm (--database) is created by `init`.
 #[derive(Debug, Parser)]
 #[command(name = "wiki-mcp", version, propagate_version = true)]
 pub(crate) struct Cli {
-    /// The data directory holding the farm.
-    #[arg(
-        long,
-        global = true,
-        env = "WIKI_MCP_DATA",
-        default_value = "./wiki-data"
-    )]
-    pub(crate) data: PathBuf,
+    /// Where the farm is: `--database URL` or `--data DIR`, and `--db-pool-size`.
+    #[command(flatten)]
+    pub(crate) database: commands::database::DatabaseArgs,
 
     /// Write logs as JSON lines instead of human-readable text.
     #[arg(long, global = true)]
