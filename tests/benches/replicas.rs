@@ -187,13 +187,15 @@ async fn visibility(a: &str, b: &str, token: &str, samples: usize) -> Measured {
     let mut latencies = Vec::with_capacity(samples);
     let started = Instant::now();
     for sample in 0..samples {
+        // A new page per sample: a save without base_version creates, it never overwrites.
+        let page = format!("Bench.Visibility{sample}");
         let content = format!("visible sample {sample}");
         call(
             &http,
             a,
             token,
             "write_document",
-            json!({"reference": "Bench.Visibility", "content": content}),
+            json!({"reference": page.as_str(), "content": content}),
         )
         .await;
         let saved = Instant::now();
@@ -203,7 +205,7 @@ async fn visibility(a: &str, b: &str, token: &str, samples: usize) -> Measured {
                 b,
                 token,
                 "get_document",
-                json!({"reference": "Bench.Visibility"}),
+                json!({"reference": page.as_str()}),
             )
             .await;
             if read.contains(&content) {

@@ -83,13 +83,7 @@ impl FarmTarget {
     /// (logged on stderr, so stdout stays the command's own output); a database must be
     /// reachable and hold a farm.
     pub(crate) fn open(&self) -> Result<Arc<dyn Store>> {
-        self.open_for(Outage::Fail).map(|opened| opened.store)
-    }
-
-    /// Opens the farm, going on with a database that does not answer yet when `outage` says so
-    /// (a server then answers 503 until it does).
-    pub(crate) fn open_for(&self, outage: Outage) -> Result<Farm<Arc<dyn Store>>> {
-        let opened = farm::open_at(&self.database, self.config.clone(), outage)?;
+        let opened = self.open_for(Outage::Fail)?;
         if opened.created {
             tracing::info!(
                 database = %self.database,
@@ -97,7 +91,13 @@ impl FarmTarget {
                  gives the administrator a token"
             );
         }
-        Ok(opened)
+        Ok(opened.store)
+    }
+
+    /// Opens the farm, going on with a database that does not answer yet when `outage` says so
+    /// (a server then answers 503 until it does); `created` says whether SQLite made it now.
+    pub(crate) fn open_for(&self, outage: Outage) -> Result<Farm<Arc<dyn Store>>> {
+        farm::open_at(&self.database, self.config.clone(), outage)
     }
 
     /// Creates a farm with `content`, refusing a directory or database that holds one.
