@@ -281,7 +281,7 @@ fn a_replica_killed_mid_writes_loses_no_acknowledged_write(server: &str) {
 }
 
 /// Whether `answer` is the outage as an agent must see it: 503 with `Retry-After`, or a tool
-/// error saying the store is temporarily unavailable (and never SQL).
+/// error saying the database is not answering and to retry (and never SQL).
 fn is_unavailable(answer: &Answer) -> bool {
     match answer {
         Answer::Status(503, Some(_)) => true,
@@ -290,7 +290,7 @@ fn is_unavailable(answer: &Answer) -> bool {
             is_error: true,
         } => {
             assert!(!text.to_lowercase().contains("sql"), "{text}");
-            text.contains("temporarily unavailable")
+            text.contains("database is not answering right now")
         }
         _ => false,
     }
