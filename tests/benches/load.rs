@@ -18,6 +18,9 @@
 //! --bench load` runs 5 s per server (`LOAD_SECONDS` overrides); without `--bench` (a test
 //! build) it runs a 0.2 s smoke pass so it cannot rot.
 
+#[path = "support/measured.rs"]
+mod measured;
+
 use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -37,6 +40,8 @@ use wiki_mcp::logging::{self, LogGuard, LogOptions};
 use wiki_server::http::{Directory, HttpOptions, HttpServer};
 use wiki_server::{Manager, ServerSettings};
 use wiki_store::{Store, TokenStore};
+
+use crate::measured::Measured;
 
 const CLIENTS: usize = 64;
 const TEXT: &str = "hello";
@@ -156,36 +161,6 @@ async fn serve_ours(
     (endpoint, token)
 }
 
-/// What the clients of one server measured, over one or more runs.
-#[derive(Default)]
-struct Measured {
-    calls: usize,
-    elapsed: Duration,
-    /// Every call's latency, sorted.
-    latencies: Vec<Duration>,
-}
-
-impl Measured {
-    fn per_second(&self) -> f64 {
-        self.calls as f64 / self.elapsed.as_secs_f64()
-    }
-
-    fn add(&mut self, run: Measured) {
-        self.calls += run.calls;
-        self.elapsed += run.elapsed;
-        self.latencies.extend(run.latencies);
-        self.latencies.sort_unstable();
-    }
-
-    fn quantile(&self, q: f64) -> Duration {
-        let last = self.latencies.len().saturating_sub(1);
-        self.latencies
-            .get(((self.latencies.len() as f64 * q) as usize).min(last))
-            .copied()
-            .unwrap_or_default()
-    }
-}
-
 /// One client: calls `echo` in a loop until `deadline`, recording each latency.
 async fn client(url: reqwest::Url, token: Option<String>, deadline: Instant) -> Vec<Duration> {
     let http = reqwest::Client::new();
@@ -240,13 +215,7 @@ async fn load(url: &str, token: Option<&str>, duration: Duration) -> Measured {
     for worker in workers {
         latencies.extend(worker.await.expect("a client"));
     }
-    let elapsed = started.elapsed();
-    latencies.sort_unstable();
-    Measured {
-        calls: latencies.len(),
-        elapsed,
-        latencies,
-    }
+    Measured::new(latencies, started.elapsed())
 }
 
 fn main() {

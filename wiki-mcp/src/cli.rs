@@ -9,18 +9,14 @@ use crate::commands;
 /// A multi-wiki MCP server over an embedded wiki, and its admin commands.
 ///
 /// `serve`, `stdio` and `init` create a farm where there is none (demo content unless
-/// `init --empty`); every other command needs one.
+/// `init --empty`); every other command needs one. A PostgreSQL farm (--database) is created by
+/// `init` alone.
 #[derive(Debug, Parser)]
 #[command(name = "wiki-mcp", version, propagate_version = true)]
 pub(crate) struct Cli {
-    /// The data directory holding the farm.
-    #[arg(
-        long,
-        global = true,
-        env = "WIKI_MCP_DATA",
-        default_value = "./wiki-data"
-    )]
-    pub(crate) data: PathBuf,
+    /// Where the farm is: `--database URL` or `--data DIR`, and `--db-pool-size`.
+    #[command(flatten)]
+    pub(crate) database: commands::database::DatabaseArgs,
 
     /// Write logs as JSON lines instead of human-readable text.
     #[arg(long, global = true)]

@@ -38,20 +38,20 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> anyhow::Result<()> {
-    let data = cli.data;
+    let farm = commands::database::FarmTarget::new(cli.database)?;
     match cli.command {
-        Command::Serve(args) => commands::serve::exec(&data, args),
-        Command::Stdio(args) => commands::stdio::exec(&data, args),
-        Command::Init(args) => commands::init::exec(&data, args),
-        Command::Token(command) => commands::token::exec(&data, command),
-        Command::Config(command) => commands::config::exec(&data, command),
-        Command::User(command) => commands::user::exec(&data, command),
-        Command::Group(command) => commands::group::exec(&data, command),
-        Command::Rights(command) => commands::rights::exec(&data, command),
-        Command::Trash(command) => commands::trash::exec(&data, command),
-        Command::Wikis(command) => commands::wikis::exec(&data, command),
-        Command::Farm(command) => commands::farm::exec(&data, command),
-        Command::Import(args) => commands::import::exec(&data, args),
-        Command::Tools(args) => commands::tools::exec(&data, args),
+        Command::Serve(args) => commands::serve::exec(&farm, args),
+        Command::Stdio(args) => commands::stdio::exec(&farm, args),
+        Command::Init(args) => commands::init::exec(&farm, args),
+        Command::Token(command) => commands::token::exec(&farm, command),
+        Command::Config(command) => commands::config::exec(&farm, command),
+        Command::User(command) => commands::user::exec(&farm, command),
+        Command::Group(command) => commands::group::exec(&farm, command),
+        Command::Rights(command) => commands::rights::exec(&farm, command),
+        Command::Trash(command) => commands::trash::exec(&farm, command),
+        Command::Wikis(command) => commands::wikis::exec(&farm, command),
+        Command::Farm(command) => commands::farm::exec(&farm, command),
+        Command::Import(args) => commands::import::exec(&farm, args),
+        Command::Tools(args) => commands::tools::exec(&farm, args),
     }
 }

@@ -26,7 +26,8 @@ use crate::server::WikiServer;
 pub(crate) struct WikiCall {
     pub(crate) doors: Doors,
     pub(crate) public_url: Option<Arc<str>>,
-    pub(crate) link_key: Arc<LinkKey>,
+    /// `None` only while the farm's key is unknown (a call cannot be served then anyway).
+    pub(crate) link_key: Option<Arc<LinkKey>>,
     pub(crate) server: Arc<WikiServer>,
 }
 
@@ -109,7 +110,7 @@ impl WikiContext for ToolContext {
         let endpoint = call.doors.wiki().clone();
         let user = self.user().map(str::to_owned);
         let claims = LinkClaims::issue(page, reference.clone(), endpoint, user);
-        Some(claims.url(base, &call.link_key))
+        Some(claims.url(base, call.link_key.as_deref()?))
     }
 
     async fn store_call<T, F>(&self, verb: &str, f: F) -> Result<T, ToolError>

@@ -35,8 +35,8 @@ pub use error::Error;
 pub use registry::{RESERVED, registry};
 pub use server::policy;
 pub use server::{
-    Caller, DEFAULT_CALL_TIMEOUT, DEFAULT_DESCRIPTION, MAN_HINT, Manager, McpHandler, SERVER_NAME,
-    ServerSettings, WikiServer,
+    Caller, DEFAULT_CALL_TIMEOUT, DEFAULT_DESCRIPTION, LinkKeySource, MAN_HINT, Manager,
+    McpHandler, SERVER_NAME, ServerSettings, WikiServer,
 };
 
 /// The wiki store, whole: the types the doors hand out and the traits `store_call` closures use.

@@ -1,15 +1,13 @@
 //! `wiki-mcp config set|show --wiki ID`: a wiki's MCP configuration.
 
-use std::path::Path;
-
 use anyhow::{Context, Result, bail};
 use wiki_mcp::farm::CLI_AUTHOR;
 use wiki_server::policy::effective_tools;
 use wiki_server::registry;
-use wiki_store::ConfigStore;
 use wiki_store::model::mcp_config::{McpConfig, SpaceFilterMode};
 
-use super::{existing_wiki, open_farm};
+use super::database::FarmTarget;
+use super::existing_wiki;
 
 /// The keys `config set` accepts.
 const KEYS: &[&str] = &[
@@ -47,11 +45,11 @@ pub(crate) enum Command {
     },
 }
 
-pub(crate) fn exec(data: &Path, command: Command) -> Result<()> {
-    let store = open_farm(data)?;
+pub(crate) fn exec(farm: &FarmTarget, command: Command) -> Result<()> {
+    let store = farm.open()?;
     match command {
         Command::Set { wiki, pairs } => {
-            let wiki = existing_wiki(&store, &wiki)?;
+            let wiki = existing_wiki(&*store, &wiki)?;
             let mut config = store.mcp_config(&wiki);
             for pair in &pairs {
                 let Some((key, value)) = pair.split_once('=') else {
@@ -65,7 +63,7 @@ pub(crate) fn exec(data: &Path, command: Command) -> Result<()> {
             println!("Saved the MCP configuration of {wiki}");
         }
         Command::Show { wiki } => {
-            let wiki = existing_wiki(&store, &wiki)?;
+            let wiki = existing_wiki(&*store, &wiki)?;
             let config = store.mcp_config(&wiki);
             let reach = store.has_reach(&wiki);
             let tools = effective_tools(registry()?, &wiki, &config, reach);

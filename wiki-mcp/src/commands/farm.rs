@@ -1,14 +1,12 @@
 //! `wiki-mcp farm reach grant|revoke WIKI`: cross-wiki reach, kept in the main wiki's
 //! configuration only (so a sub-wiki's admin cannot grant it to their own wiki).
 
-use std::path::Path;
-
 use anyhow::{Context, Result};
 use wiki_mcp::farm::CLI_AUTHOR;
-use wiki_store::ConfigStore;
 use wiki_store::model::wiki::{MAIN_WIKI, WikiId};
 
-use super::{existing_wiki, open_farm};
+use super::database::FarmTarget;
+use super::existing_wiki;
 
 #[derive(Debug, clap::Subcommand)]
 pub(crate) enum Command {
@@ -33,8 +31,8 @@ pub(crate) enum Reach {
     Show,
 }
 
-pub(crate) fn exec(data: &Path, command: Command) -> Result<()> {
-    let store = open_farm(data)?;
+pub(crate) fn exec(farm: &FarmTarget, command: Command) -> Result<()> {
+    let store = farm.open()?;
     let Command::Reach(reach) = command;
     let main = WikiId::main();
     let mut config = store.mcp_config(&main);
@@ -48,8 +46,8 @@ pub(crate) fn exec(data: &Path, command: Command) -> Result<()> {
             println!("{}", config.reach_enabled_wikis.join("\n"));
             return Ok(());
         }
-        Reach::Grant { wiki } => (existing_wiki(&store, &wiki)?, true),
-        Reach::Revoke { wiki } => (existing_wiki(&store, &wiki)?, false),
+        Reach::Grant { wiki } => (existing_wiki(&*store, &wiki)?, true),
+        Reach::Revoke { wiki } => (existing_wiki(&*store, &wiki)?, false),
     };
     config.reach_enabled_wikis.retain(|w| w != wiki.as_str());
     if grant {

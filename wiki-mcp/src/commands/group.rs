@@ -1,12 +1,9 @@
 //! `wiki-mcp group create|list|delete|add|remove`.
 
-use std::path::Path;
-
 use anyhow::{Context, Result, bail};
-use wiki_store::UserStore;
 use wiki_store::model::rights::Subject;
 
-use super::open_farm;
+use super::database::FarmTarget;
 
 #[derive(Debug, clap::Subcommand)]
 pub(crate) enum Command {
@@ -54,8 +51,8 @@ impl Membership {
     }
 }
 
-pub(crate) fn exec(data: &Path, command: Command) -> Result<()> {
-    let store = open_farm(data)?;
+pub(crate) fn exec(farm: &FarmTarget, command: Command) -> Result<()> {
+    let store = farm.open()?;
     match command {
         Command::Create { name } => {
             store

@@ -1,6 +1,6 @@
 //! `wiki-mcp import DIR --wiki ID`: Markdown files into a wiki (idempotent on re-run).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -8,7 +8,8 @@ use wiki_mcp::farm::CLI_AUTHOR;
 use wiki_store::import::{ImportOptions, import_directory_with_progress};
 use wiki_store::reference::SpacePath;
 
-use super::{existing_wiki, open_farm};
+use super::database::FarmTarget;
+use super::existing_wiki;
 
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
@@ -22,9 +23,9 @@ pub(crate) struct Args {
     space: Option<String>,
 }
 
-pub(crate) fn exec(data: &Path, args: Args) -> Result<()> {
-    let store = open_farm(data)?;
-    let wiki = existing_wiki(&store, &args.wiki)?;
+pub(crate) fn exec(farm: &FarmTarget, args: Args) -> Result<()> {
+    let store = farm.open()?;
+    let wiki = existing_wiki(&*store, &args.wiki)?;
     let root = args
         .space
         .as_deref()
@@ -43,7 +44,7 @@ pub(crate) fn exec(data: &Path, args: Args) -> Result<()> {
         ProgressStyle::with_template("{bar:40} {pos}/{len} files {elapsed}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    let report = import_directory_with_progress(&store, &args.dir, &options, |done, total| {
+    let report = import_directory_with_progress(&*store, &args.dir, &options, |done, total| {
         progress.set_length(total as u64);
         progress.set_position(done as u64);
     });

@@ -1,10 +1,12 @@
-//! `wiki-mcp init [--empty] [DIR]`: create a farm explicitly.
+//! `wiki-mcp init [--empty] [DIR]`: create a farm explicitly (in a data directory, or in the
+//! empty database `--database` names: its schema, then the farm).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use anyhow::Result;
-use wiki_mcp::farm::{self, ADMIN_USER, Content};
-use wiki_store::TokenStore;
+use anyhow::{Result, bail};
+use wiki_mcp::farm::{ADMIN_USER, Content};
+
+use super::database::FarmTarget;
 
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
@@ -15,16 +17,22 @@ pub(crate) struct Args {
     dir: Option<PathBuf>,
 }
 
-pub(crate) fn exec(data: &Path, args: Args) -> Result<()> {
-    let dir = args.dir.as_deref().unwrap_or(data);
+pub(crate) fn exec(farm: &FarmTarget, args: Args) -> Result<()> {
+    let target = match args.dir {
+        Some(_) if farm.is_shared() => {
+            bail!("init takes no directory with --database (the farm goes into that database)")
+        }
+        Some(dir) => farm.in_dir(dir),
+        None => farm.clone(),
+    };
     let content = if args.empty {
         Content::Empty
     } else {
         Content::Demo
     };
-    let store = farm::create(dir, content)?;
+    let store = target.create(content)?;
     let issued = store.create_token(ADMIN_USER, "init")?;
-    println!("Created a farm in {}", dir.display());
+    println!("Created a farm in {}", target.database());
     println!(
         "Token of `{ADMIN_USER}` (shown once): {}",
         issued.token.expose()

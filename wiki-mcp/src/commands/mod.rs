@@ -3,6 +3,7 @@
 
 pub(crate) mod config;
 pub(crate) mod connections;
+pub(crate) mod database;
 pub(crate) mod farm;
 pub(crate) mod group;
 pub(crate) mod import;
@@ -17,42 +18,11 @@ pub(crate) mod trash;
 pub(crate) mod user;
 pub(crate) mod wikis;
 
-use std::path::Path;
-
 use anyhow::{Context, Result, bail};
+use wiki_store::Store;
 use wiki_store::model::wiki::WikiId;
-use wiki_store::{SqliteStore, WikiStore};
-
-/// Opens the farm in `data`, creating the demo farm when there is none (logged on stderr, so
-/// stdout stays the command's own output). Only the commands that serve (`serve`, `stdio`) do
-/// this; `init` creates explicitly; every other command uses [`open_farm`].
-pub(crate) fn open_or_create_farm(data: &Path) -> Result<SqliteStore> {
-    let opened = wiki_mcp::farm::open(data)?;
-    if opened.created {
-        tracing::info!(
-            data = %data.display(),
-            "no farm found: created the demo farm; `wiki-mcp token create --user admin` \
-             gives the administrator a token"
-        );
-    }
-    Ok(opened.store)
-}
-
-/// Opens the farm in `data`, which must hold one: an admin command on a mistyped `--data`
-/// must not create a farm there (nor any file), it says where it looked and how to create one.
-pub(crate) fn open_farm(data: &Path) -> Result<SqliteStore> {
-    if !wiki_mcp::farm::exists(data) {
-        bail!(
-            "no farm in {dir}: check --data (or WIKI_MCP_DATA), or create one with \
-             `wiki-mcp init {dir}` (demo content) or `wiki-mcp init --empty {dir}`",
-            dir = data.display()
-        );
-    }
-    Ok(wiki_mcp::farm::open(data)?.store)
-}
-
 /// A wiki id given on the command line, which must name an existing wiki.
-pub(crate) fn existing_wiki(store: &SqliteStore, id: &str) -> Result<WikiId> {
+pub(crate) fn existing_wiki(store: &dyn Store, id: &str) -> Result<WikiId> {
     let wiki = WikiId::new(id).with_context(|| format!("`{id}` is not a wiki id"))?;
     if store.wiki(&wiki)?.is_none() {
         let known: Vec<String> = store

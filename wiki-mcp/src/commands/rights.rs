@@ -1,15 +1,13 @@
 //! `wiki-mcp rights allow|deny|remove|list|effective`.
 
-use std::path::Path;
-
 use anyhow::{Context, Result, bail};
-use wiki_store::RightsStore;
 use wiki_store::model::rights::{Effect, Right, RightRule, RightScope, Subject};
 use wiki_store::model::wiki::WikiId;
 use wiki_store::reference::{DocumentReference, SpacePath};
 use wiki_store::rights::Reason;
 
-use super::{existing_wiki, open_farm};
+use super::database::FarmTarget;
+use super::existing_wiki;
 
 #[derive(Debug, clap::Subcommand)]
 pub(crate) enum Command {
@@ -99,13 +97,13 @@ impl Rule {
     }
 }
 
-pub(crate) fn exec(data: &Path, command: Command) -> Result<()> {
-    let store = open_farm(data)?;
+pub(crate) fn exec(farm: &FarmTarget, command: Command) -> Result<()> {
+    let store = farm.open()?;
     match command {
-        Command::Allow(rule) => set(&store, &rule, Effect::Allow)?,
-        Command::Deny(rule) => set(&store, &rule, Effect::Deny)?,
+        Command::Allow(rule) => set(&*store, &rule, Effect::Allow)?,
+        Command::Deny(rule) => set(&*store, &rule, Effect::Deny)?,
         Command::Remove(rule) => {
-            let wiki = existing_wiki(&store, &rule.place.wiki)?;
+            let wiki = existing_wiki(&*store, &rule.place.wiki)?;
             let scope = rule.place.scope(wiki)?;
             let subject = rule.subject()?;
             let right = rule.right()?;
@@ -117,7 +115,7 @@ pub(crate) fn exec(data: &Path, command: Command) -> Result<()> {
             println!("Removed the {right} rule of {subject} on {scope}");
         }
         Command::List { wiki } => {
-            let wiki = existing_wiki(&store, &wiki)?;
+            let wiki = existing_wiki(&*store, &wiki)?;
             for rule in store.list_rights(&wiki)? {
                 println!(
                     "{} {} to {} on {}",
@@ -126,7 +124,7 @@ pub(crate) fn exec(data: &Path, command: Command) -> Result<()> {
             }
         }
         Command::Effective { user, place } => {
-            let wiki = existing_wiki(&store, &place.wiki)?;
+            let wiki = existing_wiki(&*store, &place.wiki)?;
             let scope = place.scope(wiki)?;
             let snapshot = store.rights_snapshot()?;
             let principal = snapshot.principal(&user);
@@ -141,7 +139,7 @@ pub(crate) fn exec(data: &Path, command: Command) -> Result<()> {
     Ok(())
 }
 
-fn set(store: &wiki_store::SqliteStore, rule: &Rule, effect: Effect) -> Result<()> {
+fn set(store: &dyn wiki_store::Store, rule: &Rule, effect: Effect) -> Result<()> {
     let wiki = existing_wiki(store, &rule.place.wiki)?;
     let rule = RightRule {
         scope: rule.place.scope(wiki)?,

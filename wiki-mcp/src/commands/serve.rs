@@ -1,20 +1,21 @@
 //! `wiki-mcp serve`: every wiki's MCP endpoint over HTTP.
 
 use std::io::Write;
-use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{Context, Result};
 use tokio_util::sync::CancellationToken;
-use wiki_mcp::farm::{self, ADMIN_USER};
+use wiki_mcp::database::Database;
+use wiki_mcp::farm::{ADMIN_USER, Outage};
 use wiki_server::http::{
     BaseUrl, Directory, HttpOptions, HttpServer, RateLimit, shutdown_on_signal,
 };
 use wiki_server::links::LinkKey;
 use wiki_server::{Manager, ServerSettings};
 use wiki_store::model::wiki::WikiId;
-use wiki_store::{Store, TokenStore};
+
+use super::database::FarmTarget;
 
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
@@ -51,8 +52,9 @@ pub(crate) struct Args {
 /// The link-signing key's file in the data directory.
 const LINK_KEY_FILE: &str = "link-signing.key";
 
-pub(crate) fn exec(data: &Path, args: Args) -> Result<()> {
-    let opened = farm::open(data)?;
+pub(crate) fn exec(farm: &FarmTarget, args: Args) -> Result<()> {
+    // A shared database that does not answer yet is waited for while serving (503 meanwhile).
+    let opened = farm.open_for(Outage::Tolerate)?;
     let first_token = if opened.created {
         Some(opened.store.create_token(ADMIN_USER, "first run")?)
     } else {
@@ -71,23 +73,43 @@ pub(crate) fn exec(data: &Path, args: Args) -> Result<()> {
         }),
         ..HttpOptions::default()
     };
-    // The key of signed links lives beside the database, out of any agent's reach (no tool
-    // reads files), and survives restarts so links printed before one still open.
-    let key_path = data.join(LINK_KEY_FILE);
-    let link_key = LinkKey::load_or_create(&key_path)
-        .with_context(|| format!("cannot load the link-signing key {}", key_path.display()))?;
-    let store: Arc<dyn Store> = Arc::new(opened.store);
+    let settings =
+        ServerSettings::default().with_call_timeout(Duration::from_secs(args.call_timeout));
+    let settings = match farm.database() {
+        // The key of signed links lives beside the database, out of any agent's reach (no tool
+        // reads files), and survives restarts so links printed before one still open.
+        Database::Sqlite(data) => {
+            let key_path = data.join(LINK_KEY_FILE);
+            let link_key = LinkKey::load_or_create(&key_path).with_context(|| {
+                format!("cannot load the link-signing key {}", key_path.display())
+            })?;
+            settings.with_link_key(link_key)
+        }
+        // Replicas share no disk: the key is the farm's secret in the database, so a link
+        // printed by one replica opens on any other.
+        Database::Postgres(_) => settings.with_farm_link_key(),
+    };
+    let store = opened.store;
     super::runtime()?.block_on(async move {
         let server = HttpServer::bind(args.listen.as_str(), options)
             .await
             .with_context(|| format!("cannot listen on {}", args.listen))?;
         // Links in tool output start with the public URL, else the bound address.
-        let settings = ServerSettings::default()
-            .with_call_timeout(Duration::from_secs(args.call_timeout))
-            .with_public_url(server.base_url().to_string())
-            .with_link_key(link_key);
-        let manager = Arc::new(Manager::new(Arc::clone(&store), settings)?);
-        let wikis = super::main_first(store.list_wikis()?.into_iter().map(|wiki| wiki.id));
+        let settings = settings.with_public_url(server.base_url().to_string());
+        // Store calls block (PostgreSQL's client runs its own runtime): off the async workers.
+        let (manager, wikis) = tokio::task::spawn_blocking(move || -> Result<_> {
+            let manager = Arc::new(Manager::new(Arc::clone(&store), settings)?);
+            let wikis = match store.list_wikis() {
+                Ok(wikis) => super::main_first(wikis.into_iter().map(|wiki| wiki.id)),
+                // Unreachable: the banner names the main wiki alone; every endpoint answers
+                // 503 until the database does.
+                Err(error) if error.is_transient() => vec![WikiId::main()],
+                Err(error) => return Err(error.into()),
+            };
+            Ok((manager, wikis))
+        })
+        .await
+        .context("the start-up task did not complete")??;
         let token = first_token.as_ref().map(|issued| issued.token.expose());
         print_banner(&server, &wikis, token)?;
         let shutdown = CancellationToken::new();

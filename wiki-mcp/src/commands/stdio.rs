@@ -1,6 +1,5 @@
 //! `wiki-mcp stdio --wiki ID --user NAME`: one wiki as one user over stdin/stdout.
 
-use std::path::Path;
 use std::sync::Arc;
 
 use anyhow::{Context, Result, bail};
@@ -9,9 +8,9 @@ use wiki_server::http::shutdown_on_signal;
 use wiki_server::stdio::serve_stdio;
 use wiki_server::{Caller, Manager, ServerSettings};
 use wiki_store::model::user::GUEST_USER;
-use wiki_store::{Store, UserStore};
 
-use super::{existing_wiki, open_or_create_farm};
+use super::database::FarmTarget;
+use super::existing_wiki;
 
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
@@ -23,9 +22,9 @@ pub(crate) struct Args {
     user: String,
 }
 
-pub(crate) fn exec(data: &Path, args: Args) -> Result<()> {
-    let store = open_or_create_farm(data)?;
-    let wiki = existing_wiki(&store, &args.wiki)?;
+pub(crate) fn exec(farm: &FarmTarget, args: Args) -> Result<()> {
+    let store = farm.open_or_create()?;
+    let wiki = existing_wiki(&*store, &args.wiki)?;
     let caller = if args.user == GUEST_USER {
         Caller::guest(wiki.clone())
     } else {
@@ -34,9 +33,9 @@ pub(crate) fn exec(data: &Path, args: Args) -> Result<()> {
             .with_context(|| format!("unknown user `{}`", args.user))?;
         Caller::user(wiki.clone(), args.user)
     };
-    let store: Arc<dyn Store> = Arc::new(store);
+    // Made before the runtime: store calls block (PostgreSQL's client runs its own runtime).
+    let manager = Arc::new(Manager::new(store, ServerSettings::default())?);
     super::runtime()?.block_on(async move {
-        let manager = Arc::new(Manager::new(store, ServerSettings::default())?);
         match manager.server(&wiki).await? {
             Some(server) if server.enabled() => {}
             _ => bail!("the MCP endpoint of `{wiki}` is disabled (wiki-mcp config set --wiki {wiki} enabled=true)"),

@@ -1,11 +1,8 @@
 //! `wiki-mcp token create|list|revoke`.
 
-use std::path::Path;
-
 use anyhow::{Context, Result};
-use wiki_store::{TokenStore, UserStore};
 
-use super::open_farm;
+use super::database::FarmTarget;
 
 #[derive(Debug, clap::Subcommand)]
 pub(crate) enum Command {
@@ -31,8 +28,8 @@ pub(crate) enum Command {
     },
 }
 
-pub(crate) fn exec(data: &Path, command: Command) -> Result<()> {
-    let store = open_farm(data)?;
+pub(crate) fn exec(farm: &FarmTarget, command: Command) -> Result<()> {
+    let store = farm.open()?;
     match command {
         Command::Create { user, label } => {
             store

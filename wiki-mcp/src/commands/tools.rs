@@ -1,13 +1,11 @@
 //! `wiki-mcp tools [--wiki ID]`: the catalog, with each tool's state on each wiki.
 
-use std::path::Path;
-
 use anyhow::Result;
 use wiki_server::policy::effective_tools;
 use wiki_server::registry;
-use wiki_store::{ConfigStore, WikiStore};
 
-use super::{existing_wiki, open_farm};
+use super::database::FarmTarget;
+use super::existing_wiki;
 
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
@@ -16,11 +14,11 @@ pub(crate) struct Args {
     wiki: Option<String>,
 }
 
-pub(crate) fn exec(data: &Path, args: Args) -> Result<()> {
-    let store = open_farm(data)?;
+pub(crate) fn exec(farm: &FarmTarget, args: Args) -> Result<()> {
+    let store = farm.open()?;
     let registry = registry()?;
     let wikis = match &args.wiki {
-        Some(id) => vec![existing_wiki(&store, id)?],
+        Some(id) => vec![existing_wiki(&*store, id)?],
         None => super::main_first(store.list_wikis()?.into_iter().map(|wiki| wiki.id)),
     };
     let served: Vec<_> = wikis

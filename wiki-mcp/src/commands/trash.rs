@@ -1,13 +1,11 @@
 //! `wiki-mcp trash list|restore`: the recycle bin.
 
-use std::path::Path;
-
 use anyhow::{Context, Result};
 use wiki_mcp::farm::CLI_AUTHOR;
-use wiki_store::TrashStore;
 use wiki_store::model::trash::TrashId;
 
-use super::{existing_wiki, open_farm};
+use super::database::FarmTarget;
+use super::existing_wiki;
 
 #[derive(Debug, clap::Subcommand)]
 pub(crate) enum Command {
@@ -24,11 +22,11 @@ pub(crate) enum Command {
     },
 }
 
-pub(crate) fn exec(data: &Path, command: Command) -> Result<()> {
-    let store = open_farm(data)?;
+pub(crate) fn exec(farm: &FarmTarget, command: Command) -> Result<()> {
+    let store = farm.open()?;
     match command {
         Command::List { wiki } => {
-            let wiki = existing_wiki(&store, &wiki)?;
+            let wiki = existing_wiki(&*store, &wiki)?;
             println!(
                 "{:<6} {:<40} {:<8} {:<12} DELETED",
                 "ID", "DOCUMENT", "VERSION", "BY"

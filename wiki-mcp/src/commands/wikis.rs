@@ -1,12 +1,9 @@
 //! `wiki-mcp wikis create|list`.
 
-use std::path::Path;
-
 use anyhow::{Context, Result};
-use wiki_store::WikiStore;
 use wiki_store::model::wiki::WikiId;
 
-use super::open_farm;
+use super::database::FarmTarget;
 
 #[derive(Debug, clap::Subcommand)]
 pub(crate) enum Command {
@@ -22,8 +19,8 @@ pub(crate) enum Command {
     List,
 }
 
-pub(crate) fn exec(data: &Path, command: Command) -> Result<()> {
-    let store = open_farm(data)?;
+pub(crate) fn exec(farm: &FarmTarget, command: Command) -> Result<()> {
+    let store = farm.open()?;
     match command {
         Command::Create { id, name } => {
             let wiki = WikiId::new(&id).with_context(|| format!("`{id}` is not a wiki id"))?;

@@ -89,7 +89,10 @@ async fn serve(State(pages): State<Arc<Pages>>, request: Request) -> Response {
     }
     let manager = &pages.manager;
     let uri: &Uri = request.uri();
-    let key = Arc::clone(&manager.settings().link_key);
+    // Unknown only while the database has not answered since the server started.
+    let Some(key) = manager.link_key() else {
+        return unavailable();
+    };
     let claims = match LinkClaims::from_url(uri.path(), uri.query(), &key) {
         Ok(claims) => claims,
         Err(error) => {
@@ -112,20 +115,20 @@ async fn serve(State(pages): State<Arc<Pages>>, request: Request) -> Response {
 }
 
 /// The issuing endpoint's doors for the link's holder, and the document authorized for viewing
-/// as of now; `None` when any step refuses, a response when the store could not tell.
+/// as of now; `None` when any step refuses, a response (503) when the store could not tell, so
+/// a link is not declared dead during an outage.
 async fn authorize(
     pages: &Pages,
     claims: &LinkClaims,
 ) -> Result<Option<(Doors, AuthorizedReference)>, Response> {
     let manager = &pages.manager;
-    let Some(server) = manager
-        .server(&claims.endpoint)
-        .await
-        .ok()
-        .flatten()
-        .filter(|server| server.enabled())
-    else {
-        return Ok(None);
+    let server = match manager.server(&claims.endpoint).await {
+        Ok(Some(server)) if server.enabled() => server,
+        Ok(_) => return Ok(None),
+        Err(error) => {
+            tracing::warn!(%error, "could not check a link's endpoint");
+            return Err(unavailable());
+        }
     };
     let caller = match &claims.user {
         Some(user) => Caller::user(claims.endpoint.clone(), user.clone()),

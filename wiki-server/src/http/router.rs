@@ -88,15 +88,16 @@ impl Shared {
         &self.directory
     }
 
-    /// The directory's answers for one request. A store failure is a 503, logged, never shown.
+    /// The directory's answers for one request. A store failure is a 503 (with `Retry-After`
+    /// when it is transient: the database is down or restarting), logged, never shown.
     pub(crate) async fn resolve(
         &self,
         wiki: WikiId,
         token: Option<String>,
     ) -> Result<Resolution, Response> {
         self.directory.resolve(&wiki, token).await.map_err(|error| {
-            tracing::error!(wiki = %wiki, %error, "resolving a request's wiki and credentials failed");
-            StatusCode::SERVICE_UNAVAILABLE.into_response()
+            tracing::error!(wiki = %wiki, %error, source = ?std::error::Error::source(&error), "resolving a request's wiki and credentials failed");
+            store_unavailable(&error)
         })
     }
 
@@ -106,6 +107,26 @@ impl Shared {
         limiter.acquire(key).err().map(too_many_requests)
     }
 }
+
+/// The 503 of a request the store could not answer: a transient failure says to retry soon.
+pub(crate) fn store_unavailable(error: &crate::Error) -> Response {
+    if !matches!(error, crate::Error::Store(store) if store.is_transient()) {
+        return StatusCode::SERVICE_UNAVAILABLE.into_response();
+    }
+    let mut response = (
+        StatusCode::SERVICE_UNAVAILABLE,
+        "The wiki store is temporarily unavailable: retry in a few seconds.\n",
+    )
+        .into_response();
+    response.headers_mut().insert(
+        http::header::RETRY_AFTER,
+        http::HeaderValue::from_static(STORE_RETRY_AFTER_SECONDS),
+    );
+    response
+}
+
+/// What a 503 of an unreachable store asks clients to wait before retrying.
+const STORE_RETRY_AFTER_SECONDS: &str = "2";
 
 /// The HTTP server, bound and ready to serve.
 #[derive(Debug)]

@@ -9,10 +9,14 @@ use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use hmac::{Hmac, KeyInit, Mac};
 use sha2::Sha256;
+use wiki_store::{SecretStore, StoreError};
 
 /// How long a link stays valid after a tool printed it: long enough to open it from an agent's
 /// answer, short enough that a leaked link soon stops working.
 pub const LINK_TTL: Duration = Duration::from_secs(60 * 60);
+
+/// The farm secret a shared-database farm keeps its link key under ([`LinkKey::from_farm`]).
+pub const LINK_KEY_SECRET: &str = "link-signing-key";
 
 /// Bytes of key material (the HMAC-SHA256 block is larger; 32 bytes is its full strength).
 const KEY_BYTES: usize = 32;
@@ -72,6 +76,22 @@ impl LinkKey {
             }
             Err(error) => Err(error),
         }
+    }
+
+    /// The farm's key kept in the store under [`LINK_KEY_SECRET`], created there (from fresh
+    /// random bytes) by whichever process asks first: every replica of a farm on a shared
+    /// database signs and verifies alike, and no replica needs a shared disk. A stored value of
+    /// the wrong length is an error, never replaced.
+    pub fn from_farm(store: &dyn SecretStore) -> Result<Self, StoreError> {
+        let proposed = Self::random();
+        let stored = store.farm_secret(LINK_KEY_SECRET, &proposed.bytes)?;
+        let bytes: [u8; KEY_BYTES] = stored.try_into().map_err(|_| {
+            StoreError::backend(io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!("the farm secret `{LINK_KEY_SECRET}` is not a {KEY_BYTES}-byte link key"),
+            ))
+        })?;
+        Ok(Self { bytes })
     }
 
     /// The signature of `message`, URL-safe base64 without padding.

@@ -10,10 +10,11 @@
 //! altered or expired link is refused.
 //!
 //! The key never leaves the server: it is not part of any tool output, and the binary keeps it
-//! in the data directory, readable by its owner only ([`LinkKey::load_or_create`]).
+//! in the data directory, readable by its owner only ([`LinkKey::load_or_create`]), or, on a
+//! database several replicas share, in the store as a farm secret ([`LinkKey::from_farm`]).
 
 mod claims;
 mod key;
 
 pub use claims::{LinkClaims, LinkError, LinkPage};
-pub use key::{LINK_TTL, LinkKey};
+pub use key::{LINK_KEY_SECRET, LINK_TTL, LinkKey};

@@ -20,8 +20,8 @@
 
 use std::collections::HashMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Weak};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock, Weak};
 use std::time::Duration;
 
 use mcp_runtime::call::{CallSettings, panic_message};
@@ -65,9 +65,22 @@ pub struct ServerSettings {
     pub call_timeout: Duration,
     /// The public base URL links in tool output start with (`serve --public-url`).
     pub public_url: Option<Arc<str>>,
-    /// The key that signs the links tools print and that the link pages verify. The default is
-    /// random per process; `serve` loads the farm's stored key ([`LinkKey::load_or_create`]).
-    pub link_key: Arc<LinkKey>,
+    /// Where the key that signs the links tools print (and that the link pages verify) comes
+    /// from. The default is random per process; `serve` loads the farm's key: a file beside a
+    /// SQLite farm ([`LinkKey::load_or_create`]), the store's farm secret on a shared database.
+    pub link_key: LinkKeySource,
+}
+
+/// Where a server's link-signing key comes from.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub enum LinkKeySource {
+    /// This key.
+    Given(Arc<LinkKey>),
+    /// The store's farm secret ([`LinkKey::from_farm`]), so every replica serving the farm
+    /// signs and verifies alike. Read when the manager is made, or, while the database is
+    /// unreachable, on the first request that finds it back.
+    Farm,
 }
 
 impl Default for ServerSettings {
@@ -75,7 +88,7 @@ impl Default for ServerSettings {
         Self {
             call_timeout: DEFAULT_CALL_TIMEOUT,
             public_url: None,
-            link_key: Arc::new(LinkKey::random()),
+            link_key: LinkKeySource::Given(Arc::new(LinkKey::random())),
         }
     }
 }
@@ -95,7 +108,13 @@ impl ServerSettings {
 
     /// Sets the link-signing key.
     pub fn with_link_key(mut self, key: LinkKey) -> Self {
-        self.link_key = Arc::new(key);
+        self.link_key = LinkKeySource::Given(Arc::new(key));
+        self
+    }
+
+    /// Signs links with the farm's key kept in the store ([`LinkKeySource::Farm`]).
+    pub fn with_farm_link_key(mut self) -> Self {
+        self.link_key = LinkKeySource::Farm;
         self
     }
 }
@@ -124,6 +143,12 @@ impl std::fmt::Debug for Manager {
 
 /// What the change listener shares with the manager.
 struct State {
+    /// Whether the change sequence, the rights and the link key were read once. A manager made
+    /// while the database was unreachable is not: every request then retries the full check,
+    /// and is refused (503) until it succeeds.
+    ready: AtomicBool,
+    /// The link-signing key, once known.
+    link_key: OnceLock<Arc<LinkKey>>,
     /// Bumped to make every wiki's server re-read its inputs.
     generation: AtomicU64,
     /// The last change sequence value acted upon.
@@ -153,6 +178,27 @@ impl State {
         self.generation.fetch_add(1, Ordering::AcqRel);
     }
 
+    /// Publishes what a check read. Only the newest rights win when two checks raced; the
+    /// marker is published after the state it vouches for, and readiness last.
+    fn apply(&self, loaded: Loaded) {
+        if let Some(key) = loaded.link_key {
+            // Every replica reads the same stored key: a lost race set an equal one.
+            let _ = self.link_key.set(Arc::new(key));
+        }
+        if let Some(rights) = loaded.rights {
+            let mut current = self.rights.write();
+            let first = !self.ready.load(Ordering::Acquire);
+            if self.seen_seq.fetch_max(loaded.seq, Ordering::AcqRel) < loaded.seq || first {
+                *current = Arc::new(rights);
+                self.invalidate_all();
+            }
+        }
+        if let Some(marker) = loaded.marker {
+            self.checked_marker.store(marker, Ordering::Release);
+        }
+        self.ready.store(true, Ordering::Release);
+    }
+
     fn on_change(&self, event: &ChangeEvent) {
         let is_config = |reference: &wiki_store::reference::DocumentReference| {
             reference.local() == MCP_CONFIG_DOCUMENT
@@ -176,7 +222,12 @@ impl State {
 
 impl Manager {
     /// A manager over `store` serving every tool linked into the binary ([`crate::registry`]).
-    /// `Err` when the registry has conflicting ids, or the store cannot be read.
+    /// `Err` when the registry has conflicting ids, or the store fails other than by being
+    /// unreachable (a database that does not answer yet is waited for: requests get 503 until
+    /// it does).
+    ///
+    /// Reads the store, so it blocks: call it outside the async runtime or on its blocking
+    /// pool (PostgreSQL's synchronous client refuses to run on an async worker).
     pub fn new(store: Arc<dyn Store>, settings: ServerSettings) -> Result<Self, Error> {
         Self::with_registry(store, settings, registry()?)
     }
@@ -187,18 +238,29 @@ impl Manager {
         settings: ServerSettings,
         registry: &'static Registry,
     ) -> Result<Self, Error> {
-        // The marker first: a commit after it moves it, so the next request checks again.
-        let marker = store.commit_marker()?;
-        let seq = store.change_seq()?;
-        let rights = store.rights_snapshot()?;
         let state = Arc::new(State {
+            ready: AtomicBool::new(false),
+            link_key: OnceLock::new(),
             generation: AtomicU64::new(0),
-            seen_seq: AtomicU64::new(seq),
-            checked_marker: AtomicU64::new(marker),
+            seen_seq: AtomicU64::new(0),
+            checked_marker: AtomicU64::new(0),
             slots: Mutex::new(HashMap::new()),
-            rights: RwLock::new(Arc::new(rights)),
+            rights: RwLock::new(Arc::new(RightsSnapshot::default())),
             freshness: FreshnessGate::default(),
         });
+        if let LinkKeySource::Given(key) = &settings.link_key {
+            let _ = state.link_key.set(Arc::clone(key));
+        }
+        // A database that does not answer yet is not fatal: the server starts, answers 503
+        // until the first request finds it back, and never needs a restart for it.
+        let farm_key = matches!(settings.link_key, LinkKeySource::Farm);
+        match load(&*store, farm_key, None) {
+            Ok(loaded) => state.apply(loaded),
+            Err(error) if error.is_transient() => {
+                tracing::warn!(%error, "the store is unavailable: serving 503 until it answers");
+            }
+            Err(error) => return Err(error.into()),
+        }
         let listener: Weak<State> = Arc::downgrade(&state);
         let subscription = store.subscribe(Arc::new(move |event: &ChangeEvent| {
             if let Some(state) = listener.upgrade() {
@@ -246,6 +308,26 @@ impl Manager {
     /// while it does not move.
     pub fn change_seq(&self) -> u64 {
         self.state.seen_seq.load(Ordering::Acquire)
+    }
+
+    /// The link-signing key; `None` while the farm's key could not be read yet (the database
+    /// has not answered since the server started).
+    pub fn link_key(&self) -> Option<Arc<LinkKey>> {
+        self.state.link_key.get().cloned()
+    }
+
+    /// Whether the store answers now: one round trip (PostgreSQL) or read (SQLite), off the
+    /// async workers. What a health check asks; `Err` carries the store's error for the log.
+    pub async fn check_store(&self) -> Result<(), Error> {
+        let store = Arc::clone(&self.store);
+        tokio::task::spawn_blocking(move || store.change_seq().map(drop))
+            .await
+            .map_err(|error| Error::Join(error.to_string()))??;
+        if self.state.ready.load(Ordering::Acquire) {
+            Ok(())
+        } else {
+            self.state.freshness.ensure(|| self.poll()).await
+        }
     }
 
     /// The server of `wiki`, or `None` when the wiki does not exist. A disabled endpoint is
@@ -317,7 +399,7 @@ impl Manager {
         ToolContext::new(caller.user_name().map(str::to_owned)).with_extension(WikiCall {
             doors: self.doors(server, caller),
             public_url: self.settings.public_url.clone(),
-            link_key: Arc::clone(&self.settings.link_key),
+            link_key: self.link_key(),
             server: Arc::clone(server),
         })
     }
@@ -330,7 +412,8 @@ impl Manager {
     /// ([`FreshnessGate`]); each still sees every change committed before it arrived. A probe
     /// that fails (a busy lock) just means the full check.
     async fn refresh(&self) -> Result<(), Error> {
-        if let Ok(marker) = self.store.commit_marker()
+        if self.state.ready.load(Ordering::Acquire)
+            && let Ok(marker) = self.store.commit_marker()
             && marker == self.state.checked_marker.load(Ordering::Acquire)
         {
             return Ok(());
@@ -340,31 +423,22 @@ impl Manager {
 
     async fn poll(&self) -> Result<(), Error> {
         let store = Arc::clone(&self.store);
-        let seen = self.state.seen_seq.load(Ordering::Acquire);
-        let (marker, reloaded) = tokio::task::spawn_blocking(move || -> Result<_, StoreError> {
-            // Read before the sequence: whatever commits after it moves the marker again.
-            let marker = store.commit_marker().ok();
-            let seq = store.change_seq()?;
-            if seq == seen {
-                return Ok((marker, None));
-            }
-            Ok((marker, Some((seq, store.rights_snapshot()?))))
-        })
-        .await
-        .map_err(|error| Error::Join(error.to_string()))??;
-        if let Some((seq, rights)) = reloaded {
-            // Only the newest reload wins when two requests raced.
-            let mut current = self.state.rights.write();
-            if self.state.seen_seq.fetch_max(seq, Ordering::AcqRel) < seq {
-                *current = Arc::new(rights);
-                self.state.invalidate_all();
-            }
-        }
-        // Published after the state it vouches for.
-        if let Some(marker) = marker {
-            self.state.checked_marker.store(marker, Ordering::Release);
-        }
+        let farm_key = self.wants_farm_key();
+        let seen = self
+            .state
+            .ready
+            .load(Ordering::Acquire)
+            .then(|| self.state.seen_seq.load(Ordering::Acquire));
+        let loaded = tokio::task::spawn_blocking(move || load(&*store, farm_key, seen))
+            .await
+            .map_err(|error| Error::Join(error.to_string()))??;
+        self.state.apply(loaded);
         Ok(())
+    }
+
+    /// Whether the link key is still to be read from the store.
+    fn wants_farm_key(&self) -> bool {
+        matches!(self.settings.link_key, LinkKeySource::Farm) && self.state.link_key.get().is_none()
     }
 
     fn slot(&self, wiki: &WikiId) -> Arc<Slot> {
@@ -384,6 +458,41 @@ impl Manager {
         slots.insert(wiki.clone(), Arc::clone(&slot));
         slot
     }
+}
+
+/// What one freshness check read.
+struct Loaded {
+    /// The commit marker read before the sequence (`None` when the probe failed).
+    marker: Option<u64>,
+    seq: u64,
+    /// The rights, read when the sequence moved (or on the first load).
+    rights: Option<RightsSnapshot>,
+    /// The farm's link key, read on the first load when it comes from the store.
+    link_key: Option<LinkKey>,
+}
+
+/// Reads the commit marker, the change sequence and, when the sequence is not `seen` (always on
+/// the first load, `seen` = `None`), the rights snapshot; and the farm's link key when
+/// `farm_key`. Runs on a blocking thread.
+fn load(store: &dyn Store, farm_key: bool, seen: Option<u64>) -> Result<Loaded, StoreError> {
+    // Read before the sequence: whatever commits after it moves the marker again.
+    let marker = store.commit_marker().ok();
+    let seq = store.change_seq()?;
+    let rights = match seen {
+        Some(seen) if seen == seq => None,
+        _ => Some(store.rights_snapshot()?),
+    };
+    let link_key = if farm_key {
+        Some(LinkKey::from_farm(store)?)
+    } else {
+        None
+    };
+    Ok(Loaded {
+        marker,
+        seq,
+        rights,
+        link_key,
+    })
 }
 
 enum Absent {

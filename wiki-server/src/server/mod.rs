@@ -11,4 +11,6 @@ pub mod policy;
 pub use caller::Caller;
 pub use endpoint::WikiServer;
 pub use handler::{McpHandler, SERVER_NAME};
-pub use manager::{DEFAULT_CALL_TIMEOUT, DEFAULT_DESCRIPTION, MAN_HINT, Manager, ServerSettings};
+pub use manager::{
+    DEFAULT_CALL_TIMEOUT, DEFAULT_DESCRIPTION, LinkKeySource, MAN_HINT, Manager, ServerSettings,
+};
