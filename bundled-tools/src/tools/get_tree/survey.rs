@@ -41,8 +41,10 @@ struct Space {
     unsampled: bool,
 }
 
-/// The survey's body and footer.
+/// The survey's body and footer. The scan reports the pages it authorized as progress and
+/// stops early when the call is cancelled (its result is then never read).
 pub(super) async fn survey(
+    ctx: &ToolContext,
     doors: &Doors,
     wiki: Option<&str>,
     shape: Shape,
@@ -51,8 +53,12 @@ pub(super) async fn survey(
     let wiki = doors.single_wiki(wiki)?;
     let read = wiki.clone();
     let authorizer = doors.clone();
+    let scan = Scan {
+        progress: ctx.progress_reporter(),
+        cancellation: ctx.cancellation().clone(),
+    };
     let (spaces, sampled) = doors
-        .blocking(move |store| read_spaces(store, &authorizer, &read, shape.show_hidden))
+        .blocking(move |store| read_spaces(store, &authorizer, &read, shape.show_hidden, &scan))
         .await?
         .map_err(|error| store_failure("read the page tree", &error))?;
 
@@ -106,11 +112,12 @@ fn read_spaces(
     doors: &Doors,
     wiki: &WikiId,
     show_hidden: bool,
+    scan: &Scan,
 ) -> wiki_server::store::Result<(BTreeMap<SpacePath, Space>, bool)> {
     let mut rows = store.pages(wiki, None, true, 0, FETCH_CEILING + 1)?;
     let sampled = rows.len() > FETCH_CEILING;
     rows.truncate(FETCH_CEILING);
-    let mut spaces = count(doors, rows, show_hidden);
+    let mut spaces = count(doors, rows, show_hidden, scan);
     if sampled {
         for summary in store.top_level_spaces(wiki, show_hidden)? {
             if spaces.contains_key(&summary.space) {
@@ -125,10 +132,29 @@ fn read_spaces(
     Ok((spaces, sampled))
 }
 
+/// The call's signals, for the blocking scan.
+struct Scan {
+    progress: ProgressReporter,
+    cancellation: CancellationToken,
+}
+
 /// Counts the authorized rows per top-level space; denied rows are not counted anywhere.
-fn count(doors: &Doors, rows: Vec<TreeNode>, show_hidden: bool) -> BTreeMap<SpacePath, Space> {
+fn count(
+    doors: &Doors,
+    rows: Vec<TreeNode>,
+    show_hidden: bool,
+    scan: &Scan,
+) -> BTreeMap<SpacePath, Space> {
     let mut spaces: BTreeMap<SpacePath, Space> = BTreeMap::new();
-    for node in rows {
+    let total = u64::try_from(rows.len()).unwrap_or(u64::MAX);
+    for (index, node) in rows.into_iter().enumerate() {
+        if scan.cancellation.is_cancelled() {
+            break;
+        }
+        let done = u64::try_from(index + 1).unwrap_or(u64::MAX);
+        scan.progress.report(done, Some(total), || {
+            format!("{done} of {total} pages surveyed")
+        });
         if !doors.row_visible(&node.reference) {
             continue;
         }
