@@ -19,6 +19,10 @@ pub(crate) const TOOL_KEYS: &[&str] = &[
     "man",
     "title",
     "rename_all",
+    "output",
+    "idempotent",
+    "additive",
+    "open_world",
 ];
 
 /// The keys `#[param(...)]` accepts on a tool's field.
@@ -50,6 +54,11 @@ pub(crate) struct ToolAttrs {
     pub(crate) man: Option<Spanned<LitStr>>,
     pub(crate) title: Option<Spanned<LitStr>>,
     pub(crate) rename_all: Option<Spanned<RenameRule>>,
+    /// `output = T`: the structured output type.
+    pub(crate) output: Option<syn::Type>,
+    pub(crate) idempotent: Option<Spanned<()>>,
+    pub(crate) additive: Option<Spanned<()>>,
+    pub(crate) open_world: Option<Spanned<bool>>,
 }
 
 /// `#[param(...)]` on a tool's field.
@@ -81,6 +90,10 @@ pub(crate) fn parse_tool_attrs(cx: &Ctxt, args: TokenStream) -> ToolAttrs {
             "title" => attrs.title = string_value(cx, &meta, &key)?,
             "write" => attrs.write = flag(cx, &meta, &key)?.is_some(),
             "rename_all" => attrs.rename_all = rename_rule(cx, &meta)?,
+            "output" => attrs.output = type_value(cx, &meta)?,
+            "idempotent" => attrs.idempotent = flag(cx, &meta, &key)?,
+            "additive" => attrs.additive = flag(cx, &meta, &key)?,
+            "open_world" => attrs.open_world = bool_value(cx, &meta, &key)?,
             _ => not_parsed(cx, &meta, &key),
         }
         Ok(())
@@ -255,6 +268,60 @@ fn string_value(
                     "`{key}` takes a string literal, e.g. `{key} = \"...\"` (not a constant, \
                      macro or other expression)"
                 ),
+            );
+            Ok(None)
+        }
+    }
+}
+
+/// `output = SomeType`: a type, not a string naming one.
+fn type_value(cx: &Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<Option<syn::Type>> {
+    const HOW: &str = "`output` takes the output type: write `output = MyOutput`, a type that \
+                       derives `Serialize` and `JsonSchema` (or carries #[mcp_output])";
+    let path = meta.path.clone();
+    if !meta.input.peek(Token![=]) {
+        cx.error_spanned_by(&path, HOW);
+        return skip_value(meta).map(|()| None);
+    }
+    let value = meta.value()?;
+    if value.peek(LitStr) {
+        let text: LitStr = value.parse()?;
+        cx.error_spanned_by(
+            &text,
+            format!("{HOW}; not a string: write `output = {}`", text.value()),
+        );
+        return Ok(None);
+    }
+    value.parse::<syn::Type>().map(Some)
+}
+
+/// `key = true` / `key = false`.
+fn bool_value(
+    cx: &Ctxt,
+    meta: &ParseNestedMeta<'_>,
+    key: &str,
+) -> syn::Result<Option<Spanned<bool>>> {
+    let path = meta.path.clone();
+    if !meta.input.peek(Token![=]) {
+        cx.error_spanned_by(
+            &path,
+            format!("`{key}` takes `true` or `false`: write `{key} = false`"),
+        );
+        return skip_value(meta).map(|()| None);
+    }
+    let expr: Expr = meta.value()?.parse()?;
+    match &expr {
+        Expr::Lit(ExprLit {
+            lit: Lit::Bool(value),
+            ..
+        }) => Ok(Some(Spanned {
+            value: value.value,
+            tokens: quote!(#path = #expr),
+        })),
+        _ => {
+            cx.error_spanned_by(
+                &expr,
+                format!("`{key}` takes `true` or `false`, e.g. `{key} = false`"),
             );
             Ok(None)
         }
@@ -448,7 +515,7 @@ mod tests {
             messages,
             [
                 "unknown #[mcp_tool] key `colour`; expected one of: id, name, write, category, \
-                 summary, man, title, rename_all",
+                 summary, man, title, rename_all, output, idempotent, additive, open_world",
                 "duplicate #[mcp_tool] key `id`; give it once",
                 "`write` is a flag: write `write` alone, without a value",
             ]

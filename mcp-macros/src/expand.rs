@@ -185,9 +185,33 @@ fn declaration(tool: &Tool<'_>, private: &TokenStream) -> TokenStream {
     let title = optional(&attrs.title);
     let man = optional(&attrs.man);
     let write = attrs.write;
+    let idempotent = attrs.idempotent.is_some();
+    let additive = attrs.additive.is_some();
+    let open_world = match &attrs.open_world {
+        Some(open) => {
+            let open = open.value;
+            quote!(#private::Option::Some(#open))
+        }
+        None => quote!(#private::Option::None),
+    };
     // Spanned on the struct name: a missing `Execute` impl is reported once, there, through
-    // `Execute`'s `on_unimplemented`.
-    let invoke = quote_spanned!(ident.span()=> #private::invoke::<#ident>);
+    // `Execute`'s `on_unimplemented`. The output type's bound is spanned on the type, so a
+    // type that cannot be an output is reported where it is named.
+    let (invoke, output) = match &attrs.output {
+        Some(ty) => {
+            let name = crate::model::type_name(ty);
+            (
+                quote_spanned!(ident.span()=> #private::invoke_structured::<#ident, #ty>),
+                quote_spanned!(ty.span()=> #private::Option::Some(
+                    #private::OutputDecl::of::<#ty>(#name)
+                )),
+            )
+        }
+        None => (
+            quote_spanned!(ident.span()=> #private::invoke::<#ident>),
+            quote!(#private::Option::None),
+        ),
+    };
     quote! {
         #private::ToolDeclaration {
             id: #id,
@@ -196,6 +220,10 @@ fn declaration(tool: &Tool<'_>, private: &TokenStream) -> TokenStream {
             description: #description,
             category: #category,
             write: #write,
+            idempotent: #idempotent,
+            additive: #additive,
+            open_world: #open_world,
+            output: #output,
             man: #man,
             module_path: #private::module_path!(),
             params: &__PARAMS,

@@ -14,6 +14,7 @@ mod docs;
 mod expand;
 mod fallback;
 mod model;
+mod output;
 mod valid;
 
 use proc_macro::TokenStream;
@@ -35,7 +36,11 @@ use proc_macro::TokenStream;
 /// Tool keys: `id` (required, `^[a-zA-Z0-9_-]{1,64}$`: the advertised name and the key wikis
 /// enable the tool by), `name` (optional, must equal `id`), `write` (the tool changes content),
 /// `category` (default "General"), `summary` (default: the doc comment's first sentence), `man`
-/// (long prose for the `man` tool only), `title`, `rename_all` (serde's spellings).
+/// (long prose for the `man` tool only), `title`, `rename_all` (serde's spellings), `output = T`
+/// (structured output: the `outputSchema` is derived from `T`, and the tool implements
+/// `Execute<Structured<T>>`), `idempotent` and `additive` (write tools: `idempotentHint`, and
+/// `destructiveHint: false` for a write that only adds), `open_world = true|false`
+/// (`openWorldHint`; left out when not given).
 ///
 /// Field keys in `#[param(...)]`: `rename = "wire"`, `default = N` and `range = a..=b` (integers),
 /// `clamp` (clamp into `range` instead of refusing), `required` (string maps), `raw` (a `String`
@@ -47,6 +52,13 @@ use proc_macro::TokenStream;
 #[proc_macro_attribute]
 pub fn mcp_tool(args: TokenStream, item: TokenStream) -> TokenStream {
     expand::mcp_tool(args.into(), item.into()).into()
+}
+
+/// A tool's structured output type: derives `Serialize` and `JsonSchema` through
+/// mcp-runtime's own serde and schemars (`#[serde]`/`#[schemars]` attributes work as usual).
+#[proc_macro_attribute]
+pub fn mcp_output(args: TokenStream, item: TokenStream) -> TokenStream {
+    output::mcp_output(args.into(), item.into()).into()
 }
 
 /// A unit enum as a string parameter whose values are the variants in lower snake_case

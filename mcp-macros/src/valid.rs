@@ -18,6 +18,7 @@ pub(crate) fn check(cx: &Ctxt, tool: &Tool<'_>) {
     check_shape(cx, tool);
     check_id(cx, tool);
     check_attr_texts(cx, tool);
+    check_write_hints(cx, tool);
     if tool.doc_lines.is_none() {
         cx.error_spanned_by(
             &tool.input.ident,
@@ -63,6 +64,29 @@ fn check_shape(cx: &Ctxt, tool: &Tool<'_>) {
             "a tool struct cannot be generic: its schema is fixed when it is compiled; use \
              concrete field types",
         );
+    }
+}
+
+/// `idempotent` and `additive` describe how a write changes content; on a read tool (which
+/// changes nothing, so is idempotent and not destructive by nature) they mean nothing.
+fn check_write_hints(cx: &Ctxt, tool: &Tool<'_>) {
+    if tool.attrs.write {
+        return;
+    }
+    for (key, given) in [
+        ("idempotent", &tool.attrs.idempotent),
+        ("additive", &tool.attrs.additive),
+    ] {
+        if let Some(given) = given {
+            cx.error_spanned_by(
+                &given.tokens,
+                format!(
+                    "`{key}` describes a write tool's changes: add `write` if this tool \
+                     changes content, or remove `{key}` (a read tool changes nothing, so it is \
+                     idempotent and not destructive by nature)"
+                ),
+            );
+        }
     }
 }
 

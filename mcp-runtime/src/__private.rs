@@ -4,12 +4,13 @@
 
 pub use crate::context::ToolContext;
 pub use crate::declaration::{BoxFuture, ToolDeclaration, ToolParams};
-pub use crate::invoke::invoke;
+pub use crate::invoke::{invoke, invoke_structured};
 pub use crate::param::{
     DerivedParam, JsonObject, Param, ParamDecl, ParamEnum, ParamError, ParamObject, ParamSpec,
     enum_parse, enum_schema,
 };
-pub use crate::tool::{Execute, ToolResult};
+pub use crate::structured::{OutputDecl, OutputType};
+pub use crate::tool::{Execute, Structured, ToolResult};
 pub use inventory;
 pub use schemars;
 pub use serde;

@@ -2,7 +2,7 @@
 //!
 //! The middleware hands each finished call to the server's [`Audit`] sink. The framework's own,
 //! [`LogAudit`], writes one event on tracing target `audit` with typed, fixed fields: `tool`,
-//! `user` (the name, or `guest`), `outcome` (`ok` | `error` | `failed`) and `duration_ms`. A
+//! `user` (the name, or `guest`), `outcome` (`ok` | `error` | `failed` | `cancelled` | `timeout`) and `duration_ms`. A
 //! server whose calls have more to say (the wiki server adds `wiki`) brings its own sink, which
 //! reads what it needs from the call's context extensions. Whatever the sink, the arguments are
 //! never handed to it: they carry page content and search terms, which an operator's log must
@@ -21,8 +21,12 @@ pub enum Outcome {
     Ok,
     /// The tool returned an agent-facing error (bad arguments, refused access, not found…).
     Error,
-    /// The tool panicked or ran out of time: an internal failure.
+    /// The tool panicked, or its result broke its output schema: an internal failure.
     Failed,
+    /// The client cancelled the call (or went away) before it finished.
+    Cancelled,
+    /// The call ran past the server's timeout and was cancelled.
+    Timeout,
 }
 
 impl Outcome {
@@ -32,6 +36,8 @@ impl Outcome {
             Outcome::Ok => "ok",
             Outcome::Error => "error",
             Outcome::Failed => "failed",
+            Outcome::Cancelled => "cancelled",
+            Outcome::Timeout => "timeout",
         }
     }
 }

@@ -29,35 +29,88 @@ use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
-use rmcp::ErrorData;
-use rmcp::model::{CallToolRequestParams, CallToolResult, ContentBlock as RmcpContent};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResult, ContentBlock as RmcpContent, RequestParamsMeta,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer};
 
 use crate::audit::{Audit, AuditRecord, LogAudit, Outcome};
 use crate::context::ToolContext;
 use crate::output::guard::fragment;
 use crate::param::JsonObject;
+use crate::signals::{CancellationToken, PeerProgress, ProgressReporter, ProgressSink};
 use crate::tool::{ContentBlock, ToolError, ToolOutput, ToolResult};
 use crate::toolset::{ServedTool, ToolSet};
 
 /// The per-call timeout when a server configures none.
 pub const DEFAULT_CALL_TIMEOUT: Duration = Duration::from_secs(30);
 
-/// One `tools/call` as a transport received it: the tool's name and its arguments.
-#[derive(Debug, Clone, PartialEq)]
+/// One `tools/call` as a transport received it: the tool's name and its arguments, and the
+/// request's signals: its cancellation (the transport cancels it on `notifications/cancelled`
+/// or when the client goes away) and, when the request carried a `progressToken`, where its
+/// progress goes.
+#[derive(Clone)]
 #[non_exhaustive]
 pub struct ToolCall {
     /// The tool's name, as the client sent it.
     pub name: String,
     /// The arguments (an absent `arguments` member is the empty object).
     pub arguments: JsonObject,
+    /// Cancelled by the transport when the request is; never cancelled by default.
+    pub cancellation: CancellationToken,
+    /// The request's progress sink, when it asked for progress.
+    pub progress: Option<Arc<dyn ProgressSink>>,
+}
+
+impl fmt::Debug for ToolCall {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ToolCall")
+            .field("name", &self.name)
+            .field("arguments", &self.arguments)
+            .field("cancelled", &self.cancellation.is_cancelled())
+            .field("progress", &self.progress.is_some())
+            .finish()
+    }
 }
 
 impl ToolCall {
-    /// A call of `name` with `arguments`.
+    /// A call of `name` with `arguments`, never cancelled, without progress.
     pub fn new(name: impl Into<String>, arguments: JsonObject) -> Self {
         Self {
             name: name.into(),
             arguments,
+            cancellation: CancellationToken::new(),
+            progress: None,
+        }
+    }
+
+    /// The call stops when `cancellation` is cancelled.
+    pub fn with_cancellation(mut self, cancellation: CancellationToken) -> Self {
+        self.cancellation = cancellation;
+        self
+    }
+
+    /// The call's progress goes to `sink`.
+    pub fn with_progress(mut self, sink: Arc<dyn ProgressSink>) -> Self {
+        self.progress = Some(sink);
+        self
+    }
+
+    /// The call of an rmcp request: its name and arguments, its cancellation token, and its
+    /// progress token (notifications go to the request's peer).
+    pub fn from_rmcp(request: CallToolRequestParams, context: &RequestContext<RoleServer>) -> Self {
+        // rmcp lifts a request's `_meta` onto its context; a hand-built request keeps it.
+        let token = context
+            .meta
+            .get_progress_token()
+            .or_else(|| request.progress_token());
+        let call = Self::from(request).with_cancellation(context.ct.clone());
+        match token {
+            Some(token) => {
+                call.with_progress(Arc::new(PeerProgress::new(context.peer.clone(), token)))
+            }
+            None => call,
         }
     }
 }
@@ -125,6 +178,11 @@ pub async fn call(
     let Some(served) = tools.get(&request.name) else {
         return Err(unknown_tool(tools, &request.name));
     };
+    // The tool's own token: the timeout cancels it without touching the transport's.
+    let ctx = ctx.with_signals(
+        request.cancellation.child_token(),
+        ProgressReporter::new(request.progress),
+    );
     Ok(execute_wrapped(served, &ctx, &request.arguments, settings).await)
 }
 
@@ -187,26 +245,89 @@ async fn run(
         Ok(future) => future,
         Err(panic) => return (Outcome::Failed, Err(internal_error(id, &*panic))),
     };
-    match tokio::time::timeout(timeout, CatchUnwind(future)).await {
-        Ok(Ok(Ok(output))) => (Outcome::Ok, Ok(output)),
-        Ok(Ok(Err(error))) => (Outcome::Error, Err(error)),
-        Ok(Err(panic)) => (Outcome::Failed, Err(internal_error(id, &*panic))),
-        Err(_elapsed) => {
+    let cancellation = ctx.cancellation().clone();
+    tokio::select! {
+        // A tool that finished wins over a signal that fired at the same moment.
+        biased;
+        finished = CatchUnwind(future) => match finished {
+            Ok(Ok(output)) => match checked(served, output) {
+                Ok(output) => (Outcome::Ok, Ok(output)),
+                Err(error) => (Outcome::Failed, Err(error)),
+            },
+            Ok(Err(error)) => (Outcome::Error, Err(error)),
+            Err(panic) => (Outcome::Failed, Err(internal_error(id, &*panic))),
+        },
+        () = cancellation.cancelled() => {
+            tracing::info!(tool = id, user = ctx.user_or_guest(), "tool call cancelled");
+            (
+                Outcome::Cancelled,
+                Err(ToolError::new(format!(
+                    "Error: the call of '{id}' was cancelled before it finished.{}",
+                    unfinished_write(served)
+                ))),
+            )
+        }
+        () = tokio::time::sleep(timeout) => {
+            // Tell whatever the tool started (blocking store work, a renderer) to stop.
+            cancellation.cancel();
             tracing::warn!(
                 tool = id,
                 user = ctx.user_or_guest(),
                 timeout_s = timeout.as_secs_f64(),
                 "tool call timed out"
             );
+            let advice = if served.writes() {
+                unfinished_write(served)
+            } else {
+                " Retry with a narrower request (a smaller limit, a more specific query); if it \
+                 keeps timing out, tell an administrator."
+                    .to_owned()
+            };
             (
-                Outcome::Failed,
+                Outcome::Timeout,
                 Err(ToolError::new(format!(
-                    "Error: tool '{id}' timed out after {} and was stopped. Retry with a \
-                     narrower request (a smaller limit, a more specific query); if it keeps \
-                     timing out, tell an administrator.",
+                    "Error: tool '{id}' did not finish within {} and was cancelled.{advice}",
                     seconds(timeout)
                 ))),
             )
+        }
+    }
+}
+
+/// What an agent must know when a write tool was stopped: a write already handed to the store
+/// commits or not as one transaction, never in part, but the answer cannot say which.
+fn unfinished_write(served: ServedTool) -> String {
+    if served.writes() {
+        " A change it had already handed to the store is saved whole or not at all: check the \
+         target (get_document or get_history) before retrying."
+            .to_owned()
+    } else {
+        String::new()
+    }
+}
+
+/// `output` when its structured content (if any) matches the tool's output schema; otherwise
+/// the generic internal error (the departure is logged): a client validates structured content
+/// against the advertised schema, so a result that does not match is never sent.
+fn checked(served: ServedTool, output: ToolOutput) -> ToolResult {
+    let Some(structured) = output.structured_value() else {
+        return Ok(output);
+    };
+    match served.tool.check_output(structured) {
+        Ok(()) => Ok(output),
+        Err(problem) => {
+            tracing::error!(
+                tool = served.id(),
+                problem,
+                "a tool's structured result does not match its output schema; the caller got a \
+                 generic error"
+            );
+            Err(ToolError::new(format!(
+                "Internal error in tool '{}': its result did not match its declared output. \
+                 Retry the call; if it keeps failing, tell an administrator (the details are in \
+                 the server log).",
+                served.id()
+            )))
         }
     }
 }
@@ -242,18 +363,26 @@ fn seconds(duration: Duration) -> String {
     }
 }
 
-/// A tool's result as MCP content; an error is one text block with `isError: true`.
+/// A tool's result as MCP content (and its `structuredContent`, for a tool declared with
+/// `output`); an error is one text block with `isError: true`, never structured content.
 fn to_mcp(result: ToolResult) -> CallToolResult {
     match result {
-        Ok(ToolOutput { content }) => CallToolResult::success(
-            content
-                .into_iter()
-                .map(|block| match block {
-                    ContentBlock::Text(text) => RmcpContent::text(text),
-                    ContentBlock::Image { data, mime_type } => RmcpContent::image(data, mime_type),
-                })
-                .collect(),
-        ),
+        Ok(output) => {
+            let (content, structured) = output.into_parts();
+            let mut result = CallToolResult::success(
+                content
+                    .into_iter()
+                    .map(|block| match block {
+                        ContentBlock::Text(text) => RmcpContent::text(text),
+                        ContentBlock::Image { data, mime_type } => {
+                            RmcpContent::image(data, mime_type)
+                        }
+                    })
+                    .collect(),
+            );
+            result.structured_content = structured;
+            result
+        }
         Err(error) => CallToolResult::error(vec![RmcpContent::text(error.message())]),
     }
 }

@@ -10,6 +10,8 @@
 
 use http::Extensions;
 
+use crate::signals::{CancellationToken, ProgressReporter};
+
 /// The name audit lines and messages give a caller without credentials.
 pub const GUEST: &str = "guest";
 
@@ -23,6 +25,8 @@ pub const GUEST: &str = "guest";
 pub struct ToolContext {
     user: Option<String>,
     extensions: Extensions,
+    cancellation: CancellationToken,
+    progress: ProgressReporter,
 }
 
 impl ToolContext {
@@ -31,7 +35,47 @@ impl ToolContext {
         Self {
             user,
             extensions: Extensions::new(),
+            cancellation: CancellationToken::new(),
+            progress: ProgressReporter::default(),
         }
+    }
+
+    /// This call's stop signal: cancelled when the client cancels the request, goes away, or
+    /// the call times out. A tool doing long work checks it between steps
+    /// (`is_cancelled()`) or hands it to the blocking work it starts; the call path stops
+    /// polling the tool as soon as it fires either way.
+    pub fn cancellation(&self) -> &CancellationToken {
+        &self.cancellation
+    }
+
+    /// Whether this call was cancelled (or timed out): stop and return.
+    pub fn is_cancelled(&self) -> bool {
+        self.cancellation.is_cancelled()
+    }
+
+    /// Reports that `done` of `total` (when known) items are done, with what is happening:
+    /// `notifications/progress` when the request carried a `progressToken`, throttled to at
+    /// most ~10 a second (the first and the final `done == total` always go); nothing, at no
+    /// cost, otherwise.
+    pub fn progress(&self, done: u64, total: Option<u64>, message: impl FnOnce() -> String) {
+        self.progress.report(done, total, message);
+    }
+
+    /// This call's progress reporter, to hand to blocking work (a store scan) that reports
+    /// from another thread.
+    pub fn progress_reporter(&self) -> ProgressReporter {
+        self.progress.clone()
+    }
+
+    /// The call path's half: this call's signals, from its request.
+    pub(crate) fn with_signals(
+        mut self,
+        cancellation: CancellationToken,
+        progress: ProgressReporter,
+    ) -> Self {
+        self.cancellation = cancellation;
+        self.progress = progress;
+        self
     }
 
     /// The authenticated user's name, or `None` for the guest.

@@ -8,6 +8,7 @@ use std::pin::Pin;
 
 use crate::context::ToolContext;
 use crate::param::{JsonObject, ParamDecl, ParamError};
+use crate::structured::OutputDecl;
 use crate::tool::ToolResult;
 
 /// A boxed, `Send` future returned by a tool invocation.
@@ -28,6 +29,17 @@ pub struct ToolDeclaration {
     pub category: &'static str,
     /// `write`: the tool changes content.
     pub write: bool,
+    /// `idempotent` (write tools): calling it again with the same arguments changes nothing
+    /// more (`idempotentHint`).
+    pub idempotent: bool,
+    /// `additive` (write tools): it only adds, never overwrites or deletes
+    /// (`destructiveHint: false`).
+    pub additive: bool,
+    /// `open_world = true|false`: whether it reaches beyond its own system (`openWorldHint`);
+    /// `None` leaves the hint out (clients then assume `true`).
+    pub open_world: Option<bool>,
+    /// `output = T`: the structured output type, its schema derived from `T`.
+    pub output: Option<OutputDecl>,
     /// `man = "..."`: long prose kept out of the advertised definition.
     pub man: Option<&'static str>,
     /// `module_path!()` at the declaration, to name both sides of a duplicate.
@@ -69,6 +81,10 @@ pub(crate) mod testing {
             description: "A tool.",
             category: "General",
             write,
+            idempotent: false,
+            additive: false,
+            open_world: None,
+            output: None,
             man: None,
             module_path,
             params: &[],

@@ -42,4 +42,17 @@ pub enum Error {
         /// What is wrong.
         problem: SchemaProblem,
     },
+    /// A tool's output type gives an output schema that is not advertisable.
+    #[error(
+        "tool `{id}` declares `output = {type_name}`, whose output schema is unusable: {problem} \
+         (an output type must serialize to an object and be flat: no recursive types)"
+    )]
+    InvalidOutputSchema {
+        /// The tool id.
+        id: &'static str,
+        /// The declared output type.
+        type_name: &'static str,
+        /// What is wrong.
+        problem: SchemaProblem,
+    },
 }

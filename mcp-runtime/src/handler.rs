@@ -104,12 +104,12 @@ impl ServerHandler for ToolHandler {
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let ctx = ToolContext::new(self.inner.user.clone());
         call(
             &self.inner.offered,
-            ToolCall::from(request),
+            ToolCall::from_rmcp(request, &context),
             ctx,
             &self.inner.settings,
         )

@@ -22,6 +22,8 @@ pub mod param;
 pub mod prelude;
 pub mod registry;
 pub mod schema;
+pub mod signals;
+pub mod structured;
 pub mod tool;
 pub mod toolset;
 

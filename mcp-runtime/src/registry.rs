@@ -7,12 +7,15 @@
 //! refuses to start. Last-wins or a silent skip would change which tool an agent runs depending
 //! on link order.
 
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
+
+use serde_json::Value;
 
 use crate::declaration::ToolDeclaration;
 use crate::definition::ToolDefinition;
 use crate::error::Error;
-use crate::schema::check_schema;
+use crate::param::JsonObject;
+use crate::schema::{SchemaProblem, check_output_schema, check_schema};
 
 /// Tool ids a server keeps for the tools it declares itself (the wiki server's `man` and
 /// `list_wikis`): only a declaration in the `owner` crate may use them.
@@ -56,6 +59,15 @@ pub struct RegisteredTool {
     declaration: &'static ToolDeclaration,
     local: OnceLock<Result<ToolDefinition, Error>>,
     cross_wiki: OnceLock<Result<ToolDefinition, Error>>,
+    output: OnceLock<Result<Option<OutputContract>, Error>>,
+}
+
+/// The output schema of a tool declared with `output = T`, checked, and its compiled validator:
+/// every structured result is validated against it before it is sent.
+#[derive(Debug)]
+struct OutputContract {
+    schema: Arc<JsonObject>,
+    validator: jsonschema::Validator,
 }
 
 /// The registry of the running binary with no reserved ids, loaded on first call. `Err` names
@@ -128,6 +140,7 @@ impl Registry {
                     declaration,
                     local: OnceLock::new(),
                     cross_wiki: OnceLock::new(),
+                    output: OnceLock::new(),
                 })
                 .collect(),
         })
@@ -168,7 +181,8 @@ impl RegisteredTool {
             &self.local
         };
         cell.get_or_init(|| {
-            let definition = ToolDefinition::build(self.declaration, cross_wiki_reach);
+            let output = self.output()?.map(|contract| Arc::clone(&contract.schema));
+            let definition = ToolDefinition::build(self.declaration, cross_wiki_reach, output);
             check_schema(&definition.input_schema).map_err(|problem| Error::InvalidSchema {
                 id: self.declaration.id,
                 variant: if cross_wiki_reach {
@@ -182,6 +196,46 @@ impl RegisteredTool {
         })
         .as_ref()
         .map_err(Clone::clone)
+    }
+
+    /// Checks `structured` (a result's structured content) against the output schema: `Err`
+    /// says where it departs from it (for the log: it may quote the value). A tool without
+    /// `output` has no structured content to check.
+    pub fn check_output(&self, structured: &Value) -> Result<(), String> {
+        match self.output() {
+            Ok(Some(contract)) => match contract.validator.iter_errors(structured).next() {
+                None => Ok(()),
+                Some(error) => Err(format!("at `{}`: {error}", error.instance_path())),
+            },
+            Ok(None) => Err("the tool declares no output type".to_owned()),
+            Err(error) => Err(error.to_string()),
+        }
+    }
+
+    /// The output contract, derived from the declared type and checked on first use.
+    fn output(&self) -> Result<Option<&OutputContract>, Error> {
+        self.output
+            .get_or_init(|| {
+                let Some(output) = self.declaration.output else {
+                    return Ok(None);
+                };
+                let refuse = |problem| Error::InvalidOutputSchema {
+                    id: self.declaration.id,
+                    type_name: output.type_name,
+                    problem,
+                };
+                let schema = (output.schema)();
+                check_output_schema(&schema).map_err(refuse)?;
+                let validator = jsonschema::draft202012::new(&Value::Object(schema.clone()))
+                    .map_err(|error| refuse(SchemaProblem::Invalid(error.to_string())))?;
+                Ok(Some(OutputContract {
+                    schema: Arc::new(schema),
+                    validator,
+                }))
+            })
+            .as_ref()
+            .map(Option::as_ref)
+            .map_err(Clone::clone)
     }
 }
 
@@ -272,6 +326,43 @@ mod tests {
                 first: "a_server::man",
                 second: "a_server_extras::man",
             })
+        );
+    }
+
+    /// A recursive type: its schema keeps a `$ref`, which the flat check refuses.
+    #[derive(serde::Serialize, schemars::JsonSchema)]
+    struct Tree {
+        children: Vec<Tree>,
+    }
+
+    static RECURSIVE: ToolDeclaration = ToolDeclaration {
+        output: Some(crate::structured::OutputDecl::of::<Tree>("Tree")),
+        ..declaration("tree", "tools_a::tree")
+    };
+    static NOT_AN_OBJECT: ToolDeclaration = ToolDeclaration {
+        output: Some(crate::structured::OutputDecl::of::<Vec<String>>(
+            "Vec<String>",
+        )),
+        ..declaration("names", "tools_a::names")
+    };
+
+    #[test]
+    fn an_unusable_output_type_is_refused_at_registration_naming_it() {
+        let registry = Registry::from_declarations([&RECURSIVE, &NOT_AN_OBJECT], &[]);
+        let refusal = |id| {
+            let tool = registry.as_ref().ok().and_then(|r| r.get(id));
+            tool.map(|t| t.definition(false).map(|_| ()).map_err(|e| e.to_string()))
+        };
+        let recursive = refusal("tree").and_then(Result::err).unwrap_or_default();
+        assert!(
+            recursive.starts_with("tool `tree` declares `output = Tree`")
+                && recursive.contains("not flat: a reference"),
+            "{recursive}"
+        );
+        let names = refusal("names").and_then(Result::err).unwrap_or_default();
+        assert!(
+            names.contains("`output = Vec<String>`") && names.contains("root is not"),
+            "{names}"
         );
     }
 

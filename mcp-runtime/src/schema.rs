@@ -41,6 +41,9 @@ pub fn input_schema(declaration: &ToolDeclaration, cross_wiki_reach: bool) -> Js
 pub enum SchemaProblem {
     /// The 2020-12 meta-schema refuses it.
     Invalid(String),
+    /// An output schema whose root is not `"type": "object"` (MCP's `structuredContent` is an
+    /// object).
+    RootNotObject,
     /// It uses a construct many clients reject (`$ref`, `$defs`, a type array, a root title);
     /// `at` is a JSON pointer.
     NotFlat {
@@ -55,6 +58,7 @@ impl std::fmt::Display for SchemaProblem {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Self::Invalid(reason) => write!(f, "not a valid JSON Schema 2020-12: {reason}"),
+            Self::RootNotObject => f.write_str("its root is not `\"type\": \"object\"`"),
             Self::NotFlat { at, found } => write!(f, "not flat: {found} at `{at}`"),
         }
     }
@@ -73,6 +77,14 @@ pub fn check_schema(schema: &JsonObject) -> Result<(), SchemaProblem> {
     let value = Value::Object(schema.clone());
     jsonschema::draft202012::meta::validate(&value)
         .map_err(|error| SchemaProblem::Invalid(error.to_string()))
+}
+
+/// [`check_schema`] for an output schema, whose root must also be `"type": "object"`.
+pub fn check_output_schema(schema: &JsonObject) -> Result<(), SchemaProblem> {
+    if schema.get("type").and_then(Value::as_str) != Some("object") {
+        return Err(SchemaProblem::RootNotObject);
+    }
+    check_schema(schema)
 }
 
 /// Keywords whose value is a map from names to subschemas (the names are data, not keywords).

@@ -1,26 +1,35 @@
-//! What a tool author implements and returns: [`Execute`], [`ToolResult`] ([`ToolOutput`] or
-//! [`ToolError`]). What it receives is the [`ToolContext`].
+//! What a tool author implements and returns: [`Execute`], [`ToolResult`] ([`ToolOutput`],
+//! [`Structured`] or [`ToolError`]). What it receives is the [`ToolContext`].
 
 use std::future::Future;
 
-use crate::context::ToolContext;
-use crate::param::ParamError;
+use serde_json::Value;
 
-/// What a tool call returns: its output, or an agent-facing error (an `isError` result).
-pub type ToolResult = Result<ToolOutput, ToolError>;
+use crate::context::ToolContext;
+use crate::param::{JsonObject, ParamError};
+
+/// What a tool call returns: its output (text by default, [`Structured`] for a tool declared
+/// with `output = T`), or an agent-facing error (an `isError` result).
+pub type ToolResult<T = ToolOutput> = Result<T, ToolError>;
 
 /// Runs a tool whose arguments were already parsed by its `#[mcp_tool]` declaration.
 ///
-/// Authors write `async fn execute(self, ctx: &ToolContext) -> ToolResult`; the declared
-/// signature keeps the future `Send` so the server can run it on any worker.
+/// A text tool writes `impl Execute for Tool` and returns [`ToolResult`]; a tool declared with
+/// `#[mcp_tool(..., output = T)]` writes `impl Execute<Structured<T>> for Tool` and returns
+/// `ToolResult<Structured<T>>`, so the value behind its `structuredContent` is a `T`, the type
+/// its `outputSchema` was derived from: the two cannot drift. The declared signature keeps the
+/// future `Send` so the server can run it on any worker.
+// The message stays the text tool's (the ui-tests pin it); a tool declared with `output = T`
+// that lacks `Execute<Structured<T>>` is reported at `invoke_structured`'s bound, which names
+// the structured form.
 #[diagnostic::on_unimplemented(
     message = "the #[mcp_tool] `{Self}` has no `Execute` impl",
     label = "add `impl Execute for {Self} {{ async fn execute(self, ctx: &ToolContext) -> ToolResult {{ .. }} }}`",
     note = "every #[mcp_tool] struct needs an `Execute` impl: it is what runs when the tool is called"
 )]
-pub trait Execute: Sized + Send {
+pub trait Execute<Out = ToolOutput>: Sized + Send {
     /// Run the tool with its parsed arguments.
-    fn execute(self, ctx: &ToolContext) -> impl Future<Output = ToolResult> + Send;
+    fn execute(self, ctx: &ToolContext) -> impl Future<Output = ToolResult<Out>> + Send;
 }
 
 /// One block of a tool's output.
@@ -38,29 +47,89 @@ pub enum ContentBlock {
     },
 }
 
-/// A successful tool result: one or more content blocks (normally one text block).
+/// A successful tool result: one or more content blocks (normally one text block), and for a
+/// tool declared with `output = T` the `structuredContent` serialized from its `T`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ToolOutput {
     /// The blocks, in order.
     pub content: Vec<ContentBlock>,
+    /// Set only by the framework, from the [`Structured`] value of a tool declared with
+    /// `output = T` (so no tool can send structured content its schema does not describe).
+    structured: Option<Value>,
 }
 
 impl ToolOutput {
+    /// These blocks, in order.
+    pub fn new(content: Vec<ContentBlock>) -> Self {
+        Self {
+            content,
+            structured: None,
+        }
+    }
+
     /// One text block.
     pub fn text(text: impl Into<String>) -> Self {
-        Self {
-            content: vec![ContentBlock::Text(text.into())],
-        }
+        Self::new(vec![ContentBlock::Text(text.into())])
     }
 
     /// One image block.
     pub fn image(data_base64: impl Into<String>, mime_type: impl Into<String>) -> Self {
-        Self {
-            content: vec![ContentBlock::Image {
-                data: data_base64.into(),
-                mime_type: mime_type.into(),
-            }],
+        Self::new(vec![ContentBlock::Image {
+            data: data_base64.into(),
+            mime_type: mime_type.into(),
+        }])
+    }
+
+    /// This output (what models and older clients read) with `value` as its structured
+    /// content: what a tool declared with `output = T` returns.
+    pub fn structured<T>(self, value: T) -> Structured<T> {
+        Structured {
+            value,
+            content: self,
         }
+    }
+
+    /// The structured content, serialized from the tool's declared output type; `None` for a
+    /// text tool.
+    pub fn structured_content(&self) -> Option<&JsonObject> {
+        self.structured.as_ref().and_then(Value::as_object)
+    }
+
+    /// The framework's half of [`Structured`]: attaches the serialized value.
+    pub(crate) fn with_structured_content(mut self, value: JsonObject) -> Self {
+        self.structured = Some(Value::Object(value));
+        self
+    }
+
+    /// The structured value as it will be sent.
+    pub(crate) fn structured_value(&self) -> Option<&Value> {
+        self.structured.as_ref()
+    }
+
+    /// The content blocks and the structured value, for the transport's result.
+    pub(crate) fn into_parts(self) -> (Vec<ContentBlock>, Option<Value>) {
+        (self.content, self.structured)
+    }
+}
+
+/// The result of a tool declared with `#[mcp_tool(..., output = T)]`: its value (sent as
+/// `structuredContent`, described by the `outputSchema` derived from `T`) and its content
+/// blocks (the text models and clients without structured output read, as a text tool's).
+///
+/// Build one with [`ToolOutput::structured`] (`ToolOutput::text(text).structured(value)`), or
+/// [`Structured::new`] for one text block.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Structured<T> {
+    /// What becomes `structuredContent`.
+    pub value: T,
+    /// What becomes `content`.
+    pub content: ToolOutput,
+}
+
+impl<T> Structured<T> {
+    /// `value` with one text block.
+    pub fn new(value: T, text: impl Into<String>) -> Self {
+        ToolOutput::text(text).structured(value)
     }
 }
 

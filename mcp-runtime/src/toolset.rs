@@ -136,13 +136,20 @@ impl ToolSet {
     }
 }
 
-/// The rmcp value of a served tool: name, title, description, schema, the annotations that
-/// follow from `write`, and the category in `_meta`.
+/// The rmcp value of a served tool: name, title, description, schemas, the annotations its
+/// declaration states, and the category in `_meta`.
 fn rmcp_tool(served: ServedTool) -> Tool {
     let definition = served.definition;
-    let mut annotations = RmcpAnnotations::new().read_only(definition.annotations.read_only_hint);
-    if let Some(destructive) = definition.annotations.destructive_hint {
+    let hints = definition.annotations;
+    let mut annotations = RmcpAnnotations::new().read_only(hints.read_only_hint);
+    if let Some(destructive) = hints.destructive_hint {
         annotations = annotations.destructive(destructive);
+    }
+    if let Some(idempotent) = hints.idempotent_hint {
+        annotations = annotations.idempotent(idempotent);
+    }
+    if let Some(open_world) = hints.open_world_hint {
+        annotations = annotations.open_world(open_world);
     }
     let mut meta = MetaObject::new();
     meta.0.insert(
@@ -154,6 +161,9 @@ fn rmcp_tool(served: ServedTool) -> Tool {
         definition.description,
         Arc::clone(&definition.input_schema),
     );
+    if let Some(output) = &definition.output_schema {
+        tool = tool.with_raw_output_schema(Arc::clone(output));
+    }
     if let Some(title) = definition.title {
         tool = tool.with_title(title);
         annotations.title = Some(title.to_owned());
@@ -214,6 +224,13 @@ mod tests {
         assert_eq!(
             annotations.map(|a| (a.read_only_hint, a.destructive_hint)),
             Some((Some(false), Some(true)))
+        );
+        assert_eq!(
+            write
+                .and_then(|tool| tool.annotations.as_ref())
+                .map(|a| (a.idempotent_hint, a.open_world_hint)),
+            Some((Some(false), None)),
+            "idempotence is stated for writes; the open world only when declared"
         );
         let category = write
             .and_then(|tool| tool.meta.as_ref())

@@ -17,6 +17,8 @@ use crate::prelude::*;
 #[mcp_tool(
     id = "list_wikis",
     category = "Search and Navigation",
+    output = WikiList,
+    open_world = false,
     man = "NOTES
     Offered only where an administrator of the main wiki enabled cross-wiki reach for this
     endpoint. A wiki is listed when you may view it, whatever its own MCP settings.
@@ -31,8 +33,38 @@ SEE ALSO
 )]
 pub struct ListWikis {}
 
-impl Execute for ListWikis {
-    async fn execute(self, ctx: &ToolContext) -> ToolResult {
+/// What `list_wikis` returns, structured.
+#[mcp_output]
+pub struct WikiList {
+    /// Whether this endpoint may reach other wikis; without reach only this wiki is listed.
+    pub reach: bool,
+    /// This wiki first, then every other wiki you may view, sorted by id.
+    pub wikis: Vec<ListedWiki>,
+}
+
+/// One wiki of [`WikiList`].
+#[mcp_output]
+pub struct ListedWiki {
+    /// The id to pass as `wiki` or to prefix a reference with (`id:Space.Page`).
+    pub id: String,
+    /// Its display name.
+    pub name: String,
+    /// Whether it is this endpoint's wiki.
+    pub current: bool,
+}
+
+impl ListedWiki {
+    fn new(id: &str, name: &str, current: bool) -> Self {
+        Self {
+            id: id.to_owned(),
+            name: name.to_owned(),
+            current,
+        }
+    }
+}
+
+impl Execute<Structured<WikiList>> for ListWikis {
+    async fn execute(self, ctx: &ToolContext) -> ToolResult<Structured<WikiList>> {
         let doors = ctx.doors()?;
         // A failed listing (logged by store_call) still shows where the agent is.
         let wikis = ctx
@@ -53,7 +85,14 @@ impl Execute for ListWikis {
                  configuration (`wiki-mcp farm reach`).\n\n  {current} — {} (this endpoint)\n",
                 fragment(pretty)
             );
-            return Ok(ToolOutput::text(out));
+            let wikis = vec![ListedWiki::new(current, pretty, true)];
+            return Ok(Structured::new(
+                WikiList {
+                    reach: false,
+                    wikis,
+                },
+                out,
+            ));
         }
         out.push_str(
             "Wiki ids: pass one as `wiki` to query_documents or get_tree, prefix a reference \
@@ -65,9 +104,15 @@ impl Execute for ListWikis {
             .filter(|wiki| wiki.id.as_str() != current && doors.can_view_wiki(&wiki.id))
             .collect();
         others.sort_by(|a, b| a.id.cmp(&b.id));
+        let mut listed = vec![ListedWiki::new(current, pretty, true)];
         for wiki in others {
             let _ = writeln!(out, "  {} — {}", wiki.id, fragment(&wiki.pretty_name));
+            listed.push(ListedWiki::new(wiki.id.as_str(), &wiki.pretty_name, false));
         }
-        Ok(ToolOutput::text(out))
+        let list = WikiList {
+            reach: true,
+            wikis: listed,
+        };
+        Ok(Structured::new(list, out))
     }
 }

@@ -303,15 +303,13 @@ impl GetAttachment {
                 download_advice(download)
             )));
         }
-        Ok(ToolOutput {
-            content: vec![
-                ContentBlock::Text(header.trim_end().to_owned()),
-                ContentBlock::Image {
-                    data: STANDARD.encode(&bytes),
-                    mime_type: info.media.effective().to_owned(),
-                },
-            ],
-        })
+        Ok(ToolOutput::new(vec![
+            ContentBlock::Text(header.trim_end().to_owned()),
+            ContentBlock::Image {
+                data: STANDARD.encode(&bytes),
+                mime_type: info.media.effective().to_owned(),
+            },
+        ]))
     }
 }
 

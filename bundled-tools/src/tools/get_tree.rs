@@ -109,7 +109,7 @@ impl Execute for GetTree {
         let doors = ctx.doors()?;
         let now = OffsetDateTime::now_utc();
         let (body, footer) = match self.root.as_deref() {
-            None => survey::survey(doors, self.wiki.as_deref(), shape, now).await?,
+            None => survey::survey(ctx, doors, self.wiki.as_deref(), shape, now).await?,
             Some(root) => explore::explore(doors, root, self.wiki.as_deref(), shape).await?,
         };
         budgeted_result(body.trim_end(), footer.trim_end())

@@ -117,7 +117,9 @@ fn annotations_follow_write() {
         read,
         Ok(ToolAnnotations {
             read_only_hint: true,
-            destructive_hint: None
+            destructive_hint: None,
+            idempotent_hint: None,
+            open_world_hint: None,
         })
     );
     let write = tool("renamed")
@@ -128,10 +130,26 @@ fn annotations_follow_write() {
         Ok((
             ToolAnnotations {
                 read_only_hint: false,
-                destructive_hint: Some(true)
+                destructive_hint: Some(true),
+                idempotent_hint: Some(false),
+                open_world_hint: None,
             },
             Some("Renamed parameters")
         ))
+    );
+}
+
+#[test]
+fn declared_hints_reach_the_definition() {
+    let tag = tool("tag").definition(false).map(|d| d.annotations);
+    assert_eq!(
+        tag,
+        Ok(ToolAnnotations {
+            read_only_hint: false,
+            destructive_hint: Some(false),
+            idempotent_hint: Some(true),
+            open_world_hint: Some(false),
+        })
     );
 }
 

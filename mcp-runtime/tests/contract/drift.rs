@@ -16,7 +16,14 @@ const CASES: u32 = 48;
 
 fn tool_ids() -> Vec<&'static str> {
     match mcp_runtime::registry() {
-        Ok(registry) => registry.tools().iter().map(|t| t.id()).collect(),
+        // `slow` waits by design (the signal tests' fixture): thousands of random calls of it
+        // would only measure its sleeps; its parser is generated like every other's.
+        Ok(registry) => registry
+            .tools()
+            .iter()
+            .map(|t| t.id())
+            .filter(|id| *id != "slow")
+            .collect(),
         Err(error) => panic!("{error}"),
     }
 }

@@ -9,4 +9,6 @@ mod harness;
 mod parsing;
 mod registry;
 mod schema_gen;
+mod signals;
+mod structured;
 mod tools;

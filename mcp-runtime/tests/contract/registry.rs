@@ -25,9 +25,13 @@ fn a_linked_crate_contributes_its_tools_with_no_change_to_the_runtime() {
                 "fixture_contributed_tools::contributed_stamp"
             ),
             ("every_kind", "contract::tools::every_kind"),
+            ("listing", "contract::tools::structured"),
+            ("lying", "contract::tools::structured"),
             // The framework declares no tool of its own: a binary serves what it links.
             ("no_params", "contract::tools::no_params"),
             ("renamed", "contract::tools::renamed"),
+            ("slow", "contract::tools::slow"),
+            ("tag", "contract::tools::structured"),
         ])
     );
     assert_eq!(

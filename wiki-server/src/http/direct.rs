@@ -32,12 +32,18 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use http::header::{ACCEPT, CONTENT_LENGTH, CONTENT_TYPE};
 use http::{HeaderMap, HeaderValue, Method, StatusCode};
-use rmcp::model::{ProgressToken, ProtocolVersion, RequestId, ServerJsonRpcMessage, ServerResult};
+use rmcp::model::{
+    Notification, ProgressNotificationParam, ProgressToken, ProtocolVersion, RequestId,
+    ServerJsonRpcMessage, ServerNotification, ServerResult,
+};
 use serde::Deserialize;
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
 
 use super::router::Shared;
 use mcp_runtime::call::ToolCall;
 use mcp_runtime::param::JsonObject;
+use mcp_runtime::signals::{ProgressSink, ProgressUpdate};
 
 use crate::server::{Caller, WikiServer};
 
@@ -61,19 +67,18 @@ struct ToolCallParams {
     name: String,
     #[serde(default)]
     arguments: Option<JsonObject>,
-    /// Read only to refuse anything but a progress token.
+    /// A progress token and nothing else.
     #[serde(default, rename = "_meta")]
-    _meta: Option<ProgressOnly>,
+    meta: Option<ProgressOnly>,
 }
 
 /// `_meta` holding a progress token and nothing else (rmcp's client sends one with every
-/// call). Tools report no progress through the tool context, so on rmcp's path the token is
-/// never used either; any other `_meta` member (per-request protocol metadata) goes to rmcp.
+/// call); any other `_meta` member (per-request protocol metadata) goes to rmcp.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ProgressOnly {
     #[serde(rename = "progressToken")]
-    _progress_token: Option<ProgressToken>,
+    progress_token: Option<ProgressToken>,
 }
 
 impl ToolCallRequest<'_> {
@@ -130,18 +135,108 @@ pub(crate) async fn answer_tool_calls(
         }
     };
     tracing::debug!(wiki = %caller.wiki(), id = ?call.id, "answering a tools/call directly");
-    let request = ToolCall::new(call.params.name, call.params.arguments.unwrap_or_default());
-    let message = match shared.manager().call(&server, &caller, request).await {
+    let id = call.id;
+    let progress_token = call.params.meta.and_then(|meta| meta.progress_token);
+    // Cancelled when the client goes away: hyper drops this future (the guard fires), or,
+    // once the reply streams, the stream's writer finds the body gone.
+    let cancellation = CancellationToken::new();
+    let disconnect = cancellation.clone().drop_guard();
+    let mut request = ToolCall::new(call.params.name, call.params.arguments.unwrap_or_default())
+        .with_cancellation(cancellation.clone());
+    let Some(token) = progress_token else {
+        let message = reply(shared.manager().call(&server, &caller, request).await, id);
+        drop(disconnect);
+        return json_response(&message);
+    };
+    // With a progress token, the reply is JSON when the call finishes before reporting any
+    // progress (as rmcp answers), else an SSE stream of the notifications, then the reply.
+    let (notify, mut notifications) = mpsc::unbounded_channel();
+    request = request.with_progress(Arc::new(StreamProgress { token, notify }));
+    let mut running =
+        Box::pin(async move { reply(shared.manager().call(&server, &caller, request).await, id) });
+    let first = tokio::select! {
+        biased;
+        message = &mut running => {
+            drop(disconnect);
+            return json_response(&message);
+        }
+        Some(first) = notifications.recv() => first,
+    };
+    disconnect.disarm();
+    let (mut events, body) = http_body_util::channel::Channel::<Bytes>::new(8);
+    tokio::spawn(async move {
+        let mut send = async |message: &ServerJsonRpcMessage| {
+            events.send_data(sse_event(message)).await.is_ok()
+        };
+        let mut open = send(&first).await;
+        while open {
+            tokio::select! {
+                biased;
+                message = &mut running => {
+                    while let Ok(notification) = notifications.try_recv() {
+                        send(&notification).await;
+                    }
+                    send(&message).await;
+                    return;
+                }
+                Some(notification) = notifications.recv() => open = send(&notification).await,
+            }
+        }
+        // The client went away: stop the tool (dropping `running` stops polling it).
+        cancellation.cancel();
+    });
+    (
+        [(CONTENT_TYPE, HeaderValue::from_static(EVENT_STREAM))],
+        Body::new(body),
+    )
+        .into_response()
+}
+
+/// The JSON-RPC reply to a call: what rmcp's handler sends a peer before 2026-07-28 (the only
+/// ones served here).
+fn reply(
+    result: Result<rmcp::model::CallToolResult, rmcp::ErrorData>,
+    id: RequestId,
+) -> ServerJsonRpcMessage {
+    match result {
         Ok(result) => {
-            // What rmcp's handler does for a peer before 2026-07-28 (the only ones served here).
             let mut result = ServerResult::CallToolResult(result);
             result.strip_result_type_for_legacy_peer();
             result.strip_non_object_output_for_legacy_peer();
-            ServerJsonRpcMessage::response(result, call.id)
+            ServerJsonRpcMessage::response(result, id)
         }
-        Err(error) => ServerJsonRpcMessage::error(error, Some(call.id)),
-    };
-    json_response(&message)
+        Err(error) => ServerJsonRpcMessage::error(error, Some(id)),
+    }
+}
+
+/// A direct call's progress: each report a `notifications/progress` on the call's stream.
+struct StreamProgress {
+    token: ProgressToken,
+    notify: mpsc::UnboundedSender<ServerJsonRpcMessage>,
+}
+
+impl ProgressSink for StreamProgress {
+    fn send(&self, update: ProgressUpdate) {
+        let mut param = ProgressNotificationParam::new(self.token.clone(), update.progress);
+        param.total = update.total;
+        param.message = update.message;
+        let notification = ServerNotification::ProgressNotification(Notification::new(param));
+        // The receiver is gone only once the reply was sent: nothing left to report to.
+        let _ = self
+            .notify
+            .send(ServerJsonRpcMessage::notification(notification));
+    }
+}
+
+/// One SSE event carrying `message`.
+fn sse_event(message: &ServerJsonRpcMessage) -> Bytes {
+    match serde_json::to_string(message) {
+        Ok(data) => Bytes::from(format!("data: {data}\n\n")),
+        Err(error) => {
+            tracing::error!(%error, "could not serialize a message of a tools/call stream");
+            Bytes::new()
+        }
+    }
 }
 
 /// The JSON reply rmcp gives in stateless JSON mode: 200, `application/json`, the message.

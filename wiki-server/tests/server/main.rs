@@ -8,4 +8,5 @@ mod list_wikis;
 mod logs;
 mod man;
 mod manager;
+mod signals;
 mod tools;

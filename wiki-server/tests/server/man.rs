@@ -24,6 +24,7 @@ Testing
   echo - Repeat a text.
   peek - Read a document's title through the document door.
   sleepy - Take longer than any test's call timeout.
+  stepper - Work through five steps of 120 ms, reporting progress after each.
 
 Reference
   markdown-syntax - the content syntax: CommonMark + GFM with wiki links

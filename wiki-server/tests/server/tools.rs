@@ -152,3 +152,17 @@ impl Execute for Explodes {
         Ok(ToolOutput::text("served an exploding schema"))
     }
 }
+
+/// Work through five steps of 120 ms, reporting progress after each.
+#[mcp_tool(id = "stepper", category = "Testing")]
+pub(crate) struct Stepper {}
+
+impl Execute for Stepper {
+    async fn execute(self, ctx: &ToolContext) -> ToolResult {
+        for step in 1..=5 {
+            tokio::time::sleep(Duration::from_millis(120)).await;
+            ctx.progress(step, Some(5), || format!("step {step}"));
+        }
+        Ok(ToolOutput::text("five steps"))
+    }
+}

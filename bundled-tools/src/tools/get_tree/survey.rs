@@ -50,8 +50,10 @@ struct Space {
     unsampled: bool,
 }
 
-/// The survey's body and footer.
+/// The survey's body and footer. The scan reports the pages it authorized as progress and
+/// stops early when the call is cancelled (its result is then never read).
 pub(super) async fn survey(
+    ctx: &ToolContext,
     doors: &Doors,
     wiki: Option<&str>,
     shape: Shape,
@@ -60,8 +62,12 @@ pub(super) async fn survey(
     let wiki = doors.existing_wiki(wiki).await?;
     let read = wiki.clone();
     let authorizer = doors.clone();
+    let signals = Signals {
+        progress: ctx.progress_reporter(),
+        cancellation: ctx.cancellation().clone(),
+    };
     let (spaces, sampled) = doors
-        .blocking(move |store| read_spaces(store, &authorizer, &read, shape.show_hidden))
+        .blocking(move |store| read_spaces(store, &authorizer, &read, shape.show_hidden, &signals))
         .await?
         .map_err(|error| store_failure("read the page tree", &error))?;
 
@@ -112,21 +118,29 @@ fn read_spaces(
     doors: &Doors,
     wiki: &WikiId,
     show_hidden: bool,
+    signals: &Signals,
 ) -> wiki_server::store::Result<(BTreeMap<SpacePath, Space>, bool)> {
     let batch = FETCH_CEILING + 1;
     let mut scan = AuthorizedScan::new(0, FETCH_CEILING, FETCH_CEILING);
     let mut rows = Vec::new();
     let mut read = 0;
-    loop {
+    'batches: loop {
         let nodes = store.pages(wiki, None, true, read, batch)?;
         read += nodes.len();
         let full = nodes.len() >= batch;
         for node in nodes {
+            if signals.cancellation.is_cancelled() {
+                break 'batches;
+            }
             match scan.offer(|| doors.row_visible(&node.reference)) {
                 Offered::OnPage => rows.push(node),
                 Offered::Passed => {}
                 Offered::Stop => break,
             }
+            let counted = u64::try_from(rows.len()).unwrap_or(u64::MAX);
+            signals.progress.report(counted, None, || {
+                format!("{counted} viewable pages counted")
+            });
         }
         if scan.stopped() || !full {
             break;
@@ -146,6 +160,12 @@ fn read_spaces(
         }
     }
     Ok((spaces, sampled))
+}
+
+/// The call's signals, for the blocking scan.
+struct Signals {
+    progress: ProgressReporter,
+    cancellation: CancellationToken,
 }
 
 /// Counts authorized rows per top-level space.

@@ -5,3 +5,5 @@ pub(crate) mod every_kind;
 pub(crate) mod no_params;
 pub(crate) mod renamed;
 pub(crate) mod shared;
+pub(crate) mod slow;
+pub(crate) mod structured;

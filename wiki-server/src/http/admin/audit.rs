@@ -95,7 +95,7 @@ pub(crate) async fn index(
          <label for=\"f-wiki\">Wiki</label><input type=\"text\" id=\"f-wiki\" name=\"wiki\" value=\"{}\">\
          <label for=\"f-tool\">Tool</label><input type=\"text\" id=\"f-tool\" name=\"tool\" value=\"{}\">\
          <label for=\"f-user\">User</label><input type=\"text\" id=\"f-user\" name=\"user\" value=\"{}\">\
-         <label for=\"f-outcome\">Outcome</label><select id=\"f-outcome\" name=\"outcome\">{}{}{}{}</select>\
+         <label for=\"f-outcome\">Outcome</label><select id=\"f-outcome\" name=\"outcome\">{}{}{}{}{}{}</select>\
          <p><button type=\"submit\">Filter</button></p></form>\
          <div class=\"card\"><table><thead><tr><th scope=\"col\">Finished</th><th scope=\"col\">Wiki</th>\
          <th scope=\"col\">Tool</th><th scope=\"col\">User</th><th scope=\"col\">Outcome</th>\
@@ -107,6 +107,8 @@ pub(crate) async fn index(
         option("ok", "ok"),
         option("error", "error"),
         option("failed", "failed"),
+        option("cancelled", "cancelled"),
+        option("timeout", "timeout"),
     );
     html::page(
         StatusCode::OK,

@@ -1,0 +1,198 @@
+//! What a request tells a running tool besides its arguments: whether to stop
+//! ([`CancellationToken`]: `notifications/cancelled`, the client going away, the call timeout)
+//! and where its progress goes ([`ProgressSink`], when the request carried a `progressToken`).
+//!
+//! The transport puts both on the [`ToolCall`](crate::call::ToolCall); the call path hands them
+//! to the tool through its [`ToolContext`](crate::ToolContext) (`ctx.cancellation()`,
+//! `ctx.progress(..)`). Reporting progress is free when no token was sent, and throttled when
+//! one was: at most one notification per [`PROGRESS_INTERVAL`], except the first and the last
+//! (`done == total`), which are always sent, so even a fast scan says once how far it got.
+
+use std::fmt;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
+
+use rmcp::model::{ProgressNotificationParam, ProgressToken};
+use rmcp::{Peer, RoleServer};
+
+pub use tokio_util::sync::CancellationToken;
+
+/// The least time between two progress notifications of one call (at most ~10 per second).
+pub const PROGRESS_INTERVAL: Duration = Duration::from_millis(100);
+
+/// One progress report, as `notifications/progress` carries it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ProgressUpdate {
+    /// How much is done; it grows with every report.
+    pub progress: f64,
+    /// How much there is in all, when known.
+    pub total: Option<f64>,
+    /// What is happening, in a person's words.
+    pub message: Option<String>,
+}
+
+/// Where a call's progress goes: the transport's side (a notification to the peer that sent
+/// the request, on that request's stream). Called at most once per [`PROGRESS_INTERVAL`]
+/// (plus the first and the last): keep it cheap and never block.
+pub trait ProgressSink: Send + Sync + 'static {
+    /// Sends one report.
+    fn send(&self, update: ProgressUpdate);
+}
+
+/// An rmcp peer and the request's progress token: `notifications/progress` to that peer, sent
+/// from a task so the tool never waits for the transport.
+pub struct PeerProgress {
+    peer: Peer<RoleServer>,
+    token: ProgressToken,
+}
+
+impl PeerProgress {
+    /// Progress for the request of `token`, to `peer`.
+    pub fn new(peer: Peer<RoleServer>, token: ProgressToken) -> Self {
+        Self { peer, token }
+    }
+}
+
+impl ProgressSink for PeerProgress {
+    fn send(&self, update: ProgressUpdate) {
+        let mut param = ProgressNotificationParam::new(self.token.clone(), update.progress);
+        param.total = update.total;
+        param.message = update.message;
+        let peer = self.peer.clone();
+        tokio::spawn(async move {
+            if let Err(error) = peer.notify_progress(param).await {
+                tracing::debug!(%error, "a progress notification could not be sent");
+            }
+        });
+    }
+}
+
+/// A call's throttled progress reporter: what `ctx.progress(..)` uses, and what a tool hands
+/// to the blocking work it starts (`ctx.progress_reporter()`: `'static`, cheap to clone).
+/// Without a `progressToken` in the request it holds nothing and reports cost a branch.
+#[derive(Clone, Default)]
+pub struct ProgressReporter {
+    inner: Option<Progress>,
+}
+
+#[derive(Clone)]
+struct Progress {
+    sink: Arc<dyn ProgressSink>,
+    last: Arc<Mutex<Option<Instant>>>,
+}
+
+impl fmt::Debug for ProgressReporter {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ProgressReporter")
+            .field("active", &self.inner.is_some())
+            .finish()
+    }
+}
+
+impl ProgressReporter {
+    /// A reporter to `sink`, or one that reports nowhere.
+    pub(crate) fn new(sink: Option<Arc<dyn ProgressSink>>) -> Self {
+        Self {
+            inner: sink.map(|sink| Progress {
+                sink,
+                last: Arc::new(Mutex::new(None)),
+            }),
+        }
+    }
+
+    /// Whether reports go anywhere (the request carried a progress token).
+    pub fn is_active(&self) -> bool {
+        self.inner.is_some()
+    }
+
+    /// Reports `done` of `total` (when known): sent unless one was sent less than
+    /// [`PROGRESS_INTERVAL`] ago; the first report and the last (`done >= total`) always go.
+    /// `message` is built only when the report is sent.
+    pub fn report(&self, done: u64, total: Option<u64>, message: impl FnOnce() -> String) {
+        if let Some(progress) = &self.inner {
+            progress.report(done, total, message);
+        }
+    }
+}
+
+impl Progress {
+    fn report(&self, done: u64, total: Option<u64>, message: impl FnOnce() -> String) {
+        let finished = total.is_some_and(|total| done >= total);
+        let now = Instant::now();
+        {
+            let mut last = self.last.lock().unwrap_or_else(PoisonError::into_inner);
+            let due = last.is_none_or(|then| now.duration_since(then) >= PROGRESS_INTERVAL);
+            if !(due || finished) {
+                return;
+            }
+            *last = Some(now);
+        }
+        // Progress values are counts; f64 holds every count a call can reach exactly.
+        #[allow(clippy::cast_precision_loss)]
+        self.sink.send(ProgressUpdate {
+            progress: done as f64,
+            total: total.map(|total| total as f64),
+            message: Some(message()).filter(|message| !message.is_empty()),
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Default)]
+    struct Recorded(Mutex<Vec<ProgressUpdate>>);
+
+    impl ProgressSink for Arc<Recorded> {
+        fn send(&self, update: ProgressUpdate) {
+            self.0
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .push(update);
+        }
+    }
+
+    #[test]
+    fn a_burst_sends_the_first_and_the_last_report_only() {
+        let recorded = Arc::new(Recorded::default());
+        let progress = ProgressReporter::new(Some(Arc::new(Arc::clone(&recorded))));
+        for done in 0..=1000 {
+            progress.report(done, Some(1000), String::new);
+        }
+        let sent = recorded.0.lock().unwrap_or_else(PoisonError::into_inner);
+        let sent: Vec<f64> = sent.iter().map(|u| u.progress).collect();
+        assert!(sent.len() <= 1000 / 10, "{sent:?}");
+        assert_eq!(sent.first(), Some(&0.0));
+        assert_eq!(sent.last(), Some(&1000.0));
+    }
+
+    #[test]
+    fn reports_spaced_by_the_interval_all_go() {
+        let recorded = Arc::new(Recorded::default());
+        let progress = ProgressReporter::new(Some(Arc::new(Arc::clone(&recorded))));
+        progress.report(1, None, || "one".to_owned());
+        std::thread::sleep(PROGRESS_INTERVAL);
+        progress.report(2, None, String::new);
+        let sent = recorded
+            .0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone();
+        assert_eq!(
+            sent,
+            [
+                ProgressUpdate {
+                    progress: 1.0,
+                    total: None,
+                    message: Some("one".to_owned())
+                },
+                ProgressUpdate {
+                    progress: 2.0,
+                    total: None,
+                    message: None
+                }
+            ]
+        );
+    }
+}

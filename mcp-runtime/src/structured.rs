@@ -1,0 +1,185 @@
+//! Structured output: the `outputSchema` a tool declared with `#[mcp_tool(..., output = T)]`
+//! advertises, derived from `T` (the type its [`Structured`](crate::tool::Structured) value has),
+//! and the serialization of that value into `structuredContent`.
+//!
+//! The schema is what `T`'s `Serialize` writes (schemars' serialize contract, JSON Schema
+//! 2020-12), made flat for the clients that read it: subschemas inlined, no root `title` or
+//! `$schema`, and a nullable type (`Option<String>` gives `"type": ["string", "null"]`)
+//! spelled as an `anyOf` of single types. Whatever cannot be flattened (a recursive type keeps
+//! its `$ref`) is refused when the tool is registered, naming the type
+//! ([`crate::Error::InvalidOutputSchema`]); so is a root that is not an object, which MCP
+//! requires.
+
+use schemars::JsonSchema;
+use schemars::generate::SchemaSettings;
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::param::JsonObject;
+
+/// A type a tool can declare as its `output`: what it serializes to is its schema.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a tool's structured output",
+    label = "declared as `output = {Self}` here",
+    note = "an output type derives `Serialize` and `JsonSchema` (`#[mcp_output]` on the type does both, through mcp-runtime's own serde and schemars)"
+)]
+pub trait OutputType: Serialize + JsonSchema + Send + 'static {}
+
+impl<T: Serialize + JsonSchema + Send + 'static> OutputType for T {}
+
+/// What `output = T` puts in a tool's declaration.
+#[derive(Debug, Clone, Copy)]
+pub struct OutputDecl {
+    /// `T`'s name, for the registration errors.
+    pub type_name: &'static str,
+    /// `T`'s flat output schema ([`output_schema`]).
+    pub schema: fn() -> JsonObject,
+}
+
+impl OutputDecl {
+    /// The declaration of `T`, named `type_name` (as the author wrote it), as a tool's output.
+    pub const fn of<T: OutputType>(type_name: &'static str) -> Self {
+        Self {
+            type_name,
+            schema: output_schema::<T>,
+        }
+    }
+}
+
+/// The flat output schema of `T` (see the module doc); checked at registration, not here.
+pub fn output_schema<T: JsonSchema>() -> JsonObject {
+    let mut settings = SchemaSettings::draft2020_12().for_serialize();
+    settings.inline_subschemas = true;
+    let schema = settings.into_generator().into_root_schema_for::<T>();
+    let mut object = match schema.to_value() {
+        Value::Object(object) => object,
+        // `true` / `false` schemas: not an object root, which the registration check refuses.
+        other => JsonObject::from_iter([("const".to_owned(), other)]),
+    };
+    object.remove("$schema");
+    object.remove("title");
+    single_types(&mut object);
+    object
+}
+
+/// Rewrites every `"type": [a, b]` into `"anyOf": [{"type": a}, {"type": b}]`, in place.
+fn single_types(schema: &mut JsonObject) {
+    if let Some(Value::Array(types)) = schema.get("type") {
+        let alternatives: Vec<Value> = types
+            .iter()
+            .map(|kind| Value::Object(JsonObject::from_iter([("type".to_owned(), kind.clone())])))
+            .collect();
+        schema.remove("type");
+        schema.insert("anyOf".to_owned(), Value::Array(alternatives));
+    }
+    for (key, value) in schema.iter_mut() {
+        if matches!(
+            key.as_str(),
+            "enum" | "const" | "default" | "examples" | "required"
+        ) {
+            continue;
+        }
+        let in_map = matches!(
+            key.as_str(),
+            "properties" | "patternProperties" | "dependentSchemas"
+        );
+        match value {
+            Value::Object(map) if in_map => {
+                for subschema in map.values_mut() {
+                    if let Value::Object(subschema) = subschema {
+                        single_types(subschema);
+                    }
+                }
+            }
+            Value::Object(subschema) => single_types(subschema),
+            Value::Array(items) => {
+                for item in items {
+                    if let Value::Object(subschema) = item {
+                        single_types(subschema);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// `value` as the `structuredContent` object, or why it cannot be (a serializer error, or a
+/// value that is not an object: the registration check makes the schema refuse those).
+pub(crate) fn to_structured_content<T: Serialize>(value: &T) -> Result<JsonObject, String> {
+    match serde_json::to_value(value) {
+        Ok(Value::Object(object)) => Ok(object),
+        Ok(other) => Err(format!(
+            "serialized to a {} rather than an object",
+            kind(&other)
+        )),
+        Err(error) => Err(error.to_string()),
+    }
+}
+
+fn kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::schema::check_schema;
+
+    /// A hit.
+    #[derive(Serialize, JsonSchema)]
+    #[allow(dead_code)]
+    struct Hit {
+        /// The page.
+        reference: String,
+        /// Its title, when it has one.
+        title: Option<String>,
+    }
+
+    /// Hits.
+    #[derive(Serialize, JsonSchema)]
+    #[allow(dead_code)]
+    struct Hits {
+        /// In rank order.
+        hits: Vec<Hit>,
+        /// How many matched in all.
+        total: u64,
+    }
+
+    #[test]
+    fn nested_and_optional_types_give_a_flat_object_schema() {
+        let schema = output_schema::<Hits>();
+        assert_eq!(check_schema(&schema), Ok(()));
+        assert_eq!(schema.get("type"), Some(&json!("object")));
+        assert!(!schema.contains_key("title") && !schema.contains_key("$schema"));
+        let title = &schema["properties"]["hits"]["items"]["properties"]["title"];
+        assert_eq!(
+            title["anyOf"],
+            json!([{"type": "string"}, {"type": "null"}]),
+            "{title}"
+        );
+        assert_eq!(
+            schema["properties"]["hits"]["items"]["required"],
+            json!(["reference", "title"]),
+            "serialize contract: an Option without skip is always written"
+        );
+    }
+
+    #[test]
+    fn a_value_that_is_not_an_object_is_refused() {
+        assert_eq!(
+            to_structured_content(&3),
+            Err("serialized to a number rather than an object".to_owned())
+        );
+        assert!(to_structured_content(&json!({"a": 1})).is_ok());
+    }
+}
