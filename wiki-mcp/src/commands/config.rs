@@ -2,8 +2,8 @@
 
 use std::path::Path;
 
+use crate::farm::CLI_AUTHOR;
 use anyhow::{Context, Result, bail};
-use wiki_mcp::farm::CLI_AUTHOR;
 use wiki_server::policy::effective_tools;
 use wiki_server::registry;
 use wiki_store::ConfigStore;

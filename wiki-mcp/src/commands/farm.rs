@@ -3,8 +3,8 @@
 
 use std::path::Path;
 
+use crate::farm::CLI_AUTHOR;
 use anyhow::{Context, Result};
-use wiki_mcp::farm::CLI_AUTHOR;
 use wiki_store::ConfigStore;
 use wiki_store::model::wiki::{MAIN_WIKI, WikiId};
 

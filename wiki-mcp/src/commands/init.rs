@@ -2,8 +2,8 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::farm::{self, ADMIN_USER, Content};
 use anyhow::Result;
-use wiki_mcp::farm::{self, ADMIN_USER, Content};
 use wiki_store::TokenStore;
 
 #[derive(Debug, clap::Args)]

@@ -25,7 +25,7 @@ use wiki_store::{SqliteStore, WikiStore};
 /// Opens the farm in `data`, creating the demo farm when there is none (logged on stderr, so
 /// stdout stays the command's own output).
 pub(crate) fn open_farm(data: &Path) -> Result<SqliteStore> {
-    let opened = wiki_mcp::farm::open(data)?;
+    let opened = crate::farm::open(data)?;
     if opened.created {
         tracing::info!(
             data = %data.display(),

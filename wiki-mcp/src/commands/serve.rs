@@ -5,9 +5,9 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::farm::{self, ADMIN_USER};
 use anyhow::{Context, Result};
 use tokio_util::sync::CancellationToken;
-use wiki_mcp::farm::{self, ADMIN_USER};
 use wiki_server::http::{
     BaseUrl, Directory, HttpOptions, HttpServer, RateLimit, shutdown_on_signal,
 };

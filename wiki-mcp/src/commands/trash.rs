@@ -2,8 +2,8 @@
 
 use std::path::Path;
 
+use crate::farm::CLI_AUTHOR;
 use anyhow::{Context, Result};
-use wiki_mcp::farm::CLI_AUTHOR;
 use wiki_store::TrashStore;
 use wiki_store::model::trash::TrashId;
 
