@@ -17,6 +17,7 @@ mod get_history;
 mod get_links;
 mod get_schema;
 mod get_tree;
+mod golden;
 mod look_alikes;
 mod query_documents;
 mod query_objects;
