@@ -6,7 +6,7 @@ use anyhow::{Context, Result, bail};
 use wiki_store::model::rights::{Effect, Right, RightRule, RightScope, Subject};
 use wiki_store::model::wiki::WikiId;
 use wiki_store::sqlite::DATABASE_FILE;
-use wiki_store::{RightsStore, SqliteStore, UserStore};
+use wiki_store::{SqliteStore, Store};
 
 use crate::demo;
 
@@ -79,7 +79,10 @@ pub fn create(data: &Path, content: Content) -> Result<SqliteStore> {
     Ok(store)
 }
 
-fn seed(store: &SqliteStore, content: Content) -> Result<()> {
+/// Fills a new, empty store with what `init` puts in a farm: the `admin` user (farm admin), and
+/// the demo content unless `content` is [`Content::Empty`]. Tests of a tool crate start from the
+/// same farm with `wiki_server::testing::TestFarm::seeded(|store| seed(store, Content::Demo))`.
+pub fn seed(store: &dyn Store, content: Content) -> Result<()> {
     store.create_user(ADMIN_USER, Some("Farm administrator"))?;
     store.set_right(&RightRule {
         scope: RightScope::Wiki(WikiId::main()),
