@@ -1,21 +1,20 @@
 //! `append_note`: a write tool, adding one line at the end of an existing document.
 //!
-//! Every step a write owes the wiki is here, in the order that reveals nothing: the caller must
-//! VIEW the document and EDIT it (both through the door, which answers the same whether the page
-//! exists or not), the server's own MCP configuration is refused whoever asks, the save is
-//! recorded as the caller with an `[AI] ` comment, and it is a compare-and-set on the version
-//! the note was appended to, so a concurrent edit is never overwritten.
+//! It goes through the public write door (`ctx.doors()?.write()?`), as every write tool must: the
+//! caller must VIEW the document and EDIT it (a page it cannot view answers as a missing one),
+//! the server's own MCP configuration is refused whoever asks, the save is recorded as the
+//! caller with an `[AI] ` comment, and it is a compare-and-set on the version the note was
+//! appended to, so a concurrent edit is never overwritten.
 
 use mcp_runtime::output::guard::fragment;
 use wiki_server::prelude::*;
-use wiki_server::store::model::document::{DocumentSave, Expected, SaveOutcome};
-use wiki_server::store::model::mcp_config::{MCP_CONFIG_CLASS, MCP_CONFIG_DOCUMENT};
 
 /// The longest note, in characters.
 const MAX_NOTE_CHARS: usize = 1000;
 
-/// The version comment of every save (the `[AI] ` prefix marks what agents wrote).
-const COMMENT: &str = "[AI] Appended a note";
+/// The version comment of every save (the door adds the `[AI] ` prefix that marks what agents
+/// wrote).
+const COMMENT: &str = "Appended a note";
 
 /// Append one line of text at the end of an existing document.
 ///
@@ -54,56 +53,39 @@ impl Execute for AppendNote {
                  Nothing was saved."
             )));
         }
-        let doors = ctx.doors()?;
-        let wiki = self.wiki.as_deref();
-        // View first: a page the caller cannot view is refused the same way whether it exists
-        // or not, before anything about it (existence, version, content) is read.
-        doors.authorize(&self.reference, wiki, Right::View)?;
-        let authorized = doors.authorize(&self.reference, wiki, Right::Edit)?;
-        let reference = authorized.reference().clone();
-        refuse_configuration(&reference)?;
-        let document = doors.read_document(&authorized, None).await?;
-
-        let mut content = document.content;
+        // The write door: view AND edit as the caller (a page the caller cannot view answers
+        // as a missing one, before anything is read), never the MCP configuration.
+        let door = ctx.doors()?.write()?;
+        let target = door
+            .target(&self.reference, self.wiki.as_deref(), None, Right::Edit)
+            .await?;
+        let reference = target.reference().to_string();
+        let shown = fragment(&reference);
+        let Some(current) = target.current() else {
+            return Err(ToolError::new(format!(
+                "Error: the document \"{shown}\" does not exist."
+            )));
+        };
+        let mut content = current.content.clone();
         if !content.is_empty() && !content.ends_with('\n') {
             content.push('\n');
         }
         content.push_str(note);
         content.push('\n');
-        let save = DocumentSave::new(reference.clone(), content, ctx.principal_name())
-            .comment(COMMENT)
-            .expected(Expected::Version(document.version));
-        let saved = doors
-            .blocking(move |store| store.save_document(&save))
+        // Compare-and-set on the version the note was appended to, inside the store's
+        // transaction: a concurrent edit is a conflict, never overwritten.
+        let base = target.base(None, BaseRule::OptionalLock, "call append_note again")?;
+        let change = RowChange {
+            content,
+            title: None,
+            major: false,
+        };
+        let outcome = door
+            .save(&target, change, Comment::new(None, COMMENT), base)
             .await?;
-        let reference = reference.to_string();
-        let shown = fragment(&reference);
-        match saved {
-            Ok(SaveOutcome::Updated { previous, version }) => Ok(ToolOutput::text(format!(
-                "Appended a note to {shown}.\nVersion: {previous} -> {version}"
-            ))),
-            Ok(SaveOutcome::Created { version } | SaveOutcome::Unchanged { version }) => Ok(
-                ToolOutput::text(format!("Appended a note to {shown}.\nVersion: {version}")),
-            ),
-            Err(StoreError::VersionConflict { .. }) => Err(ToolError::new(format!(
-                "Error: {shown} was changed by someone else while the note was being added. \
-                 Nothing was saved; call append_note again."
-            ))),
-            Err(error) => Err(store_failure("save the document", &error)),
-        }
+        Ok(ToolOutput::text(format!(
+            "Appended a note to {shown}.\n{}",
+            version_line(&outcome)
+        )))
     }
-}
-
-/// The documents holding this server's MCP configuration are changed by the configuration
-/// commands alone, never by a tool, whoever calls it.
-fn refuse_configuration(reference: &DocumentReference) -> Result<(), ToolError> {
-    let local = reference.local();
-    if local == MCP_CONFIG_DOCUMENT || local == MCP_CONFIG_CLASS {
-        return Err(ToolError::new(format!(
-            "Error: \"{}\" holds this server's MCP configuration; write tools never change it \
-             (an administrator uses the configuration commands). Nothing was saved.",
-            fragment(&reference.to_string())
-        )));
-    }
-    Ok(())
 }

@@ -269,18 +269,20 @@ async fn serve_lists_calls_and_refuses_the_linked_tools_over_http() {
         "Document: main:Sandbox.WebHome\nVersion: 1.2\nLines: 4\nWords: 19\nHeadings: 1"
     );
 
-    // The configuration is nobody's to write through a tool, not even the administrator's.
+    // The configuration is nobody's to write through a tool: alice may not even view it (the
+    // door's view refusal), and the administrator, who may, is refused by the door too.
     let as_admin = client(&served, Some(admin)).await;
-    for writer in [&as_alice, &as_admin] {
-        let config = json!({"reference": "MCP.ServerConfig", "note": "enabled=false"});
-        let text = refused(call(writer, "append_note", config).await);
-        assert!(
-            text.starts_with(
-                "Error: \"main:MCP.ServerConfig\" holds this server's MCP configuration"
-            ),
-            "{text}"
-        );
-    }
+    let config = json!({"reference": "MCP.ServerConfig", "note": "enabled=false"});
+    let text = refused(call(&as_alice, "append_note", config.clone()).await);
+    assert_eq!(
+        text,
+        "You do not have permission to view \"main:MCP.ServerConfig\"."
+    );
+    let text = refused(call(&as_admin, "append_note", config).await);
+    assert!(
+        text.starts_with("Error: \"main:MCP.ServerConfig\" holds this server's MCP configuration"),
+        "{text}"
+    );
     let missing = json!({"reference": "Sandbox.Nowhere", "note": "hello"});
     let text = refused(call(&as_alice, "append_note", missing).await);
     assert_eq!(

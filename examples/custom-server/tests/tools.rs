@@ -152,21 +152,24 @@ async fn append_note_tells_an_editor_who_cannot_view_nothing_and_writes_nothing(
 async fn append_note_never_writes_the_mcp_configuration() {
     let farm = demo();
     let before = content(&farm, "MCP.ServerConfig");
-    for user in ["alice", "admin"] {
-        let refused = farm
-            .user(user)
-            .call(
-                "append_note",
-                json!({"reference": "MCP.ServerConfig", "note": "enabled=false"}),
-            )
-            .await
-            .expect_error();
-        assert_eq!(
-            refused,
-            "Error: \"main:MCP.ServerConfig\" holds this server's MCP configuration; write tools \
-             never change it (an administrator uses the configuration commands). Nothing was \
-             saved."
-        );
-    }
+    let config = json!({"reference": "MCP.ServerConfig", "note": "enabled=false"});
+    let alice = farm
+        .user("alice")
+        .call("append_note", config.clone())
+        .await
+        .expect_error();
+    assert_eq!(
+        alice,
+        "You do not have permission to view \"main:MCP.ServerConfig\"."
+    );
+    let admin = farm
+        .user("admin")
+        .call("append_note", config)
+        .await
+        .expect_error();
+    assert!(
+        admin.starts_with("Error: \"main:MCP.ServerConfig\" holds this server's MCP configuration"),
+        "{admin}"
+    );
     assert_eq!(content(&farm, "MCP.ServerConfig"), before);
 }
