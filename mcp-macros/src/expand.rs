@@ -233,8 +233,10 @@ fn declaration(tool: &Tool<'_>, private: &TokenStream) -> TokenStream {
 }
 
 /// A hidden item named after the id at the crate root, so two tools with one id in a crate fail
-/// the build with "the name `__mcp_tool_id_<id>` is defined multiple times", pointing at both
-/// ids. A `#[macro_export]` macro is the one item a nested module can place at the crate root.
+/// the build with "the name `duplicate_tool_id_<id>` is defined multiple times", pointing at both
+/// declarations: the name is the diagnosis (rustc's wording of a redefinition cannot be
+/// changed). A `#[macro_export]` macro is the one item a nested module can place at the crate
+/// root.
 fn unique_id_item(tool: &Tool<'_>) -> TokenStream {
     let Some(id) = &tool.attrs.id else {
         return TokenStream::new();
@@ -250,11 +252,11 @@ fn unique_id_item(tool: &Tool<'_>) -> TokenStream {
     }
 }
 
-/// `__mcp_tool_id_<id>`; an id with dashes (not identifier characters) gets a distinct prefix
+/// `duplicate_tool_id_<id>`; an id with dashes (not identifier characters) gets a distinct prefix
 /// and the dash positions, so that distinct ids never share a name.
 pub(crate) fn unique_id_name(id: &str) -> String {
     if !id.contains('-') {
-        return format!("__mcp_tool_id_{id}");
+        return format!("duplicate_tool_id_{id}");
     }
     let dashes: Vec<String> = id
         .char_indices()
@@ -262,7 +264,7 @@ pub(crate) fn unique_id_name(id: &str) -> String {
         .map(|(i, _)| i.to_string())
         .collect();
     format!(
-        "__mcp_tool_dashed_id_{}_dash_at_{}",
+        "duplicate_tool_id_dashed_{}_dash_at_{}",
         id.replace('-', "_"),
         dashes.join("_")
     )
@@ -274,10 +276,13 @@ mod tests {
 
     #[test]
     fn ids_name_their_hidden_item() {
-        assert_eq!(unique_id_name("get_history"), "__mcp_tool_id_get_history");
+        assert_eq!(
+            unique_id_name("get_history"),
+            "duplicate_tool_id_get_history"
+        );
         assert_eq!(
             unique_id_name("get-history"),
-            "__mcp_tool_dashed_id_get_history_dash_at_3"
+            "duplicate_tool_id_dashed_get_history_dash_at_3"
         );
     }
 

@@ -8,7 +8,7 @@ use crate::schema::SchemaProblem;
 pub enum Error {
     /// Two linked crates declare the same tool id; serving either silently would hide the other.
     #[error(
-        "tool id `{id}` is declared twice, in `{first}` and in `{second}`: rename one of them \
+        "duplicate tool id `{id}`: declared in `{first}` and in `{second}`; rename one of them \
          (an id is a tool's name on every wiki, so it must be unique in the binary)"
     )]
     DuplicateTool {

@@ -33,11 +33,5 @@ pub use error::Error;
 pub use registry::{RegisteredTool, Registry, Reserved, registry};
 pub use toolset::{ServedTool, ToolSet};
 
-/// The README's examples ("Writing a tool"), compiled and run as this crate's doctests so the
-/// documentation cannot rot.
-#[cfg(doctest)]
-#[doc = include_str!("../../README.md")]
-struct ReadmeDoctests;
-
 #[doc(hidden)]
 pub mod __private;

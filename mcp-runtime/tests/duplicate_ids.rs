@@ -18,7 +18,8 @@ fn duplicate_ids_across_crates_are_refused_naming_both_declarations() {
     );
     let message = mcp_runtime::registry().map(|_| ()).unwrap_err().to_string();
     assert!(
-        message.contains("fixture_contributed_tools::contributed_echo")
+        message.starts_with("duplicate tool id `contributed_echo`: ")
+            && message.contains("fixture_contributed_tools::contributed_echo")
             && message.contains("fixture_duplicate_tools::contributed_echo"),
         "{message}"
     );

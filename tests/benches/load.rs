@@ -25,6 +25,8 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+// Linked for its tools, as in the stock binary `serve` runs.
+use bundled_tools as _;
 use mcp_runtime::prelude::*;
 use rmcp::handler::server::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;

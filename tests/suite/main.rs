@@ -1,5 +1,8 @@
 //! The workspace-wide test suite: one binary, a module per area.
 
+// Linked for its tools: the servers here serve what the stock binary serves.
+use bundled_tools as _;
+
 mod admin;
 mod direct;
 mod edge;

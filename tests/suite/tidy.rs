@@ -55,6 +55,7 @@ const OUR_CRATES: &[&str] = &[
     "oidc-verifier",
     "semantic-search",
     "hello-stdio",
+    "custom-server",
 ];
 
 /// The crates that make a server a wiki server: a crate that must stand without the wiki
@@ -63,7 +64,7 @@ const WIKI_CRATES: &[&str] = &["wiki-store", "wiki-server", "bundled-tools", "wi
 
 /// Crates of wiki tools (members, by directory). They depend, of ours, on `mcp-runtime` and
 /// `wiki-server` only, and reach what those re-export through them.
-const TOOL_CRATES: &[&str] = &["bundled-tools"];
+const TOOL_CRATES: &[&str] = &["bundled-tools", "examples/custom-server"];
 
 /// What a tool crate reaches only through the framework's or the server's re-exports, so it
 /// always uses the versions they were built with.
@@ -99,6 +100,11 @@ fn allowed_arrows() -> BTreeMap<&'static str, &'static [&'static str]> {
         // APIs (mcp-runtime, wiki-server) and nothing else, as a third-party tool crate would.
         ("semantic-search", &[][..]),
         ("examples/hello-stdio", &["mcp-runtime"][..]),
+        // A tool crate as a contributor writes one, plus the command line its binary runs.
+        (
+            "examples/custom-server",
+            &["mcp-runtime", "wiki-server", "wiki-mcp"][..],
+        ),
         // Test crates may depend on anything.
         ("ui-tests", OUR_CRATES),
         ("tests", OUR_CRATES),

@@ -73,6 +73,6 @@ pub(crate) enum Command {
     Farm(commands::farm::Command),
     /// Import a directory of Markdown files into a wiki.
     Import(commands::import::Args),
-    /// The tool catalog, with each tool's state on each wiki.
+    /// The tools linked into this binary (id, category, write) and their state on each wiki.
     Tools(commands::tools::Args),
 }

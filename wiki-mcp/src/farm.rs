@@ -191,7 +191,10 @@ fn unreachable(url: &DatabaseUrl, error: StoreError) -> anyhow::Error {
     anyhow::Error::new(error).context(format!("cannot use the database {url}{hint}"))
 }
 
-fn seed(store: &dyn Store, content: Content) -> Result<()> {
+/// Fills a new, empty store with what `init` puts in a farm: the `admin` user (farm admin), and
+/// the demo content unless `content` is [`Content::Empty`]. Tests of a tool crate start from the
+/// same farm with `wiki_server::testing::TestFarm::seeded(|store| seed(store, Content::Demo))`.
+pub fn seed(store: &dyn Store, content: Content) -> Result<()> {
     store.create_user(ADMIN_USER, Some("Farm administrator"))?;
     store.set_right(&RightRule {
         scope: RightScope::Wiki(WikiId::main()),

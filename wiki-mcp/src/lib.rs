@@ -1,12 +1,17 @@
-//! The library half of the `wiki-mcp` binary: where a farm lives (a data directory or a
-//! database), opening it, and creating and seeding a farm the first time, so the integration
-//! tests build exactly the farm users get.
+//! The `wiki-mcp` command line as a library: [`main`] is the whole CLI (serve, stdio, init and
+//! every admin command) over whatever tools the calling binary links, so a server with tools of
+//! its own is a two-line `main` (the stock binary is one, with the bundled tools). Also here:
+//! where a farm lives, a data directory or a database ([`database`]), opening it and creating a
+//! farm the first time ([`farm`]), and the log subscriber ([`logging`]), which the integration
+//! tests and benches share with the binary.
 
-// Linked for its `#[mcp_tool]`s: inventory only sees crates the binary actually links, and an
-// unused dependency is not linked.
-use bundled_tools as _;
+mod cli;
+mod commands;
+mod entry;
 
 pub mod database;
 pub mod demo;
 pub mod farm;
 pub mod logging;
+
+pub use entry::main;

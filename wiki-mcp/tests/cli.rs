@@ -221,6 +221,115 @@ fn config_set_checks_keys_and_tool_ids_and_show_reports_them() {
     assert!(shown.lines().any(|l| l == "tools = default"), "{shown}");
 }
 
+/// The `key = value` line of `config show`'s output.
+fn shown_value(shown: &str, key: &str) -> String {
+    let prefix = format!("{key} = ");
+    shown
+        .lines()
+        .find_map(|line| line.strip_prefix(&prefix))
+        .unwrap_or_else(|| panic!("no `{key}` in:\n{shown}"))
+        .to_owned()
+}
+
+#[test]
+fn config_set_tools_replaces_edits_or_restores_the_default_set() {
+    let dir = TempDir::new().expect("a temp dir");
+    let data = dir.path();
+    let set = |value: &str| {
+        ok(
+            data,
+            &["config", "set", "--wiki", "main", &format!("tools={value}")],
+        )
+    };
+    let stored = || shown_value(&ok(data, &["config", "show", "--wiki", "main"]), "tools");
+    let served = || {
+        shown_value(
+            &ok(data, &["config", "show", "--wiki", "main"]),
+            "served_tools",
+        )
+        .split(',')
+        .map(str::to_owned)
+        .collect::<Vec<_>>()
+    };
+    let defaults = served();
+    assert!(
+        defaults.contains(&"get_links".to_owned())
+            && !defaults.contains(&"write_document".to_owned()),
+        "the default policy serves the read tools: {defaults:?}"
+    );
+
+    // default with edits: the policy's tools as of now, plus and minus.
+    let saved = set("default,+write_document,-get_links");
+    let mut expected: Vec<String> = defaults
+        .iter()
+        .filter(|id| *id != "get_links")
+        .cloned()
+        .chain(["write_document".to_owned()])
+        .collect();
+    expected.sort();
+    assert_eq!(served(), expected);
+    assert_eq!(
+        saved,
+        format!(
+            "Saved the MCP configuration of main\ntools = {}\n",
+            stored()
+        ),
+        "set prints the list it saved"
+    );
+    let catalog = ok(data, &["tools", "--wiki", "main"]);
+    // The wiki's column starts where its header does (categories have spaces).
+    let column = catalog
+        .lines()
+        .next()
+        .and_then(|header| header.find(" main"))
+        .unwrap_or_else(|| panic!("no main column in:\n{catalog}"));
+    let state = |tool: &str| {
+        catalog
+            .lines()
+            .find(|line| line.starts_with(&format!("{tool} ")))
+            .and_then(|line| line.get(column..))
+            .unwrap_or_else(|| panic!("no {tool} in:\n{catalog}"))
+            .trim()
+            .to_owned()
+    };
+    assert_eq!(state("write_document"), "on (users)");
+    assert_eq!(state("get_links"), "off");
+
+    // A signed first entry edits the current set.
+    set("+edit_document,-write_document");
+    let now = served();
+    assert!(
+        now.contains(&"edit_document".to_owned())
+            && !now.contains(&"write_document".to_owned())
+            && !now.contains(&"get_links".to_owned()),
+        "{now:?}"
+    );
+
+    // A plain list replaces it (man is always served).
+    set("get_tree,get_document");
+    assert_eq!(stored(), "get_tree,get_document");
+    assert_eq!(served(), ["get_document", "get_tree", "list_wikis", "man"]);
+
+    // An unknown id is refused with the known ones, and nothing is saved.
+    let refused = fails(
+        data,
+        &["config", "set", "--wiki", "main", "tools=+get_links,-nope"],
+    );
+    assert!(
+        refused.contains("unknown tool id(s): nope (known tools: ")
+            && refused.contains("write_document"),
+        "{refused}"
+    );
+    assert_eq!(stored(), "get_tree,get_document");
+    let refused = fails(data, &["config", "set", "--wiki", "main", "tools=-man"]);
+    assert!(refused.contains("cannot be removed"), "{refused}");
+
+    // default alone restores the policy, stored as no list.
+    set("default");
+    assert_eq!(stored(), "default");
+    assert_eq!(served(), defaults);
+}
+
 #[test]
 fn reach_is_granted_from_the_farm_and_shows_in_the_tool_catalog() {
     let dir = demo_farm();

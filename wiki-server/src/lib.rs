@@ -29,6 +29,8 @@ pub mod prelude;
 mod registry;
 mod server;
 pub mod stdio;
+#[cfg(feature = "testing")]
+pub mod testing;
 
 pub use context::WikiContext;
 pub use error::Error;

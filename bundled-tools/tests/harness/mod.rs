@@ -1,8 +1,7 @@
-//! The shared harness of the bundled tools' tests: a realistic farm seeded in a temp dir and a
-//! `call` that goes through the server's one call path, `Manager::call` (the wiki's endpoint and
-//! the caller's tool list, the caller's doors, then the framework's middleware: parsing, the
-//! panic boundary, the audit line), the same function the rmcp handler, the direct HTTP answer
-//! and stdio run for `tools/call`.
+//! The shared harness of the bundled tools' tests: a thin layer over the public
+//! `wiki_server::testing` (a temporary farm, calls through `Manager::call`, the function the rmcp
+//! handler, the direct HTTP answer and stdio run for `tools/call`), adding this crate's seeded
+//! content and its call shorthand.
 //!
 //! The farm (see [`Farm::new`]):
 //! - users `admin` (farm admin), `alice` (views and edits `main`), `bob` (views `main`, and is the
@@ -20,14 +19,10 @@
 //! Each test module uses a subset; unused helpers are expected.
 #![allow(dead_code)]
 
-use std::sync::Arc;
-
 use bundled_tools as _;
-use mcp_runtime::call::ToolCall;
-use rmcp::ErrorData;
 use rmcp::model::CallToolResult;
 use serde_json::Value;
-use tempfile::TempDir;
+use wiki_server::ServerSettings;
 use wiki_server::store::model::attachment::AttachmentWrite;
 use wiki_server::store::model::class::{FieldType, NumberKind};
 use wiki_server::store::model::document::{DocumentSave, Expected};
@@ -38,11 +33,8 @@ use wiki_server::store::model::user::{ALL_USERS_GROUP, GUEST_USER};
 use wiki_server::store::model::wiki::WikiId;
 use wiki_server::store::reference::{DocumentReference, SpacePath};
 use wiki_server::store::rights::{Effect, Right, RightRule, RightScope, Subject};
-use wiki_server::store::{
-    AttachmentStore, ConfigStore, DocumentStore, ObjectStore, RightsStore, SqliteStore, UserStore,
-    WikiStore,
-};
-use wiki_server::{Caller, Manager, ServerSettings};
+use wiki_server::store::{ConfigStore, DocumentStore, SqliteStore, Store};
+use wiki_server::testing::{As, TestFarm};
 
 pub(crate) mod unchanged;
 
@@ -144,13 +136,12 @@ pub(crate) fn locale(text: &str) -> Locale {
     ok(Locale::parse(text))
 }
 
-/// The seeded farm, its store, and a manager serving it.
+/// The seeded farm: `wiki_server::testing`'s throw-away farm (a temp SQLite file, a real
+/// `Manager`) with the content above.
 pub(crate) struct Farm {
-    /// Keeps the database directory alive.
-    pub(crate) dir: TempDir,
-    /// The store (also usable directly to seed more, or to compare with a tool's output).
+    farm: TestFarm,
+    /// The store (a handle on the farm's): to seed more, or to compare with a tool's output.
     pub(crate) store: SqliteStore,
-    manager: Arc<Manager>,
 }
 
 impl Farm {
@@ -161,21 +152,23 @@ impl Farm {
 
     /// The seeded farm served with `settings` (e.g. a public URL).
     pub(crate) fn with_settings(settings: ServerSettings) -> Self {
-        let dir = ok(tempfile::tempdir());
-        let store = ok(SqliteStore::open(dir.path()));
-        seed(&store);
-        let manager = Arc::new(ok(Manager::new(Arc::new(store.clone()), settings)));
-        Self {
-            dir,
-            store,
-            manager,
-        }
+        let farm = TestFarm::with_settings(settings, |store| {
+            seed(store);
+            Ok::<(), std::convert::Infallible>(())
+        });
+        let store = farm.store().clone();
+        Self { farm, store }
+    }
+
+    /// The farm's data directory.
+    pub(crate) fn path(&self) -> &std::path::Path {
+        self.farm.path()
     }
 
     /// Calls `tool` with `arguments` (a JSON object) as `user` ([`GUEST`] for no credentials) on
-    /// `wiki`'s endpoint: `Ok(text)`, or `Err(text)` for an `isError` result or a JSON-RPC
-    /// refusal (a tool this caller cannot use). Panics unless the result is one text block (use
-    /// [`Farm::call_result`] for images).
+    /// `wiki`'s endpoint, through `Manager::call`: `Ok(text)`, or `Err(text)` for an `isError`
+    /// result or a JSON-RPC refusal (a tool this caller cannot use). Panics unless the result
+    /// is one text block (use [`Farm::call_result`] for images).
     pub(crate) async fn call(
         &self,
         tool: &str,
@@ -183,22 +176,12 @@ impl Farm {
         user: &str,
         wiki_id: &str,
     ) -> Result<String, String> {
-        let result = match self.served_call(tool, arguments, user, wiki_id).await {
-            Ok(result) => result,
-            Err(refusal) => return Err(refusal.message.into_owned()),
-        };
-        let text = match result.content.as_slice() {
-            [block] => block
-                .as_text()
-                .map(|text| text.text.clone())
-                .unwrap_or_else(|| panic!("not a text block: {block:?}")),
-            other => panic!("expected one block, got {other:?}"),
-        };
-        if result.is_error == Some(true) {
-            Err(text)
-        } else {
-            Ok(text)
-        }
+        self.farm
+            .caller(user)
+            .on(wiki_id)
+            .call(tool, arguments)
+            .await
+            .text()
     }
 
     /// [`Farm::call`] returning the whole MCP result; panics on a JSON-RPC refusal.
@@ -209,32 +192,23 @@ impl Farm {
         user: &str,
         wiki_id: &str,
     ) -> CallToolResult {
-        self.served_call(tool, arguments, user, wiki_id)
+        self.farm
+            .caller(user)
+            .on(wiki_id)
+            .call(tool, arguments)
             .await
-            .unwrap_or_else(|refusal| panic!("`{tool}` was refused: {}", refusal.message))
+            .result()
+            .clone()
     }
 
-    /// The call through the server's one call path: `user`'s endpoint on `wiki`, then
-    /// `Manager::call`, exactly as a transport makes it.
-    async fn served_call(
-        &self,
-        tool: &str,
-        arguments: Value,
-        user: &str,
-        wiki_id: &str,
-    ) -> Result<CallToolResult, ErrorData> {
-        let Value::Object(arguments) = arguments else {
-            panic!("arguments must be a JSON object");
-        };
-        let caller = if user == GUEST {
-            Caller::guest(wiki(wiki_id))
-        } else {
-            Caller::user(wiki(wiki_id), user)
-        };
-        let server = self.manager.endpoint(caller.wiki()).await?;
-        self.manager
-            .call(&server, &caller, ToolCall::new(tool, arguments))
-            .await
+    /// The caller `user` ([`GUEST`] for no credentials) on `wiki`'s endpoint.
+    pub(crate) fn caller(&self, user: &str, wiki_id: &str) -> As<'_> {
+        self.farm.caller(user).on(wiki_id)
+    }
+
+    /// The wrapped test farm.
+    pub(crate) fn test_farm(&self) -> &TestFarm {
+        &self.farm
     }
 
     /// Changes `wiki`'s MCP configuration (space filter, rendered content, tools).
@@ -260,7 +234,7 @@ impl Farm {
     }
 }
 
-fn allow(store: &SqliteStore, scope: RightScope, subject: Subject, right: Right) {
+fn allow(store: &dyn Store, scope: RightScope, subject: Subject, right: Right) {
     ok(store.set_right(&RightRule {
         scope,
         subject,
@@ -280,7 +254,7 @@ fn space(wiki_id: &str, path: &str) -> RightScope {
     }
 }
 
-fn seed(store: &SqliteStore) {
+fn seed(store: &dyn Store) {
     ok(store.create_wiki(&wiki("sub"), "Sub wiki"));
     for name in ["admin", "alice", "bob"] {
         ok(store.create_user(name, None));

@@ -28,7 +28,7 @@ fn writable_farm() -> Farm {
 
 /// Renames rows of the farm's database as an older store could have written them.
 fn rename(farm: &Farm, sql: &str) {
-    let path = farm.dir.path().join("wiki.db");
+    let path = farm.path().join("wiki.db");
     let connection = ok(rusqlite::Connection::open(path));
     let changed = ok(connection.execute(sql, []));
     assert_eq!(changed, 1, "{sql}");

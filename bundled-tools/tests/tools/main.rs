@@ -17,6 +17,7 @@ mod get_history;
 mod get_links;
 mod get_schema;
 mod get_tree;
+mod golden;
 mod look_alikes;
 mod man_pages;
 mod query_documents;

@@ -80,7 +80,8 @@ pub struct ParamDecl {
 /// A type usable as a tool parameter: it says what it advertises and how it parses, together.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a supported #[mcp_tool] parameter type",
-    label = "unsupported parameter type",
+    label = "not a parameter type; for a type of yours: `#[derive(ParamEnum)]` on a unit enum, \
+             `#[derive(ParamObject)]` on a struct",
     note = "supported: String, Option<String>, Keep<String>, i64, Option<i64>, bool, Option<bool>, \
             Vec<String>, BTreeMap<String, String>, a unit enum with #[derive(ParamEnum)], \
             and T / Vec<T> / Option<T> where T has #[derive(ParamObject)]"

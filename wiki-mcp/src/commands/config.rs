@@ -1,13 +1,14 @@
 //! `wiki-mcp config set|show --wiki ID`: a wiki's MCP configuration.
 
+use crate::farm::CLI_AUTHOR;
 use anyhow::{Context, Result, bail};
-use wiki_mcp::farm::CLI_AUTHOR;
 use wiki_server::policy::effective_tools;
 use wiki_server::registry;
 use wiki_store::model::mcp_config::{McpConfig, SpaceFilterMode};
 
 use super::database::FarmTarget;
-use super::existing_wiki;
+use super::tool_edit::{self, Known};
+use super::{comma_list, existing_wiki};
 
 /// The keys `config set` accepts.
 const KEYS: &[&str] = &[
@@ -26,9 +27,14 @@ const KEYS: &[&str] = &[
 pub(crate) enum Command {
     /// Set configuration keys; the server applies them on its next request.
     ///
-    /// Keys: enabled=true|false, tools=ID,ID...|default, description=TEXT, server_name=TEXT,
+    /// Keys: enabled=true|false, tools=VALUE, description=TEXT, server_name=TEXT,
     /// space_filter_mode=none|whitelist|blacklist, space_filter=SPACE,SPACE...,
     /// space_filter_documents=PAGE,PAGE..., guest=true|false, allow_rendered=true|false.
+    ///
+    /// tools=default is the default policy (every tool that does not write); tools=ID,ID...
+    /// replaces the set; tools=default,+ID,-ID... edits the default policy's set; tools=+ID,-ID...
+    /// (first entry signed) edits the wiki's current set. Ids are those of the tools linked
+    /// into this binary (`tools` lists them).
     Set {
         /// The wiki.
         #[arg(long)]
@@ -61,6 +67,13 @@ pub(crate) fn exec(farm: &FarmTarget, command: Command) -> Result<()> {
                 .set_mcp_config(&wiki, &config, CLI_AUTHOR)
                 .with_context(|| format!("cannot save the configuration of `{wiki}`"))?;
             println!("Saved the MCP configuration of {wiki}");
+            // An edit (+ID/-ID) computed the set: show what was saved.
+            if pairs
+                .iter()
+                .any(|pair| pair.split('=').next().map(str::trim) == Some("tools"))
+            {
+                println!("tools = {}", stored_tools(&config));
+            }
         }
         Command::Show { wiki } => {
             let wiki = existing_wiki(&*store, &wiki)?;
@@ -71,12 +84,7 @@ pub(crate) fn exec(farm: &FarmTarget, command: Command) -> Result<()> {
             println!("wiki = {wiki}");
             println!("enabled = {}", config.enabled);
             println!("guest = {}", config.guest_access);
-            let stored = if config.enabled_tools.is_empty() {
-                "default".to_owned()
-            } else {
-                list(&config.enabled_tools)
-            };
-            println!("tools = {stored}");
+            println!("tools = {}", stored_tools(&config));
             println!(
                 "served_tools = {}",
                 tools.into_iter().collect::<Vec<_>>().join(",")
@@ -107,7 +115,7 @@ fn apply(config: &mut McpConfig, key: &str, value: &str) -> Result<()> {
         "enabled" => config.enabled = boolean(key, value)?,
         "guest" => config.guest_access = boolean(key, value)?,
         "allow_rendered" => config.allow_rendered = boolean(key, value)?,
-        "tools" => config.enabled_tools = tools(value)?,
+        "tools" => config.enabled_tools = tools(value, &config.enabled_tools)?,
         "description" => config.description = text(value),
         "server_name" => config.server_name = text(value),
         "space_filter_mode" => {
@@ -122,6 +130,15 @@ fn apply(config: &mut McpConfig, key: &str, value: &str) -> Result<()> {
     Ok(())
 }
 
+/// The stored tool list as `config show` prints it: `default` when there is none.
+fn stored_tools(config: &McpConfig) -> String {
+    if config.enabled_tools.is_empty() {
+        "default".to_owned()
+    } else {
+        config.enabled_tools.join(",")
+    }
+}
+
 fn boolean(key: &str, value: &str) -> Result<bool> {
     match value {
         "true" => Ok(true),
@@ -134,37 +151,17 @@ fn text(value: &str) -> Option<String> {
     (!value.is_empty()).then(|| value.to_owned())
 }
 
-fn comma_list(value: &str) -> Vec<String> {
-    value
-        .split(',')
-        .map(str::trim)
-        .filter(|item| !item.is_empty())
-        .map(str::to_owned)
-        .collect()
-}
-
-/// `default` (the default policy: every read-only tool) or a list of known tool ids.
-fn tools(value: &str) -> Result<Vec<String>> {
-    if value == "default" {
-        return Ok(Vec::new());
-    }
-    let ids = comma_list(value);
-    if ids.is_empty() {
-        bail!("tools needs tool ids or `default` (to turn every tool off, set enabled=false)");
-    }
+/// The wiki's new stored tool list for `tools=VALUE` ([`tool_edit`]), against the tools linked
+/// into this binary.
+fn tools(value: &str, current: &[String]) -> Result<Vec<String>> {
     let registry = registry()?;
-    let unknown: Vec<&str> = ids
+    let known: Vec<Known<'_>> = registry
+        .tools()
         .iter()
-        .map(String::as_str)
-        .filter(|id| registry.get(id).is_none())
+        .map(|tool| Known {
+            id: tool.id(),
+            write: tool.declaration().write,
+        })
         .collect();
-    if !unknown.is_empty() {
-        let known: Vec<&str> = registry.tools().iter().map(|tool| tool.id()).collect();
-        bail!(
-            "unknown tool id(s): {} (known tools: {})",
-            unknown.join(", "),
-            known.join(", ")
-        );
-    }
-    Ok(ids)
+    tool_edit::edit(value, current, &known)
 }

@@ -4,9 +4,9 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use crate::database::Database;
+use crate::farm::{self, Content, Farm, Outage};
 use anyhow::{Result, bail};
-use wiki_mcp::database::Database;
-use wiki_mcp::farm::{self, Content, Farm, Outage};
 use wiki_store::{Store, StoreConfig};
 
 /// Where the farm is and how to open its store (global options, flattened into the CLI).

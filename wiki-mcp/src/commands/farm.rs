@@ -1,8 +1,8 @@
 //! `wiki-mcp farm reach grant|revoke WIKI`: cross-wiki reach, kept in the main wiki's
 //! configuration only (so a sub-wiki's admin cannot grant it to their own wiki).
 
+use crate::farm::CLI_AUTHOR;
 use anyhow::{Context, Result};
-use wiki_mcp::farm::CLI_AUTHOR;
 use wiki_store::model::wiki::{MAIN_WIKI, WikiId};
 
 use super::database::FarmTarget;

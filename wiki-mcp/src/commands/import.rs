@@ -2,9 +2,9 @@
 
 use std::path::PathBuf;
 
+use crate::farm::CLI_AUTHOR;
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use wiki_mcp::farm::CLI_AUTHOR;
 use wiki_store::import::{ImportOptions, import_directory_with_progress};
 use wiki_store::reference::SpacePath;
 

@@ -3,8 +3,8 @@
 
 use std::path::PathBuf;
 
+use crate::farm::{ADMIN_USER, Content};
 use anyhow::{Result, bail};
-use wiki_mcp::farm::{ADMIN_USER, Content};
 
 use super::database::FarmTarget;
 

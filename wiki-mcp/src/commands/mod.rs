@@ -13,6 +13,7 @@ pub(crate) mod rights;
 pub(crate) mod serve;
 pub(crate) mod stdio;
 pub(crate) mod token;
+mod tool_edit;
 pub(crate) mod tools;
 pub(crate) mod trash;
 pub(crate) mod user;
@@ -54,4 +55,14 @@ pub(crate) fn runtime() -> Result<tokio::runtime::Runtime> {
 /// stored offset (token uses are only recorded to the minute anyway).
 pub(crate) fn utc_minute(at: wiki_server::time::OffsetDateTime) -> String {
     format!("{} UTC", wiki_server::instant::utc_minute(at))
+}
+
+/// `a, b,,c` as `["a", "b", "c"]`: trimmed, empty items dropped.
+pub(crate) fn comma_list(value: &str) -> Vec<String> {
+    value
+        .split(',')
+        .map(str::trim)
+        .filter(|item| !item.is_empty())
+        .map(str::to_owned)
+        .collect()
 }

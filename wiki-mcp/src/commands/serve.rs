@@ -4,10 +4,10 @@ use std::io::Write;
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::database::Database;
+use crate::farm::{ADMIN_USER, Outage};
 use anyhow::{Context, Result};
 use tokio_util::sync::CancellationToken;
-use wiki_mcp::database::Database;
-use wiki_mcp::farm::{ADMIN_USER, Outage};
 use wiki_server::http::{
     BaseUrl, Directory, HttpOptions, HttpServer, RateLimit, shutdown_on_signal,
 };

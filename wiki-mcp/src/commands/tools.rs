@@ -1,4 +1,5 @@
-//! `wiki-mcp tools [--wiki ID]`: the catalog, with each tool's state on each wiki.
+//! `wiki-mcp tools [--wiki ID]`: the tools linked into the running binary (the registry: the
+//! stock tools, or a custom binary's own too), with each one's state on each wiki.
 
 use anyhow::Result;
 use wiki_server::policy::effective_tools;

@@ -1,7 +1,7 @@
 //! `wiki-mcp trash list|restore`: the recycle bin.
 
+use crate::farm::CLI_AUTHOR;
 use anyhow::{Context, Result};
-use wiki_mcp::farm::CLI_AUTHOR;
 use wiki_store::model::trash::TrashId;
 
 use super::database::FarmTarget;

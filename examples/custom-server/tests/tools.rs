@@ -1,0 +1,175 @@
+//! The example's tools in-process, through the real call path (`wiki_server::testing`: a
+//! temporary farm, `Manager::call`): the outputs, the doors' refusals, and that a write tool
+//! tells a caller who may edit but not view a page nothing about it, and changes nothing.
+
+use custom_server as _;
+use serde_json::json;
+use wiki_mcp::farm::{Content, seed};
+use wiki_server::store::DocumentStore;
+use wiki_server::store::model::wiki::WikiId;
+use wiki_server::store::reference::DocumentReference;
+use wiki_server::store::rights::Right;
+use wiki_server::testing::TestFarm;
+
+fn demo() -> TestFarm {
+    let farm = TestFarm::seeded(|store| seed(store, Content::Demo));
+    farm.enable_tools("main", &["append_note"]);
+    farm
+}
+
+fn content(farm: &TestFarm, text: &str) -> Option<String> {
+    let reference =
+        DocumentReference::parse(text, &WikiId::main()).unwrap_or_else(|error| panic!("{error}"));
+    farm.store()
+        .document(&reference, None)
+        .unwrap_or_else(|error| panic!("{error}"))
+        .map(|document| document.content)
+}
+
+#[tokio::test]
+async fn page_stats_counts_through_the_read_door() {
+    let farm = demo();
+    let stats = farm
+        .guest()
+        .call("page_stats", json!({"reference": "Sandbox.WebHome"}))
+        .await
+        .expect_text();
+    assert_eq!(
+        stats,
+        "Document: main:Sandbox.WebHome\nVersion: 1.1\nLines: 3\nWords: 15\nHeadings: 1"
+    );
+    // Reach: the sub-wiki, named by prefix.
+    let dev = farm
+        .user("alice")
+        .call("page_stats", json!({"reference": "dev:Main.WebHome"}))
+        .await
+        .expect_text();
+    assert!(dev.starts_with("Document: dev:Main.WebHome\n"), "{dev}");
+    let missing = farm
+        .user("alice")
+        .call("page_stats", json!({"reference": "Sandbox.Nowhere"}))
+        .await
+        .expect_error();
+    assert_eq!(
+        missing,
+        "Error: the document \"main:Sandbox.Nowhere\" does not exist."
+    );
+    let unparsed = farm
+        .user("alice")
+        .call("page_stats", json!({}))
+        .await
+        .expect_error();
+    assert!(unparsed.contains("'reference'"), "{unparsed}");
+}
+
+#[tokio::test]
+async fn append_note_saves_as_the_caller_with_an_ai_comment() {
+    let farm = demo();
+    let note = json!({"reference": "Sandbox.WebHome", "note": "  Tried it.  "});
+    let saved = farm
+        .user("alice")
+        .call("append_note", note)
+        .await
+        .expect_text();
+    assert_eq!(
+        saved,
+        "Appended a note to main:Sandbox.WebHome.\nVersion: 1.1 -> 1.2"
+    );
+    let now = content(&farm, "Sandbox.WebHome").unwrap_or_default();
+    assert!(now.ends_with("is next door.\nTried it.\n"), "{now:?}");
+    let reference = DocumentReference::parse("Sandbox.WebHome", &WikiId::main())
+        .unwrap_or_else(|error| panic!("{error}"));
+    let history = farm
+        .store()
+        .history(&reference, None, 0, 1)
+        .unwrap_or_else(|error| panic!("{error}"))
+        .unwrap_or_else(|| panic!("no history"));
+    let last = history
+        .revisions
+        .first()
+        .unwrap_or_else(|| panic!("no revision"));
+    assert_eq!(
+        (last.author.as_str(), last.comment.as_str()),
+        ("alice", "[AI] Appended a note")
+    );
+
+    for (note, says) in [
+        ("  ", "'note' parameter is required"),
+        ("two\nlines", "'note' must be one line of text"),
+        (&"x".repeat(1001), "'note' is too long (1001 characters"),
+    ] {
+        let refused = farm
+            .user("alice")
+            .call(
+                "append_note",
+                json!({"reference": "Sandbox.WebHome", "note": note}),
+            )
+            .await
+            .expect_error();
+        assert!(refused.contains(says), "{refused}");
+    }
+    assert_eq!(content(&farm, "Sandbox.WebHome"), Some(now));
+}
+
+#[tokio::test]
+async fn append_note_tells_an_editor_who_cannot_view_nothing_and_writes_nothing() {
+    let farm = TestFarm::empty();
+    farm.add_user("eve")
+        .allow_on_wiki("eve", "main", &[Right::Edit]);
+    farm.save("Sandbox.Secret", "the secret\n");
+    farm.enable_tools("main", &["append_note"]);
+    let eve = farm.user("eve");
+    let existing = eve
+        .call(
+            "append_note",
+            json!({"reference": "Sandbox.Secret", "note": "hi"}),
+        )
+        .await
+        .expect_error();
+    let missing = eve
+        .call(
+            "append_note",
+            json!({"reference": "Sandbox.Missing", "note": "hi"}),
+        )
+        .await
+        .expect_error();
+    assert_eq!(
+        existing,
+        "You do not have permission to view \"main:Sandbox.Secret\"."
+    );
+    assert_eq!(
+        missing,
+        "You do not have permission to view \"main:Sandbox.Missing\"."
+    );
+    assert_eq!(
+        content(&farm, "Sandbox.Secret").as_deref(),
+        Some("the secret\n")
+    );
+    assert_eq!(content(&farm, "Sandbox.Missing"), None);
+}
+
+#[tokio::test]
+async fn append_note_never_writes_the_mcp_configuration() {
+    let farm = demo();
+    let before = content(&farm, "MCP.ServerConfig");
+    let config = json!({"reference": "MCP.ServerConfig", "note": "enabled=false"});
+    let alice = farm
+        .user("alice")
+        .call("append_note", config.clone())
+        .await
+        .expect_error();
+    assert_eq!(
+        alice,
+        "You do not have permission to view \"main:MCP.ServerConfig\"."
+    );
+    let admin = farm
+        .user("admin")
+        .call("append_note", config)
+        .await
+        .expect_error();
+    assert!(
+        admin.starts_with("Error: \"main:MCP.ServerConfig\" holds this server's MCP configuration"),
+        "{admin}"
+    );
+    assert_eq!(content(&farm, "MCP.ServerConfig"), before);
+}

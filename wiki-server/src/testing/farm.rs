@@ -1,0 +1,292 @@
+//! The throw-away farm and its callers.
+
+use std::fmt::Display;
+use std::path::Path;
+use std::sync::Arc;
+
+use mcp_runtime::call::ToolCall;
+use rmcp::ErrorData;
+use rmcp::model::ListToolsResult;
+use serde_json::Value;
+use tempfile::TempDir;
+use wiki_store::model::document::DocumentSave;
+use wiki_store::model::mcp_config::McpConfig;
+use wiki_store::model::user::GUEST_USER;
+use wiki_store::model::wiki::WikiId;
+use wiki_store::reference::DocumentReference;
+use wiki_store::rights::{Effect, Right, RightRule, RightScope, Subject};
+use wiki_store::{
+    ConfigStore, DocumentStore, RightsStore, SqliteStore, Store, UserStore, WikiStore,
+};
+
+use super::Called;
+use crate::policy::effective_tools;
+use crate::{Caller, Manager, ServerSettings};
+
+/// Unwraps a setup step, naming what failed.
+#[track_caller]
+fn setup<T, E: Display>(what: &str, result: Result<T, E>) -> T {
+    result.unwrap_or_else(|error| panic!("test farm: cannot {what}: {error}"))
+}
+
+/// A farm in a temporary directory (a real SQLite file, deleted on drop), served by a real
+/// [`Manager`] over the tools linked into the test binary.
+///
+/// The store is shared with the manager, so what a test writes through [`TestFarm::store`]
+/// (or the helpers here) is what the next call sees, as an admin command's change would be.
+pub struct TestFarm {
+    store: SqliteStore,
+    manager: Arc<Manager>,
+    // Last: the database is closed (store and manager dropped) before its directory goes.
+    dir: TempDir,
+}
+
+impl std::fmt::Debug for TestFarm {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TestFarm")
+            .field("dir", &self.dir.path())
+            .finish_non_exhaustive()
+    }
+}
+
+impl TestFarm {
+    /// A farm with the main wiki alone: no users, no rights (so even the guest sees nothing
+    /// until a test allows it), no content.
+    pub fn empty() -> Self {
+        Self::seeded(|_| Ok::<(), std::convert::Infallible>(()))
+    }
+
+    /// A farm `seed` fills before it is served; the stock binary's first-run farm (users `admin`
+    /// and `alice`, wikis `main` and `dev`, the demo pages) is
+    /// `TestFarm::seeded(|store| wiki_mcp::farm::seed(store, Content::Demo))`.
+    pub fn seeded<E: Display>(seed: impl FnOnce(&dyn Store) -> Result<(), E>) -> Self {
+        Self::with_settings(ServerSettings::default(), seed)
+    }
+
+    /// [`TestFarm::seeded`] served with `settings` (e.g. a public URL, so tools print links).
+    pub fn with_settings<E: Display>(
+        settings: ServerSettings,
+        seed: impl FnOnce(&dyn Store) -> Result<(), E>,
+    ) -> Self {
+        let dir = setup("create a temporary directory", tempfile::tempdir());
+        let store = setup("open the store", SqliteStore::open(dir.path()));
+        setup("seed the farm", seed(&store));
+        let shared = Arc::new(store.clone());
+        let manager = Arc::new(setup(
+            "start the server (the registry refused the linked tools?)",
+            Manager::new(shared, settings),
+        ));
+        Self {
+            store,
+            manager,
+            dir,
+        }
+    }
+
+    /// The farm's store, to seed more or to check what a tool wrote.
+    pub fn store(&self) -> &SqliteStore {
+        &self.store
+    }
+
+    /// The manager serving the farm.
+    pub fn manager(&self) -> &Arc<Manager> {
+        &self.manager
+    }
+
+    /// The farm's data directory.
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// Creates the user `name`.
+    #[track_caller]
+    pub fn add_user(&self, name: &str) -> &Self {
+        setup(
+            &format!("create the user `{name}`"),
+            self.store.create_user(name, None),
+        );
+        self
+    }
+
+    /// Creates the wiki `id`.
+    #[track_caller]
+    pub fn add_wiki(&self, id: &str) -> &Self {
+        setup(
+            &format!("create the wiki `{id}`"),
+            self.store.create_wiki(&wiki(id), id),
+        );
+        self
+    }
+
+    /// Allows `right` to `subject` on `scope`.
+    #[track_caller]
+    pub fn allow(&self, subject: Subject, right: Right, scope: RightScope) -> &Self {
+        let rule = RightRule {
+            scope,
+            subject,
+            right,
+            effect: Effect::Allow,
+        };
+        setup(
+            &format!("set the right {rule:?}"),
+            self.store.set_right(&rule),
+        );
+        self
+    }
+
+    /// Allows each of `rights` to `user` ([`GUEST_USER`] for the guest) on the whole wiki.
+    #[track_caller]
+    pub fn allow_on_wiki(&self, user: &str, wiki_id: &str, rights: &[Right]) -> &Self {
+        for right in rights {
+            self.allow(
+                Subject::User(user.to_owned()),
+                *right,
+                RightScope::Wiki(wiki(wiki_id)),
+            );
+        }
+        self
+    }
+
+    /// Saves `content` on the document `reference` (`wiki:Space.Page`, or in `main`) as
+    /// `admin`, creating it or adding a version; returns the version saved.
+    #[track_caller]
+    pub fn save(&self, reference: &str, content: &str) -> String {
+        let save = DocumentSave::new(document(reference), content, "admin").comment("test");
+        setup(
+            &format!("save {reference}"),
+            self.store.save_document(&save),
+        )
+        .version()
+        .to_string()
+    }
+
+    /// Changes `wiki`'s MCP configuration (tools, guest access, space filter, ...).
+    #[track_caller]
+    pub fn configure(&self, wiki_id: &str, change: impl FnOnce(&mut McpConfig)) -> &Self {
+        let id = wiki(wiki_id);
+        let mut config = self.store.mcp_config(&id);
+        change(&mut config);
+        setup(
+            &format!("save the configuration of `{wiki_id}`"),
+            self.store.set_mcp_config(&id, &config, "admin"),
+        );
+        self
+    }
+
+    /// Adds `tools` (ids of linked tools, e.g. write tools, which are off by default) to the
+    /// tools `wiki` serves now.
+    #[track_caller]
+    pub fn enable_tools(&self, wiki_id: &str, tools: &[&str]) -> &Self {
+        let id = wiki(wiki_id);
+        let reach = self.store.has_reach(&id);
+        let registry = self.manager.registry();
+        self.configure(wiki_id, |config| {
+            let mut ids = effective_tools(registry, &id, config, reach);
+            for tool in tools {
+                let known = registry
+                    .get(tool)
+                    .unwrap_or_else(|| panic!("test farm: `{tool}` is not linked"));
+                ids.insert(known.id());
+            }
+            config.enabled_tools = ids.into_iter().map(str::to_owned).collect();
+        })
+    }
+
+    /// Grants cross-wiki reach to exactly `wikis` (main's configuration decides reach).
+    #[track_caller]
+    pub fn grant_reach(&self, wikis: &[&str]) -> &Self {
+        self.configure("main", |config| {
+            config.reach_initialized = true;
+            config.reach_enabled_wikis = wikis.iter().map(|w| (*w).to_owned()).collect();
+        })
+    }
+
+    /// `user` calling on the main wiki.
+    pub fn user(&self, user: &str) -> As<'_> {
+        As {
+            farm: self,
+            caller: Caller::user(WikiId::main(), user),
+        }
+    }
+
+    /// The guest (no credentials) calling on the main wiki.
+    pub fn guest(&self) -> As<'_> {
+        As {
+            farm: self,
+            caller: Caller::guest(WikiId::main()),
+        }
+    }
+
+    /// `user` ([`GUEST_USER`] for the guest) calling on the main wiki.
+    pub fn caller(&self, user: &str) -> As<'_> {
+        if user == GUEST_USER {
+            self.guest()
+        } else {
+            self.user(user)
+        }
+    }
+}
+
+/// A caller of a [`TestFarm`]: a user or the guest, on one wiki's endpoint.
+#[derive(Debug, Clone)]
+pub struct As<'f> {
+    farm: &'f TestFarm,
+    caller: Caller,
+}
+
+impl As<'_> {
+    /// The same caller on `wiki`'s endpoint.
+    pub fn on(&self, wiki_id: &str) -> Self {
+        let wiki = wiki(wiki_id);
+        let caller = match self.caller.user_name() {
+            Some(user) => Caller::user(wiki, user),
+            None => Caller::guest(wiki),
+        };
+        Self {
+            farm: self.farm,
+            caller,
+        }
+    }
+
+    /// The caller as the server sees it.
+    pub fn caller(&self) -> &Caller {
+        &self.caller
+    }
+
+    /// Calls `tool` with `arguments` (a JSON object), as a transport does: the endpoint of the
+    /// caller's wiki, then [`Manager::call`].
+    pub async fn call(&self, tool: &str, arguments: Value) -> Called {
+        let Value::Object(arguments) = arguments else {
+            panic!("test farm: the arguments of `{tool}` must be a JSON object, got {arguments}");
+        };
+        let manager = &self.farm.manager;
+        let outcome = match manager.endpoint(self.caller.wiki()).await {
+            Ok(server) => {
+                manager
+                    .call(&server, &self.caller, ToolCall::new(tool, arguments))
+                    .await
+            }
+            Err(refusal) => Err(refusal),
+        };
+        Called::new(tool, outcome)
+    }
+
+    /// The `tools/list` answer this caller gets, exactly as the rmcp handler builds it.
+    pub async fn tools_list(&self) -> Result<ListToolsResult, ErrorData> {
+        let server = self.farm.manager.endpoint(self.caller.wiki()).await?;
+        Ok(server.tools(self.caller.is_guest()).list_result())
+    }
+}
+
+#[track_caller]
+fn wiki(id: &str) -> WikiId {
+    setup(&format!("read the wiki id `{id}`"), WikiId::new(id))
+}
+
+#[track_caller]
+fn document(text: &str) -> DocumentReference {
+    setup(
+        &format!("read the reference `{text}`"),
+        DocumentReference::parse(text, &WikiId::main()),
+    )
+}

@@ -1,0 +1,43 @@
+//! Testing wiki tools through the real server (cargo feature `testing`).
+//!
+//! A tool author's tests should run their tools the way agents will: resolved in the caller's
+//! tool list, parsed by the parser `#[mcp_tool]` generated, with the caller's doors, under the
+//! timeout, the panic boundary and the audit line. So this module drives
+//! [`Manager::call`](crate::Manager::call), the one call path the rmcp handler, the direct HTTP
+//! answer and stdio use, over a throw-away farm on a temporary SQLite file; nothing here
+//! dispatches a tool itself.
+//!
+//! ```no_run
+//! # async fn example() {
+//! use serde_json::json;
+//! use wiki_server::store::rights::Right;
+//! use wiki_server::testing::TestFarm;
+//!
+//! // An empty farm (the main wiki), with a user who may view and edit it, and one page.
+//! let farm = TestFarm::empty();
+//! farm.add_user("alice")
+//!     .allow_on_wiki("alice", "main", &[Right::View, Right::Edit]);
+//! farm.save("Sandbox.WebHome", "# Sandbox\n");
+//!
+//! let alice = farm.user("alice");
+//! let catalog = alice.call("man", json!({})).await.expect_text();
+//! assert!(catalog.starts_with("Available tools"));
+//! let refused = alice.call("man", json!({"bogus": 1})).await.expect_error();
+//! assert!(refused.contains("bogus"));
+//! # }
+//! ```
+//!
+//! - [`TestFarm`]: the farm (empty, or seeded by a function of yours, e.g. the stock demo farm's
+//!   `wiki_mcp::farm::seed`), its store, users and rights, wiki configuration;
+//! - [`As`]: a caller (a user or the guest, on a wiki): `call`, `tools_list`;
+//! - [`Called`]: what a call returned, with its text, error text and structured content;
+//! - [`golden`]: committed snapshots of outputs, re-blessed with `BLESS=1`.
+//!
+//! Setup failures panic with what failed: this is test code, and a failed setup is a failed test.
+
+mod called;
+mod farm;
+pub mod golden;
+
+pub use called::Called;
+pub use farm::{As, TestFarm};
