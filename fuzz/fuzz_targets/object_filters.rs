@@ -214,7 +214,11 @@ fn compare(a: &StoredValue, b: &StoredValue) -> Ordering {
         (StoredValue::Text(_), _) => Ordering::Greater,
         (_, StoredValue::Text(_)) => Ordering::Less,
         (StoredValue::Integer(a), StoredValue::Integer(b)) => a.cmp(b),
-        (a, b) => number(a).total_cmp(&number(b)),
+        // SQLite compares numbers by value: -0.0 equals 0.0 (total_cmp would order them).
+        (a, b) => {
+            let (a, b) = (number(a), number(b));
+            a.partial_cmp(&b).unwrap_or_else(|| a.total_cmp(&b))
+        }
     }
 }
 
