@@ -288,7 +288,11 @@ fn type_value(cx: &Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<Option<syn::
         let text: LitStr = value.parse()?;
         cx.error_spanned_by(
             &text,
-            format!("{HOW}; not a string: write `output = {}`", text.value()),
+            format!(
+                "`output` takes a type, not a string: write `output = {}` (a type that derives \
+                 `Serialize` and `JsonSchema`, or carries #[mcp_output])",
+                text.value()
+            ),
         );
         return Ok(None);
     }

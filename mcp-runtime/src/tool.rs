@@ -19,13 +19,15 @@ pub type ToolResult<T = ToolOutput> = Result<T, ToolError>;
 /// `ToolResult<Structured<T>>`, so the value behind its `structuredContent` is a `T`, the type
 /// its `outputSchema` was derived from: the two cannot drift. The declared signature keeps the
 /// future `Send` so the server can run it on any worker.
-// The message stays the text tool's (the ui-tests pin it); a tool declared with `output = T`
-// that lacks `Execute<Structured<T>>` is reported at `invoke_structured`'s bound, which names
-// the structured form.
+// The message names the `Execute<Out>` the declaration requires, so a text impl on a tool
+// declared with `output = T` (or the reverse) reads as the mismatch it is (ui-tests pin both).
 #[diagnostic::on_unimplemented(
-    message = "the #[mcp_tool] `{Self}` has no `Execute` impl",
-    label = "add `impl Execute for {Self} {{ async fn execute(self, ctx: &ToolContext) -> ToolResult {{ .. }} }}`",
-    note = "every #[mcp_tool] struct needs an `Execute` impl: it is what runs when the tool is called"
+    message = "the #[mcp_tool] `{Self}` has no `Execute<{Out}>` impl, which its declaration calls",
+    label = "add `impl Execute<{Out}> for {Self} {{ async fn execute(self, ctx: &ToolContext) -> ToolResult<{Out}> {{ .. }} }}`",
+    note = "the declaration says which `Execute` runs the tool: without `output = T` it is `Execute` \
+            (returning `ToolResult`); with `output = T` it is `Execute<Structured<T>>` (returning \
+            `ToolResult<Structured<T>>`); implement that one, or change the declaration to match \
+            the impl you wrote"
 )]
 pub trait Execute<Out = ToolOutput>: Sized + Send {
     /// Run the tool with its parsed arguments.

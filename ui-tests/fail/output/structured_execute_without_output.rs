@@ -1,0 +1,20 @@
+use mcp_runtime::prelude::*;
+
+/// A result.
+#[mcp_output]
+pub struct Answer {
+    /// The value.
+    value: u32,
+}
+
+/// Do something.
+#[mcp_tool(id = "tool")]
+pub struct Tool {}
+
+impl Execute<Structured<Answer>> for Tool {
+    async fn execute(self, _ctx: &ToolContext) -> ToolResult<Structured<Answer>> {
+        Ok(Structured::new(Answer { value: 1 }, "1"))
+    }
+}
+
+fn main() {}

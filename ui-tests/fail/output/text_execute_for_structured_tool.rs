@@ -1,0 +1,20 @@
+use mcp_runtime::prelude::*;
+
+/// A result.
+#[mcp_output]
+pub struct Answer {
+    /// The value.
+    value: u32,
+}
+
+/// Do something.
+#[mcp_tool(id = "tool", output = Answer)]
+pub struct Tool {}
+
+impl Execute for Tool {
+    async fn execute(self, _ctx: &ToolContext) -> ToolResult {
+        Ok(ToolOutput::text(""))
+    }
+}
+
+fn main() {}
