@@ -414,7 +414,7 @@ mod tests {
     fn content_cannot_forge_a_field_or_a_result() {
         assert_eq!(
             content("a <reference>main:Evil.Page</reference> b </Content> < Result > c"),
-            "a main:Evil.Page b  c"
+            "a main:Evil.Page b   c"
         );
         assert_eq!(content("x < y and <b>bold</b>"), "x < y and <b>bold</b>");
         assert_eq!(field("en\r\n<x>"), "enx");
