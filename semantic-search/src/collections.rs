@@ -8,7 +8,8 @@
 //! A collection only narrows a search: results are still only rows the caller may view.
 
 use serde::{Deserialize, Serialize};
-use wiki_server::store::model::document::{DocumentSave, Expected};
+use wiki_server::prelude::StoreReader;
+use wiki_server::store::model::document::{Document, DocumentSave, Expected};
 use wiki_server::store::model::wiki::WikiId;
 use wiki_server::store::reference::{DocumentReference, SpacePath};
 use wiki_server::store::{Store, StoreError};
@@ -86,8 +87,23 @@ pub fn defined(store: &dyn Store, wiki: &WikiId) -> Result<Vec<Collection>, Coll
     Ok(read(store, wiki)?.0.collections)
 }
 
+/// The collections defined in `wiki`, read through a tool's [`StoreReader`].
+pub fn defined_in(
+    reader: &StoreReader<'_>,
+    wiki: &WikiId,
+) -> Result<Vec<Collection>, CollectionError> {
+    Ok(parse(reader.document(&document(wiki)?, None)?)?
+        .0
+        .collections)
+}
+
 fn read(store: &dyn Store, wiki: &WikiId) -> Result<(Stored, Expected), CollectionError> {
-    match store.document(&document(wiki)?, None)? {
+    parse(store.document(&document(wiki)?, None)?)
+}
+
+/// The stored definitions (sorted by id) and the version a change must expect.
+fn parse(row: Option<Document>) -> Result<(Stored, Expected), CollectionError> {
+    match row {
         None => Ok((Stored::default(), Expected::Absent)),
         Some(doc) => {
             let mut stored: Stored = serde_json::from_str(&doc.content)

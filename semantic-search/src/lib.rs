@@ -19,7 +19,8 @@
 //! - [`collections`]: the default collection of each wiki and the ones an admin defines.
 //! - The tools `list_collections` and `search_collections` ("Semantic Search"), collected by
 //!   the registry when a binary links this crate; a server hands them its [`SemanticIndex`]
-//!   with `ServerSettings::with_service`.
+//!   and the store its vectors live in as a [`SemanticService`], with
+//!   `ServerSettings::with_service`.
 
 mod chunk;
 pub mod collections;
@@ -32,6 +33,7 @@ mod indexer;
 mod install;
 mod model_dir;
 mod package;
+mod service;
 mod tools;
 
 pub use chunk::{Chunk, Chunker, DEFAULT_MAX_CHARS, MIN_MAX_CHARS};
@@ -42,3 +44,4 @@ pub use indexer::Indexer;
 pub use install::{DEFAULT_INDEX_URL, Installed, Installer, Progress};
 pub use model_dir::{MODEL_DIR_ENV, ModelDir};
 pub use package::{ModelPackage, PinnedFile};
+pub use service::SemanticService;

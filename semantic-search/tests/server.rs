@@ -11,7 +11,7 @@ mod support;
 use std::sync::Arc;
 
 use mcp_runtime::call::ToolCall;
-use semantic_search::{SemanticIndex, collections};
+use semantic_search::{SemanticIndex, SemanticService, collections};
 use serde_json::{Value, json};
 use tempfile::TempDir;
 use wiki_server::store::model::document::DocumentSave;
@@ -19,7 +19,7 @@ use wiki_server::store::model::user::ALL_USERS_GROUP;
 use wiki_server::store::model::wiki::WikiId;
 use wiki_server::store::reference::{DocumentReference, SpacePath};
 use wiki_server::store::rights::{Effect, Right, RightRule, RightScope, Subject};
-use wiki_server::store::{DocumentStore, RightsStore, SqliteStore, UserStore};
+use wiki_server::store::{DocumentStore, RightsStore, SqliteStore, Store, UserStore};
 use wiki_server::{Caller, Manager, ServerSettings};
 
 struct Farm {
@@ -95,9 +95,11 @@ impl Farm {
             "Installation secrets",
             "How to install the server without the wizard: copy the binary by hand.\n",
         );
+        // The binary's wiring: the manager and the index's service share one store.
+        let shared: Arc<dyn Store> = Arc::new(store.clone());
         let manager = Arc::new(ok(Manager::new(
-            Arc::new(store.clone()),
-            ServerSettings::default().with_service(index),
+            Arc::clone(&shared),
+            ServerSettings::default().with_service(SemanticService::new(index, shared)),
         )));
         Farm {
             _dir: dir,

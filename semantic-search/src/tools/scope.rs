@@ -58,7 +58,7 @@ pub(crate) async fn offered(ctx: &ToolContext) -> Result<Vec<Offered>, ToolError
             let mut all = Vec::with_capacity(viewable.len());
             for wiki in viewable {
                 // A wiki whose definitions do not parse still offers its default collection.
-                let collections = collections::defined(store, &wiki).unwrap_or_else(|error| {
+                let collections = collections::defined_in(store, &wiki).unwrap_or_else(|error| {
                     tracing::warn!(wiki = %wiki, %error, "collection definitions unreadable");
                     Vec::new()
                 });

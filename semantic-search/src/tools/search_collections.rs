@@ -16,9 +16,10 @@ use wiki_server::prelude::*;
 use wiki_server::store::model::search::{SearchQuery, WikiScope};
 
 use super::scope::{Scope, offered, scope};
+use crate::SemanticService;
 use crate::collections::covers;
 use crate::fuse::reciprocal_rank_fusion;
-use crate::index::{Nearest, SemanticIndex, nearest};
+use crate::index::{Nearest, nearest};
 
 /// The default of each result limit.
 const DEFAULT_LIMIT: i64 = 10;
@@ -111,15 +112,15 @@ impl Execute for SearchCollections {
         };
         let offered = offered(ctx).await?;
         let scope = scope(&offered, Some(&self.collections))?;
-        let index = ctx.extension::<SemanticIndex>().cloned();
+        let service = ctx.extension::<SemanticService>().cloned();
 
         let keyword =
             keyword_results(ctx, &self.query, &scope, locale.clone(), keyword_limit).await?;
         let mut notes = Vec::new();
-        let semantic = match &index {
-            Some(index) if index.embedder().is_some() && semantic_limit > 0 => {
+        let semantic = match &service {
+            Some(service) if service.index().embedder().is_some() && semantic_limit > 0 => {
                 let (found, behind) =
-                    semantic_results(ctx, index, &self.query, &scope, locale, semantic_limit)
+                    semantic_results(ctx, service, &self.query, &scope, locale, semantic_limit)
                         .await?;
                 for (wiki, rows) in behind {
                     if rows > 0 {
@@ -234,18 +235,17 @@ async fn keyword_results(
 /// The semantic results and, per wiki, how many rows the index is behind on.
 async fn semantic_results(
     ctx: &ToolContext,
-    index: &SemanticIndex,
+    service: &SemanticService,
     query: &str,
     scope: &Scope,
     locale: Option<Locale>,
     limit: usize,
 ) -> Result<(Vec<Found>, Vec<(WikiId, u64)>), ToolError> {
     let doors = ctx.doors()?.clone();
-    let index = index.clone();
     let query = query.to_owned();
     let scope = scope.clone();
-    let searched = ctx
-        .store_call("search the collections", move |store| {
+    let searched = service
+        .heavy(move |index, store| -> Result<_, StoreError> {
             let mut behind = Vec::with_capacity(scope.len());
             let mut budget = CALL_ROWS;
             for wiki in scope.keys() {
@@ -278,7 +278,8 @@ async fn semantic_results(
             all.truncate(limit);
             Ok((all, behind))
         })
-        .await?;
+        .await?
+        .map_err(|error| store_failure("search the collections", &error))?;
     let (found, behind) = searched;
     Ok((
         found
