@@ -81,6 +81,10 @@ pub enum Error {
     /// The tensor library failed (loading weights, running the network).
     #[error("inference: {0}")]
     Inference(#[from] candle_core::Error),
+
+    /// The wiki store failed (reading rows, storing vectors).
+    #[error(transparent)]
+    Store(#[from] wiki_server::store::StoreError),
 }
 
 /// The command that installs the model into `dir`, as the binary will expose it.
@@ -89,6 +93,16 @@ pub(crate) fn install_hint(dir: &std::path::Path) -> String {
 }
 
 impl Error {
+    /// As a store error, for code that answers in the store's terms (a `store_call` closure):
+    /// a store failure stays itself, anything else becomes a backend failure (logged, never
+    /// shown).
+    pub fn into_store(self) -> wiki_server::store::StoreError {
+        match self {
+            Error::Store(error) => error,
+            other => wiki_server::store::StoreError::backend(other),
+        }
+    }
+
     pub(crate) fn io(
         action: &'static str,
         path: impl Into<PathBuf>,

@@ -12,20 +12,36 @@
 //!   carry the page title and heading path, with stable ids and content digests, so an index
 //!   re-embeds only what changed.
 //!
-//! The collections, the index and the two MCP tools build on these (and on the framework)
-//! elsewhere; nothing here knows of MCP or of the store.
+//! On these, written against the public framework and wiki-server APIs only:
+//! - [`SemanticIndex`] keeps each wiki's chunks and vectors through the store's
+//!   backend-neutral `VectorStore`, re-embedding only chunks whose digest changed;
+//!   [`Indexer`] follows the store's changes in the background.
+//! - [`collections`]: the default collection of each wiki and the ones an admin defines.
+//! - The tools `list_collections` and `search_collections` ("Semantic Search"), collected by
+//!   the registry when a binary links this crate; a server hands them its [`SemanticIndex`]
+//!   and the store its vectors live in as a [`SemanticService`], with
+//!   `ServerSettings::with_service`.
 
 mod chunk;
+pub mod collections;
 mod digest;
 mod embed;
 mod error;
+pub mod fuse;
+mod index;
+mod indexer;
 mod install;
 mod model_dir;
 mod package;
+mod service;
+mod tools;
 
 pub use chunk::{Chunk, Chunker, DEFAULT_MAX_CHARS, MIN_MAX_CHARS};
 pub use embed::{DEFAULT_BATCH_SIZE, Embedder, MAX_BATCH_SIZE, MAX_INPUT_CHARS};
 pub use error::{Error, Result};
+pub use index::{CatchUp, INDEX_NAME, Nearest, SemanticIndex, model_package, nearest};
+pub use indexer::Indexer;
 pub use install::{DEFAULT_INDEX_URL, Installed, Installer, Progress};
 pub use model_dir::{MODEL_DIR_ENV, ModelDir};
 pub use package::{ModelPackage, PinnedFile};
+pub use service::SemanticService;

@@ -27,5 +27,5 @@ pub use wiki_store::reference::{DocumentReference, SpacePath};
 pub use wiki_store::rights::Right;
 pub use wiki_store::{
     AttachmentStore, DocumentStore, HierarchyStore, LinkStore, ObjectStore, SearchStore, Store,
-    StoreError, TrashStore, WikiStore,
+    StoreError, TrashStore, VectorStore, WikiStore,
 };

@@ -41,7 +41,7 @@ use wiki_store::model::link::{BacklinkPage, LinkTarget};
 use wiki_store::model::locale::Locale;
 use wiki_store::model::mcp_config::McpConfig;
 use wiki_store::model::object::{ClassUsage, ObjectRecord};
-use wiki_store::model::search::WikiScope;
+use wiki_store::model::search::{SearchCandidate, SearchQuery, SearchResults, WikiScope};
 use wiki_store::model::version::Version;
 use wiki_store::model::wiki::{Wiki, WikiId};
 use wiki_store::reference::{DocumentReference, SpacePath};
@@ -111,6 +111,18 @@ impl<'a> StoreReader<'a> {
         to: Version,
     ) -> Result<RevisionDiff> {
         self.store.diff(reference, locale, from, to)
+    }
+
+    /// A full-text search, each candidate accepted by `accept` before it is counted or paged.
+    /// [`Doors::search`](super::Doors::search) is this with the caller's rights; a tool that
+    /// narrows further (to some spaces) passes a predicate that also calls
+    /// [`Doors::row_visible`](super::Doors::row_visible).
+    pub fn search(
+        &self,
+        query: &SearchQuery,
+        accept: &mut dyn FnMut(&SearchCandidate) -> bool,
+    ) -> Result<SearchResults> {
+        self.store.search(query, accept)
     }
 
     /// A wiki's top-level spaces (unauthorized rows: authorize each).

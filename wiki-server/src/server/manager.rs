@@ -69,6 +69,11 @@ pub struct ServerSettings {
     /// from. The default is random per process; `serve` loads the farm's key: a file beside a
     /// SQLite farm ([`LinkKey::load_or_create`]), the store's farm secret on a shared database.
     pub link_key: LinkKeySource,
+    /// Values a tool crate's tools read from every call's context
+    /// ([`ToolContext::extension`]), put there by whoever builds the server
+    /// ([`ServerSettings::with_service`]): a tool crate's shared state (a loaded model, an
+    /// index) reaches its tools this way, not through a global.
+    pub services: http::Extensions,
 }
 
 /// Where a server's link-signing key comes from.
@@ -89,6 +94,7 @@ impl Default for ServerSettings {
             call_timeout: DEFAULT_CALL_TIMEOUT,
             public_url: None,
             link_key: LinkKeySource::Given(Arc::new(LinkKey::random())),
+            services: http::Extensions::new(),
         }
     }
 }
@@ -115,6 +121,13 @@ impl ServerSettings {
     /// Signs links with the farm's key kept in the store ([`LinkKeySource::Farm`]).
     pub fn with_farm_link_key(mut self) -> Self {
         self.link_key = LinkKeySource::Farm;
+        self
+    }
+
+    /// Adds a service every call's context carries (one value per type; cheap to clone, so an
+    /// `Arc` or a handle). A tool reads it with `ctx.extension::<T>()`.
+    pub fn with_service<T: Clone + Send + Sync + 'static>(mut self, service: T) -> Self {
+        self.services.insert(service);
         self
     }
 }
@@ -396,7 +409,9 @@ impl Manager {
     /// The context of one call by `caller` on `server`: the caller, and the [`WikiCall`]
     /// extension with the doors built on the current rights.
     pub(crate) fn context(&self, server: &Arc<WikiServer>, caller: &Caller) -> ToolContext {
-        ToolContext::new(caller.user_name().map(str::to_owned)).with_extension(WikiCall {
+        let mut ctx = ToolContext::new(caller.user_name().map(str::to_owned));
+        ctx.extensions_mut().extend(self.settings.services.clone());
+        ctx.with_extension(WikiCall {
             doors: self.doors(server, caller),
             public_url: self.settings.public_url.clone(),
             link_key: self.link_key(),

@@ -1,0 +1,196 @@
+//! The semantic index of a farm: each wiki's document rows cut into chunks ([`Chunker`]),
+//! embedded ([`Embedder`]) and kept through the store's backend-neutral
+//! [`VectorStore`](wiki_server::store::VectorStore), so it lives on every backend the store has.
+//!
+//! Incremental by construction: the store says which rows changed since their vectors were
+//! computed ([`VectorStore::vector_backlog`]: missing, or of another version), and indexing a
+//! row re-embeds only the chunks whose digest it has not stored yet; a deleted row's vectors go
+//! with it. Work is bounded per step ([`SemanticIndex::catch_up`] takes a row budget), so a
+//! caller (a tool call, the background [`crate::Indexer`], `wiki-mcp index rebuild`) decides how
+//! much it does at once. Everything here is synchronous and CPU-heavy: call it off the async
+//! workers.
+
+mod nearest;
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::Arc;
+
+use wiki_server::store::Store;
+use wiki_server::store::model::vector::{StaleRow, VectorEntry, VectorIndex, VectorRow};
+use wiki_server::store::model::wiki::WikiId;
+
+use crate::{Chunker, Embedder, Error, ModelDir, ModelPackage, Result};
+
+pub use nearest::{Nearest, nearest};
+
+/// The store name of this model's vectors: vectors of another model never mix with these.
+pub const INDEX_NAME: &str = "all-minilm-l6-v2";
+
+/// The embedding model and chunker a farm's index is built with, or why there is no model.
+/// Cheap to clone (`Arc`): a server keeps one and hands it to every call
+/// (`ServerSettings::with_service`).
+#[derive(Clone)]
+pub struct SemanticIndex {
+    model: Result<Arc<Embedder>, Arc<str>>,
+    chunker: Chunker,
+}
+
+impl std::fmt::Debug for SemanticIndex {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SemanticIndex")
+            .field("model", &self.model.as_ref().map(|_| INDEX_NAME))
+            .finish_non_exhaustive()
+    }
+}
+
+/// What one [`SemanticIndex::catch_up`] did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CatchUp {
+    /// Rows whose vectors were stored.
+    pub rows: usize,
+    /// Chunks embedded (the others were reused by digest).
+    pub embedded: usize,
+    /// Chunks reused from the stored vectors.
+    pub reused: usize,
+    /// Rows still stale afterwards.
+    pub remaining: u64,
+}
+
+impl SemanticIndex {
+    /// The index with the model found as [`ModelDir::locate`] finds it (`model_dir`, else
+    /// `WIKI_MCP_MODEL_DIR`, else `<data_dir>/models/...`). A missing or unloadable model is
+    /// logged once with the command that installs it, and the index answers keyword-only.
+    pub fn load(model_dir: Option<&Path>, data_dir: &Path) -> SemanticIndex {
+        let model = ModelDir::locate(model_dir, data_dir).and_then(|dir| Embedder::load(&dir));
+        match model {
+            Ok(embedder) => SemanticIndex::with_embedder(embedder),
+            Err(error) => {
+                tracing::warn!(%error, "semantic search answers with keyword results only");
+                SemanticIndex::without_model(error.to_string())
+            }
+        }
+    }
+
+    /// The index with a loaded model.
+    pub fn with_embedder(embedder: Embedder) -> SemanticIndex {
+        SemanticIndex {
+            model: Ok(Arc::new(embedder)),
+            chunker: Chunker::default(),
+        }
+    }
+
+    /// An index without a model: searches are keyword-only. `reason` is for the log.
+    pub fn without_model(reason: impl Into<String>) -> SemanticIndex {
+        SemanticIndex {
+            model: Err(Arc::from(reason.into())),
+            chunker: Chunker::default(),
+        }
+    }
+
+    /// The model, if one is loaded.
+    pub fn embedder(&self) -> Option<&Embedder> {
+        self.model.as_deref().ok()
+    }
+
+    /// Why there is no model (for logs), if there is none.
+    pub fn missing_model(&self) -> Option<&str> {
+        self.model.as_ref().err().map(|reason| &**reason)
+    }
+
+    /// The store's index of `wiki` for this model.
+    pub fn store_index(wiki: &WikiId) -> VectorIndex {
+        VectorIndex::new(wiki.clone(), INDEX_NAME)
+    }
+
+    /// How many rows of `wiki` the index is behind on.
+    pub fn behind(store: &dyn Store, wiki: &WikiId) -> Result<u64> {
+        Ok(store.vector_backlog(&Self::store_index(wiki), 0)?.total)
+    }
+
+    /// Indexes at most `max_rows` stale rows of `wiki`, oldest first. Without a model, nothing.
+    pub fn catch_up(&self, store: &dyn Store, wiki: &WikiId, max_rows: usize) -> Result<CatchUp> {
+        let index = Self::store_index(wiki);
+        let backlog = store.vector_backlog(&index, max_rows)?;
+        let Some(embedder) = self.embedder() else {
+            return Ok(CatchUp {
+                remaining: backlog.total,
+                ..CatchUp::default()
+            });
+        };
+        let mut done = CatchUp::default();
+        for row in &backlog.rows {
+            let (embedded, reused) = self.index_row(store, embedder, &index, row)?;
+            done.rows += 1;
+            done.embedded += embedded;
+            done.reused += reused;
+        }
+        done.remaining = backlog.total.saturating_sub(done.rows as u64);
+        Ok(done)
+    }
+
+    /// Chunks one row, reuses the stored vectors of unchanged chunks, embeds the rest and stores
+    /// the row's entries; returns (embedded, reused).
+    fn index_row(
+        &self,
+        store: &dyn Store,
+        embedder: &Embedder,
+        index: &VectorIndex,
+        stale: &StaleRow,
+    ) -> Result<(usize, usize)> {
+        let Some(document) = store.document(&stale.reference, stale.locale.as_ref())? else {
+            return Ok((0, 0)); // deleted meanwhile: its vectors went with it
+        };
+        let chunks = self.chunker.chunk(&document.title, &document.content);
+        let stored: HashMap<String, Vec<f32>> = store
+            .vector_row(index, &stale.reference, stale.locale.as_ref())?
+            .map(|row| {
+                row.entries
+                    .into_iter()
+                    .map(|entry| (entry.digest, entry.vector))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let inputs: Vec<String> = chunks.iter().map(|chunk| chunk.embedding_input()).collect();
+        let missing: Vec<usize> = (0..chunks.len())
+            .filter(|&i| !stored.contains_key(&chunks[i].digest))
+            .collect();
+        let texts: Vec<&str> = missing.iter().map(|&i| inputs[i].as_str()).collect();
+        let mut fresh = embedder.embed(&texts)?.into_iter();
+        let mut computed: HashMap<usize, Vec<f32>> = HashMap::with_capacity(missing.len());
+        for &i in &missing {
+            let vector = fresh
+                .next()
+                .ok_or_else(|| Error::Tokenizer("the model returned fewer vectors".into()))?;
+            computed.insert(i, vector);
+        }
+        let mut entries = Vec::with_capacity(chunks.len());
+        for (i, (chunk, input)) in chunks.iter().zip(inputs).enumerate() {
+            let vector = match computed.remove(&i) {
+                Some(vector) => vector,
+                None => stored.get(&chunk.digest).cloned().unwrap_or_default(),
+            };
+            entries.push(VectorEntry {
+                key: chunk.id.clone(),
+                digest: chunk.digest.clone(),
+                text: input,
+                vector,
+            });
+        }
+        store.put_vector_row(
+            index,
+            &VectorRow {
+                reference: stale.reference.clone(),
+                locale: stale.locale.clone(),
+                version: document.version,
+                entries,
+            },
+        )?;
+        Ok((missing.len(), chunks.len() - missing.len()))
+    }
+}
+
+/// The pinned model package (re-exported for the CLI's install command).
+pub fn model_package() -> ModelPackage {
+    ModelPackage::all_minilm_l6_v2()
+}

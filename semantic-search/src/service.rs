@@ -1,0 +1,58 @@
+//! [`SemanticService`]: what a server hands the semantic tools through
+//! `ServerSettings::with_service`: the index and the store its vectors live in.
+//!
+//! The index is derived data, not content: storing vectors goes beside the write door, which
+//! guards content. So the service carries its own `Arc<dyn Store>`, given by whoever builds the
+//! server, and the tools use it only for the index (catching up, the nearest scan), off the async
+//! workers, in the process's heavy slots. Everything a caller sees still passes the doors: each candidate the scan yields is
+//! authorized through `Doors::row_visible` before it counts.
+
+use std::sync::Arc;
+
+use wiki_server::heavy::run_heavy;
+use wiki_server::prelude::ToolError;
+use wiki_server::store::Store;
+
+use crate::SemanticIndex;
+
+/// The index and its store, cheap to clone (two `Arc`s).
+#[derive(Clone)]
+pub struct SemanticService {
+    index: SemanticIndex,
+    store: Arc<dyn Store>,
+}
+
+impl std::fmt::Debug for SemanticService {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SemanticService")
+            .field("index", &self.index)
+            .finish_non_exhaustive()
+    }
+}
+
+impl SemanticService {
+    /// The service over `store`, the store the server serves.
+    pub fn new(index: SemanticIndex, store: Arc<dyn Store>) -> Self {
+        Self { index, store }
+    }
+
+    /// The index.
+    pub fn index(&self) -> &SemanticIndex {
+        &self.index
+    }
+
+    /// Runs `f` on the index and its store in one of the process's heavy slots
+    /// ([`run_heavy`]): embedding the query, catching up and the vector scan are CPU-heavy and
+    /// synchronous, so they run off the async workers and share the slots with rendering. A
+    /// panic inside `f` resumes in the caller, so the middleware reports it like any panic.
+    pub(crate) async fn heavy<T, F>(&self, f: F) -> Result<T, ToolError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&SemanticIndex, &dyn Store) -> T + Send + 'static,
+    {
+        let service = self.clone();
+        run_heavy(move || f(&service.index, &*service.store))
+            .await
+            .map_err(|busy| ToolError::new(busy.message("searching by meaning")))
+    }
+}

@@ -1,0 +1,352 @@
+//! The two tools through the real server path (`Manager::call`: the wiki's endpoint, the
+//! caller's doors, the framework's middleware) on a real SQLite farm, with the real model when
+//! it is installed (the tests that need it say "skipped" otherwise).
+//!
+//! The farm: `alice` and `bob` view `main`; only `bob` views space `Secret`. Pages about
+//! setting the server up, backups, and a secret page about installing, so a query by meaning
+//! must find the first and, for alice only, never the last.
+
+mod support;
+
+use std::sync::Arc;
+
+use mcp_runtime::call::ToolCall;
+use semantic_search::{SemanticIndex, SemanticService, collections};
+use serde_json::{Value, json};
+use tempfile::TempDir;
+use wiki_server::store::model::document::DocumentSave;
+use wiki_server::store::model::user::ALL_USERS_GROUP;
+use wiki_server::store::model::wiki::WikiId;
+use wiki_server::store::reference::{DocumentReference, SpacePath};
+use wiki_server::store::rights::{Effect, Right, RightRule, RightScope, Subject};
+use wiki_server::store::{DocumentStore, RightsStore, SqliteStore, Store, UserStore};
+use wiki_server::{Caller, Manager, ServerSettings};
+
+struct Farm {
+    _dir: TempDir,
+    store: SqliteStore,
+    manager: Arc<Manager>,
+}
+
+fn ok<T, E: std::fmt::Display>(result: Result<T, E>) -> T {
+    result.unwrap_or_else(|error| panic!("{error}"))
+}
+
+fn reference(text: &str) -> DocumentReference {
+    ok(DocumentReference::parse(text, &WikiId::main()))
+}
+
+fn save(store: &SqliteStore, page: &str, title: &str, content: &str) {
+    ok(store.save_document(&DocumentSave::new(reference(page), content, "alice").title(title)));
+}
+
+impl Farm {
+    fn new(index: SemanticIndex) -> Farm {
+        let dir = ok(tempfile::tempdir());
+        let store = ok(SqliteStore::open(dir.path()));
+        for name in ["alice", "bob"] {
+            ok(store.create_user(name, None));
+        }
+        let allow = |scope, subject, right| {
+            ok(store.set_right(&RightRule {
+                scope,
+                subject,
+                right,
+                effect: Effect::Allow,
+            }))
+        };
+        allow(
+            RightScope::Wiki(WikiId::main()),
+            Subject::Group(ALL_USERS_GROUP.into()),
+            Right::View,
+        );
+        allow(
+            RightScope::Space {
+                wiki: WikiId::main(),
+                space: ok(SpacePath::parse("Secret")),
+            },
+            Subject::User("bob".into()),
+            Right::View,
+        );
+        save(
+            &store,
+            "Docs.Setup",
+            "Server setup",
+            "# Getting started\n\nDownload the package, unpack it and run the setup wizard. \
+             The wizard asks for a port and a data directory, then starts the service.\n\n\
+             # Requirements\n\nA Linux machine with two cores and 2 GB of memory.\n",
+        );
+        save(
+            &store,
+            "Docs.Backups",
+            "Backups",
+            "Copy the data directory every night; restoring is copying it back while the \
+             service is stopped.\n",
+        );
+        save(
+            &store,
+            "Team.Lunch",
+            "Lunch menu",
+            "Monday: soup. Tuesday: pasta. Wednesday: salad bar.\n",
+        );
+        save(
+            &store,
+            "Secret.Plans",
+            "Installation secrets",
+            "How to install the server without the wizard: copy the binary by hand.\n",
+        );
+        // The binary's wiring: the manager and the index's service share one store.
+        let shared: Arc<dyn Store> = Arc::new(store.clone());
+        let manager = Arc::new(ok(Manager::new(
+            Arc::clone(&shared),
+            ServerSettings::default().with_service(SemanticService::new(index, shared)),
+        )));
+        Farm {
+            _dir: dir,
+            store,
+            manager,
+        }
+    }
+
+    async fn call(&self, tool: &str, arguments: Value, user: &str) -> Result<String, String> {
+        let Value::Object(arguments) = arguments else {
+            panic!("arguments must be an object");
+        };
+        let caller = Caller::user(WikiId::main(), user);
+        let server = self
+            .manager
+            .endpoint(caller.wiki())
+            .await
+            .map_err(|e| e.message.to_string())?;
+        let result = self
+            .manager
+            .call(&server, &caller, ToolCall::new(tool, arguments))
+            .await
+            .map_err(|e| e.message.to_string())?;
+        let text = result
+            .content
+            .first()
+            .and_then(|block| block.as_text())
+            .map(|text| text.text.clone())
+            .unwrap_or_default();
+        if result.is_error == Some(true) {
+            Err(text)
+        } else {
+            Ok(text)
+        }
+    }
+}
+
+/// The index with the installed model, or `None` (the test is skipped, said on stderr).
+fn model_index(test: &str) -> Option<SemanticIndex> {
+    let model = support::installed_model(test)?;
+    Some(SemanticIndex::with_embedder(ok(
+        semantic_search::Embedder::load(&model),
+    )))
+}
+
+/// Indexes everything stale.
+fn index_all(farm: &Farm, index: &SemanticIndex) {
+    while ok(index.catch_up(&farm.store, &WikiId::main(), 16)).remaining > 0 {}
+}
+
+/// The references of the `<reference>` lines of the block whose title starts with `title`
+/// (`Fused`, `Keyword`, `Semantic`), in order.
+fn block(output: &str, title: &str) -> Vec<String> {
+    let mut current = "";
+    let mut found = Vec::new();
+    for line in output.lines() {
+        for section in ["Fused", "Keyword", "Semantic"] {
+            if line.starts_with(&format!("{section} results")) {
+                current = section;
+            }
+        }
+        if current == title
+            && let Some(reference) = line
+                .strip_prefix("<reference>")
+                .and_then(|l| l.strip_suffix("</reference>"))
+        {
+            found.push(reference.to_owned());
+        }
+    }
+    found
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_query_by_meaning_finds_the_page_keywords_miss_and_only_viewable_ones() {
+    let Some(index) = model_index("a_query_by_meaning_finds_the_page_keywords_miss") else {
+        return;
+    };
+    let farm = Farm::new(index.clone());
+    index_all(&farm, &index);
+
+    let out = ok(farm
+        .call(
+            "search_collections",
+            json!({"query": "how do I install it"}),
+            "alice",
+        )
+        .await);
+    let semantic = block(&out, "Semantic");
+    assert_eq!(
+        semantic.first().map(String::as_str),
+        Some("main:Docs.Setup"),
+        "{out}"
+    );
+    assert!(
+        !out.contains("Secret.Plans"),
+        "alice may not view Secret: {out}"
+    );
+    assert!(
+        block(&out, "Keyword").is_empty(),
+        "no page says install: {out}"
+    );
+    assert!(out.contains("<language>en</language>"), "{out}");
+    assert!(
+        out.contains("setup wizard"),
+        "the passage is the content: {out}"
+    );
+
+    let bob = ok(farm
+        .call(
+            "search_collections",
+            json!({"query": "install the server"}),
+            "bob",
+        )
+        .await);
+    assert!(
+        block(&bob, "Semantic").contains(&"main:Secret.Plans".to_owned()),
+        "{bob}"
+    );
+    let fused = block(&bob, "Fused");
+    assert_eq!(
+        fused.first().map(String::as_str),
+        Some("main:Secret.Plans"),
+        "found by both lists, it leads the fusion: {bob}"
+    );
+    assert!(bob.find("Fused").unwrap_or(usize::MAX) < bob.find("Keyword").unwrap_or(0));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn collections_narrow_the_search_and_list_what_the_caller_may_query() {
+    let Some(index) = model_index("collections_narrow_the_search") else {
+        return;
+    };
+    let farm = Farm::new(index.clone());
+    ok(collections::create(
+        &farm.store,
+        &WikiId::main(),
+        "team",
+        &["Team".to_owned()],
+        "admin",
+    ));
+    index_all(&farm, &index);
+    assert_eq!(
+        ok(farm.call("list_collections", json!({}), "alice").await),
+        "main\nteam"
+    );
+    let out = ok(farm
+        .call(
+            "search_collections",
+            json!({"query": "how do I install it", "collections": ["team"]}),
+            "alice",
+        )
+        .await);
+    assert_eq!(block(&out, "Semantic"), ["main:Team.Lunch"], "{out}");
+    let unknown = farm
+        .call(
+            "search_collections",
+            json!({"query": "x", "collections": ["nope"]}),
+            "alice",
+        )
+        .await;
+    let message = unknown.err().unwrap_or_default();
+    assert!(
+        message.contains("no collection \"nope\"") && message.contains("main, team"),
+        "{message}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_save_is_indexed_by_the_next_calls_and_only_changed_chunks_are_embedded() {
+    let Some(index) = model_index("a_save_is_indexed_by_the_next_calls") else {
+        return;
+    };
+    let farm = Farm::new(index.clone());
+    index_all(&farm, &index);
+
+    for i in 0..6 {
+        save(
+            &farm.store,
+            &format!("News.Item{i}"),
+            &format!("News {i}"),
+            "The office moves to a new building next spring.\n",
+        );
+    }
+    let out = ok(farm
+        .call(
+            "search_collections",
+            json!({"query": "relocation of our workplace"}),
+            "alice",
+        )
+        .await);
+    assert!(
+        out.contains("The semantic index of wiki main is 2 pages behind"),
+        "a call indexes a bounded share and says what is left: {out}"
+    );
+    let out = ok(farm
+        .call(
+            "search_collections",
+            json!({"query": "relocation of our workplace"}),
+            "alice",
+        )
+        .await);
+    assert!(!out.contains("behind"), "{out}");
+    let semantic = block(&out, "Semantic");
+    assert!(
+        semantic.len() >= 6
+            && semantic[..6]
+                .iter()
+                .all(|r| r.starts_with("main:News.Item")),
+        "the six new pages come first: {out}"
+    );
+
+    save(
+        &farm.store,
+        "Docs.Setup",
+        "Server setup",
+        "# Getting started\n\nDownload the package, unpack it and run the setup wizard. \
+         The wizard asks for a port and a data directory, then starts the service.\n\n\
+         # Requirements\n\nA Linux machine with four cores and 8 GB of memory.\n",
+    );
+    let done = ok(index.catch_up(&farm.store, &WikiId::main(), 16));
+    assert_eq!(
+        (done.rows, done.embedded, done.reused),
+        (1, 1, 1),
+        "{done:?}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_a_model_the_tool_answers_keywords_and_says_how_to_install_it() {
+    let farm = Farm::new(SemanticIndex::without_model("not installed"));
+    let out = ok(farm
+        .call("search_collections", json!({"query": "wizard"}), "alice")
+        .await);
+    assert!(out.contains("wiki-mcp models install"), "{out}");
+    assert_eq!(block(&out, "Keyword"), ["main:Docs.Setup"], "{out}");
+    assert!(
+        !out.contains("not installed in"),
+        "no path or operator text: {out}"
+    );
+
+    let refused = farm
+        .call(
+            "search_collections",
+            json!({"query": "wizard", "limitKeywordResults": 51}),
+            "alice",
+        )
+        .await;
+    let message = refused.err().unwrap_or_default();
+    assert!(message.contains("between 0 and 50"), "{message}");
+}
