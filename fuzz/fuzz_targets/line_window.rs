@@ -13,8 +13,9 @@
 use libfuzzer_sys::fuzz_target;
 use mcp_runtime::output::budget::{MAX_OUTPUT_CHARS, TRUNCATION_NOTE};
 
-/// The largest text a run builds (REPEAT is capped to stay under it).
-const MAX_TEXT_BYTES: usize = 256 * 1024;
+/// The largest text a run builds (REPEAT is capped to stay under it): several times the output
+/// budget, and small enough that following every window of it stays far within the timeout.
+const MAX_TEXT_BYTES: usize = 64 * 1024;
 /// Windows followed before the read-back stops checking (each one costs a pass over the text).
 const MAX_WINDOWS: usize = 64;
 
@@ -61,6 +62,21 @@ fn read(output: &str, offset: Option<i64>) -> Printed {
     let (range, rest) = rest.split_once(" of ").expect("footer range");
     let (first, last) = range.split_once('-').expect("footer range");
     let (total, rest) = rest.split_once('.').expect("footer total");
+    // Last, a note naming the shown lines that end with a terminator other than LF.
+    let rest = match rest.find(" Line ") {
+        Some(start) => {
+            let note = &rest[start..];
+            assert!(
+                note.ends_with(
+                    ", not a line feed: in an edit, quote that character where the line \
+                     ends, not a line break."
+                ),
+                "unexpected note {note:?}"
+            );
+            &rest[..start]
+        }
+        None => rest,
+    };
     let continue_at = if rest.is_empty() {
         None
     } else {
@@ -201,10 +217,11 @@ fuzz_target!(|data: &[u8]| {
         }
         read_back.extend(window.lines);
         if window.last >= window.total {
-            let text = text.replace("\r\n", "\n").replace('\r', "\n");
+            // A final terminator, whichever it is, ends the last line (it opens no empty one).
+            let text = lines_of(&text.replace("\r\n", "\n"));
             assert_eq!(
                 lines_of(&read_back.join("\n")),
-                lines_of(text.strip_suffix('\n').unwrap_or(&text)),
+                text.strip_suffix('\n').unwrap_or(&text),
                 "read back through windows of {limit:?}"
             );
             return;
