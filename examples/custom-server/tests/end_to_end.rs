@@ -73,6 +73,8 @@ fn catalog_line(catalog: &str, id: &str) -> Option<String> {
 fn the_admin_commands_know_the_tools_the_binary_links() {
     let dir = ok(TempDir::new());
     let data = dir.path();
+    // Admin commands need a farm; `init` makes the demo farm, as a user would.
+    succeeds(data, &["init"]);
     let catalog = succeeds(data, &["tools", "--wiki", "main"]);
     // The linked tools, with the server's own, and nothing of the bundled crate.
     let ids: Vec<&str> = catalog
@@ -217,6 +219,8 @@ fn refused(result: Result<String, String>) -> String {
 async fn serve_lists_calls_and_refuses_the_linked_tools_over_http() {
     let dir = ok(TempDir::new());
     let data = dir.path();
+    // Admin commands need a farm; `init` makes the demo farm, as a user would.
+    succeeds(data, &["init"]);
     let alice = succeeds(data, &["token", "create", "--user", "alice"]);
     let admin = succeeds(data, &["token", "create", "--user", "admin"]);
     let (alice, admin) = (alice.trim(), admin.trim());
