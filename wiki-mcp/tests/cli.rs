@@ -235,6 +235,7 @@ fn shown_value(shown: &str, key: &str) -> String {
 fn config_set_tools_replaces_edits_or_restores_the_default_set() {
     let dir = TempDir::new().expect("a temp dir");
     let data = dir.path();
+    ok(data, &["init"]);
     let set = |value: &str| {
         ok(
             data,
