@@ -5,6 +5,10 @@ use wiki_store::{PostgresStore, StoreConfig, StoreError, WikiStore};
 use crate::scratch::ScratchDatabase;
 use crate::{Case, cases};
 
+/// The newest schema version: the number of migrations in `src/postgres/sql/` (0002 added the
+/// vector indexes).
+const LATEST: u32 = 2;
+
 fn replicas_starting_together_on_an_empty_database_migrate_it_once(server: &str) {
     let database = ScratchDatabase::create(server);
     let url = database.url().to_owned();
@@ -26,7 +30,7 @@ fn replicas_starting_together_on_an_empty_database_migrate_it_once(server: &str)
         .query_one("SELECT version FROM schema_version", &[])
         .unwrap()
         .get(0);
-    assert_eq!(version, 1);
+    assert_eq!(i64::from(version), i64::from(LATEST));
 }
 
 fn a_database_of_a_newer_schema_is_refused_untouched(server: &str) {
@@ -45,7 +49,7 @@ fn a_database_of_a_newer_schema_is_refused_untouched(server: &str) {
             refused,
             Err(StoreError::SchemaTooNew {
                 found: 99,
-                supported: 1
+                supported: LATEST
             })
         ),
         "{refused:?}"
