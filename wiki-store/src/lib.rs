@@ -58,6 +58,7 @@ mod schema;
 pub mod secret;
 pub mod sqlite;
 mod stored;
+pub mod transfer;
 mod tree;
 
 pub use api::{

@@ -22,6 +22,7 @@ mod documents;
 mod feed;
 mod hierarchy;
 mod history;
+mod import;
 mod links;
 mod migrations;
 mod object_query;

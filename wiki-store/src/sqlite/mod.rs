@@ -10,6 +10,7 @@ mod changes;
 mod config;
 mod convert;
 mod documents;
+mod export;
 mod hierarchy;
 mod history;
 mod links;

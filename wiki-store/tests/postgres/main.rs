@@ -14,12 +14,15 @@ use std::time::{Duration, Instant};
 use libtest_mimic::{Arguments, Completion, Trial};
 
 mod proxy;
+#[path = "../support/rich_farm.rs"]
+mod rich_farm;
 #[path = "../support/scratch_postgres.rs"]
 mod scratch;
 
 mod availability;
 mod schema;
 mod timeouts;
+mod transfer;
 
 /// The variable that points the tests at a PostgreSQL server.
 const TEST_DATABASE_VAR: &str = "WIKI_MCP_TEST_DATABASE";
@@ -56,6 +59,7 @@ fn main() {
         ("availability", availability::cases()),
         ("schema", schema::cases()),
         ("timeouts", timeouts::cases()),
+        ("transfer", transfer::cases()),
     ] {
         for case in cases {
             let server = server.clone();

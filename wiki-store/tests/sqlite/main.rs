@@ -11,3 +11,4 @@ mod files;
 mod harness;
 mod look_alikes;
 mod schema;
+mod transfer_tables;
