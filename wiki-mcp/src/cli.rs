@@ -73,6 +73,8 @@ pub(crate) enum Command {
     Farm(commands::farm::Command),
     /// Import a directory of Markdown files into a wiki.
     Import(commands::import::Args),
+    /// Copy this SQLite farm (--data DIR) into an empty PostgreSQL database.
+    Migrate(commands::migrate::Args),
     /// The tools linked into this binary (id, category, write) and their state on each wiki.
     Tools(commands::tools::Args),
 }

@@ -70,6 +70,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Wikis(command) => commands::wikis::exec(&farm, command),
         Command::Farm(command) => commands::farm::exec(&farm, command),
         Command::Import(args) => commands::import::exec(&farm, args),
+        Command::Migrate(args) => commands::migrate::exec(&farm, args),
         Command::Tools(args) => commands::tools::exec(&farm, args),
     }
 }

@@ -8,6 +8,7 @@ pub(crate) mod farm;
 pub(crate) mod group;
 pub(crate) mod import;
 pub(crate) mod init;
+pub(crate) mod migrate;
 pub(crate) mod oidc;
 pub(crate) mod rights;
 pub(crate) mod serve;

@@ -50,7 +50,7 @@ pub(crate) struct Args {
 }
 
 /// The link-signing key's file in the data directory.
-const LINK_KEY_FILE: &str = "link-signing.key";
+pub(crate) const LINK_KEY_FILE: &str = "link-signing.key";
 
 pub(crate) fn exec(farm: &FarmTarget, args: Args) -> Result<()> {
     // A shared database that does not answer yet is waited for while serving (503 meanwhile).

@@ -148,7 +148,8 @@ impl Answer {
 }
 
 impl Replica {
-    fn start(url: &str) -> Replica {
+    /// Starts `wiki-mcp --database url serve` and waits for it to listen.
+    pub(crate) fn start(url: &str) -> Replica {
         let mut child = Command::new(WIKI_MCP)
             .args(["--database", url, "serve", "--listen", "127.0.0.1:0"])
             .args(["--rate-limit", "0", "--call-timeout", "10"])

@@ -12,10 +12,13 @@
 
 #[path = "../../../wiki-store/tests/postgres/proxy.rs"]
 mod proxy;
+#[path = "../../../wiki-store/tests/support/rich_farm.rs"]
+mod rich_farm;
 #[path = "../../../wiki-store/tests/support/scratch_postgres.rs"]
 mod scratch;
 
 mod farm;
+mod migrate;
 mod scenarios;
 mod setup;
 
@@ -40,6 +43,7 @@ fn main() {
     let mut trials: Vec<Trial> = scenarios::cases()
         .into_iter()
         .chain(setup::cases())
+        .chain(migrate::cases())
         .map(|(name, run)| {
             let server = server.clone();
             Trial::ignorable_test(name, move || match &server {
