@@ -31,6 +31,10 @@ mod scratch;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+// Linked for its tools (inventory collects them at link time): without it the servers offer
+// `man` and `list_wikis` only, and every call measured would be an unknown tool's refusal.
+use bundled_tools as _;
+
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 use wiki_mcp::database::Database;
@@ -118,6 +122,8 @@ async fn call(
     assert_eq!(response.status(), 200, "{endpoint}");
     let answer: Value =
         serde_json::from_slice(&response.bytes().await.expect("a body")).expect("JSON");
+    // A JSON-RPC error (an unknown tool, say) has no result: fail on it too, not read "".
+    assert!(answer["result"].is_object(), "{answer}");
     assert_ne!(answer["result"]["isError"], json!(true), "{answer}");
     answer["result"]["content"][0]["text"]
         .as_str()
@@ -190,7 +196,7 @@ async fn visibility(a: &str, b: &str, token: &str, samples: usize) -> Measured {
         // A new page per sample: a save without base_version creates, it never overwrites.
         let page = format!("Bench.Visibility{sample}");
         let content = format!("visible sample {sample}");
-        call(
+        let wrote = call(
             &http,
             a,
             token,
@@ -213,7 +219,7 @@ async fn visibility(a: &str, b: &str, token: &str, samples: usize) -> Measured {
             }
             assert!(
                 saved.elapsed() < Duration::from_secs(10),
-                "replica B never showed sample {sample}"
+                "replica B never showed sample {sample}: A answered {wrote:?}, B {read:?}"
             );
         }
         latencies.push(saved.elapsed());
