@@ -2,7 +2,7 @@
 //! value for value, in bounded batches.
 //!
 //! Both backends keep the same tables with the same column names and encodings (see
-//! [`crate::stored`] and the PostgreSQL schema's header), so a farm moves as rows of neutral
+//! `stored.rs` and the PostgreSQL schema's header), so a farm moves as rows of neutral
 //! [`Value`]s: a [`FarmExport`] streams every table of [`TABLES`] from one snapshot, parents
 //! first; a [`FarmImport`] writes them into an empty target inside one transaction and counts
 //! what it holds; [`copy_farm`] drives the two, checks every table's count and commits only
@@ -328,6 +328,8 @@ impl FarmSink for Verifying<'_> {
                     if secrets.iter().any(|secret| &secret.name == name))
             })
         };
+        // Progress counts the source's rows, replaced ones included, so it ends at the total.
+        self.rows += rows.len() as u64;
         let kept: Vec<Row>;
         let rows = if rows.iter().any(overridden) {
             kept = rows
@@ -340,9 +342,7 @@ impl FarmSink for Verifying<'_> {
             rows
         };
         self.target.write_rows(rows)?;
-        let batch = rows.len() as u64;
-        self.current()?.2 = written + batch;
-        self.rows += batch;
+        self.current()?.2 = written + rows.len() as u64;
         (self.progress)(Progress {
             rows: self.rows,
             total: self.total,

@@ -114,6 +114,8 @@ fn a_copied_farm_reads_the_same_on_postgres(server: &str) {
     source
         .record_token_use(&prefix, time::OffsetDateTime::now_utc())
         .unwrap();
+    // A row the override replaces (SQLite farms keep their link key in a file, not here).
+    source.farm_secret("link-signing-key", &[1; 32]).unwrap();
     let database = ScratchDatabase::create(server);
     let target = PostgresStore::connect(database.url()).unwrap();
     let link_key = SecretOverride {
@@ -123,15 +125,25 @@ fn a_copied_farm_reads_the_same_on_postgres(server: &str) {
     };
     // Tiny batches, so tables span several.
     let limits = BatchLimits { rows: 2, bytes: 16 };
-    let mut seen = 0;
+    let (mut seen, mut total) = (0, 0);
     let copied = copy_farm(&source, &target, &[link_key], limits, &mut |progress| {
         assert!(progress.rows > seen && progress.rows <= progress.total);
         seen = progress.rows;
+        total = progress.total;
     })
     .unwrap();
+    assert_eq!(seen, total, "the progress ends at the total");
     assert_eq!(copied.len(), TABLES.len());
     let revisions = copied.iter().find(|c| c.table.name == "revisions").unwrap();
     assert!(revisions.rows >= 4, "{copied:?}");
+    let secrets = copied
+        .iter()
+        .find(|c| c.table.name == "farm_secrets")
+        .unwrap();
+    assert_eq!(
+        secrets.rows, 2,
+        "some-secret, and the override instead of the source's key"
+    );
     let read = reads(&source, &token);
     for expected in [
         "Final guide",
