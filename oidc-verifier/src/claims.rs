@@ -105,6 +105,41 @@ fn check_audience(claims: &Map<String, Value>, audience: &str) -> Result<(), Ref
     })
 }
 
+/// The ID-token checks beyond an access token's (OpenID Connect Core §3.1.3.7): `azp`, when
+/// present or when `aud` lists several audiences, is `client_id`; `nonce` is the one sent.
+pub(crate) fn check_id_token(
+    claims: &Map<String, Value>,
+    client_id: &str,
+    nonce: &str,
+) -> Result<(), Refusal> {
+    let several_audiences =
+        matches!(claims.get("aud"), Some(Value::Array(items)) if items.len() > 1);
+    match claims.get("azp") {
+        Some(Value::String(azp)) if azp == client_id => {}
+        None | Some(Value::Null) if !several_audiences => {}
+        Some(Value::String(azp)) => {
+            return Err(Refusal::WrongAuthorizedParty {
+                found: Quoted::new(azp),
+            });
+        }
+        _ => {
+            return Err(Refusal::WrongAuthorizedParty {
+                found: Quoted::absent(),
+            });
+        }
+    }
+    use subtle::ConstantTimeEq;
+    match claims.get("nonce") {
+        Some(Value::String(found))
+            if found.len() == nonce.len()
+                && bool::from(found.as_bytes().ct_eq(nonce.as_bytes())) =>
+        {
+            Ok(())
+        }
+        _ => Err(Refusal::WrongNonce),
+    }
+}
+
 /// A NumericDate claim (RFC 7519 §2: seconds, possibly fractional), floored to whole seconds.
 fn numeric_date(claims: &Map<String, Value>, claim: &'static str) -> Result<Option<u64>, Refusal> {
     let value = match claims.get(claim) {

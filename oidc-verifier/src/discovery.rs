@@ -39,3 +39,60 @@ pub(crate) async fn jwks_uri(fetcher: &Fetcher, issuer: &IssuerUrl) -> Result<Ur
     check_transport(&uri).map_err(unusable)?;
     Ok(uri)
 }
+
+/// Where a relying party sends the browser and exchanges the code (OpenID Connect Discovery
+/// §3), each checked by the same transport rule as the issuer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct LoginEndpoints {
+    pub(crate) authorization: Url,
+    pub(crate) token: Url,
+}
+
+#[derive(Deserialize)]
+struct LoginMetadata {
+    issuer: String,
+    authorization_endpoint: Option<String>,
+    token_endpoint: Option<String>,
+    /// RFC 8414 §2; absent means the provider does not say, and S256 is tried.
+    code_challenge_methods_supported: Option<Vec<String>>,
+}
+
+/// Fetches `issuer`'s discovery document and returns its checked login endpoints.
+pub(crate) async fn login_endpoints(
+    fetcher: &Fetcher,
+    issuer: &IssuerUrl,
+) -> Result<LoginEndpoints, FetchError> {
+    let metadata: LoginMetadata = fetcher.get_json(issuer.discovery_url(), DOCUMENT).await?;
+    if metadata.issuer != issuer.as_str() {
+        return Err(FetchError::IssuerMismatch {
+            expected: issuer.as_str().to_owned(),
+            found: Quoted::new(&metadata.issuer),
+        });
+    }
+    let invalid = |reason: &str| FetchError::Invalid {
+        url: issuer.discovery_url().to_string(),
+        document: DOCUMENT,
+        reason: reason.to_owned(),
+    };
+    if let Some(methods) = &metadata.code_challenge_methods_supported
+        && !methods.iter().any(|method| method == "S256")
+    {
+        return Err(invalid(
+            "code_challenge_methods_supported does not include S256 (PKCE), which sign-in requires",
+        ));
+    }
+    let endpoint = |name: &str, value: Option<&String>| {
+        let value = value.ok_or_else(|| invalid(&format!("it has no {name}")))?;
+        let url = Url::parse(value)
+            .map_err(|_| invalid(&format!("its {name} is not an absolute URL")))?;
+        check_transport(&url).map_err(|reason| invalid(&format!("its {name}: {reason}")))?;
+        Ok::<_, FetchError>(url)
+    };
+    Ok(LoginEndpoints {
+        authorization: endpoint(
+            "authorization_endpoint",
+            metadata.authorization_endpoint.as_ref(),
+        )?,
+        token: endpoint("token_endpoint", metadata.token_endpoint.as_ref())?,
+    })
+}

@@ -181,6 +181,24 @@ pub enum Refusal {
         /// The key id tried (`none` when the token names none and every fitting key was tried).
         kid: Quoted,
     },
+    /// An ID token names another issuer than the one the sign-in was sent to.
+    #[error("the ID token's issuer {found} is not `{expected}`, where the sign-in began")]
+    UnexpectedIssuer {
+        /// The issuer the sign-in was sent to.
+        expected: String,
+        /// The token's `iss`.
+        found: Quoted,
+    },
+    /// An ID token's `nonce` is absent or not the one this sign-in sent (a token minted for
+    /// another sign-in, replayed).
+    #[error("the ID token's nonce is not the one this sign-in sent")]
+    WrongNonce,
+    /// An ID token's `azp` is not this client, or it has several audiences and no `azp`.
+    #[error("the ID token was issued to another client (azp {found})")]
+    WrongAuthorizedParty {
+        /// The token's `azp`.
+        found: Quoted,
+    },
     /// Neither the configured user claim nor `sub` names a usable user.
     #[error("the token names no user: {0}")]
     NoUser(String),

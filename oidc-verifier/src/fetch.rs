@@ -1,4 +1,5 @@
-//! Bounded GETs of the documents an issuer publishes (discovery, JWKS).
+//! Bounded requests to an issuer: GETs of the documents it publishes (discovery, JWKS), and
+//! the form POST of an authorization-code exchange at its token endpoint.
 //!
 //! Every fetch is bounded in time (a connect timeout, and one deadline over the whole request,
 //! body included) and memory (the body is read through a limit and refused past
@@ -17,9 +18,11 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use http::header::{ACCEPT, USER_AGENT};
+use base64::Engine;
+use base64::engine::general_purpose::STANDARD;
+use http::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE, USER_AGENT};
 use http::{Request, StatusCode, Uri};
-use http_body_util::{BodyExt, Empty, LengthLimitError, Limited};
+use http_body_util::{BodyExt, Full, LengthLimitError, Limited};
 use hyper::body::Bytes;
 use hyper_rustls::{HttpsConnector, HttpsConnectorBuilder};
 use hyper_util::client::legacy::Client;
@@ -36,7 +39,7 @@ const AGENT: &str = concat!("oidc-verifier/", env!("CARGO_PKG_VERSION"));
 /// The HTTP client all issuers share.
 #[derive(Debug, Clone)]
 pub(crate) struct Fetcher {
-    client: Client<HttpsConnector<HttpConnector>, Empty<Bytes>>,
+    client: Client<HttpsConnector<HttpConnector>, Full<Bytes>>,
     timeout: Duration,
     max_bytes: usize,
 }
@@ -77,32 +80,63 @@ impl Fetcher {
     }
 
     async fn get(&self, url: &Url) -> Result<Bytes, FetchError> {
-        let unreachable = |reason: String| FetchError::Unreachable {
-            url: url.to_string(),
-            reason,
-        };
-        let uri: Uri = url
-            .as_str()
-            .parse()
-            .map_err(|_| unreachable("not a URI an HTTP client can request".to_owned()))?;
-        let request = Request::get(uri)
+        let request = Request::get(request_uri(url)?)
             .header(ACCEPT, "application/json")
             .header(USER_AGENT, AGENT)
-            .body(Empty::new())
-            .map_err(|e| unreachable(e.to_string()))?;
+            .body(Full::default())
+            .map_err(|e| unreachable(url, e.to_string()))?;
+        match self.send(url, request).await? {
+            (StatusCode::OK, body) => Ok(body),
+            (status, _) => Err(FetchError::Status {
+                url: url.to_string(),
+                status: status.as_u16(),
+            }),
+        }
+    }
+
+    /// POSTs `form` (`application/x-www-form-urlencoded`) to `url`, with HTTP Basic
+    /// credentials when given, and returns the status and the body whatever the status (an
+    /// OAuth token endpoint answers its errors as JSON with 400 or 401).
+    pub(crate) async fn post_form(
+        &self,
+        url: &Url,
+        form: &[(&str, &str)],
+        basic: Option<(&str, &str)>,
+    ) -> Result<(StatusCode, Bytes), FetchError> {
+        let body = url::form_urlencoded::Serializer::new(String::new())
+            .extend_pairs(form)
+            .finish();
+        let mut request = Request::post(request_uri(url)?)
+            .header(ACCEPT, "application/json")
+            .header(USER_AGENT, AGENT)
+            .header(CONTENT_TYPE, "application/x-www-form-urlencoded");
+        if let Some((user, password)) = basic {
+            // RFC 6749 §2.3.1: both parts form-urlencoded before the Basic encoding.
+            let encode = |text: &str| {
+                url::form_urlencoded::byte_serialize(text.as_bytes()).collect::<String>()
+            };
+            let credentials = STANDARD.encode(format!("{}:{}", encode(user), encode(password)));
+            request = request.header(AUTHORIZATION, format!("Basic {credentials}"));
+        }
+        let request = request
+            .body(Full::new(Bytes::from(body)))
+            .map_err(|e| unreachable(url, e.to_string()))?;
+        self.send(url, request).await
+    }
+
+    /// Sends `request` (for `url`) and reads the whole answer, within the time and size bounds.
+    async fn send(
+        &self,
+        url: &Url,
+        request: Request<Full<Bytes>>,
+    ) -> Result<(StatusCode, Bytes), FetchError> {
         let exchange = async {
             let response = self
                 .client
                 .request(request)
                 .await
-                .map_err(|e| unreachable(error_chain(&e)))?;
+                .map_err(|e| unreachable(url, error_chain(&e)))?;
             let status = response.status();
-            if status != StatusCode::OK {
-                return Err(FetchError::Status {
-                    url: url.to_string(),
-                    status: status.as_u16(),
-                });
-            }
             let too_large = || FetchError::TooLarge {
                 url: url.to_string(),
                 max: self.max_bytes,
@@ -122,20 +156,33 @@ impl Fetcher {
                     if e.downcast_ref::<LengthLimitError>().is_some() {
                         too_large()
                     } else {
-                        unreachable(error_chain(&*e))
+                        unreachable(url, error_chain(&*e))
                     }
                 })?;
-            Ok(body.to_bytes())
+            Ok((status, body.to_bytes()))
         };
         tokio::time::timeout(self.timeout, exchange)
             .await
             .map_err(|_| {
-                unreachable(format!(
-                    "no complete answer within {} ms",
-                    self.timeout.as_millis()
-                ))
+                unreachable(
+                    url,
+                    format!("no complete answer within {} ms", self.timeout.as_millis()),
+                )
             })?
     }
+}
+
+fn unreachable(url: &Url, reason: String) -> FetchError {
+    FetchError::Unreachable {
+        url: url.to_string(),
+        reason,
+    }
+}
+
+fn request_uri(url: &Url) -> Result<Uri, FetchError> {
+    url.as_str()
+        .parse()
+        .map_err(|_| unreachable(url, "not a URI an HTTP client can request".to_owned()))
 }
 
 /// The client's TLS: rustls over *ring*, TLS 1.2 and 1.3, the system's roots when `https`.

@@ -58,10 +58,18 @@
 //! [`VerifierConfig::with_max_cached_tokens`]), so a client repeating its token costs a hash
 //! and a lookup. The clock is injectable ([`Verifier::with_clock`], [`ManualClock`]).
 //!
+//! # Signing people in
+//!
+//! A server with web pages of its own can also be a relying party: [`LoginClient`] runs the
+//! authorization-code flow with PKCE (S256), `state` and `nonce` at the same issuers, and
+//! verifies the ID token with the same keys ([`Verifier::verify_id_token`]: `aud` is the client
+//! id, `nonce` the one sent).
+//!
 //! # Testing servers built on this
 //!
 //! The `testing` feature adds the `testing` module: a local issuer on `127.0.0.1:0` with generated RSA
-//! and P-256 keys, and a token builder, for tests of a server's own OIDC path.
+//! and P-256 keys, a token builder, and authorization and token endpoints that sign a chosen
+//! user in, for tests of a server's own OIDC path.
 
 mod algorithm;
 mod claims;
@@ -74,6 +82,7 @@ mod issuer;
 mod issuer_keys;
 mod jwks;
 mod jws;
+mod login;
 mod token;
 mod token_cache;
 mod user;
@@ -89,6 +98,9 @@ pub use error::{ConfigError, FetchError, Quoted, Refusal};
 pub use issuer::IssuerUrl;
 pub use issuer_keys::IssuerStatus;
 pub use jws::is_jwt_shaped;
+pub use login::{
+    Callback, ClientCredentials, LoginClient, LoginError, LoginStart, PendingLogin, SCOPES,
+};
 pub use token::VerifiedToken;
 pub use user::{MAX_USER_NAME_BYTES, ResolvedUser, SUBJECT_CLAIM, UserClaim};
 pub use verifier::Verifier;

@@ -159,6 +159,64 @@ impl Verifier {
         Ok(verified)
     }
 
+    /// Verifies an OpenID Connect ID token that `issuer` returned to client `client_id` for a
+    /// sign-in that sent `nonce` (OpenID Connect Core §3.1.3.7): the signature under `issuer`'s
+    /// keys (fetched as for access tokens), `iss` equal to `issuer`, `aud` containing
+    /// `client_id` (and `azp`, when present or when there are several audiences, equal to it),
+    /// `exp`/`nbf`/`iat` with the leeway, `sub`, `nonce` equal to `nonce` (compared in constant
+    /// time), and the user claim. Never cached: an ID token is used once.
+    pub async fn verify_id_token(
+        &self,
+        token: &str,
+        issuer: &IssuerUrl,
+        client_id: &str,
+        nonce: &str,
+    ) -> Result<VerifiedToken, Refusal> {
+        let max = self.inner.config.max_token_bytes();
+        if token.len() > max {
+            return Err(Refusal::TooLarge {
+                bytes: token.len(),
+                max,
+            });
+        }
+        let env = &self.inner.env;
+        let now = unix_seconds(env.clock.now());
+        let parsed = UnverifiedToken::parse(token)?;
+        let iss = claims::issuer(&parsed.claims)?;
+        if iss != issuer.as_str() {
+            return Err(Refusal::UnexpectedIssuer {
+                expected: issuer.as_str().to_owned(),
+                found: Quoted::new(iss),
+            });
+        }
+        let keys = self
+            .inner
+            .issuers
+            .iter()
+            .find(|keys| keys.issuer() == issuer)
+            .ok_or_else(|| Refusal::UnknownIssuer(Quoted::new(iss)))?;
+        keys.verify_signature(env, &parsed).await?;
+        let checked = claims::check(&parsed.claims, client_id, self.inner.leeway, now)?;
+        claims::check_id_token(&parsed.claims, client_id, nonce)?;
+        let user = self.inner.config.user_claim().resolve(&parsed.claims)?;
+        Ok(VerifiedToken::new(Parts {
+            issuer: keys.issuer().clone(),
+            subject: checked.subject,
+            user: user.name,
+            user_claim: user.claim,
+            expires_at: checked.expires_at,
+            issued_at: checked.issued_at,
+            algorithm: parsed.alg,
+            key_id: parsed.kid,
+            claims: parsed.claims,
+        }))
+    }
+
+    /// The bounded client every request to the issuers goes through.
+    pub(crate) fn fetcher(&self) -> &Fetcher {
+        &self.inner.env.fetcher
+    }
+
     /// The configured issuers, in order: the RFC 9728 metadata's `authorization_servers`
     /// (`issuer.as_str()` each).
     pub fn issuers(&self) -> &[IssuerUrl] {

@@ -1,5 +1,5 @@
 //! An issuer on loopback: discovery and JWKS, with switches for the failures a verifier must
-//! survive.
+//! survive, and an authorization server (`login.rs`) that signs a chosen user in.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -10,13 +10,14 @@ use axum::Router;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
+use axum::routing::{get, post};
 use parking_lot::Mutex;
 use serde_json::{Value, json};
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
 use super::keys::TestKey;
+use super::login::{self, LoginState};
 use super::tokens::TokenBuilder;
 use crate::issuer::IssuerUrl;
 
@@ -36,11 +37,14 @@ pub struct TestIssuer {
 }
 
 #[derive(Debug)]
-struct IssuerState {
-    issuer: String,
+pub(crate) struct IssuerState {
+    pub(crate) issuer: String,
     jwks_uri: String,
     keys: Mutex<Vec<Value>>,
-    available: AtomicBool,
+    pub(crate) available: AtomicBool,
+    /// Clients, codes and the user signed in next.
+    pub(crate) login: Mutex<LoginState>,
+    pub(crate) token_requests: AtomicUsize,
     /// What discovery says `issuer` is, when it lies.
     stated_issuer: Mutex<Option<String>>,
     /// What discovery says `jwks_uri` is, when it points elsewhere.
@@ -56,7 +60,8 @@ struct IssuerState {
 }
 
 impl TestIssuer {
-    /// Serves discovery and a JWKS of `keys` on `127.0.0.1:0`.
+    /// Serves discovery and a JWKS of `keys` on `127.0.0.1:0`, and the authorization and token
+    /// endpoints, whose ID tokens the first of `keys` signs.
     pub async fn start(keys: &[&TestKey]) -> std::io::Result<Self> {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
         let address = listener.local_addr()?;
@@ -68,6 +73,11 @@ impl TestIssuer {
             issuer: issuer_text,
             keys: Mutex::new(keys.iter().map(|key| key.jwk()).collect()),
             available: AtomicBool::new(true),
+            login: Mutex::new(LoginState {
+                signing_key: keys.first().map(|key| (*key).clone()),
+                ..LoginState::default()
+            }),
+            token_requests: AtomicUsize::new(0),
             stated_issuer: Mutex::new(None),
             stated_jwks_uri: Mutex::new(None),
             jwks_body: Mutex::new(None),
@@ -84,6 +94,14 @@ impl TestIssuer {
             .route(
                 &format!("{REALM_PATH}/protocol/openid-connect/certs"),
                 get(jwks),
+            )
+            .route(
+                &format!("{REALM_PATH}/protocol/openid-connect/auth"),
+                get(login::authorize).post(login::authorize_form),
+            )
+            .route(
+                &format!("{REALM_PATH}/protocol/openid-connect/token"),
+                post(login::token),
             )
             .with_state(Arc::clone(&state));
         let (shutdown, stopped) = oneshot::channel::<()>();
@@ -117,6 +135,34 @@ impl TestIssuer {
     /// A token of this issuer for `audience` and `subject`, issued at `now`.
     pub fn token(&self, audience: &str, subject: &str, now: SystemTime) -> TokenBuilder {
         TokenBuilder::new(self.issuer.as_str(), audience, subject, now)
+    }
+
+    /// Registers client `id` (confidential with `secret`, public without) whose one redirect
+    /// URI is `redirect_uri` (a loopback IP literal without a port: that URI on any port, as
+    /// RFC 8252 §7.3 has it).
+    pub fn register_client(&self, id: &str, secret: Option<&str>, redirect_uri: &str) {
+        self.state.login.lock().register(id, secret, redirect_uri);
+    }
+
+    /// Makes the authorization endpoint sign `user` in without asking (`None`: it shows a
+    /// form asking for the user name, as a browser test wants).
+    pub fn sign_in_as(&self, user: Option<&str>) {
+        self.state.login.lock().sign_in_as = user.map(str::to_owned);
+    }
+
+    /// Sets claim `name` on every ID token from now on, over the true value (a forgery: a
+    /// wrong `nonce`, another `aud`…).
+    pub fn override_id_token_claim(&self, name: &str, value: impl Into<Value>) {
+        self.state
+            .login
+            .lock()
+            .id_token_overrides
+            .insert(name.to_owned(), value.into());
+    }
+
+    /// Token requests answered (refusals included).
+    pub fn token_requests(&self) -> usize {
+        self.state.token_requests.load(Ordering::SeqCst)
     }
 
     /// Publishes exactly `keys` from now on (a rotation).
@@ -213,6 +259,9 @@ async fn discovery(State(state): State<Arc<IssuerState>>) -> Response {
         "authorization_endpoint": format!("{}/protocol/openid-connect/auth", state.issuer),
         "token_endpoint": format!("{}/protocol/openid-connect/token", state.issuer),
         "id_token_signing_alg_values_supported": ["RS256", "PS256", "ES256"],
+        "response_types_supported": ["code"],
+        "code_challenge_methods_supported": ["S256"],
+        "authorization_response_iss_parameter_supported": true,
     }))
     .into_response()
 }

@@ -6,6 +6,10 @@
 //! - [`TestIssuer`]: discovery and JWKS served on `127.0.0.1:0` under `/realms/test`, with
 //!   switches for the failures a verifier must survive (down, lying about its issuer, an
 //!   oversized key set, stopped altogether) and counters of the requests it answered.
+//! - The same issuer's authorization server: [`TestIssuer::register_client`], then an
+//!   authorization endpoint that signs [`TestIssuer::sign_in_as`]'s user in (or asks for a
+//!   name in a form) and a token endpoint that exchanges each code once, checking the client,
+//!   redirect URI and PKCE verifier, for an ID token signed by the issuer's first key.
 //! - [`TokenBuilder`]: tokens signed by a test key, or forged (`alg: none`, HS256 with a
 //!   public key as the secret), with any claim changed.
 //!
@@ -29,6 +33,7 @@
 
 mod issuer;
 mod keys;
+mod login;
 mod tokens;
 
 pub use issuer::TestIssuer;

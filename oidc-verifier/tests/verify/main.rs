@@ -5,5 +5,6 @@
 mod cache;
 mod claims;
 mod harness;
+mod id_tokens;
 mod keys;
 mod signatures;
