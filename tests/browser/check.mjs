@@ -103,6 +103,25 @@ try {
   await page.getByRole("heading", { name: "Sign in" }).waitFor();
   await page.goto(`${base}/admin`);
   assert.match(page.url(), /\/admin\/signin$/, "signed out");
+
+  // Sign in at the identity provider (the test issuer run.sh started): a user who
+  // administers nothing is refused with a page saying so; the farm administrator gets the
+  // same session as with a token, and lands on the wikis without another click.
+  await shot(page, "signin");
+  await page.getByRole("link", { name: /^Sign in with / }).click();
+  await page.getByLabel("User name").fill("alice");
+  await page.getByRole("button", { name: "Continue" }).click();
+  await page.getByRole("heading", { name: "Not an administrator" }).waitFor();
+  assert.match(await page.getByRole("alert").textContent(), /alice does not administer/);
+  await shot(page, "oidc-refused");
+  await page.getByRole("link", { name: "Back to sign-in" }).click();
+  await page.getByRole("link", { name: /^Sign in with / }).click();
+  await page.getByLabel("User name").fill("admin");
+  await page.getByRole("button", { name: "Continue" }).click();
+  await page.getByRole("heading", { name: "Wikis" }).waitFor();
+  assert.match(page.url(), /\/admin$/);
+  assert.match(await page.locator("header .who").textContent(), /Signed in as admin/);
+  await shot(page, "oidc-signed-in");
   console.log(`browser check passed; screenshots in ${shots}`);
 } finally {
   await browser.close();

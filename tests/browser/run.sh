@@ -3,7 +3,8 @@
 # playwright-core (pinned by package.json and package-lock.json here) against a real
 # `wiki-mcp serve` on a fresh demo farm. check.mjs signs in, turns a write tool on and finds it
 # in tools/list over MCP, creates and revokes a token and sees it refused, is refused at
-# sign-in with a non-admin token, and has a forged form post refused; screenshots of every
+# sign-in with a non-admin token, has a forged form post refused, and signs in at an OIDC
+# issuer (a non-admin refused, the admin let in); screenshots of every
 # page land in target/admin-screenshots/. Prints "skipped" and succeeds when Chromium cannot
 # be installed. Run from the workspace root.
 set -euo pipefail
@@ -13,9 +14,31 @@ if ! chromium=$("$here/install.sh"); then
     echo "browser check skipped: Chromium is not available (see above)"
     exit 0
 fi
-serve_args=(--rate-limit 0)
+# The identity provider: oidc-verifier's test issuer, whose sign-in page asks for a user name.
+# It accepts the admin page's callback on any loopback port (RFC 8252 §7.3), so it starts first
+# and the server is told where it is.
+cargo build --locked -p oidc-verifier --features testing --example test_issuer
+issuer_out=$(mktemp)
+"${CARGO_TARGET_DIR:-target}/debug/examples/test_issuer" wiki-mcp-admin \
+    http://127.0.0.1/admin/oidc/callback >"$issuer_out" &
+issuer_pid=$!
+trap 'kill "$issuer_pid" 2>/dev/null || true; rm -f "$issuer_out"' EXIT
+for _ in $(seq 1 100); do
+    grep -q '^issuer ' "$issuer_out" && break
+    sleep 0.1
+done
+issuer=$(sed -n 's/^issuer //p' "$issuer_out")
+if [ -z "$issuer" ]; then
+    echo "the test issuer did not start" >&2
+    exit 1
+fi
+serve_args=(--rate-limit 0 --oidc-issuer "$issuer" --oidc-audience wiki-mcp
+    --oidc-client-id wiki-mcp-admin)
 # shellcheck source=tests/serve-demo.sh
 source "$here/../serve-demo.sh"
+# serve-demo.sh's trap replaced ours: stop both.
+# shellcheck disable=SC2154 # server and data are serve-demo.sh's
+trap 'kill "$server" "$issuer_pid" 2>/dev/null || true; rm -rf "$data" "$issuer_out"' EXIT
 # shellcheck source=tests/node/install.sh
 source "$here/../node/install.sh"
 

@@ -9,18 +9,19 @@ use wiki_store::{ConfigStore, TokenStore};
 use crate::harness::{TestServer, tools_list};
 
 /// A browser's part, by hand: cookies kept, redirects not followed.
-struct Browser {
+pub(crate) struct Browser {
     http: reqwest::Client,
     base: String,
-    cookies: Vec<(String, String)>,
+    pub(crate) cookies: Vec<(String, String)>,
 }
 
 /// What a page answered.
-struct Page {
-    status: u16,
-    location: String,
-    set_cookies: Vec<String>,
-    body: String,
+pub(crate) struct Page {
+    pub(crate) status: u16,
+    pub(crate) location: String,
+    pub(crate) set_cookies: Vec<String>,
+    pub(crate) headers: reqwest::header::HeaderMap,
+    pub(crate) body: String,
 }
 
 fn form_encode(fields: &[(&str, &str)]) -> String {
@@ -42,14 +43,14 @@ fn form_encode(fields: &[(&str, &str)]) -> String {
 }
 
 /// The value of the first `name="…" value="…"` input in `html`.
-fn input_value(html: &str, name: &str) -> Option<String> {
+pub(crate) fn input_value(html: &str, name: &str) -> Option<String> {
     let at = html.find(&format!("name=\"{name}\" value=\""))?;
     let rest = &html[at + name.len() + 15..];
     Some(rest[..rest.find('"')?].to_owned())
 }
 
 impl Browser {
-    fn new(server: &TestServer) -> Self {
+    pub(crate) fn new(server: &TestServer) -> Self {
         Browser {
             http: reqwest::Client::builder()
                 .redirect(reqwest::redirect::Policy::none())
@@ -70,6 +71,7 @@ impl Browser {
 
     async fn finish(&mut self, response: reqwest::Response) -> Page {
         let status = response.status().as_u16();
+        let headers = response.headers().clone();
         let location = response
             .headers()
             .get("location")
@@ -97,19 +99,49 @@ impl Browser {
             status,
             location,
             set_cookies,
+            headers,
             body,
         }
     }
 
-    async fn get(&mut self, path: &str) -> Page {
-        let response = self
-            .http
-            .get(format!("{}{path}", self.base))
-            .header("cookie", self.cookie_header())
-            .send()
-            .await
-            .expect("the server answers");
-        self.finish(response).await
+    pub(crate) async fn get(&mut self, path: &str) -> Page {
+        let url = format!("{}{path}", self.base);
+        self.get_url(&url).await
+    }
+
+    /// GETs an absolute `url`; the server's cookies go only to the server (an identity
+    /// provider elsewhere gets none).
+    pub(crate) async fn get_url(&mut self, url: &str) -> Page {
+        let mut request = self.http.get(url);
+        if url.starts_with(&format!("{}/", self.base)) {
+            request = request.header("cookie", self.cookie_header());
+            let response = request.send().await.expect("the server answers");
+            return self.finish(response).await;
+        }
+        let response = request.send().await.expect("the issuer answers");
+        let status = response.status().as_u16();
+        let headers = response.headers().clone();
+        let location = headers
+            .get("location")
+            .and_then(|value| value.to_str().ok())
+            .unwrap_or_default()
+            .to_owned();
+        let body = response.text().await.expect("a body");
+        Page {
+            status,
+            location,
+            set_cookies: Vec::new(),
+            headers,
+            body,
+        }
+    }
+
+    /// The value of the cookie `name` the browser holds.
+    pub(crate) fn cookie(&self, name: &str) -> Option<String> {
+        self.cookies
+            .iter()
+            .find(|(kept, _)| kept == name)
+            .map(|(_, value)| value.clone())
     }
 
     async fn post(&mut self, path: &str, fields: &[(&str, &str)]) -> Page {
@@ -127,7 +159,7 @@ impl Browser {
     }
 
     /// Signs in with `token`; returns the sign-in POST's answer.
-    async fn sign_in(&mut self, token: &str) -> Page {
+    pub(crate) async fn sign_in(&mut self, token: &str) -> Page {
         let form = self.get("/admin/signin").await;
         assert_eq!(form.status, 200);
         let nonce = input_value(&form.body, "csrf").expect("the sign-in form's token");

@@ -4,6 +4,7 @@
 use bundled_tools as _;
 
 mod admin;
+mod admin_oidc;
 mod direct;
 mod edge;
 mod harness;

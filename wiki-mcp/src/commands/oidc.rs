@@ -1,10 +1,11 @@
 //! `serve`'s OIDC flags: accept access tokens from the organisation's identity provider beside
-//! the API tokens.
+//! the API tokens, and, with a client id, sign administrators in on the admin page there.
 
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use anyhow::{Context, Result};
-use oidc_verifier::{IssuerUrl, UserClaim, Verifier, VerifierConfig};
+use oidc_verifier::{ClientCredentials, IssuerUrl, UserClaim, Verifier, VerifierConfig};
 use wiki_server::access::OidcIdentity;
 
 /// The identity provider whose access tokens sign users in.
@@ -30,6 +31,26 @@ pub(crate) struct OidcArgs {
     /// its own); without it, unknown users are refused.
     #[arg(long, requires = "oidc_issuers")]
     oidc_create_users: bool,
+    /// The client id this server is registered under at the identity provider: turns on
+    /// "Sign in with …" on the admin page (authorization code with PKCE). Register
+    /// `<public URL>/admin/oidc/callback` as its redirect URI.
+    #[arg(long, value_name = "ID", requires = "oidc_issuers")]
+    oidc_client_id: Option<String>,
+    /// The client secret, for a confidential client (sent with HTTP Basic at the token
+    /// endpoint). Prefer --oidc-client-secret-file or the environment variable: a command
+    /// line is visible to other users of the host. Without a secret the client is public.
+    #[arg(
+        long,
+        value_name = "SECRET",
+        env = "WIKI_MCP_OIDC_CLIENT_SECRET",
+        hide_env_values = true,
+        requires = "oidc_client_id",
+        conflicts_with = "oidc_client_secret_file"
+    )]
+    oidc_client_secret: Option<String>,
+    /// A file holding the client secret (its first line; surrounding whitespace ignored).
+    #[arg(long, value_name = "PATH", requires = "oidc_client_id")]
+    oidc_client_secret_file: Option<PathBuf>,
 }
 
 impl OidcArgs {
@@ -47,9 +68,32 @@ impl OidcArgs {
         let config = VerifierConfig::new(issuers, audience)?
             .with_user_claim(UserClaim::new(&self.oidc_user_claim)?);
         let verifier = Verifier::new(config).context("cannot set up OIDC token verification")?;
-        Ok(Some(Arc::new(OidcIdentity::new(
-            verifier,
-            self.oidc_create_users,
-        ))))
+        let mut identity = OidcIdentity::new(verifier, self.oidc_create_users);
+        if let Some(client_id) = &self.oidc_client_id {
+            let secret = self.client_secret()?;
+            identity = identity.with_login(ClientCredentials::new(client_id, secret.as_deref())?);
+        }
+        Ok(Some(Arc::new(identity)))
+    }
+
+    /// The client secret from the flag, the environment or the file.
+    fn client_secret(&self) -> Result<Option<String>> {
+        if let Some(secret) = &self.oidc_client_secret {
+            return Ok(Some(secret.clone()));
+        }
+        let Some(path) = &self.oidc_client_secret_file else {
+            return Ok(None);
+        };
+        let text = std::fs::read_to_string(path).with_context(|| {
+            format!("cannot read the OIDC client secret file {}", path.display())
+        })?;
+        let secret = text.lines().next().unwrap_or_default().trim();
+        if secret.is_empty() {
+            anyhow::bail!(
+                "the OIDC client secret file {} is empty: write the secret the identity provider                  issued on its first line",
+                path.display()
+            );
+        }
+        Ok(Some(secret.to_owned()))
     }
 }

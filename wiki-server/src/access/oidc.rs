@@ -14,7 +14,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use oidc_verifier::{Quoted, Refusal, Verifier};
+use oidc_verifier::{ClientCredentials, LoginClient, Quoted, Refusal, Verifier};
 use parking_lot::Mutex;
 use wiki_store::model::user::{GUEST_USER, validate_principal_name};
 use wiki_store::{Store, StoreError};
@@ -66,6 +66,8 @@ pub type OidcOutcome = Result<Result<String, OidcRefusal>, Error>;
 pub struct OidcIdentity {
     verifier: Verifier,
     create_users: bool,
+    /// The admin page's sign-in at the same issuers, when a client is registered there.
+    login: Option<Arc<LoginClient>>,
     known: Mutex<KnownUsers>,
 }
 
@@ -80,6 +82,7 @@ impl std::fmt::Debug for OidcIdentity {
         f.debug_struct("OidcIdentity")
             .field("issuers", &self.verifier.issuers())
             .field("create_users", &self.create_users)
+            .field("login", &self.login.as_ref().map(|login| login.client()))
             .finish_non_exhaustive()
     }
 }
@@ -91,8 +94,22 @@ impl OidcIdentity {
         OidcIdentity {
             verifier,
             create_users,
+            login: None,
             known: Mutex::new(KnownUsers::default()),
         }
+    }
+
+    /// Also signs administrators in on the admin page at the same issuers, as OIDC client
+    /// `client` (authorization code with PKCE; the ID token is checked by the same verifier,
+    /// with the client id as its audience).
+    pub fn with_login(mut self, client: ClientCredentials) -> Self {
+        self.login = Some(Arc::new(LoginClient::new(self.verifier.clone(), client)));
+        self
+    }
+
+    /// The admin page's OIDC sign-in, when configured.
+    pub fn login(&self) -> Option<&Arc<LoginClient>> {
+        self.login.as_ref()
     }
 
     /// The verifier (its issuers are the RFC 9728 `authorization_servers`).

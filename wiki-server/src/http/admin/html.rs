@@ -58,6 +58,8 @@ input[type=text],input[type=password],textarea,select{font:inherit;padding:.45re
 textarea{min-height:5rem}
 button{font:inherit;background:var(--accent);color:#fff;border:0;border-radius:6px;padding:.45rem .9rem;cursor:pointer}
 button.secondary{background:#e7eaf0;color:var(--fg)}button.danger{background:var(--danger)}
+a.button{display:block;text-align:center;background:var(--accent);color:#fff;border-radius:6px;padding:.55rem .9rem;text-decoration:none;font-weight:550}
+.or{text-align:center;margin:1.2rem 0 .2rem;border-top:1px solid var(--line);padding-top:.9rem}
 .muted{color:var(--muted);font-size:.9rem}.tag{display:inline-block;font-size:.75rem;padding:.05rem .45rem;border-radius:999px;background:#fde7e4;color:var(--danger);margin-left:.4rem}
 .tag.on{background:#dcfae6;color:var(--ok)}.notice{border-left:4px solid var(--ok);background:#ecfdf3;padding:.6rem .9rem;border-radius:6px;margin-bottom:1rem}
 .error{border-left:4px solid var(--danger);background:#fef3f2;padding:.6rem .9rem;border-radius:6px;margin-bottom:1rem}

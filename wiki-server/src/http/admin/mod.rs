@@ -1,7 +1,8 @@
 //! `/admin`: the administrators' web page, on the MCP listener.
 //!
 //! Sign-in takes an API token whose user administers the farm (the admin right on the main
-//! wiki) or at least one wiki; it opens a session (`session.rs`: an `HttpOnly`,
+//! wiki) or at least one wiki, or, when an OIDC client is configured, an OpenID Connect login
+//! at the identity provider naming such a user (`oidc_login.rs`); it opens a session (`session.rs`: an `HttpOnly`,
 //! `SameSite=Strict` cookie, `Secure` behind https, idle and absolute expiry). Every page
 //! re-reads the rights, so a withdrawn admin right ends what the session may do at once; every
 //! POST must carry the session's CSRF token, or it is refused (403) before anything is read.
@@ -19,6 +20,7 @@
 mod audit;
 mod auth;
 mod html;
+mod oidc_login;
 mod session;
 mod signin;
 mod tokens;
@@ -52,6 +54,8 @@ pub(crate) fn routes(shared: Arc<Shared>) -> Router<Arc<Shared>> {
         .route("/admin", get(wikis::index))
         .route("/admin/signin", get(signin::form).post(signin::submit))
         .route("/admin/signout", post(signin::signout))
+        .route("/admin/oidc/start", get(oidc_login::start))
+        .route("/admin/oidc/callback", get(oidc_login::callback))
         .route("/admin/wikis/{wiki}", get(wikis::show).post(wikis::save))
         .route("/admin/tokens", get(tokens::index).post(tokens::create))
         .route("/admin/tokens/revoke", post(tokens::revoke))

@@ -145,6 +145,15 @@ fn alive(entry: &Entry, now: Instant) -> bool {
 /// The value of cookie `name` in the request's `Cookie` header(s), if non-empty and short (the
 /// page's cookies are 32 random bytes in base64).
 pub(crate) fn cookie_value(headers: &HeaderMap, name: &str) -> Option<String> {
+    cookie_value_within(headers, name, 64)
+}
+
+/// The value of cookie `name`, if non-empty and at most `max_len` bytes.
+pub(crate) fn cookie_value_within(
+    headers: &HeaderMap,
+    name: &str,
+    max_len: usize,
+) -> Option<String> {
     headers
         .get_all(COOKIE)
         .iter()
@@ -153,7 +162,7 @@ pub(crate) fn cookie_value(headers: &HeaderMap, name: &str) -> Option<String> {
         .filter_map(|pair| pair.trim().split_once('='))
         .find(|(found, _)| *found == name)
         .map(|(_, value)| value.trim().to_owned())
-        .filter(|value| !value.is_empty() && value.len() <= 64)
+        .filter(|value| !value.is_empty() && value.len() <= max_len)
 }
 
 /// The session id in the request's cookies.

@@ -53,13 +53,14 @@ fn render_form(state: &AdminState, status: StatusCode, error: Option<&str>) -> R
         format!("<div class=\"error\" role=\"alert\">{}</div>", escape(text))
     });
     let body = format!(
-        "<div class=\"signin card\"><h1>Sign in</h1>{error}\
+        "<div class=\"signin card\"><h1>Sign in</h1>{error}{}\
          <p class=\"muted\">Paste an API token of a user who administers the farm or a wiki \
          (<code>wiki-mcp token create --user NAME</code>).</p>\
          <form method=\"post\" action=\"/admin/signin\">{}\
          <label for=\"token\">API token</label>\
          <input type=\"password\" id=\"token\" name=\"token\" autocomplete=\"off\" required>\
          <p><button type=\"submit\">Sign in</button></p></form></div>",
+        super::oidc_login::signin_choices(state),
         html::csrf_field(&nonce)
     );
     let mut response = html::page(status, "Sign in", None, &body);
@@ -128,9 +129,16 @@ pub(crate) async fn submit(
         }
         Err(response) => return response,
     }
-    tracing::info!(%user, "admin signed in");
-    let id = state.sessions.open(&user);
+    tracing::info!(%user, "admin signed in with an API token");
     let mut response = Redirect::to("/admin").into_response();
+    open_session(&state, &user, &mut response);
+    response
+}
+
+/// Opens a session for `user` (who administers something: the caller checked) on `response`:
+/// its cookie set, the sign-in form's double-submit cookie cleared.
+pub(super) fn open_session(state: &AdminState, user: &str, response: &mut Response) {
+    let id = state.sessions.open(user);
     for cookie in [
         set_cookie(&id, state.secure),
         format!("{SIGNIN_COOKIE}=; Path=/admin/signin; HttpOnly; SameSite=Strict; Max-Age=0"),
@@ -139,7 +147,6 @@ pub(crate) async fn submit(
             response.headers_mut().append(SET_COOKIE, value);
         }
     }
-    response
 }
 
 /// `POST /admin/signout`: ends the session (with its CSRF token, so no page elsewhere can sign

@@ -1,0 +1,311 @@
+//! Signing in on the admin page at an OIDC issuer: a local issuer started by the test (keys
+//! generated here; authorization, token, discovery and JWKS endpoints on loopback), the flow's
+//! redirects followed by hand over HTTP, as a browser would.
+//!
+//! Pinned: a farm administrator signs in and gets the same session as with a token; a callback
+//! with another state, a replayed code, an ID token with another nonce, and a user who
+//! administers nothing are each refused with a page saying so, and open no session; a
+//! confidential client authenticates with its secret, and a wrong secret fails the sign-in.
+
+use std::sync::Arc;
+
+use oidc_verifier::testing::{TestIssuer, TestKey};
+use oidc_verifier::{ClientCredentials, Verifier, VerifierConfig};
+use url::Url;
+use wiki_mcp::demo::DEMO_USER;
+use wiki_server::access::OidcIdentity;
+use wiki_server::http::HttpOptions;
+
+use crate::admin::{Browser, Page};
+use crate::harness::TestServer;
+
+const AUDIENCE: &str = "wiki-mcp";
+const CLIENT_ID: &str = "wiki-mcp-admin";
+const SESSION_COOKIE: &str = "wiki_mcp_admin";
+const LOGIN_COOKIE: &str = "wiki_mcp_oidc";
+
+struct Fixture {
+    server: TestServer,
+    issuer: TestIssuer,
+}
+
+impl Fixture {
+    /// The server's client sends `server_secret`; the issuer registered `issuer_secret`.
+    async fn start(server_secret: Option<&str>, issuer_secret: Option<&str>) -> Self {
+        let key = TestKey::p256("k1");
+        let issuer = TestIssuer::start(&[&key]).await.expect("the test issuer");
+        let config =
+            VerifierConfig::new([issuer.issuer().clone()], AUDIENCE).expect("a valid config");
+        let verifier = Verifier::new(config).expect("loopback needs no TLS roots");
+        let client = ClientCredentials::new(CLIENT_ID, server_secret).expect("a client id");
+        let oidc = Arc::new(OidcIdentity::new(verifier, false).with_login(client));
+        let server = TestServer::start_with_oidc(
+            HttpOptions {
+                rate_limit: None,
+                ..HttpOptions::default()
+            },
+            Some(oidc),
+        )
+        .await;
+        issuer.register_client(
+            CLIENT_ID,
+            issuer_secret,
+            &format!("{}/admin/oidc/callback", server.base),
+        );
+        Fixture { server, issuer }
+    }
+
+    /// From the sign-in page's button to the issuer's redirect back (not yet followed), with
+    /// `user` signing in at the issuer.
+    async fn to_callback(&self, browser: &mut Browser, user: &str) -> String {
+        self.issuer.sign_in_as(Some(user));
+        let form = browser.get("/admin/signin").await;
+        assert_eq!(form.status, 200);
+        assert!(
+            form.body
+                .contains("href=\"/admin/oidc/start?issuer=0\">Sign in with 127.0.0.1</a>"),
+            "{}",
+            form.body
+        );
+        let start = browser.get("/admin/oidc/start?issuer=0").await;
+        assert_eq!(start.status, 303, "{}", start.body);
+        let pending = start
+            .set_cookies
+            .iter()
+            .find(|cookie| cookie.starts_with(&format!("{LOGIN_COOKIE}=")))
+            .expect("the pending sign-in's cookie");
+        assert!(
+            pending.contains("HttpOnly")
+                && pending.contains("SameSite=Lax")
+                && pending.contains("Path=/admin/oidc"),
+            "{pending}"
+        );
+        let authorize = Url::parse(&start.location).expect("an authorization URL");
+        assert!(
+            start.location.starts_with(self.issuer.issuer().as_str()),
+            "{authorize}"
+        );
+        let query: Vec<(String, String)> = authorize.query_pairs().into_owned().collect();
+        let param = |name: &str| {
+            query
+                .iter()
+                .find(|(key, _)| key == name)
+                .map(|(_, value)| value.as_str())
+        };
+        assert_eq!(param("client_id"), Some(CLIENT_ID));
+        assert_eq!(param("response_type"), Some("code"));
+        assert_eq!(param("code_challenge_method"), Some("S256"));
+        assert_eq!(
+            param("redirect_uri").map(str::to_owned),
+            Some(format!("{}/admin/oidc/callback", self.server.base))
+        );
+        for name in ["state", "nonce", "code_challenge"] {
+            assert!(param(name).is_some_and(|value| value.len() >= 43), "{name}");
+        }
+        let issued = browser.get_url(&start.location).await;
+        assert_eq!(issued.status, 303, "{}", issued.body);
+        assert!(
+            issued
+                .location
+                .starts_with(&format!("{}/admin/oidc/callback?", self.server.base)),
+            "{}",
+            issued.location
+        );
+        issued.location
+    }
+}
+
+fn session_opened(page: &Page) -> bool {
+    page.set_cookies.iter().any(|cookie| {
+        cookie.starts_with(&format!("{SESSION_COOKIE}=")) && !cookie.contains("Max-Age=0")
+    })
+}
+
+async fn signed_in_as(browser: &mut Browser) -> Option<String> {
+    let page = browser.get("/admin").await;
+    (page.status == 200).then(|| {
+        let at = page.body.find("Signed in as ").expect("the header") + 13;
+        page.body[at..at + page.body[at..].find('<').unwrap_or(0)].to_owned()
+    })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_farm_admin_signs_in_at_the_issuer_and_gets_a_session() {
+    let fixture = Fixture::start(None, None).await;
+    let mut browser = Browser::new(&fixture.server);
+    let callback = fixture.to_callback(&mut browser, "admin").await;
+    let done = browser.get_url(&callback).await;
+    assert_eq!(done.status, 200, "{}", done.body);
+    assert!(done.body.contains("Signed in"), "{}", done.body);
+    assert_eq!(
+        done.headers.get("refresh").and_then(|v| v.to_str().ok()),
+        Some("0; url=/admin"),
+        "the page moves on by itself, as a navigation of this site"
+    );
+    let session = done
+        .set_cookies
+        .iter()
+        .find(|cookie| cookie.starts_with(&format!("{SESSION_COOKIE}=")))
+        .expect("the session cookie");
+    assert!(
+        session.contains("HttpOnly") && session.contains("SameSite=Strict"),
+        "{session}"
+    );
+    assert_eq!(
+        browser.cookie(LOGIN_COOKIE),
+        None,
+        "the pending sign-in is cleared"
+    );
+    assert_eq!(signed_in_as(&mut browser).await.as_deref(), Some("admin"));
+    assert_eq!(fixture.issuer.token_requests(), 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_callback_with_another_state_is_refused_before_any_exchange() {
+    let fixture = Fixture::start(None, None).await;
+    let mut browser = Browser::new(&fixture.server);
+    let callback = fixture.to_callback(&mut browser, "admin").await;
+    let mut forged = Url::parse(&callback).expect("the callback URL");
+    let pairs: Vec<(String, String)> = forged
+        .query_pairs()
+        .into_owned()
+        .map(|(key, value)| {
+            if key == "state" {
+                (key, "A".repeat(43))
+            } else {
+                (key, value)
+            }
+        })
+        .collect();
+    forged.query_pairs_mut().clear().extend_pairs(&pairs);
+    let refused = browser.get_url(forged.as_str()).await;
+    assert_eq!(refused.status, 401, "{}", refused.body);
+    assert!(refused.body.contains("Sign-in failed"), "{}", refused.body);
+    assert!(!session_opened(&refused));
+    assert_eq!(
+        fixture.issuer.token_requests(),
+        0,
+        "the code was not even tried"
+    );
+    assert_eq!(signed_in_as(&mut browser).await, None);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_replayed_code_is_refused_with_or_without_the_old_cookie() {
+    let fixture = Fixture::start(None, None).await;
+    let mut browser = Browser::new(&fixture.server);
+    let callback = fixture.to_callback(&mut browser, "admin").await;
+    let pending = browser.cookie(LOGIN_COOKIE).expect("the pending sign-in");
+    let done = browser.get_url(&callback).await;
+    assert_eq!(done.status, 200, "{}", done.body);
+
+    // The browser cleared the cookie: the callback has nothing to be checked against.
+    let mut replay = Browser::new(&fixture.server);
+    let expired = replay.get_url(&callback).await;
+    assert_eq!(expired.status, 400, "{}", expired.body);
+    assert!(expired.body.contains("Sign-in expired"), "{}", expired.body);
+    assert!(!session_opened(&expired));
+
+    // Someone who kept the cookie too: the issuer exchanges a code once.
+    replay.cookies.push((LOGIN_COOKIE.to_owned(), pending));
+    let refused = replay.get_url(&callback).await;
+    assert_eq!(refused.status, 401, "{}", refused.body);
+    assert!(!session_opened(&refused));
+    assert_eq!(fixture.issuer.token_requests(), 2);
+    assert_eq!(signed_in_as(&mut replay).await, None);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_id_token_with_another_nonce_is_refused() {
+    let fixture = Fixture::start(None, None).await;
+    fixture
+        .issuer
+        .override_id_token_claim("nonce", "A".repeat(43));
+    let mut browser = Browser::new(&fixture.server);
+    let callback = fixture.to_callback(&mut browser, "admin").await;
+    let refused = browser.get_url(&callback).await;
+    assert_eq!(refused.status, 401, "{}", refused.body);
+    assert!(!session_opened(&refused));
+    assert_eq!(signed_in_as(&mut browser).await, None);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_id_token_for_another_client_is_refused() {
+    let fixture = Fixture::start(None, None).await;
+    fixture.issuer.override_id_token_claim("aud", "another-app");
+    fixture.issuer.override_id_token_claim("azp", "another-app");
+    let mut browser = Browser::new(&fixture.server);
+    let callback = fixture.to_callback(&mut browser, "admin").await;
+    let refused = browser.get_url(&callback).await;
+    assert_eq!(refused.status, 401, "{}", refused.body);
+    assert!(!session_opened(&refused));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_user_who_administers_nothing_is_refused_with_a_page_saying_so() {
+    let fixture = Fixture::start(None, None).await;
+    let mut browser = Browser::new(&fixture.server);
+    let callback = fixture.to_callback(&mut browser, DEMO_USER).await;
+    let refused = browser.get_url(&callback).await;
+    assert_eq!(refused.status, 403, "{}", refused.body);
+    assert!(
+        refused.body.contains(&format!(
+            "signed in at the identity provider as {DEMO_USER}, but {DEMO_USER} does not administer"
+        )),
+        "{}",
+        refused.body
+    );
+    assert!(!session_opened(&refused));
+    assert_eq!(signed_in_as(&mut browser).await, None);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_issuer_declining_is_a_clear_refusal() {
+    let fixture = Fixture::start(None, None).await;
+    let mut browser = Browser::new(&fixture.server);
+    let callback = fixture.to_callback(&mut browser, "admin").await;
+    let mut declined = Url::parse(&callback).expect("the callback URL");
+    let pairs: Vec<(String, String)> = declined
+        .query_pairs()
+        .into_owned()
+        .filter(|(key, _)| key != "code")
+        .chain([("error".to_owned(), "access_denied".to_owned())])
+        .collect();
+    declined.query_pairs_mut().clear().extend_pairs(&pairs);
+    let refused = browser.get_url(declined.as_str()).await;
+    assert_eq!(refused.status, 401, "{}", refused.body);
+    assert!(
+        refused
+            .body
+            .contains("The identity provider did not sign you in"),
+        "{}",
+        refused.body
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_confidential_client_signs_in_with_its_secret_and_not_without() {
+    let fixture = Fixture::start(Some("s3cret:&="), Some("s3cret:&=")).await;
+    let mut browser = Browser::new(&fixture.server);
+    let callback = fixture.to_callback(&mut browser, "admin").await;
+    let done = browser.get_url(&callback).await;
+    assert_eq!(done.status, 200, "{}", done.body);
+    assert_eq!(signed_in_as(&mut browser).await.as_deref(), Some("admin"));
+
+    let wrong = Fixture::start(Some("not-it"), Some("s3cret:&=")).await;
+    let mut browser = Browser::new(&wrong.server);
+    let callback = wrong.to_callback(&mut browser, "admin").await;
+    let refused = browser.get_url(&callback).await;
+    assert_eq!(refused.status, 401, "{}", refused.body);
+    assert!(!session_opened(&refused));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_a_client_id_the_sign_in_page_offers_tokens_only() {
+    let server = TestServer::start().await;
+    let mut browser = Browser::new(&server);
+    let form = browser.get("/admin/signin").await;
+    assert!(!form.body.contains("/admin/oidc/start"), "{}", form.body);
+    let start = browser.get("/admin/oidc/start?issuer=0").await;
+    assert_eq!(start.status, 404);
+}

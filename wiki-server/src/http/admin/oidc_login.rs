@@ -1,0 +1,266 @@
+//! Signing in at the organisation's identity provider (when `serve` has an OIDC issuer and a
+//! client id): OpenID Connect's authorization-code flow with PKCE, run by
+//! `oidc_verifier::LoginClient`.
+//!
+//! `GET /admin/oidc/start?issuer=N` draws the sign-in's state, nonce and PKCE verifier, keeps
+//! them in a cookie for ten minutes and sends the browser to the issuer. The issuer sends it
+//! back to `GET /admin/oidc/callback` on the server's public URL: the state must be the
+//! cookie's, the code is exchanged at the issuer's token endpoint, and the ID token checked
+//! (signature, issuer, audience = the client id, times, nonce). The user the configured claim
+//! names must administer the farm or a wiki, exactly as for a token sign-in, and then gets the
+//! same session.
+//!
+//! The pending sign-in's cookie is `SameSite=Lax`, not `Strict`: the callback is a navigation
+//! from the issuer's site, which a `Strict` cookie would not accompany. For the same reason
+//! the callback answers a page that moves on to `/admin` itself rather than a redirect: the
+//! session cookie is `Strict`, and a redirect that continues the issuer's navigation would
+//! arrive without it. Replays fail twice over: the cookie is cleared on every callback, and the
+//! issuer exchanges a code once.
+
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::sync::Arc;
+
+use axum::Extension;
+use axum::extract::{ConnectInfo, Query, State};
+use axum::response::{IntoResponse, Redirect, Response};
+use http::header::SET_COOKIE;
+use http::{HeaderMap, HeaderValue, StatusCode};
+use oidc_verifier::{Callback, LoginClient, LoginError};
+use serde::Deserialize;
+use url::Url;
+use wiki_store::model::user::{GUEST_USER, validate_principal_name};
+
+use super::AdminState;
+use super::auth::administered;
+use super::html::{self, escape};
+use super::session::cookie_value_within;
+use super::signin::open_session;
+use crate::http::limits::RateKey;
+
+/// The pending sign-in's cookie.
+const LOGIN_COOKIE: &str = "wiki_mcp_oidc";
+
+/// Its path: only the callback needs it.
+const LOGIN_COOKIE_PATH: &str = "/admin/oidc";
+
+/// How long a person may take at the identity provider.
+const LOGIN_COOKIE_SECONDS: u32 = 600;
+
+/// The longest pending-sign-in cookie read (`LoginClient::encode` writes about 140 bytes).
+const MAX_LOGIN_COOKIE: usize = 512;
+
+#[derive(Deserialize)]
+pub(crate) struct Start {
+    #[serde(default)]
+    issuer: usize,
+}
+
+fn login(state: &AdminState) -> Option<&Arc<LoginClient>> {
+    state.shared.directory().oidc()?.login()
+}
+
+/// The sign-in form's buttons, one per issuer; empty without an OIDC client.
+pub(crate) fn signin_choices(state: &AdminState) -> String {
+    let Some(login) = login(state) else {
+        return String::new();
+    };
+    let mut buttons = String::new();
+    for (index, issuer) in login.issuers().iter().enumerate() {
+        let name = Url::parse(issuer.as_str())
+            .ok()
+            .and_then(|url| url.host_str().map(str::to_owned))
+            .unwrap_or_else(|| issuer.as_str().to_owned());
+        buttons.push_str(&format!(
+            "<p><a class=\"button\" href=\"/admin/oidc/start?issuer={index}\">Sign in with {}</a></p>",
+            escape(&name)
+        ));
+    }
+    format!(
+        "<p class=\"muted\">With your organisation's account:</p>{buttons}\
+         <p class=\"muted or\">or with an API token</p>"
+    )
+}
+
+/// Where the issuer sends the browser back: the callback on the server's public URL.
+fn redirect_uri(state: &AdminState) -> Option<Url> {
+    Url::parse(&format!("{}/admin/oidc/callback", state.shared.base_url)).ok()
+}
+
+fn login_cookie(state: &AdminState, value: &str, max_age: u32) -> Option<HeaderValue> {
+    let secure = if state.secure { "; Secure" } else { "" };
+    HeaderValue::from_str(&format!(
+        "{LOGIN_COOKIE}={value}; Path={LOGIN_COOKIE_PATH}; HttpOnly; SameSite=Lax; Max-Age={max_age}{secure}"
+    ))
+    .ok()
+}
+
+fn not_configured() -> Response {
+    html::message(
+        StatusCode::NOT_FOUND,
+        "No identity provider",
+        None,
+        "This server signs administrators in with API tokens only (serve with --oidc-client-id \
+         to sign in at the identity provider).",
+    )
+}
+
+/// `GET /admin/oidc/start?issuer=N`: to the issuer's authorization endpoint.
+pub(crate) async fn start(
+    State(state): State<Arc<AdminState>>,
+    Query(start): Query<Start>,
+) -> Response {
+    let Some(login) = login(&state) else {
+        return not_configured();
+    };
+    let (Some(issuer), Some(redirect)) = (login.issuers().get(start.issuer), redirect_uri(&state))
+    else {
+        return not_configured();
+    };
+    match login.begin(issuer, &redirect).await {
+        Ok(begun) => {
+            let mut response = Redirect::to(begun.authorization_url.as_str()).into_response();
+            if let Some(cookie) =
+                login_cookie(&state, &login.encode(&begun.pending), LOGIN_COOKIE_SECONDS)
+            {
+                response.headers_mut().append(SET_COOKIE, cookie);
+            }
+            response
+        }
+        Err(error) => {
+            tracing::warn!(%issuer, %error, "cannot start an admin sign-in at the OIDC issuer");
+            html::message(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "Identity provider unavailable",
+                None,
+                "The identity provider could not be reached. Try again in a moment, or sign in \
+                 with an API token; the server log says why.",
+            )
+        }
+    }
+}
+
+/// `GET /admin/oidc/callback?code=…&state=…`: the issuer's answer.
+pub(crate) async fn callback(
+    State(state): State<Arc<AdminState>>,
+    connect: Option<Extension<ConnectInfo<SocketAddr>>>,
+    headers: HeaderMap,
+    Query(answer): Query<Callback>,
+) -> Response {
+    let Some(login) = login(&state) else {
+        return not_configured();
+    };
+    let address = connect.map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |info| info.0.0.ip());
+    let mut response = finish(&state, login, address, &headers, &answer).await;
+    // Whatever happened, this sign-in is over: its state, nonce and verifier are not reused.
+    if let Some(cookie) = login_cookie(&state, "", 0) {
+        response.headers_mut().append(SET_COOKIE, cookie);
+    }
+    response
+}
+
+async fn finish(
+    state: &AdminState,
+    login: &LoginClient,
+    address: IpAddr,
+    headers: &HeaderMap,
+    answer: &Callback,
+) -> Response {
+    let refused = |status: StatusCode, title: &str, text: &str| {
+        if let Some(response) = state.shared.throttle(RateKey::Address(address)) {
+            return response;
+        }
+        html::page(
+            status,
+            title,
+            None,
+            &format!(
+                "<div class=\"signin card\"><h1>{}</h1><div class=\"error\" role=\"alert\">{}</div>\
+                 <p><a href=\"/admin/signin\">Back to sign-in</a></p></div>",
+                escape(title),
+                escape(text)
+            ),
+        )
+    };
+    let Some(pending) = cookie_value_within(headers, LOGIN_COOKIE, MAX_LOGIN_COOKIE)
+        .and_then(|value| login.decode(&value))
+    else {
+        tracing::info!("admin OIDC callback without a pending sign-in in this browser");
+        return refused(
+            StatusCode::BAD_REQUEST,
+            "Sign-in expired",
+            "This sign-in was not started in this browser, was already used, or took longer \
+             than ten minutes. Start again from the sign-in page.",
+        );
+    };
+    let Some(redirect) = redirect_uri(state) else {
+        return not_configured();
+    };
+    let verified = match login.finish(&pending, answer, &redirect).await {
+        Ok(verified) => verified,
+        Err(error) => {
+            tracing::info!(issuer = %pending.issuer(), %error, "admin OIDC sign-in refused");
+            let text = match error {
+                LoginError::Denied { .. } => {
+                    "The identity provider did not sign you in. Start again, or sign in with an \
+                     API token."
+                }
+                LoginError::Fetch(_) => {
+                    "The identity provider could not be reached to complete the sign-in. Try \
+                     again in a moment; the server log says why."
+                }
+                _ => {
+                    "The sign-in could not be completed (the server log says why). Start again \
+                     from the sign-in page."
+                }
+            };
+            return refused(StatusCode::UNAUTHORIZED, "Sign-in failed", text);
+        }
+    };
+    let user = verified.user();
+    if user == GUEST_USER || validate_principal_name("user", user).is_err() {
+        tracing::info!(
+            claim = verified.user_claim(),
+            "admin OIDC sign-in names no usable wiki user"
+        );
+        return refused(
+            StatusCode::FORBIDDEN,
+            "Not an administrator",
+            "The identity provider signed you in, but your account does not name a wiki user \
+             who administers the farm or a wiki.",
+        );
+    }
+    match administered(state.shared.manager().store(), user).await {
+        Ok(Some(_)) => {}
+        Ok(None) => {
+            tracing::info!(%user, "admin OIDC sign-in refused: the user administers no wiki");
+            return refused(
+                StatusCode::FORBIDDEN,
+                "Not an administrator",
+                &format!(
+                    "You are signed in at the identity provider as {user}, but {user} does not \
+                     administer the farm or any wiki. Ask a farm administrator for the admin \
+                     right, then sign in again."
+                ),
+            );
+        }
+        Err(response) => return response,
+    }
+    tracing::info!(%user, issuer = %verified.issuer(), "admin signed in at the OIDC issuer");
+    let mut response = html::page(
+        StatusCode::OK,
+        "Signed in",
+        None,
+        &format!(
+            "<div class=\"signin card\"><h1>Signed in</h1><p>Welcome, {}.</p>\
+             <p><a class=\"button\" href=\"/admin\">Continue to the admin page</a></p></div>",
+            escape(user)
+        ),
+    );
+    // The session cookie is SameSite=Strict: the next page must be a navigation this site
+    // starts, not the rest of the issuer's redirect chain.
+    response
+        .headers_mut()
+        .insert("refresh", HeaderValue::from_static("0; url=/admin"));
+    open_session(state, user, &mut response);
+    response
+}
