@@ -113,13 +113,7 @@ impl Verifier {
     /// that. The refusal's `Display` is for the log; answer every refusal alike (RFC 6750
     /// `invalid_token`), so a client learns nothing about why.
     pub async fn verify(&self, token: &str) -> Result<VerifiedToken, Refusal> {
-        let max = self.inner.config.max_token_bytes();
-        if token.len() > max {
-            return Err(Refusal::TooLarge {
-                bytes: token.len(),
-                max,
-            });
-        }
+        self.check_size(token)?;
         let env = &self.inner.env;
         let now = unix_seconds(env.clock.now());
         let digest = digest(token);
@@ -143,18 +137,7 @@ impl Verifier {
             self.inner.leeway,
             now,
         )?;
-        let user = self.inner.config.user_claim().resolve(&parsed.claims)?;
-        let verified = VerifiedToken::new(Parts {
-            issuer: keys.issuer().clone(),
-            subject: checked.subject,
-            user: user.name,
-            user_claim: user.claim,
-            expires_at: checked.expires_at,
-            issued_at: checked.issued_at,
-            algorithm: parsed.alg,
-            key_id: parsed.kid,
-            claims: parsed.claims,
-        });
+        let verified = self.verified(keys.issuer(), checked, parsed)?;
         env.cache.insert(digest, verified.clone(), now);
         Ok(verified)
     }
@@ -172,13 +155,7 @@ impl Verifier {
         client_id: &str,
         nonce: &str,
     ) -> Result<VerifiedToken, Refusal> {
-        let max = self.inner.config.max_token_bytes();
-        if token.len() > max {
-            return Err(Refusal::TooLarge {
-                bytes: token.len(),
-                max,
-            });
-        }
+        self.check_size(token)?;
         let env = &self.inner.env;
         let now = unix_seconds(env.clock.now());
         let parsed = UnverifiedToken::parse(token)?;
@@ -198,9 +175,31 @@ impl Verifier {
         keys.verify_signature(env, &parsed).await?;
         let checked = claims::check(&parsed.claims, client_id, self.inner.leeway, now)?;
         claims::check_id_token(&parsed.claims, client_id, nonce)?;
+        self.verified(keys.issuer(), checked, parsed)
+    }
+
+    /// Refuses a token longer than the configured maximum, before parsing it.
+    fn check_size(&self, token: &str) -> Result<(), Refusal> {
+        let max = self.inner.config.max_token_bytes();
+        if token.len() > max {
+            return Err(Refusal::TooLarge {
+                bytes: token.len(),
+                max,
+            });
+        }
+        Ok(())
+    }
+
+    /// The verified token of `parsed`, whose signature and claims checked, with its user.
+    fn verified(
+        &self,
+        issuer: &IssuerUrl,
+        checked: claims::CheckedClaims,
+        parsed: UnverifiedToken<'_>,
+    ) -> Result<VerifiedToken, Refusal> {
         let user = self.inner.config.user_claim().resolve(&parsed.claims)?;
         Ok(VerifiedToken::new(Parts {
-            issuer: keys.issuer().clone(),
+            issuer: issuer.clone(),
             subject: checked.subject,
             user: user.name,
             user_claim: user.claim,

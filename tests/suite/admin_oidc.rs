@@ -115,6 +115,15 @@ impl Fixture {
     }
 }
 
+/// `url` with its query parameters changed by `change` (a forged or declined callback).
+fn with_query(url: &str, change: impl FnOnce(&mut Vec<(String, String)>)) -> String {
+    let mut url = Url::parse(url).expect("the callback URL");
+    let mut pairs: Vec<(String, String)> = url.query_pairs().into_owned().collect();
+    change(&mut pairs);
+    url.query_pairs_mut().clear().extend_pairs(&pairs);
+    url.into()
+}
+
 fn session_opened(page: &Page) -> bool {
     page.set_cookies.iter().any(|cookie| {
         cookie.starts_with(&format!("{SESSION_COOKIE}=")) && !cookie.contains("Max-Age=0")
@@ -165,20 +174,14 @@ async fn a_callback_with_another_state_is_refused_before_any_exchange() {
     let fixture = Fixture::start(None, None).await;
     let mut browser = Browser::new(&fixture.server);
     let callback = fixture.to_callback(&mut browser, "admin").await;
-    let mut forged = Url::parse(&callback).expect("the callback URL");
-    let pairs: Vec<(String, String)> = forged
-        .query_pairs()
-        .into_owned()
-        .map(|(key, value)| {
+    let forged = with_query(&callback, |pairs| {
+        for (key, value) in pairs.iter_mut() {
             if key == "state" {
-                (key, "A".repeat(43))
-            } else {
-                (key, value)
+                *value = "A".repeat(43);
             }
-        })
-        .collect();
-    forged.query_pairs_mut().clear().extend_pairs(&pairs);
-    let refused = browser.get_url(forged.as_str()).await;
+        }
+    });
+    let refused = browser.get_url(&forged).await;
     assert_eq!(refused.status, 401, "{}", refused.body);
     assert!(refused.body.contains("Sign-in failed"), "{}", refused.body);
     assert!(!session_opened(&refused));
@@ -264,15 +267,11 @@ async fn the_issuer_declining_is_a_clear_refusal() {
     let fixture = Fixture::start(None, None).await;
     let mut browser = Browser::new(&fixture.server);
     let callback = fixture.to_callback(&mut browser, "admin").await;
-    let mut declined = Url::parse(&callback).expect("the callback URL");
-    let pairs: Vec<(String, String)> = declined
-        .query_pairs()
-        .into_owned()
-        .filter(|(key, _)| key != "code")
-        .chain([("error".to_owned(), "access_denied".to_owned())])
-        .collect();
-    declined.query_pairs_mut().clear().extend_pairs(&pairs);
-    let refused = browser.get_url(declined.as_str()).await;
+    let declined = with_query(&callback, |pairs| {
+        pairs.retain(|(key, _)| key != "code");
+        pairs.push(("error".to_owned(), "access_denied".to_owned()));
+    });
+    let refused = browser.get_url(&declined).await;
     assert_eq!(refused.status, 401, "{}", refused.body);
     assert!(
         refused
