@@ -10,7 +10,7 @@
 
 use http::Extensions;
 
-use crate::signals::{CancellationToken, ProgressReporter};
+use crate::signals::{CancellationToken, ProgressReporter, ScanSignals};
 
 /// The name audit lines and messages give a caller without credentials.
 pub const GUEST: &str = "guest";
@@ -65,6 +65,13 @@ impl ToolContext {
     /// from another thread.
     pub fn progress_reporter(&self) -> ProgressReporter {
         self.progress.clone()
+    }
+
+    /// Signals for a scan this call runs off the async workers, counting `what` (e.g.
+    /// "candidates authorized"): progress per item, the final count, and a stop on
+    /// cancellation.
+    pub fn scan_signals(&self, what: &'static str) -> ScanSignals {
+        ScanSignals::new(self.progress.clone(), self.cancellation.clone(), what)
     }
 
     /// The call path's half: this call's signals, from its request.

@@ -137,6 +137,75 @@ impl Progress {
     }
 }
 
+/// What a tool hands a scan it runs off the async workers: its progress (items checked, said
+/// as `what`, e.g. "candidates authorized") and whether to stop. Each [`ScanSignals::step`]
+/// counts one item, reports it (throttled) and says whether to go on; [`ScanSignals::finish`]
+/// sends the final count, so a scanning call always sends at least one notification when
+/// its request carried a progress token, however fast it was.
+#[derive(Debug, Clone)]
+pub struct ScanSignals {
+    progress: ProgressReporter,
+    cancellation: CancellationToken,
+    what: &'static str,
+    done: u64,
+}
+
+impl ScanSignals {
+    /// Signals reporting to `progress`, stopping on `cancellation`, counting `what`.
+    pub fn new(
+        progress: ProgressReporter,
+        cancellation: CancellationToken,
+        what: &'static str,
+    ) -> Self {
+        Self {
+            progress,
+            cancellation,
+            what,
+            done: 0,
+        }
+    }
+
+    /// Signals that report nowhere and never stop: for a scan outside any call (a test, a
+    /// command-line tool).
+    pub fn detached() -> Self {
+        Self::new(
+            ProgressReporter::default(),
+            CancellationToken::new(),
+            "items",
+        )
+    }
+
+    /// Counts one item and reports the count; false once the call was cancelled (stop: the
+    /// scan's result will not be read).
+    pub fn step(&mut self) -> bool {
+        if self.cancellation.is_cancelled() {
+            return false;
+        }
+        self.done += 1;
+        let (done, what) = (self.done, self.what);
+        self.progress
+            .report(done, None, || format!("{done} {what}"));
+        true
+    }
+
+    /// Whether the call was cancelled.
+    pub fn is_cancelled(&self) -> bool {
+        self.cancellation.is_cancelled()
+    }
+
+    /// Items counted so far.
+    pub fn done(&self) -> u64 {
+        self.done
+    }
+
+    /// Sends the final count (always sent when a token was given).
+    pub fn finish(&self) {
+        let (done, what) = (self.done, self.what);
+        self.progress
+            .report(done, Some(done), || format!("{done} {what}"));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -151,6 +220,36 @@ mod tests {
                 .unwrap_or_else(PoisonError::into_inner)
                 .push(update);
         }
+    }
+
+    #[test]
+    fn a_scan_reports_its_final_count_and_stops_once_cancelled() {
+        let recorded = Arc::new(Recorded::default());
+        let progress = ProgressReporter::new(Some(Arc::new(Arc::clone(&recorded))));
+        let cancellation = CancellationToken::new();
+        let mut scan = ScanSignals::new(progress, cancellation.clone(), "rows checked");
+        assert!(scan.step() && scan.step());
+        cancellation.cancel();
+        assert!(!scan.step(), "a cancelled scan stops");
+        scan.finish();
+        let sent = recorded
+            .0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone();
+        assert_eq!(sent.first().map(|u| u.progress), Some(1.0));
+        let last = sent.last().cloned();
+        assert_eq!(
+            last,
+            Some(ProgressUpdate {
+                progress: 2.0,
+                total: Some(2.0),
+                message: Some("2 rows checked".to_owned())
+            })
+        );
+        let mut detached = ScanSignals::detached();
+        assert!(detached.step());
+        detached.finish();
     }
 
     #[test]

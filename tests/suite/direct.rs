@@ -145,6 +145,44 @@ fn cases() -> Vec<Case> {
             headers: &[("mcp-protocol-version", "2026-07-28")],
             ..case("new-protocol-no-meta", false, call("man", json!({})), false)
         },
+        // Structured results (outputSchema tools): a read, its error (no structuredContent), a
+        // write's new version, and the same read for a peer of an older protocol.
+        case(
+            "structured-read",
+            false,
+            call("get_schema", json!({"class": "Library.BookClass"})),
+            true,
+        ),
+        case(
+            "structured-tree",
+            false,
+            call("get_tree", json!({"root": "Guides", "depth": 1})),
+            true,
+        ),
+        case(
+            "structured-error",
+            false,
+            call("get_document", json!({"reference": "Nope.Missing"})),
+            true,
+        ),
+        case(
+            "structured-write",
+            false,
+            call(
+                "write_document",
+                json!({"reference": "Sandbox.Structured", "content": "x\n"}),
+            ),
+            true,
+        ),
+        Case {
+            headers: &[("mcp-protocol-version", "2025-03-26")],
+            ..case(
+                "structured-legacy",
+                false,
+                call("get_schema", json!({"class": "Library.BookClass"})),
+                true,
+            )
+        },
         case("list", false, json!({"method": "tools/list"}), false),
         Case {
             headers: &[("content-type", "text/plain")],
@@ -187,7 +225,15 @@ async fn answer(server: &TestServer, case: &Case) -> (u16, Option<String>, Value
 fn enable_writes(server: &TestServer) {
     let wiki = wiki_store::model::wiki::WikiId::main();
     let mut config = wiki_store::ConfigStore::mcp_config(&server.store, &wiki);
-    config.enabled_tools = vec!["man".into(), "get_document".into(), "write_document".into()];
+    config.enabled_tools = [
+        "man",
+        "get_document",
+        "get_tree",
+        "get_schema",
+        "write_document",
+    ]
+    .map(String::from)
+    .to_vec();
     wiki_store::ConfigStore::set_mcp_config(&server.store, &wiki, &config, "admin")
         .expect("the configuration saves");
 }
@@ -205,8 +251,10 @@ async fn direct_answers_are_rmcps_answers() {
     enable_writes(&direct);
     enable_writes(&through_rmcp);
     for case in cases() {
-        let ours = answer(&direct, &case).await;
-        let rmcps = answer(&through_rmcp, &case).await;
+        let mut ours = answer(&direct, &case).await;
+        let mut rmcps = answer(&through_rmcp, &case).await;
+        unlinked(&mut ours.2);
+        unlinked(&mut rmcps.2);
         assert_eq!(ours, rmcps, "case {}", case.id);
         assert_eq!(
             answered_directly(case.id),
@@ -224,6 +272,21 @@ async fn direct_answers_are_rmcps_answers() {
     assert!(text.starts_with("Available tools"), "{catalog}");
     let (_, _, unknown) = answer(&direct, &cases()[4]).await;
     assert_eq!(unknown["error"]["code"], -32602, "{unknown}");
+    let case = |id: &str| {
+        cases()
+            .into_iter()
+            .find(|case| case.id == id)
+            .unwrap_or_else(|| panic!("no case {id}"))
+    };
+    let (_, _, read) = answer(&direct, &case("structured-read")).await;
+    let class = &read["result"]["structuredContent"]["class"];
+    assert_eq!(class["name"], "Library.BookClass", "{read}");
+    let (_, _, error) = answer(&direct, &case("structured-error")).await;
+    assert_eq!(error["result"]["isError"], true, "{error}");
+    assert!(
+        error["result"].get("structuredContent").is_none(),
+        "{error}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -249,6 +312,26 @@ async fn the_rmcp_client_is_answered_directly() {
         "rmcp's client sends plain calls: they take the direct path"
     );
     client.cancel().await.expect("the client closes");
+}
+
+/// `value` with every signed link cut to `<link>`: the two servers listen on different ports
+/// and sign with their own farm keys, so a write's review link differs between them.
+fn unlinked(value: &mut Value) {
+    match value {
+        Value::String(text) if text.contains("http://127.0.0.1:") => {
+            let lines: Vec<String> = text
+                .split('\n')
+                .map(|line| match line.find("http://127.0.0.1:") {
+                    Some(at) => format!("{}<link>", &line[..at]),
+                    None => line.to_owned(),
+                })
+                .collect();
+            *text = lines.join("\n");
+        }
+        Value::Array(items) => items.iter_mut().for_each(unlinked),
+        Value::Object(map) => map.values_mut().for_each(unlinked),
+        _ => {}
+    }
 }
 
 fn lines_with(needle: &str) -> usize {

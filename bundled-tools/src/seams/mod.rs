@@ -1,6 +1,7 @@
 //! What two or more tools share, each in one place (STYLE.md "bundled-tools"): a tool file holds
 //! its parameters and its output; the rules below are written once.
 
+pub(crate) mod attachment_meta;
 pub(crate) mod counted;
 pub(crate) mod heavy;
 pub(crate) mod history;
@@ -12,3 +13,5 @@ pub(crate) mod render;
 pub(crate) mod translation;
 pub(crate) mod urls;
 pub(crate) mod window;
+pub(crate) mod window_output;
+pub(crate) mod written;

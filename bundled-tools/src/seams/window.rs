@@ -63,6 +63,16 @@ impl LineWindow {
         self.last < self.requested_last || self.cut.is_some()
     }
 
+    /// Where reading goes on after this window: the `offset` and, for a line the budget cut
+    /// inside, the `column`; none once the window reaches the end of the text.
+    pub(crate) fn continuation(&self) -> Option<(usize, Option<usize>)> {
+        match self.cut {
+            Some(cut) => Some((self.last, Some(cut.shown_to + 1))),
+            None if self.last < self.total => Some((self.last + 1, None)),
+            None => None,
+        }
+    }
+
     /// `Showing lines a-b of n.`, followed, when the budget cut the window, by the offset (and
     /// column) that continues it, and by the lines that end with an unusual terminator.
     pub(crate) fn footer(&self) -> String {

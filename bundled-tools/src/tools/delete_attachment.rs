@@ -12,6 +12,7 @@ use wiki_server::store::{Entity, StoreError};
 
 use crate::seams::history::version_argument;
 use crate::seams::urls::review_line;
+use crate::seams::written::Written;
 
 /// Delete an attachment of a document (it goes to the recycle bin, never permanently).
 ///
@@ -21,6 +22,7 @@ use crate::seams::urls::review_line;
 #[mcp_tool(
     id = "delete_attachment",
     write,
+    output = Written,
     category = "Authoring",
     title = "Delete an attachment",
     man = "NOTES
@@ -59,8 +61,8 @@ struct DeleteAttachment {
     wiki: Option<String>,
 }
 
-impl Execute for DeleteAttachment {
-    async fn execute(self, ctx: &ToolContext) -> ToolResult {
+impl Execute<Structured<Written>> for DeleteAttachment {
+    async fn execute(self, ctx: &ToolContext) -> ToolResult<Structured<Written>> {
         let base = version_argument("base_version", &self.base_version)?;
         let door = ctx.doors()?.write()?;
         let target = door
@@ -97,6 +99,7 @@ impl Execute for DeleteAttachment {
             version_line(&deleted.document),
         ];
         lines.extend(review_line(ctx, &target, &deleted.document));
-        Ok(ToolOutput::text(lines.join("\n")))
+        let value = Written::saved(&target, &deleted.document).attachment(&self.filename);
+        Ok(ToolOutput::text(lines.join("\n")).structured(value))
     }
 }

@@ -11,6 +11,7 @@ use wiki_server::store::reference::DocumentReference;
 use wiki_server::store::rights::Right;
 
 use crate::seams::history::version_argument;
+use crate::seams::written::Written;
 
 /// The page name holding a space's preferences: never deleted by this tool.
 const PREFERENCES: &str = "WebPreferences";
@@ -26,6 +27,7 @@ const CHILDREN_PAGE: usize = 500;
 #[mcp_tool(
     id = "delete_document",
     write,
+    output = Written,
     category = "Authoring",
     title = "Delete a document (recycle bin)",
     man = "NOTES
@@ -63,8 +65,8 @@ struct DeleteDocument {
     wiki: Option<String>,
 }
 
-impl Execute for DeleteDocument {
-    async fn execute(self, ctx: &ToolContext) -> ToolResult {
+impl Execute<Structured<Written>> for DeleteDocument {
+    async fn execute(self, ctx: &ToolContext) -> ToolResult<Structured<Written>> {
         let base = version_argument("base_version", &self.base_version)?;
         let door = ctx.doors()?.write()?;
         let target = door
@@ -117,7 +119,8 @@ impl Execute for DeleteDocument {
              attachment and object)."
                 .to_owned(),
         );
-        Ok(ToolOutput::text(out.join("\n")))
+        let value = Written::deleted(&target, entry.version);
+        Ok(ToolOutput::text(out.join("\n")).structured(value))
     }
 }
 

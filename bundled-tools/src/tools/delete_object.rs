@@ -12,6 +12,7 @@ use wiki_server::store::rights::Right;
 
 use crate::seams::history::version_argument;
 use crate::seams::urls::review_line;
+use crate::seams::written::Written;
 use crate::tools::write_object::{class_document, existing_object, object_failure};
 
 /// Delete one object of a class from a document.
@@ -21,6 +22,7 @@ use crate::tools::write_object::{class_document, existing_object, object_failure
 #[mcp_tool(
     id = "delete_object",
     write,
+    output = Written,
     category = "Structured data",
     title = "Delete an object",
     man = "NOTES
@@ -62,8 +64,8 @@ struct DeleteObject {
     wiki: Option<String>,
 }
 
-impl Execute for DeleteObject {
-    async fn execute(self, ctx: &ToolContext) -> ToolResult {
+impl Execute<Structured<Written>> for DeleteObject {
+    async fn execute(self, ctx: &ToolContext) -> ToolResult<Structured<Written>> {
         let base = version_argument("base_version", &self.base_version)?;
         let number = u32::try_from(self.object).map_err(|_| {
             ToolError::new(
@@ -95,6 +97,7 @@ impl Execute for DeleteObject {
             version_line(&outcome),
         ];
         lines.extend(review_line(ctx, &target, &outcome));
-        Ok(ToolOutput::text(lines.join("\n")))
+        let value = Written::saved(&target, &outcome).object(&class, number);
+        Ok(ToolOutput::text(lines.join("\n")).structured(value))
     }
 }

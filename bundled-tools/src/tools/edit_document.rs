@@ -18,6 +18,7 @@ use self::apply::{Applied, apply};
 use self::echo::echo;
 use crate::seams::history::version_argument;
 use crate::seams::urls::review_line;
+use crate::seams::written::Written;
 
 /// The most edits one call applies.
 const MAX_EDITS: usize = 100;
@@ -35,6 +36,7 @@ const MAX_EDIT_CHARS: usize = 100_000;
 #[mcp_tool(
     id = "edit_document",
     write,
+    output = Written,
     category = "Authoring",
     title = "Edit a document by replacements",
     man = "NOTES
@@ -104,8 +106,8 @@ struct Edit {
     replace_all: Option<bool>,
 }
 
-impl Execute for EditDocument {
-    async fn execute(self, ctx: &ToolContext) -> ToolResult {
+impl Execute<Structured<Written>> for EditDocument {
+    async fn execute(self, ctx: &ToolContext) -> ToolResult<Structured<Written>> {
         let base = version_argument("base_version", &self.base_version)?;
         check_counts(&self.edits, self.title.is_some())?;
         let door = ctx.doors()?.write()?;
@@ -149,11 +151,9 @@ impl Execute for EditDocument {
         let comment = Comment::new(self.comment.as_deref(), &default_comment);
         let outcome = door.save(&target, change, comment, base).await?;
         if let SaveOutcome::Unchanged { version } = outcome {
-            return Ok(no_changes(
-                &target,
-                "the edits leave the content and title as they were",
-                version,
-            ));
+            let what = "the edits leave the content and title as they were";
+            let value = Written::unchanged(&target, version);
+            return Ok(no_changes(&target, what, version).structured(value));
         }
         let what = match target.locale() {
             None => format!("document {}", fragment(&target.reference().to_string())),
@@ -188,7 +188,8 @@ impl Execute for EditDocument {
             out.push(echo(&applied));
         }
         out.extend(review_line(ctx, &target, &outcome));
-        Ok(ToolOutput::text(out.join("\n")))
+        let value = Written::saved(&target, &outcome);
+        Ok(ToolOutput::text(out.join("\n")).structured(value))
     }
 }
 

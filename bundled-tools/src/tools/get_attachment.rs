@@ -6,6 +6,7 @@
 //! GIF / WebP up to 2 MB as an MCP image block, anything else as a download link. The document
 //! goes through the document door first; existence and the attachment are looked up only after.
 
+mod output;
 mod pdf;
 mod pdf_budget;
 mod pdf_cache;
@@ -29,9 +30,11 @@ use wiki_server::store::model::attachment::AttachmentInfo;
 use wiki_server::store::reference::DocumentReference;
 use wiki_server::time::OffsetDateTime;
 
+use self::output::{AttachmentOutput, AttachmentShows, CharWindow};
 use self::pdf::{Extracted, PDF_TEXT_CAP, pdf_text};
 use self::pdf_cache::{Key, PDF_TEXTS};
 use self::text_window::text_window;
+use crate::seams::attachment_meta::AttachmentMeta;
 use crate::seams::heavy::run_heavy;
 use crate::seams::lookup::{Found, find_document};
 use crate::seams::urls::{Target, link};
@@ -50,6 +53,7 @@ const NAMES_LISTED: usize = 10;
 /// PNG, JPEG, GIF and WebP images up to 2 MB come back as images. Anything else gets a download
 /// link. metadata=true returns only the header (type, size, version, author, date).
 #[mcp_tool(
+    output = AttachmentOutput,
     id = "get_attachment",
     category = "Search and Navigation",
     title = "Read an attachment",
@@ -120,8 +124,8 @@ enum Route {
     Download,
 }
 
-impl Execute for GetAttachment {
-    async fn execute(self, ctx: &ToolContext) -> ToolResult {
+impl Execute<Structured<AttachmentOutput>> for GetAttachment {
+    async fn execute(self, ctx: &ToolContext) -> ToolResult<Structured<AttachmentOutput>> {
         let offset = usize::try_from(self.offset).map_err(|_| {
             ToolError::new(format!(
                 "Error: 'offset' must be 0 or more (got {}): it is how many characters to skip.",
@@ -145,18 +149,35 @@ impl Execute for GetAttachment {
             &info,
             download.as_deref(),
         );
+        let mut value = AttachmentOutput {
+            reference: found.reference().to_string(),
+            document_version: document.version.to_string(),
+            attachment: AttachmentMeta::new(&info),
+            download_url: download.clone(),
+            shows: AttachmentShows::Metadata,
+            window: None,
+        };
         if self.metadata {
-            return Ok(ToolOutput::text(header.trim_end()));
+            return Ok(Structured::new(value, header.trim_end()));
         }
         let route = route(info.media.effective());
-        match route {
+        let output = match route {
             Route::Image if info.size > MAX_INLINE_IMAGE_BYTES => Ok(ToolOutput::text(format!(
                 "{header}This image is larger than 2 MB, too large to show inline. {}",
                 download_advice(download.as_deref())
             ))),
             Route::Image => {
-                self.image(doors, &found, &info, header, download.as_deref())
-                    .await
+                let output = self
+                    .image(doors, &found, &info, header, download.as_deref())
+                    .await?;
+                let inline = output
+                    .content
+                    .iter()
+                    .any(|block| matches!(block, ContentBlock::Image { .. }));
+                if inline {
+                    value.shows = AttachmentShows::Image;
+                }
+                Ok(output)
             }
             Route::Download => Ok(ToolOutput::text(format!(
                 "{header}This file type ({}) is not shown inline. {}",
@@ -166,19 +187,27 @@ impl Execute for GetAttachment {
             Route::Text => {
                 let bytes = content(doors, &found, &info.name).await?;
                 let text = String::from_utf8_lossy(&bytes);
-                text_result(header, &normalize_line_endings(&text), offset, None)
+                text_result(
+                    header,
+                    &normalize_line_endings(&text),
+                    offset,
+                    None,
+                    &mut value,
+                )
             }
             Route::Pdf => {
-                let extracted = extracted_text(doors, &found, &info).await?;
-                pdf_result(header, &extracted, offset, download.as_deref())
+                let extracted = extracted_text(ctx, doors, &found, &info).await?;
+                pdf_result(header, &extracted, offset, download.as_deref(), &mut value)
             }
-        }
+        }?;
+        Ok(output.structured(value))
     }
 }
 
 /// The text of a PDF attachment version: from the cache, or extracted in a heavy-work slot
 /// (the bytes are read only on a miss).
 async fn extracted_text(
+    ctx: &ToolContext,
     doors: &Doors,
     found: &Found,
     info: &AttachmentInfo,
@@ -188,7 +217,11 @@ async fn extracted_text(
         return Ok(extracted);
     }
     let bytes = content(doors, found, &info.name).await?;
-    let extracted = Arc::new(run_heavy("extracting PDF text", move || pdf_text(&bytes)).await?);
+    let mut scan = ctx.scan_signals("pages extracted");
+    let extracted = run_heavy("extracting PDF text", move || pdf_text(&bytes, &mut scan))
+        .await?
+        .ok_or_else(|| ToolError::new("Error: the call was cancelled. Nothing was read."))?;
+    let extracted = Arc::new(extracted);
     PDF_TEXTS.insert(key, Arc::clone(&extracted));
     Ok(extracted)
 }
@@ -200,6 +233,7 @@ fn pdf_result(
     extracted: &Extracted,
     offset: usize,
     download: Option<&str>,
+    value: &mut AttachmentOutput,
 ) -> ToolResult {
     let (text, capped, note) = match extracted {
         Extracted::Text { text, capped, note } => (text, *capped, note),
@@ -230,12 +264,21 @@ fn pdf_result(
         &normalize_line_endings(text),
         offset,
         last_note.as_deref(),
+        value,
     )
 }
 
 /// The header, the fenced window of `text` at `offset`, and its footer.
-fn text_result(header: String, text: &str, offset: usize, last_note: Option<&str>) -> ToolResult {
+fn text_result(
+    header: String,
+    text: &str,
+    offset: usize,
+    last_note: Option<&str>,
+    value: &mut AttachmentOutput,
+) -> ToolResult {
     let window = text_window(text, offset, header.chars().count(), last_note)?;
+    value.shows = AttachmentShows::Text;
+    value.window = Some(CharWindow::new(&window));
     let mut out = header;
     out.push_str(&window.body);
     if !window.body.is_empty() {

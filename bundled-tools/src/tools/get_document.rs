@@ -5,6 +5,8 @@
 //! routing, then the argument combinations, then the rendered gate, then output. Nothing about a
 //! page the caller may not view is said before the door answers.
 
+mod output;
+
 use std::fmt::Write as _;
 
 use mcp_runtime::output::budget::{CHARS_PER_TOKEN, MAX_OUTPUT_CHARS, TRUNCATION_NOTE};
@@ -20,7 +22,9 @@ use wiki_server::store::model::document::Document;
 use wiki_server::store::model::locale::Locale;
 use wiki_server::store::model::object::ObjectRecord;
 
-use crate::seams::counted::counted;
+use self::output::{DocumentOutput, Shows, WindowOutput};
+use crate::seams::attachment_meta::AttachmentMeta;
+use crate::seams::counted::{count, counted};
 use crate::seams::heavy::run_heavy;
 use crate::seams::lookup::{Found, find_document};
 use crate::seams::outline::{headings, outline_lines};
@@ -41,6 +45,7 @@ const ATTACHMENTS_SHOWN: usize = 10;
 /// larger one comes as its heading OUTLINE with line numbers: read a part with offset and limit.
 /// rendered=true shows what readers see (plain text or sanitized HTML), read-only.
 #[mcp_tool(
+    output = DocumentOutput,
     id = "get_document",
     category = "Search and Navigation",
     title = "Read a document",
@@ -149,8 +154,8 @@ enum Detail {
     Full,
 }
 
-impl Execute for GetDocument {
-    async fn execute(self, ctx: &ToolContext) -> ToolResult {
+impl Execute<Structured<DocumentOutput>> for GetDocument {
+    async fn execute(self, ctx: &ToolContext) -> ToolResult<Structured<DocumentOutput>> {
         let doors = ctx.doors()?;
         let found = find_document(doors, &self.reference, self.wiki.as_deref()).await?;
         let requested = locale_argument(self.locale.as_deref())?;
@@ -158,16 +163,23 @@ impl Execute for GetDocument {
         let mode = self.mode()?;
         let rendered = matches!(mode, Mode::Rendered(_));
         let loaded = load(doors, &found, row, rendered).await?;
-        let header = header(ctx, &found, &loaded);
+        let (header, url) = header(ctx, &found, &loaded);
+        let mut value = metadata(&found, &loaded, url);
         let document = &loaded.document;
-        match mode {
-            Mode::Source => self.source(header, document),
-            Mode::Rendered(_) if !loaded.rendered_allowed => Err(ToolError::new(
-                "Error: rendered content is turned off for this endpoint by its administrator. \
-                 Read the source instead (omit 'rendered').",
-            )),
-            Mode::Rendered(rendering) => self.rendered(header, document, rendering).await,
-        }
+        let output = match mode {
+            Mode::Source => self.source(header, document, &mut value)?,
+            Mode::Rendered(_) if !loaded.rendered_allowed => {
+                return Err(ToolError::new(
+                    "Error: rendered content is turned off for this endpoint by its \
+                     administrator. Read the source instead (omit 'rendered').",
+                ));
+            }
+            Mode::Rendered(rendering) => {
+                self.rendered(header, document, rendering, &mut value)
+                    .await?
+            }
+        };
+        Ok(output.structured(value))
     }
 }
 
@@ -238,29 +250,38 @@ impl GetDocument {
     }
 
     /// Source mode: whole, outline, window, or a budget-capped head.
-    fn source(&self, mut out: String, document: &Document) -> ToolResult {
+    fn source(
+        &self,
+        mut out: String,
+        document: &Document,
+        value: &mut DocumentOutput,
+    ) -> ToolResult {
         let content = normalize_line_endings(&document.content);
         if self.windowed() {
             let window =
                 line_window_at(&content, self.offset, self.column, self.limit, "document")?;
             out.push('\n');
             out.push_str(&window.with_footer());
+            value.window = Some(WindowOutput::new(&window));
             return Ok(ToolOutput::text(out));
         }
         if content.is_empty() {
             // The header already says the page is empty, and what it holds instead.
             let trimmed = out.trim_end().len();
             out.truncate(trimmed);
+            value.shows = Shows::Empty;
             return Ok(ToolOutput::text(out));
         }
         let chars = content.chars().count();
         if !self.outline && chars <= MAX_OUTPUT_CHARS {
             out.push('\n');
             out.push_str(&numbered_whole(&content));
+            value.window = Some(WindowOutput::whole(split_lines(&content).len()));
             return Ok(ToolOutput::text(out));
         }
         // Only an outline needs the CommonMark parse of the whole page.
         let found = headings(&content);
+        value.shows = Shows::Outline;
         if self.outline {
             out.push_str("\nOUTLINE (headings with their line numbers; NOT the content):\n");
             if found.is_empty() {
@@ -284,6 +305,8 @@ impl GetDocument {
         let window = line_window_at(&content, None, None, None, "document")?;
         out.push('\n');
         out.push_str(&window.with_footer());
+        value.shows = Shows::Lines;
+        value.window = Some(WindowOutput::new(&window));
         Ok(ToolOutput::text(out))
     }
 
@@ -294,16 +317,19 @@ impl GetDocument {
         header: String,
         document: &Document,
         rendering: Rendering,
+        value: &mut DocumentOutput,
     ) -> ToolResult {
         let content = normalize_line_endings(&document.content).into_owned();
         let page = match run_heavy("rendering pages", move || render(&content, rendering)).await? {
             Ok(page) => page,
-            Err(reason) => return self.not_rendered(header, document, reason),
+            Err(reason) => return self.not_rendered(header, document, reason, value),
         };
+        value.rendered = true;
         let mut out = banner(rendering, &document.reference.to_string());
         out.push_str(&header);
         out.push('\n');
         if self.outline {
+            value.shows = Shows::Outline;
             out.push_str("RENDERED OUTLINE (sections with their sizes; NOT the content):\n");
             out.push_str(&page.outline());
             return budgeted_result(&out, "");
@@ -316,6 +342,7 @@ impl GetDocument {
             let window =
                 line_window_at(&text, self.offset, self.column, self.limit, "rendered text")?;
             out.push_str(&window.with_footer());
+            value.window = Some(WindowOutput::new(&window));
             return Ok(ToolOutput::text(out));
         }
         if self.section.is_none() && text.chars().count() > MAX_OUTPUT_CHARS {
@@ -326,8 +353,10 @@ impl GetDocument {
                 text.chars().count()
             );
             out.push_str(&page.outline());
+            value.shows = Shows::Outline;
             return budgeted_result(&out, "");
         }
+        value.shows = Shows::Html;
         // Fenced: the page's HTML cannot pass for a line of this tool's output.
         let (html, cut) = html_window(&text);
         out.push_str(&fenced(html, "html"));
@@ -366,7 +395,13 @@ fn html_window(html: &str) -> (&str, bool) {
 impl GetDocument {
     /// A page past the renderer's bounds: its source (window, whole, outline or head, as source
     /// mode shows it for these arguments) under a note that says why and how to read it.
-    fn not_rendered(&self, header: String, document: &Document, reason: TooComplex) -> ToolResult {
+    fn not_rendered(
+        &self,
+        header: String,
+        document: &Document,
+        reason: TooComplex,
+        value: &mut DocumentOutput,
+    ) -> ToolResult {
         let mut out = header;
         let _ = writeln!(
             out,
@@ -374,7 +409,7 @@ impl GetDocument {
              lines), not what readers see; read it by parts with offset=<line> limit=<lines>, \
              as without rendered=true."
         );
-        self.source(out, document)
+        self.source(out, document, value)
     }
 }
 
@@ -444,8 +479,41 @@ async fn load(
     })
 }
 
-/// The header lines shared by every mode.
-fn header(ctx: &ToolContext, found: &Found, loaded: &Loaded) -> String {
+/// The document's metadata as [`DocumentOutput`], its text shown as numbered lines until the
+/// mode says otherwise.
+fn metadata(found: &Found, loaded: &Loaded, url: Option<String>) -> DocumentOutput {
+    let document = &loaded.document;
+    let content = normalize_line_endings(&document.content);
+    let title = match (&loaded.default_title, document.title.trim().is_empty()) {
+        (Some(default), true) => default.clone(),
+        (None, true) => document.reference.name().to_owned(),
+        (_, false) => document.title.clone(),
+    };
+    DocumentOutput {
+        reference: document.reference.to_string(),
+        locale: document.locale.as_ref().map(ToString::to_string),
+        default_locale: document.default_locale.to_string(),
+        translations: (found.locales.translations.iter())
+            .map(ToString::to_string)
+            .collect(),
+        title,
+        syntax: document.syntax.clone(),
+        version: document.version.to_string(),
+        author: document.author.clone(),
+        modified: iso_instant(document.updated),
+        hidden: document.hidden,
+        url,
+        lines: count(split_lines(&content).len()),
+        chars: count(content.chars().count()),
+        attachments: loaded.attachments.iter().map(AttachmentMeta::new).collect(),
+        rendered: false,
+        shows: Shows::Lines,
+        window: None,
+    }
+}
+
+/// The header lines shared by every mode, and the document's URL (the `URL:` line).
+fn header(ctx: &ToolContext, found: &Found, loaded: &Loaded) -> (String, Option<String>) {
     let document = &loaded.document;
     let reference = found.reference();
     let mut out = String::new();
@@ -454,7 +522,8 @@ fn header(ctx: &ToolContext, found: &Found, loaded: &Loaded) -> String {
         reference,
         locale: document.locale.as_ref(),
     };
-    if let Some(url) = link(ctx, view) {
+    let url = link(ctx, view);
+    if let Some(url) = &url {
         let _ = writeln!(out, "URL: {url}");
     }
     // A translation saved without a title reads as the page reads in its default language.
@@ -499,7 +568,7 @@ fn header(ctx: &ToolContext, found: &Found, loaded: &Loaded) -> String {
     if content.trim().is_empty() {
         out.push_str(&empty_note(&loaded.objects, loaded.class.as_ref()));
     }
-    out
+    (out, url)
 }
 
 /// `Attachments: a (3 KB, text/plain) · b (…) · +K more`, or `None` without attachments.

@@ -5,6 +5,8 @@
 //! included: a provider-prefixed or malformed string (`deleted:3`, `xar:2.1`, `1.2.3`, `""`)
 //! never reaches the store.
 
+mod output;
+
 use std::fmt::Write as _;
 
 use mcp_runtime::output::budget::{MAX_OUTPUT_CHARS, MAX_OUTPUT_TOKENS};
@@ -17,6 +19,7 @@ use wiki_server::store::model::history::{DiffHunk, HistoryPage, Revision, Revisi
 use wiki_server::store::model::locale::Locale;
 use wiki_server::store::model::version::Version;
 
+use self::output::{HistoryMode, HistoryOutput, RevisionOutput};
 use crate::seams::counted::counted;
 use crate::seams::history::{revision_line, version_argument};
 use crate::seams::lookup::find_document;
@@ -24,6 +27,7 @@ use crate::seams::paging::offset_past_end;
 use crate::seams::translation::{locale_argument, route};
 use crate::seams::urls::{Target, link};
 use crate::seams::window::line_window_at;
+use crate::seams::window_output::WindowOutput;
 
 /// How many revisions the "no such revision" error lists.
 const NEWEST_LISTED: usize = 5;
@@ -35,6 +39,7 @@ const NEWEST_LISTED: usize = 5;
 /// from it). from="1.2" (and optionally to, default the current version) shows a unified diff.
 /// A translation (locale) has its own history.
 #[mcp_tool(
+    output = HistoryOutput,
     id = "get_history",
     category = "Search and Navigation",
     title = "Read revision history",
@@ -118,8 +123,11 @@ enum Mode {
     },
 }
 
-impl Execute for GetHistory {
-    async fn execute(self, ctx: &ToolContext) -> ToolResult {
+/// What a history view returns.
+type HistoryResult = ToolResult<Structured<HistoryOutput>>;
+
+impl Execute<Structured<HistoryOutput>> for GetHistory {
+    async fn execute(self, ctx: &ToolContext) -> HistoryResult {
         let mode = self.mode()?;
         let doors = ctx.doors()?;
         let found = find_document(doors, &self.reference, self.wiki.as_deref()).await?;
@@ -237,7 +245,17 @@ impl Row {
         }
     }
 
-    async fn list(&self, doors: &Doors, offset: usize, limit: usize) -> ToolResult {
+    /// The structured output of `mode` at `current`, with nothing else yet.
+    fn output(&self, mode: HistoryMode, current: Version) -> HistoryOutput {
+        HistoryOutput::new(
+            self.authorized.reference(),
+            self.locale.as_ref(),
+            mode,
+            current,
+        )
+    }
+
+    async fn list(&self, doors: &Doors, offset: usize, limit: usize) -> HistoryResult {
         let page = self.page(doors, offset, limit).await?;
         if page.revisions.is_empty() {
             let total = usize::try_from(page.total).unwrap_or(usize::MAX);
@@ -262,10 +280,14 @@ impl Row {
             offset + 1,
             page.total
         );
+        let mut value = self.output(HistoryMode::List, page.current);
+        value.revisions = page.revisions.iter().map(RevisionOutput::new).collect();
+        value.total = Some(page.total);
         if (last as u64) < page.total {
             let _ = write!(out, " Continue with offset={last}.");
+            value.next_offset = Some(last as u64);
         }
-        Ok(ToolOutput::text(out))
+        Ok(Structured::new(value, out))
     }
 
     async fn version(
@@ -274,7 +296,7 @@ impl Row {
         version: Version,
         offset: Option<i64>,
         column: Option<i64>,
-    ) -> ToolResult {
+    ) -> HistoryResult {
         let reference = self.authorized.reference().clone();
         let locale = self.locale.clone();
         let revision: Option<Revision> = doors
@@ -312,7 +334,10 @@ impl Row {
         }
         out.push('\n');
         out.push_str(&window.with_footer());
-        Ok(ToolOutput::text(out))
+        let mut value = self.output(HistoryMode::Version, current);
+        value.revisions = vec![RevisionOutput::new(&revision.info)];
+        value.window = Some(WindowOutput::new(&window));
+        Ok(Structured::new(value, out))
     }
 
     async fn diff(
@@ -321,11 +346,9 @@ impl Row {
         doors: &Doors,
         from: Version,
         to: Option<Version>,
-    ) -> ToolResult {
-        let to = match to {
-            Some(to) => to,
-            None => self.page(doors, 0, 1).await?.current,
-        };
+    ) -> HistoryResult {
+        let current = self.page(doors, 0, 1).await?.current;
+        let to = to.unwrap_or(current);
         let reference = self.authorized.reference().clone();
         let locale = self.locale.clone();
         let diff: RevisionDiff = match doors
@@ -358,12 +381,19 @@ impl Row {
                 fragment(new)
             );
         }
+        let mut value = self.output(HistoryMode::Diff, current);
+        value.revisions = vec![
+            RevisionOutput::new(&diff.from),
+            RevisionOutput::new(&diff.to),
+        ];
+        value.hunks = Some(diff.hunks.len() as u64);
+        value.title_changed = Some(diff.title_change.is_some());
         if diff.hunks.is_empty() {
             let _ = write!(out, "No content differences between {from} and {to}.");
-            return Ok(ToolOutput::text(out));
+            return Ok(Structured::new(value, out));
         }
         out.push_str(&hunks_within_budget(&diff.hunks, from, to));
-        Ok(ToolOutput::text(out))
+        Ok(Structured::new(value, out))
     }
 
     /// The first of `versions` this row does not have (for the error message).

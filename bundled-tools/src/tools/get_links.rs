@@ -11,6 +11,8 @@
 //! Outgoing links are listed as authored, from a row the caller may read: no existence probes
 //! and no rights filtering of the targets (they are text of a page the caller can read).
 
+mod output;
+
 use std::fmt::Write as _;
 
 use mcp_runtime::output::budget::budgeted;
@@ -22,6 +24,8 @@ use wiki_server::store::model::search::WikiScope;
 use wiki_server::store::reference::DocumentReference;
 use wiki_server::store::rights::Right;
 
+use self::output::{IncomingLinks, LinkedAttachment, LinksOutput, OutgoingLinks, page_slice};
+use crate::seams::counted::count;
 use crate::seams::lookup::find_document;
 use crate::seams::translation::{locale_argument, route};
 
@@ -36,6 +40,7 @@ const BACKLINK_CEILING: usize = 2000;
 /// link can be traced back to its sources. direction="out" lists the links written in the page
 /// (documents and attachments), as authored. direction="both" shows both lists.
 #[mcp_tool(
+    output = LinksOutput,
     id = "get_links",
     category = "Search and Navigation",
     title = "Document links",
@@ -109,8 +114,8 @@ struct Paging {
     limit: usize,
 }
 
-impl Execute for GetLinks {
-    async fn execute(self, ctx: &ToolContext) -> ToolResult {
+impl Execute<Structured<LinksOutput>> for GetLinks {
+    async fn execute(self, ctx: &ToolContext) -> ToolResult<Structured<LinksOutput>> {
         let direction = self.direction.unwrap_or(Direction::In);
         let paging = self.paging()?;
         self.check_combinations(direction)?;
@@ -122,22 +127,43 @@ impl Execute for GetLinks {
             fragment(&target.to_string()),
             direction.wire()
         );
+        let mut value = LinksOutput {
+            reference: target.to_string(),
+            incoming: None,
+            outgoing: None,
+        };
         if matches!(direction, Direction::In | Direction::Both) {
             let page = backlinks(doors, target).await?;
-            out.push_str(&self.incoming(doors, page, paging));
+            let (text, incoming) = self.incoming(ctx, doors, page, paging);
+            out.push_str(&text);
+            value.incoming = Some(incoming);
         }
         if direction == Direction::Both {
             out.push('\n');
             // A broken target still has backlinks worth showing: no error for its own links.
             if exists(doors, target).await? {
-                out.push_str(&self.outgoing(doors, &authorized, paging).await?);
+                let (text, outgoing) = self.outgoing(doors, &authorized, paging).await?;
+                out.push_str(&text);
+                value.outgoing = Some(outgoing);
             } else {
                 out.push_str("Outgoing links: none (the document does not exist)\n");
+                value.outgoing = Some(OutgoingLinks {
+                    documents: Vec::new(),
+                    total_documents: 0,
+                    attachments: Vec::new(),
+                    total_attachments: 0,
+                    exists: false,
+                });
             }
         } else if direction == Direction::Out {
-            out.push_str(&self.outgoing(doors, &authorized, paging).await?);
+            let (text, outgoing) = self.outgoing(doors, &authorized, paging).await?;
+            out.push_str(&text);
+            value.outgoing = Some(outgoing);
         }
-        Ok(ToolOutput::text(budgeted(out.trim_end()).into_owned()))
+        Ok(Structured::new(
+            value,
+            budgeted(out.trim_end()).into_owned(),
+        ))
     }
 }
 
@@ -171,11 +197,24 @@ impl GetLinks {
         Ok(())
     }
 
-    /// `Incoming links: N backlinks[ (+H hidden)|, hidden included]`, then one source per line.
-    fn incoming(&self, doors: &Doors, page: BacklinkPage, paging: Paging) -> String {
+    /// `Incoming links: N backlinks[ (+H hidden)|, hidden included]`, then one source per line;
+    /// each source is authorized in turn, reported as progress.
+    fn incoming(
+        &self,
+        ctx: &ToolContext,
+        doors: &Doors,
+        page: BacklinkPage,
+        paging: Paging,
+    ) -> (String, IncomingLinks) {
+        let progress = ctx.progress_reporter();
+        let sources = count(page.backlinks.len());
         let mut shown = Vec::new();
         let mut hidden = 0usize;
-        for backlink in page.backlinks {
+        for (index, backlink) in page.backlinks.into_iter().enumerate() {
+            let checked = count(index + 1);
+            progress.report(checked, Some(sources), || {
+                format!("{checked} of {sources} linking documents authorized")
+            });
             if !doors.row_visible(&backlink.source) {
                 continue;
             }
@@ -201,19 +240,29 @@ impl GetLinks {
             let _ = write!(out, " (+{hidden}{plus} hidden)");
         }
         out.push('\n');
+        if sources == 0 {
+            progress.report(0, Some(0), String::new);
+        }
+        let names: Vec<String> = shown.iter().map(ToString::to_string).collect();
+        let value = IncomingLinks {
+            sources: page_slice(&names, paging.offset, paging.limit),
+            total: count(names.len()),
+            hidden: count(hidden),
+            truncated: page.truncated,
+        };
         if shown.is_empty() {
             out.push_str(
                 "No document you can view links here. Links are indexed when a page is saved; \
                  only wiki links ([label](Space.Page)) are indexed, not plain URLs.\n",
             );
-            return out;
+            return (out, value);
         }
-        let lines: Vec<String> = shown
+        let lines: Vec<String> = names
             .iter()
-            .map(|source| format!("  {}", fragment(&source.to_string())))
+            .map(|source| format!("  {}", fragment(source)))
             .collect();
         out.push_str(&page_of(&lines, paging, "backlinks"));
-        out
+        (out, value)
     }
 
     /// `Outgoing links: …`, then the `Documents:` and `Attachments:` sections as authored.
@@ -222,7 +271,7 @@ impl GetLinks {
         doors: &Doors,
         authorized: &AuthorizedReference,
         paging: Paging,
-    ) -> Result<String, ToolError> {
+    ) -> Result<(String, OutgoingLinks), ToolError> {
         let target = authorized.reference();
         let found = find_document(doors, &target.to_string(), None).await?;
         let requested = locale_argument(self.locale.as_deref())?;
@@ -235,18 +284,29 @@ impl GetLinks {
             .unwrap_or_default();
         let mut documents = Vec::new();
         let mut attachments = Vec::new();
+        let mut linked_documents = Vec::new();
+        let mut linked_attachments = Vec::new();
         for link in links {
             match link {
                 LinkTarget::Document(reference) => {
-                    documents.push(format!("  {}", fragment(&reference.to_string())));
+                    let reference = reference.to_string();
+                    documents.push(format!("  {}", fragment(&reference)));
+                    linked_documents.push(reference);
                 }
-                LinkTarget::Attachment { document, name } => attachments.push(format!(
-                    "  {}@{}",
-                    fragment(&document.to_string()),
-                    fragment(&name)
-                )),
+                LinkTarget::Attachment { document, name } => {
+                    let document = document.to_string();
+                    attachments.push(format!("  {}@{}", fragment(&document), fragment(&name)));
+                    linked_attachments.push(LinkedAttachment { document, name });
+                }
             }
         }
+        let value = OutgoingLinks {
+            documents: page_slice(&linked_documents, paging.offset, paging.limit),
+            total_documents: count(linked_documents.len()),
+            attachments: page_slice(&linked_attachments, paging.offset, paging.limit),
+            total_attachments: count(linked_attachments.len()),
+            exists: true,
+        };
         let mut out = format!(
             "Outgoing links: {} document{}, {} attachment{} (as authored; targets are not \
              checked)\n",
@@ -257,7 +317,7 @@ impl GetLinks {
         );
         if documents.is_empty() && attachments.is_empty() {
             out.push_str("This document has no wiki links.\n");
-            return Ok(out);
+            return Ok((out, value));
         }
         if !documents.is_empty() {
             out.push_str("Documents:\n");
@@ -267,7 +327,7 @@ impl GetLinks {
             out.push_str("Attachments:\n");
             out.push_str(&page_of(&attachments, paging, "attachment links"));
         }
-        Ok(out)
+        Ok((out, value))
     }
 }
 

@@ -7,6 +7,8 @@
 //! scan of every object): they are upper bounds, and the footer says so. Hidden class documents
 //! are kept: class pages are hidden by convention.
 
+mod output;
+
 use std::fmt::Write as _;
 
 use mcp_runtime::output::guard::{fragment, strip_line_breaks};
@@ -19,6 +21,8 @@ use wiki_server::store::objects::query::SCAN_CEILING;
 use wiki_server::store::reference::DocumentReference;
 use wiki_server::store::rights::Right;
 
+use self::output::{ClassCount, ClassOutput, FieldOutput, SchemaOutput};
+
 /// Show the classes (structured-data types) of a wiki, or the fields of one class.
 ///
 /// Without class: every class that has objects, with how many. With class (its document's full
@@ -26,6 +30,7 @@ use wiki_server::store::rights::Right;
 /// the disabled fields. Read it before query_objects or write_object to learn the field names and
 /// what each accepts.
 #[mcp_tool(
+    output = SchemaOutput,
     id = "get_schema",
     category = "Structured Data",
     title = "Class schema",
@@ -69,15 +74,27 @@ struct GetSchema {
     wiki: Option<String>,
 }
 
-impl Execute for GetSchema {
-    async fn execute(self, ctx: &ToolContext) -> ToolResult {
+impl Execute<Structured<SchemaOutput>> for GetSchema {
+    async fn execute(self, ctx: &ToolContext) -> ToolResult<Structured<SchemaOutput>> {
         let doors = ctx.doors()?;
         match self.class.as_deref() {
             None => catalog(doors, doors.existing_wiki(self.wiki.as_deref()).await?).await,
             Some(class) => {
                 let class = read_class(doors, class, self.wiki.as_deref()).await?;
                 let (body, footer) = describe(&class);
-                budgeted_result(&body, &footer)
+                let mut fields: Vec<&FieldDefinition> = class.definition.fields.iter().collect();
+                fields.sort_by_key(|field| field.disabled);
+                let value = SchemaOutput {
+                    wiki: class.reference.wiki().to_string(),
+                    classes: Vec::new(),
+                    capped: false,
+                    class: Some(ClassOutput {
+                        name: class.definition.name.clone(),
+                        reference: class.reference.to_string(),
+                        fields: fields.into_iter().map(FieldOutput::new).collect(),
+                    }),
+                };
+                Ok(budgeted_result(&body, &footer)?.structured(value))
             }
         }
     }
@@ -120,7 +137,7 @@ pub(crate) struct Described {
 }
 
 /// The catalog: classes with objects whose class document the caller may view.
-async fn catalog(doors: &Doors, wiki: WikiId) -> ToolResult {
+async fn catalog(doors: &Doors, wiki: WikiId) -> ToolResult<Structured<SchemaOutput>> {
     let lookup = wiki.clone();
     let usage = doors
         .blocking(move |store| store.class_usage(&lookup))
@@ -129,6 +146,7 @@ async fn catalog(doors: &Doors, wiki: WikiId) -> ToolResult {
     let at_ceiling = usage.len() >= SCAN_CEILING;
     let mut body = format!("CLASSES in wiki \"{wiki}\" (classes with at least one object):\n");
     let mut listed = 0usize;
+    let mut classes = Vec::new();
     for row in &usage {
         let Ok(reference) = DocumentReference::parse(&row.class, &wiki) else {
             continue;
@@ -137,6 +155,10 @@ async fn catalog(doors: &Doors, wiki: WikiId) -> ToolResult {
             continue;
         }
         listed += 1;
+        classes.push(ClassCount {
+            class: row.class.clone(),
+            objects: row.objects,
+        });
         let _ = writeln!(
             body,
             "  {} ({} object{})",
@@ -159,7 +181,13 @@ async fn catalog(doors: &Doors, wiki: WikiId) -> ToolResult {
             " Only the first {SCAN_CEILING} classes (by name) were read."
         );
     }
-    budgeted_result(body.trim_end(), &footer)
+    let value = SchemaOutput {
+        wiki: wiki.to_string(),
+        classes,
+        capped: at_ceiling,
+        class: None,
+    };
+    Ok(budgeted_result(body.trim_end(), &footer)?.structured(value))
 }
 
 /// The field lines of a class and its disabled fields: (body, footer).

@@ -8,6 +8,7 @@
 //! braces and `⋯`: it can neither open a line nor fake a reference or a marker.
 
 mod explore;
+mod output;
 mod survey;
 
 use mcp_runtime::output::guard::fragment;
@@ -17,6 +18,7 @@ use wiki_server::store::reference::{DocumentReference, SpacePath};
 use wiki_server::time::OffsetDateTime;
 
 use crate::seams::one_line::one_line;
+use output::TreeOutput;
 
 /// List the spaces of a wiki, or explore the pages under one page.
 ///
@@ -29,6 +31,7 @@ use crate::seams::one_line::one_line;
     id = "get_tree",
     category = "Search and Navigation",
     title = "Browse the page tree",
+    output = TreeOutput,
     man = "NOTES
     Survey (no root): one line per top-level space, sorted by name:
         Sales/  [main:Sales.WebHome]  \"Sales Home\"  — 12 pages + 1 hidden, 3d ago
@@ -97,8 +100,8 @@ struct Shape {
     show_hidden: bool,
 }
 
-impl Execute for GetTree {
-    async fn execute(self, ctx: &ToolContext) -> ToolResult {
+impl Execute<Structured<TreeOutput>> for GetTree {
+    async fn execute(self, ctx: &ToolContext) -> ToolResult<Structured<TreeOutput>> {
         // The parser clamped depth and limit; a negative offset counts as 0 (facts §1.3).
         let shape = Shape {
             depth: usize::try_from(self.depth).unwrap_or(1),
@@ -108,11 +111,11 @@ impl Execute for GetTree {
         };
         let doors = ctx.doors()?;
         let now = OffsetDateTime::now_utc();
-        let (body, footer) = match self.root.as_deref() {
+        let (body, footer, value) = match self.root.as_deref() {
             None => survey::survey(ctx, doors, self.wiki.as_deref(), shape, now).await?,
-            Some(root) => explore::explore(doors, root, self.wiki.as_deref(), shape).await?,
+            Some(root) => explore::explore(ctx, doors, root, self.wiki.as_deref(), shape).await?,
         };
-        budgeted_result(body.trim_end(), footer.trim_end())
+        Ok(budgeted_result(body.trim_end(), footer.trim_end())?.structured(value))
     }
 }
 

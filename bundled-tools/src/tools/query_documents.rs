@@ -6,6 +6,7 @@
 //! page leaves no countable trace, and no page of results comes back empty for rights reasons.
 //! The agent's words never reach the index as syntax (the store quotes each word).
 
+mod hits;
 mod range;
 
 use std::fmt::Write as _;
@@ -14,12 +15,16 @@ use mcp_runtime::output::guard::{fragment, strip_line_breaks};
 use mcp_runtime::output::result::budgeted_result;
 use wiki_server::instant::iso_instant;
 use wiki_server::prelude::*;
-use wiki_server::store::model::search::{SearchHit, SearchQuery, SearchSort};
+use wiki_server::store::model::search::{
+    SearchCandidate, SearchHit, SearchQuery, SearchResults, SearchSort,
+};
 use wiki_server::store::model::wiki::WikiId;
 use wiki_server::store::reference::SpacePath;
 use wiki_server::time::{Duration, OffsetDateTime};
 
+use self::hits::{SearchOutput, SearchOutputHit, shown_title};
 use self::range::{RangeError, parse_range};
+use crate::seams::counted::count;
 use crate::seams::one_line::one_line;
 use crate::seams::paging::offset_past_end;
 use crate::seams::translation::locale_argument;
@@ -48,6 +53,7 @@ const BROWSE_SNIPPET_CHARS: usize = 200;
     id = "query_documents",
     category = "Search and Navigation",
     title = "Search documents",
+    output = SearchOutput,
     man = "NOTES
     Words: every word of query must occur in the title or the content, in any form of the same
     English stem (plan finds plans and planning), ignoring case and accents. Search syntax is
@@ -148,8 +154,8 @@ enum Sort {
     Title,
 }
 
-impl Execute for QueryDocuments {
-    async fn execute(self, ctx: &ToolContext) -> ToolResult {
+impl Execute<Structured<SearchOutput>> for QueryDocuments {
+    async fn execute(self, ctx: &ToolContext) -> ToolResult<Structured<SearchOutput>> {
         let (limit, capped) = self.limit();
         let offset = usize::try_from(self.offset).map_err(|_| {
             ToolError::new(format!(
@@ -173,10 +179,16 @@ impl Execute for QueryDocuments {
         query.offset = offset;
         query.limit = limit;
         query.scan_limit = SCAN_LIMIT;
-        let results = doors.search(query).await?;
-
+        let results = search(ctx, doors, query).await?;
+        let mut value = SearchOutput {
+            hits: Vec::new(),
+            total: count(results.total),
+            total_capped: results.total_capped,
+            offset: count(offset),
+            next_offset: None,
+        };
         if results.total == 0 {
-            return Ok(ToolOutput::text(self.nothing_found()));
+            return Ok(Structured::new(value, self.nothing_found()));
         }
         if offset >= results.total {
             let count = format!(
@@ -187,16 +199,25 @@ impl Execute for QueryDocuments {
             return Err(offset_past_end(offset, results.total, "result", &count));
         }
         let relevance = self.query.is_some() && self.sort() == SearchSort::Relevance;
-        let body = results
-            .hits
-            .iter()
-            .enumerate()
-            .map(|(index, hit)| {
-                let rank = relevance.then_some(offset + index + 1);
-                result_block(ctx, hit, rank, !results.terms.is_empty())
-            })
-            .collect::<Vec<_>>()
-            .join("\n---\n");
+        let searched = !results.terms.is_empty();
+        let mut blocks = Vec::with_capacity(results.hits.len());
+        for (index, hit) in results.hits.iter().enumerate() {
+            let rank = relevance.then_some(offset + index + 1);
+            let candidate = &hit.candidate;
+            let target = Target::View {
+                reference: &candidate.reference,
+                locale: candidate.locale.as_ref(),
+            };
+            let url = link(ctx, target);
+            let snippet = snippet(hit, searched);
+            blocks.push(result_block(hit, url.as_deref(), rank, &snippet));
+            value
+                .hits
+                .push(SearchOutputHit::new(hit, url, rank, snippet));
+        }
+        let body = blocks.join("\n---\n");
+        let next = offset + results.hits.len();
+        value.next_offset = (next < results.total).then(|| count(next));
         let footer = footer(
             results.total,
             results.total_capped,
@@ -204,8 +225,31 @@ impl Execute for QueryDocuments {
             results.hits.len(),
             capped,
         );
-        budgeted_result(&body, &format!("\n{footer}"))
+        Ok(budgeted_result(&body, &format!("\n{footer}"))?.structured(value))
     }
+}
+
+/// Runs `query` through the store, each candidate authorized by the search door's predicate:
+/// the candidates authorized are reported as progress, and once the call is cancelled every
+/// further candidate is refused (so the scan ends at the store's pace with nothing counted;
+/// its result is never read).
+async fn search(
+    ctx: &ToolContext,
+    doors: &Doors,
+    query: SearchQuery,
+) -> Result<SearchResults, ToolError> {
+    let mut scan = ctx.scan_signals("candidates authorized");
+    let authorizer = doors.clone();
+    doors
+        .blocking(move |store| {
+            let mut visible = authorizer.search_predicate();
+            let mut accept = |candidate: &SearchCandidate| scan.step() && visible(candidate);
+            let results = store.search(&query, &mut accept);
+            scan.finish();
+            results
+        })
+        .await?
+        .map_err(|error| store_failure("search the wiki", &error))
 }
 
 impl QueryDocuments {
@@ -368,13 +412,9 @@ impl Within {
 /// The rank is the result's place among the authorized matches, never the backend's score:
 /// bm25 (and `ts_rank`'s normalization) is computed over the whole index, so a score would move
 /// when documents the caller cannot view are added, and measure how many of them hold a word.
-fn result_block(ctx: &ToolContext, hit: &SearchHit, rank: Option<usize>, searched: bool) -> String {
+fn result_block(hit: &SearchHit, url: Option<&str>, rank: Option<usize>, snippet: &str) -> String {
     let candidate = &hit.candidate;
-    let title = if candidate.title.trim().is_empty() {
-        candidate.reference.name()
-    } else {
-        candidate.title.as_str()
-    };
+    let title = shown_title(hit);
     let mut out = format!(
         "Title: {}\nReference: {}\nLanguage: {}{}",
         fragment(title),
@@ -386,11 +426,7 @@ fn result_block(ctx: &ToolContext, hit: &SearchHit, rank: Option<usize>, searche
             ""
         }
     );
-    let target = Target::View {
-        reference: &candidate.reference,
-        locale: candidate.locale.as_ref(),
-    };
-    if let Some(url) = link(ctx, target) {
+    if let Some(url) = url {
         let _ = write!(out, "\nURL: {url}");
     }
     let _ = write!(
@@ -402,7 +438,7 @@ fn result_block(ctx: &ToolContext, hit: &SearchHit, rank: Option<usize>, searche
     if let Some(rank) = rank {
         let _ = write!(out, "\nRank: {rank}");
     }
-    let _ = write!(out, "\nSnippet: {}", snippet(hit, searched));
+    let _ = write!(out, "\nSnippet: {snippet}");
     out
 }
 

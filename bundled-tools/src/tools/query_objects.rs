@@ -9,6 +9,8 @@
 //! see would let it probe their values. Past 2000 candidates the total reads `N+`. Password
 //! values are never read back: the store returns them masked.
 
+mod output;
+
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
@@ -27,6 +29,7 @@ use wiki_server::store::objects::query::{
 };
 use wiki_server::store::rights::Right;
 
+use self::output::{ObjectsOutput, object_output};
 use super::get_schema::{Described, read_class};
 use crate::seams::paging::offset_past_end;
 use crate::seams::window::numbered_whole;
@@ -41,6 +44,7 @@ const MAX_SELECT: usize = 10;
 /// "due desc", and limit/offset to page. Give document alone for the inventory of its objects
 /// (classes and numbers). Call get_schema first to learn the field names and types.
 #[mcp_tool(
+    output = ObjectsOutput,
     id = "query_objects",
     category = "Structured Data",
     title = "Query objects",
@@ -107,8 +111,11 @@ struct QueryObjects {
     wiki: Option<String>,
 }
 
-impl Execute for QueryObjects {
-    async fn execute(self, ctx: &ToolContext) -> ToolResult {
+/// What query_objects returns.
+type ObjectsResult = ToolResult<Structured<ObjectsOutput>>;
+
+impl Execute<Structured<ObjectsOutput>> for QueryObjects {
+    async fn execute(self, ctx: &ToolContext) -> ObjectsResult {
         let offset = usize::try_from(self.offset).map_err(|_| {
             ToolError::new(format!(
                 "Error: 'offset' must be 0 or more (got {}).",
@@ -132,14 +139,23 @@ impl Execute for QueryObjects {
             (Some(_), None) if self.number.is_some() => Err(ToolError::new(
                 "Error: 'number' needs 'document' as well: give the document the object is on.",
             )),
-            (Some(class), _) => self.query(doors, class, offset).await,
+            (Some(class), _) => {
+                let scan = ctx.scan_signals("objects authorized");
+                self.query(doors, class, offset, scan).await
+            }
         }
     }
 }
 
 impl QueryObjects {
     /// The objects of a class, filtered, sorted and paged over authorized rows.
-    async fn query(&self, doors: &Doors, class: &str, offset: usize) -> ToolResult {
+    async fn query(
+        &self,
+        doors: &Doors,
+        class: &str,
+        offset: usize,
+        scan: ScanSignals,
+    ) -> ObjectsResult {
         // A document, when given, decides the wiki: its prefix (or 'wiki') is checked by the door.
         let document = match self.document.as_deref() {
             Some(document) => Some(
@@ -181,15 +197,31 @@ impl QueryObjects {
         // The parser clamped limit to 1..=25.
         let limit = usize::try_from(self.limit).unwrap_or(1);
         let page = doors
-            .query_objects(wiki.clone(), query, offset, limit)
+            .query_objects(wiki.clone(), query, offset, limit, scan)
             .await?
             .map_err(|error| query_failure(&error))?;
         let mut body = format!(
             "OBJECTS of class \"{}\" in wiki \"{wiki}\":\n",
             fragment(&class.definition.name)
         );
+        let mut value = ObjectsOutput {
+            wiki: wiki.to_string(),
+            class: Some(class.definition.name.clone()),
+            objects: Vec::with_capacity(page.hits.len()),
+            total: page.total as u64,
+            truncated: page.truncated,
+            next_offset: None,
+            inventory: Vec::new(),
+        };
         for hit in &page.hits {
             body.push_str(&self.hit_lines(hit, &class.definition));
+            let names = field_names(&hit.object, &self.select, &class.definition);
+            value.objects.push(object_output(
+                &hit.reference,
+                hit.version,
+                &hit.object,
+                &names,
+            ));
         }
         let total = if page.truncated {
             format!("{}+", page.total)
@@ -207,6 +239,7 @@ impl QueryObjects {
             let mut footer = format!("Showing objects {}-{last} of {total}.", offset + 1);
             if last < page.total || page.truncated {
                 let _ = write!(footer, " Continue with offset={last}.");
+                value.next_offset = Some(last as u64);
             }
             if page.truncated {
                 let _ = write!(
@@ -217,7 +250,7 @@ impl QueryObjects {
             }
             footer
         };
-        budgeted_result(body.trim_end(), &footer)
+        Ok(budgeted_result(body.trim_end(), &footer)?.structured(value))
     }
 
     /// Checks each filter, then the sort, against the class, so a refusal names the parameter
@@ -261,7 +294,7 @@ impl QueryObjects {
 
     /// One object's full values: the `number` of `class` on `document`, every selected (or
     /// set) field, texts as numbered lines, nothing capped or joined.
-    async fn full_object(&self, doors: &Doors, class: &str, document: &str) -> ToolResult {
+    async fn full_object(&self, doors: &Doors, class: &str, document: &str) -> ObjectsResult {
         if !self.filters.is_empty() || self.sort.is_some() {
             return Err(ToolError::new(
                 "Error: 'number' reads one object: drop 'filters' and 'sort' (or drop 'number' \
@@ -330,10 +363,24 @@ impl QueryObjects {
         for (name, value) in shown {
             let _ = writeln!(body, "{}:{value}", fragment(&name));
         }
-        budgeted_result(
-            body.trim_end(),
-            "Text values are numbered lines: strip the number and TAB before quoting them.",
-        )
+        let names = field_names(object, &self.select, &class.definition);
+        let value = ObjectsOutput {
+            wiki,
+            class: Some(class.definition.name.clone()),
+            objects: vec![object_output(
+                authorized.reference(),
+                read.version,
+                object,
+                &names,
+            )],
+            total: 1,
+            truncated: false,
+            next_offset: None,
+            inventory: Vec::new(),
+        };
+        let footer =
+            "Text values are numbered lines: strip the number and TAB before quoting them.";
+        Ok(budgeted_result(body.trim_end(), footer)?.structured(value))
     }
 
     /// `<ref> (object N, v<version>)` and the shown values, one per line.
@@ -352,7 +399,7 @@ impl QueryObjects {
     }
 
     /// The objects on one document, grouped by class, without values.
-    async fn inventory(&self, doors: &Doors, document: &str) -> ToolResult {
+    async fn inventory(&self, doors: &Doors, document: &str) -> ObjectsResult {
         if !self.filters.is_empty() || !self.select.is_empty() || self.sort.is_some() {
             return Err(ToolError::new(
                 "Error: 'filters', 'select' and 'sort' need 'class'. Give class to query values, \
@@ -393,10 +440,17 @@ impl QueryObjects {
                 numbers.join(", ")
             );
         }
-        budgeted_result(
-            body.trim_end(),
-            "Give class (and document) to read the values.",
-        )
+        let value = ObjectsOutput {
+            wiki: authorized.reference().wiki().to_string(),
+            class: None,
+            objects: Vec::new(),
+            total: objects.len() as u64,
+            truncated: false,
+            next_offset: None,
+            inventory: output::inventory(&by_class),
+        };
+        let footer = "Give class (and document) to read the values.";
+        Ok(budgeted_result(body.trim_end(), footer)?.structured(value))
     }
 }
 
@@ -515,27 +569,38 @@ fn values_shown(
     show: fn(&FieldValue, bool) -> String,
     unset: &str,
 ) -> Vec<(String, String)> {
+    field_names(object, select, class)
+        .into_iter()
+        .map(|(name, date_only)| {
+            let value = object
+                .values
+                .get(&name)
+                .map_or_else(|| unset.to_owned(), |value| show(value, date_only));
+            (name, value)
+        })
+        .collect()
+}
+
+/// The fields one object shows, each with whether the class declares it date-only: the
+/// selected fields in the order asked, or every set field by name.
+fn field_names(
+    object: &ObjectRecord,
+    select: &[String],
+    class: &ClassDefinition,
+) -> Vec<(String, bool)> {
     let date_only = |name: &str| {
         class
             .field(name)
             .is_some_and(|field| matches!(field.field_type, FieldType::Date { date_only: true }))
     };
-    if select.is_empty() {
-        return object
-            .values
-            .iter()
-            .map(|(name, value)| (name.clone(), show(value, date_only(name))))
-            .collect();
-    }
-    select
-        .iter()
-        .map(|name| {
-            let value = object
-                .values
-                .get(name)
-                .map_or_else(|| unset.to_owned(), |value| show(value, date_only(name)));
-            (name.clone(), value)
-        })
+    let names: Vec<&String> = if select.is_empty() {
+        object.values.keys().collect()
+    } else {
+        select.iter().collect()
+    };
+    names
+        .into_iter()
+        .map(|name| (name.clone(), date_only(name)))
         .collect()
 }
 

@@ -19,6 +19,7 @@ use wiki_server::store::{Field, InvalidInput, StoreError};
 
 use crate::seams::history::version_argument;
 use crate::seams::urls::{Target, link, review_line};
+use crate::seams::written::Written;
 
 /// The longest `content` or `content_base64` accepted, in characters.
 const MAX_CONTENT_CHARS: usize = 1_000_000;
@@ -35,6 +36,7 @@ const NOTHING_SAVED: &str = "Nothing was saved.";
 #[mcp_tool(
     id = "write_attachment",
     write,
+    output = Written,
     category = "Authoring",
     title = "Upload an attachment",
     man = "NOTES
@@ -97,8 +99,8 @@ struct WriteAttachment {
     wiki: Option<String>,
 }
 
-impl Execute for WriteAttachment {
-    async fn execute(self, ctx: &ToolContext) -> ToolResult {
+impl Execute<Structured<Written>> for WriteAttachment {
+    async fn execute(self, ctx: &ToolContext) -> ToolResult<Structured<Written>> {
         let base = version_argument("base_version", &self.base_version)?;
         let bytes = decode_content(self.content.as_deref(), self.content_base64.as_deref())?;
         validate_attachment_name(&self.filename).map_err(|error| name_refusal(&error))?;
@@ -139,11 +141,12 @@ impl Execute for WriteAttachment {
                 fragment(&self.filename),
                 outcome.attachment_version
             );
-            return Ok(no_changes(&target, &what, version));
+            let value = Written::unchanged(&target, version).attachment(&self.filename);
+            return Ok(no_changes(&target, &what, version).structured(value));
         }
-        Ok(ToolOutput::text(
-            result_lines(ctx, &target, &self.filename, size, &outcome).join("\n"),
-        ))
+        let value = Written::saved(&target, &outcome.document).attachment(&self.filename);
+        let lines = result_lines(ctx, &target, &self.filename, size, &outcome);
+        Ok(ToolOutput::text(lines.join("\n")).structured(value))
     }
 }
 

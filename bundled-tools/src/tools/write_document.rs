@@ -14,6 +14,7 @@ use wiki_server::store::rights::Right;
 
 use crate::seams::history::version_argument;
 use crate::seams::urls::review_line;
+use crate::seams::written::Written;
 
 /// The longest content accepted, in characters (after CRLF -> LF).
 const MAX_CONTENT_CHARS: usize = 1_000_000;
@@ -27,6 +28,7 @@ const MAX_CONTENT_CHARS: usize = 1_000_000;
 #[mcp_tool(
     id = "write_document",
     write,
+    output = Written,
     category = "Authoring",
     title = "Create or replace a document",
     man = "NOTES
@@ -88,8 +90,8 @@ struct WriteDocument {
     wiki: Option<String>,
 }
 
-impl Execute for WriteDocument {
-    async fn execute(self, ctx: &ToolContext) -> ToolResult {
+impl Execute<Structured<Written>> for WriteDocument {
+    async fn execute(self, ctx: &ToolContext) -> ToolResult<Structured<Written>> {
         let base = version_argument("base_version", &self.base_version)?;
         let door = ctx.doors()?.write()?;
         let target = door
@@ -132,11 +134,9 @@ impl Execute for WriteDocument {
         let outcome = door.save(&target, change, comment, base).await?;
         let headline = match (&outcome, target.locale()) {
             (SaveOutcome::Unchanged { version }, _) => {
-                return Ok(no_changes(
-                    &target,
-                    "the content and title are already as given",
-                    *version,
-                ));
+                let what = "the content and title are already as given";
+                let value = Written::unchanged(&target, *version);
+                return Ok(no_changes(&target, what, *version).structured(value));
             }
             (SaveOutcome::Created { .. }, None) => "Created document",
             (SaveOutcome::Updated { .. }, None) => "Overwrote document",
@@ -165,6 +165,7 @@ impl Execute for WriteDocument {
             );
         }
         lines.extend(review_line(ctx, &target, &outcome));
-        Ok(ToolOutput::text(lines.join("\n")))
+        let value = Written::saved(&target, &outcome);
+        Ok(ToolOutput::text(lines.join("\n")).structured(value))
     }
 }

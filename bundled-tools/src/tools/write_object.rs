@@ -23,6 +23,7 @@ use wiki_server::store::{InvalidInput, StoreError};
 
 use crate::seams::history::version_argument;
 use crate::seams::urls::review_line;
+use crate::seams::written::Written;
 
 /// Create an object of a class on a document, or update one of its objects.
 ///
@@ -33,6 +34,7 @@ use crate::seams::urls::review_line;
 #[mcp_tool(
     id = "write_object",
     write,
+    output = Written,
     category = "Structured data",
     title = "Create or update an object",
     man = "NOTES
@@ -97,8 +99,8 @@ struct WriteObject {
     wiki: Option<String>,
 }
 
-impl Execute for WriteObject {
-    async fn execute(self, ctx: &ToolContext) -> ToolResult {
+impl Execute<Structured<Written>> for WriteObject {
+    async fn execute(self, ctx: &ToolContext) -> ToolResult<Structured<Written>> {
         let base = version_argument("base_version", &self.base_version)?;
         if self.fields.is_empty() {
             return Err(ToolError::new(
@@ -148,7 +150,8 @@ impl Execute for WriteObject {
                 fragment(&class_name),
                 outcome.number
             );
-            return Ok(no_changes(&target, &what, version));
+            let value = Written::unchanged(&target, version).object(&class_name, outcome.number);
+            return Ok(no_changes(&target, &what, version).structured(value));
         }
         let reference = fragment(&target.reference().to_string()).into_owned();
         let class_shown = fragment(&class_name).into_owned();
@@ -180,7 +183,8 @@ impl Execute for WriteObject {
         }
         lines.push(format!("Fields set: {}", fragment(&names.join(", "))));
         lines.extend(review_line(ctx, &target, &outcome.document));
-        Ok(ToolOutput::text(lines.join("\n")))
+        let value = Written::saved(&target, &outcome.document).object(&class_name, outcome.number);
+        Ok(ToolOutput::text(lines.join("\n")).structured(value))
     }
 }
 

@@ -21,6 +21,7 @@ use wiki_server::store::{Entity, InvalidInput, StoreError};
 
 use crate::seams::history::version_argument;
 use crate::seams::urls::review_line;
+use crate::seams::written::Written;
 
 /// The tail of every refusal.
 const NOTHING_SAVED: &str = "Nothing was saved.";
@@ -34,6 +35,7 @@ const NOTHING_SAVED: &str = "Nothing was saved.";
 #[mcp_tool(
     id = "write_schema",
     write,
+    output = Written,
     category = "Structured data",
     title = "Change a class's fields",
     man = "WARNING
@@ -123,8 +125,8 @@ enum Operation {
     Remove,
 }
 
-impl Execute for WriteSchema {
-    async fn execute(self, ctx: &ToolContext) -> ToolResult {
+impl Execute<Structured<Written>> for WriteSchema {
+    async fn execute(self, ctx: &ToolContext) -> ToolResult<Structured<Written>> {
         let base = version_argument("base_version", &self.base_version)?;
         validate_field_name(&self.field).map_err(|error| schema_refusal(&error))?;
         let change = self.change()?;
@@ -175,7 +177,8 @@ impl Execute for WriteSchema {
             let what = format!(
                 "field {field} of class {class_shown} already has these attributes and label"
             );
-            return Ok(no_changes(&target, &what, version));
+            let value = Written::unchanged(&target, version);
+            return Ok(no_changes(&target, &what, version).structured(value));
         }
         let headline = match (self.operation, &outcome, type_name) {
             (Operation::Add, SaveOutcome::Created { .. }, Some(type_name)) => {
@@ -195,7 +198,8 @@ impl Execute for WriteSchema {
         };
         let mut lines = vec![headline, version_line(&outcome)];
         lines.extend(review_line(ctx, &target, &outcome));
-        Ok(ToolOutput::text(lines.join("\n")))
+        let value = Written::saved(&target, &outcome);
+        Ok(ToolOutput::text(lines.join("\n")).structured(value))
     }
 }
 

@@ -22,6 +22,7 @@ mod look_alikes;
 mod man_pages;
 mod query_documents;
 mod query_objects;
+mod structured;
 mod view_before_write;
 mod write_attachment;
 mod write_document;

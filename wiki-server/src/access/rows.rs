@@ -11,7 +11,7 @@ use wiki_store::reference::DocumentReference;
 use wiki_store::rights::Right;
 
 use super::Doors;
-use mcp_runtime::prelude::ToolError;
+use mcp_runtime::prelude::{ScanSignals, ToolError};
 
 impl Doors {
     /// Whether a row of `reference` may be shown to the caller: reach, space filter, then view.
@@ -24,7 +24,9 @@ impl Doors {
     }
 
     /// Objects of a class in `wiki` (reach checked first), each row through
-    /// [`Doors::row_visible`] before it is counted or paged; off the async workers.
+    /// [`Doors::row_visible`] before it is counted or paged; off the async workers. Each row
+    /// authorized is a step of `scan` (progress; once the call is cancelled, every further row
+    /// is refused, so the scan ends at once with nothing counted, and is never read).
     ///
     /// The outer error is the door's (reach refused); the inner result is the store's, left to
     /// the tool to word (a query naming an unknown field deserves its own message, not the
@@ -35,13 +37,16 @@ impl Doors {
         query: ObjectQuery,
         offset: usize,
         limit: usize,
+        mut scan: ScanSignals,
     ) -> Result<wiki_store::Result<ObjectPage>, ToolError> {
         self.check_reach(&wiki)?;
         let doors = self.clone();
         self.with_store(move |store| {
-            store.query_objects(&wiki, &query, offset, limit, &mut |reference| {
-                doors.row_visible(reference)
-            })
+            let page = store.query_objects(&wiki, &query, offset, limit, &mut |reference| {
+                scan.step() && doors.row_visible(reference)
+            });
+            scan.finish();
+            page
         })
         .await
     }

@@ -3,6 +3,7 @@
 
 use std::collections::BTreeMap;
 
+use mcp_runtime::signals::ScanSignals;
 use serde_json::json;
 use wiki_server::Caller;
 use wiki_store::ObjectStore;
@@ -244,7 +245,7 @@ async fn object_rows_and_search_hits_are_authorized_before_counting() {
     };
     let doors = manager.doors(&main, &alice("main"));
     let page = ok(doors
-        .query_objects(wiki("main"), query(), 0, 10)
+        .query_objects(wiki("main"), query(), 0, 10, ScanSignals::detached())
         .await
         .unwrap_or_else(|error| panic!("{error}")));
     let seen: Vec<String> = page
@@ -281,7 +282,7 @@ async fn object_rows_and_search_hits_are_authorized_before_counting() {
     let doors = manager.doors(&dev, &alice("dev"));
     assert!(
         doors
-            .query_objects(wiki("main"), query(), 0, 10)
+            .query_objects(wiki("main"), query(), 0, 10, ScanSignals::detached())
             .await
             .is_err()
     );

@@ -16,6 +16,7 @@
 use std::fmt::{self, Write as _};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
+use mcp_runtime::prelude::ScanSignals;
 use pdf_extract::{ConvertToFmt, PlainTextOutput, output_doc_page};
 
 use super::pdf_budget::{MAX_DECODED_BYTES, Refusal, check_structure, load};
@@ -53,21 +54,31 @@ impl Extracted {
     }
 }
 
-/// Extracts the text of `bytes` within the budgets.
-pub(super) fn pdf_text(bytes: &[u8]) -> Extracted {
+/// Extracts the text of `bytes` within the budgets, one page a step of `scan` (progress);
+/// `None` once the call was cancelled (the pages read so far are dropped, never cached).
+pub(super) fn pdf_text(bytes: &[u8], scan: &mut ScanSignals) -> Option<Extracted> {
+    let extracted = extract(bytes, scan);
+    scan.finish();
+    extracted
+}
+
+fn extract(bytes: &[u8], scan: &mut ScanSignals) -> Option<Extracted> {
     let mut budget = Budget::new(MAX_DECODED_BYTES);
     let checked = check_structure(bytes, &mut budget).and_then(|()| load(bytes, &mut budget));
     let document = match checked {
         Ok(document) => document,
-        Err(Refusal::Unreadable) => return Extracted::NoText,
-        Err(refusal) => return Extracted::Refused(refusal),
+        Err(Refusal::Unreadable) => return Some(Extracted::NoText),
+        Err(refusal) => return Some(Extracted::Refused(refusal)),
     };
     let plan = match plan(&document) {
         Ok(plan) => plan,
-        Err(refusal) => return Extracted::Refused(refusal),
+        Err(refusal) => return Some(Extracted::Refused(refusal)),
     };
     let mut writer = Capped::new(PDF_TEXT_CAP);
     for &page in &plan.pages {
+        if !scan.step() {
+            return None;
+        }
         let mut output = PlainTextOutput::new(&mut writer);
         // A panic or an error ends this page; the text before it is kept.
         let _ = catch_unwind(AssertUnwindSafe(|| {
@@ -82,13 +93,13 @@ pub(super) fn pdf_text(bytes: &[u8]) -> Extracted {
     }
     let text = writer.text.trim();
     if text.is_empty() {
-        return Extracted::NoText;
+        return Some(Extracted::NoText);
     }
-    Extracted::Text {
+    Some(Extracted::Text {
         text: text.to_owned(),
         capped: writer.full,
         note: (!writer.full).then(|| pages_note(&plan)).flatten(),
-    }
+    })
 }
 
 /// Which pages the budget left out, for the last window's footer.
@@ -184,6 +195,8 @@ impl<'a> ConvertToFmt for &'a mut Capped {
 
 #[cfg(test)]
 mod tests {
+    use mcp_runtime::prelude::{CancellationToken, ProgressReporter};
+
     use super::*;
 
     /// A one-page PDF showing `text` (ASCII, no parentheses), with exact xref offsets.
@@ -215,6 +228,21 @@ mod tests {
         pdf.into_bytes()
     }
 
+    /// What `bytes` extract to, outside any call.
+    fn extracted(bytes: &[u8]) -> Extracted {
+        pdf_text(bytes, &mut ScanSignals::detached())
+            .unwrap_or_else(|| panic!("a detached extraction is never cancelled"))
+    }
+
+    #[test]
+    fn a_cancelled_extraction_stops_before_its_first_page() {
+        let cancellation = CancellationToken::new();
+        cancellation.cancel();
+        let mut scan = ScanSignals::new(ProgressReporter::default(), cancellation, "pages");
+        assert_eq!(pdf_text(&pdf_with("Hello PDF"), &mut scan), None);
+        assert_eq!(scan.done(), 0);
+    }
+
     fn text_of(extracted: Extracted) -> (String, bool) {
         match extracted {
             Extracted::Text { text, capped, .. } => (text, capped),
@@ -225,18 +253,18 @@ mod tests {
     #[test]
     fn text_is_extracted_and_capped() {
         assert_eq!(
-            text_of(pdf_text(&pdf_with("Hello PDF"))),
+            text_of(extracted(&pdf_with("Hello PDF"))),
             ("Hello PDF".to_owned(), false)
         );
         let long = "x".repeat(PDF_TEXT_CAP + 500);
-        let (text, capped) = text_of(pdf_text(&pdf_with(&long)));
+        let (text, capped) = text_of(extracted(&pdf_with(&long)));
         assert!(capped);
         assert_eq!(text.chars().count(), PDF_TEXT_CAP);
     }
 
     #[test]
     fn garbage_is_no_text_not_a_panic() {
-        assert_eq!(pdf_text(b"%PDF-1.4\nnot really a pdf"), Extracted::NoText);
-        assert_eq!(pdf_text(b""), Extracted::NoText);
+        assert_eq!(extracted(b"%PDF-1.4\nnot really a pdf"), Extracted::NoText);
+        assert_eq!(extracted(b""), Extracted::NoText);
     }
 }

@@ -28,6 +28,12 @@ pub(super) struct TextWindow {
     pub(super) body: String,
     /// `Showing characters a-b of n.` and, when more follows, the offset that continues.
     pub(super) footer: String,
+    /// Characters skipped before the window (the offset).
+    pub(super) start: usize,
+    /// Characters up to the window's end (the offset that continues, when below `total`).
+    pub(super) end: usize,
+    /// Characters of the whole text.
+    pub(super) total: usize,
 }
 
 /// The window of `text` (line endings already normalized) starting after `offset` characters,
@@ -44,6 +50,9 @@ pub(super) fn text_window(
         return Ok(TextWindow {
             body: String::new(),
             footer: "The text is empty (0 characters).".to_owned(),
+            start: 0,
+            end: 0,
+            total: 0,
         });
     }
     if offset >= total {
@@ -83,6 +92,9 @@ pub(super) fn text_window(
     Ok(TextWindow {
         body: fenced(body, ""),
         footer,
+        start: offset,
+        end: shown_end,
+        total,
     })
 }
 

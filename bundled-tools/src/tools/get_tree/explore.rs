@@ -17,8 +17,9 @@ use wiki_server::store::StoreError;
 use wiki_server::store::reference::DocumentReference;
 use wiki_server::store::rights::Right;
 
+use super::output::{self, TreeMode, TreeOutput, TreePage};
 use super::{Shape, bracketed, no_home, node_text, title_part};
-use crate::seams::counted::counted;
+use crate::seams::counted::{count, counted};
 use crate::seams::paging::offset_past_end;
 
 /// Lines (nodes below the root) one explore shows at most.
@@ -52,16 +53,21 @@ struct Node {
     expanded: bool,
     /// Visible children in all, when more exist than were shown.
     more_than_shown: Option<usize>,
-    markers: String,
+    /// The classes of its objects (noise left out) and its attachment count, read only for
+    /// a page the caller may view (one with a title).
+    classes: Vec<String>,
+    attachments: usize,
 }
 
-/// The explore's body and footer.
+/// The explore's body, footer and structured value. The walk reports the pages it listed as
+/// progress and stops early when the call is cancelled (its result is then never read).
 pub(super) async fn explore(
+    ctx: &ToolContext,
     doors: &Doors,
     root: &str,
     wiki: Option<&str>,
     shape: Shape,
-) -> Result<(String, String), ToolError> {
+) -> Result<(String, String, TreeOutput), ToolError> {
     let authorized = doors.authorize(root, wiki, Right::View)?;
     let asked = authorized.reference().clone();
     let root = match fallback_home(&asked) {
@@ -71,8 +77,13 @@ pub(super) async fn explore(
     };
     let walker = doors.clone();
     let walked = root.clone();
+    let mut scan = ctx.scan_signals("pages checked");
     let walk = doors
-        .blocking(move |store| walk(store, &walker, walked, shape))
+        .blocking(move |store| {
+            let walk = walk(store, &walker, walked, shape, &mut scan);
+            scan.finish();
+            walk
+        })
         .await?
         .map_err(|error| store_failure("read the page tree", &error))?;
     let Some(walk) = walk else {
@@ -90,7 +101,51 @@ pub(super) async fn explore(
             &count,
         ));
     }
-    Ok(print(&walk, root.reference(), shape))
+    let (body, footer) = print(&walk, root.reference(), shape);
+    Ok((body, footer, structured(&walk, root.reference(), shape)))
+}
+
+/// The walk as [`TreeOutput`]: its nodes in the order the lines print them.
+fn structured(walk: &Walk, root: &DocumentReference, shape: Shape) -> TreeOutput {
+    let mut pages = Vec::with_capacity(walk.nodes.len());
+    let mut stack = vec![0usize];
+    while let Some(index) = stack.pop() {
+        let node = &walk.nodes[index];
+        let named = node.title.is_some() || !node.reference.is_home();
+        pages.push(TreePage {
+            reference: named.then(|| output::reference(&node.reference)),
+            space: node.reference.space().to_string(),
+            name: leaf_name(&node.reference).to_owned(),
+            title: node.title.clone(),
+            level: count(node.level),
+            has_children: node.has_children,
+            expanded: node.expanded,
+            classes: node.classes.clone(),
+            attachments: count(node.attachments),
+            hidden: node.hidden,
+        });
+        stack.extend(node.children.iter().rev());
+    }
+    let end = shape.offset + walk.nodes[0].children.len();
+    TreeOutput {
+        wiki: root.wiki().to_string(),
+        mode: TreeMode::Explore,
+        root: Some(output::reference(root)),
+        spaces: Vec::new(),
+        pages,
+        total: count(walk.root_children),
+        sampled: false,
+        next_offset: (end < walk.root_children).then(|| count(end)),
+    }
+}
+
+/// The name a node shows: a space home shows its space's last name.
+fn leaf_name(reference: &DocumentReference) -> &str {
+    if reference.is_home() {
+        reference.space().last()
+    } else {
+        reference.name()
+    }
 }
 
 /// Where the walk starts.
@@ -164,6 +219,7 @@ fn walk(
     doors: &Doors,
     root: Root,
     shape: Shape,
+    scan: &mut ScanSignals,
 ) -> wiki_server::store::Result<Option<Walk>> {
     let (root, root_row) = match root {
         Root::Page(reference) => {
@@ -181,12 +237,16 @@ fn walk(
         children: Vec::new(),
         expanded: false,
         more_than_shown: None,
-        markers: String::new(),
+        classes: Vec::new(),
+        attachments: 0,
     }];
     let mut queue = VecDeque::from([0usize]);
     let mut shown = 0usize;
     let mut root_children = 0usize;
     while let Some(index) = queue.pop_front() {
+        if scan.is_cancelled() {
+            break;
+        }
         let node = &nodes[index];
         if !node.has_children || node.level >= shape.depth || shown >= NODE_BUDGET {
             continue;
@@ -199,7 +259,7 @@ fn walk(
                 shape.show_hidden,
                 0,
                 CHILD_FETCH,
-                &mut |page| doors.row_visible(page),
+                &mut |page| scan.step() && doors.row_visible(page),
             )?
             .nodes;
         let skip = if index == 0 {
@@ -227,7 +287,8 @@ fn walk(
                 children: Vec::new(),
                 expanded: false,
                 more_than_shown: None,
-                markers: String::new(),
+                classes: Vec::new(),
+                attachments: 0,
             });
             let child_index = nodes.len() - 1;
             nodes[index].children.push(child_index);
@@ -238,8 +299,11 @@ fn walk(
         return Ok(None);
     }
     for node in &mut nodes {
-        node.markers = markers(store, node)?;
+        if node.title.is_some() {
+            (node.classes, node.attachments) = contents(store, &node.reference)?;
+        }
     }
+
     let unexpanded = nodes
         .iter()
         .filter(|node| node.has_children && !node.expanded && node.level < shape.depth)
@@ -251,32 +315,46 @@ fn walk(
     }))
 }
 
-/// ` {Class, …, att:N}` for a page with objects or attachments (or hidden, when shown).
-fn markers(store: &StoreReader<'_>, node: &Node) -> wiki_server::store::Result<String> {
-    if node.title.is_none() {
-        return Ok(String::new());
-    }
-    let mut items: Vec<String> = Vec::new();
-    for object in store.objects(&node.reference)? {
+/// The classes of a page's objects (noise left out, each once) and its attachment count.
+fn contents(
+    store: &StoreReader<'_>,
+    reference: &DocumentReference,
+) -> wiki_server::store::Result<(Vec<String>, usize)> {
+    let mut classes: Vec<String> = Vec::new();
+    for object in store.objects(reference)? {
         let short = object.class.rsplit('.').next().unwrap_or(&object.class);
-        let class = node_text(&object.class);
-        if !NOISE_CLASSES.contains(&short) && !items.contains(&class) {
-            items.push(class);
+        if !NOISE_CLASSES.contains(&short) && !classes.contains(&object.class) {
+            classes.push(object.class);
         }
     }
-    let attachments = match store.attachments(&node.reference) {
+    let attachments = match store.attachments(reference) {
         Ok(attachments) => attachments.len(),
         Err(StoreError::NotFound { .. }) => 0,
         Err(error) => return Err(error),
     };
-    if attachments > 0 {
-        items.push(format!("att:{attachments}"));
+    Ok((classes, attachments))
+}
+
+/// ` {Class, …, att:N}` for a page with objects or attachments (or hidden, when shown).
+fn markers(node: &Node) -> String {
+    if node.title.is_none() {
+        return String::new();
+    }
+    let mut items: Vec<String> = Vec::new();
+    for class in &node.classes {
+        let class = node_text(class);
+        if !items.contains(&class) {
+            items.push(class);
+        }
+    }
+    if node.attachments > 0 {
+        items.push(format!("att:{}", node.attachments));
     }
     if node.hidden {
         items.push("hidden".to_owned());
     }
     if items.is_empty() {
-        return Ok(String::new());
+        return String::new();
     }
     let mut out = String::from(" {");
     for (index, item) in items.iter().enumerate() {
@@ -291,7 +369,7 @@ fn markers(store: &StoreReader<'_>, node: &Node) -> wiki_server::store::Result<S
         out.push_str(item);
     }
     out.push('}');
-    Ok(out)
+    out
 }
 
 /// The header, the lines in tree order, and the paging or budget footer.
@@ -354,12 +432,7 @@ fn print(walk: &Walk, root: &DocumentReference, shape: Shape) -> (String, String
 /// one whose home page is missing or not viewable (alike, so a denied home is not told from a
 /// missing one): it names no page, since get_document could not open it, but how to explore it.
 fn node_line(node: &Node) -> String {
-    let raw_name = if node.reference.is_home() {
-        node.reference.space().last()
-    } else {
-        node.reference.name()
-    };
-    let name = node_text(raw_name);
+    let name = node_text(leaf_name(&node.reference));
     let slash = if node.has_children { "/" } else { "" };
     let hidden_children = node.has_children && !node.expanded;
     let target = match &node.title {
@@ -371,6 +444,6 @@ fn node_line(node: &Node) -> String {
         "  ".repeat(node.level),
         title_part(&name, node.title.as_deref()),
         if hidden_children { " ⋯" } else { "" },
-        node.markers
+        markers(node)
     )
 }

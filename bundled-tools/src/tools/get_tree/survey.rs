@@ -14,9 +14,10 @@ use wiki_server::store::reference::{DocumentReference, SpacePath};
 use wiki_server::store::scan::{AuthorizedScan, Offered};
 use wiki_server::time::OffsetDateTime;
 
-use crate::seams::counted::counted;
+use crate::seams::counted::{count as output_count, counted};
 use crate::seams::paging::offset_past_end;
 
+use super::output::{self, TreeMode, TreeOutput, TreePage, TreeSpace};
 use super::{Shape, age, bracketed, no_home, node_text, title_part};
 
 /// Viewable page rows counted at most; past it counts are a sample (`N+`) and nothing is
@@ -58,16 +59,17 @@ pub(super) async fn survey(
     wiki: Option<&str>,
     shape: Shape,
     now: OffsetDateTime,
-) -> Result<(String, String), ToolError> {
+) -> Result<(String, String, TreeOutput), ToolError> {
     let wiki = doors.existing_wiki(wiki).await?;
     let read = wiki.clone();
     let authorizer = doors.clone();
-    let signals = Signals {
-        progress: ctx.progress_reporter(),
-        cancellation: ctx.cancellation().clone(),
-    };
+    let mut scan = ctx.scan_signals("pages checked");
     let (spaces, sampled) = doors
-        .blocking(move |store| read_spaces(store, &authorizer, &read, shape.show_hidden, &signals))
+        .blocking(move |store| {
+            let spaces = read_spaces(store, &authorizer, &read, shape.show_hidden, &mut scan);
+            scan.finish();
+            spaces
+        })
         .await?
         .map_err(|error| store_failure("read the page tree", &error))?;
 
@@ -83,9 +85,19 @@ pub(super) async fn survey(
         );
     }
     out.push('\n');
+    let mut value = TreeOutput {
+        wiki: wiki.to_string(),
+        mode: TreeMode::Survey,
+        root: None,
+        spaces: Vec::new(),
+        pages: Vec::new(),
+        total: output_count(total),
+        sampled,
+        next_offset: None,
+    };
     if total == 0 {
         out.push_str("No visible spaces.\n");
-        return Ok((out, String::new()));
+        return Ok((out, String::new(), value));
     }
     if shape.offset >= total {
         let count = counted(total, "top-level space", "top-level spaces");
@@ -96,10 +108,12 @@ pub(super) async fn survey(
     for (path, space) in spaces.iter().skip(shape.offset).take(end - shape.offset) {
         out.push_str(&space_line(path, space, sampled, now));
         out.push('\n');
+        value.spaces.push(space_value(path, space));
         if !sampled && !space.unsampled {
-            inline(&mut out, path, space, &mut inline_left);
+            inline(&mut out, &mut value.pages, path, space, &mut inline_left);
         }
     }
+    value.next_offset = (end < total).then(|| output_count(end));
     let footer = if end < total {
         format!(
             "More spaces exist (showing {}-{end} of {total}); re-call with offset={end}.",
@@ -108,7 +122,23 @@ pub(super) async fn survey(
     } else {
         String::new()
     };
-    Ok((out, footer))
+    Ok((out, footer, value))
+}
+
+/// A space as [`TreeSpace`]: what its line says.
+fn space_value(path: &SpacePath, space: &Space) -> TreeSpace {
+    let counted = |n: u64| (!space.unsampled).then_some(n);
+    TreeSpace {
+        space: path.to_string(),
+        reference: space
+            .home_title
+            .as_ref()
+            .map(|_| output::reference(&space.home)),
+        title: space.home_title.clone(),
+        pages: counted(space.pages),
+        hidden: counted(space.hidden),
+        updated: space.newest.map(iso_instant),
+    }
 }
 
 /// The authorized spaces, and whether the ceiling cut the sample. Past the ceiling, the
@@ -118,7 +148,7 @@ fn read_spaces(
     doors: &Doors,
     wiki: &WikiId,
     show_hidden: bool,
-    signals: &Signals,
+    signals: &mut ScanSignals,
 ) -> wiki_server::store::Result<(BTreeMap<SpacePath, Space>, bool)> {
     let batch = FETCH_CEILING + 1;
     let mut scan = AuthorizedScan::new(0, FETCH_CEILING, FETCH_CEILING);
@@ -129,7 +159,7 @@ fn read_spaces(
         read += nodes.len();
         let full = nodes.len() >= batch;
         for node in nodes {
-            if signals.cancellation.is_cancelled() {
+            if !signals.step() {
                 break 'batches;
             }
             match scan.offer(|| doors.row_visible(&node.reference)) {
@@ -137,10 +167,6 @@ fn read_spaces(
                 Offered::Passed => {}
                 Offered::Stop => break,
             }
-            let counted = u64::try_from(rows.len()).unwrap_or(u64::MAX);
-            signals.progress.report(counted, None, || {
-                format!("{counted} viewable pages counted")
-            });
         }
         if scan.stopped() || !full {
             break;
@@ -160,12 +186,6 @@ fn read_spaces(
         }
     }
     Ok((spaces, sampled))
-}
-
-/// The call's signals, for the blocking scan.
-struct Signals {
-    progress: ProgressReporter,
-    cancellation: CancellationToken,
 }
 
 /// Counts authorized rows per top-level space.
@@ -260,7 +280,13 @@ fn space_line(path: &SpacePath, space: &Space, sampled: bool, now: OffsetDateTim
 }
 
 /// The pages of a small space, two spaces in, while the inline budget lasts.
-fn inline(out: &mut String, path: &SpacePath, space: &Space, budget: &mut usize) {
+fn inline(
+    out: &mut String,
+    values: &mut Vec<TreePage>,
+    path: &SpacePath,
+    space: &Space,
+    budget: &mut usize,
+) {
     let mut pages: Vec<&TreeNode> = space
         .rows
         .iter()
@@ -289,6 +315,18 @@ fn inline(out: &mut String, path: &SpacePath, space: &Space, budget: &mut usize)
             bracketed(reference),
             title_part(&node_text(leaf), node.title.as_deref())
         );
+        values.push(TreePage {
+            reference: Some(output::reference(reference)),
+            space: reference.space().to_string(),
+            name: leaf.to_owned(),
+            title: node.title.clone(),
+            level: 1,
+            has_children: reference.is_home(),
+            expanded: false,
+            classes: Vec::new(),
+            attachments: 0,
+            hidden: node.hidden,
+        });
     }
 }
 
