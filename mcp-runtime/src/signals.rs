@@ -40,16 +40,26 @@ pub trait ProgressSink: Send + Sync + 'static {
 }
 
 /// An rmcp peer and the request's progress token: `notifications/progress` to that peer, sent
-/// from a task so the tool never waits for the transport.
+/// by one task per call, in order (a task per report could overtake one another, and a client
+/// would see progress go down), so the tool never waits for the transport.
 pub struct PeerProgress {
-    peer: Peer<RoleServer>,
     token: ProgressToken,
+    queue: tokio::sync::mpsc::UnboundedSender<ProgressNotificationParam>,
 }
 
 impl PeerProgress {
-    /// Progress for the request of `token`, to `peer`.
+    /// Progress for the request of `token`, to `peer`; its sending task ends once the call's
+    /// reporter is dropped. Call it on the runtime.
     pub fn new(peer: Peer<RoleServer>, token: ProgressToken) -> Self {
-        Self { peer, token }
+        let (queue, mut reports) = tokio::sync::mpsc::unbounded_channel();
+        tokio::spawn(async move {
+            while let Some(param) = reports.recv().await {
+                if let Err(error) = peer.notify_progress(param).await {
+                    tracing::debug!(%error, "a progress notification could not be sent");
+                }
+            }
+        });
+        Self { token, queue }
     }
 }
 
@@ -58,12 +68,8 @@ impl ProgressSink for PeerProgress {
         let mut param = ProgressNotificationParam::new(self.token.clone(), update.progress);
         param.total = update.total;
         param.message = update.message;
-        let peer = self.peer.clone();
-        tokio::spawn(async move {
-            if let Err(error) = peer.notify_progress(param).await {
-                tracing::debug!(%error, "a progress notification could not be sent");
-            }
-        });
+        // Closed only once the peer's task ended: nothing left to report to.
+        let _ = self.queue.send(param);
     }
 }
 

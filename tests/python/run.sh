@@ -10,7 +10,9 @@ venv="$target_dir/python-mcp"
 if [ ! -x "$venv/bin/python" ]; then
     python3 -m venv "$venv"
 fi
-"$venv/bin/pip" install --quiet 'mcp>=2,<3'
+"$venv/bin/pip" install --quiet 'mcp>=2,<3' 'jsonschema>=4,<5'
 
 "$venv/bin/python" "$(dirname "$0")/check_clients.py" \
+    "http://$address/rest/wikis/main/aiLLM/mcp" "$token"
+"$venv/bin/python" "$(dirname "$0")/check_surface.py" \
     "http://$address/rest/wikis/main/aiLLM/mcp" "$token"

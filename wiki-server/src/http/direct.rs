@@ -148,19 +148,23 @@ pub(crate) async fn answer_tool_calls(
         drop(disconnect);
         return json_response(&message);
     };
-    // With a progress token, the reply is JSON when the call finishes before reporting any
-    // progress (as rmcp answers), else an SSE stream of the notifications, then the reply.
+    // With a progress token, the reply is JSON when the call finished without reporting any
+    // progress (as rmcp answers), else an SSE stream of the notifications, then the reply:
+    // a fast scan's reports are queued by the time its reply is, and still reach the client.
     let (notify, mut notifications) = mpsc::unbounded_channel();
     request = request.with_progress(Arc::new(StreamProgress { token, notify }));
     let mut running =
         Box::pin(async move { reply(shared.manager().call(&server, &caller, request).await, id) });
-    let first = tokio::select! {
+    let (first, finished) = tokio::select! {
         biased;
-        message = &mut running => {
-            drop(disconnect);
-            return json_response(&message);
-        }
-        Some(first) = notifications.recv() => first,
+        message = &mut running => match notifications.try_recv() {
+            Ok(first) => (first, Some(message)),
+            Err(_) => {
+                drop(disconnect);
+                return json_response(&message);
+            }
+        },
+        Some(first) = notifications.recv() => (first, None),
     };
     disconnect.disarm();
     let (mut events, body) = http_body_util::channel::Channel::<Bytes>::new(8);
@@ -169,6 +173,13 @@ pub(crate) async fn answer_tool_calls(
             events.send_data(sse_event(message)).await.is_ok()
         };
         let mut open = send(&first).await;
+        if let Some(message) = finished {
+            while let Ok(notification) = notifications.try_recv() {
+                send(&notification).await;
+            }
+            send(&message).await;
+            return;
+        }
         while open {
             tokio::select! {
                 biased;
