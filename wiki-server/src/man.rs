@@ -110,7 +110,8 @@ pub fn page(tools: &ToolSet, name: &str, reach: bool) -> Result<String, ToolErro
         fragment(name),
         tools.names(),
         references.join(", ")
-    )))
+    ))
+    .with_kind(ErrorKind::NotFound))
 }
 
 /// NAME, SYNOPSIS, OPTIONS (only with parameters), DESCRIPTION, then the `man` prose. Reads the
