@@ -10,7 +10,7 @@ use wiki_server::prelude::*;
 use wiki_server::store::rights::Right;
 use wiki_server::store::{Entity, StoreError};
 
-use crate::seams::history::version_argument;
+use crate::seams::history::required_version;
 use crate::seams::urls::review_line;
 
 /// Delete an attachment of a document (it goes to the recycle bin, never permanently).
@@ -21,7 +21,7 @@ use crate::seams::urls::review_line;
 #[mcp_tool(
     id = "delete_attachment",
     write,
-    category = "Authoring",
+    category = categories::AUTHORING,
     title = "Delete an attachment",
     man = "NOTES
     The attachment, with all its versions, moves to the wiki's recycle bin; nothing is deleted
@@ -50,8 +50,8 @@ struct DeleteAttachment {
     /// The attachment's file name, e.g. "notes.txt".
     #[param(raw)]
     filename: String,
-    /// The document's current version (get_document): always required.
-    base_version: Keep<String>,
+    /// The document's current version (get_document shows it).
+    base_version: String,
     /// Why you deleted it; stored prefixed with "[AI] ".
     comment: Option<String>,
     /// The wiki to write in instead of this endpoint's wiki (see list_wikis).
@@ -61,13 +61,13 @@ struct DeleteAttachment {
 
 impl Execute for DeleteAttachment {
     async fn execute(self, ctx: &ToolContext) -> ToolResult {
-        let base = version_argument("base_version", &self.base_version)?;
+        let base = required_version("base_version", &self.base_version)?;
         let door = ctx.doors()?.write()?;
         let target = door
             .target(&self.reference, self.wiki.as_deref(), None, Right::Edit)
             .await?;
         let retry = "delete again with the document's version as base_version";
-        let base = target.base(base, BaseRule::Required, retry)?;
+        let base = target.base(Some(base), BaseRule::Required, retry)?;
         let comment = Comment::new(
             self.comment.as_deref(),
             &format!("Deleted attachment {}", self.filename),

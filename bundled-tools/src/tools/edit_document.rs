@@ -35,7 +35,7 @@ const MAX_EDIT_CHARS: usize = 100_000;
 #[mcp_tool(
     id = "edit_document",
     write,
-    category = "Authoring",
+    category = categories::AUTHORING,
     title = "Edit a document by replacements",
     man = "NOTES
     edits is an ordered list of {old_string, new_string, replace_all?}. Each old_string must be

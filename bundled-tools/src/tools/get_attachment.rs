@@ -51,7 +51,7 @@ const NAMES_LISTED: usize = 10;
 /// link. metadata=true returns only the header (type, size, version, author, date).
 #[mcp_tool(
     id = "get_attachment",
-    category = "Search and Navigation",
+    category = categories::SEARCH_AND_NAVIGATION,
     title = "Read an attachment",
     man = "NOTES
     The header reads Attachment:, Document: <reference> (version X), Mimetype:, Size:,

@@ -42,7 +42,7 @@ const ATTACHMENTS_SHOWN: usize = 10;
 /// rendered=true shows what readers see (plain text or sanitized HTML), read-only.
 #[mcp_tool(
     id = "get_document",
-    category = "Search and Navigation",
+    category = categories::SEARCH_AND_NAVIGATION,
     title = "Read a document",
     man = "NOTES
     Source mode (the default) prints the Markdown exactly as stored: CommonMark with the GitHub

@@ -37,7 +37,7 @@ const BACKLINK_CEILING: usize = 2000;
 /// (documents and attachments), as authored. direction="both" shows both lists.
 #[mcp_tool(
     id = "get_links",
-    category = "Search and Navigation",
+    category = categories::SEARCH_AND_NAVIGATION,
     title = "Document links",
     man = "NOTES
     Backlinks (direction=in) come from the link index, which every save updates in the same

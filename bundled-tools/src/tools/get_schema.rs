@@ -27,7 +27,7 @@ use wiki_server::store::rights::Right;
 /// what each accepts.
 #[mcp_tool(
     id = "get_schema",
-    category = "Structured Data",
+    category = categories::STRUCTURED_DATA,
     title = "Class schema",
     man = "NOTES
     A class is defined by a document: its full name is the class name (Blog.PostClass). Objects

@@ -27,7 +27,7 @@ use crate::seams::one_line::one_line;
 /// Pass a shown reference to get_document, or as root to go deeper.
 #[mcp_tool(
     id = "get_tree",
-    category = "Search and Navigation",
+    category = categories::SEARCH_AND_NAVIGATION,
     title = "Browse the page tree",
     man = "NOTES
     Survey (no root): one line per top-level space, sorted by name:

@@ -46,7 +46,7 @@ const BROWSE_SNIPPET_CHARS: usize = 200;
 /// may view are counted and returned; page with offset as the footer says.
 #[mcp_tool(
     id = "query_documents",
-    category = "Search and Navigation",
+    category = categories::SEARCH_AND_NAVIGATION,
     title = "Search documents",
     man = "NOTES
     Words: every word of query must occur in the title or the content, in any form of the same

@@ -42,7 +42,7 @@ const MAX_SELECT: usize = 10;
 /// (classes and numbers). Call get_schema first to learn the field names and types.
 #[mcp_tool(
     id = "query_objects",
-    category = "Structured Data",
+    category = categories::STRUCTURED_DATA,
     title = "Query objects",
     man = "NOTES
     A filter reads `<field> <op> <value>`; the value is the rest of the text, spaces included.

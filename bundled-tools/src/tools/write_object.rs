@@ -33,7 +33,7 @@ use crate::seams::urls::review_line;
 #[mcp_tool(
     id = "write_object",
     write,
-    category = "Structured data",
+    category = categories::STRUCTURED_DATA,
     title = "Create or update an object",
     man = "NOTES
     class is the full name of the class document in the document's wiki (Tasks.TaskClass); a
