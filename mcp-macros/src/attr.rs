@@ -43,13 +43,21 @@ pub(crate) struct Spanned<T> {
     pub(crate) tokens: TokenStream,
 }
 
+/// `category = ...`: a string literal, or the path of a `&'static str` constant, so a server can
+/// keep its categories in one list its tools (and contributed crates) name.
+#[derive(Debug, Clone)]
+pub(crate) enum CategoryValue {
+    Literal(LitStr),
+    Constant(syn::ExprPath),
+}
+
 /// `#[mcp_tool(...)]`.
 #[derive(Default)]
 pub(crate) struct ToolAttrs {
     pub(crate) id: Option<Spanned<LitStr>>,
     pub(crate) name: Option<Spanned<LitStr>>,
     pub(crate) write: bool,
-    pub(crate) category: Option<Spanned<LitStr>>,
+    pub(crate) category: Option<Spanned<CategoryValue>>,
     pub(crate) summary: Option<Spanned<LitStr>>,
     pub(crate) man: Option<Spanned<LitStr>>,
     pub(crate) title: Option<Spanned<LitStr>>,
@@ -84,7 +92,7 @@ pub(crate) fn parse_tool_attrs(cx: &Ctxt, args: TokenStream) -> ToolAttrs {
         match key.as_str() {
             "id" => attrs.id = string_value(cx, &meta, &key)?,
             "name" => attrs.name = string_value(cx, &meta, &key)?,
-            "category" => attrs.category = string_value(cx, &meta, &key)?,
+            "category" => attrs.category = category_value(cx, &meta)?,
             "summary" => attrs.summary = string_value(cx, &meta, &key)?,
             "man" => attrs.man = string_value(cx, &meta, &key)?,
             "title" => attrs.title = string_value(cx, &meta, &key)?,
@@ -239,6 +247,45 @@ fn skip_value(meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
 }
 
 /// `key = "text"`: anything but a string literal is an error naming the key.
+/// `category = "..."` or `category = path::TO_CONSTANT`.
+fn category_value(
+    cx: &Ctxt,
+    meta: &ParseNestedMeta<'_>,
+) -> syn::Result<Option<Spanned<CategoryValue>>> {
+    let path = meta.path.clone();
+    if !meta.input.peek(Token![=]) {
+        cx.error_spanned_by(
+            &path,
+            "`category` takes a string literal or a constant: write `category = \"...\"` or \
+             `category = categories::NAME`",
+        );
+        return skip_value(meta).map(|()| None);
+    }
+    let expr: Expr = meta.value()?.parse()?;
+    let value = match &expr {
+        Expr::Lit(ExprLit {
+            lit: Lit::Str(text),
+            ..
+        }) => CategoryValue::Literal(text.clone()),
+        Expr::Path(constant) if constant.qself.is_none() => {
+            CategoryValue::Constant(constant.clone())
+        }
+        _ => {
+            cx.error_spanned_by(
+                &expr,
+                "`category` takes a string literal or the path of a `&str` constant, e.g. \
+                 `category = \"...\"` or `category = categories::NAME` (not a macro or other \
+                 expression)",
+            );
+            return Ok(None);
+        }
+    };
+    Ok(Some(Spanned {
+        value,
+        tokens: quote!(#path = #expr),
+    }))
+}
+
 fn string_value(
     cx: &Ctxt,
     meta: &ParseNestedMeta<'_>,
@@ -543,10 +590,10 @@ mod tests {
         );
         assert!(cx.check().is_ok());
         assert!(attrs.write);
-        assert_eq!(
-            attrs.category.map(|c| c.value.value()),
-            Some("C".to_owned())
-        );
+        assert!(matches!(
+            attrs.category.map(|c| c.value),
+            Some(CategoryValue::Literal(text)) if text.value() == "C"
+        ));
         assert_eq!(attrs.summary.map(|s| s.value.value()), Some("S".to_owned()));
         assert_eq!(attrs.rename_all.map(|r| r.value), Some(RenameRule::Camel));
     }

@@ -10,6 +10,7 @@ use syn::spanned::Spanned as _;
 use syn::{DeriveInput, Ident, LitStr};
 
 use crate::attr;
+use crate::attr::CategoryValue;
 use crate::ctxt::Ctxt;
 use crate::docs;
 use crate::fallback;
@@ -170,11 +171,20 @@ fn declaration(tool: &Tool<'_>, private: &TokenStream) -> TokenStream {
         Some(summary) => summary.value.value().trim().to_owned(),
         None => docs::summary(&description),
     };
-    let category = attrs
-        .category
-        .as_ref()
-        .map(|c| c.value.value())
-        .unwrap_or_else(|| "General".to_owned());
+    let category = match attrs.category.as_ref().map(|c| &c.value) {
+        Some(CategoryValue::Literal(text)) => {
+            let text = text.value();
+            quote!(#text)
+        }
+        // Checked at compile time, as a literal is by the macro.
+        Some(CategoryValue::Constant(constant)) => quote!({
+            const _: () = if #constant.trim_ascii().is_empty() {
+                #private::panic!("`category` is blank: give the constant text")
+            };
+            #constant
+        }),
+        None => quote!("General"),
+    };
     let optional = |value: &Option<crate::attr::Spanned<LitStr>>| match value {
         Some(text) => {
             let text = &text.value;

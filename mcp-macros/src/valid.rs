@@ -3,6 +3,7 @@
 
 use proc_macro2::Span;
 
+use crate::attr::CategoryValue;
 use crate::ctxt::Ctxt;
 use crate::model::{self, Field, Shape, Tool};
 
@@ -158,8 +159,17 @@ fn describe_char(c: char) -> String {
 /// `category`, `summary`, `title`, `man`: present means non-blank.
 fn check_attr_texts(cx: &Ctxt, tool: &Tool<'_>) {
     let attrs = &tool.attrs;
+    // A constant's text is checked where it is known: a const assertion in the expansion.
+    if let Some(category) = &attrs.category
+        && let CategoryValue::Literal(text) = &category.value
+        && text.value().trim().is_empty()
+    {
+        cx.error_spanned_by(
+            &category.tokens,
+            "`category` is blank: give it text, or remove it to use the default",
+        );
+    }
     for (key, value) in [
-        ("category", &attrs.category),
         ("summary", &attrs.summary),
         ("title", &attrs.title),
         ("man", &attrs.man),

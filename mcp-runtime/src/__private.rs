@@ -18,5 +18,5 @@ pub use serde_json;
 pub use std::borrow::Cow;
 pub use std::option::Option;
 pub use std::result::Result;
-pub use std::{concat, module_path, stringify};
+pub use std::{concat, module_path, panic, stringify};
 pub use std::{primitive::bool, primitive::str};

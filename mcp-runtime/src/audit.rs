@@ -2,7 +2,9 @@
 //!
 //! The middleware hands each finished call to the server's [`Audit`] sink. The framework's own,
 //! [`LogAudit`], writes one event on tracing target `audit` with typed, fixed fields: `tool`,
-//! `user` (the name, or `guest`), `outcome` (`ok` | `error` | `failed` | `cancelled` | `timeout`) and `duration_ms`. A
+//! `user` (the name, or `guest`), `outcome` (`ok` | `error` | `failed` | `cancelled` | `timeout`),
+//! `reason` (for a call that did not end `ok`: its [`ErrorKind`], e.g. `bad_argument`,
+//! `not_found`, `conflict`; `-` for an `ok` call) and `duration_ms`. A
 //! server whose calls have more to say (the wiki server adds `wiki`) brings its own sink, which
 //! reads what it needs from the call's context extensions. Whatever the sink, the arguments are
 //! never handed to it: they carry page content and search terms, which an operator's log must
@@ -12,6 +14,7 @@ use std::fmt;
 use std::time::Duration;
 
 use crate::context::ToolContext;
+use crate::reason::ErrorKind;
 
 /// How a call ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -58,6 +61,9 @@ pub struct AuditRecord<'a> {
     pub context: &'a ToolContext,
     /// How it ended.
     pub outcome: Outcome,
+    /// Why it failed (the error's category), `None` when it returned its output. Never the
+    /// message: it may quote the arguments.
+    pub reason: Option<ErrorKind>,
     /// How long it ran, refusals and parsing included.
     pub duration: Duration,
 }
@@ -66,6 +72,12 @@ impl AuditRecord<'_> {
     /// [`AuditRecord::duration`] in whole milliseconds, saturating.
     pub fn duration_ms(&self) -> u64 {
         u64::try_from(self.duration.as_millis()).unwrap_or(u64::MAX)
+    }
+
+    /// [`AuditRecord::reason`] as the audit value: the category, or `-` for a call that ended
+    /// `ok`.
+    pub fn reason_str(&self) -> &'static str {
+        self.reason.map_or("-", ErrorKind::as_str)
     }
 }
 
@@ -76,7 +88,8 @@ pub trait Audit: Send + Sync + 'static {
     fn record(&self, record: &AuditRecord<'_>);
 }
 
-/// The framework's audit sink: one `audit` event with `tool`, `user`, `outcome`, `duration_ms`.
+/// The framework's audit sink: one `audit` event with `tool`, `user`, `outcome`, `reason`,
+/// `duration_ms`.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct LogAudit;
 
@@ -87,6 +100,7 @@ impl Audit for LogAudit {
             tool = %record.tool,
             user = %record.context.user_or_guest(),
             outcome = %record.outcome,
+            reason = %record.reason_str(),
             duration_ms = record.duration_ms(),
             "MCP tool call"
         );

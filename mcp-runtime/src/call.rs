@@ -39,6 +39,7 @@ use crate::audit::{Audit, AuditRecord, LogAudit, Outcome};
 use crate::context::ToolContext;
 use crate::output::guard::fragment;
 use crate::param::JsonObject;
+use crate::reason::ErrorKind;
 use crate::signals::{CancellationToken, PeerProgress, ProgressReporter, ProgressSink};
 use crate::tool::{ContentBlock, ToolError, ToolOutput, ToolResult};
 use crate::toolset::{ServedTool, ToolSet};
@@ -214,6 +215,7 @@ async fn execute_wrapped(
         tool: served.id(),
         context: ctx,
         outcome,
+        reason: result.as_ref().err().map(ToolError::kind),
         duration: started.elapsed(),
     });
     to_mcp(result)
@@ -226,7 +228,8 @@ fn refuse_guest_write(served: ServedTool, ctx: &ToolContext) -> Result<(), ToolE
             "Error: '{}' changes content, which guests cannot do. Connect with an API token \
              (Authorization: Bearer <token>) of a user allowed to edit.",
             served.id()
-        )))
+        ))
+        .with_kind(ErrorKind::Forbidden))
     } else {
         Ok(())
     }
@@ -264,7 +267,8 @@ async fn run(
                 Err(ToolError::new(format!(
                     "Error: the call of '{id}' was cancelled before it finished.{}",
                     unfinished_write(served)
-                ))),
+                ))
+                .with_kind(ErrorKind::Cancelled)),
             )
         }
         () = tokio::time::sleep(timeout) => {
@@ -288,7 +292,8 @@ async fn run(
                 Err(ToolError::new(format!(
                     "Error: tool '{id}' did not finish within {} and was cancelled.{advice}",
                     seconds(timeout)
-                ))),
+                ))
+                .with_kind(ErrorKind::Timeout)),
             )
         }
     }
@@ -327,7 +332,8 @@ fn checked(served: ServedTool, output: ToolOutput) -> ToolResult {
                  Retry the call; if it keeps failing, tell an administrator (the details are in \
                  the server log).",
                 served.id()
-            )))
+            ))
+            .with_kind(ErrorKind::Internal))
         }
     }
 }
@@ -343,6 +349,7 @@ fn internal_error(id: &str, panic: &(dyn Any + Send)) -> ToolError {
         "Internal error in tool '{id}'. Retry the call; if it keeps failing, tell an \
          administrator (the details are in the server log)."
     ))
+    .with_kind(ErrorKind::Internal)
 }
 
 /// The text of a panic payload, for logs.

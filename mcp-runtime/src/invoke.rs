@@ -7,6 +7,7 @@
 use crate::context::ToolContext;
 use crate::declaration::{BoxFuture, ToolParams};
 use crate::param::JsonObject;
+use crate::reason::ErrorKind;
 use crate::structured::{OutputType, to_structured_content};
 use crate::tool::{Execute, Structured, ToolError, ToolResult};
 
@@ -46,7 +47,8 @@ where
                 Err(ToolError::new(
                     "Internal error: the tool's result could not be encoded. Retry the call; if \
                      it keeps failing, tell an administrator (the details are in the server log).",
-                ))
+                )
+                .with_kind(ErrorKind::Internal))
             }
         }
     })

@@ -20,6 +20,7 @@ mod invoke;
 pub mod output;
 pub mod param;
 pub mod prelude;
+pub mod reason;
 pub mod registry;
 pub mod schema;
 pub mod signals;

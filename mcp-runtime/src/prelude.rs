@@ -5,6 +5,7 @@
 
 pub use crate::context::ToolContext;
 pub use crate::param::{Keep, ParamEnum, ParamObject};
+pub use crate::reason::ErrorKind;
 pub use crate::signals::{CancellationToken, ProgressReporter, ScanSignals};
 pub use crate::tool::{Execute, Structured, ToolError, ToolOutput, ToolResult};
 pub use mcp_macros::{ParamEnum, ParamObject, mcp_output, mcp_tool};

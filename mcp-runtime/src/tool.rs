@@ -7,6 +7,7 @@ use serde_json::Value;
 
 use crate::context::ToolContext;
 use crate::param::{JsonObject, ParamError};
+use crate::reason::ErrorKind;
 
 /// What a tool call returns: its output (text by default, [`Structured`] for a tool declared
 /// with `output = T`), or an agent-facing error (an `isError` result).
@@ -143,19 +144,34 @@ impl<T> Structured<T> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ToolError {
     message: String,
+    kind: ErrorKind,
 }
 
 impl ToolError {
-    /// An error with an agent-facing message that names the corrective action.
+    /// An error with an agent-facing message that names the corrective action, of kind
+    /// [`ErrorKind::Other`] until [`ToolError::with_kind`] says which.
     pub fn new(message: impl Into<String>) -> Self {
         Self {
             message: message.into(),
+            kind: ErrorKind::Other,
         }
+    }
+
+    /// The same error, categorized as `kind` for the audit line (the agent never sees it).
+    #[must_use]
+    pub fn with_kind(mut self, kind: ErrorKind) -> Self {
+        self.kind = kind;
+        self
     }
 
     /// The message the agent reads.
     pub fn message(&self) -> &str {
         &self.message
+    }
+
+    /// Its category: the audit line's `reason`.
+    pub fn kind(&self) -> ErrorKind {
+        self.kind
     }
 }
 
@@ -179,6 +195,6 @@ impl From<&str> for ToolError {
 
 impl From<ParamError> for ToolError {
     fn from(error: ParamError) -> Self {
-        Self::new(error.to_string())
+        Self::new(error.to_string()).with_kind(ErrorKind::BadArgument)
     }
 }

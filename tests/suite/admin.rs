@@ -415,6 +415,22 @@ async fn stored_text_is_escaped_and_sign_out_ends_the_session() {
     assert_eq!(audit.status, 200);
     assert!(audit.body.contains("<code>man</code>"), "{}", audit.body);
     assert!(!audit.body.contains("hunter2"), "never the arguments");
+    // The unknown argument is a bad argument: its category has a column, and a filter.
+    assert!(
+        audit.body.contains("<td>bad_argument</td>"),
+        "{}",
+        audit.body
+    );
+    let bad = browser
+        .get("/admin/audit?tool=man&reason=bad_argument")
+        .await;
+    assert!(bad.body.contains("<code>man</code>"), "{}", bad.body);
+    let conflicts = browser.get("/admin/audit?tool=man&reason=conflict").await;
+    assert!(
+        conflicts.body.contains("No call matches."),
+        "{}",
+        conflicts.body
+    );
     let none = browser.get("/admin/audit?outcome=failed").await;
     assert!(none.body.contains("No call matches."), "{}", none.body);
 

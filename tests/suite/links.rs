@@ -31,6 +31,11 @@ async fn link_from(
         .await
         .expect("tools/call");
     client.cancel().await.expect("the client closes");
+    line_after(&result, prefix)
+}
+
+/// The rest of the first line of `result`'s text that starts with `prefix`.
+fn line_after(result: &rmcp::model::CallToolResult, prefix: &str) -> String {
     let text = result
         .content
         .first()
@@ -317,4 +322,65 @@ async fn a_user_deleted_and_created_again_does_not_inherit_the_old_links() {
         .to_owned();
     let fresh = view_link(&server, Some(&token), "Guides.Install").await;
     assert_eq!(reqwest::get(&fresh).await.expect("answer").status(), 200);
+}
+
+/// The `href` (or `src`) values of `html` that point into the link pages, `&amp;` unescaped.
+fn signed_targets(html: &str, attribute: &str) -> Vec<String> {
+    html.split(&format!("{attribute}=\""))
+        .skip(1)
+        .filter_map(|rest| rest.split('"').next())
+        .filter(|value| value.contains("/wikis/"))
+        .map(|value| value.replace("&amp;", "&"))
+        .collect()
+}
+
+/// Issue 11: the view page's wiki links were relative (`Guides.Install`) and answered 403, its
+/// attachment links and images were dropped. They are signed links for the page's holder, and
+/// they open.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_links_of_a_view_page_are_signed_links_that_open() {
+    let server = TestServer::start().await;
+    save_page(
+        &server,
+        "Sandbox.Linked",
+        "See [the guide](Guides.Install), [its notes](attach:Guides.Install@install-notes.txt) \
+         and ![a picture](attach:Guides.Install@install-notes.txt), or \
+         [the web](https://example.com/).\n",
+    );
+    let url = view_link(&server, Some(&server.alice_token), "Sandbox.Linked").await;
+    let response = reqwest::get(&url).await.expect("the link answers");
+    assert_eq!(response.status(), 200);
+    assert!(header(&response, "content-security-policy").contains("img-src data: 'self'"));
+    let html = response.text().await.expect("a body");
+    assert!(html.contains("href=\"https://example.com/\""), "{html}");
+    let links = signed_targets(&html, "href");
+    assert_eq!(links.len(), 2, "{html}");
+    // The server has a public URL: the links are absolute, under it.
+    assert!(
+        links.iter().all(|link| link.starts_with(&server.base)),
+        "{links:?}"
+    );
+    let guide = reqwest::get(&links[0])
+        .await
+        .expect("the guide's link answers");
+    assert_eq!(guide.status(), 200, "{}", links[0]);
+    assert!(guide.text().await.expect("a body").contains("Install"));
+    let images = signed_targets(&html, "src");
+    assert_eq!(images.len(), 1, "{html}");
+    for file in [&links[1], &images[0]] {
+        let download = reqwest::get(file).await.expect("the file's link answers");
+        assert_eq!(download.status(), 200, "{file}");
+        assert!(
+            download
+                .text()
+                .await
+                .expect("a body")
+                .starts_with("1. Install Rust")
+        );
+    }
+    // The links are alice's: they say so, and altering them breaks them like any link.
+    assert!(
+        links.iter().all(|link| link.contains("user=alice")),
+        "{links:?}"
+    );
 }

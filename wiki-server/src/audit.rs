@@ -1,15 +1,17 @@
 //! The wiki server's audit sink: the framework's record plus the wiki the call was made on.
 //!
 //! One event per call on tracing target `audit`, typed and fixed fields: `tool`, `wiki`, `user`
-//! (the name, or `guest`), `outcome` (`ok` | `error` | `failed` |
-//! `cancelled` | `timeout`) and `duration_ms`; never the arguments (see [`mcp_runtime::audit`]). The same fields of the latest calls are also kept in
-//! memory ([`RecentCalls`], bounded) for the admin page's audit view; the log stays the durable
+//! (the name, or `guest`), `outcome` (`ok` | `error` | `failed` | `cancelled` | `timeout`),
+//! `reason` (the failure's category, e.g. `not_found`, `conflict`; `-` for `ok`) and
+//! `duration_ms`; never the arguments nor the error's message (see [`mcp_runtime::audit`]). The
+//! same fields of the latest calls are also kept in memory ([`RecentCalls`], bounded) for the admin page's audit view; the log stays the durable
 //! record.
 
 use std::collections::VecDeque;
 use std::sync::Arc;
 
 use mcp_runtime::audit::{Audit, AuditRecord, Outcome};
+use mcp_runtime::reason::ErrorKind;
 use parking_lot::Mutex;
 use time::OffsetDateTime;
 
@@ -31,6 +33,8 @@ pub struct CallRecord {
     pub user: String,
     /// How it ended.
     pub outcome: Outcome,
+    /// Why it failed, `None` when it ended `ok`.
+    pub reason: Option<ErrorKind>,
     /// How long it ran, in milliseconds.
     pub duration_ms: u64,
 }
@@ -79,6 +83,7 @@ impl Audit for WikiAudit {
             wiki = %wiki,
             user = %user,
             outcome = %record.outcome,
+            reason = %record.reason_str(),
             duration_ms = record.duration_ms(),
             "MCP tool call"
         );
@@ -88,6 +93,7 @@ impl Audit for WikiAudit {
             tool: record.tool.to_owned(),
             user: user.to_owned(),
             outcome: record.outcome,
+            reason: record.reason,
             duration_ms: record.duration_ms(),
         });
     }

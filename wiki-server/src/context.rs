@@ -12,7 +12,7 @@ use std::future::Future;
 use std::sync::Arc;
 
 use mcp_runtime::ToolSet;
-use mcp_runtime::prelude::{ToolContext, ToolError};
+use mcp_runtime::prelude::{ErrorKind, ToolContext, ToolError};
 use wiki_store::model::user::GUEST_USER;
 use wiki_store::model::wiki::WikiId;
 use wiki_store::reference::DocumentReference;
@@ -85,6 +85,7 @@ impl WikiContext for ToolContext {
                 "Could not reach the wiki store from this call. Retry; if it keeps failing, tell \
                  an administrator (the details are in the server log).",
             )
+            .with_kind(ErrorKind::Internal)
         })
     }
 

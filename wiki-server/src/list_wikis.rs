@@ -16,7 +16,7 @@ use crate::prelude::*;
 /// (`id:Space.Page`), or `wiki="all"` to search every wiki at once.
 #[mcp_tool(
     id = "list_wikis",
-    category = "Search and Navigation",
+    category = categories::SEARCH_AND_NAVIGATION,
     output = WikiList,
     open_world = false,
     man = "NOTES

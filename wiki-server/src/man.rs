@@ -17,6 +17,7 @@ use mcp_runtime::prelude::*;
 use mcp_runtime::{ServedTool, ToolSet};
 use serde_json::Value;
 
+use crate::categories;
 use crate::context::{WikiContext, served_tools};
 
 mod markdown_syntax;
@@ -35,7 +36,7 @@ const REFERENCE_PAGES: &[(&str, &str, &str)] = &[(
 /// examples) or a reference page such as "markdown-syntax".
 #[mcp_tool(
     id = "man",
-    category = "Help",
+    category = categories::HELP,
     title = "Manual",
     man = "NOTES
     The catalog and the pages list only what this endpoint offers you: tools this wiki
@@ -110,7 +111,8 @@ pub fn page(tools: &ToolSet, name: &str, reach: bool) -> Result<String, ToolErro
         fragment(name),
         tools.names(),
         references.join(", ")
-    )))
+    ))
+    .with_kind(ErrorKind::NotFound))
 }
 
 /// NAME, SYNOPSIS, OPTIONS (only with parameters), DESCRIPTION, then the `man` prose. Reads the

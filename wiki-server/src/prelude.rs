@@ -15,6 +15,7 @@ pub use crate::access::write::{
     no_changes, version_line,
 };
 pub use crate::access::{AuthorizedReference, Doors, StoreReader, store_failure};
+pub use crate::categories;
 pub use crate::instant::{iso_instant, utc_minute};
 pub use crate::links::LinkPage;
 pub use crate::locale::parse_locale;

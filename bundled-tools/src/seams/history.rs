@@ -12,10 +12,15 @@ pub(crate) fn version_argument(
     name: &'static str,
     value: &Keep<String>,
 ) -> Result<Option<Version>, ToolError> {
-    let Some(text) = value.as_deref() else {
-        return Ok(None);
-    };
-    text.parse::<Version>().map(Some).map_err(|_| {
+    value
+        .as_deref()
+        .map(|text| required_version(name, text))
+        .transpose()
+}
+
+/// A required version argument, refused as [`version_argument`] refuses a malformed one.
+pub(crate) fn required_version(name: &'static str, text: &str) -> Result<Version, ToolError> {
+    text.parse::<Version>().map_err(|_| {
         ToolError::new(format!(
             "Error: '{name}' must be a version such as \"1.1\" or \"4.12\": two numbers of 1 to 9 \
              digits joined by a dot (got \"{}\"). Call get_history without versions to list them.",

@@ -10,7 +10,7 @@ use wiki_server::prelude::*;
 use wiki_server::store::rights::Right;
 use wiki_server::store::{Entity, StoreError};
 
-use crate::seams::history::version_argument;
+use crate::seams::history::required_version;
 use crate::seams::urls::review_line;
 use crate::seams::written::Written;
 
@@ -23,7 +23,7 @@ use crate::seams::written::Written;
     id = "delete_attachment",
     write,
     output = Written,
-    category = "Authoring",
+    category = categories::AUTHORING,
     title = "Delete an attachment",
     man = "NOTES
     The attachment, with all its versions, moves to the wiki's recycle bin; nothing is deleted
@@ -52,8 +52,8 @@ struct DeleteAttachment {
     /// The attachment's file name, e.g. "notes.txt".
     #[param(raw)]
     filename: String,
-    /// The document's current version (get_document): always required.
-    base_version: Keep<String>,
+    /// The document's current version (get_document shows it).
+    base_version: String,
     /// Why you deleted it; stored prefixed with "[AI] ".
     comment: Option<String>,
     /// The wiki to write in instead of this endpoint's wiki (see list_wikis).
@@ -63,13 +63,13 @@ struct DeleteAttachment {
 
 impl Execute<Structured<Written>> for DeleteAttachment {
     async fn execute(self, ctx: &ToolContext) -> ToolResult<Structured<Written>> {
-        let base = version_argument("base_version", &self.base_version)?;
+        let base = required_version("base_version", &self.base_version)?;
         let door = ctx.doors()?.write()?;
         let target = door
             .target(&self.reference, self.wiki.as_deref(), None, Right::Edit)
             .await?;
         let retry = "delete again with the document's version as base_version";
-        let base = target.base(base, BaseRule::Required, retry)?;
+        let base = target.base(Some(base), BaseRule::Required, retry)?;
         let comment = Comment::new(
             self.comment.as_deref(),
             &format!("Deleted attachment {}", self.filename),

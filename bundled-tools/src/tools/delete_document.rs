@@ -10,7 +10,7 @@ use wiki_server::prelude::*;
 use wiki_server::store::reference::DocumentReference;
 use wiki_server::store::rights::Right;
 
-use crate::seams::history::version_argument;
+use crate::seams::history::required_version;
 use crate::seams::written::Written;
 
 /// The page name holding a space's preferences: never deleted by this tool.
@@ -28,7 +28,7 @@ const CHILDREN_PAGE: usize = 500;
     id = "delete_document",
     write,
     output = Written,
-    category = "Authoring",
+    category = categories::AUTHORING,
     title = "Delete a document (recycle bin)",
     man = "NOTES
     The document goes to the recycle bin with every translation, attachment and object: an
@@ -56,8 +56,8 @@ SEE ALSO
 struct DeleteDocument {
     /// The document to delete, e.g. "Sandbox.Draft".
     reference: String,
-    /// The version you read (get_document), required.
-    base_version: Keep<String>,
+    /// The version you read (get_document shows it).
+    base_version: String,
     /// Why you delete it; stored prefixed with "[AI] ".
     comment: Option<String>,
     /// The wiki to delete in instead of this endpoint's wiki (see list_wikis).
@@ -67,27 +67,20 @@ struct DeleteDocument {
 
 impl Execute<Structured<Written>> for DeleteDocument {
     async fn execute(self, ctx: &ToolContext) -> ToolResult<Structured<Written>> {
-        let base = version_argument("base_version", &self.base_version)?;
+        let base = required_version("base_version", &self.base_version)?;
         let door = ctx.doors()?.write()?;
         let target = door
             .target(&self.reference, self.wiki.as_deref(), None, Right::Delete)
             .await?;
         let reference = target.reference().clone();
-        let Some(current) = target.current() else {
+        if target.current().is_none() {
             return Err(ToolError::new(format!(
                 "Error: the {} does not exist. Nothing was deleted.",
                 target.row_name()
             )));
-        };
+        }
         refuse_sensitive(&reference)?;
         let retry = "pass the new version if it should still be deleted";
-        let Some(base) = base else {
-            return Err(ToolError::new(format!(
-                "Error: 'base_version' is required to delete: read the document with \
-                 get_document and pass the version it shows (now {}). Nothing was deleted.",
-                current.version
-            )));
-        };
         let base = target.base(Some(base), BaseRule::Required, retry)?;
         let preferences = children_guard(ctx, &reference).await?;
         let comment = Comment::new(self.comment.as_deref(), "Deleted document");

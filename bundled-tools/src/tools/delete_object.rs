@@ -10,7 +10,7 @@ use mcp_runtime::output::guard::fragment;
 use wiki_server::prelude::*;
 use wiki_server::store::rights::Right;
 
-use crate::seams::history::version_argument;
+use crate::seams::history::required_version;
 use crate::seams::urls::review_line;
 use crate::seams::written::Written;
 use crate::tools::write_object::{class_document, existing_object, object_failure};
@@ -23,7 +23,7 @@ use crate::tools::write_object::{class_document, existing_object, object_failure
     id = "delete_object",
     write,
     output = Written,
-    category = "Structured data",
+    category = categories::STRUCTURED_DATA,
     title = "Delete an object",
     man = "NOTES
     Deletes object number `object` of `class` from the document and saves a new minor version
@@ -55,8 +55,8 @@ struct DeleteObject {
     /// The object's number (query_objects shows it).
     #[param(range = 0..=4294967295)]
     object: i64,
-    /// The document's current version (get_document): always required.
-    base_version: Keep<String>,
+    /// The document's current version (get_document shows it).
+    base_version: String,
     /// Why you deleted it; stored prefixed with "[AI] ".
     comment: Option<String>,
     /// The wiki to write in instead of this endpoint's wiki (see list_wikis).
@@ -66,7 +66,7 @@ struct DeleteObject {
 
 impl Execute<Structured<Written>> for DeleteObject {
     async fn execute(self, ctx: &ToolContext) -> ToolResult<Structured<Written>> {
-        let base = version_argument("base_version", &self.base_version)?;
+        let base = required_version("base_version", &self.base_version)?;
         let number = u32::try_from(self.object).map_err(|_| {
             ToolError::new(
                 "Error: 'object' must be an object number, 0 or more. Nothing was saved.",
@@ -78,7 +78,7 @@ impl Execute<Structured<Written>> for DeleteObject {
             .await?;
         let class = class_document(&self.class, target.reference())?.local();
         let retry = "delete again with the document's version as base_version";
-        let base = target.base(base, BaseRule::Required, retry)?;
+        let base = target.base(Some(base), BaseRule::Required, retry)?;
         existing_object(ctx, &target, &class, number).await?;
         let comment = Comment::new(
             self.comment.as_deref(),

@@ -37,7 +37,7 @@ const MAX_EDIT_CHARS: usize = 100_000;
     id = "edit_document",
     write,
     output = Written,
-    category = "Authoring",
+    category = categories::AUTHORING,
     title = "Edit a document by replacements",
     man = "NOTES
     edits is an ordered list of {old_string, new_string, replace_all?}. Each old_string must be

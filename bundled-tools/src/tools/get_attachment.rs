@@ -55,7 +55,7 @@ const NAMES_LISTED: usize = 10;
 #[mcp_tool(
     output = AttachmentOutput,
     id = "get_attachment",
-    category = "Search and Navigation",
+    category = categories::SEARCH_AND_NAVIGATION,
     title = "Read an attachment",
     man = "NOTES
     The header reads Attachment:, Document: <reference> (version X), Mimetype:, Size:,

@@ -47,7 +47,7 @@ const ATTACHMENTS_SHOWN: usize = 10;
 #[mcp_tool(
     output = DocumentOutput,
     id = "get_document",
-    category = "Search and Navigation",
+    category = categories::SEARCH_AND_NAVIGATION,
     title = "Read a document",
     man = "NOTES
     Source mode (the default) prints the Markdown exactly as stored: CommonMark with the GitHub

@@ -41,7 +41,7 @@ const NEWEST_LISTED: usize = 5;
 #[mcp_tool(
     output = HistoryOutput,
     id = "get_history",
-    category = "Search and Navigation",
+    category = categories::SEARCH_AND_NAVIGATION,
     title = "Read revision history",
     man = "NOTES
     Versions are major.minor: creation is 1.1, a minor edit bumps the minor number (marked

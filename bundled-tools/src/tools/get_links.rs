@@ -42,7 +42,7 @@ const BACKLINK_CEILING: usize = 2000;
 #[mcp_tool(
     output = LinksOutput,
     id = "get_links",
-    category = "Search and Navigation",
+    category = categories::SEARCH_AND_NAVIGATION,
     title = "Document links",
     man = "NOTES
     Backlinks (direction=in) come from the link index, which every save updates in the same

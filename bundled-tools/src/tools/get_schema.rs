@@ -32,7 +32,7 @@ use self::output::{ClassCount, ClassOutput, FieldOutput, SchemaOutput};
 #[mcp_tool(
     output = SchemaOutput,
     id = "get_schema",
-    category = "Structured Data",
+    category = categories::STRUCTURED_DATA,
     title = "Class schema",
     man = "NOTES
     A class is defined by a document: its full name is the class name (Blog.PostClass). Objects

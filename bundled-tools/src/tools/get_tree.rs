@@ -29,7 +29,7 @@ use output::TreeOutput;
 /// Pass a shown reference to get_document, or as root to go deeper.
 #[mcp_tool(
     id = "get_tree",
-    category = "Search and Navigation",
+    category = categories::SEARCH_AND_NAVIGATION,
     title = "Browse the page tree",
     output = TreeOutput,
     man = "NOTES

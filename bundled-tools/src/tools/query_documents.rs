@@ -51,7 +51,7 @@ const BROWSE_SNIPPET_CHARS: usize = 200;
 /// may view are counted and returned; page with offset as the footer says.
 #[mcp_tool(
     id = "query_documents",
-    category = "Search and Navigation",
+    category = categories::SEARCH_AND_NAVIGATION,
     title = "Search documents",
     output = SearchOutput,
     man = "NOTES

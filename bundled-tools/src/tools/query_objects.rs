@@ -46,7 +46,7 @@ const MAX_SELECT: usize = 10;
 #[mcp_tool(
     output = ObjectsOutput,
     id = "query_objects",
-    category = "Structured Data",
+    category = categories::STRUCTURED_DATA,
     title = "Query objects",
     man = "NOTES
     A filter reads `<field> <op> <value>`; the value is the rest of the text, spaces included.

@@ -37,7 +37,7 @@ const NOTHING_SAVED: &str = "Nothing was saved.";
     id = "write_attachment",
     write,
     output = Written,
-    category = "Authoring",
+    category = categories::AUTHORING,
     title = "Upload an attachment",
     man = "NOTES
     Exactly one of content (text, stored as UTF-8 bytes exactly as sent, untrimmed; \"\" is an
@@ -47,9 +47,9 @@ const NOTHING_SAVED: &str = "Nothing was saved.";
 
     filename is the attachment's name on the document: at most 255 characters, no '/', '\\\\'
     or ';', no control characters and no bidi controls (U+202A-202E, U+2066-2069, U+200E/F).
-    Uploading an existing name adds a new version of that attachment (get_attachment
-    version=... reads the older ones). Uploading exactly the bytes its current version holds
-    saves nothing (\"No changes\": no attachment version, no document version).
+    Uploading an existing name adds a new version of that attachment (the older versions are
+    kept; get_attachment reads the current one). Uploading exactly the bytes its current
+    version holds saves nothing (\"No changes\": no attachment version, no document version).
 
     base_version: the upload saves a new (minor) version of the document, so the document's
     version is REQUIRED when the document exists, even for a new attachment (read it with

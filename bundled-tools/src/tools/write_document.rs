@@ -29,7 +29,7 @@ const MAX_CONTENT_CHARS: usize = 1_000_000;
     id = "write_document",
     write,
     output = Written,
-    category = "Authoring",
+    category = categories::AUTHORING,
     title = "Create or replace a document",
     man = "NOTES
     content replaces the whole source of the row: Markdown (CommonMark with the GitHub

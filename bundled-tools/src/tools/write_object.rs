@@ -35,7 +35,7 @@ use crate::seams::written::Written;
     id = "write_object",
     write,
     output = Written,
-    category = "Structured data",
+    category = categories::STRUCTURED_DATA,
     title = "Create or update an object",
     man = "NOTES
     class is the full name of the class document in the document's wiki (Tasks.TaskClass); a

@@ -36,7 +36,7 @@ const NOTHING_SAVED: &str = "Nothing was saved.";
     id = "write_schema",
     write,
     output = Written,
-    category = "Structured data",
+    category = categories::STRUCTURED_DATA,
     title = "Change a class's fields",
     man = "WARNING
     A class's schema is shared by every object of the class in the wiki, and by the pages and

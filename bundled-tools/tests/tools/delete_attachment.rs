@@ -52,7 +52,7 @@ async fn base_version_is_required_and_checked() {
     let farm = farm();
     let now = version(&farm, "Sandbox.WebHome").unwrap_or_else(|| panic!("seeded"));
     let arguments = json!({"reference": "Sandbox.WebHome", "filename": "notes.txt"});
-    let required = Contains("'base_version' is required");
+    let required = Contains("Error: 'base_version' parameter is required.");
     farm.refuses(TOOL, "alice", arguments.clone(), &[required])
         .await;
     let conflict = format!(
@@ -78,7 +78,7 @@ async fn a_missing_attachment_or_document_changes_nothing() {
              (get_document lists its attachments). Nothing was changed.",
         ),
         (
-            json!({"reference": "Sandbox.Nowhere", "filename": "a.txt"}),
+            json!({"reference": "Sandbox.Nowhere", "filename": "a.txt", "base_version": "1.1"}),
             "Error: the document \"main:Sandbox.Nowhere\" does not exist. Nothing was changed.",
         ),
     ] {

@@ -68,7 +68,7 @@ async fn refusals_come_in_order_and_delete_nothing() {
         ),
         (
             json!({"reference": "Sandbox.Notes"}),
-            StartsWith("Error: 'base_version' is required to delete"),
+            StartsWith("Error: 'base_version' parameter is required."),
         ),
         (
             json!({"reference": "Sandbox.Notes", "base_version": "1.1"}),

@@ -6,7 +6,7 @@ use wiki_server::store::ObjectStore;
 use wiki_server::store::model::document::Expected;
 use wiki_server::store::model::object::ObjectWrite;
 
-use crate::harness::unchanged::Says::{Contains, EndsWith};
+use crate::harness::unchanged::Says::{Contains, EndsWith, Exactly};
 use crate::harness::{Farm, TASK_CLASS, ok, reference};
 use crate::write_attachment::version;
 use crate::write_object::{farm, objects};
@@ -62,11 +62,15 @@ async fn refusals_delete_nothing() {
     let farm = farm();
     farm.save("Tasks.Task1", "edited by someone else\n", "edit");
     let now = version(&farm, "Tasks.Task1").unwrap_or_else(|| panic!("seeded"));
+    // A missing base_version is the parser's refusal (no "Nothing was saved" tail).
+    farm.refuses(
+        TOOL,
+        "alice",
+        json!({"reference": "Tasks.Task1", "class": TASK_CLASS, "object": 0}),
+        &[Exactly("Error: 'base_version' parameter is required.")],
+    )
+    .await;
     let cases = [
-        (
-            json!({"class": TASK_CLASS, "object": 0}),
-            "'base_version' is required".to_owned(),
-        ),
         (
             json!({"class": TASK_CLASS, "object": 0, "base_version": "1.1"}),
             format!(

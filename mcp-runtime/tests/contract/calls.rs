@@ -72,7 +72,10 @@ fn the_guest_is_refused_a_write_tool_even_when_a_set_offers_it() {
 
 /// An audit sink that keeps what it was told.
 #[derive(Clone, Default)]
-struct Recorder(Arc<Mutex<Vec<(String, String, Outcome)>>>);
+struct Recorder(Arc<Mutex<Vec<Recorded>>>);
+
+/// One record as the recorder keeps it: tool, user, outcome, reason.
+type Recorded = (String, String, Outcome, &'static str);
 
 impl Audit for Recorder {
     fn record(&self, record: &AuditRecord<'_>) {
@@ -80,6 +83,7 @@ impl Audit for Recorder {
             record.tool.to_owned(),
             record.context.user_or_guest().to_owned(),
             record.outcome,
+            record.reason_str(),
         );
         self.0
             .lock()
@@ -105,14 +109,18 @@ fn every_call_that_found_its_tool_is_audited_once() {
         .lock()
         .unwrap_or_else(PoisonError::into_inner)
         .clone();
+    // The reason is the error's category, never its message: a missing argument is
+    // `bad_argument`, the guest's write `forbidden`, a success `-`.
     let expected = [
-        ("contributed_echo", "alice", Outcome::Ok),
-        ("contributed_echo", "alice", Outcome::Error),
-        ("contributed_stamp", "guest", Outcome::Error),
+        ("contributed_echo", "alice", Outcome::Ok, "-"),
+        ("contributed_echo", "alice", Outcome::Error, "bad_argument"),
+        ("contributed_stamp", "guest", Outcome::Error, "forbidden"),
     ];
     let expected: Vec<_> = expected
         .iter()
-        .map(|(tool, user, outcome)| ((*tool).to_owned(), (*user).to_owned(), *outcome))
+        .map(|(tool, user, outcome, reason)| {
+            ((*tool).to_owned(), (*user).to_owned(), *outcome, *reason)
+        })
         .collect();
     assert_eq!(records, expected);
 }

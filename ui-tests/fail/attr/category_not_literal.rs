@@ -1,9 +1,7 @@
 use mcp_runtime::prelude::*;
 
-const CATEGORY: &str = "Pages";
-
 /// Do something.
-#[mcp_tool(id = "tool", category = CATEGORY)]
+#[mcp_tool(id = "tool", category = concat!("Pa", "ges"))]
 pub struct Tool {}
 
 impl Execute for Tool {

@@ -16,7 +16,7 @@ use wiki_store::rights::{Right, RightScope};
 use super::write::reserved::is_configuration;
 use super::{Doors, store_failure};
 use mcp_runtime::output::guard::fragment;
-use mcp_runtime::prelude::ToolError;
+use mcp_runtime::prelude::{ErrorKind, ToolError};
 
 /// A reference that passed every door for one right. Only [`Doors::authorize`] makes one, so a
 /// function taking it cannot be handed an unchecked reference.
@@ -59,6 +59,7 @@ impl Doors {
                  \"Sandbox.WebHome\"; escape a dot inside a name as \\.",
                 fragment(input)
             ))
+            .with_kind(ErrorKind::BadArgument)
         })?;
         let wiki_param = wiki_param.map(str::trim).filter(|p| !p.is_empty());
         let reference = match (&written.wiki, wiki_param) {
@@ -68,7 +69,8 @@ impl Doors {
                      Drop the prefix or make them agree.",
                     fragment(input),
                     fragment(param)
-                )));
+                ))
+                .with_kind(ErrorKind::BadArgument));
             }
             (None, Some(_)) => {
                 let wiki = self.single_wiki(wiki_param)?;
@@ -106,7 +108,8 @@ impl Doors {
                     "Error: the document \"{}\" has no \"{locale}\" translation.",
                     authorized.reference
                 ),
-            })),
+            })
+            .with_kind(ErrorKind::NotFound)),
             Err(error) => Err(store_failure("read the document", &error)),
         }
     }
@@ -144,7 +147,8 @@ impl Doors {
             Err(ToolError::new(format!(
                 "You do not have permission to {} \"{reference}\".",
                 verb(right)
-            )))
+            ))
+            .with_kind(ErrorKind::Forbidden))
         }
     }
 
@@ -169,7 +173,8 @@ impl Doors {
             Err(ToolError::new(format!(
                 "Error: \"{reference}\" is outside the content this endpoint is configured to \
                  expose."
-            )))
+            ))
+            .with_kind(ErrorKind::Forbidden))
         }
     }
 }

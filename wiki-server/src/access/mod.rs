@@ -31,7 +31,7 @@ pub use reach::ALL_WIKIS;
 pub use reader::StoreReader;
 pub use space::SpaceFilter;
 
-use mcp_runtime::prelude::ToolError;
+use mcp_runtime::prelude::{ErrorKind, ToolError};
 
 /// The doors of one call: who asks, from which wiki, with which reach, filter and rights.
 /// Cheap to clone (shared state behind `Arc`s).
@@ -112,7 +112,8 @@ impl Doors {
             Err(error) if error.is_panic() => std::panic::resume_unwind(error.into_panic()),
             Err(_) => Err(ToolError::new(
                 "The server is shutting down; retry the call in a moment.",
-            )),
+            )
+            .with_kind(ErrorKind::Unavailable)),
         }
     }
 }
@@ -132,6 +133,7 @@ pub fn store_failure(verb: &str, error: &StoreError) -> ToolError {
         "Could not {verb}. Retry; if it keeps failing, tell an administrator (the details are \
          in the server log)."
     ))
+    .with_kind(ErrorKind::Internal)
 }
 
 /// The agent-facing text for a store failure that retrying fixes: the database not answering
@@ -141,18 +143,24 @@ pub fn transient_failure(verb: &str, error: &StoreError) -> Option<ToolError> {
     match error {
         StoreError::Unavailable(_) => {
             tracing::warn!(%error, "could not {verb}: the store is unavailable");
-            Some(ToolError::new(format!(
-                "Could not {verb}: the wiki's database is not answering right now. Retry the \
+            Some(
+                ToolError::new(format!(
+                    "Could not {verb}: the wiki's database is not answering right now. Retry the \
                  call in a few seconds; if it keeps failing, tell an administrator."
-            )))
+                ))
+                .with_kind(ErrorKind::Unavailable),
+            )
         }
         StoreError::ConcurrentSave { attempts } => {
             tracing::warn!(%error, "could not {verb}: concurrent writers");
-            Some(ToolError::new(format!(
-                "Could not {verb}: other writers kept changing the same content at the same \
+            Some(
+                ToolError::new(format!(
+                    "Could not {verb}: other writers kept changing the same content at the same \
                  moment, and the store gave up after {attempts} attempts. Retry the call in a \
                  moment."
-            )))
+                ))
+                .with_kind(ErrorKind::Conflict),
+            )
         }
         _ => None,
     }

@@ -10,7 +10,7 @@ use wiki_store::rights::{Right, RightScope};
 
 use super::{Doors, store_failure};
 use mcp_runtime::output::guard::fragment;
-use mcp_runtime::prelude::ToolError;
+use mcp_runtime::prelude::{ErrorKind, ToolError};
 
 /// The `wiki` value that means every wiki of the farm (case-insensitive).
 pub const ALL_WIKIS: &str = "all";
@@ -32,7 +32,7 @@ impl Doors {
                  not enabled for this endpoint. Work in wiki \"{}\" (drop the wiki prefix or the \
                  'wiki' argument).",
                 self.wiki
-            )))
+            )).with_kind(ErrorKind::Forbidden))
         }
     }
 
@@ -57,7 +57,8 @@ impl Doors {
             return Err(ToolError::new(
                 "Error: 'wiki' must name one wiki here (\"all\" is accepted only by searches). \
                  Omit it to stay in this wiki, or see list_wikis.",
-            ));
+            )
+            .with_kind(ErrorKind::BadArgument));
         }
         let target = parse_wiki(param)?;
         self.check_reach(&target)?;
@@ -84,7 +85,7 @@ impl Doors {
             Ok(Some(_)) if self.can_view_wiki(&target) => Ok(target),
             Ok(_) => Err(ToolError::new(format!(
                 "Error: wiki \"{target}\" does not exist. Call list_wikis for the wikis you can use."
-            ))),
+            )).with_kind(ErrorKind::NotFound)),
             Err(error) => Err(store_failure(
                 &format!("look up wiki \"{target}\", so it is not available"),
                 &error,
@@ -108,7 +109,8 @@ impl Doors {
                 "Error: cross-wiki reach is not enabled for this endpoint, so 'wiki' cannot select \
                  another wiki. Omit 'wiki' to search wiki \"{}\".",
                 self.wiki
-            )));
+            ))
+            .with_kind(ErrorKind::Forbidden));
         }
         if param.eq_ignore_ascii_case(ALL_WIKIS) {
             return Ok(WikiScope::All);
@@ -126,5 +128,6 @@ fn parse_wiki(param: &str) -> Result<WikiId, ToolError> {
              the wikis you can use.",
             fragment(param)
         ))
+        .with_kind(ErrorKind::BadArgument)
     })
 }

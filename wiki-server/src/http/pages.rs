@@ -35,6 +35,8 @@ use percent_encoding::{NON_ALPHANUMERIC, utf8_percent_encode};
 use pulldown_cmark::{Event, Parser, html};
 use wiki_store::StoreError;
 use wiki_store::model::history::DiffLineKind;
+use wiki_store::model::link::LinkTarget;
+use wiki_store::reference::DocumentReference;
 use wiki_store::rights::Right;
 
 use super::identity::{client_address, too_many_requests};
@@ -44,6 +46,7 @@ use crate::heavy::{Busy, run_heavy};
 use crate::links::{LINK_TTL, LinkClaims, LinkPage};
 use crate::markdown;
 use crate::markdown::limits::{TooComplex, check_block_nesting, check_html_nesting, check_size};
+use crate::markdown::links::resolve_wiki_links;
 use crate::server::{Caller, Manager};
 
 /// What the pages share: the manager, the per-address buckets (`None`: no rate limit), and
@@ -106,7 +109,15 @@ async fn serve(State(pages): State<Arc<Pages>>, request: Request) -> Response {
         Err(response) => return response,
     };
     match &claims.page {
-        LinkPage::View { locale } => view(&doors, &authorized, locale.clone()).await,
+        LinkPage::View { locale } => {
+            let signer = LinkSigner {
+                base: manager.settings().public_url.clone(),
+                key,
+                endpoint: claims.endpoint.clone(),
+                user: claims.user.clone(),
+            };
+            view(&doors, &authorized, locale.clone(), signer).await
+        }
         LinkPage::Download { name } => download(&doors, &authorized, name).await,
         LinkPage::Compare { locale, from, to } => {
             compare(&doors, &authorized, locale.clone(), *from, *to).await
@@ -173,17 +184,49 @@ async fn issued_to_this_user(
     }
 }
 
+/// Signs the links of a view page for the holder of the link that opened it, through the same
+/// endpoint: a wiki link becomes the view link of its target, an attachment link (or image) its
+/// download link. Each is checked when it is opened, as any link is, so signing one for a page
+/// the holder may not view gives nothing away.
+struct LinkSigner {
+    /// The public URL; `None` gives root-relative links (the page's own origin).
+    base: Option<Arc<str>>,
+    key: Arc<crate::links::LinkKey>,
+    endpoint: wiki_store::model::wiki::WikiId,
+    user: Option<String>,
+}
+
+impl LinkSigner {
+    fn url(&self, target: &LinkTarget) -> String {
+        let (page, reference) = match target {
+            LinkTarget::Document(reference) => (LinkPage::View { locale: None }, reference),
+            LinkTarget::Attachment { document, name } => {
+                (LinkPage::Download { name: name.clone() }, document)
+            }
+        };
+        LinkClaims::issue(
+            page,
+            reference.clone(),
+            self.endpoint.clone(),
+            self.user.clone(),
+        )
+        .url(self.base.as_deref().unwrap_or_default(), &self.key)
+    }
+}
+
 async fn view(
     doors: &Doors,
     authorized: &AuthorizedReference,
     locale: Option<wiki_store::model::locale::Locale>,
+    signer: LinkSigner,
 ) -> Response {
     let document = match doors.read_document(authorized, locale).await {
         Ok(document) => document,
         Err(_) => return not_found("This document (or translation) does not exist."),
     };
     let content = document.content;
-    let rendered = match run_heavy(move || render_bounded(&content)).await {
+    let source = authorized.reference().clone();
+    let rendered = match run_heavy(move || render_bounded(&content, &source, &signer)).await {
         Ok(rendered) => rendered,
         Err(busy) => return busy_page(busy),
     };
@@ -203,10 +246,11 @@ async fn view(
 /// The page's sanitized HTML, or past a bound of [`crate::markdown::limits`] its escaped source
 /// with a note saying which: the bounds are checked on the parser's events and the generated
 /// HTML, before the sanitizer (whose cost is not linear in nesting) sees them.
-fn render_bounded(source: &str) -> String {
+fn render_bounded(source: &str, page: &DocumentReference, signer: &LinkSigner) -> String {
     let rendered = check_size(source).and_then(|()| {
-        let events: Vec<Event<'_>> = Parser::new_ext(source, markdown::options()).collect();
+        let mut events: Vec<Event<'_>> = Parser::new_ext(source, markdown::options()).collect();
         check_block_nesting(&events)?;
+        resolve_wiki_links(&mut events, page, |target| Some(signer.url(target)));
         let mut generated = String::new();
         html::push_html(&mut generated, events.into_iter());
         check_html_nesting(&generated)?;
@@ -354,7 +398,7 @@ fn harden(response: &mut Response) {
     headers.insert(
         CONTENT_SECURITY_POLICY,
         HeaderValue::from_static(
-            "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox; \
+            "default-src 'none'; style-src 'unsafe-inline'; img-src data: 'self'; sandbox; \
              frame-ancestors 'none'",
         ),
     );

@@ -3,6 +3,7 @@
 //! parse the same dialect and neither renders what the other refuses.
 
 pub mod limits;
+pub mod links;
 
 use pulldown_cmark::Options;
 

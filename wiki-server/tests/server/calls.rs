@@ -171,18 +171,18 @@ async fn every_call_writes_one_audit_line_without_arguments() {
     let _ = call(&auditee, "boom", json!({})).await;
     let lines = logs::lines_with(&["audit", "user=auditee"]);
     assert_eq!(lines.len(), 3, "{lines:#?}");
-    for (line, (tool, outcome)) in
-        lines
-            .iter()
-            .zip([("echo", "ok"), ("echo", "error"), ("boom", "failed")])
-    {
+    for (line, (tool, outcome, reason)) in lines.iter().zip([
+        ("echo", "ok", "-"),
+        ("echo", "error", "bad_argument"),
+        ("boom", "failed", "internal"),
+    ]) {
         assert!(
             line.contains(" INFO ") && line.contains("audit: MCP tool call"),
             "{line}"
         );
         assert!(
             line.contains(&format!(
-                "tool={tool} wiki=dev user=auditee outcome={outcome} duration_ms="
+                "tool={tool} wiki=dev user=auditee outcome={outcome} reason={reason} duration_ms="
             )),
             "{line}"
         );

@@ -9,7 +9,7 @@ use wiki_store::model::document::Expected;
 use wiki_store::model::version::Version;
 
 use super::WriteTarget;
-use mcp_runtime::prelude::ToolError;
+use mcp_runtime::prelude::{ErrorKind, ToolError};
 
 /// How a tool treats `base_version` (facts §3.3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -68,16 +68,19 @@ impl WriteTarget {
                     self.row_name(),
                     current.version,
                     self.locale_hint()
-                ))),
+                ))
+                .with_kind(ErrorKind::BadArgument)),
             },
             (None, _) if rule == BaseRule::Required => Err(ToolError::new(format!(
                 "Error: the {} does not exist. Nothing was changed.",
                 self.row_name()
-            ))),
+            ))
+            .with_kind(ErrorKind::NotFound)),
             (None, Some(_)) => Err(ToolError::new(format!(
                 "Error: the {} does not exist; omit base_version to create it. Nothing was saved.",
                 self.row_name()
-            ))),
+            ))
+            .with_kind(ErrorKind::BadArgument)),
             (None, None) => Ok(made(Expected::Absent)),
         }
     }
@@ -103,13 +106,15 @@ impl WriteTarget {
                 "Version conflict: {what} is now at version {now} but base_version is {sent}. \
                  Re-read it with get_document{hint} and {retry}. get_history from={sent} shows \
                  what changed since. Nothing was saved."
-            )),
+            ))
+            .with_kind(ErrorKind::Conflict),
             None => ToolError::new(format!(
                 "Version conflict: {what} was saved by someone else while this call ran (it \
                  was at version {base}, it is now at version {now}). Re-read it with \
                  get_document{hint} and {retry}. get_history from={base} shows what changed. \
                  Nothing was saved."
-            )),
+            ))
+            .with_kind(ErrorKind::Conflict),
         }
     }
 }

@@ -5,7 +5,7 @@
 //! that nothing was saved.
 
 use mcp_runtime::output::guard::fragment;
-use mcp_runtime::prelude::ToolError;
+use mcp_runtime::prelude::{ErrorKind, ToolError};
 use wiki_store::{Entity, InvalidInput, StoreError};
 
 use super::WriteTarget;
@@ -78,19 +78,22 @@ fn describe(target: &WriteTarget, base: &Base, verb: &str, error: &StoreError) -
              with get_document{} and pass its version as base_version. Nothing was saved.",
             target.row_name(),
             target.locale_hint()
-        )),
+        ))
+        .with_kind(ErrorKind::Conflict),
         StoreError::VersionConflict { actual: None, .. } if base.rule == BaseRule::Required => {
             ToolError::new(format!(
                 "Error: the {} was deleted meanwhile (an administrator can restore it from the \
                  recycle bin). Nothing was changed.",
                 target.row_name()
             ))
+            .with_kind(ErrorKind::Conflict)
         }
         StoreError::VersionConflict { actual: None, .. } => ToolError::new(format!(
             "Error: the {} was deleted meanwhile. Nothing was saved; check the recycle bin with \
              an administrator, or omit base_version to create it again.",
             target.row_name()
-        )),
+        ))
+        .with_kind(ErrorKind::Conflict),
         StoreError::ConcurrentSave { attempts } => ToolError::new(format!(
             "Error: the {} could not be saved: other writers kept changing it at the same moment \
              and the save was given up after {attempts} attempts. Nothing was saved. Retry the \
@@ -98,11 +101,13 @@ fn describe(target: &WriteTarget, base: &Base, verb: &str, error: &StoreError) -
              it may have moved on).",
             target.row_name(),
             target.locale_hint()
-        )),
+        ))
+        .with_kind(ErrorKind::Conflict),
         StoreError::Unavailable(_) => {
             let refusal =
                 transient_failure(verb, error).unwrap_or_else(|| store_failure(verb, error));
             ToolError::new(format!("{} Nothing was saved.", refusal.message()))
+                .with_kind(ErrorKind::Unavailable)
         }
         StoreError::TooLarge {
             field,
@@ -111,11 +116,13 @@ fn describe(target: &WriteTarget, base: &Base, verb: &str, error: &StoreError) -
         } => ToolError::new(format!(
             "Error: the {field} is too large ({actual} characters; the limit is {limit}). \
              Nothing was saved."
-        )),
+        ))
+        .with_kind(ErrorKind::Budget),
         StoreError::Invalid(InvalidInput::NulCharacter(field)) => ToolError::new(format!(
             "Error: the {field} contains a NUL character, which cannot be stored; remove it. \
              Nothing was saved."
-        )),
+        ))
+        .with_kind(ErrorKind::BadArgument),
         StoreError::Invalid(InvalidInput::ReservedDocument { .. }) => {
             refuse_configuration(target.reference())
                 .err()
@@ -128,25 +135,29 @@ fn describe(target: &WriteTarget, base: &Base, verb: &str, error: &StoreError) -
                      was saved.",
                     fragment(class)
                 ))
+                .with_kind(ErrorKind::Forbidden)
             })
         }
         StoreError::Invalid(InvalidInput::Name { what, reason }) => ToolError::new(format!(
             "Error: a new document cannot be named \"{}\": its {what} is invalid ({reason}). \
              Choose a name without invisible characters or surrounding spaces. Nothing was saved.",
             fragment(&target.reference().to_string())
-        )),
+        ))
+        .with_kind(ErrorKind::BadArgument),
         StoreError::Invalid(InvalidInput::TranslationWithoutDefault) => ToolError::new(format!(
             "Error: \"{}\" has no default row to translate; create it first (omit 'locale'). \
              Nothing was saved.",
             fragment(&target.reference().to_string())
-        )),
+        ))
+        .with_kind(ErrorKind::NotFound),
         StoreError::NotFound {
             entity: Entity::Wiki,
             ..
         } => ToolError::new(format!(
             "Error: the wiki \"{}\" does not exist (see list_wikis). Nothing was saved.",
             target.reference().wiki()
-        )),
+        ))
+        .with_kind(ErrorKind::NotFound),
         _ => store_failure(verb, error),
     }
 }

@@ -28,7 +28,7 @@ mod target;
 
 use std::collections::BTreeMap;
 
-use mcp_runtime::prelude::ToolError;
+use mcp_runtime::prelude::{ErrorKind, ToolError};
 use wiki_store::model::attachment::{
     AttachmentDelete, AttachmentDeleted, AttachmentWrite, AttachmentWriteOutcome,
 };
@@ -79,7 +79,9 @@ impl Doors {
     /// even offer it a write tool): `No authenticated user in context.`
     pub fn write(&self) -> Result<WriteDoor<'_>, ToolError> {
         if self.principal.is_guest() {
-            return Err(ToolError::new("No authenticated user in context."));
+            return Err(
+                ToolError::new("No authenticated user in context.").with_kind(ErrorKind::Forbidden)
+            );
         }
         Ok(WriteDoor { doors: self })
     }
@@ -324,5 +326,6 @@ fn require(target: &WriteTarget, right: Right) -> Result<(), ToolError> {
     Err(ToolError::new(
         "Could not save: this tool resolved its target for the wrong operation. Nothing was \
          saved; tell an administrator (the details are in the server log).",
-    ))
+    )
+    .with_kind(ErrorKind::Internal))
 }

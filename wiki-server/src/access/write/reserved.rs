@@ -4,7 +4,7 @@
 //! endpoint's configuration; rights, users and tokens are not documents in our store at all.
 
 use mcp_runtime::output::guard::fragment;
-use mcp_runtime::prelude::ToolError;
+use mcp_runtime::prelude::{ErrorKind, ToolError};
 use wiki_store::model::mcp_config::{MCP_CONFIG_CLASS, MCP_CONFIG_DOCUMENT};
 use wiki_store::reference::DocumentReference;
 
@@ -38,7 +38,8 @@ pub fn refuse_configuration(reference: &DocumentReference) -> Result<(), ToolErr
             "Error: \"{}\" holds this server's MCP configuration; write tools never change it \
              (an administrator uses the configuration commands). Nothing was saved.",
             fragment(&reference.to_string())
-        )));
+        ))
+        .with_kind(ErrorKind::Forbidden));
     }
     Ok(())
 }
@@ -51,7 +52,8 @@ pub fn refuse_sensitive_class(class: &str) -> Result<(), ToolError> {
             "Error: the class \"{}\" controls rights, users or this server's configuration; \
              write tools never change it. Nothing was saved.",
             fragment(class)
-        )));
+        ))
+        .with_kind(ErrorKind::Forbidden));
     }
     Ok(())
 }

@@ -2,7 +2,7 @@
 //! configuration, its locale routed, and what the store holds now.
 
 use mcp_runtime::output::guard::fragment;
-use mcp_runtime::prelude::ToolError;
+use mcp_runtime::prelude::{ErrorKind, ToolError};
 use wiki_store::StoreError;
 use wiki_store::model::document::{Document, DocumentLocales, MARKDOWN_SYNTAX};
 use wiki_store::model::locale::Locale;
@@ -75,7 +75,8 @@ impl WriteTarget {
                      translation to write. Create the default language first (omit 'locale'), \
                      then add the translation. Nothing was saved.",
                     fragment(&authorized.reference().to_string())
-                )));
+                ))
+                .with_kind(ErrorKind::NotFound));
             }
         };
         let current = match locale {

@@ -1,5 +1,5 @@
 //! The recent-audit view: the latest tool calls this server ran (tool, user, wiki, outcome,
-//! duration; never arguments), filtered by the query string, for the wikis the administrator
+//! the failure's reason category, duration; never arguments nor error messages), filtered by the query string, for the wikis the administrator
 //! administers. Held in memory ([`crate::audit::RecentCalls`]); the `audit` log lines are the
 //! durable record.
 
@@ -16,6 +16,7 @@ use super::auth::Admin;
 use super::html::{self, escape};
 use crate::audit::RECENT_CALLS;
 use crate::instant::iso_instant;
+use mcp_runtime::reason::ErrorKind;
 
 /// Rows shown at most.
 const MAX_SHOWN: usize = 200;
@@ -31,6 +32,8 @@ pub(crate) struct Filter {
     user: String,
     #[serde(default)]
     outcome: String,
+    #[serde(default)]
+    reason: String,
 }
 
 fn bounded(text: &str) -> &str {
@@ -41,7 +44,7 @@ fn bounded(text: &str) -> &str {
     }
 }
 
-/// `GET /admin/audit?wiki=&tool=&user=&outcome=`.
+/// `GET /admin/audit?wiki=&tool=&user=&outcome=&reason=`.
 pub(crate) async fn index(
     State(state): State<Arc<AdminState>>,
     Query(filter): Query<Filter>,
@@ -51,6 +54,7 @@ pub(crate) async fn index(
     let tool = bounded(&filter.tool);
     let user = bounded(&filter.user);
     let outcome = bounded(&filter.outcome);
+    let reason = bounded(&filter.reason);
     let calls = state
         .shared
         .manager()
@@ -61,6 +65,7 @@ pub(crate) async fn index(
                 && (tool.is_empty() || call.tool == tool)
                 && (user.is_empty() || call.user == user)
                 && (outcome.is_empty() || call.outcome.as_str() == outcome)
+                && (reason.is_empty() || call.reason.map(ErrorKind::as_str) == Some(reason))
         });
     let mut rows = String::new();
     for call in &calls {
@@ -71,22 +76,41 @@ pub(crate) async fn index(
         let _ = write!(
             rows,
             "<tr><td>{}</td><td>{}</td><td><code>{}</code></td><td>{}</td>\
-             <td><span class=\"{class}\">{}</span></td><td>{} ms</td></tr>",
+             <td><span class=\"{class}\">{}</span></td><td>{}</td><td>{} ms</td></tr>",
             escape(&iso_instant(call.at)),
             escape(&call.wiki),
             escape(&call.tool),
             escape(&call.user),
             call.outcome.as_str(),
+            call.reason.map_or("", ErrorKind::as_str),
             call.duration_ms,
         );
     }
     if calls.is_empty() {
-        rows.push_str("<tr><td colspan=\"6\" class=\"muted\">No call matches.</td></tr>");
+        rows.push_str("<tr><td colspan=\"7\" class=\"muted\">No call matches.</td></tr>");
     }
-    let option = |value: &str, label: &str| {
-        let selected = if outcome == value { " selected" } else { "" };
+    let option = |chosen: &str, value: &str, label: &str| {
+        let selected = if chosen == value { " selected" } else { "" };
         format!("<option value=\"{value}\"{selected}>{label}</option>")
     };
+    let outcomes: String = [
+        ("", "any"),
+        ("ok", "ok"),
+        ("error", "error"),
+        ("failed", "failed"),
+        ("cancelled", "cancelled"),
+        ("timeout", "timeout"),
+    ]
+    .iter()
+    .map(|(value, label)| option(outcome, value, label))
+    .collect();
+    let reasons: String = std::iter::once(option(reason, "", "any"))
+        .chain(
+            ErrorKind::ALL
+                .iter()
+                .map(|kind| option(reason, kind.as_str(), kind.as_str())),
+        )
+        .collect();
     let body = format!(
         "<h1>Recent tool calls</h1><p class=\"muted\">The latest {RECENT_CALLS} calls this server \
          ran, newest first (at most {MAX_SHOWN} shown; arguments are never recorded). The \
@@ -95,20 +119,15 @@ pub(crate) async fn index(
          <label for=\"f-wiki\">Wiki</label><input type=\"text\" id=\"f-wiki\" name=\"wiki\" value=\"{}\">\
          <label for=\"f-tool\">Tool</label><input type=\"text\" id=\"f-tool\" name=\"tool\" value=\"{}\">\
          <label for=\"f-user\">User</label><input type=\"text\" id=\"f-user\" name=\"user\" value=\"{}\">\
-         <label for=\"f-outcome\">Outcome</label><select id=\"f-outcome\" name=\"outcome\">{}{}{}{}{}{}</select>\
+         <label for=\"f-outcome\">Outcome</label><select id=\"f-outcome\" name=\"outcome\">{outcomes}</select>\
+         <label for=\"f-reason\">Reason</label><select id=\"f-reason\" name=\"reason\">{reasons}</select>\
          <p><button type=\"submit\">Filter</button></p></form>\
          <div class=\"card\"><table><thead><tr><th scope=\"col\">Finished</th><th scope=\"col\">Wiki</th>\
          <th scope=\"col\">Tool</th><th scope=\"col\">User</th><th scope=\"col\">Outcome</th>\
-         <th scope=\"col\">Duration</th></tr></thead><tbody>{rows}</tbody></table></div>",
+         <th scope=\"col\">Reason</th><th scope=\"col\">Duration</th></tr></thead><tbody>{rows}</tbody></table></div>",
         escape(wiki),
         escape(tool),
         escape(user),
-        option("", "any"),
-        option("ok", "ok"),
-        option("error", "error"),
-        option("failed", "failed"),
-        option("cancelled", "cancelled"),
-        option("timeout", "timeout"),
     );
     html::page(
         StatusCode::OK,
