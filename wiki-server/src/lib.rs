@@ -15,6 +15,7 @@
 
 pub mod access;
 pub mod audit;
+pub mod confirm;
 mod context;
 mod error;
 pub mod heavy;

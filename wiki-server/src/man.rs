@@ -17,7 +17,8 @@ use mcp_runtime::prelude::*;
 use mcp_runtime::{ServedTool, ToolSet};
 use serde_json::Value;
 
-use crate::context::{WikiContext, served_tools};
+use crate::confirm::{CONFIRM_NOTE, CONFIRM_WRITES_NOTE};
+use crate::context::{WikiContext, confirms_writes, served_tools};
 
 mod markdown_syntax;
 
@@ -59,9 +60,23 @@ impl Execute for Man {
     async fn execute(self, ctx: &ToolContext) -> ToolResult {
         let empty = ToolSet::default();
         let tools = served_tools(ctx).unwrap_or(&empty);
+        let confirm_writes = confirms_writes(ctx);
         match self.tool {
+            None if confirm_writes && tools.iter().any(|served| served.writes()) => Ok(
+                ToolOutput::text(format!("{}\n{CONFIRM_WRITES_NOTE}\n", catalog(tools))),
+            ),
             None => Ok(ToolOutput::text(catalog(tools))),
-            Some(name) => page(tools, &name, ctx.reach()).map(ToolOutput::text),
+            Some(name) => {
+                let text = page(tools, &name, ctx.reach())?;
+                let asks = tools.get(name.trim()).is_some_and(|served| {
+                    served.writes() && (confirm_writes || served.tool.declaration().confirm)
+                });
+                Ok(ToolOutput::text(if asks {
+                    format!("{text}\nCONFIRMATION\n    {CONFIRM_NOTE}\n")
+                } else {
+                    text
+                }))
+            }
         }
     }
 }

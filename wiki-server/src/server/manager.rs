@@ -548,11 +548,14 @@ fn build(
         .map(str::trim)
         .filter(|description| !description.is_empty())
         .unwrap_or(DEFAULT_DESCRIPTION);
-    let instructions = if user_tools.get(MAN).is_some() {
+    let mut instructions = if user_tools.get(MAN).is_some() {
         format!("{description}\n\n{MAN_HINT}")
     } else {
         description.to_owned()
     };
+    if inputs.config.confirm_writes {
+        instructions = format!("{instructions}\n\n{}", crate::confirm::CONFIRM_WRITES_NOTE);
+    }
     let filter = Arc::new(SpaceFilter::from_config(wiki, &inputs.config));
     tracing::debug!(wiki = %wiki, tools = %user_tools.names(), "built the wiki's MCP server");
     Ok(Some(Arc::new(WikiServer {
