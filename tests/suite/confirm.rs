@@ -44,7 +44,14 @@ async fn result(server: &TestServer, token: &str, body: &Value) -> Value {
             "main",
             Some(token),
             body,
-            &[("mcp-protocol-version", PROTOCOL)],
+            &[
+                ("mcp-protocol-version", PROTOCOL),
+                ("mcp-method", "tools/call"),
+                (
+                    "mcp-name",
+                    body["params"]["name"].as_str().unwrap_or_default(),
+                ),
+            ],
         )
         .await;
     let status = response.status();
@@ -156,7 +163,7 @@ async fn a_write_runs_once_after_the_person_accepts() {
     );
 
     // A no-op rewrite leaves the version where it is, so only the redemption stops a replay.
-    let same = json!({"reference": "Sandbox.Confirmed", "content": "hello"});
+    let same = json!({"reference": "Sandbox.Confirmed", "content": "hello", "base_version": "1.1"});
     let (message, state) = question(
         &result(
             &server,
