@@ -288,7 +288,7 @@ async fn run(
         Err(panic) => return (Outcome::Failed, Err(internal_error(id, &*panic))),
     };
     let cancellation = ctx.cancellation().clone();
-    let started = Instant::now();
+    let started = tokio::time::Instant::now();
     tokio::select! {
         // A tool that finished wins over a signal that fired at the same moment.
         biased;

@@ -21,7 +21,7 @@
 
 use std::fmt;
 use std::sync::{Arc, Mutex, PoisonError};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use rmcp::model::{
     CallToolRequestParams, ClientCapabilities, ElicitRequestParams, ElicitResult,
@@ -30,6 +30,7 @@ use rmcp::model::{
 use rmcp::service::RequestContext;
 use rmcp::{Peer, RoleServer};
 use tokio::sync::Notify;
+use tokio::time::Instant;
 
 /// How the person behind this call's client can be asked a question.
 #[derive(Clone, Default)]
@@ -186,7 +187,8 @@ pub fn input_required(
 
 /// The call's clock: the timeout counts the time a tool runs, not the time a person takes to
 /// answer its question. Shared by the call path (which waits on it) and the asking code
-/// (which pauses it); a fresh clock is never paused.
+/// (which pauses it); a fresh clock is never paused. It reads tokio's clock, so a test on
+/// paused time sees pauses of virtual seconds.
 #[derive(Debug, Clone, Default)]
 pub struct CallClock {
     inner: Arc<ClockInner>,
@@ -241,7 +243,7 @@ impl CallClock {
                 None => resumed.await,
                 Some(at) => {
                     tokio::select! {
-                        () = tokio::time::sleep_until(at.into()) => {
+                        () = tokio::time::sleep_until(at) => {
                             // A pause that began and ended meanwhile moved the deadline on.
                             let state = self.lock();
                             if state.open.is_none() && Instant::now() >= started + budget + state.paused {
