@@ -17,7 +17,7 @@ use mcp_runtime::prelude::*;
 use mcp_runtime::{ServedTool, ToolSet};
 use serde_json::Value;
 
-use crate::confirm::{CONFIRM_NOTE, CONFIRM_WRITES_NOTE};
+use crate::confirm::{CONFIRM_NOTE, CONFIRM_WHEN_ASKABLE_NOTE, CONFIRM_WRITES_NOTE};
 use crate::context::{WikiContext, confirms_writes, served_tools};
 
 mod markdown_syntax;
@@ -68,13 +68,23 @@ impl Execute for Man {
             None => Ok(ToolOutput::text(catalog(tools))),
             Some(name) => {
                 let text = page(tools, &name, ctx.reach())?;
-                let asks = tools.get(name.trim()).is_some_and(|served| {
-                    served.writes() && (confirm_writes || served.tool.declaration().confirm)
-                });
-                Ok(ToolOutput::text(if asks {
-                    format!("{text}\nCONFIRMATION\n    {CONFIRM_NOTE}\n")
-                } else {
-                    text
+                let note = tools
+                    .get(name.trim())
+                    .filter(|served| served.writes())
+                    .and_then(|served| {
+                        if confirm_writes {
+                            Some(CONFIRM_NOTE)
+                        } else {
+                            served
+                                .tool
+                                .declaration()
+                                .confirm
+                                .then_some(CONFIRM_WHEN_ASKABLE_NOTE)
+                        }
+                    });
+                Ok(ToolOutput::text(match note {
+                    Some(note) => format!("{text}\nCONFIRMATION\n    {note}\n"),
+                    None => text,
                 }))
             }
         }

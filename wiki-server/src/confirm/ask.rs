@@ -33,6 +33,8 @@ pub(crate) struct Confirmation {
     elicitation: Elicitation,
     clock: CallClock,
     seal: Option<StateSeal>,
+    /// How long a question's state stays valid.
+    ttl: Duration,
     store: Arc<dyn Store>,
 }
 
@@ -59,6 +61,7 @@ pub(crate) struct Asking<'a> {
     pub(crate) request: &'a ToolCall,
     pub(crate) clock: CallClock,
     pub(crate) link_key: Option<&'a LinkKey>,
+    pub(crate) ttl: Duration,
     pub(crate) store: Arc<dyn Store>,
 }
 
@@ -74,6 +77,7 @@ impl Confirmation {
             elicitation: asking.request.elicitation.clone(),
             clock: asking.clock,
             seal: asking.link_key.map(StateSeal::new),
+            ttl: asking.ttl,
             store: asking.store,
         })
     }
@@ -102,7 +106,7 @@ impl Confirmation {
             }
             Elicitation::InputRequired(None) => {
                 let seal = self.seal()?;
-                let state = seal.seal(&self.binding(base));
+                let state = seal.seal(&self.binding(base), self.ttl);
                 Err(ToolError::input_required(elicit::input_required(
                     QUESTION_KEY,
                     yes_no_question(question),
@@ -145,9 +149,10 @@ impl Confirmation {
         let nonce = match self.seal()?.open(state, &self.binding(base)) {
             Ok(nonce) => nonce,
             Err(StateRefusal::Expired) => {
-                return Err(refused(
-                    "the confirmation expired (a question is valid 5 minutes)",
-                ));
+                return Err(refused(&format!(
+                    "the confirmation expired (a question is valid {})",
+                    lifetime(self.ttl)
+                )));
             }
             Err(StateRefusal::Invalid) => {
                 return Err(refused(
@@ -165,7 +170,8 @@ impl Confirmation {
             None => return Err(refused("the retry carried no answer to the question")),
         }
         let store = Arc::clone(&self.store);
-        let first = tokio::task::spawn_blocking(move || redeem(&*store, &nonce))
+        let ttl = self.ttl;
+        let first = tokio::task::spawn_blocking(move || redeem(&*store, &nonce, ttl))
             .await
             .map_err(|_| {
                 ToolError::new("The server is shutting down; retry the call in a moment.")
@@ -208,6 +214,16 @@ impl Confirmation {
             arguments: self.arguments,
             base: base.to_owned(),
         }
+    }
+}
+
+/// `5 minutes`, `1 second`: how long a question stays valid, in words.
+fn lifetime(ttl: Duration) -> String {
+    let seconds = ttl.as_secs().max(1);
+    if seconds.is_multiple_of(60) {
+        super::question::plural((seconds / 60) as usize, "minute", "minutes")
+    } else {
+        super::question::plural(seconds as usize, "second", "seconds")
     }
 }
 

@@ -29,6 +29,8 @@ mod ask;
 pub(crate) mod question;
 pub(crate) mod state;
 
+pub use state::STATE_TTL;
+
 pub(crate) use ask::{Asking, Confirmation};
 
 /// What the catalog and the initialize instructions of a wiki with `confirm_writes=true` say.
@@ -36,9 +38,19 @@ pub const CONFIRM_WRITES_NOTE: &str = "Every write on this wiki asks the person 
      client to confirm it first (the wiki's confirm_writes setting): a client without \
      elicitation support cannot write here.";
 
-/// What the manual page of a write tool that asks says.
+/// What the manual page of a write tool says on a wiki with `confirm_writes=true`.
 pub const CONFIRM_NOTE: &str = "Before it writes, this tool asks the person using your client \
      to confirm the change, described in words (the page, its version, the size of the change \
      or what will be deleted). Declined: nothing is written and the result says so; do not \
-     retry the same change unless they ask for it.";
+     retry the same change unless they ask for it. This wiki requires the confirmation: a \
+     client that cannot ask is refused, nothing written.";
+
+/// What the manual page of a tool declared `confirm` says on a wiki that does not require
+/// confirmation: it asks when it can, and runs without asking when the client cannot.
+pub const CONFIRM_WHEN_ASKABLE_NOTE: &str = "When your client supports elicitation, this tool \
+     first asks the person using it to confirm the change, described in words (the page, its \
+     version, what will be deleted). Declined: nothing is written and the result says so; do \
+     not retry the same change unless they ask for it. A client that cannot ask (no \
+     elicitation capability, or HTTP on a protocol before 2026-07-28) runs it without asking: \
+     this wiki does not require confirmation (its confirm_writes setting is false).";
 pub use question::Proposal;

@@ -20,13 +20,14 @@ use wiki_store::{SecretStore, StoreError};
 
 use crate::links::LinkKey;
 
-/// How long a person has to answer (and the client to retry) before the state expires.
-pub(crate) const STATE_TTL: Duration = Duration::from_secs(5 * 60);
+/// How long a person has to answer (and the client to retry) before the state expires, unless
+/// the server's settings say otherwise ([`crate::ServerSettings::confirmation_ttl`]).
+pub const STATE_TTL: Duration = Duration::from_secs(5 * 60);
 
 /// The purpose the sealing key is derived for from the link key.
 const KEY_PURPOSE: &[u8] = b"wiki-mcp/confirm-writes/request-state/v1";
 
-/// The prefix of the farm-secret names that record redeemed nonces.
+/// The family of the farm-secret names that record redeemed nonces.
 const REDEEMED_PREFIX: &str = "confirm-redeemed.";
 
 /// What a state is valid for: one user's call of one tool with these arguments on one wiki,
@@ -85,12 +86,8 @@ impl StateSeal {
         Self { codec }
     }
 
-    /// A fresh state for `binding`: a random nonce, sealed for [`STATE_TTL`].
-    pub(crate) fn seal(&self, binding: &Binding) -> String {
-        self.seal_for(binding, STATE_TTL)
-    }
-
-    fn seal_for(&self, binding: &Binding, ttl: Duration) -> String {
+    /// A fresh state for `binding`: a random nonce, sealed for `ttl`.
+    pub(crate) fn seal(&self, binding: &Binding, ttl: Duration) -> String {
         let mut nonce = [0u8; 16];
         rand::fill(&mut nonce);
         let associated = binding.associated_data();
@@ -116,10 +113,31 @@ impl StateSeal {
 /// Records `nonce` as redeemed: `true` for the first redemption in the farm, `false` for every
 /// later one (a replay). The farm-secret table's insert-if-absent is atomic on every backend,
 /// so of replicas redeeming one state at once exactly one wins.
-pub(crate) fn redeem(store: &dyn SecretStore, nonce: &str) -> Result<bool, StoreError> {
+///
+/// Then forgets the records older than twice `ttl`: a record is made before its state expires,
+/// so the state of one older than `ttl` is refused as expired anyway, and the second `ttl` is
+/// room for replicas whose clocks disagree. So the table holds the redemptions of the last few
+/// minutes, not every confirmation ever given.
+pub(crate) fn redeem(
+    store: &dyn SecretStore,
+    nonce: &str,
+    ttl: Duration,
+) -> Result<bool, StoreError> {
     let mut marker = [0u8; 16];
     rand::fill(&mut marker);
     let stored = store.farm_secret(&format!("{REDEEMED_PREFIX}{nonce}"), &marker)?;
+    let keep_ms = i64::try_from(ttl.saturating_mul(2).as_millis()).unwrap_or(i64::MAX);
+    let now_ms = i64::try_from(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap_or_default()
+            .as_millis(),
+    )
+    .unwrap_or(i64::MAX);
+    // A failed prune loses nothing: the next redemption prunes what this one left.
+    if let Err(error) = store.prune_farm_secrets(REDEEMED_PREFIX, now_ms.saturating_sub(keep_ms)) {
+        tracing::warn!(%error, "could not forget expired confirmation redemptions");
+    }
     Ok(stored == marker)
 }
 
@@ -191,7 +209,7 @@ mod tests {
     fn a_state_opens_only_for_its_own_call_and_key() {
         let key = LinkKey::random();
         let seal = StateSeal::new(&key);
-        let state = seal.seal(&binding());
+        let state = seal.seal(&binding(), STATE_TTL);
         assert!(seal.open(&state, &binding()).is_ok());
         let foreign = [
             Binding {
@@ -236,7 +254,7 @@ mod tests {
     #[test]
     fn a_state_past_its_lifetime_is_expired() {
         let seal = StateSeal::new(&LinkKey::random());
-        let state = seal.seal_for(&binding(), Duration::from_millis(1));
+        let state = seal.seal(&binding(), Duration::from_millis(1));
         std::thread::sleep(Duration::from_millis(20));
         assert_eq!(seal.open(&state, &binding()), Err(StateRefusal::Expired));
     }

@@ -137,6 +137,7 @@ impl Manager {
             request,
             clock: ctx.clock().clone(),
             link_key: self.link_key().as_deref(),
+            ttl: self.settings().confirmation_ttl,
             store: Arc::clone(self.store()),
         });
         if let (Some(confirmation), Some(call)) =
