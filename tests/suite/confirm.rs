@@ -4,6 +4,8 @@
 //! cannot ask, and a forged, replayed or foreign state write nothing. The bundled deletes
 //! (declared `confirm`) ask on a wiki that does not require confirmation too.
 
+use std::time::Duration;
+
 use serde_json::{Value, json};
 use wiki_store::model::wiki::WikiId;
 use wiki_store::reference::DocumentReference;
@@ -97,6 +99,19 @@ fn page(server: &TestServer, name: &str) -> Option<(String, String)> {
         .map(|row| (row.version.to_string(), row.content))
 }
 
+/// How the latest `n` calls of `tool` ended, oldest first, as the audit recorded them.
+fn audited(server: &TestServer, tool: &str, n: usize) -> Vec<&'static str> {
+    let mut outcomes: Vec<_> = server
+        .manager
+        .recent_calls()
+        .newest(n, |record| record.tool == tool)
+        .into_iter()
+        .map(|record| record.outcome.as_str())
+        .collect();
+    outcomes.reverse();
+    outcomes
+}
+
 fn configure(server: &TestServer, confirm_writes: bool) {
     let main = WikiId::main();
     let mut config = server.store.mcp_config(&main);
@@ -183,6 +198,20 @@ async fn a_write_runs_once_after_the_person_accepts() {
     assert!(!is_error(&first), "{first}");
     let again = result(&server, &token, &retry).await;
     assert!(text(&again).contains("already used once"), "{again}");
+    assert_eq!(
+        audited(&server, "write_document", 6),
+        // The replayed create is refused before any question: the page now exists, and
+        // rewriting it needs its base_version.
+        [
+            "input_required",
+            "ok",
+            "error",
+            "input_required",
+            "ok",
+            "unconfirmed"
+        ],
+        "the audit says how each round ended"
+    );
     server.stop().await.expect("the server stops");
 }
 
@@ -286,6 +315,19 @@ async fn declined_unaskable_forged_and_foreign_confirmations_write_nothing() {
         None,
         "nothing was written"
     );
+    assert_eq!(
+        audited(&server, "write_document", 7),
+        [
+            "input_required",
+            "declined",
+            "declined",
+            "unconfirmed",
+            "unconfirmed",
+            "unconfirmed",
+            "unconfirmed"
+        ],
+        "a decline or a cancel is audited declined, every refused confirmation unconfirmed"
+    );
     server.stop().await.expect("the server stops");
 }
 
@@ -340,5 +382,47 @@ async fn a_delete_declared_confirm_asks_on_a_wiki_that_does_not_require_it() {
     .await;
     assert!(!is_error(&deleted), "{deleted}");
     assert_eq!(page(&server, "Sandbox.Doomed"), None);
+    server.stop().await.expect("the server stops");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_state_past_its_lifetime_is_refused_and_writes_nothing() {
+    let server = TestServer::start_with_settings(|settings| {
+        settings.with_confirmation_ttl(Duration::from_secs(1))
+    })
+    .await;
+    configure(&server, true);
+    let token = server.admin_token.clone();
+    let create = json!({"reference": "Sandbox.TooLate", "content": "late"});
+    let (_, state) = question(
+        &result(
+            &server,
+            &token,
+            &call("write_document", create.clone(), true, None),
+        )
+        .await,
+    );
+    // Past the state's one second, with room for a slow machine's first round.
+    tokio::time::sleep(Duration::from_millis(2_100)).await;
+    let late = result(
+        &server,
+        &token,
+        &call("write_document", create, true, Some((&state, "accept"))),
+    )
+    .await;
+    assert!(is_error(&late), "{late}");
+    assert!(
+        text(&late).contains("the confirmation expired (a question is valid 1 second)"),
+        "{late}"
+    );
+    assert_eq!(
+        page(&server, "Sandbox.TooLate"),
+        None,
+        "nothing was written"
+    );
+    assert_eq!(
+        audited(&server, "write_document", 2),
+        ["input_required", "unconfirmed"]
+    );
     server.stop().await.expect("the server stops");
 }
