@@ -23,6 +23,7 @@ pub(crate) const TOOL_KEYS: &[&str] = &[
     "idempotent",
     "additive",
     "open_world",
+    "confirm",
 ];
 
 /// The keys `#[param(...)]` accepts on a tool's field.
@@ -67,6 +68,8 @@ pub(crate) struct ToolAttrs {
     pub(crate) idempotent: Option<Spanned<()>>,
     pub(crate) additive: Option<Spanned<()>>,
     pub(crate) open_world: Option<Spanned<bool>>,
+    /// `confirm` (write tools): always ask the person before the write runs.
+    pub(crate) confirm: Option<Spanned<()>>,
 }
 
 /// `#[param(...)]` on a tool's field.
@@ -102,6 +105,7 @@ pub(crate) fn parse_tool_attrs(cx: &Ctxt, args: TokenStream) -> ToolAttrs {
             "idempotent" => attrs.idempotent = flag(cx, &meta, &key)?,
             "additive" => attrs.additive = flag(cx, &meta, &key)?,
             "open_world" => attrs.open_world = bool_value(cx, &meta, &key)?,
+            "confirm" => attrs.confirm = flag(cx, &meta, &key)?,
             _ => not_parsed(cx, &meta, &key),
         }
         Ok(())
@@ -566,7 +570,8 @@ mod tests {
             messages,
             [
                 "unknown #[mcp_tool] key `colour`; expected one of: id, name, write, category, \
-                 summary, man, title, rename_all, output, idempotent, additive, open_world",
+                 summary, man, title, rename_all, output, idempotent, additive, open_world, \
+                 confirm",
                 "duplicate #[mcp_tool] key `id`; give it once",
                 "`write` is a flag: write `write` alone, without a value",
             ]

@@ -197,6 +197,7 @@ fn declaration(tool: &Tool<'_>, private: &TokenStream) -> TokenStream {
     let write = attrs.write;
     let idempotent = attrs.idempotent.is_some();
     let additive = attrs.additive.is_some();
+    let confirm = attrs.confirm.is_some();
     let open_world = match &attrs.open_world {
         Some(open) => {
             let open = open.value;
@@ -232,6 +233,7 @@ fn declaration(tool: &Tool<'_>, private: &TokenStream) -> TokenStream {
             write: #write,
             idempotent: #idempotent,
             additive: #additive,
+            confirm: #confirm,
             open_world: #open_world,
             output: #output,
             man: #man,

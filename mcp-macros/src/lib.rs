@@ -40,7 +40,8 @@ use proc_macro::TokenStream;
 /// (structured output: the `outputSchema` is derived from `T`, and the tool implements
 /// `Execute<Structured<T>>`), `idempotent` and `additive` (write tools: `idempotentHint`, and
 /// `destructiveHint: false` for a write that only adds), `open_world = true|false`
-/// (`openWorldHint`; left out when not given).
+/// (`openWorldHint`; left out when not given), `confirm` (write tools: every call asks the
+/// person behind the client before it writes, whatever the wiki's `confirm_writes`).
 ///
 /// Field keys in `#[param(...)]`: `rename = "wire"`, `default = N` and `range = a..=b` (integers),
 /// `clamp` (clamp into `range` instead of refusing), `required` (string maps), `raw` (a `String`

@@ -68,11 +68,20 @@ fn check_shape(cx: &Ctxt, tool: &Tool<'_>) {
     }
 }
 
-/// `idempotent` and `additive` describe how a write changes content; on a read tool (which
-/// changes nothing, so is idempotent and not destructive by nature) they mean nothing.
+/// `idempotent` and `additive` describe how a write changes content, and `confirm` asks before
+/// it does; on a read tool (which changes nothing, so is idempotent and not destructive by
+/// nature) they mean nothing.
 fn check_write_hints(cx: &Ctxt, tool: &Tool<'_>) {
     if tool.attrs.write {
         return;
+    }
+    if let Some(given) = &tool.attrs.confirm {
+        cx.error_spanned_by(
+            &given.tokens,
+            "`confirm` asks a person before this tool writes: add `write` if this tool changes \
+             content, or remove `confirm` (a read tool changes nothing, so there is nothing to \
+             confirm)",
+        );
     }
     for (key, given) in [
         ("idempotent", &tool.attrs.idempotent),

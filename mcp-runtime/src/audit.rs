@@ -30,6 +30,14 @@ pub enum Outcome {
     Cancelled,
     /// The call ran past the server's timeout and was cancelled.
     Timeout,
+    /// The person asked to confirm the call declined it: nothing was done.
+    Declined,
+    /// The call needed a confirmation it could not get (a client that cannot ask, a forged,
+    /// replayed, expired or foreign confirmation): nothing was done.
+    Unconfirmed,
+    /// The call answered a question for the person (an input-required result) and waits for
+    /// the client's retry: nothing was done yet.
+    InputRequired,
 }
 
 impl Outcome {
@@ -41,6 +49,9 @@ impl Outcome {
             Outcome::Failed => "failed",
             Outcome::Cancelled => "cancelled",
             Outcome::Timeout => "timeout",
+            Outcome::Declined => "declined",
+            Outcome::Unconfirmed => "unconfirmed",
+            Outcome::InputRequired => "input_required",
         }
     }
 }

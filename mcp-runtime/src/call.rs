@@ -30,18 +30,20 @@ use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResult, ContentBlock as RmcpContent, RequestParamsMeta,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock as RmcpContent,
+    RequestParamsMeta,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer};
 
 use crate::audit::{Audit, AuditRecord, LogAudit, Outcome};
 use crate::context::ToolContext;
+use crate::elicit::Elicitation;
 use crate::output::guard::fragment;
 use crate::param::JsonObject;
 use crate::reason::ErrorKind;
 use crate::signals::{CancellationToken, PeerProgress, ProgressReporter, ProgressSink};
-use crate::tool::{ContentBlock, ToolError, ToolOutput, ToolResult};
+use crate::tool::{ContentBlock, Stop, ToolError, ToolOutput, ToolResult};
 use crate::toolset::{ServedTool, ToolSet};
 
 /// The per-call timeout when a server configures none.
@@ -62,6 +64,8 @@ pub struct ToolCall {
     pub cancellation: CancellationToken,
     /// The request's progress sink, when it asked for progress.
     pub progress: Option<Arc<dyn ProgressSink>>,
+    /// How the call can ask its client's person a question; unavailable by default.
+    pub elicitation: Elicitation,
 }
 
 impl fmt::Debug for ToolCall {
@@ -71,6 +75,7 @@ impl fmt::Debug for ToolCall {
             .field("arguments", &self.arguments)
             .field("cancelled", &self.cancellation.is_cancelled())
             .field("progress", &self.progress.is_some())
+            .field("elicitation", &self.elicitation)
             .finish()
     }
 }
@@ -83,6 +88,7 @@ impl ToolCall {
             arguments,
             cancellation: CancellationToken::new(),
             progress: None,
+            elicitation: Elicitation::Unavailable,
         }
     }
 
@@ -98,15 +104,25 @@ impl ToolCall {
         self
     }
 
-    /// The call of an rmcp request: its name and arguments, its cancellation token, and its
-    /// progress token (notifications go to the request's peer).
+    /// The call can ask its client's person through `elicitation`.
+    pub fn with_elicitation(mut self, elicitation: Elicitation) -> Self {
+        self.elicitation = elicitation;
+        self
+    }
+
+    /// The call of an rmcp request: its name and arguments, its cancellation token, its
+    /// progress token (notifications go to the request's peer), and how it can ask its person
+    /// ([`Elicitation::of_request`]: the protocol and the client's capabilities).
     pub fn from_rmcp(request: CallToolRequestParams, context: &RequestContext<RoleServer>) -> Self {
         // rmcp lifts a request's `_meta` onto its context; a hand-built request keeps it.
         let token = context
             .meta
             .get_progress_token()
             .or_else(|| request.progress_token());
-        let call = Self::from(request).with_cancellation(context.ct.clone());
+        let elicitation = Elicitation::of_request(&request, context);
+        let call = Self::from(request)
+            .with_cancellation(context.ct.clone())
+            .with_elicitation(elicitation);
         match token {
             Some(token) => {
                 call.with_progress(Arc::new(PeerProgress::new(context.peer.clone(), token)))
@@ -170,20 +186,46 @@ impl CallSettings {
 /// Runs `request` for the caller of `ctx`, among the tools of `tools` (what this caller may
 /// use): the tool's output, or an `isError` result for every failure of the tool, internal ones
 /// included. `Err` (a JSON-RPC error) only when no such tool is in `tools`.
+///
+/// For a transport that answers protocol 2026-07-28 use [`respond`], which can also answer an
+/// input-required result; here a call whose request said it can take one
+/// ([`Elicitation::InputRequired`]) gets, instead, an `isError` result saying its client must
+/// retry on a transport that carries the question.
 pub async fn call(
     tools: &ToolSet,
     request: ToolCall,
     ctx: ToolContext,
     settings: &CallSettings,
 ) -> Result<CallToolResult, ErrorData> {
+    respond(tools, request, ctx, settings)
+        .await
+        .map(|response| match response {
+            CallToolResponse::Complete(result) => result,
+            _ => CallToolResult::error(vec![RmcpContent::text(
+                "Error: this call needs a person's answer, which this transport cannot carry. \
+                 Nothing was done; call the tool over the MCP endpoint.",
+            )]),
+        })
+}
+
+/// [`call`], answering a tool that needs the person's answer first with the input-required
+/// result it built (protocol 2026-07-28's multi round-trip request).
+pub async fn respond(
+    tools: &ToolSet,
+    request: ToolCall,
+    ctx: ToolContext,
+    settings: &CallSettings,
+) -> Result<CallToolResponse, ErrorData> {
     let Some(served) = tools.get(&request.name) else {
         return Err(unknown_tool(tools, &request.name));
     };
     // The tool's own token: the timeout cancels it without touching the transport's.
-    let ctx = ctx.with_signals(
-        request.cancellation.child_token(),
-        ProgressReporter::new(request.progress),
-    );
+    let ctx = ctx
+        .with_signals(
+            request.cancellation.child_token(),
+            ProgressReporter::new(request.progress),
+        )
+        .with_elicitation(request.elicitation);
     Ok(execute_wrapped(served, &ctx, &request.arguments, settings).await)
 }
 
@@ -205,7 +247,7 @@ async fn execute_wrapped(
     ctx: &ToolContext,
     arguments: &JsonObject,
     settings: &CallSettings,
-) -> CallToolResult {
+) -> CallToolResponse {
     let started = Instant::now();
     let (outcome, result) = match refuse_guest_write(served, ctx) {
         Err(refusal) => (Outcome::Error, Err(refusal)),
@@ -249,6 +291,7 @@ async fn run(
         Err(panic) => return (Outcome::Failed, Err(internal_error(id, &*panic))),
     };
     let cancellation = ctx.cancellation().clone();
+    let started = tokio::time::Instant::now();
     tokio::select! {
         // A tool that finished wins over a signal that fired at the same moment.
         biased;
@@ -257,7 +300,7 @@ async fn run(
                 Ok(output) => (Outcome::Ok, Ok(output)),
                 Err(error) => (Outcome::Failed, Err(error)),
             },
-            Ok(Err(error)) => (Outcome::Error, Err(error)),
+            Ok(Err(error)) => (stopped(&error), Err(error)),
             Err(panic) => (Outcome::Failed, Err(internal_error(id, &*panic))),
         },
         () = cancellation.cancelled() => {
@@ -271,7 +314,7 @@ async fn run(
                 .with_kind(ErrorKind::Cancelled)),
             )
         }
-        () = tokio::time::sleep(timeout) => {
+        () = ctx.clock().expired(started, timeout) => {
             // Tell whatever the tool started (blocking store work, a renderer) to stop.
             cancellation.cancel();
             tracing::warn!(
@@ -370,10 +413,27 @@ fn seconds(duration: Duration) -> String {
     }
 }
 
+/// The audit outcome of a tool's error: declined and unconfirmed writes and questions for the
+/// person are not ordinary errors.
+fn stopped(error: &ToolError) -> Outcome {
+    match error.stop() {
+        Stop::Error => Outcome::Error,
+        Stop::Declined => Outcome::Declined,
+        Stop::Unconfirmed => Outcome::Unconfirmed,
+        Stop::InputRequired(_) => Outcome::InputRequired,
+    }
+}
+
 /// A tool's result as MCP content (and its `structuredContent`, for a tool declared with
-/// `output`); an error is one text block with `isError: true`, never structured content.
-fn to_mcp(result: ToolResult) -> CallToolResult {
-    match result {
+/// `output`); an error is one text block with `isError: true`, never structured content; a
+/// question for the person is the input-required result the tool built.
+fn to_mcp(result: ToolResult) -> CallToolResponse {
+    if let Err(error) = &result
+        && let Stop::InputRequired(input) = error.stop()
+    {
+        return CallToolResponse::InputRequired(*input.0.clone());
+    }
+    CallToolResponse::Complete(match result {
         Ok(output) => {
             let (content, structured) = output.into_parts();
             let mut result = CallToolResult::success(
@@ -391,7 +451,7 @@ fn to_mcp(result: ToolResult) -> CallToolResult {
             result
         }
         Err(error) => CallToolResult::error(vec![RmcpContent::text(error.message())]),
-    }
+    })
 }
 
 /// Polls a future inside `catch_unwind`: a panic while polling becomes `Err(payload)`.

@@ -10,6 +10,7 @@
 
 use http::Extensions;
 
+use crate::elicit::{CallClock, Elicitation};
 use crate::signals::{CancellationToken, ProgressReporter, ScanSignals};
 
 /// The name audit lines and messages give a caller without credentials.
@@ -27,6 +28,8 @@ pub struct ToolContext {
     extensions: Extensions,
     cancellation: CancellationToken,
     progress: ProgressReporter,
+    elicitation: Elicitation,
+    clock: CallClock,
 }
 
 impl ToolContext {
@@ -37,6 +40,8 @@ impl ToolContext {
             extensions: Extensions::new(),
             cancellation: CancellationToken::new(),
             progress: ProgressReporter::default(),
+            elicitation: Elicitation::Unavailable,
+            clock: CallClock::default(),
         }
     }
 
@@ -82,6 +87,23 @@ impl ToolContext {
     ) -> Self {
         self.cancellation = cancellation;
         self.progress = progress;
+        self
+    }
+
+    /// How this call can ask its client's person a question ([`crate::elicit`]).
+    pub fn elicitation(&self) -> &Elicitation {
+        &self.elicitation
+    }
+
+    /// This call's clock: pause it ([`CallClock::paused`]) while a person answers, so the
+    /// wait does not count against the call's timeout.
+    pub fn clock(&self) -> &CallClock {
+        &self.clock
+    }
+
+    /// The call path's half: how this call can ask, from its request.
+    pub(crate) fn with_elicitation(mut self, elicitation: Elicitation) -> Self {
+        self.elicitation = elicitation;
         self
     }
 

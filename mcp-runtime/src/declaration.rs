@@ -35,6 +35,10 @@ pub struct ToolDeclaration {
     /// `additive` (write tools): it only adds, never overwrites or deletes
     /// (`destructiveHint: false`).
     pub additive: bool,
+    /// `confirm` (write tools): every call asks the person behind the client before it writes,
+    /// whatever the wiki's configuration (the bundled deletes say it). What "asking" is, is the
+    /// server's: the wiki server's write door asks; the framework only carries the flag.
+    pub confirm: bool,
     /// `open_world = true|false`: whether it reaches beyond its own system (`openWorldHint`);
     /// `None` leaves the hint out (clients then assume `true`).
     pub open_world: Option<bool>,
@@ -83,6 +87,7 @@ pub(crate) mod testing {
             write,
             idempotent: false,
             additive: false,
+            confirm: false,
             open_world: None,
             output: None,
             man: None,

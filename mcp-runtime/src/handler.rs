@@ -17,7 +17,7 @@ use rmcp::model::{
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 
-use crate::call::{CallSettings, ToolCall, call};
+use crate::call::{CallSettings, ToolCall, respond};
 use crate::context::ToolContext;
 use crate::toolset::ToolSet;
 
@@ -107,13 +107,12 @@ impl ServerHandler for ToolHandler {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let ctx = ToolContext::new(self.inner.user.clone());
-        call(
+        respond(
             &self.inner.offered,
             ToolCall::from_rmcp(request, &context),
             ctx,
             &self.inner.settings,
         )
         .await
-        .map(CallToolResponse::from)
     }
 }

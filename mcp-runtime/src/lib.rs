@@ -14,6 +14,7 @@ pub mod call;
 pub mod context;
 pub mod declaration;
 pub mod definition;
+pub mod elicit;
 mod error;
 pub mod handler;
 mod invoke;

@@ -145,7 +145,36 @@ impl<T> Structured<T> {
 pub struct ToolError {
     message: String,
     kind: ErrorKind,
+    stop: Stop,
 }
+
+/// Why a call stopped without its tool's work being done, when the reason is not an ordinary
+/// error: what the audit says, and for an input-required result, what the client receives.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub(crate) enum Stop {
+    /// An ordinary agent-facing error.
+    #[default]
+    Error,
+    /// The person asked to confirm the call declined (or dismissed the question).
+    Declined,
+    /// The call needed a confirmation it did not get: the client cannot ask, or the
+    /// confirmation it sent back was forged, replayed, expired or for another call.
+    Unconfirmed,
+    /// The call must be retried with the person's answer (protocol 2026-07-28).
+    InputRequired(InputRequired),
+}
+
+/// An input-required result, compared by its wire form.
+#[derive(Debug, Clone)]
+pub(crate) struct InputRequired(pub(crate) Box<rmcp::model::InputRequiredResult>);
+
+impl PartialEq for InputRequired {
+    fn eq(&self, other: &Self) -> bool {
+        serde_json::to_value(&*self.0).ok() == serde_json::to_value(&*other.0).ok()
+    }
+}
+
+impl Eq for InputRequired {}
 
 impl ToolError {
     /// An error with an agent-facing message that names the corrective action, of kind
@@ -154,6 +183,35 @@ impl ToolError {
         Self {
             message: message.into(),
             kind: ErrorKind::Other,
+            stop: Stop::Error,
+        }
+    }
+
+    /// The person asked to confirm this call declined: nothing was done, and the audit says
+    /// `declined`.
+    pub fn declined(message: impl Into<String>) -> Self {
+        Self {
+            stop: Stop::Declined,
+            ..Self::new(message).with_kind(ErrorKind::Forbidden)
+        }
+    }
+
+    /// The call needed a confirmation it could not get (the client cannot ask, or what it sent
+    /// back does not verify): nothing was done, and the audit says `unconfirmed`.
+    pub fn unconfirmed(message: impl Into<String>) -> Self {
+        Self {
+            stop: Stop::Unconfirmed,
+            ..Self::new(message).with_kind(ErrorKind::Forbidden)
+        }
+    }
+
+    /// Not an error: the call answers `result` (protocol 2026-07-28's input-required result)
+    /// and the client retries it with the person's answer. Only a call whose
+    /// [`Elicitation`](crate::elicit::Elicitation) is `InputRequired` may end so.
+    pub fn input_required(result: rmcp::model::InputRequiredResult) -> Self {
+        Self {
+            stop: Stop::InputRequired(InputRequired(Box::new(result))),
+            ..Self::new("This call needs the answer to a question before it can run.")
         }
     }
 
@@ -172,6 +230,11 @@ impl ToolError {
     /// Its category: the audit line's `reason`.
     pub fn kind(&self) -> ErrorKind {
         self.kind
+    }
+
+    /// How the call stopped, for the audit outcome and the input-required answer.
+    pub(crate) fn stop(&self) -> &Stop {
+        &self.stop
     }
 }
 

@@ -16,3 +16,9 @@ fi
     "http://$address/rest/wikis/main/aiLLM/mcp" "$token"
 "$venv/bin/python" "$(dirname "$0")/check_surface.py" \
     "http://$address/rest/wikis/main/aiLLM/mcp" "$token"
+
+# Human confirmation of writes: the server applies the configuration on its next request.
+"$wiki_mcp" --data "$data/farm" config set --wiki main tools=default,+write_document \
+    confirm_writes=true
+"$venv/bin/python" "$(dirname "$0")/check_confirm.py" \
+    "http://$address/rest/wikis/main/aiLLM/mcp" "$token" "$wiki_mcp" "$data/farm"

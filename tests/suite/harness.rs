@@ -39,6 +39,8 @@ pub(crate) struct TestServer {
     pub(crate) dir: TempDir,
     pub(crate) admin_token: String,
     pub(crate) alice_token: String,
+    /// The server's manager: its audit memory ([`Manager::recent_calls`]) says how calls ended.
+    pub(crate) manager: Arc<Manager>,
     shutdown: CancellationToken,
     task: Option<JoinHandle<io::Result<()>>>,
 }
@@ -57,10 +59,29 @@ impl TestServer {
         Self::start_with_oidc(options, None).await
     }
 
+    /// A server like [`TestServer::start`] whose settings `settings` adjusts.
+    pub(crate) async fn start_with_settings(
+        settings: impl FnOnce(ServerSettings) -> ServerSettings,
+    ) -> Self {
+        let options = HttpOptions {
+            rate_limit: None,
+            ..HttpOptions::default()
+        };
+        Self::start_full(options, None, settings).await
+    }
+
     /// A server that also accepts the OIDC access tokens `oidc` verifies.
     pub(crate) async fn start_with_oidc(
         options: HttpOptions,
         oidc: Option<Arc<OidcIdentity>>,
+    ) -> Self {
+        Self::start_full(options, oidc, |settings| settings).await
+    }
+
+    async fn start_full(
+        options: HttpOptions,
+        oidc: Option<Arc<OidcIdentity>>,
+        settings: impl FnOnce(ServerSettings) -> ServerSettings,
     ) -> Self {
         let dir = tempfile::tempdir().expect("a temp dir");
         let store = farm::create(dir.path(), Content::Demo).expect("the demo farm");
@@ -85,12 +106,12 @@ impl TestServer {
         let manager = Arc::new(
             Manager::new(
                 shared,
-                ServerSettings::default().with_public_url(base.clone()),
+                settings(ServerSettings::default().with_public_url(base.clone())),
             )
             .expect("the server manager"),
         );
         let shutdown = CancellationToken::new();
-        let mut directory = Directory::new(manager);
+        let mut directory = Directory::new(Arc::clone(&manager));
         if let Some(oidc) = oidc {
             directory = directory.with_oidc(oidc);
         }
@@ -102,6 +123,7 @@ impl TestServer {
             dir,
             admin_token,
             alice_token,
+            manager,
             shutdown,
             task: Some(task),
         }

@@ -5,6 +5,7 @@ use bundled_tools as _;
 
 mod admin;
 mod admin_oidc;
+mod confirm;
 mod direct;
 mod edge;
 mod harness;

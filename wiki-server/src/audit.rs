@@ -1,10 +1,11 @@
 //! The wiki server's audit sink: the framework's record plus the wiki the call was made on.
 //!
 //! One event per call on tracing target `audit`, typed and fixed fields: `tool`, `wiki`, `user`
-//! (the name, or `guest`), `outcome` (`ok` | `error` | `failed` | `cancelled` | `timeout`),
-//! `reason` (the failure's category, e.g. `not_found`, `conflict`; `-` for `ok`) and
-//! `duration_ms`; never the arguments nor the error's message (see [`mcp_runtime::audit`]). The
-//! same fields of the latest calls are also kept in memory ([`RecentCalls`], bounded) for the admin page's audit view; the log stays the durable
+//! (the name, or `guest`), `outcome` (`ok` | `error` | `failed` | `cancelled` | `timeout` |
+//! `declined` | `unconfirmed` | `input_required`), `reason` (the failure's category, e.g.
+//! `not_found`, `conflict`; `-` for `ok`) and `duration_ms`; never the arguments nor the error's
+//! message (see [`mcp_runtime::audit`]). The same fields of the latest calls are also kept in
+//! memory ([`RecentCalls`], bounded) for the admin page's audit view; the log stays the durable
 //! record.
 
 use std::collections::VecDeque;

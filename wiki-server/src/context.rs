@@ -134,3 +134,8 @@ fn wiki_call(ctx: &ToolContext) -> Option<&WikiCall> {
 pub(crate) fn served_tools(ctx: &ToolContext) -> Option<&ToolSet> {
     wiki_call(ctx).map(|call| call.server.tools(ctx.is_guest()))
 }
+
+/// Whether the wiki of this call confirms every write (`confirm_writes`).
+pub(crate) fn confirms_writes(ctx: &ToolContext) -> bool {
+    wiki_call(ctx).is_some_and(|call| call.server.confirm_writes())
+}

@@ -16,6 +16,7 @@
 pub mod access;
 pub mod audit;
 pub mod categories;
+pub mod confirm;
 mod context;
 mod error;
 pub mod heavy;

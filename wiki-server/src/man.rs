@@ -18,7 +18,8 @@ use mcp_runtime::{ServedTool, ToolSet};
 use serde_json::Value;
 
 use crate::categories;
-use crate::context::{WikiContext, served_tools};
+use crate::confirm::{CONFIRM_NOTE, CONFIRM_WHEN_ASKABLE_NOTE, CONFIRM_WRITES_NOTE};
+use crate::context::{WikiContext, confirms_writes, served_tools};
 
 mod markdown_syntax;
 
@@ -60,9 +61,33 @@ impl Execute for Man {
     async fn execute(self, ctx: &ToolContext) -> ToolResult {
         let empty = ToolSet::default();
         let tools = served_tools(ctx).unwrap_or(&empty);
+        let confirm_writes = confirms_writes(ctx);
         match self.tool {
+            None if confirm_writes && tools.iter().any(|served| served.writes()) => Ok(
+                ToolOutput::text(format!("{}\n{CONFIRM_WRITES_NOTE}\n", catalog(tools))),
+            ),
             None => Ok(ToolOutput::text(catalog(tools))),
-            Some(name) => page(tools, &name, ctx.reach()).map(ToolOutput::text),
+            Some(name) => {
+                let text = page(tools, &name, ctx.reach())?;
+                let note = tools
+                    .get(name.trim())
+                    .filter(|served| served.writes())
+                    .and_then(|served| {
+                        if confirm_writes {
+                            Some(CONFIRM_NOTE)
+                        } else {
+                            served
+                                .tool
+                                .declaration()
+                                .confirm
+                                .then_some(CONFIRM_WHEN_ASKABLE_NOTE)
+                        }
+                    });
+                Ok(ToolOutput::text(match note {
+                    Some(note) => format!("{text}\nCONFIRMATION\n    {note}\n"),
+                    None => text,
+                }))
+            }
         }
     }
 }

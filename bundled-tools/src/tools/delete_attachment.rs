@@ -18,11 +18,13 @@ use crate::seams::written::Written;
 ///
 /// base_version is REQUIRED: the document's version as get_document shows it (deleting saves a
 /// new minor version of the document). An administrator can restore the attachment from the
-/// recycle bin.
+/// recycle bin. When your client supports elicitation, the person using it is asked to confirm
+/// the delete first (declared `confirm`).
 #[mcp_tool(
     id = "delete_attachment",
     write,
     output = Written,
+    confirm,
     category = categories::AUTHORING,
     title = "Delete an attachment",
     man = "NOTES

@@ -24,10 +24,13 @@ const CHILDREN_PAGE: usize = 500;
 /// base_version is required: the version get_document showed. A space home (WebHome) that
 /// still has other pages under it is refused with their count. Preference and configuration
 /// pages are never deleted. An administrator can restore the document from the recycle bin.
+/// When your client supports elicitation, the person using it is asked to confirm the delete
+/// first (declared `confirm`).
 #[mcp_tool(
     id = "delete_document",
     write,
     output = Written,
+    confirm,
     category = categories::AUTHORING,
     title = "Delete a document (recycle bin)",
     man = "NOTES

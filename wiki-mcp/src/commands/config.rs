@@ -21,6 +21,7 @@ const KEYS: &[&str] = &[
     "space_filter_documents",
     "guest",
     "allow_rendered",
+    "confirm_writes",
 ];
 
 #[derive(Debug, clap::Subcommand)]
@@ -29,7 +30,8 @@ pub(crate) enum Command {
     ///
     /// Keys: enabled=true|false, tools=VALUE, description=TEXT, server_name=TEXT,
     /// space_filter_mode=none|whitelist|blacklist, space_filter=SPACE,SPACE...,
-    /// space_filter_documents=PAGE,PAGE..., guest=true|false, allow_rendered=true|false.
+    /// space_filter_documents=PAGE,PAGE..., guest=true|false, allow_rendered=true|false,
+    /// confirm_writes=true|false (every write asks the person behind the client first).
     ///
     /// tools=default is the default policy (every tool that does not write); tools=ID,ID...
     /// replaces the set; tools=default,+ID,-ID... edits the default policy's set; tools=+ID,-ID...
@@ -104,6 +106,7 @@ pub(crate) fn exec(farm: &FarmTarget, command: Command) -> Result<()> {
                 list(&config.space_filter_documents)
             );
             println!("allow_rendered = {}", config.allow_rendered);
+            println!("confirm_writes = {}", config.confirm_writes);
             println!("cross_wiki_reach = {reach}");
         }
     }
@@ -115,6 +118,7 @@ fn apply(config: &mut McpConfig, key: &str, value: &str) -> Result<()> {
         "enabled" => config.enabled = boolean(key, value)?,
         "guest" => config.guest_access = boolean(key, value)?,
         "allow_rendered" => config.allow_rendered = boolean(key, value)?,
+        "confirm_writes" => config.confirm_writes = boolean(key, value)?,
         "tools" => config.enabled_tools = tools(value, &config.enabled_tools)?,
         "description" => config.description = text(value),
         "server_name" => config.server_name = text(value),

@@ -33,6 +33,8 @@ pub use space::SpaceFilter;
 
 use mcp_runtime::prelude::{ErrorKind, ToolError};
 
+use crate::confirm::Confirmation;
+
 /// The doors of one call: who asks, from which wiki, with which reach, filter and rights.
 /// Cheap to clone (shared state behind `Arc`s).
 #[derive(Clone)]
@@ -43,6 +45,8 @@ pub struct Doors {
     principal: Arc<Principal>,
     rights: Arc<RightsSnapshot>,
     filter: Arc<SpaceFilter>,
+    /// What a write of this call must ask first, when it must ([`crate::confirm`]).
+    confirmation: Option<Arc<Confirmation>>,
 }
 
 impl std::fmt::Debug for Doors {
@@ -74,7 +78,14 @@ impl Doors {
             reach,
             rights,
             filter,
+            confirmation: None,
         }
+    }
+
+    /// These doors, for a call whose writes must be confirmed first.
+    pub(crate) fn with_confirmation(mut self, confirmation: Confirmation) -> Self {
+        self.confirmation = Some(Arc::new(confirmation));
+        self
     }
 
     /// The wiki whose endpoint received the call.

@@ -107,6 +107,13 @@ impl LinkKey {
         self.mac(message).verify_slice(&signature).is_ok()
     }
 
+    /// A 32-byte key for another `purpose`, derived from this one (HMAC-SHA256 of the purpose):
+    /// what else a farm signs (confirmation states) shares the link key's storage and
+    /// rotation, and no derived key reveals this one or another.
+    pub(crate) fn derive(&self, purpose: &[u8]) -> [u8; KEY_BYTES] {
+        self.mac(purpose).finalize().into_bytes().into()
+    }
+
     fn mac(&self, message: &[u8]) -> Hmac<Sha256> {
         // HMAC takes keys of any length: this cannot fail for 32 bytes.
         let mut mac = <Hmac<Sha256> as KeyInit>::new_from_slice(&self.bytes)

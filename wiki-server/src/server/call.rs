@@ -5,13 +5,18 @@
 
 use std::sync::Arc;
 
-use mcp_runtime::call::{ToolCall, call};
+use mcp_runtime::call::{ToolCall, call, respond};
 use mcp_runtime::output::guard::fragment;
 use rmcp::ErrorData;
-use rmcp::model::CallToolResult;
+use rmcp::model::{CallToolResponse, CallToolResult};
 use wiki_store::model::wiki::WikiId;
 
+use mcp_runtime::ToolContext;
+use mcp_runtime::toolset::ToolSet;
+
 use super::{Caller, Manager, WikiServer};
+use crate::confirm::{Asking, Confirmation};
+use crate::context::WikiCall;
 
 impl Manager {
     /// The enabled server of `wiki` for an MCP request, or the JSON-RPC error to answer: an
@@ -42,12 +47,40 @@ impl Manager {
     ///
     /// A name outside the caller's list is a JSON-RPC error (-32602) that lists the tools this
     /// caller can use; a write tool named by the guest says why it is not among them.
+    ///
+    /// A call whose request can take an input-required result (protocol 2026-07-28) goes
+    /// through [`Manager::respond`]; here it answers as [`mcp_runtime::call::call`] says.
     pub async fn call(
         &self,
         server: &Arc<WikiServer>,
         caller: &Caller,
         request: ToolCall,
     ) -> Result<CallToolResult, ErrorData> {
+        let (tools, ctx) = self.prepare(server, caller, &request)?;
+        call(tools, request, ctx, self.call_settings()).await
+    }
+
+    /// [`Manager::call`] for a transport that answers input-required results (the rmcp
+    /// handler): a write that must be confirmed on a protocol 2026-07-28 call answers the
+    /// question, and runs on the retry that carries the person's yes ([`crate::confirm`]).
+    pub async fn respond(
+        &self,
+        server: &Arc<WikiServer>,
+        caller: &Caller,
+        request: ToolCall,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let (tools, ctx) = self.prepare(server, caller, &request)?;
+        respond(tools, request, ctx, self.call_settings()).await
+    }
+
+    /// The caller's tools and the call's context (with the write confirmation it needs), or
+    /// the JSON-RPC error to answer.
+    fn prepare<'s>(
+        &self,
+        server: &'s Arc<WikiServer>,
+        caller: &Caller,
+        request: &ToolCall,
+    ) -> Result<(&'s ToolSet, ToolContext), ErrorData> {
         if server.wiki() != caller.wiki() {
             tracing::error!(
                 server = %server.wiki(),
@@ -74,7 +107,43 @@ impl Manager {
                 None,
             ));
         }
-        let ctx = self.context(server, caller);
-        call(tools, request, ctx, self.call_settings()).await
+        let mut ctx = self.context(server, caller);
+        self.attach_confirmation(server, caller, request, &mut ctx);
+        Ok((tools, ctx))
+    }
+
+    /// Gives the call's doors the [`Confirmation`] its writes need, for a write tool declared
+    /// `confirm` or on a wiki with `confirm_writes=true`.
+    fn attach_confirmation(
+        &self,
+        server: &WikiServer,
+        caller: &Caller,
+        request: &ToolCall,
+        ctx: &mut ToolContext,
+    ) {
+        let Some(served) = server.tools(caller.is_guest()).get(&request.name) else {
+            return;
+        };
+        let declaration = served.tool.declaration();
+        let Some(user) = caller.user_name().filter(|_| declaration.write) else {
+            return;
+        };
+        let confirmation = Confirmation::new(Asking {
+            tool: declaration.id,
+            always: declaration.confirm,
+            required: server.confirm_writes(),
+            user,
+            wiki: server.wiki().as_str(),
+            request,
+            clock: ctx.clock().clone(),
+            link_key: self.link_key().as_deref(),
+            ttl: self.settings().confirmation_ttl,
+            store: Arc::clone(self.store()),
+        });
+        if let (Some(confirmation), Some(call)) =
+            (confirmation, ctx.extensions_mut().get_mut::<WikiCall>())
+        {
+            call.doors = call.doors.clone().with_confirmation(confirmation);
+        }
     }
 }

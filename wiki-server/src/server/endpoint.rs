@@ -43,6 +43,11 @@ impl WikiServer {
         self.inputs.config.enabled
     }
 
+    /// Whether every write on this wiki asks the person behind the client first.
+    pub fn confirm_writes(&self) -> bool {
+        self.inputs.config.confirm_writes
+    }
+
     /// Whether requests without credentials are served as the guest.
     pub fn guest_access(&self) -> bool {
         self.inputs.config.guest_access

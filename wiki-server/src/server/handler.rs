@@ -160,8 +160,7 @@ impl ServerHandler for McpHandler {
         let (caller, server) = self.resolve(&context).await?;
         self.inner
             .manager
-            .call(&server, &caller, ToolCall::from_rmcp(request, &context))
+            .respond(&server, &caller, ToolCall::from_rmcp(request, &context))
             .await
-            .map(CallToolResponse::from)
     }
 }

@@ -69,6 +69,10 @@ pub struct ServerSettings {
     /// from. The default is random per process; `serve` loads the farm's key: a file beside a
     /// SQLite farm ([`LinkKey::load_or_create`]), the store's farm secret on a shared database.
     pub link_key: LinkKeySource,
+    /// How long the question of a confirmed write stays answerable on protocol 2026-07-28 (its
+    /// request state's lifetime): [`crate::confirm::STATE_TTL`], five minutes. Tests shorten it
+    /// to see an expired state refused without waiting minutes; a deployment has no reason to.
+    pub confirmation_ttl: Duration,
     /// Values a tool crate's tools read from every call's context
     /// ([`ToolContext::extension`]), put there by whoever builds the server
     /// ([`ServerSettings::with_service`]): a tool crate's shared state (a loaded model, an
@@ -94,6 +98,7 @@ impl Default for ServerSettings {
             call_timeout: DEFAULT_CALL_TIMEOUT,
             public_url: None,
             link_key: LinkKeySource::Given(Arc::new(LinkKey::random())),
+            confirmation_ttl: crate::confirm::STATE_TTL,
             services: http::Extensions::new(),
         }
     }
@@ -115,6 +120,12 @@ impl ServerSettings {
     /// Sets the link-signing key.
     pub fn with_link_key(mut self, key: LinkKey) -> Self {
         self.link_key = LinkKeySource::Given(Arc::new(key));
+        self
+    }
+
+    /// Sets how long a confirmation question stays answerable ([`Self::confirmation_ttl`]).
+    pub fn with_confirmation_ttl(mut self, ttl: Duration) -> Self {
+        self.confirmation_ttl = ttl;
         self
     }
 
@@ -548,11 +559,14 @@ fn build(
         .map(str::trim)
         .filter(|description| !description.is_empty())
         .unwrap_or(DEFAULT_DESCRIPTION);
-    let instructions = if user_tools.get(MAN).is_some() {
+    let mut instructions = if user_tools.get(MAN).is_some() {
         format!("{description}\n\n{MAN_HINT}")
     } else {
         description.to_owned()
     };
+    if inputs.config.confirm_writes {
+        instructions = format!("{instructions}\n\n{}", crate::confirm::CONFIRM_WRITES_NOTE);
+    }
     let filter = Arc::new(SpaceFilter::from_config(wiki, &inputs.config));
     tracing::debug!(wiki = %wiki, tools = %user_tools.names(), "built the wiki's MCP server");
     Ok(Some(Arc::new(WikiServer {

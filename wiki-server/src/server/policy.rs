@@ -99,6 +99,7 @@ mod tests {
             write,
             idempotent: false,
             additive: false,
+            confirm: false,
             open_world: None,
             output: None,
             man: None,

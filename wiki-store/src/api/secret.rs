@@ -17,4 +17,14 @@ pub trait SecretStore {
     /// `name` is 1 to 64 characters of `a-z`, `0-9`, `.`, `_` and `-`, starting with a letter or
     /// digit; `proposed` is 16 to 1024 bytes ([`crate::InvalidInput::FarmSecret`] otherwise).
     fn farm_secret(&self, name: &str, proposed: &[u8]) -> Result<Vec<u8>>;
+
+    /// Deletes the secrets of the family `prefix` created before `created_before_ms`
+    /// (milliseconds since the epoch), and says how many went: for records that matter only
+    /// for a while, such as the nonce of a redeemed confirmation, useless once the state it
+    /// redeemed has expired. No change event, like [`SecretStore::farm_secret`].
+    ///
+    /// `prefix` is a name's start ending with `.` (`confirm-redeemed.`), so pruning a family
+    /// never reaches a secret outside it (the link key among them);
+    /// [`crate::InvalidInput::FarmSecret`] otherwise.
+    fn prune_farm_secrets(&self, prefix: &str, created_before_ms: i64) -> Result<u64>;
 }

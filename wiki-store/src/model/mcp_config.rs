@@ -86,6 +86,9 @@ pub struct McpConfig {
     pub space_filter_documents: Vec<String>,
     /// Whether requests without a credential are served as the guest user.
     pub guest_access: bool,
+    /// Whether every write asks the person behind the agent first (through the client's
+    /// elicitation), whatever the tool; off, only tools declared `confirm` ask.
+    pub confirm_writes: bool,
     /// Wikis with cross-wiki reach. Read only from the main wiki's configuration, so a sub-wiki
     /// admin cannot grant reach to their own wiki; ignored on other wikis.
     pub reach_enabled_wikis: Vec<String>,
@@ -96,7 +99,8 @@ pub struct McpConfig {
 
 impl Default for McpConfig {
     /// The configuration of a wiki nobody configured: enabled, default tools, rendered content
-    /// allowed, no space filter, guests served (their rights decide), reach not initialized.
+    /// allowed, no space filter, guests served (their rights decide), writes not confirmed, reach
+    /// not initialized.
     fn default() -> Self {
         McpConfig {
             server_name: None,
@@ -108,6 +112,7 @@ impl Default for McpConfig {
             space_filter_spaces: Vec::new(),
             space_filter_documents: Vec::new(),
             guest_access: true,
+            confirm_writes: false,
             reach_enabled_wikis: Vec::new(),
             reach_initialized: false,
         }

@@ -42,6 +42,7 @@ fn config_fields() -> Vec<(&'static str, FieldType)> {
         ("guest_access", FieldType::Boolean),
         ("reach_enabled_wikis", FieldType::TextArea),
         ("reach_initialized", FieldType::Boolean),
+        ("confirm_writes", FieldType::Boolean),
     ]
 }
 
@@ -157,6 +158,7 @@ pub(crate) fn config_from_values(values: &BTreeMap<String, FieldValue>) -> Resul
         guest_access: flag("guest_access", defaults.guest_access)?,
         reach_enabled_wikis: lines("reach_enabled_wikis")?,
         reach_initialized: flag("reach_initialized", defaults.reach_initialized)?,
+        confirm_writes: flag("confirm_writes", defaults.confirm_writes)?,
     })
 }
 
@@ -255,6 +257,7 @@ pub(crate) fn config_values(config: &McpConfig) -> Result<BTreeMap<String, Strin
             "reach_initialized".to_owned(),
             boolean(config.reach_initialized),
         ),
+        ("confirm_writes".to_owned(), boolean(config.confirm_writes)),
     ]))
 }
 
@@ -274,6 +277,7 @@ mod tests {
             space_filter_spaces: vec!["Sandbox".into(), "dev:Help.Sub".into()],
             space_filter_documents: vec!["Main.WebHome".into()],
             guest_access: false,
+            confirm_writes: true,
             reach_enabled_wikis: vec!["main".into(), "dev".into()],
             reach_initialized: true,
         };
@@ -282,9 +286,8 @@ mod tests {
             .into_iter()
             .map(|(name, text)| {
                 let value = match name.as_str() {
-                    "enabled" | "allow_rendered" | "guest_access" | "reach_initialized" => {
-                        FieldValue::Boolean(text == "true")
-                    }
+                    "enabled" | "allow_rendered" | "guest_access" | "reach_initialized"
+                    | "confirm_writes" => FieldValue::Boolean(text == "true"),
                     "space_filter_mode" => FieldValue::List(vec![text]),
                     _ => FieldValue::Text(text),
                 };

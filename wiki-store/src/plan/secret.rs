@@ -42,6 +42,20 @@ pub(crate) fn validate_secret(name: &str, proposed: &[u8]) -> Result<()> {
     Ok(())
 }
 
+/// The names of the family `prefix` are those in `prefix..end` (byte order, which both backends
+/// compare in): checks the prefix and returns `end`, `prefix` with its final `.` replaced by the
+/// next byte, `/`.
+pub(crate) fn family_range(prefix: &str) -> Result<String> {
+    let Some(stem) = prefix.strip_suffix('.') else {
+        return Err(InvalidInput::FarmSecret {
+            reason: "a family prefix ends with '.'",
+        }
+        .into());
+    };
+    validate_secret(prefix, &[0; MIN_SECRET_BYTES])?;
+    Ok(format!("{stem}/"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -4,7 +4,7 @@
 
 use crate::Result;
 use crate::api::SecretStore;
-use crate::plan::secret::validate_secret;
+use crate::plan::secret::{family_range, validate_secret};
 use crate::postgres::PostgresStore;
 use crate::postgres::convert::RowExt;
 use crate::stored::now_ms;
@@ -25,6 +25,18 @@ impl SecretStore for PostgresStore {
                     .query_one("SELECT value FROM farm_secrets WHERE name = $1", &[&name])?
                     .col(0),
             }
+        })
+    }
+
+    fn prune_farm_secrets(&self, prefix: &str, created_before_ms: i64) -> Result<u64> {
+        let end = family_range(prefix)?;
+        self.write(|tx| {
+            tx.nothing_changed();
+            // `name` is COLLATE "C": the range is the family's names in byte order.
+            tx.execute(
+                "DELETE FROM farm_secrets WHERE name >= $1 AND name < $2 AND created_ms < $3",
+                &[&prefix, &end, &created_before_ms],
+            )
         })
     }
 }

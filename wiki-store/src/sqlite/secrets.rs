@@ -4,7 +4,7 @@ use rusqlite::params;
 
 use crate::Result;
 use crate::api::SecretStore;
-use crate::plan::secret::validate_secret;
+use crate::plan::secret::{family_range, validate_secret};
 use crate::sqlite::SqliteStore;
 use crate::sqlite::convert::DbResultExt;
 use crate::stored::now_ms;
@@ -25,6 +25,21 @@ impl SecretStore for SqliteStore {
                 .db()?
                 .query_row([name], |row| row.get(0))
                 .db()
+        })
+    }
+
+    fn prune_farm_secrets(&self, prefix: &str, created_before_ms: i64) -> Result<u64> {
+        let end = family_range(prefix)?;
+        self.write(|tx| {
+            tx.nothing_changed();
+            let deleted = tx
+                .prepare_cached(
+                    "DELETE FROM farm_secrets WHERE name >= ?1 AND name < ?2 AND created_ms < ?3",
+                )
+                .db()?
+                .execute(params![prefix, end, created_before_ms])
+                .db()?;
+            Ok(deleted as u64)
         })
     }
 }

@@ -27,6 +27,7 @@ fn configured() -> McpConfig {
         space_filter_spaces: vec!["Private".into()],
         space_filter_documents: vec!["Main.Secret".into()],
         guest_access: false,
+        confirm_writes: true,
         ..McpConfig::default()
     }
 }

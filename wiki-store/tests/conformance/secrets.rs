@@ -90,8 +90,74 @@ fn names_and_lengths_are_checked_before_anything_is_stored(db: &Fixture) {
     );
 }
 
+fn pruning_a_family_removes_only_its_old_members(db: &Fixture) {
+    let store = db.store();
+    let (_subscription, seen) = count_events(&*store);
+    let before = store.change_seq().unwrap();
+    let now_ms = i64::try_from(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_millis(),
+    )
+    .unwrap();
+    let kept = [
+        "link-signing",
+        "confirm-redeemed",
+        "confirm-redeemedx.a",
+        "confirm-redeemed-b.c",
+        "other.confirm-redeemed.d",
+    ];
+    for name in kept {
+        store.farm_secret(name, &[7; 16]).unwrap();
+    }
+    for nonce in ["a1", "b2", "c3"] {
+        store
+            .farm_secret(&format!("confirm-redeemed.{nonce}"), &[8; 16])
+            .unwrap();
+    }
+
+    assert_eq!(
+        store
+            .prune_farm_secrets("confirm-redeemed.", now_ms - 60_000)
+            .unwrap(),
+        0,
+        "records created after the cut-off stay"
+    );
+    assert_eq!(
+        db.reopen()
+            .prune_farm_secrets("confirm-redeemed.", now_ms + 60_000)
+            .unwrap(),
+        3
+    );
+    assert_eq!(
+        store.farm_secret("confirm-redeemed.a1", &[9; 16]).unwrap(),
+        [9; 16],
+        "a pruned name is free again"
+    );
+    for name in kept {
+        assert_eq!(
+            store.farm_secret(name, &[1; 16]).unwrap(),
+            [7; 16],
+            "{name}"
+        );
+    }
+    for prefix in ["confirm-redeemed", "", ".", "Upper."] {
+        assert!(
+            matches!(
+                store.prune_farm_secrets(prefix, now_ms + 60_000),
+                Err(StoreError::Invalid(InvalidInput::FarmSecret { .. }))
+            ),
+            "{prefix:?}"
+        );
+    }
+    assert_eq!(store.change_seq().unwrap(), before);
+    assert_eq!(*seen.lock().unwrap(), 0);
+}
+
 pub(crate) fn cases() -> Vec<Case> {
     cases![
+        pruning_a_family_removes_only_its_old_members,
         the_first_proposal_is_kept_and_every_process_gets_it,
         concurrent_first_requests_agree_on_one_proposal,
         names_and_lengths_are_checked_before_anything_is_stored,

@@ -22,6 +22,7 @@
 
 mod base;
 mod failure;
+mod proposal;
 mod record;
 pub mod reserved;
 mod target;
@@ -125,6 +126,8 @@ impl WriteDoor<'_> {
         base: Base,
     ) -> Result<SaveOutcome, WriteFailure> {
         require(target, Right::Edit)?;
+        self.confirm(target, || proposal::save(target, &change))
+            .await?;
         let mut save = DocumentSave::new(target.reference().clone(), change.content, self.author())
             .comment(comment.into_string())
             .major(change.major)
@@ -154,6 +157,10 @@ impl WriteDoor<'_> {
         base: Base,
     ) -> Result<AttachmentWriteOutcome, WriteFailure> {
         require(target, Right::Edit)?;
+        self.confirm(target, || {
+            proposal::write_attachment(target, name, content.len())
+        })
+        .await?;
         let write = AttachmentWrite {
             reference: target.reference().clone(),
             name: name.to_owned(),
@@ -178,6 +185,8 @@ impl WriteDoor<'_> {
         base: Base,
     ) -> Result<AttachmentDeleted, WriteFailure> {
         require(target, Right::Edit)?;
+        self.confirm(target, || proposal::delete_attachment(target, name))
+            .await?;
         let delete = AttachmentDelete {
             reference: target.reference().clone(),
             name: name.to_owned(),
@@ -202,6 +211,8 @@ impl WriteDoor<'_> {
     ) -> Result<ObjectWriteOutcome, WriteFailure> {
         require(target, Right::Edit)?;
         refuse_sensitive_class(&change.class)?;
+        self.confirm(target, || proposal::write_object(target, &change))
+            .await?;
         let write = ObjectWrite {
             reference: target.reference().clone(),
             class: change.class,
@@ -231,6 +242,8 @@ impl WriteDoor<'_> {
     ) -> Result<SaveOutcome, WriteFailure> {
         require(target, Right::Edit)?;
         refuse_sensitive_class(class)?;
+        self.confirm(target, || proposal::delete_object(target, class, number))
+            .await?;
         let delete = ObjectDelete {
             reference: target.reference().clone(),
             class: class.to_owned(),
@@ -257,6 +270,8 @@ impl WriteDoor<'_> {
     ) -> Result<SaveOutcome, WriteFailure> {
         require(target, Right::Edit)?;
         refuse_sensitive_class(&target.reference().local())?;
+        self.confirm(target, || proposal::change_class(target, &change))
+            .await?;
         let write = ClassChange {
             class_document: target.reference().clone(),
             change,
@@ -280,6 +295,11 @@ impl WriteDoor<'_> {
         base: Base,
     ) -> Result<TrashEntry, WriteFailure> {
         require(target, Right::Delete)?;
+        if self.doors.confirmation.is_some() {
+            let attachments = self.attachment_count(target).await?;
+            self.confirm(target, || proposal::delete_document(target, attachments))
+                .await?;
+        }
         let delete = DocumentDelete {
             reference: target.reference().clone(),
             author: self.author().to_owned(),
@@ -290,6 +310,15 @@ impl WriteDoor<'_> {
             store.delete_document(&delete)
         })
         .await
+    }
+
+    /// How many attachments the target document has, for the question before deleting it.
+    async fn attachment_count(&self, target: &WriteTarget) -> Result<usize, ToolError> {
+        let reference = target.reference().clone();
+        self.doors
+            .with_store(move |store| store.attachments(&reference).map(|list| list.len()))
+            .await?
+            .map_err(|error| super::store_failure("read the attachments", &error))
     }
 
     /// Runs one store write off the async workers and words its refusal.

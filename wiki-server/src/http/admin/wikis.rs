@@ -214,6 +214,7 @@ async fn render(
          <fieldset><legend>Endpoint</legend>\
          <label class=\"check\"><input type=\"checkbox\" name=\"enabled\" value=\"on\"{enabled}> Enabled (a disabled endpoint answers 404)</label>\
          <label class=\"check\"><input type=\"checkbox\" name=\"guest_access\" value=\"on\"{guest}> Guest access (requests without a token run as the guest, read tools only)</label>\
+         <label class=\"check\"><input type=\"checkbox\" name=\"confirm_writes\" value=\"on\"{confirm}> Confirm writes (every write asks the person using the agent's client first)</label>\
          <label for=\"description\">Description</label>\
          <textarea id=\"description\" name=\"description\" maxlength=\"{MAX_FIELD_CHARS}\">{description}</textarea>\
          </fieldset>\
@@ -234,6 +235,7 @@ async fn render(
         csrf = csrf_field(&admin.session.csrf),
         enabled = checked(config.enabled),
         guest = checked(config.guest_access),
+        confirm = checked(config.confirm_writes),
         description = escape(config.description.as_deref().unwrap_or("")),
         none = selected(SpaceFilterMode::None),
         white = selected(SpaceFilterMode::Whitelist),
@@ -276,6 +278,7 @@ fn apply(
     };
     config.enabled = get("enabled").is_some();
     config.guest_access = get("guest_access").is_some();
+    config.confirm_writes = get("confirm_writes").is_some();
     let description = get("description").unwrap_or("").trim();
     if description.chars().count() > MAX_FIELD_CHARS {
         return Err(format!(

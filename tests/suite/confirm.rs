@@ -1,0 +1,428 @@
+//! Human confirmation of writes over HTTP, protocol 2026-07-28 (input-required results, MRTR),
+//! with raw JSON-RPC: a write on a wiki with `confirm_writes=true` answers the question and a
+//! sealed request state; the retry with the person's yes writes once; a decline, a client that
+//! cannot ask, and a forged, replayed or foreign state write nothing. The bundled deletes
+//! (declared `confirm`) ask on a wiki that does not require confirmation too.
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use wiki_store::model::wiki::WikiId;
+use wiki_store::reference::DocumentReference;
+use wiki_store::{ConfigStore, DocumentStore};
+
+use crate::harness::TestServer;
+
+const PROTOCOL: &str = "2026-07-28";
+
+/// A 2026-07-28 `tools/call` of `tool`, from a client with (or without) form elicitation,
+/// optionally the retry carrying `state` and `answer`.
+fn call(tool: &str, arguments: Value, elicitation: bool, retry: Option<(&str, &str)>) -> Value {
+    let capabilities = if elicitation {
+        json!({"elicitation": {"form": {}}})
+    } else {
+        json!({})
+    };
+    let mut params = json!({
+        "name": tool,
+        "arguments": arguments,
+        "_meta": {
+            "io.modelcontextprotocol/protocolVersion": PROTOCOL,
+            "io.modelcontextprotocol/clientInfo": {"name": "confirm-test", "version": "1"},
+            "io.modelcontextprotocol/clientCapabilities": capabilities,
+        },
+    });
+    if let Some((state, action)) = retry {
+        params["requestState"] = json!(state);
+        params["inputResponses"] = json!({"confirm_write": {"action": action}});
+    }
+    json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params})
+}
+
+/// The `result` of a call.
+async fn result(server: &TestServer, token: &str, body: &Value) -> Value {
+    let response = server
+        .post(
+            "main",
+            Some(token),
+            body,
+            &[
+                ("mcp-protocol-version", PROTOCOL),
+                ("mcp-method", "tools/call"),
+                (
+                    "mcp-name",
+                    body["params"]["name"].as_str().unwrap_or_default(),
+                ),
+            ],
+        )
+        .await;
+    let status = response.status();
+    let reply: Value = response.json().await.expect("a JSON reply");
+    assert!(status.is_success(), "{status}: {reply}");
+    reply
+        .get("result")
+        .cloned()
+        .unwrap_or_else(|| panic!("no result: {reply}"))
+}
+
+fn text(result: &Value) -> String {
+    result["content"][0]["text"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned()
+}
+
+fn is_error(result: &Value) -> bool {
+    result["isError"] == json!(true)
+}
+
+/// The question and the state of an input-required result.
+fn question(result: &Value) -> (String, String) {
+    assert_eq!(result["resultType"], json!("input_required"), "{result}");
+    let message = result["inputRequests"]["confirm_write"]["params"]["message"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no question: {result}"))
+        .to_owned();
+    let state = result["requestState"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no state: {result}"))
+        .to_owned();
+    (message, state)
+}
+
+fn page(server: &TestServer, name: &str) -> Option<(String, String)> {
+    let reference = DocumentReference::parse(name, &WikiId::main()).expect("a reference");
+    server
+        .store
+        .document(&reference, None)
+        .expect("the store reads")
+        .map(|row| (row.version.to_string(), row.content))
+}
+
+/// How the latest `n` calls of `tool` ended, oldest first, as the audit recorded them.
+fn audited(server: &TestServer, tool: &str, n: usize) -> Vec<&'static str> {
+    let mut outcomes: Vec<_> = server
+        .manager
+        .recent_calls()
+        .newest(n, |record| record.tool == tool)
+        .into_iter()
+        .map(|record| record.outcome.as_str())
+        .collect();
+    outcomes.reverse();
+    outcomes
+}
+
+fn configure(server: &TestServer, confirm_writes: bool) {
+    let main = WikiId::main();
+    let mut config = server.store.mcp_config(&main);
+    config.enabled_tools = ["get_document", "write_document", "delete_document"]
+        .map(str::to_owned)
+        .to_vec();
+    config.confirm_writes = confirm_writes;
+    server
+        .store
+        .set_mcp_config(&main, &config, "admin")
+        .expect("the configuration is saved");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_write_runs_once_after_the_person_accepts() {
+    let server = TestServer::start().await;
+    configure(&server, true);
+    let token = server.admin_token.clone();
+    let create = json!({"reference": "Sandbox.Confirmed", "content": "hello"});
+
+    let asked = result(
+        &server,
+        &token,
+        &call("write_document", create.clone(), true, None),
+    )
+    .await;
+    let (message, state) = question(&asked);
+    assert!(
+        message.contains("create main:Sandbox.Confirmed with 5 characters")
+            && message.contains("\"main\"")
+            && message.contains("write_document"),
+        "{message}"
+    );
+    assert_eq!(
+        page(&server, "Sandbox.Confirmed"),
+        None,
+        "nothing before the answer"
+    );
+
+    let accepted = call(
+        "write_document",
+        create.clone(),
+        true,
+        Some((&state, "accept")),
+    );
+    let written = result(&server, &token, &accepted).await;
+    assert!(!is_error(&written), "{written}");
+    assert!(
+        text(&written).starts_with("Created document main:Sandbox.Confirmed."),
+        "{written}"
+    );
+    assert_eq!(
+        page(&server, "Sandbox.Confirmed"),
+        Some(("1.1".into(), "hello".into()))
+    );
+
+    // The same state again: the page moved on, and the state was redeemed; nothing written.
+    let replayed = result(&server, &token, &accepted).await;
+    assert!(is_error(&replayed), "{replayed}");
+    assert!(text(&replayed).contains("Nothing was saved"), "{replayed}");
+    assert_eq!(
+        page(&server, "Sandbox.Confirmed"),
+        Some(("1.1".into(), "hello".into()))
+    );
+
+    // A no-op rewrite leaves the version where it is, so only the redemption stops a replay.
+    let same = json!({"reference": "Sandbox.Confirmed", "content": "hello", "base_version": "1.1"});
+    let (message, state) = question(
+        &result(
+            &server,
+            &token,
+            &call("write_document", same.clone(), true, None),
+        )
+        .await,
+    );
+    assert!(
+        message.contains(
+            "replace 5 characters of main:Sandbox.Confirmed (version 1.1) with 5 characters"
+        ),
+        "{message}"
+    );
+    let retry = call("write_document", same, true, Some((&state, "accept")));
+    let first = result(&server, &token, &retry).await;
+    assert!(!is_error(&first), "{first}");
+    let again = result(&server, &token, &retry).await;
+    assert!(text(&again).contains("already used once"), "{again}");
+    assert_eq!(
+        audited(&server, "write_document", 6),
+        // The replayed create is refused before any question: the page now exists, and
+        // rewriting it needs its base_version.
+        [
+            "input_required",
+            "ok",
+            "error",
+            "input_required",
+            "ok",
+            "unconfirmed"
+        ],
+        "the audit says how each round ended"
+    );
+    server.stop().await.expect("the server stops");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn declined_unaskable_forged_and_foreign_confirmations_write_nothing() {
+    let server = TestServer::start().await;
+    configure(&server, true);
+    let token = server.admin_token.clone();
+    let edit = json!({"reference": "Sandbox.Untouched", "content": "changed"});
+
+    let (_, state) = question(
+        &result(
+            &server,
+            &token,
+            &call("write_document", edit.clone(), true, None),
+        )
+        .await,
+    );
+
+    let declined = result(
+        &server,
+        &token,
+        &call(
+            "write_document",
+            edit.clone(),
+            true,
+            Some((&state, "decline")),
+        ),
+    )
+    .await;
+    assert!(is_error(&declined), "{declined}");
+    assert!(text(&declined).contains("declined"), "{declined}");
+
+    let cancelled = result(
+        &server,
+        &token,
+        &call(
+            "write_document",
+            edit.clone(),
+            true,
+            Some((&state, "cancel")),
+        ),
+    )
+    .await;
+    assert!(text(&cancelled).contains("declined"), "{cancelled}");
+
+    // One character of the signature changed.
+    let at = state.len() - 8;
+    let flipped = if &state[at..=at] == "A" { "B" } else { "A" };
+    let forged = format!("{}{flipped}{}", &state[..at], &state[at + 1..]);
+    for (what, body) in [
+        (
+            "forged",
+            call(
+                "write_document",
+                edit.clone(),
+                true,
+                Some((&forged, "accept")),
+            ),
+        ),
+        (
+            "other arguments",
+            call(
+                "write_document",
+                json!({"reference": "Sandbox.Untouched", "content": "other"}),
+                true,
+                Some((&state, "accept")),
+            ),
+        ),
+    ] {
+        let refused = result(&server, &token, &body).await;
+        assert!(
+            is_error(&refused) && text(&refused).contains("not one this server issued"),
+            "{what}: {refused}"
+        );
+    }
+    let other_user = server.alice_token.clone();
+    let foreign = result(
+        &server,
+        &other_user,
+        &call(
+            "write_document",
+            edit.clone(),
+            true,
+            Some((&state, "accept")),
+        ),
+    )
+    .await;
+    assert!(is_error(&foreign), "{foreign}");
+
+    let unaskable = result(&server, &token, &call("write_document", edit, false, None)).await;
+    assert!(is_error(&unaskable), "{unaskable}");
+    let message = text(&unaskable);
+    assert!(
+        message.contains("requires a person to confirm every write")
+            && message.contains("wiki-mcp config set --wiki main confirm_writes=false"),
+        "{message}"
+    );
+    assert_eq!(
+        page(&server, "Sandbox.Untouched"),
+        None,
+        "nothing was written"
+    );
+    assert_eq!(
+        audited(&server, "write_document", 7),
+        [
+            "input_required",
+            "declined",
+            "declined",
+            "unconfirmed",
+            "unconfirmed",
+            "unconfirmed",
+            "unconfirmed"
+        ],
+        "a decline or a cancel is audited declined, every refused confirmation unconfirmed"
+    );
+    server.stop().await.expect("the server stops");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_delete_declared_confirm_asks_on_a_wiki_that_does_not_require_it() {
+    let server = TestServer::start().await;
+    configure(&server, false);
+    let token = server.admin_token.clone();
+    let create = json!({"reference": "Sandbox.Doomed", "content": "bye"});
+    let created = result(&server, &token, &call("write_document", create, true, None)).await;
+    assert!(
+        !is_error(&created),
+        "writes are not confirmed here: {created}"
+    );
+
+    let delete = json!({"reference": "Sandbox.Doomed", "base_version": "1.1"});
+    let (message, state) = question(
+        &result(
+            &server,
+            &token,
+            &call("delete_document", delete.clone(), true, None),
+        )
+        .await,
+    );
+    assert!(
+        message.contains("delete main:Sandbox.Doomed (version 1.1)"),
+        "{message}"
+    );
+    let declined = result(
+        &server,
+        &token,
+        &call(
+            "delete_document",
+            delete.clone(),
+            true,
+            Some((&state, "decline")),
+        ),
+    )
+    .await;
+    assert!(text(&declined).contains("declined"), "{declined}");
+    assert!(
+        page(&server, "Sandbox.Doomed").is_some(),
+        "the page is still there"
+    );
+
+    // A client that cannot ask, on a wiki that does not require confirmation: the delete runs.
+    let deleted = result(
+        &server,
+        &token,
+        &call("delete_document", delete, false, None),
+    )
+    .await;
+    assert!(!is_error(&deleted), "{deleted}");
+    assert_eq!(page(&server, "Sandbox.Doomed"), None);
+    server.stop().await.expect("the server stops");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_state_past_its_lifetime_is_refused_and_writes_nothing() {
+    let server = TestServer::start_with_settings(|settings| {
+        settings.with_confirmation_ttl(Duration::from_secs(1))
+    })
+    .await;
+    configure(&server, true);
+    let token = server.admin_token.clone();
+    let create = json!({"reference": "Sandbox.TooLate", "content": "late"});
+    let (_, state) = question(
+        &result(
+            &server,
+            &token,
+            &call("write_document", create.clone(), true, None),
+        )
+        .await,
+    );
+    // Past the state's one second, with room for a slow machine's first round.
+    tokio::time::sleep(Duration::from_millis(2_100)).await;
+    let late = result(
+        &server,
+        &token,
+        &call("write_document", create, true, Some((&state, "accept"))),
+    )
+    .await;
+    assert!(is_error(&late), "{late}");
+    assert!(
+        text(&late).contains("the confirmation expired (a question is valid 1 second)"),
+        "{late}"
+    );
+    assert_eq!(
+        page(&server, "Sandbox.TooLate"),
+        None,
+        "nothing was written"
+    );
+    assert_eq!(
+        audited(&server, "write_document", 2),
+        ["input_required", "unconfirmed"]
+    );
+    server.stop().await.expect("the server stops");
+}

@@ -1,0 +1,237 @@
+//! Asking: one call's [`Confirmation`], which the write door consults before every write.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use mcp_runtime::call::ToolCall;
+use mcp_runtime::elicit::{
+    self, Answer, CallClock, Elicitation, InputRound, ask_peer, yes_no_question,
+};
+use mcp_runtime::prelude::ToolError;
+use wiki_store::Store;
+
+use super::Proposal;
+use super::state::{Binding, StateRefusal, StateSeal, arguments_digest, redeem};
+use crate::links::LinkKey;
+
+/// The key of the one input request a confirmation asks.
+const QUESTION_KEY: &str = "confirm_write";
+
+/// How long a person on a live peer (stdio) has to answer before the write is refused.
+const PATIENCE: Duration = Duration::from_secs(5 * 60);
+
+/// What one call needs to ask before it writes: which tool on which wiki for whom, with what
+/// arguments, whether it must ask, and how it can. Built by [`crate::Manager::call`] for a
+/// write tool's call and carried by its doors; a call that needs no confirmation carries none.
+pub(crate) struct Confirmation {
+    tool: &'static str,
+    user: String,
+    wiki: String,
+    /// The wiki's `confirm_writes`: a write that cannot be confirmed is refused.
+    required: bool,
+    arguments: [u8; 32],
+    elicitation: Elicitation,
+    clock: CallClock,
+    seal: Option<StateSeal>,
+    /// How long a question's state stays valid.
+    ttl: Duration,
+    store: Arc<dyn Store>,
+}
+
+impl std::fmt::Debug for Confirmation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Confirmation")
+            .field("tool", &self.tool)
+            .field("wiki", &self.wiki)
+            .field("required", &self.required)
+            .field("elicitation", &self.elicitation)
+            .finish_non_exhaustive()
+    }
+}
+
+/// What [`Confirmation::new`] reads of the call and its server.
+pub(crate) struct Asking<'a> {
+    pub(crate) tool: &'static str,
+    /// The tool is declared `confirm`.
+    pub(crate) always: bool,
+    /// The wiki's `confirm_writes`.
+    pub(crate) required: bool,
+    pub(crate) user: &'a str,
+    pub(crate) wiki: &'a str,
+    pub(crate) request: &'a ToolCall,
+    pub(crate) clock: CallClock,
+    pub(crate) link_key: Option<&'a LinkKey>,
+    pub(crate) ttl: Duration,
+    pub(crate) store: Arc<dyn Store>,
+}
+
+impl Confirmation {
+    /// The confirmation of a write tool's call, or `None` when it need not ask.
+    pub(crate) fn new(asking: Asking<'_>) -> Option<Self> {
+        (asking.always || asking.required).then(|| Self {
+            tool: asking.tool,
+            user: asking.user.to_owned(),
+            wiki: asking.wiki.to_owned(),
+            required: asking.required,
+            arguments: arguments_digest(&asking.request.arguments),
+            elicitation: asking.request.elicitation.clone(),
+            clock: asking.clock,
+            seal: asking.link_key.map(StateSeal::new),
+            ttl: asking.ttl,
+            store: asking.store,
+        })
+    }
+
+    /// Asks the person whether `proposal` may happen to the target whose version was read as
+    /// `base` (`new` for a row to be created): `Ok` to write, or the refusal to answer with,
+    /// nothing written.
+    pub(crate) async fn ask(&self, proposal: &Proposal, base: &str) -> Result<(), ToolError> {
+        let question = proposal.question(self.tool, &self.wiki);
+        match &self.elicitation {
+            Elicitation::Peer(peer) => {
+                let _paused = self.clock.paused();
+                match ask_peer(peer, yes_no_question(question), PATIENCE).await {
+                    Ok(Answer::Accepted) => Ok(()),
+                    Ok(_) => Err(self.declined(proposal)),
+                    Err(error) => {
+                        tracing::info!(tool = self.tool, %error, "a confirmation got no answer");
+                        Err(ToolError::unconfirmed(format!(
+                            "Error: this write needs the confirmation of the person using \
+                             your client, and the question got no answer ({}). Nothing was \
+                             saved; call the tool again to ask again.",
+                            no_answer(&error.to_string())
+                        )))
+                    }
+                }
+            }
+            Elicitation::InputRequired(None) => {
+                let seal = self.seal()?;
+                let state = seal.seal(&self.binding(base), self.ttl);
+                Err(ToolError::input_required(elicit::input_required(
+                    QUESTION_KEY,
+                    yes_no_question(question),
+                    state,
+                )))
+            }
+            Elicitation::InputRequired(Some(round)) => self.redeem(round, proposal, base).await,
+            // Unavailable (or a way of asking this server does not know).
+            _ if !self.required => Ok(()),
+            _ => Err(ToolError::unconfirmed(format!(
+                "Error: the wiki \"{wiki}\" requires a person to confirm every write, and your \
+                 client cannot ask: it declared no elicitation capability (or it connected over \
+                 HTTP with a protocol before 2026-07-28, where the server cannot send a \
+                 question back). Nothing was saved. Use a client that supports elicitation \
+                 (form mode), or ask an administrator to turn confirmation off: `wiki-mcp \
+                 config set --wiki {wiki} confirm_writes=false`.",
+                wiki = self.wiki
+            ))),
+        }
+    }
+
+    /// The retry of an input-required confirmation: the state must verify for this very call
+    /// and be redeemed for the first time, and the answer be yes.
+    async fn redeem(
+        &self,
+        round: &InputRound,
+        proposal: &Proposal,
+        base: &str,
+    ) -> Result<(), ToolError> {
+        let refused = |why: &str| {
+            ToolError::unconfirmed(format!(
+                "Error: this write needs the confirmation of the person using your client, and \
+                 {why}. Nothing was saved; call the tool again (without requestState) to ask \
+                 again."
+            ))
+        };
+        let Some(state) = round.request_state.as_deref() else {
+            return Err(refused("the retry carried no requestState"));
+        };
+        let nonce = match self.seal()?.open(state, &self.binding(base)) {
+            Ok(nonce) => nonce,
+            Err(StateRefusal::Expired) => {
+                return Err(refused(&format!(
+                    "the confirmation expired (a question is valid {})",
+                    lifetime(self.ttl)
+                )));
+            }
+            Err(StateRefusal::Invalid) => {
+                return Err(refused(
+                    "the requestState sent back is not one this server issued for this call \
+                     (same user, wiki, tool, arguments and page version)",
+                ));
+            }
+        };
+        match round
+            .elicitation_answer(QUESTION_KEY)
+            .map(|answer| Answer::from(answer.action))
+        {
+            Some(Answer::Accepted) => {}
+            Some(_) => return Err(self.declined(proposal)),
+            None => return Err(refused("the retry carried no answer to the question")),
+        }
+        let store = Arc::clone(&self.store);
+        let ttl = self.ttl;
+        let first = tokio::task::spawn_blocking(move || redeem(&*store, &nonce, ttl))
+            .await
+            .map_err(|_| {
+                ToolError::new("The server is shutting down; retry the call in a moment.")
+            })?;
+        match first {
+            Ok(true) => Ok(()),
+            Ok(false) => Err(refused("this confirmation was already used once")),
+            Err(error) => {
+                tracing::warn!(%error, "could not record a confirmation as used");
+                Err(ToolError::new(
+                    "Error: the server could not record the confirmation. Nothing was saved; \
+                     retry in a moment.",
+                ))
+            }
+        }
+    }
+
+    fn declined(&self, proposal: &Proposal) -> ToolError {
+        ToolError::declined(format!(
+            "The person using your client declined: {} was not done. Nothing was saved. Do not \
+             retry the same change unless they ask for it.",
+            proposal.what
+        ))
+    }
+
+    fn seal(&self) -> Result<&StateSeal, ToolError> {
+        self.seal.as_ref().ok_or_else(|| {
+            ToolError::new(
+                "Error: the server cannot sign a confirmation yet. Nothing was saved; retry in \
+                 a moment.",
+            )
+        })
+    }
+
+    fn binding(&self, base: &str) -> Binding {
+        Binding {
+            user: self.user.clone(),
+            wiki: self.wiki.clone(),
+            tool: self.tool.to_owned(),
+            arguments: self.arguments,
+            base: base.to_owned(),
+        }
+    }
+}
+
+/// `5 minutes`, `1 second`: how long a question stays valid, in words.
+fn lifetime(ttl: Duration) -> String {
+    let seconds = ttl.as_secs().max(1);
+    if seconds.is_multiple_of(60) {
+        super::question::plural((seconds / 60) as usize, "minute", "minutes")
+    } else {
+        super::question::plural(seconds as usize, "second", "seconds")
+    }
+}
+
+/// The reason a question got no answer, in short (a timeout, a client that refused it).
+fn no_answer(error: &str) -> &str {
+    if error.to_ascii_lowercase().contains("timeout") {
+        "no answer within 5 minutes"
+    } else {
+        "the client did not deliver it"
+    }
+}

@@ -1,0 +1,56 @@
+//! Human confirmation of writes: before a write runs, the person behind the agent's client is
+//! asked, in plain words, whether it may.
+//!
+//! **When**: the tool is declared `#[mcp_tool(write, confirm)]` (the bundled deletes), or the
+//! wiki's configuration says `confirm_writes=true` (every write of every tool, bundled or
+//! contributed). It is asked from the write door ([`crate::access::write`]), which every write
+//! passes through and which knows the target row, its version and the size of the change, so a
+//! contributed write tool is confirmed without a line of its own.
+//!
+//! **How**, by what the client can do ([`mcp_runtime::elicit::Elicitation`]):
+//! - protocol 2026-07-28: the call answers an input-required result carrying the question and a
+//!   sealed request state ([`state`]: HMAC-signed with a key derived from the farm's link key,
+//!   bound to the user, wiki, tool, a digest of the canonical arguments and the target's
+//!   version as read, valid five minutes, redeemed once across every replica); the client
+//!   retries with the person's answer and the state, and the write runs then, once;
+//! - older protocols with a live peer (stdio): an `elicitation/create` request on the call's
+//!   stream, the call's timeout paused while the person answers;
+//! - a client that cannot ask: refused on a wiki with `confirm_writes=true`, with the message
+//!   that says so and how an administrator turns it off. A `confirm` tool on a wiki that does
+//!   not require confirmation asks whenever the client can and runs when it cannot: the answer
+//!   comes from the client either way (a client can always answer yes for its user), so what
+//!   the flag buys is that a person who can be asked is, not a guarantee against the client.
+//!
+//! Declined or dismissed: nothing written, an `isError` result saying so, audit `declined`. No
+//! confirmation to be had, or a forged, replayed, expired or foreign state: nothing written,
+//! audit `unconfirmed`.
+
+mod ask;
+pub(crate) mod question;
+pub(crate) mod state;
+
+pub use state::STATE_TTL;
+
+pub(crate) use ask::{Asking, Confirmation};
+
+/// What the catalog and the initialize instructions of a wiki with `confirm_writes=true` say.
+pub const CONFIRM_WRITES_NOTE: &str = "Every write on this wiki asks the person using your \
+     client to confirm it first (the wiki's confirm_writes setting): a client without \
+     elicitation support cannot write here.";
+
+/// What the manual page of a write tool says on a wiki with `confirm_writes=true`.
+pub const CONFIRM_NOTE: &str = "Before it writes, this tool asks the person using your client \
+     to confirm the change, described in words (the page, its version, the size of the change \
+     or what will be deleted). Declined: nothing is written and the result says so; do not \
+     retry the same change unless they ask for it. This wiki requires the confirmation: a \
+     client that cannot ask is refused, nothing written.";
+
+/// What the manual page of a tool declared `confirm` says on a wiki that does not require
+/// confirmation: it asks when it can, and runs without asking when the client cannot.
+pub const CONFIRM_WHEN_ASKABLE_NOTE: &str = "When your client supports elicitation, this tool \
+     first asks the person using it to confirm the change, described in words (the page, its \
+     version, what will be deleted). Declined: nothing is written and the result says so; do \
+     not retry the same change unless they ask for it. A client that cannot ask (no \
+     elicitation capability, or HTTP on a protocol before 2026-07-28) runs it without asking: \
+     this wiki does not require confirmation (its confirm_writes setting is false).";
+pub use question::Proposal;
