@@ -72,5 +72,11 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Import(args) => commands::import::exec(&farm, args),
         Command::Migrate(args) => commands::migrate::exec(&farm, args),
         Command::Tools(args) => commands::tools::exec(&farm, args),
+        #[cfg(feature = "semantic")]
+        Command::Models(command) => commands::models::exec(&farm, command),
+        #[cfg(feature = "semantic")]
+        Command::Collections(command) => commands::collections::exec(&farm, command),
+        #[cfg(feature = "semantic")]
+        Command::Index(command) => commands::index::exec(&farm, command),
     }
 }

@@ -4,6 +4,9 @@ use std::process::ExitCode;
 
 // Linked for its `#[mcp_tool]`s: the registry sees only what the binary links.
 use bundled_tools as _;
+// list_collections, search_collections and their start-up hook (the background indexer).
+#[cfg(feature = "semantic")]
+use semantic_search as _;
 
 fn main() -> ExitCode {
     wiki_mcp::main()
