@@ -371,7 +371,11 @@ async fn the_in_memory_scan_ranks_as_the_stored_scan_and_follows_saves_and_delet
         let embedder = index.embedder().unwrap_or_else(|| panic!("a model"));
         ok(embedder.embed(&[text])).pop().unwrap_or_default()
     };
-    for query in ["how do I install it", "copying the data every night", "what is for lunch"] {
+    for query in [
+        "how do I install it",
+        "copying the data every night",
+        "what is for lunch",
+    ] {
         let vector = embed(query);
         let memory = ok(index.nearest(&farm.store, &main, &vector, 10, &mut |_| true));
         let stored = ok(semantic_search::nearest(
@@ -400,7 +404,9 @@ async fn the_in_memory_scan_ranks_as_the_stored_scan_and_follows_saves_and_delet
     );
     // The filter is asked in rank order: refusing the best row yields the next one.
     assert_ne!(
-        first(&lunch, &mut |row| row.reference.to_string() != "main:Team.Lunch").map(|(r, _)| r),
+        first(&lunch, &mut |row| row.reference.to_string()
+            != "main:Team.Lunch")
+        .map(|(r, _)| r),
         Some("main:Team.Lunch".to_owned())
     );
 
@@ -427,7 +433,9 @@ async fn the_in_memory_scan_ranks_as_the_stored_scan_and_follows_saves_and_delet
         }));
     let after = ok(index.nearest(&farm.store, &main, &lunch, 10, &mut |_| true));
     assert!(
-        after.iter().all(|n| n.reference.to_string() != "main:Team.Lunch"),
+        after
+            .iter()
+            .all(|n| n.reference.to_string() != "main:Team.Lunch"),
         "{:?}",
         ranked(&after)
     );

@@ -77,16 +77,4 @@ pub(crate) enum Command {
     Migrate(commands::migrate::Args),
     /// The tools linked into this binary (id, category, write) and their state on each wiki.
     Tools(commands::tools::Args),
-    /// The embedding model of semantic search: install.
-    #[cfg(feature = "semantic")]
-    #[command(subcommand)]
-    Models(commands::models::Command),
-    /// Semantic search collections: create, list, delete.
-    #[cfg(feature = "semantic")]
-    #[command(subcommand)]
-    Collections(commands::collections::Command),
-    /// The semantic index: rebuild, status.
-    #[cfg(feature = "semantic")]
-    #[command(subcommand)]
-    Index(commands::index::Command),
 }

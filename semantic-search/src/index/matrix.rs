@@ -49,6 +49,21 @@ pub struct RowInfo {
     pub hidden: bool,
 }
 
+impl RowInfo {
+    /// A stored row's description (its language: its locale, else the document's default).
+    fn of(document: &Document) -> Self {
+        RowInfo {
+            reference: document.reference.clone(),
+            locale: document.locale.clone(),
+            language: document
+                .locale
+                .clone()
+                .unwrap_or_else(|| document.default_locale.clone()),
+            hidden: document.hidden,
+        }
+    }
+}
+
 type RowKey = (DocumentReference, Option<Locale>);
 
 struct Row {
@@ -96,25 +111,28 @@ impl WikiMatrix {
     /// Every stored vector of `wiki` of `dims` values (others are another model's, skipped).
     fn load(store: &dyn Store, wiki: &WikiId, dims: usize) -> Result<Self> {
         let mut grouped: HashMap<RowKey, (RowInfo, Vec<VectorEntry>)> = HashMap::new();
-        store.scan_vectors(&SemanticIndex::store_index(wiki), &mut |scanned: ScannedVector| {
-            if scanned.entry.vector.len() == dims {
-                let key = (scanned.reference.clone(), scanned.locale.clone());
-                grouped
-                    .entry(key)
-                    .or_insert_with(|| {
-                        let info = RowInfo {
-                            reference: scanned.reference,
-                            locale: scanned.locale,
-                            language: scanned.language,
-                            hidden: scanned.hidden,
-                        };
-                        (info, Vec::new())
-                    })
-                    .1
-                    .push(scanned.entry);
-            }
-            true
-        })?;
+        store.scan_vectors(
+            &SemanticIndex::store_index(wiki),
+            &mut |scanned: ScannedVector| {
+                if scanned.entry.vector.len() == dims {
+                    let key = (scanned.reference.clone(), scanned.locale.clone());
+                    grouped
+                        .entry(key)
+                        .or_insert_with(|| {
+                            let info = RowInfo {
+                                reference: scanned.reference,
+                                locale: scanned.locale,
+                                language: scanned.language,
+                                hidden: scanned.hidden,
+                            };
+                            (info, Vec::new())
+                        })
+                        .1
+                        .push(scanned.entry);
+                }
+                true
+            },
+        )?;
         let mut matrix = WikiMatrix::empty(dims);
         let chunks: usize = grouped.values().map(|(_, entries)| entries.len()).sum();
         matrix.vectors.reserve_exact(chunks * dims);
@@ -277,7 +295,9 @@ pub(crate) struct Matrices {
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    mutex
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 impl Matrices {
@@ -313,15 +333,7 @@ impl Matrices {
         let Some(matrix) = lock(&self.wikis).get(wiki).cloned() else {
             return;
         };
-        let info = RowInfo {
-            reference: document.reference.clone(),
-            locale: document.locale.clone(),
-            language: document
-                .locale
-                .clone()
-                .unwrap_or_else(|| document.default_locale.clone()),
-            hidden: document.hidden,
-        };
+        let info = RowInfo::of(document);
         matrix
             .write()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -383,7 +395,9 @@ impl Matrices {
             .collect();
         for (wiki, matrix) in old {
             let loaded = WikiMatrix::load(store, &wiki, dims)?;
-            *matrix.write().unwrap_or_else(std::sync::PoisonError::into_inner) = loaded;
+            *matrix
+                .write()
+                .unwrap_or_else(std::sync::PoisonError::into_inner) = loaded;
         }
         Ok(())
     }
@@ -419,18 +433,7 @@ impl Matrices {
                 .write()
                 .unwrap_or_else(std::sync::PoisonError::into_inner);
             match row {
-                Some((document, row)) => matrix.replace(
-                    RowInfo {
-                        reference: document.reference.clone(),
-                        locale: document.locale.clone(),
-                        language: document
-                            .locale
-                            .clone()
-                            .unwrap_or_else(|| document.default_locale.clone()),
-                        hidden: document.hidden,
-                    },
-                    &row.entries,
-                ),
+                Some((document, row)) => matrix.replace(RowInfo::of(&document), &row.entries),
                 None => matrix.remove(reference, locale.as_ref()),
             }
         }

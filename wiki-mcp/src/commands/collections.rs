@@ -6,12 +6,12 @@ use anyhow::Result;
 use semantic_search::collections;
 use wiki_store::Store;
 
-use super::database::FarmTarget;
-use super::{existing_wiki, main_first};
-use crate::farm::ADMIN_USER;
+use wiki_mcp::clap::{self, FromArgMatches, Subcommand};
+use wiki_mcp::extension::{Extension, Farm, existing_wiki, main_first};
+use wiki_mcp::farm::ADMIN_USER;
 
-#[derive(Debug, clap::Subcommand)]
-pub(crate) enum Command {
+#[derive(Debug, Subcommand)]
+enum Command {
     /// Define a collection over one or more spaces (nested spaces included).
     Create {
         /// The wiki it belongs to.
@@ -39,7 +39,17 @@ pub(crate) enum Command {
     },
 }
 
-pub(crate) fn exec(farm: &FarmTarget, command: Command) -> Result<()> {
+/// `wiki-mcp collections`, for [`wiki_mcp::main_with`].
+pub(crate) const EXTENSION: Extension = Extension {
+    command: || {
+        Command::augment_subcommands(clap::Command::new("collections"))
+            .about("Semantic search collections: create, list, delete")
+            .subcommand_required(true)
+    },
+    run: |matches, farm| exec(farm, Command::from_arg_matches(matches)?),
+};
+
+fn exec(farm: &Farm<'_>, command: Command) -> Result<()> {
     let store = farm.open()?;
     match command {
         Command::Create { wiki, id, spaces } => {

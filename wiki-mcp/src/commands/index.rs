@@ -16,14 +16,14 @@ use semantic_search::SemanticIndex;
 use wiki_store::Store;
 use wiki_store::model::wiki::WikiId;
 
-use super::database::FarmTarget;
-use super::{existing_wiki, main_first};
+use wiki_mcp::clap::{self, FromArgMatches, Subcommand};
+use wiki_mcp::extension::{Extension, Farm, existing_wiki, main_first};
 
 /// Rows embedded per step (one progress update each).
 const ROWS_PER_STEP: usize = 8;
 
-#[derive(Debug, clap::Subcommand)]
-pub(crate) enum Command {
+#[derive(Debug, Subcommand)]
+enum Command {
     /// Drop and rebuild the semantic index of one wiki, or of every wiki.
     Rebuild {
         /// The wiki (default: every wiki).
@@ -41,7 +41,17 @@ pub(crate) enum Command {
     },
 }
 
-pub(crate) fn exec(farm: &FarmTarget, command: Command) -> Result<()> {
+/// `wiki-mcp index`, for [`wiki_mcp::main_with`].
+pub(crate) const EXTENSION: Extension = Extension {
+    command: || {
+        Command::augment_subcommands(clap::Command::new("index"))
+            .about("The semantic index: rebuild, status")
+            .subcommand_required(true)
+    },
+    run: |matches, farm| exec(farm, Command::from_arg_matches(matches)?),
+};
+
+fn exec(farm: &Farm<'_>, command: Command) -> Result<()> {
     let store = farm.open()?;
     match command {
         Command::Rebuild { wiki, model_dir } => {

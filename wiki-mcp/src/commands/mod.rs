@@ -1,20 +1,14 @@
 //! One module per subcommand, each a clap declaration and an `exec` (cargo's layout). The work
 //! lives in the libraries; these parse, call, and print.
 
-#[cfg(feature = "semantic")]
-pub(crate) mod collections;
 pub(crate) mod config;
 pub(crate) mod connections;
 pub(crate) mod database;
 pub(crate) mod farm;
 pub(crate) mod group;
 pub(crate) mod import;
-#[cfg(feature = "semantic")]
-pub(crate) mod index;
 pub(crate) mod init;
 pub(crate) mod migrate;
-#[cfg(feature = "semantic")]
-pub(crate) mod models;
 pub(crate) mod oidc;
 pub(crate) mod rights;
 pub(crate) mod serve;

