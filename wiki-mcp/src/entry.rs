@@ -69,7 +69,7 @@ pub fn main_with(extensions: &[Extension]) -> ExitCode {
                 json: cli.log_json,
                 file: cli.log_file.clone(),
             };
-            (options, Run::Builtin(cli))
+            (options, Run::Builtin(Box::new(cli)))
         }),
     };
     let (options, run) = parsed.unwrap_or_else(|error| error.exit());
@@ -82,7 +82,7 @@ pub fn main_with(extensions: &[Extension]) -> ExitCode {
         }
     };
     let outcome = match run {
-        Run::Builtin(cli) => self::run(cli),
+        Run::Builtin(cli) => self::run(*cli),
         Run::Extension(extension, sub, database) => {
             FarmTarget::new(database).and_then(|target| (extension.run)(&sub, &Farm::new(&target)))
         }
@@ -98,7 +98,7 @@ pub fn main_with(extensions: &[Extension]) -> ExitCode {
 
 /// What the command line chose.
 enum Run {
-    Builtin(Cli),
+    Builtin(Box<Cli>),
     Extension(Extension, clap::ArgMatches, DatabaseArgs),
 }
 
