@@ -61,6 +61,16 @@ pub enum CollectionError {
     /// No space, too many, or one that does not parse.
     #[error("{0}")]
     BadSpaces(String),
+    /// A space holds no page (a typo, most likely).
+    #[error("wiki {wiki} has no space \"{space}\" (no page in it); its top-level spaces: {known}")]
+    UnknownSpace {
+        /// The wiki.
+        wiki: WikiId,
+        /// The space as given.
+        space: String,
+        /// The wiki's top-level spaces, comma-separated.
+        known: String,
+    },
     /// The id is taken.
     #[error("collection \"{0}\" exists already; delete it first to redefine it")]
     Exists(String),
@@ -134,7 +144,7 @@ fn write(
     Ok(())
 }
 
-/// Defines collection `id` of `wiki` over `spaces`.
+/// Defines collection `id` of `wiki` over `spaces`, each of which must hold a page.
 pub fn create(
     store: &dyn Store,
     wiki: &WikiId,
@@ -158,6 +168,22 @@ pub fn create(
                 "\"{space}\" is not a space (write it as Space or Space.Sub)"
             ))
         })?;
+        if store.pages(wiki, Some(&path), true, 0, 1)?.is_empty() {
+            let known: Vec<String> = store
+                .top_level_spaces(wiki, true)?
+                .into_iter()
+                .map(|summary| summary.space.to_string())
+                .collect();
+            return Err(CollectionError::UnknownSpace {
+                wiki: wiki.clone(),
+                space: space.clone(),
+                known: if known.is_empty() {
+                    "none".to_owned()
+                } else {
+                    known.join(", ")
+                },
+            });
+        }
         parsed.push(path.to_string());
     }
     parsed.sort();

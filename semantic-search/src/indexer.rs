@@ -112,7 +112,8 @@ fn pass(store: &dyn Store, index: &SemanticIndex, stop: &AtomicBool) -> crate::R
             }
         }
     }
-    Ok(())
+    // What no event reported (another process's vectors), off the query path.
+    index.reload_old_matrices(store)
 }
 
 impl Drop for Indexer {

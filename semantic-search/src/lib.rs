@@ -20,7 +20,9 @@
 //! - The tools `list_collections` and `search_collections` ("Semantic Search"), collected by
 //!   the registry when a binary links this crate; a server hands them its [`SemanticIndex`]
 //!   and the store its vectors live in as a [`SemanticService`], with
-//!   `ServerSettings::with_service`.
+//!   `ServerSettings::with_service`. Linked into a binary, the crate does that itself at
+//!   start-up (a `wiki_server::startup` hook): the service over the served store, and the
+//!   [`Indexer`] while the server runs.
 
 mod chunk;
 pub mod collections;
@@ -34,12 +36,13 @@ mod install;
 mod model_dir;
 mod package;
 mod service;
+mod startup;
 mod tools;
 
 pub use chunk::{Chunk, Chunker, DEFAULT_MAX_CHARS, MIN_MAX_CHARS};
 pub use embed::{DEFAULT_BATCH_SIZE, Embedder, MAX_BATCH_SIZE, MAX_INPUT_CHARS};
 pub use error::{Error, Result};
-pub use index::{CatchUp, INDEX_NAME, Nearest, SemanticIndex, model_package, nearest};
+pub use index::{CatchUp, INDEX_NAME, Nearest, RowInfo, SemanticIndex, model_package, nearest};
 pub use indexer::Indexer;
 pub use install::{DEFAULT_INDEX_URL, Installed, Installer, Progress};
 pub use model_dir::{MODEL_DIR_ENV, ModelDir};

@@ -12,6 +12,8 @@ use std::sync::Arc;
 use wiki_server::heavy::run_heavy;
 use wiki_server::prelude::ToolError;
 use wiki_server::store::Store;
+use wiki_server::store::api::Subscription;
+use wiki_server::store::model::change::{ChangeEvent, ChangeKind};
 
 use crate::SemanticIndex;
 
@@ -20,6 +22,8 @@ use crate::SemanticIndex;
 pub struct SemanticService {
     index: SemanticIndex,
     store: Arc<dyn Store>,
+    /// The change feed, marking what the in-memory vectors must reload.
+    _changes: Arc<Subscription>,
 }
 
 impl std::fmt::Debug for SemanticService {
@@ -31,9 +35,24 @@ impl std::fmt::Debug for SemanticService {
 }
 
 impl SemanticService {
-    /// The service over `store`, the store the server serves.
+    /// The service over `store`, the store the server serves. It follows the store's change
+    /// feed: a saved or deleted document's rows are reloaded into the in-memory vectors before
+    /// the next query of its wiki.
     pub fn new(index: SemanticIndex, store: Arc<dyn Store>) -> Self {
-        Self { index, store }
+        let listener = index.clone();
+        let changes = store.subscribe(Arc::new(move |event: &ChangeEvent| match &event.kind {
+            ChangeKind::DocumentSaved { reference, .. }
+            | ChangeKind::DocumentDeleted { reference } => {
+                listener.document_changed(&event.wiki, reference);
+            }
+            ChangeKind::WikiDeleted => listener.wiki_deleted(&event.wiki),
+            _ => {}
+        }));
+        Self {
+            index,
+            store,
+            _changes: Arc::new(changes),
+        }
     }
 
     /// The index.

@@ -19,7 +19,7 @@ use wiki_server::store::model::user::ALL_USERS_GROUP;
 use wiki_server::store::model::wiki::WikiId;
 use wiki_server::store::reference::{DocumentReference, SpacePath};
 use wiki_server::store::rights::{Effect, Right, RightRule, RightScope, Subject};
-use wiki_server::store::{DocumentStore, RightsStore, SqliteStore, Store, UserStore};
+use wiki_server::store::{DocumentStore, RightsStore, SqliteStore, Store, TrashStore, UserStore};
 use wiki_server::{Caller, Manager, ServerSettings};
 
 struct Farm {
@@ -349,4 +349,95 @@ async fn without_a_model_the_tool_answers_keywords_and_says_how_to_install_it() 
         .await;
     let message = refused.err().unwrap_or_default();
     assert!(message.contains("between 0 and 50"), "{message}");
+}
+
+/// The references and scores of a result list.
+fn ranked(found: &[semantic_search::Nearest]) -> Vec<(String, f32)> {
+    found
+        .iter()
+        .map(|n| (n.reference.to_string(), n.score))
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_in_memory_scan_ranks_as_the_stored_scan_and_follows_saves_and_deletes() {
+    let Some(index) = model_index("the_in_memory_scan_ranks_as_the_stored_scan") else {
+        return;
+    };
+    let farm = Farm::new(index.clone());
+    index_all(&farm, &index);
+    let main = WikiId::main();
+    let embed = |text: &str| -> Vec<f32> {
+        let embedder = index.embedder().unwrap_or_else(|| panic!("a model"));
+        ok(embedder.embed(&[text])).pop().unwrap_or_default()
+    };
+    for query in [
+        "how do I install it",
+        "copying the data every night",
+        "what is for lunch",
+    ] {
+        let vector = embed(query);
+        let memory = ok(index.nearest(&farm.store, &main, &vector, 10, &mut |_| true));
+        let stored = ok(semantic_search::nearest(
+            &farm.store,
+            &main,
+            &vector,
+            10,
+            &mut |_| true,
+        ));
+        let (memory, stored) = (ranked(&memory), ranked(&stored));
+        assert_eq!(memory.len(), stored.len(), "{query}");
+        for ((a, x), (b, y)) in memory.iter().zip(&stored) {
+            assert_eq!(a, b, "{query}: {memory:?} vs {stored:?}");
+            assert!((x - y).abs() < 1e-5, "{query}: {memory:?} vs {stored:?}");
+        }
+    }
+    let lunch = embed("what is for lunch");
+    let first = |vector: &[f32], accept: &mut dyn FnMut(&semantic_search::RowInfo) -> bool| {
+        ok(index.nearest(&farm.store, &main, vector, 1, accept))
+            .first()
+            .map(|n| (n.reference.to_string(), n.text.clone()))
+    };
+    assert_eq!(
+        first(&lunch, &mut |_| true).map(|(r, _)| r),
+        Some("main:Team.Lunch".to_owned())
+    );
+    // The filter is asked in rank order: refusing the best row yields the next one.
+    assert_ne!(
+        first(&lunch, &mut |row| row.reference.to_string()
+            != "main:Team.Lunch")
+        .map(|(r, _)| r),
+        Some("main:Team.Lunch".to_owned())
+    );
+
+    // A save re-indexed in this process replaces the row's vectors in memory.
+    save(
+        &farm.store,
+        "Team.Lunch",
+        "Lunch menu",
+        "Monday: curry. Tuesday: noodles. Wednesday: a sandwich buffet.\n",
+    );
+    index_all(&farm, &index);
+    let (found, text) = first(&lunch, &mut |_| true).unwrap_or_default();
+    assert_eq!(found, "main:Team.Lunch");
+    assert!(text.contains("curry"), "the new passage: {text}");
+
+    // A delete is seen on the next query without any indexing (the change feed).
+    ok(farm
+        .store
+        .delete_document(&wiki_server::store::model::trash::DocumentDelete {
+            reference: reference("Team.Lunch"),
+            author: "alice".into(),
+            comment: "gone".into(),
+            expected: wiki_server::store::model::document::Expected::Any,
+        }));
+    let after = ok(index.nearest(&farm.store, &main, &lunch, 10, &mut |_| true));
+    assert!(
+        after
+            .iter()
+            .all(|n| n.reference.to_string() != "main:Team.Lunch"),
+        "{:?}",
+        ranked(&after)
+    );
+    assert!(index.chunks_in_memory(&main) > 0);
 }

@@ -5,10 +5,12 @@
 
 use std::process::ExitCode;
 
-use clap::Parser;
+use clap::{CommandFactory, FromArgMatches};
 
 use crate::cli::{Cli, Command};
 use crate::commands;
+use crate::commands::database::{DatabaseArgs, FarmTarget};
+use crate::extension::{Extension, Farm};
 use crate::logging::{self, LogOptions};
 
 /// The whole `wiki-mcp` command line (`serve`, `stdio`, `init` and every admin command), serving
@@ -32,12 +34,45 @@ use crate::logging::{self, LogOptions};
 /// linked tools' ids and `tools` lists them. Parses `std::env::args_os()`; usage and help name
 /// the running binary.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
-    let options = LogOptions {
-        filter: cli.log.clone(),
-        json: cli.log_json,
-        file: cli.log_file.clone(),
+    main_with(&[])
+}
+
+/// [`main`] with commands of the binary's own ([`Extension`]s, e.g. a linked crate's admin
+/// commands), parsed with the global options and run on the farm they name.
+pub fn main_with(extensions: &[Extension]) -> ExitCode {
+    let mut command = Cli::command();
+    for extension in extensions {
+        command = command.subcommand((extension.command)());
+    }
+    let matches = command.get_matches();
+    let chosen = matches.subcommand().and_then(|(name, sub)| {
+        extensions
+            .iter()
+            .find(|extension| (extension.command)().get_name() == name)
+            .map(|extension| (extension, sub))
+    });
+    let parsed = match chosen {
+        Some((extension, sub)) => DatabaseArgs::from_arg_matches(&matches).map(|database| {
+            let options = LogOptions {
+                filter: matches
+                    .get_one::<String>("log")
+                    .cloned()
+                    .unwrap_or_default(),
+                json: matches.get_flag("log_json"),
+                file: matches.get_one::<std::path::PathBuf>("log_file").cloned(),
+            };
+            (options, Run::Extension(*extension, sub.clone(), database))
+        }),
+        None => Cli::from_arg_matches(&matches).map(|cli| {
+            let options = LogOptions {
+                filter: cli.log.clone(),
+                json: cli.log_json,
+                file: cli.log_file.clone(),
+            };
+            (options, Run::Builtin(Box::new(cli)))
+        }),
     };
+    let (options, run) = parsed.unwrap_or_else(|error| error.exit());
     // Held until this returns: dropping it flushes the queued log and audit lines.
     let _log = match logging::install(&options) {
         Ok(guard) => guard,
@@ -46,13 +81,25 @@ pub fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    match run(cli) {
+    let outcome = match run {
+        Run::Builtin(cli) => self::run(*cli),
+        Run::Extension(extension, sub, database) => {
+            FarmTarget::new(database).and_then(|target| (extension.run)(&sub, &Farm::new(&target)))
+        }
+    };
+    match outcome {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("error: {error:#}");
             ExitCode::FAILURE
         }
     }
+}
+
+/// What the command line chose.
+enum Run {
+    Builtin(Box<Cli>),
+    Extension(Extension, clap::ArgMatches, DatabaseArgs),
 }
 
 fn run(cli: Cli) -> anyhow::Result<()> {

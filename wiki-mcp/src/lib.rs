@@ -11,7 +11,11 @@ mod entry;
 
 pub mod database;
 pub mod demo;
+pub mod extension;
 pub mod farm;
 pub mod logging;
 
-pub use entry::main;
+pub use entry::{main, main_with};
+
+/// The command-line parser [`extension::Extension`]s are written with.
+pub use clap;

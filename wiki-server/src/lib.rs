@@ -30,6 +30,7 @@ pub mod markdown;
 pub mod prelude;
 mod registry;
 mod server;
+pub mod startup;
 pub mod stdio;
 #[cfg(feature = "testing")]
 pub mod testing;

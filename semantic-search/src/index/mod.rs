@@ -10,6 +10,7 @@
 //! much it does at once. Everything here is synchronous and CPU-heavy: call it off the async
 //! workers.
 
+mod matrix;
 mod nearest;
 
 use std::collections::HashMap;
@@ -19,10 +20,14 @@ use std::sync::Arc;
 use wiki_server::store::Store;
 use wiki_server::store::model::vector::{StaleRow, VectorEntry, VectorIndex, VectorRow};
 use wiki_server::store::model::wiki::WikiId;
+use wiki_server::store::reference::DocumentReference;
 
 use crate::{Chunker, Embedder, Error, ModelDir, ModelPackage, Result};
 
+pub use matrix::RowInfo;
 pub use nearest::{Nearest, nearest};
+
+use matrix::Matrices;
 
 /// The store name of this model's vectors: vectors of another model never mix with these.
 pub const INDEX_NAME: &str = "all-minilm-l6-v2";
@@ -34,6 +39,8 @@ pub const INDEX_NAME: &str = "all-minilm-l6-v2";
 pub struct SemanticIndex {
     model: Result<Arc<Embedder>, Arc<str>>,
     chunker: Chunker,
+    /// What queries scan: every clone shares it, so the indexer's writes reach the tools.
+    matrices: Arc<Matrices>,
 }
 
 impl std::fmt::Debug for SemanticIndex {
@@ -77,6 +84,7 @@ impl SemanticIndex {
         SemanticIndex {
             model: Ok(Arc::new(embedder)),
             chunker: Chunker::default(),
+            matrices: Arc::default(),
         }
     }
 
@@ -85,6 +93,7 @@ impl SemanticIndex {
         SemanticIndex {
             model: Err(Arc::from(reason.into())),
             chunker: Chunker::default(),
+            matrices: Arc::default(),
         }
     }
 
@@ -177,16 +186,89 @@ impl SemanticIndex {
                 vector,
             });
         }
-        store.put_vector_row(
-            index,
-            &VectorRow {
-                reference: stale.reference.clone(),
-                locale: stale.locale.clone(),
-                version: document.version,
-                entries,
-            },
-        )?;
+        let row = VectorRow {
+            reference: stale.reference.clone(),
+            locale: stale.locale.clone(),
+            version: document.version,
+            entries,
+        };
+        if store.put_vector_row(index, &row)? {
+            self.matrices.store_row(&document, &row.entries);
+        }
         Ok((missing.len(), chunks.len() - missing.len()))
+    }
+
+    /// The `limit` rows of `wiki` whose best chunk is nearest `query` (a normalized vector of
+    /// the model), best first, among the rows `accept` lets through. Rows are offered to
+    /// `accept` in rank order, so only as many are authorized as it takes to find `limit`.
+    ///
+    /// Scans the wiki's vectors in memory (loaded on first use, kept current as the module
+    /// `matrix` says); each result's passage is read back from the store, and a row deleted
+    /// meanwhile is skipped.
+    pub fn nearest(
+        &self,
+        store: &dyn Store,
+        wiki: &WikiId,
+        query: &[f32],
+        limit: usize,
+        accept: &mut dyn FnMut(&RowInfo) -> bool,
+    ) -> Result<Vec<Nearest>> {
+        if limit == 0 {
+            return Ok(Vec::new());
+        }
+        let matrix = self.matrices.current(store, wiki, query.len())?;
+        let matrix = matrix
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let index = Self::store_index(wiki);
+        let mut found = Vec::with_capacity(limit);
+        for ranked in matrix.rank(query) {
+            if found.len() == limit {
+                break;
+            }
+            let info = matrix.info(ranked.row);
+            if !accept(info) {
+                continue;
+            }
+            let Some(row) = store.vector_row(&index, &info.reference, info.locale.as_ref())? else {
+                continue;
+            };
+            let key = matrix.key(ranked.chunk);
+            let Some(entry) = row.entries.into_iter().find(|entry| entry.key == key) else {
+                continue;
+            };
+            found.push(Nearest {
+                reference: info.reference.clone(),
+                locale: info.locale.clone(),
+                language: info.language.clone(),
+                text: entry.text,
+                score: ranked.score,
+            });
+        }
+        Ok(found)
+    }
+
+    /// Chunks of `wiki` the in-memory matrix holds (0 until a query loaded it).
+    pub fn chunks_in_memory(&self, wiki: &WikiId) -> usize {
+        self.matrices.chunks(wiki)
+    }
+
+    /// Marks a document as changed by an event: its rows are reloaded before the next query.
+    pub(crate) fn document_changed(&self, wiki: &WikiId, reference: &DocumentReference) {
+        self.matrices.mark_dirty(wiki, reference);
+    }
+
+    /// Forgets a deleted wiki's matrix.
+    pub(crate) fn wiki_deleted(&self, wiki: &WikiId) {
+        self.matrices.forget(wiki);
+    }
+
+    /// Reloads the matrices old enough that another process's writes may be missing.
+    pub(crate) fn reload_old_matrices(&self, store: &dyn Store) -> Result<()> {
+        match self.embedder() {
+            Some(embedder) => self.matrices.reload_old(store, embedder.dimension()),
+            None => Ok(()),
+        }
     }
 }
 

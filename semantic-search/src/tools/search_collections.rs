@@ -19,7 +19,7 @@ use super::scope::{Scope, offered, scope};
 use crate::SemanticService;
 use crate::collections::covers;
 use crate::fuse::reciprocal_rank_fusion;
-use crate::index::{Nearest, nearest};
+use crate::index::Nearest;
 
 /// The default of each result limit.
 const DEFAULT_LIMIT: i64 = 10;
@@ -265,13 +265,14 @@ async fn semantic_results(
                 .unwrap_or_default();
             let mut all: Vec<Nearest> = Vec::new();
             for (wiki, spaces) in &scope {
-                let found = nearest(store, wiki, &vector, limit, &mut |scanned| {
-                    !scanned.hidden
-                        && locale.as_ref().is_none_or(|l| *l == scanned.language)
-                        && covers(spaces.as_deref(), &scanned.reference)
-                        && doors.row_visible(&scanned.reference)
-                })
-                .map_err(crate::Error::into_store)?;
+                let found = index
+                    .nearest(store, wiki, &vector, limit, &mut |row| {
+                        !row.hidden
+                            && locale.as_ref().is_none_or(|l| *l == row.language)
+                            && covers(spaces.as_deref(), &row.reference)
+                            && doors.row_visible(&row.reference)
+                    })
+                    .map_err(crate::Error::into_store)?;
                 all.extend(found);
             }
             all.sort_by(|a, b| b.score.total_cmp(&a.score));

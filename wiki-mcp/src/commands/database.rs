@@ -52,13 +52,15 @@ pub(crate) struct DatabaseArgs {
 pub(crate) struct FarmTarget {
     database: Database,
     config: StoreConfig,
+    /// `--data`: a SQLite farm's directory, and local files of any farm (the model).
+    data: PathBuf,
 }
 
 impl FarmTarget {
     pub(crate) fn new(args: DatabaseArgs) -> Result<Self> {
         let database = match args.database.as_deref() {
             Some(url) => url.parse::<Database>()?,
-            None => Database::Sqlite(args.data),
+            None => Database::Sqlite(args.data.clone()),
         };
         Ok(FarmTarget {
             database,
@@ -66,7 +68,14 @@ impl FarmTarget {
                 pool_size: usize::from(args.db_pool_size),
                 ..StoreConfig::default()
             },
+            data: args.data,
         })
+    }
+
+    /// The local data directory (`--data`): the SQLite farm's, or, on a shared database, where
+    /// this machine keeps its local files (the embedding model).
+    pub(crate) fn data_dir(&self) -> &std::path::Path {
+        &self.data
     }
 
     /// Where the farm is, for messages (a URL's password is never shown).
@@ -124,8 +133,9 @@ impl FarmTarget {
     /// The same farm in another directory (`init DIR`).
     pub(crate) fn in_dir(&self, dir: PathBuf) -> Self {
         FarmTarget {
-            database: Database::Sqlite(dir),
+            database: Database::Sqlite(dir.clone()),
             config: self.config.clone(),
+            data: dir,
         }
     }
 }

@@ -90,6 +90,8 @@ pub(crate) fn exec(farm: &FarmTarget, args: Args) -> Result<()> {
         Database::Postgres(_) => settings.with_farm_link_key(),
     };
     let store = opened.store;
+    // The linked crates' services (semantic search's model and indexer), until serving ends.
+    let (settings, _hooks) = wiki_server::startup::start_hooks(&store, farm.data_dir(), settings)?;
     super::runtime()?.block_on(async move {
         let server = HttpServer::bind(args.listen.as_str(), options)
             .await

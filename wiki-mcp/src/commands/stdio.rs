@@ -34,7 +34,9 @@ pub(crate) fn exec(farm: &FarmTarget, args: Args) -> Result<()> {
         Caller::user(wiki.clone(), args.user)
     };
     // Made before the runtime: store calls block (PostgreSQL's client runs its own runtime).
-    let manager = Arc::new(Manager::new(store, ServerSettings::default())?);
+    let (settings, _hooks) =
+        wiki_server::startup::start_hooks(&store, farm.data_dir(), ServerSettings::default())?;
+    let manager = Arc::new(Manager::new(store, settings)?);
     super::runtime()?.block_on(async move {
         match manager.server(&wiki).await? {
             Some(server) if server.enabled() => {}

@@ -1,0 +1,442 @@
+//! The vectors a query scans, in memory: per wiki, one contiguous `f32` matrix of the stored
+//! (normalized) chunk vectors, grouped by row, so a query is dot products in a tight loop and
+//! nothing is decoded from the store. Reading every vector from the store per query (the exact
+//! scan of [`super::nearest`]) costs a blob decode and a passage copy per chunk: at 10,000 pages
+//! (30,000 to 50,000 chunks) that is most of a second; the scan here is a few milliseconds.
+//!
+//! Kept current without a reload: this process's indexing replaces a row's vectors as it stores
+//! them ([`Matrices::store_row`]); a save or delete the store reports (its change feed: this
+//! process's writes, and on a shared database the other replicas') marks the document dirty,
+//! and the next query of its wiki reloads just those rows from the store. What no event reports
+//! (vectors another process stored) is picked up by a full reload once a matrix is older than
+//! [`RELOAD_AFTER`], which the background indexer does off the query path. A deleted row that
+//! is still here is harmless: its passage is read from the store for each result, and a row
+//! with none is skipped.
+//!
+//! Memory: 384 × 4 bytes per chunk (about 1.5 KiB), plus the row table.
+
+use std::collections::{HashMap, HashSet};
+use std::ops::Range;
+use std::sync::{Arc, Mutex, MutexGuard, RwLock};
+use std::time::{Duration, Instant};
+
+use wiki_server::store::Store;
+use wiki_server::store::model::document::Document;
+use wiki_server::store::model::locale::Locale;
+use wiki_server::store::model::vector::{ScannedVector, VectorEntry};
+use wiki_server::store::model::wiki::WikiId;
+use wiki_server::store::reference::DocumentReference;
+
+use crate::Result;
+use crate::index::SemanticIndex;
+
+/// How old a matrix may get before the indexer reloads it whole (for what no event reports).
+pub(crate) const RELOAD_AFTER: Duration = Duration::from_secs(300);
+
+/// Dead chunks tolerated before a matrix is compacted (and at least as many as live ones).
+const COMPACT_AFTER: usize = 1024;
+
+/// A row of a wiki, as a query's filter sees it before counting it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RowInfo {
+    /// The document.
+    pub reference: DocumentReference,
+    /// The row: `None` for the default row.
+    pub locale: Option<Locale>,
+    /// The row's language.
+    pub language: Locale,
+    /// Whether the document is hidden.
+    pub hidden: bool,
+}
+
+impl RowInfo {
+    /// A stored row's description (its language: its locale, else the document's default).
+    fn of(document: &Document) -> Self {
+        RowInfo {
+            reference: document.reference.clone(),
+            locale: document.locale.clone(),
+            language: document
+                .locale
+                .clone()
+                .unwrap_or_else(|| document.default_locale.clone()),
+            hidden: document.hidden,
+        }
+    }
+}
+
+type RowKey = (DocumentReference, Option<Locale>);
+
+struct Row {
+    info: RowInfo,
+    /// Its chunks in the matrix; empty once the row is dead.
+    chunks: Range<usize>,
+    /// False once removed or replaced (a newer copy is further on).
+    live: bool,
+}
+
+/// One wiki's vectors.
+pub(crate) struct WikiMatrix {
+    dims: usize,
+    /// `dims` values per chunk, chunk after chunk, each row's chunks together.
+    vectors: Vec<f32>,
+    /// The entry key of each chunk (to read its passage back).
+    keys: Vec<Box<str>>,
+    rows: Vec<Row>,
+    by_row: HashMap<RowKey, usize>,
+    dead_chunks: usize,
+    loaded: Instant,
+}
+
+/// One ranked row: its best chunk's similarity, the row, and that chunk.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Ranked {
+    pub(crate) score: f32,
+    pub(crate) row: usize,
+    pub(crate) chunk: usize,
+}
+
+impl WikiMatrix {
+    fn empty(dims: usize) -> Self {
+        WikiMatrix {
+            dims,
+            vectors: Vec::new(),
+            keys: Vec::new(),
+            rows: Vec::new(),
+            by_row: HashMap::new(),
+            dead_chunks: 0,
+            loaded: Instant::now(),
+        }
+    }
+
+    /// Every stored vector of `wiki` of `dims` values (others are another model's, skipped).
+    fn load(store: &dyn Store, wiki: &WikiId, dims: usize) -> Result<Self> {
+        let mut grouped: HashMap<RowKey, (RowInfo, Vec<VectorEntry>)> = HashMap::new();
+        store.scan_vectors(
+            &SemanticIndex::store_index(wiki),
+            &mut |scanned: ScannedVector| {
+                if scanned.entry.vector.len() == dims {
+                    let key = (scanned.reference.clone(), scanned.locale.clone());
+                    grouped
+                        .entry(key)
+                        .or_insert_with(|| {
+                            let info = RowInfo {
+                                reference: scanned.reference,
+                                locale: scanned.locale,
+                                language: scanned.language,
+                                hidden: scanned.hidden,
+                            };
+                            (info, Vec::new())
+                        })
+                        .1
+                        .push(scanned.entry);
+                }
+                true
+            },
+        )?;
+        let mut matrix = WikiMatrix::empty(dims);
+        let chunks: usize = grouped.values().map(|(_, entries)| entries.len()).sum();
+        matrix.vectors.reserve_exact(chunks * dims);
+        matrix.keys.reserve_exact(chunks);
+        for (info, entries) in grouped.into_values() {
+            matrix.push(info, &entries);
+        }
+        Ok(matrix)
+    }
+
+    /// Appends a row (the caller has removed any older copy of it).
+    fn push(&mut self, info: RowInfo, entries: &[VectorEntry]) {
+        let start = self.keys.len();
+        for entry in entries.iter().filter(|e| e.vector.len() == self.dims) {
+            self.vectors.extend_from_slice(&entry.vector);
+            self.keys.push(entry.key.as_str().into());
+        }
+        let key = (info.reference.clone(), info.locale.clone());
+        self.by_row.insert(key, self.rows.len());
+        self.rows.push(Row {
+            info,
+            chunks: start..self.keys.len(),
+            live: true,
+        });
+    }
+
+    /// Removes a row, if present.
+    fn remove(&mut self, reference: &DocumentReference, locale: Option<&Locale>) {
+        if let Some(at) = self.by_row.remove(&(reference.clone(), locale.cloned())) {
+            let row = &mut self.rows[at];
+            row.live = false;
+            self.dead_chunks += std::mem::take(&mut row.chunks).len();
+        }
+    }
+
+    /// Replaces a row's vectors (or adds the row).
+    fn replace(&mut self, info: RowInfo, entries: &[VectorEntry]) {
+        self.remove(&info.reference, info.locale.as_ref());
+        self.push(info, entries);
+        self.compact_if_worth_it();
+    }
+
+    /// The rows of `reference` held now (every locale).
+    fn rows_of(&self, reference: &DocumentReference) -> Vec<Option<Locale>> {
+        self.by_row
+            .keys()
+            .filter(|(held, _)| held == reference)
+            .map(|(_, locale)| locale.clone())
+            .collect()
+    }
+
+    /// Drops dead chunks once they outnumber the live ones (and [`COMPACT_AFTER`]).
+    fn compact_if_worth_it(&mut self) {
+        let live = self.keys.len() - self.dead_chunks;
+        if self.dead_chunks < COMPACT_AFTER || self.dead_chunks < live {
+            return;
+        }
+        let mut vectors = Vec::with_capacity(live * self.dims);
+        let mut keys = Vec::with_capacity(live);
+        let mut rows = Vec::with_capacity(self.by_row.len());
+        let mut by_row = HashMap::with_capacity(self.by_row.len());
+        for row in std::mem::take(&mut self.rows) {
+            if !row.live {
+                continue;
+            }
+            let start = keys.len();
+            let values = row.chunks.start * self.dims..row.chunks.end * self.dims;
+            vectors.extend_from_slice(&self.vectors[values]);
+            keys.extend(self.keys[row.chunks.clone()].iter().cloned());
+            by_row.insert(key_of(&row.info), rows.len());
+            rows.push(Row {
+                info: row.info,
+                chunks: start..keys.len(),
+                live: true,
+            });
+        }
+        self.vectors = vectors;
+        self.keys = keys;
+        self.rows = rows;
+        self.by_row = by_row;
+        self.dead_chunks = 0;
+    }
+
+    /// Every live row with its best chunk for `query`, best first (ties: smaller reference).
+    pub(crate) fn rank(&self, query: &[f32]) -> Vec<Ranked> {
+        let mut ranked = Vec::with_capacity(self.by_row.len());
+        if query.len() != self.dims {
+            return ranked;
+        }
+        for (row_at, row) in self.rows.iter().enumerate() {
+            let mut best: Option<(f32, usize)> = None;
+            for chunk in row.chunks.clone() {
+                let vector = &self.vectors[chunk * self.dims..(chunk + 1) * self.dims];
+                let score = dot(query, vector);
+                if best.is_none_or(|(top, _)| score > top) {
+                    best = Some((score, chunk));
+                }
+            }
+            if let Some((score, chunk)) = best {
+                ranked.push(Ranked {
+                    score,
+                    row: row_at,
+                    chunk,
+                });
+            }
+        }
+        ranked.sort_unstable_by(|a, b| {
+            b.score.total_cmp(&a.score).then_with(|| {
+                let (a, b) = (&self.rows[a.row].info, &self.rows[b.row].info);
+                (&a.reference, &a.locale).cmp(&(&b.reference, &b.locale))
+            })
+        });
+        ranked
+    }
+
+    /// A row's description.
+    pub(crate) fn info(&self, row: usize) -> &RowInfo {
+        &self.rows[row].info
+    }
+
+    /// A chunk's entry key.
+    pub(crate) fn key(&self, chunk: usize) -> &str {
+        &self.keys[chunk]
+    }
+
+    /// Live chunks.
+    pub(crate) fn chunks(&self) -> usize {
+        self.keys.len() - self.dead_chunks
+    }
+}
+
+fn key_of(info: &RowInfo) -> RowKey {
+    (info.reference.clone(), info.locale.clone())
+}
+
+/// The dot product, written so the compiler vectorizes it (eight independent sums).
+fn dot(a: &[f32], b: &[f32]) -> f32 {
+    let mut sums = [0f32; 8];
+    let (a_chunks, b_chunks) = (a.chunks_exact(8), b.chunks_exact(8));
+    let tail: f32 = a_chunks
+        .remainder()
+        .iter()
+        .zip(b_chunks.remainder())
+        .map(|(x, y)| x * y)
+        .sum();
+    for (x, y) in a_chunks.zip(b_chunks) {
+        for lane in 0..8 {
+            sums[lane] += x[lane] * y[lane];
+        }
+    }
+    sums.iter().sum::<f32>() + tail
+}
+
+/// The matrices of every wiki queried so far, and the documents to reload before the next
+/// query of their wiki.
+#[derive(Default)]
+pub(crate) struct Matrices {
+    wikis: Mutex<HashMap<WikiId, Arc<RwLock<WikiMatrix>>>>,
+    dirty: Mutex<HashMap<WikiId, HashSet<DocumentReference>>>,
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+impl Matrices {
+    /// Marks a document of `wiki` to be reloaded before the next query (a change event).
+    pub(crate) fn mark_dirty(&self, wiki: &WikiId, reference: &DocumentReference) {
+        if lock(&self.wikis).contains_key(wiki) {
+            lock(&self.dirty)
+                .entry(wiki.clone())
+                .or_default()
+                .insert(reference.clone());
+        }
+    }
+
+    /// Live chunks held for `wiki`.
+    pub(crate) fn chunks(&self, wiki: &WikiId) -> usize {
+        lock(&self.wikis).get(wiki).map_or(0, |matrix| {
+            matrix
+                .read()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .chunks()
+        })
+    }
+
+    /// Forgets a wiki (deleted).
+    pub(crate) fn forget(&self, wiki: &WikiId) {
+        lock(&self.wikis).remove(wiki);
+        lock(&self.dirty).remove(wiki);
+    }
+
+    /// Records the vectors this process just stored for a row, if its wiki is loaded.
+    pub(crate) fn store_row(&self, document: &Document, entries: &[VectorEntry]) {
+        let wiki = document.reference.wiki();
+        let Some(matrix) = lock(&self.wikis).get(wiki).cloned() else {
+            return;
+        };
+        let info = RowInfo::of(document);
+        matrix
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .replace(info, entries);
+    }
+
+    /// `wiki`'s matrix, current with every event seen: loaded on first use, its dirty
+    /// documents reloaded from the store.
+    pub(crate) fn current(
+        &self,
+        store: &dyn Store,
+        wiki: &WikiId,
+        dims: usize,
+    ) -> Result<Arc<RwLock<WikiMatrix>>> {
+        let held = lock(&self.wikis).get(wiki).cloned();
+        let matrix = match held {
+            Some(matrix) => matrix,
+            None => {
+                // Held write-locked while it loads: a concurrent query waits for it rather than
+                // scanning an empty matrix. Events from the insertion on are kept as dirty; the
+                // load sees every earlier write.
+                let matrix = Arc::new(RwLock::new(WikiMatrix::empty(dims)));
+                let mut loading = matrix
+                    .write()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner);
+                lock(&self.wikis).insert(wiki.clone(), Arc::clone(&matrix));
+                lock(&self.dirty).remove(wiki);
+                match WikiMatrix::load(store, wiki, dims) {
+                    Ok(loaded) => *loading = loaded,
+                    Err(error) => {
+                        lock(&self.wikis).remove(wiki);
+                        return Err(error);
+                    }
+                }
+                drop(loading);
+                matrix
+            }
+        };
+        let dirty = lock(&self.dirty).remove(wiki).unwrap_or_default();
+        for reference in dirty {
+            self.reload_document(store, &matrix, &reference)?;
+        }
+        Ok(matrix)
+    }
+
+    /// Reloads every loaded matrix older than [`RELOAD_AFTER`] (the indexer calls this).
+    pub(crate) fn reload_old(&self, store: &dyn Store, dims: usize) -> Result<()> {
+        let old: Vec<(WikiId, Arc<RwLock<WikiMatrix>>)> = lock(&self.wikis)
+            .iter()
+            .filter(|(_, matrix)| {
+                matrix
+                    .read()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .loaded
+                    .elapsed()
+                    >= RELOAD_AFTER
+            })
+            .map(|(wiki, matrix)| (wiki.clone(), Arc::clone(matrix)))
+            .collect();
+        for (wiki, matrix) in old {
+            let loaded = WikiMatrix::load(store, &wiki, dims)?;
+            *matrix
+                .write()
+                .unwrap_or_else(std::sync::PoisonError::into_inner) = loaded;
+        }
+        Ok(())
+    }
+
+    /// Reloads the rows of one document: those held, and whichever the store has now.
+    fn reload_document(
+        &self,
+        store: &dyn Store,
+        matrix: &RwLock<WikiMatrix>,
+        reference: &DocumentReference,
+    ) -> Result<()> {
+        let index = SemanticIndex::store_index(reference.wiki());
+        let mut locales = matrix
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .rows_of(reference);
+        if let Some(document) = store.document(reference, None)? {
+            locales.push(None);
+            locales.extend(document.translations.iter().cloned().map(Some));
+        }
+        locales.sort();
+        locales.dedup();
+        for locale in locales {
+            let document = store.document(reference, locale.as_ref())?;
+            // A translation read falls back to the default row: only an exact row counts.
+            let row = match document {
+                Some(document) if document.locale == locale => store
+                    .vector_row(&index, reference, locale.as_ref())?
+                    .map(|row| (document, row)),
+                _ => None,
+            };
+            let mut matrix = matrix
+                .write()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            match row {
+                Some((document, row)) => matrix.replace(RowInfo::of(&document), &row.entries),
+                None => matrix.remove(reference, locale.as_ref()),
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,23 @@
+//! The crate's part in starting a server (`wiki_server::startup`): when a binary links this
+//! crate, `serve` and `stdio` load the model (`WIKI_MCP_MODEL_DIR`, else
+//! `<data>/models/all-MiniLM-L6-v2`), hand the tools a [`SemanticService`] over the served
+//! store, and run the background [`Indexer`] on the store's change feed until the server stops.
+//! Without a model the service still answers keyword results, says how to install the model,
+//! and no indexer thread runs.
+
+use std::sync::Arc;
+
+use wiki_server::startup::{HookError, Started, Startup};
+
+use crate::{Indexer, SemanticIndex, SemanticService};
+
+wiki_server::startup_hook!("semantic-search", start);
+
+fn start(startup: &Startup<'_>) -> Result<Started, HookError> {
+    let index = SemanticIndex::load(None, startup.data_dir());
+    let store = Arc::clone(startup.store());
+    let indexer = Indexer::spawn(Arc::clone(&store), index.clone())?;
+    Ok(Started::new()
+        .with_service(SemanticService::new(index, store))
+        .with_guard(indexer))
+}
