@@ -11,7 +11,7 @@ use super::scope::offered;
 /// administrators define narrower ones over some of its spaces.
 #[mcp_tool(
     id = "list_collections",
-    category = "Semantic Search",
+    category = categories::SEMANTIC_SEARCH,
     man = "NOTES
     The first id is this wiki's default collection. Defined collections of this wiki are listed
     by their ids; with cross-wiki reach, other wikis you may view add their default collection

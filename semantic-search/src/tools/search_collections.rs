@@ -45,7 +45,7 @@ const CONTENT_CHARS: usize = 1200;
 /// view are returned.
 #[mcp_tool(
     id = "search_collections",
-    category = "Semantic Search",
+    category = categories::SEMANTIC_SEARCH,
     title = "Search collections",
     man = "NOTES
     collections takes ids from list_collections; without it every collection you may query is
