@@ -219,6 +219,7 @@ pub async fn respond(
     let Some(served) = tools.get(&request.name) else {
         return Err(unknown_tool(tools, &request.name));
     };
+    let progress = request.progress.clone();
     // The tool's own token: the timeout cancels it without touching the transport's.
     let ctx = ctx
         .with_signals(
@@ -226,7 +227,12 @@ pub async fn respond(
             ProgressReporter::new(request.progress),
         )
         .with_elicitation(request.elicitation);
-    Ok(execute_wrapped(served, &ctx, &request.arguments, settings).await)
+    let response = execute_wrapped(served, &ctx, &request.arguments, settings).await;
+    // The answer may close the request's stream: the reports queued before it go first.
+    if let Some(progress) = progress {
+        progress.flushed().await;
+    }
+    Ok(response)
 }
 
 /// The refusal of a name outside the caller's set, listing what the caller can use.

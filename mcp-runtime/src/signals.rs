@@ -15,10 +15,15 @@ use std::time::{Duration, Instant};
 use rmcp::model::{ProgressNotificationParam, ProgressToken};
 use rmcp::{Peer, RoleServer};
 
+use crate::declaration::BoxFuture;
+
 pub use tokio_util::sync::CancellationToken;
 
 /// The least time between two progress notifications of one call (at most ~10 per second).
 pub const PROGRESS_INTERVAL: Duration = Duration::from_millis(100);
+
+/// The longest a call's answer waits for its queued progress notifications to be sent.
+const FLUSH_LIMIT: Duration = Duration::from_secs(1);
 
 /// One progress report, as `notifications/progress` carries it.
 #[derive(Debug, Clone, PartialEq)]
@@ -37,6 +42,14 @@ pub struct ProgressUpdate {
 pub trait ProgressSink: Send + Sync + 'static {
     /// Sends one report.
     fn send(&self, update: ProgressUpdate);
+
+    /// Resolves once every report sent so far has reached the transport. The call path awaits
+    /// it before answering: a transport that closes the request's stream with the answer (the
+    /// stateless HTTP reply) would otherwise drop the reports still queued. Sinks that write
+    /// synchronously need not override it.
+    fn flushed(&self) -> BoxFuture<'static, ()> {
+        Box::pin(std::future::ready(()))
+    }
 }
 
 /// An rmcp peer and the request's progress token: `notifications/progress` to that peer, sent
@@ -44,18 +57,32 @@ pub trait ProgressSink: Send + Sync + 'static {
 /// would see progress go down), so the tool never waits for the transport.
 pub struct PeerProgress {
     token: ProgressToken,
-    queue: tokio::sync::mpsc::UnboundedSender<ProgressNotificationParam>,
+    queue: tokio::sync::mpsc::UnboundedSender<PeerMessage>,
+}
+
+/// What the sending task of a [`PeerProgress`] receives, in order.
+enum PeerMessage {
+    /// A notification to send.
+    Report(ProgressNotificationParam),
+    /// Everything before this was sent: say so.
+    Flushed(tokio::sync::oneshot::Sender<()>),
 }
 
 impl PeerProgress {
     /// Progress for the request of `token`, to `peer`; its sending task ends once the call's
     /// reporter is dropped. Call it on the runtime.
     pub fn new(peer: Peer<RoleServer>, token: ProgressToken) -> Self {
-        let (queue, mut reports) = tokio::sync::mpsc::unbounded_channel();
+        let (queue, mut messages) = tokio::sync::mpsc::unbounded_channel();
         tokio::spawn(async move {
-            while let Some(param) = reports.recv().await {
-                if let Err(error) = peer.notify_progress(param).await {
-                    tracing::debug!(%error, "a progress notification could not be sent");
+            while let Some(message) = messages.recv().await {
+                match message {
+                    PeerMessage::Report(param) => {
+                        if let Err(error) = peer.notify_progress(param).await {
+                            tracing::debug!(%error, "a progress notification could not be sent");
+                        }
+                    }
+                    // The caller may have stopped waiting: nothing to tell then.
+                    PeerMessage::Flushed(done) => drop(done.send(())),
                 }
             }
         });
@@ -69,7 +96,19 @@ impl ProgressSink for PeerProgress {
         param.total = update.total;
         param.message = update.message;
         // Closed only once the peer's task ended: nothing left to report to.
-        let _ = self.queue.send(param);
+        let _ = self.queue.send(PeerMessage::Report(param));
+    }
+
+    fn flushed(&self) -> BoxFuture<'static, ()> {
+        let (done, sent) = tokio::sync::oneshot::channel();
+        let queued = self.queue.send(PeerMessage::Flushed(done)).is_ok();
+        Box::pin(async move {
+            if queued {
+                // An error means the task ended: nothing is left to send either way. Bounded,
+                // so a client that stops reading cannot hold the answer past the call's budget.
+                let _ = tokio::time::timeout(FLUSH_LIMIT, sent).await;
+            }
+        })
     }
 }
 
