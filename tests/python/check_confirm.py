@@ -40,6 +40,16 @@ async def history_versions(client, page: str) -> int:
     return sum(1 for line in text(result).splitlines() if line.lstrip().startswith("1."))
 
 
+async def write_args(client, page: str, content: str) -> dict:
+    """write_document's arguments for `page`: with the version read as base_version when the page
+    exists, so that what the person is asked about is a real change, not a refused create."""
+    arguments = {"reference": page, "content": content}
+    read = await client.call_tool("get_document", {"reference": page})
+    if not read.is_error and read.structured_content:
+        arguments["base_version"] = read.structured_content["version"]
+    return arguments
+
+
 async def exercise(open_client, label: str, page: str, can_ask: bool) -> None:
     """accept, decline, no callback on `page` through clients `open_client(callback)` opens."""
     asked: list[str] = []
@@ -59,7 +69,7 @@ async def exercise(open_client, label: str, page: str, can_ask: bool) -> None:
     asked = []
     async with open_client(answering("decline", asked)) as client:
         before = await history_versions(client, page)
-        result = await client.call_tool("write_document", {"reference": page, "content": f"{label} declined"})
+        result = await client.call_tool("write_document", await write_args(client, page, f"{label} declined"))
         assert result.is_error, f"{label}: a declined write succeeded"
         if can_ask:
             assert "declined" in text(result), f"{label}: {text(result)}"
@@ -67,7 +77,7 @@ async def exercise(open_client, label: str, page: str, can_ask: bool) -> None:
         assert after == before, f"{label}: a declined write changed the history"
 
     async with open_client(None) as client:
-        result = await client.call_tool("write_document", {"reference": page, "content": f"{label} unasked"})
+        result = await client.call_tool("write_document", await write_args(client, page, f"{label} unasked"))
         assert result.is_error, f"{label}: a write without a way to ask succeeded"
         message = text(result)
         assert "confirm_writes=false" in message and "cannot ask" in message, f"{label}: {message}"
