@@ -183,7 +183,8 @@ impl Progress {
 }
 
 /// What a tool hands a scan it runs off the async workers: its progress (items checked, said
-/// as `what`, e.g. "candidates authorized") and whether to stop. Each [`ScanSignals::step`]
+/// as `what`, e.g. "candidates authorized", shown as "candidates authorized: 12", which reads
+/// right for any count) and whether to stop. Each [`ScanSignals::step`]
 /// counts one item, reports it (throttled) and says whether to go on; [`ScanSignals::finish`]
 /// sends the final count, so a scanning call always sends at least one notification when
 /// its request carried a progress token, however fast it was.
@@ -229,7 +230,7 @@ impl ScanSignals {
         self.done += 1;
         let (done, what) = (self.done, self.what);
         self.progress
-            .report(done, None, || format!("{done} {what}"));
+            .report(done, None, || format!("{what}: {done}"));
         true
     }
 
@@ -247,7 +248,7 @@ impl ScanSignals {
     pub fn finish(&self) {
         let (done, what) = (self.done, self.what);
         self.progress
-            .report(done, Some(done), || format!("{done} {what}"));
+            .report(done, Some(done), || format!("{what}: {done}"));
     }
 }
 
@@ -289,7 +290,7 @@ mod tests {
             Some(ProgressUpdate {
                 progress: 2.0,
                 total: Some(2.0),
-                message: Some("2 rows checked".to_owned())
+                message: Some("rows checked: 2".to_owned())
             })
         );
         let mut detached = ScanSignals::detached();
