@@ -1,12 +1,12 @@
 //! A PostgreSQL farm made by `wiki-mcp init`, the replicas serving it, and an agent's calls.
 
-use std::io::{BufRead, BufReader};
 use std::net::{SocketAddr, ToSocketAddrs};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
+use crate::listening::spawn_listening;
 use crate::proxy::Proxy;
 use crate::scratch::ScratchDatabase;
 
@@ -150,33 +150,14 @@ impl Answer {
 impl Replica {
     /// Starts `wiki-mcp --database url serve` and waits for it to listen.
     pub(crate) fn start(url: &str) -> Replica {
-        let mut child = Command::new(WIKI_MCP)
-            .args(["--database", url, "serve", "--listen", "127.0.0.1:0"])
-            .args(["--rate-limit", "0", "--call-timeout", "10"])
-            .env("WIKI_MCP_LOG", "warn")
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (found, address) = std::sync::mpsc::channel();
-        // The banner's first line names the address; the rest is drained so the pipe never
-        // fills.
-        std::thread::spawn(move || {
-            let mut found = Some(found);
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if let Some(address) = line.strip_prefix("wiki-mcp listening on ")
-                    && let Some(found) = found.take()
-                {
-                    let _ = found.send(address.trim().parse::<SocketAddr>().unwrap());
-                }
-            }
-        });
-        let address = address
-            .recv_timeout(Duration::from_secs(30))
-            .expect("the replica listens within 30 s");
+        let (child, address) = spawn_listening(
+            Command::new(WIKI_MCP)
+                .args(["--database", url, "serve", "--listen", "127.0.0.1:0"])
+                .args(["--rate-limit", "0", "--call-timeout", "10"])
+                .env("WIKI_MCP_LOG", "warn")
+                .stdin(Stdio::null()),
+            Duration::from_secs(30),
+        );
         Replica {
             child,
             address,

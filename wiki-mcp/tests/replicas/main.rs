@@ -18,6 +18,8 @@ mod rich_farm;
 mod scratch;
 
 mod farm;
+#[path = "../support/listening.rs"]
+mod listening;
 mod migrate;
 mod scenarios;
 mod setup;

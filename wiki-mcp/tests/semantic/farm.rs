@@ -1,7 +1,6 @@
 //! A demo farm made by `wiki-mcp init` on either backend, the admin commands run on it, a
 //! `serve` process over it, and an agent's calls (plain JSON-RPC POSTs, as agents send them).
 
-use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
@@ -11,6 +10,7 @@ use semantic_search::{MODEL_DIR_ENV, ModelDir, ModelPackage};
 use serde_json::{Value, json};
 use tempfile::TempDir;
 
+use crate::listening::spawn_listening;
 use crate::scratch::ScratchDatabase;
 
 /// The binary under test.
@@ -114,31 +114,11 @@ impl Farm {
 
     /// Starts `wiki-mcp serve` on loopback and waits for it to listen.
     pub(crate) fn serve(&self) -> Server {
-        let mut child = self
-            .command()
-            .args(["serve", "--listen", "127.0.0.1:0", "--rate-limit", "0"])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (found, address) = std::sync::mpsc::channel();
-        // The banner's first line names the address; the rest is drained so the pipe never
-        // fills.
-        std::thread::spawn(move || {
-            let mut found = Some(found);
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if let Some(address) = line.strip_prefix("wiki-mcp listening on ")
-                    && let Some(found) = found.take()
-                {
-                    let _ = found.send(address.trim().parse::<SocketAddr>().unwrap());
-                }
-            }
-        });
-        let address = address
-            .recv_timeout(Duration::from_secs(60))
-            .expect("serve listens within 60 s");
+        let (child, address) = spawn_listening(
+            self.command()
+                .args(["serve", "--listen", "127.0.0.1:0", "--rate-limit", "0"]),
+            Duration::from_secs(60),
+        );
         Server {
             child,
             address,

@@ -15,6 +15,8 @@ mod scratch;
 
 mod cases;
 mod farm;
+#[path = "../support/listening.rs"]
+mod listening;
 
 use libtest_mimic::{Arguments, Completion, Trial};
 
