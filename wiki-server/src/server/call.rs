@@ -108,20 +108,22 @@ impl Manager {
             ));
         }
         let mut ctx = self.context(server, caller);
-        self.attach_confirmation(server, caller, request, &mut ctx);
+        self.attach_confirmation(server, tools, caller, request, &mut ctx);
         Ok((tools, ctx))
     }
 
     /// Gives the call's doors the [`Confirmation`] its writes need, for a write tool declared
-    /// `confirm` or on a wiki with `confirm_writes=true`.
+    /// `confirm` or on a wiki with `confirm_writes=true`. `tools` is the caller's set
+    /// [`Manager::prepare`] already chose.
     fn attach_confirmation(
         &self,
         server: &WikiServer,
+        tools: &ToolSet,
         caller: &Caller,
         request: &ToolCall,
         ctx: &mut ToolContext,
     ) {
-        let Some(served) = server.tools(caller.is_guest()).get(&request.name) else {
+        let Some(served) = tools.get(&request.name) else {
             return;
         };
         let declaration = served.tool.declaration();
