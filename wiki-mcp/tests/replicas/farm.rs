@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::listening::spawn_listening;
+use crate::listening::{spawn_listening, succeeded};
 use crate::proxy::Proxy;
 use crate::scratch::ScratchDatabase;
 
@@ -69,13 +69,7 @@ impl Farm {
 
     /// Runs an admin command on the farm; it must succeed. Returns its stdout.
     pub(crate) fn admin(&self, args: &[&str]) -> String {
-        let output = self.command(args);
-        assert!(
-            output.status.success(),
-            "wiki-mcp {args:?} failed: {}",
-            String::from_utf8_lossy(&output.stderr)
-        );
-        String::from_utf8_lossy(&output.stdout).into_owned()
+        succeeded(self.command(args), args)
     }
 
     /// Runs an admin command on the farm, whatever its outcome.

@@ -10,7 +10,7 @@ use semantic_search::{MODEL_DIR_ENV, ModelDir, ModelPackage};
 use serde_json::{Value, json};
 use tempfile::TempDir;
 
-use crate::listening::spawn_listening;
+use crate::listening::{spawn_listening, succeeded};
 use crate::scratch::ScratchDatabase;
 
 /// The binary under test.
@@ -84,13 +84,7 @@ impl Farm {
 
     /// Runs a command that must succeed; returns its stdout.
     pub(crate) fn ok(&self, args: &[&str]) -> String {
-        let output = self.run(args);
-        assert!(
-            output.status.success(),
-            "wiki-mcp {args:?} failed: {}",
-            String::from_utf8_lossy(&output.stderr)
-        );
-        String::from_utf8_lossy(&output.stdout).into_owned()
+        succeeded(self.run(args), args)
     }
 
     /// Runs a command that must fail, printing nothing on stdout; returns its stderr.

@@ -1,9 +1,10 @@
-//! Starting a `wiki-mcp serve` child and learning the address it bound, shared by the test
-//! binaries that run the real server (`tests/semantic`, `tests/replicas`).
+//! Running the real binary from the test binaries that need it (`tests/semantic`,
+//! `tests/replicas`): a `serve` child and the address it bound, and admin commands that must
+//! succeed.
 
 use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 use std::time::Duration;
 
 /// Spawns `command` (a `serve --listen 127.0.0.1:0 ...`) with its stdout piped, and returns the
@@ -32,4 +33,15 @@ pub(crate) fn spawn_listening(command: &mut Command, within: Duration) -> (Child
         .recv_timeout(within)
         .unwrap_or_else(|_| panic!("serve did not listen within {within:?}"));
     (child, address)
+}
+
+/// The stdout of an admin command run with `args`, which must have succeeded (else its stderr
+/// is the failure message).
+pub(crate) fn succeeded(output: Output, args: &[&str]) -> String {
+    assert!(
+        output.status.success(),
+        "wiki-mcp {args:?} failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8_lossy(&output.stdout).into_owned()
 }
