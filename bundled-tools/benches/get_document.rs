@@ -9,7 +9,6 @@ use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use serde_json::json;
-use wiki_server::store::DocumentStore;
 
 #[path = "../tests/harness/mod.rs"]
 mod harness;

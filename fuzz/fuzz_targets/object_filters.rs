@@ -140,6 +140,7 @@ static FIXTURE: LazyLock<Fixture> = LazyLock::new(|| {
             .change_class(&ClassChange {
                 class_document: class_document.clone(),
                 change: FieldChange::Add {
+                    rules: Default::default(),
                     name: name.to_owned(),
                     field_type,
                     pretty_name: None,

@@ -255,10 +255,18 @@ async fn execute_wrapped(
     settings: &CallSettings,
 ) -> CallToolResponse {
     let started = Instant::now();
+    let mut abandoned = Abandoned {
+        tool: served.id(),
+        ctx,
+        audit: &*settings.audit,
+        started,
+        armed: true,
+    };
     let (outcome, result) = match refuse_guest_write(served, ctx) {
         Err(refusal) => (Outcome::Error, Err(refusal)),
         Ok(()) => run(served, ctx, arguments, settings.timeout).await,
     };
+    abandoned.armed = false;
     settings.audit.record(&AuditRecord {
         tool: served.id(),
         context: ctx,
@@ -267,6 +275,39 @@ async fn execute_wrapped(
         duration: started.elapsed(),
     });
     to_mcp(result)
+}
+
+/// A call whose transport dropped it before it ended (hyper drops a request's future when its
+/// HTTP client goes away): nothing after the call's `await` runs then, so this guard cancels
+/// the call's token (the store work and heavy jobs it started stop) and writes its audit line,
+/// `cancelled`, when dropped still armed.
+struct Abandoned<'a> {
+    tool: &'a str,
+    ctx: &'a ToolContext,
+    audit: &'a dyn Audit,
+    started: Instant,
+    armed: bool,
+}
+
+impl Drop for Abandoned<'_> {
+    fn drop(&mut self) {
+        if !self.armed {
+            return;
+        }
+        self.ctx.cancellation().cancel();
+        tracing::info!(
+            tool = self.tool,
+            user = self.ctx.user_or_guest(),
+            "tool call abandoned by its transport"
+        );
+        self.audit.record(&AuditRecord {
+            tool: self.tool,
+            context: self.ctx,
+            outcome: Outcome::Cancelled,
+            reason: Some(ErrorKind::Cancelled),
+            duration: self.started.elapsed(),
+        });
+    }
 }
 
 /// Step 2: the guest never runs a write tool.
@@ -306,7 +347,7 @@ async fn run(
                 Ok(output) => (Outcome::Ok, Ok(output)),
                 Err(error) => (Outcome::Failed, Err(error)),
             },
-            Ok(Err(error)) => (stopped(&error), Err(error)),
+            Ok(Err(error)) => (stopped(&error, &cancellation), Err(error)),
             Err(panic) => (Outcome::Failed, Err(internal_error(id, &*panic))),
         },
         () = cancellation.cancelled() => {
@@ -420,9 +461,14 @@ fn seconds(duration: Duration) -> String {
 }
 
 /// The audit outcome of a tool's error: declined and unconfirmed writes and questions for the
-/// person are not ordinary errors.
-fn stopped(error: &ToolError) -> Outcome {
+/// person are not ordinary errors, and a tool that gave up because its call was cancelled (it
+/// saw the token first: a heavy job refused its slot, a scan stopped) is audited `cancelled`,
+/// as the call path's own answer to the cancellation would be.
+fn stopped(error: &ToolError, cancellation: &CancellationToken) -> Outcome {
     match error.stop() {
+        Stop::Error if error.kind() == ErrorKind::Cancelled && cancellation.is_cancelled() => {
+            Outcome::Cancelled
+        }
         Stop::Error => Outcome::Error,
         Stop::Declined => Outcome::Declined,
         Stop::Unconfirmed => Outcome::Unconfirmed,

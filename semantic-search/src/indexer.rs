@@ -22,7 +22,7 @@ use crate::index::SemanticIndex;
 pub(crate) const POLL: Duration = Duration::from_secs(5);
 
 /// Rows indexed per step.
-const ROWS_PER_STEP: usize = 16;
+const ROWS_PER_STEP: usize = 32;
 
 /// How long the indexer waits after a store failure before it tries again.
 const BACKOFF: Duration = Duration::from_secs(30);
@@ -103,7 +103,7 @@ fn pass(store: &dyn Store, index: &SemanticIndex, stop: &AtomicBool) -> crate::R
             if stop.load(Ordering::Acquire) {
                 return Ok(());
             }
-            let done = index.catch_up(store, &wiki.id, ROWS_PER_STEP)?;
+            let done = index.catch_up_if_changed(store, &wiki.id, ROWS_PER_STEP)?;
             if done.rows > 0 {
                 tracing::debug!(wiki = %wiki.id, rows = done.rows, embedded = done.embedded, remaining = done.remaining, "indexed");
             }

@@ -42,7 +42,9 @@ mod tools;
 pub use chunk::{Chunk, Chunker, DEFAULT_MAX_CHARS, MIN_MAX_CHARS};
 pub use embed::{DEFAULT_BATCH_SIZE, Embedder, MAX_BATCH_SIZE, MAX_INPUT_CHARS};
 pub use error::{Error, Result};
-pub use index::{CatchUp, INDEX_NAME, Nearest, RowInfo, SemanticIndex, model_package, nearest};
+pub use index::{
+    CatchUp, INDEX_NAME, Nearest, REBUILD_ROWS, RowInfo, SemanticIndex, model_package, nearest,
+};
 pub use indexer::Indexer;
 pub use install::{DEFAULT_INDEX_URL, Installed, Installer, Progress};
 pub use model_dir::{MODEL_DIR_ENV, ModelDir};

@@ -10,7 +10,7 @@
 use std::sync::Arc;
 
 use wiki_server::heavy::run_heavy;
-use wiki_server::prelude::ToolError;
+use wiki_server::prelude::{CancellationToken, ToolError};
 use wiki_server::store::Store;
 use wiki_server::store::api::Subscription;
 use wiki_server::store::model::change::{ChangeEvent, ChangeKind};
@@ -64,14 +64,18 @@ impl SemanticService {
     /// ([`run_heavy`]): embedding the query, catching up and the vector scan are CPU-heavy and
     /// synchronous, so they run off the async workers and share the slots with rendering. A
     /// panic inside `f` resumes in the caller, so the middleware reports it like any panic.
-    pub(crate) async fn heavy<T, F>(&self, f: F) -> Result<T, ToolError>
+    pub(crate) async fn heavy<T, F>(
+        &self,
+        cancellation: &CancellationToken,
+        f: F,
+    ) -> Result<T, ToolError>
     where
         T: Send + 'static,
         F: FnOnce(&SemanticIndex, &dyn Store) -> T + Send + 'static,
     {
         let service = self.clone();
-        run_heavy(move || f(&service.index, &*service.store))
+        run_heavy(cancellation, move || f(&service.index, &*service.store))
             .await
-            .map_err(|busy| ToolError::new(busy.message("searching by meaning")))
+            .map_err(|not_run| not_run.tool_error("searching by meaning"))
     }
 }

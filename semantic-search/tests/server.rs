@@ -15,11 +15,14 @@ use semantic_search::{SemanticIndex, SemanticService, collections};
 use serde_json::{Value, json};
 use tempfile::TempDir;
 use wiki_server::store::model::document::DocumentSave;
+use wiki_server::store::model::search::{SearchQuery, WikiScope};
 use wiki_server::store::model::user::ALL_USERS_GROUP;
 use wiki_server::store::model::wiki::WikiId;
 use wiki_server::store::reference::{DocumentReference, SpacePath};
 use wiki_server::store::rights::{Effect, Right, RightRule, RightScope, Subject};
-use wiki_server::store::{DocumentStore, RightsStore, SqliteStore, Store, TrashStore, UserStore};
+use wiki_server::store::{
+    DocumentStore, RightsStore, SearchStore, SqliteStore, Store, TrashStore, UserStore,
+};
 use wiki_server::{Caller, Manager, ServerSettings};
 
 struct Farm {
@@ -207,6 +210,29 @@ async fn a_query_by_meaning_finds_the_page_keywords_miss_and_only_viewable_ones(
         "the passage is the content: {out}"
     );
 
+    // The keyword block takes any of the question's words: no page holds all of these.
+    let question = "which machine does the server need";
+    let out = ok(farm
+        .call("search_collections", json!({"query": question}), "alice")
+        .await);
+    assert_eq!(
+        block(&out, "Keyword").first().map(String::as_str),
+        Some("main:Docs.Setup"),
+        "\"machine\" and \"server\" are on the setup page: {out}"
+    );
+    assert!(
+        !block(&out, "Keyword").contains(&"main:Secret.Plans".to_owned()),
+        "{out}"
+    );
+    let all_words = ok(farm.store.search(
+        &SearchQuery::new(
+            Some(question.to_owned()),
+            WikiScope::Only(vec![WikiId::main()]),
+        ),
+        &mut |_| true,
+    ));
+    assert_eq!(all_words.total, 0, "every word required finds nothing");
+
     let bob = ok(farm
         .call(
             "search_collections",
@@ -219,11 +245,12 @@ async fn a_query_by_meaning_finds_the_page_keywords_miss_and_only_viewable_ones(
         "{bob}"
     );
     let fused = block(&bob, "Fused");
-    assert_eq!(
-        fused.first().map(String::as_str),
-        Some("main:Secret.Plans"),
-        "found by both lists, it leads the fusion: {bob}"
+    let leader = fused.first().cloned().unwrap_or_default();
+    assert!(
+        block(&bob, "Semantic").contains(&leader) && block(&bob, "Keyword").contains(&leader),
+        "a row found by both lists leads the fusion: {bob}"
     );
+    assert!(fused.contains(&"main:Secret.Plans".to_owned()), "{bob}");
     assert!(bob.find("Fused").unwrap_or(usize::MAX) < bob.find("Keyword").unwrap_or(0));
 }
 
@@ -309,6 +336,28 @@ async fn a_save_is_indexed_by_the_next_calls_and_only_changed_chunks_are_embedde
                 .iter()
                 .all(|r| r.starts_with("main:News.Item")),
         "the six new pages come first: {out}"
+    );
+
+    // The index was just found caught up, so calls skip reading the backlog until something
+    // commits: a save must still be seen by the very next call.
+    save(
+        &farm.store,
+        "News.Late",
+        "Late news",
+        "Our headquarters relocate to a bigger campus.\n",
+    );
+    let out = ok(farm
+        .call(
+            "search_collections",
+            json!({"query": "relocation of our workplace"}),
+            "alice",
+        )
+        .await);
+    assert!(
+        block(&out, "Semantic")
+            .iter()
+            .any(|r| r.starts_with("main:News.Late")),
+        "a save after the index was caught up is indexed by the next call: {out}"
     );
 
     save(

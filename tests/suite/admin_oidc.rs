@@ -4,7 +4,9 @@
 //!
 //! Pinned: a farm administrator signs in and gets the same session as with a token; a callback
 //! with another state, a replayed code, an ID token with another nonce, and a user who
-//! administers nothing are each refused with a page saying so, and open no session; a
+//! administers nothing are each refused with a page saying so, and open no session (a replayed
+//! callback on any server of the farm, before the code is tried: the pending sign-in is
+//! recorded in the farm's database and taken once); a
 //! confidential client authenticates with its secret, and a wrong secret fails the sign-in.
 
 use std::sync::Arc;
@@ -27,6 +29,8 @@ const LOGIN_COOKIE: &str = "wiki_mcp_oidc";
 struct Fixture {
     server: TestServer,
     issuer: TestIssuer,
+    /// The server's OIDC configuration, for a replica of it.
+    oidc: Arc<OidcIdentity>,
 }
 
 impl Fixture {
@@ -44,7 +48,7 @@ impl Fixture {
                 rate_limit: None,
                 ..HttpOptions::default()
             },
-            Some(oidc),
+            Some(Arc::clone(&oidc)),
         )
         .await;
         issuer.register_client(
@@ -52,7 +56,11 @@ impl Fixture {
             issuer_secret,
             &format!("{}/admin/oidc/callback", server.base),
         );
-        Fixture { server, issuer }
+        Fixture {
+            server,
+            issuer,
+            oidc,
+        }
     }
 
     /// From the sign-in page's button to the issuer's redirect back (not yet followed), with
@@ -209,13 +217,42 @@ async fn a_replayed_code_is_refused_with_or_without_the_old_cookie() {
     assert!(expired.body.contains("Sign-in expired"), "{}", expired.body);
     assert!(!session_opened(&expired));
 
-    // Someone who kept the cookie too: the issuer exchanges a code once.
+    // Someone who kept the cookie too: the farm took its record at the first callback, so the
+    // replay is refused before the code is even tried (the issuer would refuse it as well).
     replay.cookies.push((LOGIN_COOKIE.to_owned(), pending));
     let refused = replay.get_url(&callback).await;
-    assert_eq!(refused.status, 401, "{}", refused.body);
+    assert_eq!(refused.status, 400, "{}", refused.body);
+    assert!(refused.body.contains("Sign-in expired"), "{}", refused.body);
     assert!(!session_opened(&refused));
-    assert_eq!(fixture.issuer.token_requests(), 2);
+    assert_eq!(fixture.issuer.token_requests(), 1);
     assert_eq!(signed_in_as(&mut replay).await, None);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_callback_replayed_on_another_replica_is_refused_before_any_exchange() {
+    let fixture = Fixture::start(None, None).await;
+    let replica = fixture
+        .server
+        .replica(Some(Arc::clone(&fixture.oidc)))
+        .await;
+    let mut browser = Browser::new(&fixture.server);
+    let callback = fixture.to_callback(&mut browser, "admin").await;
+    let pending = browser.cookie(LOGIN_COOKIE).expect("the pending sign-in");
+    assert_eq!(browser.get_url(&callback).await.status, 200);
+
+    // The same callback, cookie and all, sent to the other server of the farm.
+    let mut elsewhere = Browser::at(&replica.base);
+    elsewhere.cookies.push((LOGIN_COOKIE.to_owned(), pending));
+    let replayed = callback.replacen(&fixture.server.base, &replica.base, 1);
+    let refused = elsewhere.get_url(&replayed).await;
+    assert_eq!(refused.status, 400, "{}", refused.body);
+    assert!(refused.body.contains("Sign-in expired"), "{}", refused.body);
+    assert!(!session_opened(&refused));
+    assert_eq!(
+        fixture.issuer.token_requests(),
+        1,
+        "the replica did not try the code"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

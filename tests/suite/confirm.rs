@@ -17,7 +17,12 @@ const PROTOCOL: &str = "2026-07-28";
 
 /// A 2026-07-28 `tools/call` of `tool`, from a client with (or without) form elicitation,
 /// optionally the retry carrying `state` and `answer`.
-fn call(tool: &str, arguments: Value, elicitation: bool, retry: Option<(&str, &str)>) -> Value {
+pub(crate) fn call(
+    tool: &str,
+    arguments: Value,
+    elicitation: bool,
+    retry: Option<(&str, &str)>,
+) -> Value {
     let capabilities = if elicitation {
         json!({"elicitation": {"form": {}}})
     } else {
@@ -40,7 +45,7 @@ fn call(tool: &str, arguments: Value, elicitation: bool, retry: Option<(&str, &s
 }
 
 /// The `result` of a call.
-async fn result(server: &TestServer, token: &str, body: &Value) -> Value {
+pub(crate) async fn result(server: &TestServer, token: &str, body: &Value) -> Value {
     let response = server
         .post(
             "main",
@@ -65,19 +70,19 @@ async fn result(server: &TestServer, token: &str, body: &Value) -> Value {
         .unwrap_or_else(|| panic!("no result: {reply}"))
 }
 
-fn text(result: &Value) -> String {
+pub(crate) fn text(result: &Value) -> String {
     result["content"][0]["text"]
         .as_str()
         .unwrap_or_default()
         .to_owned()
 }
 
-fn is_error(result: &Value) -> bool {
+pub(crate) fn is_error(result: &Value) -> bool {
     result["isError"] == json!(true)
 }
 
 /// The question and the state of an input-required result.
-fn question(result: &Value) -> (String, String) {
+pub(crate) fn question(result: &Value) -> (String, String) {
     assert_eq!(result["resultType"], json!("input_required"), "{result}");
     let message = result["inputRequests"]["confirm_write"]["params"]["message"]
         .as_str()
@@ -90,7 +95,7 @@ fn question(result: &Value) -> (String, String) {
     (message, state)
 }
 
-fn page(server: &TestServer, name: &str) -> Option<(String, String)> {
+pub(crate) fn page(server: &TestServer, name: &str) -> Option<(String, String)> {
     let reference = DocumentReference::parse(name, &WikiId::main()).expect("a reference");
     server
         .store
@@ -100,7 +105,7 @@ fn page(server: &TestServer, name: &str) -> Option<(String, String)> {
 }
 
 /// How the latest `n` calls of `tool` ended, oldest first, as the audit recorded them.
-fn audited(server: &TestServer, tool: &str, n: usize) -> Vec<&'static str> {
+pub(crate) fn audited(server: &TestServer, tool: &str, n: usize) -> Vec<&'static str> {
     let mut outcomes: Vec<_> = server
         .manager
         .recent_calls()

@@ -46,10 +46,11 @@ pub(crate) struct TestServer {
 }
 
 impl TestServer {
-    /// A server with the default options but no rate limit (tests send bursts).
+    /// A server with the default options but no rate limits (tests send bursts).
     pub(crate) async fn start() -> Self {
         Self::start_with(HttpOptions {
             rate_limit: None,
+            page_rate_limit: None,
             ..HttpOptions::default()
         })
         .await
@@ -65,6 +66,7 @@ impl TestServer {
     ) -> Self {
         let options = HttpOptions {
             rate_limit: None,
+            page_rate_limit: None,
             ..HttpOptions::default()
         };
         Self::start_full(options, None, settings).await
@@ -172,6 +174,42 @@ impl TestServer {
         request.send().await.expect("the server answers")
     }
 
+    /// A second server on this farm, as another process behind the same load balancer would
+    /// be: its own store connection to the same database file, its own manager and listener
+    /// (on its own loopback port), the same OIDC sign-in when `oidc` is given.
+    pub(crate) async fn replica(&self, oidc: Option<Arc<OidcIdentity>>) -> Replica {
+        let store = SqliteStore::open(self.dir.path()).expect("the farm opens again");
+        let server = HttpServer::bind(
+            "127.0.0.1:0",
+            HttpOptions {
+                rate_limit: None,
+                ..HttpOptions::default()
+            },
+        )
+        .await
+        .expect("bind 127.0.0.1:0");
+        let base = server.base_url().to_string();
+        let shared: Arc<dyn Store> = Arc::new(store);
+        let manager = Arc::new(
+            Manager::new(
+                shared,
+                ServerSettings::default().with_public_url(base.clone()),
+            )
+            .expect("the replica's manager"),
+        );
+        let mut directory = Directory::new(Arc::clone(&manager));
+        if let Some(oidc) = oidc {
+            directory = directory.with_oidc(oidc);
+        }
+        let shutdown = CancellationToken::new();
+        let task = tokio::spawn(server.serve(Arc::new(directory), shutdown.clone()));
+        Replica {
+            base,
+            shutdown,
+            _task: task,
+        }
+    }
+
     /// Stops the server the way SIGTERM does and waits for it to finish.
     pub(crate) async fn stop(mut self) -> io::Result<()> {
         self.shutdown.cancel();
@@ -179,6 +217,20 @@ impl TestServer {
             Some(task) => task.await.map_err(io::Error::other)?,
             None => Ok(()),
         }
+    }
+}
+
+/// Another server on a [`TestServer`]'s farm ([`TestServer::replica`]); stopped on drop.
+pub(crate) struct Replica {
+    /// Its own base URL: `http://127.0.0.1:<port>`.
+    pub(crate) base: String,
+    shutdown: CancellationToken,
+    _task: JoinHandle<io::Result<()>>,
+}
+
+impl Drop for Replica {
+    fn drop(&mut self) {
+        self.shutdown.cancel();
     }
 }
 

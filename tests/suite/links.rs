@@ -271,6 +271,10 @@ async fn link_pages_have_a_rate_limit_per_address_of_their_own() {
             per_second: 1,
             burst: 5,
         }),
+        page_rate_limit: Some(wiki_server::http::RateLimit {
+            per_second: 1,
+            burst: 5,
+        }),
         ..wiki_server::http::HttpOptions::default()
     })
     .await;
@@ -383,4 +387,87 @@ async fn the_links_of_a_view_page_are_signed_links_that_open() {
         links.iter().all(|link| link.contains("user=alice")),
         "{links:?}"
     );
+}
+
+/// The whole text of `tool`'s result on main as the token's user.
+async fn tool_text(
+    server: &TestServer,
+    token: Option<&str>,
+    tool: &str,
+    arguments: Value,
+) -> String {
+    let client = server.client("main", token).await;
+    let Value::Object(arguments) = arguments else {
+        panic!("arguments must be an object");
+    };
+    let result = client
+        .call_tool(CallToolRequestParams::new(tool.to_owned()).with_arguments(arguments))
+        .await
+        .expect("tools/call");
+    client.cancel().await.expect("the client closes");
+    result
+        .content
+        .first()
+        .and_then(|content| content.as_text())
+        .map(|text| text.text.clone())
+        .unwrap_or_default()
+}
+
+/// Issue 11: `get_document rendered=true format=html` dropped the targets of cross-wiki links,
+/// `attach:` links and images (the sanitizer knows no `dev:` or `attach:` scheme) and printed
+/// wiki links as relative references that open nothing. Each is now the signed link of its
+/// target for the caller: it opens for a caller who may view the target, and is refused
+/// otherwise, as every link is.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rendered_html_carries_signed_links_that_open_for_those_who_may_view() {
+    let server = TestServer::start().await;
+    save_page(
+        &server,
+        "Sandbox.Linked",
+        "See [the guide](Guides.Install), [the dev home](dev:Main.WebHome), \
+         [its notes](attach:Guides.Install@install-notes.txt), \
+         ![a picture](attach:Guides.Install@install-notes.txt) and \
+         [a closed page](Closed.WebHome).\n",
+    );
+    save_page(&server, "Closed.WebHome", "# Closed\n");
+    deny_view(&server, "Closed", "alice");
+    for detail in ["stripped", "full"] {
+        let arguments = json!({"reference": "Sandbox.Linked", "rendered": true, "format": "html",
+                               "detail": detail});
+        let text = tool_text(
+            &server,
+            Some(&server.alice_token),
+            "get_document",
+            arguments,
+        )
+        .await;
+        let links = signed_targets(&text, "href");
+        let images = signed_targets(&text, "src");
+        assert_eq!((links.len(), images.len()), (4, 1), "{detail}: {text}");
+        assert!(
+            links
+                .iter()
+                .chain(&images)
+                .all(|link| link.starts_with(&server.base) && link.contains("user=alice")),
+            "{links:?} {images:?}"
+        );
+        let status = |url: String| async move {
+            reqwest::get(&url)
+                .await
+                .expect("the link answers")
+                .status()
+                .as_u16()
+        };
+        // The guide, the dev home (alice may view dev), the notes and the picture open.
+        for url in [&links[0], &links[1], &links[2], &images[0]] {
+            assert_eq!(status(url.clone()).await, 200, "{detail}: {url}");
+        }
+        // The page alice may not view is signed (it gives nothing away) and refused.
+        assert_eq!(
+            status(links[3].clone()).await,
+            403,
+            "{detail}: {}",
+            links[3]
+        );
+    }
 }

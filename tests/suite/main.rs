@@ -5,8 +5,12 @@ use bundled_tools as _;
 
 mod admin;
 mod admin_oidc;
+mod admin_replicas;
+mod admin_subpath;
 mod confirm;
+mod confirm_twice;
 mod direct;
+mod disconnect;
 mod edge;
 mod harness;
 mod http;

@@ -50,6 +50,7 @@ const OUR_CRATES: &[&str] = &[
     "mcp-runtime",
     "wiki-store",
     "wiki-server",
+    "wiki-server-testing-macros",
     "bundled-tools",
     "wiki-mcp",
     "oidc-verifier",
@@ -76,13 +77,20 @@ fn allowed_arrows() -> BTreeMap<&'static str, &'static [&'static str]> {
     BTreeMap::from([
         ("mcp-macros", &[][..]),
         ("wiki-store", &[][..]),
+        // `#[farm_test]`, re-exported by wiki-server's `testing` feature.
+        ("wiki-server-testing-macros", &[][..]),
         // A resource server's view of OIDC: no wiki type, no web framework of ours.
         ("oidc-verifier", &[][..]),
         ("mcp-runtime", &["mcp-macros"][..]),
         // OIDC bearer tokens are mapped to wiki users in its identity layer.
         (
             "wiki-server",
-            &["mcp-runtime", "wiki-store", "oidc-verifier"][..],
+            &[
+                "mcp-runtime",
+                "wiki-store",
+                "oidc-verifier",
+                "wiki-server-testing-macros",
+            ][..],
         ),
         ("bundled-tools", &["mcp-runtime", "wiki-server"][..]),
         (

@@ -241,6 +241,7 @@ fn seed_books(store: &dyn Store, wiki: &WikiId) -> Result<()> {
             .change_class(&ClassChange {
                 class_document: class_document.clone(),
                 change: FieldChange::Add {
+                    rules: Default::default(),
                     name: name.to_owned(),
                     field_type,
                     pretty_name: Some(pretty.to_owned()),

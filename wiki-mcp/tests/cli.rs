@@ -473,6 +473,19 @@ fn import_reports_what_it_did_and_is_idempotent() {
         second.contains("0 created, 0 updated, 2 unchanged"),
         "{second}"
     );
+    // stderr is a pipe here, not a terminal: no progress bar, one final count line instead.
+    let piped = wiki_mcp(&data, &["import", source_arg, "--wiki", "dev"]);
+    let log = stderr(&piped);
+    let counts: Vec<&str> = log
+        .lines()
+        .filter(|line| line.starts_with("import: "))
+        .collect();
+    assert_eq!(counts.len(), 1, "{log}");
+    assert!(
+        counts[0].starts_with("import: 2 of 2 files processed in "),
+        "{log}"
+    );
+    assert!(!log.contains('\u{1b}'), "no terminal drawing: {log:?}");
 }
 
 /// A running `serve` process, killed on drop.

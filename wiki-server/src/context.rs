@@ -18,7 +18,7 @@ use wiki_store::model::wiki::WikiId;
 use wiki_store::reference::DocumentReference;
 
 use crate::access::{Doors, StoreReader, store_failure};
-use crate::links::{LinkClaims, LinkKey, LinkPage};
+use crate::links::{LinkKey, LinkPage};
 use crate::server::WikiServer;
 
 /// The extension the manager attaches to each call: cheap to clone (`Arc`s).
@@ -64,6 +64,10 @@ pub trait WikiContext: sealed::Sealed {
     /// link rather than one nobody can open.
     fn link(&self, page: LinkPage, reference: &DocumentReference) -> Option<String>;
 
+    /// What [`WikiContext::link`] signs with, to sign links away from the call (a page rendered
+    /// on a heavy slot names its targets there). `None` where `link` gives `None`.
+    fn link_signer(&self) -> Option<crate::links::Signer>;
+
     /// Runs `f` on the store's reads ([`StoreReader`]) off the async workers; a store error
     /// becomes the fixed
     /// "Could not `<verb>`" message (cause logged, never shown). For reads that are not by
@@ -80,7 +84,11 @@ pub trait WikiContext: sealed::Sealed {
 
 impl WikiContext for ToolContext {
     fn doors(&self) -> Result<&Doors, ToolError> {
-        wiki_call(self).map(|call| &call.doors).ok_or_else(|| {
+        let call = wiki_call(self);
+        if let Some(call) = call {
+            call.doors.bind_cancellation(self.cancellation());
+        }
+        call.map(|call| &call.doors).ok_or_else(|| {
             ToolError::new(
                 "Could not reach the wiki store from this call. Retry; if it keeps failing, tell \
                  an administrator (the details are in the server log).",
@@ -106,12 +114,17 @@ impl WikiContext for ToolContext {
     }
 
     fn link(&self, page: LinkPage, reference: &DocumentReference) -> Option<String> {
+        Some(self.link_signer()?.url(page, reference))
+    }
+
+    fn link_signer(&self) -> Option<crate::links::Signer> {
         let call = wiki_call(self)?;
-        let base = call.public_url.as_deref()?;
-        let endpoint = call.doors.wiki().clone();
-        let user = self.user().map(str::to_owned);
-        let claims = LinkClaims::issue(page, reference.clone(), endpoint, user);
-        Some(claims.url(base, call.link_key.as_deref()?))
+        Some(crate::links::Signer::new(
+            call.public_url.clone()?,
+            Arc::clone(call.link_key.as_ref()?),
+            call.doors.wiki().clone(),
+            self.user().map(str::to_owned),
+        ))
     }
 
     async fn store_call<T, F>(&self, verb: &str, f: F) -> Result<T, ToolError>

@@ -15,6 +15,7 @@
 
 pub mod access;
 pub mod audit;
+pub mod budgets;
 pub mod categories;
 pub mod confirm;
 mod context;

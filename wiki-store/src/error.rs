@@ -89,6 +89,10 @@ pub enum StoreError {
         /// How many times the write was attempted.
         attempts: u32,
     },
+    /// The operation was stopped by its caller ([`crate::interrupt::Interrupter::interrupt`]:
+    /// the request it served was cancelled or timed out). Nothing of a write was committed.
+    #[error("the operation was interrupted by its caller")]
+    Interrupted,
     /// The storage backend failed. The source is for logs only, never for agents.
     #[error("storage backend failed")]
     Backend(#[source] Box<dyn std::error::Error + Send + Sync + 'static>),
@@ -270,6 +274,16 @@ pub enum InvalidInput {
         field: String,
         /// What it accepts.
         expected: String,
+    },
+    /// A value breaks its field's validation rule (a [`crate::model::rules::Validation`]).
+    #[error("field {field} does not match its validation pattern")]
+    FieldRule {
+        /// The field.
+        field: String,
+        /// The pattern it must match.
+        regexp: String,
+        /// The class author's explanation, if any.
+        message: Option<String>,
     },
     /// An object query is malformed (filter syntax, operator on the wrong type, too many filters).
     #[error("invalid object query: {reason}")]

@@ -251,6 +251,7 @@ pub fn generate_objects(
             store.change_class(&ClassChange {
                 class_document: class_document.clone(),
                 change: FieldChange::Add {
+                    rules: Default::default(),
                     name: (*name).to_owned(),
                     field_type: field_type.clone(),
                     pretty_name: None,

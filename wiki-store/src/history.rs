@@ -54,8 +54,9 @@ fn lines(text: &str) -> Vec<Line<'_>> {
 }
 
 /// The unified diff from `old` to `new` over their whole contents, line by line as the tools
-/// number lines (the `similar` crate's algorithm and hunk grouping).
-pub(crate) fn diff(old: Revision, new: Revision) -> RevisionDiff {
+/// number lines (the `similar` crate's algorithm and hunk grouping), and of their objects and
+/// attachments (none for a `translation` row, whose structure is its default row's).
+pub(crate) fn diff(old: Revision, new: Revision, translation: bool) -> RevisionDiff {
     let (before, after) = (lines(&old.content), lines(&new.content));
     let ops = capture_diff_slices_deadline(
         Algorithm::Myers,
@@ -87,7 +88,9 @@ pub(crate) fn diff(old: Revision, new: Revision) -> RevisionDiff {
         })
         .collect();
     let title_change = (old.title != new.title).then(|| (old.title.clone(), new.title.clone()));
+    let structure = crate::structure::compare(&old, &new, translation);
     RevisionDiff {
+        structure,
         from: old.info,
         to: new.info,
         title_change,
@@ -115,11 +118,12 @@ mod tests {
             content: content.into(),
             syntax: "markdown/1.0".into(),
             hidden: false,
+            structure: None,
         }
     }
 
     fn unified(old: &str, new: &str) -> String {
-        diff(revision(old), revision(new))
+        diff(revision(old), revision(new), false)
             .hunks
             .iter()
             .map(ToString::to_string)

@@ -36,6 +36,7 @@
 //! # }
 //! ```
 
+mod any_words;
 pub mod api;
 pub mod attachments;
 pub mod config;
@@ -44,6 +45,7 @@ mod fulltext;
 pub mod generate;
 mod history;
 pub mod import;
+pub mod interrupt;
 pub mod links;
 mod listeners;
 pub mod model;
@@ -58,11 +60,12 @@ mod schema;
 pub mod secret;
 pub mod sqlite;
 mod stored;
+mod structure;
 pub mod transfer;
 mod tree;
 
 pub use api::{
-    AttachmentStore, ChangeFeed, ConfigStore, DocumentStore, HierarchyStore, LinkStore,
+    AdminStore, AttachmentStore, ChangeFeed, ConfigStore, DocumentStore, HierarchyStore, LinkStore,
     ObjectStore, RightsStore, SearchStore, SecretStore, TokenStore, TrashStore, UserStore,
     VectorStore, WikiStore,
 };
@@ -93,6 +96,7 @@ pub trait Store:
     + ConfigStore
     + SecretStore
     + VectorStore
+    + AdminStore
     + Send
     + Sync
 {
@@ -114,6 +118,7 @@ impl<T> Store for T where
         + ConfigStore
         + SecretStore
         + VectorStore
+        + AdminStore
         + Send
         + Sync
 {

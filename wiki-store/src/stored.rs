@@ -14,6 +14,7 @@ use crate::model::class::{FieldDefinition, FieldType};
 use crate::model::document::Document;
 use crate::model::locale::Locale;
 use crate::model::rights::{RightRule, RightScope, Subject};
+use crate::model::rules::FieldRules;
 use crate::model::version::Version;
 use crate::model::wiki::WikiId;
 use crate::plan::document::RowView;
@@ -231,9 +232,12 @@ impl StoredRule {
     }
 }
 
-/// The stored attributes of a field type: a JSON object (see [`FieldType::attributes`]).
-pub(crate) fn attributes_json(field_type: &FieldType) -> Result<String> {
-    serde_json::to_string(&field_type.attributes()).map_err(StoreError::backend)
+/// The stored attributes of a field: one JSON object of its type's attributes
+/// ([`FieldType::attributes`]) and its rules' ([`FieldRules::attributes`]).
+pub(crate) fn attributes_json(field_type: &FieldType, rules: &FieldRules) -> Result<String> {
+    let mut attributes = field_type.attributes();
+    attributes.extend(rules.attributes());
+    serde_json::to_string(&attributes).map_err(StoreError::backend)
 }
 
 /// A class field from its stored columns.
@@ -252,6 +256,7 @@ pub(crate) fn field_definition(
         name,
         pretty_name,
         field_type,
+        rules: FieldRules::from_attributes(&attributes),
         disabled,
     })
 }

@@ -4,14 +4,15 @@
 
 use mcp_runtime::prelude::*;
 
-/// Runs `job` in one of the process's heavy slots. `what` says what the busy server is doing,
-/// for the retry message ("rendering pages").
-pub(crate) async fn run_heavy<T, F>(what: &str, job: F) -> Result<T, ToolError>
+/// Runs `job` in one of the process's heavy slots, unless the call of `ctx` is cancelled (or
+/// times out) first. `what` says what the busy server is doing, for the retry message
+/// ("rendering pages").
+pub(crate) async fn run_heavy<T, F>(ctx: &ToolContext, what: &str, job: F) -> Result<T, ToolError>
 where
     T: Send + 'static,
     F: FnOnce() -> T + Send + 'static,
 {
-    wiki_server::heavy::run_heavy(job)
+    wiki_server::heavy::run_heavy(ctx.cancellation(), job)
         .await
-        .map_err(|busy| ToolError::new(busy.message(what)))
+        .map_err(|not_run| not_run.tool_error(what))
 }

@@ -26,6 +26,7 @@ pub(crate) fn required_version(name: &'static str, text: &str) -> Result<Version
              digits joined by a dot (got \"{}\"). Call get_history without versions to list them.",
             fragment(text)
         ))
+        .with_kind(ErrorKind::BadArgument)
     })
 }
 

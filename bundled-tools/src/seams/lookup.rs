@@ -39,7 +39,8 @@ pub(crate) async fn find_document(
             authorized,
             locales,
         }),
-        None => Err(ToolError::new(missing(doors, authorized.reference()).await)),
+        None => Err(ToolError::new(missing(doors, authorized.reference()).await)
+            .with_kind(ErrorKind::NotFound)),
     }
 }
 

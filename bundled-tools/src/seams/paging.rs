@@ -11,6 +11,7 @@ pub(crate) fn offset_past_end(offset: usize, total: usize, one: &str, count: &st
     ToolError::new(format!(
         "Error: 'offset' {offset} is past the last {one} ({count}). Use an offset below {total}."
     ))
+    .with_kind(ErrorKind::BadArgument)
 }
 
 #[cfg(test)]

@@ -15,6 +15,9 @@ use mcp_runtime::output::guard::fragment;
 use wiki_server::prelude::*;
 
 use pulldown_cmark::{Event, HeadingLevel, Parser, Tag, TagEnd};
+use wiki_server::links::Signer;
+use wiki_server::markdown::links::resolve_wiki_links;
+use wiki_server::store::reference::DocumentReference;
 
 use super::outline::{collapse_whitespace, markdown_options};
 use wiki_server::markdown::limits::{
@@ -23,6 +26,9 @@ use wiki_server::markdown::limits::{
 
 /// The most characters of one attribute value kept with `detail=full`.
 const MAX_ATTRIBUTE_CHARS: usize = 100;
+
+/// The longest `href`/`src` value kept whole in full-detail HTML (a signed link is about 250).
+const MAX_LINK_CHARS: usize = 1_000;
 
 /// How many section anchors an unknown-section error lists.
 const ANCHORS_LISTED: usize = 40;
@@ -136,6 +142,7 @@ impl Rendered {
                  outline=true to see them with their sizes.",
                 fragment(argument)
             ))
+            .with_kind(ErrorKind::NotFound)
         })
     }
 
@@ -163,12 +170,36 @@ fn join_sections(sections: &[Section]) -> String {
     out
 }
 
+/// Where the wiki links of a rendered page lead: `[b](dev:Space.Page)`, `[f](attach:a.pdf)` and
+/// `![i](attach:logo.png)` name wiki targets, which a sanitizer drops as unknown schemes (and a
+/// relative `Space.Page` opens nothing). HTML renderings turn each into the signed link of its
+/// target for the caller, as the signed view page does; each is checked when opened.
+#[derive(Debug, Clone)]
+pub(crate) struct PageLinks {
+    /// The rendered page: relative references resolve against it.
+    pub(crate) page: DocumentReference,
+    /// Signs for the caller.
+    pub(crate) signer: Signer,
+}
+
 /// Renders Markdown `source` as `rendering`, cut into sections, or says why the page is past
-/// the bounds of `wiki_server::markdown::limits` (checked before the plain-text writer or the sanitizer runs).
-pub(crate) fn render(source: &str, rendering: Rendering) -> Result<Rendered, TooComplex> {
+/// the bounds of `wiki_server::markdown::limits` (checked before the plain-text writer or the
+/// sanitizer runs). With `links`, HTML renderings carry signed links for the page's wiki targets.
+pub(crate) fn render(
+    source: &str,
+    rendering: Rendering,
+    links: Option<&PageLinks>,
+) -> Result<Rendered, TooComplex> {
     check_size(source)?;
-    let events: Vec<Event<'_>> = Parser::new_ext(source, markdown_options()).collect();
+    let mut events: Vec<Event<'_>> = Parser::new_ext(source, markdown_options()).collect();
     check_block_nesting(&events)?;
+    if let Some(links) = links
+        && rendering != Rendering::Plain
+    {
+        resolve_wiki_links(&mut events, &links.page, |target| {
+            Some(links.signer.target_url(target))
+        });
+    }
     let mut slugs = Slugs::default();
     // Each section's heading and events, in page order.
     let mut parts: Vec<(Option<SectionHeading>, &[Event<'_>])> = Vec::new();
@@ -290,15 +321,24 @@ static STRIPPED: LazyLock<ammonia::Builder<'static>> = LazyLock::new(|| {
     builder
 });
 
-/// ammonia's safe attributes, each value shortened to [`MAX_ATTRIBUTE_CHARS`].
+/// ammonia's safe attributes, each value shortened to [`MAX_ATTRIBUTE_CHARS`], link targets
+/// (`href`, `src`) to [`MAX_LINK_CHARS`]: a shortened link opens nothing, and a signed one is
+/// longer than 100 characters.
 static FULL: LazyLock<ammonia::Builder<'static>> = LazyLock::new(|| {
     let mut builder = ammonia::Builder::default();
-    builder.link_rel(None).attribute_filter(|_, _, value| {
-        match value.char_indices().nth(MAX_ATTRIBUTE_CHARS) {
-            None => Some(Cow::Borrowed(value)),
-            Some((cut, _)) => Some(Cow::Owned(format!("{}…", &value[..cut]))),
-        }
-    });
+    builder
+        .link_rel(None)
+        .attribute_filter(|_, attribute, value| {
+            let limit = if matches!(attribute, "href" | "src") {
+                MAX_LINK_CHARS
+            } else {
+                MAX_ATTRIBUTE_CHARS
+            };
+            match value.char_indices().nth(limit) {
+                None => Some(Cow::Borrowed(value)),
+                Some((cut, _)) => Some(Cow::Owned(format!("{}…", &value[..cut]))),
+            }
+        });
     builder
 });
 
@@ -486,7 +526,7 @@ mod tests {
 
     #[test]
     fn plain_text_sections_and_anchors() {
-        let rendered = ok(render(PAGE, Rendering::Plain));
+        let rendered = ok(render(PAGE, Rendering::Plain, None));
         let anchors = rendered.anchors();
         assert_eq!(anchors, ["#(intro)", "#install", "#linux", "#install-1"]);
         assert_eq!(
@@ -511,45 +551,63 @@ mod tests {
     #[test]
     fn html_is_sanitized_and_stripped() {
         let source = "# T\n\n<script>alert(1)</script><p style=\"color:red\" onclick=\"x()\">hi</p>\n\n[bad](javascript:alert(1)) [good](https://example.org \"title\")\n";
-        let stripped = ok(render(source, Rendering::HtmlStripped)).text();
+        let stripped = ok(render(source, Rendering::HtmlStripped, None)).text();
         assert!(!stripped.contains("script") && !stripped.contains("onclick"));
         assert!(!stripped.contains("style") && !stripped.contains("javascript"));
         assert!(stripped.contains("<a href=\"https://example.org\">good</a>"));
         assert!(!stripped.contains("title=\"title\""));
-        let full = ok(render(source, Rendering::HtmlFull)).text();
+        let full = ok(render(source, Rendering::HtmlFull, None)).text();
         assert!(full.contains("title=\"title\""));
         assert!(!full.contains("onclick") && !full.contains("<script"));
     }
 
     #[test]
     fn full_detail_shortens_long_attribute_values() {
-        let source = format!("[x](https://example.org/{})", "a".repeat(300));
-        let full = ok(render(&source, Rendering::HtmlFull)).text();
-        assert!(full.contains(&format!("{}…\"", "a".repeat(70))));
+        let source = format!(
+            "[x](https://example.org/{} \"{}\")",
+            "b".repeat(300),
+            "a".repeat(300)
+        );
+        let full = ok(render(&source, Rendering::HtmlFull, None)).text();
+        assert!(
+            full.contains(&format!("title=\"{}…\"", "a".repeat(100))),
+            "{full}"
+        );
+        // A link target is kept whole (a cut one opens nothing) up to its own, larger bound.
+        assert!(full.contains(&format!("{}\"", "b".repeat(300))), "{full}");
+        let huge = format!("[x](https://example.org/{})", "c".repeat(2_000));
+        let full = ok(render(&huge, Rendering::HtmlFull, None)).text();
+        assert!(
+            full.contains("c…\"") && !full.contains(&"c".repeat(1_000)),
+            "{full}"
+        );
     }
 
     #[test]
     fn pages_past_the_bounds_are_not_rendered() {
         let deep_list = format!("{}x", "- ".repeat(100_000));
         for rendering in [Rendering::Plain, Rendering::HtmlStripped] {
-            assert_eq!(render(&deep_list, rendering), Err(TooComplex::BlockNesting));
+            assert!(matches!(
+                render(&deep_list, rendering, None),
+                Err(TooComplex::BlockNesting { .. })
+            ));
         }
         let divs = "<div>".repeat(100_000);
-        assert_eq!(
-            render(&divs, Rendering::HtmlStripped),
-            Err(TooComplex::HtmlNesting)
-        );
+        assert!(matches!(
+            render(&divs, Rendering::HtmlStripped, None),
+            Err(TooComplex::HtmlNesting { .. })
+        ));
         // Plain text drops raw HTML, so the markup's depth does not matter there.
-        assert!(render(&divs, Rendering::Plain).is_ok());
+        assert!(render(&divs, Rendering::Plain, None).is_ok());
         // Emphasis nests elements too: `***…a***…` is HTML depth, not block depth.
         let emphasis = format!("{}a{}", "*".repeat(1_000), "*".repeat(1_000));
-        assert_eq!(
-            render(&emphasis, Rendering::HtmlFull),
-            Err(TooComplex::HtmlNesting)
-        );
+        assert!(matches!(
+            render(&emphasis, Rendering::HtmlFull, None),
+            Err(TooComplex::HtmlNesting { .. })
+        ));
         let large = "word ".repeat(wiki_server::markdown::limits::MAX_RENDER_CHARS / 5 + 1);
         assert!(matches!(
-            render(&large, Rendering::Plain),
+            render(&large, Rendering::Plain, None),
             Err(TooComplex::Size { .. })
         ));
     }

@@ -33,9 +33,10 @@ pub(crate) fn route(
         None => Ok(None),
         Some(locale) if locale == locales.default_locale => Ok(None),
         Some(locale) if locales.translations.contains(&locale) => Ok(Some(locale)),
-        Some(locale) => Err(ToolError::new(missing_translation(
-            locales, &locale, reference,
-        ))),
+        Some(locale) => Err(
+            ToolError::new(missing_translation(locales, &locale, reference))
+                .with_kind(ErrorKind::NotFound),
+        ),
     }
 }
 

@@ -200,7 +200,8 @@ fn window(
             "Error: offset {first} exceeds the {what}'s length ({total} lines). Use an offset \
              from 1 to {}.",
             total.max(1)
-        )));
+        ))
+        .with_kind(ErrorKind::BadArgument));
     }
     let first_column = match columns {
         Columns::From(Some(column)) => check_column(column, first, lines.get(first - 1))?,
@@ -313,7 +314,8 @@ fn check_column(column: i64, line: usize, text: Option<&Line<'_>>) -> Result<usi
         return Err(ToolError::new(format!(
             "Error: 'column' must be at least 1 (got {column}): it is the 1-based character of \
              line {line} to start at."
-        )));
+        ))
+        .with_kind(ErrorKind::BadArgument));
     }
     let column = usize::try_from(column).unwrap_or(usize::MAX);
     let length = text.map_or(0, |line| line.text.chars().count());
@@ -322,7 +324,8 @@ fn check_column(column: i64, line: usize, text: Option<&Line<'_>>) -> Result<usi
             "Error: column {column} is past the end of line {line} ({length} characters). Use \
              a column from 1 to {}.",
             length.max(1)
-        )));
+        ))
+        .with_kind(ErrorKind::BadArgument));
     }
     Ok(column)
 }
@@ -337,7 +340,8 @@ fn check_range(
             return Err(ToolError::new(format!(
                 "Error: 'offset' must be at least 1 (got {offset}): it is the 1-based number of \
                  the first line to show."
-            )));
+            ))
+            .with_kind(ErrorKind::BadArgument));
         }
         other => other.map(|value| usize::try_from(value).unwrap_or(usize::MAX)),
     };
@@ -346,7 +350,8 @@ fn check_range(
             return Err(ToolError::new(format!(
                 "Error: 'limit' must be at least 1 (got {limit}): it is how many lines to show; \
                  omit it to read to the end."
-            )));
+            ))
+            .with_kind(ErrorKind::BadArgument));
         }
         other => other.map(|value| usize::try_from(value).unwrap_or(usize::MAX)),
     };

@@ -88,7 +88,8 @@ impl Execute<Structured<Written>> for DeleteAttachment {
                      attachments). Nothing was changed.",
                     target.row_name(),
                     fragment(&self.filename)
-                )),
+                ))
+                .with_kind(ErrorKind::NotFound),
                 _ => failure.into(),
             })?;
         let mut lines = vec![

@@ -80,7 +80,8 @@ impl Execute<Structured<Written>> for DeleteDocument {
             return Err(ToolError::new(format!(
                 "Error: the {} does not exist. Nothing was deleted.",
                 target.row_name()
-            )));
+            ))
+            .with_kind(ErrorKind::NotFound));
         }
         refuse_sensitive(&reference)?;
         let retry = "pass the new version if it should still be deleted";
@@ -133,7 +134,8 @@ fn refuse_sensitive(reference: &DocumentReference) -> Result<(), ToolError> {
             "Error: \"{}\" holds preferences or server settings; delete_document never deletes \
              it. Nothing was deleted.",
             fragment(&reference.to_string())
-        )));
+        ))
+        .with_kind(ErrorKind::Forbidden));
     }
     Ok(())
 }
@@ -196,6 +198,7 @@ async fn children_guard(
              visible ones). Nothing was deleted.",
             fragment(&reference.to_string()),
             pages.len() + translations
-        ))),
+        ))
+        .with_kind(ErrorKind::Conflict)),
     }
 }

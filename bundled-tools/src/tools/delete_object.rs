@@ -74,6 +74,7 @@ impl Execute<Structured<Written>> for DeleteObject {
             ToolError::new(
                 "Error: 'object' must be an object number, 0 or more. Nothing was saved.",
             )
+            .with_kind(ErrorKind::BadArgument)
         })?;
         let door = ctx.doors()?.write()?;
         let target = door

@@ -197,14 +197,16 @@ fn check_counts(edits: &[Edit], titled: bool) -> Result<(), ToolError> {
     if edits.is_empty() && !titled {
         return Err(ToolError::new(
             "Error: nothing to do: give at least one edit in 'edits', or a 'title'.",
-        ));
+        )
+        .with_kind(ErrorKind::BadArgument));
     }
     if edits.len() > MAX_EDITS {
         return Err(ToolError::new(format!(
             "Error: 'edits' has {} edits; at most {MAX_EDITS} are applied in one call. Split \
              them over several calls. Nothing was saved.",
             edits.len()
-        )));
+        ))
+        .with_kind(ErrorKind::Budget));
     }
     for (index, edit) in edits.iter().enumerate() {
         for (name, text) in [
@@ -218,7 +220,8 @@ fn check_counts(edits: &[Edit], titled: bool) -> Result<(), ToolError> {
                      100,000). Use write_document to replace the whole content. Nothing was \
                      saved.",
                     index + 1
-                )));
+                ))
+                .with_kind(ErrorKind::Budget));
             }
         }
     }
@@ -238,7 +241,8 @@ fn creation(target: &WriteTarget, edits: &[Edit]) -> Result<Applied, ToolError> 
              old_string and the whole content as new_string (or use write_document). Nothing \
              was saved.",
             target.row_name()
-        ))),
+        ))
+        .with_kind(ErrorKind::NotFound)),
     }
 }
 

@@ -35,6 +35,7 @@ use self::pdf::{Extracted, PDF_TEXT_CAP, pdf_text};
 use self::pdf_cache::{Key, PDF_TEXTS};
 use self::text_window::text_window;
 use crate::seams::attachment_meta::AttachmentMeta;
+use crate::seams::counted::counted;
 use crate::seams::heavy::run_heavy;
 use crate::seams::lookup::{Found, find_document};
 use crate::seams::urls::{Target, link};
@@ -131,6 +132,7 @@ impl Execute<Structured<AttachmentOutput>> for GetAttachment {
                 "Error: 'offset' must be 0 or more (got {}): it is how many characters to skip.",
                 self.offset
             ))
+            .with_kind(ErrorKind::BadArgument)
         })?;
         let doors = ctx.doors()?;
         let found = find_document(doors, &self.reference, None).await?;
@@ -218,9 +220,14 @@ async fn extracted_text(
     }
     let bytes = content(doors, found, &info.name).await?;
     let mut scan = ctx.scan_signals("pages extracted");
-    let extracted = run_heavy("extracting PDF text", move || pdf_text(&bytes, &mut scan))
-        .await?
-        .ok_or_else(|| ToolError::new("Error: the call was cancelled. Nothing was read."))?;
+    let extracted = run_heavy(ctx, "extracting PDF text", move || {
+        pdf_text(&bytes, &mut scan)
+    })
+    .await?
+    .ok_or_else(|| {
+        ToolError::new("Error: the call was cancelled. Nothing was read.")
+            .with_kind(ErrorKind::Cancelled)
+    })?;
     let extracted = Arc::new(extracted);
     PDF_TEXTS.insert(key, Arc::clone(&extracted));
     Ok(extracted)
@@ -326,7 +333,7 @@ impl GetAttachment {
             }
             message.push_str(". The name is exact (case-sensitive).");
         }
-        Err(ToolError::new(message))
+        Err(ToolError::new(message).with_kind(ErrorKind::NotFound))
     }
 
     /// The header, then the image as an MCP image block (the 2 MB cap is checked again on the
@@ -370,7 +377,8 @@ async fn content(doors: &Doors, found: &Found, name: &str) -> Result<Vec<u8>, To
             "Error: the attachment \"{}\" was deleted while it was being read. Call get_document \
              for the current attachments.",
             fragment(name)
-        ))),
+        ))
+        .with_kind(ErrorKind::NotFound)),
         Err(error) => Err(store_failure("read the attachment", &error)),
     }
 }
@@ -383,13 +391,17 @@ fn header(
     download: Option<&str>,
 ) -> String {
     let mut out = format!(
-        "Attachment: {}\nDocument: {} (version {document_version})\nMimetype: {}\nSize: {} ({} \
-         bytes)\nAttachment version: {}\n",
+        "Attachment: {}\nDocument: {} (version {document_version})\nMimetype: {}\nSize: {} ({})\nAttachment \
+         version: {}\n",
         fragment(&info.name),
         fragment(&reference.to_string()),
         fragment(info.media.effective()),
         human_size(i64::try_from(info.size).unwrap_or(i64::MAX)),
-        info.size,
+        counted(
+            usize::try_from(info.size).unwrap_or(usize::MAX),
+            "byte",
+            "bytes"
+        ),
         info.version
     );
     if !info.author.trim().is_empty() {

@@ -28,7 +28,7 @@ use crate::seams::counted::{count, counted};
 use crate::seams::heavy::run_heavy;
 use crate::seams::lookup::{Found, find_document};
 use crate::seams::outline::{headings, outline_lines};
-use crate::seams::render::{Rendering, render};
+use crate::seams::render::{PageLinks, Rendering, render};
 use crate::seams::translation::{locale_argument, route, translations_line};
 use crate::seams::urls::{Target, link};
 use crate::seams::window::{line_window_at, numbered_whole, split_lines};
@@ -172,10 +172,15 @@ impl Execute<Structured<DocumentOutput>> for GetDocument {
                 return Err(ToolError::new(
                     "Error: rendered content is turned off for this endpoint by its \
                      administrator. Read the source instead (omit 'rendered').",
-                ));
+                )
+                .with_kind(ErrorKind::Forbidden));
             }
             Mode::Rendered(rendering) => {
-                self.rendered(header, document, rendering, &mut value)
+                let links = ctx.link_signer().map(|signer| PageLinks {
+                    page: found.reference().clone(),
+                    signer,
+                });
+                self.rendered(ctx, header, document, rendering, links, &mut value)
                     .await?
             }
         };
@@ -203,7 +208,8 @@ impl GetDocument {
                     return Err(ToolError::new(format!(
                         "Error: '{name}' applies only to the rendered view; add rendered=true, or \
                          drop '{name}' to read the source."
-                    )));
+                    ))
+                    .with_kind(ErrorKind::BadArgument));
                 }
             }
         }
@@ -211,30 +217,35 @@ impl GetDocument {
             return Err(ToolError::new(
                 "Error: 'section' and 'outline' cannot be combined: use outline=true to list the \
                  sections, then section=<anchor> to read one.",
-            ));
+            )
+            .with_kind(ErrorKind::BadArgument));
         }
         if self.outline && windowed {
             return Err(ToolError::new(
                 "Error: 'outline' shows only the headings; drop offset, limit and column, or \
                  drop outline to read lines.",
-            ));
+            )
+            .with_kind(ErrorKind::BadArgument));
         }
         if self.section.is_some() && windowed {
             return Err(ToolError::new(
                 "Error: 'section' prints one whole section; drop offset, limit and column.",
-            ));
+            )
+            .with_kind(ErrorKind::BadArgument));
         }
         let html = self.format == Some(Format::Html);
         if self.detail.is_some() && !html {
             return Err(ToolError::new(
                 "Error: 'detail' applies only to format=\"html\"; add it or drop 'detail'.",
-            ));
+            )
+            .with_kind(ErrorKind::BadArgument));
         }
         if html && windowed {
             return Err(ToolError::new(
                 "Error: offset, limit and column apply to the source and to rendered plain text, \
                  not to HTML; use outline=true and section=<anchor> to read HTML by parts.",
-            ));
+            )
+            .with_kind(ErrorKind::BadArgument));
         }
         Ok(match (self.rendered, html, self.detail) {
             (false, _, _) => Mode::Source,
@@ -314,13 +325,19 @@ impl GetDocument {
     /// off the async workers, a few at a time; a page past the bounds is shown as its source.
     async fn rendered(
         &self,
+        ctx: &ToolContext,
         header: String,
         document: &Document,
         rendering: Rendering,
+        links: Option<PageLinks>,
         value: &mut DocumentOutput,
     ) -> ToolResult {
         let content = normalize_line_endings(&document.content).into_owned();
-        let page = match run_heavy("rendering pages", move || render(&content, rendering)).await? {
+        let page = match run_heavy(ctx, "rendering pages", move || {
+            render(&content, rendering, links.as_ref())
+        })
+        .await?
+        {
             Ok(page) => page,
             Err(reason) => return self.not_rendered(header, document, reason, value),
         };
@@ -476,6 +493,7 @@ async fn load(
             "No such document: \"{}\".",
             fragment(&found.reference().to_string())
         ))
+        .with_kind(ErrorKind::NotFound)
     })
 }
 

@@ -6,6 +6,7 @@
 //! never reaches the store.
 
 mod output;
+mod structure;
 
 use std::fmt::Write as _;
 
@@ -63,8 +64,13 @@ const NEWEST_LISTED: usize = 5;
     Diff mode (from=A, optional to=B, default the current version): `--- <ref> (vA)` /
     `+++ <ref> (vB)`, a `Title changed` line when the title differs, then unified hunks with 3
     lines of context. Hunks past the output budget are dropped whole, with a note; a first hunk
-    larger than the budget is cut at a line, with its own note. Identical contents say \"No
-    content differences\". offset and limit are refused in diff mode. After a version conflict,
+    larger than the budget is cut at a line, with its own note. After the hunks come the object
+    and attachment changes (object <class>[N] added, removed or changed, field: old -> new;
+    attachment added, replaced or removed, with versions and sizes); a Password field only says
+    that it changed. A revision saved before revisions recorded objects and attachments says
+    they were not compared, never a guess. Identical text with changed objects says \"No text
+    differences\"; identical everything says \"No content differences\". offset and limit are
+    refused in diff mode. After a version conflict,
     from=<your stale base_version> shows what changed since you read the page.
 
     A missing revision is an error that lists the newest revisions. Translations (locale) have
@@ -155,11 +161,13 @@ impl GetHistory {
             (Some(_), Some(_), _) | (Some(_), _, Some(_)) => Err(ToolError::new(
                 "Error: 'version' shows one revision and cannot be combined with 'from'/'to'; \
                  use version alone, or from (and to) for a diff.",
-            )),
+            )
+            .with_kind(ErrorKind::BadArgument)),
             (None, None, Some(_)) => Err(ToolError::new(
                 "Error: 'to' needs 'from': pass from=<older version> (to defaults to the current \
                  version).",
-            )),
+            )
+            .with_kind(ErrorKind::BadArgument)),
             (Some(version), None, None) => {
                 self.refuse_limit("version mode shows lines; use offset for the first line")?;
                 Ok(Mode::Version {
@@ -172,7 +180,8 @@ impl GetHistory {
                     return Err(ToolError::new(
                         "Error: offset, limit and column do not apply to a diff, which is cut to \
                          the output budget by whole hunks; diff closer versions to see less.",
-                    ));
+                    )
+                    .with_kind(ErrorKind::BadArgument));
                 }
                 Ok(Mode::Diff { from, to })
             }
@@ -181,14 +190,16 @@ impl GetHistory {
                     return Err(ToolError::new(
                         "Error: 'column' applies to version mode (version=...), where it starts \
                          the window inside its first line; the revision list has no columns.",
-                    ));
+                    )
+                    .with_kind(ErrorKind::BadArgument));
                 }
                 let offset = match self.offset {
                     Some(offset) if offset < 0 => {
                         return Err(ToolError::new(format!(
                             "Error: 'offset' must be 0 or more in list mode (got {offset}): it \
                              is how many of the newest revisions to skip."
-                        )));
+                        ))
+                        .with_kind(ErrorKind::BadArgument));
                     }
                     other => usize::try_from(other.unwrap_or(0)).unwrap_or(usize::MAX),
                 };
@@ -202,7 +213,8 @@ impl GetHistory {
         match self.limit {
             Some(_) => Err(ToolError::new(format!(
                 "Error: 'limit' is the page size of the revision list; {why}."
-            ))),
+            ))
+            .with_kind(ErrorKind::BadArgument)),
             None => Ok(()),
         }
     }
@@ -237,10 +249,10 @@ impl Row {
         {
             Ok(Some(page)) => Ok(page),
             // The row existed a moment ago (routing saw it): it was deleted meanwhile.
-            Ok(None) => Err(ToolError::new(format!(
-                "No such document: \"{}\".",
-                self.name()
-            ))),
+            Ok(None) => Err(
+                ToolError::new(format!("No such document: \"{}\".", self.name()))
+                    .with_kind(ErrorKind::NotFound),
+            ),
             Err(error) => Err(store_failure("read the history", &error)),
         }
     }
@@ -388,11 +400,23 @@ impl Row {
         ];
         value.hunks = Some(diff.hunks.len() as u64);
         value.title_changed = Some(diff.title_change.is_some());
+        let section = structure::section(&diff.structure, from, to);
+        value.structure = Some(section.output);
         if diff.hunks.is_empty() {
-            let _ = write!(out, "No content differences between {from} and {to}.");
-            return Ok(Structured::new(value, out));
+            if section.text.is_empty() {
+                let _ = write!(out, "No content differences between {from} and {to}.");
+            } else {
+                let _ = writeln!(out, "No text differences between {from} and {to}.");
+            }
+        } else {
+            // The section's share is kept back, so text and section together stay in budget.
+            let budget = MAX_OUTPUT_CHARS.saturating_sub(section.text.chars().count());
+            out.push_str(&hunks_within_budget(&diff.hunks, from, to, budget));
+            if !section.text.is_empty() {
+                out.push('\n');
+            }
         }
-        out.push_str(&hunks_within_budget(&diff.hunks, from, to));
+        out.push_str(&section.text);
         Ok(Structured::new(value, out))
     }
 
@@ -430,24 +454,25 @@ impl Row {
              list them all.",
             self.name()
         ))
+        .with_kind(ErrorKind::NotFound)
     }
 }
 
 /// The hunks that fit the budget, whole; the rest dropped with a note. A first hunk larger than
 /// the budget is cut at a line, with its own note, so a diff always shows something.
-fn hunks_within_budget(hunks: &[DiffHunk], from: Version, to: Version) -> String {
+fn hunks_within_budget(hunks: &[DiffHunk], from: Version, to: Version, budget: usize) -> String {
     let mut out = String::new();
     let mut used = 0usize;
     for (index, hunk) in hunks.iter().enumerate() {
         let text = hunk.to_string();
         let size = text.chars().count();
-        if used + size <= MAX_OUTPUT_CHARS {
+        if used + size <= budget {
             out.push_str(&text);
             used += size;
             continue;
         }
         if index == 0 {
-            let (cut, shown) = cut_hunk(&text);
+            let (cut, shown) = cut_hunk(&text, budget);
             out.push_str(cut);
             let _ = write!(
                 out,
@@ -473,19 +498,19 @@ fn hunks_within_budget(hunks: &[DiffHunk], from: Version, to: Version) -> String
 
 /// The longest prefix of whole lines of `text` within the budget (at least one line), and how
 /// many lines it holds.
-fn cut_hunk(text: &str) -> (&str, usize) {
+fn cut_hunk(text: &str, budget: usize) -> (&str, usize) {
     let mut end = 0;
     let mut chars = 0;
     let mut lines = 0;
     for line in text.split_inclusive('\n') {
         let size = line.chars().count();
-        if chars + size > MAX_OUTPUT_CHARS && lines > 0 {
+        if chars + size > budget && lines > 0 {
             break;
         }
         chars += size;
         end += line.len();
         lines += 1;
-        if chars > MAX_OUTPUT_CHARS {
+        if chars > budget {
             break;
         }
     }

@@ -174,6 +174,7 @@ impl GetLinks {
                 "Error: 'offset' must be 0 or more (got {}).",
                 self.offset
             ))
+            .with_kind(ErrorKind::BadArgument)
         })?;
         // The parser clamped limit to 1..=200.
         let limit = usize::try_from(self.limit).unwrap_or(1);
@@ -186,13 +187,15 @@ impl GetLinks {
             return Err(ToolError::new(
                 "Error: 'locale' applies only to outgoing links (backlinks are found for the \
                  document as a whole). Use direction=\"out\" or \"both\", or drop 'locale'.",
-            ));
+            )
+            .with_kind(ErrorKind::BadArgument));
         }
         if self.show_hidden && direction == Direction::Out {
             return Err(ToolError::new(
                 "Error: 'showHidden' applies only to backlinks (outgoing links are listed as \
                  authored). Use direction=\"in\" or \"both\", or drop 'showHidden'.",
-            ));
+            )
+            .with_kind(ErrorKind::BadArgument));
         }
         Ok(())
     }

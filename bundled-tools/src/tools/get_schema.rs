@@ -50,9 +50,13 @@ use self::output::{ClassCount, ClassOutput, FieldOutput, SchemaOutput};
       Date(date), Date(datetime)             ISO dates, e.g. 2026-12-01 or 2026-12-01T09:30:00Z
       StaticList(a|b|c) [multiselect]        one (or several) of the listed values
       Password                               write-only: values are masked in query results
-    The label is shown only when it differs from the name. Password and StaticList fields
-    cannot be filtered or sorted on. DISABLED FIELDS lists removed fields: their values are
-    kept but hidden, and come back if the field is added again (write_schema).
+    The label is shown only when it differs from the name. Modifiers: multiselect;
+    default=<value> (what a new object gets when write_object does not name the field; quoted
+    when it holds spaces); [validation: <regexp> \"message\"] (every value written must match
+    the regular expression, searched anywhere in the value; the message says why). Password
+    and StaticList fields cannot be filtered or sorted on. DISABLED FIELDS lists removed
+    fields: their values are kept but hidden, and come back if the field is added again
+    (write_schema).
 
     A wiki-id prefix or the wiki argument reaches another wiki only when this endpoint has
     cross-wiki reach (see list_wikis).
@@ -123,7 +127,8 @@ pub(crate) async fn read_class(
             "Error: \"{}\" defines no class (its document has no fields). Call get_schema \
              without class for the classes in use.",
             fragment(&reference.to_string())
-        ))),
+        ))
+        .with_kind(ErrorKind::NotFound)),
     }
 }
 
@@ -251,7 +256,41 @@ pub(crate) fn field_line(field: &FieldDefinition) -> String {
         FieldType::Password => line.push_str(" (values masked in query results)"),
         _ => {}
     }
+    if let Some(default) = &field.rules.default {
+        let _ = write!(line, " default={}", shown_value(default));
+    }
+    if let Some(validation) = &field.rules.validation {
+        let _ = write!(line, " [validation: {}", fragment(&validation.regexp));
+        if let Some(message) = &validation.message {
+            let _ = write!(line, " \"{}\"", fragment(message));
+        }
+        line.push(']');
+    }
     line
+}
+
+/// A default as one token: bare when it is a plain word, else quoted with its line breaks,
+/// quotes and backslashes escaped, so a default can neither end the line nor pass for the next
+/// modifier.
+fn shown_value(value: &str) -> String {
+    let plain = !value.is_empty()
+        && value
+            .chars()
+            .all(|c| !c.is_whitespace() && !c.is_control() && !matches!(c, '"' | '\\' | '['));
+    if plain {
+        return fragment(value).into_owned();
+    }
+    let escaped: String = value
+        .chars()
+        .flat_map(|c| match c {
+            '\n' => vec!['\\', 'n'],
+            '\r' => vec!['\\', 'r'],
+            '\t' => vec!['\\', 't'],
+            '"' | '\\' => vec!['\\', c],
+            other => vec![other],
+        })
+        .collect();
+    format!("\"{}\"", fragment(&escaped))
 }
 
 /// `Type(detail)` without the modifiers, which follow the label.
@@ -275,12 +314,14 @@ fn type_detail(field_type: &FieldType) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use wiki_server::store::model::rules::{FieldRules, Validation};
 
     fn field(name: &str, pretty: Option<&str>, field_type: FieldType) -> FieldDefinition {
         FieldDefinition {
             name: name.to_owned(),
             pretty_name: pretty.map(str::to_owned),
             field_type,
+            rules: Default::default(),
             disabled: false,
         }
     }
@@ -308,6 +349,36 @@ mod tests {
         assert_eq!(field_line(&same), "title: String");
         let due = field("due", None, FieldType::Date { date_only: true });
         assert_eq!(field_line(&due), "due: Date(date)");
+    }
+
+    #[test]
+    fn rules_follow_the_label_as_default_and_validation_modifiers() {
+        let mut category = field(
+            "category",
+            Some("Category"),
+            FieldType::StaticList {
+                values: vec!["News".into(), "Other".into()],
+                multiselect: true,
+            },
+        );
+        category.rules = FieldRules {
+            default: Some("News".into()),
+            validation: Some(Validation {
+                regexp: "^N".into(),
+                message: Some("News only".into()),
+            }),
+        };
+        assert_eq!(
+            field_line(&category),
+            "category: StaticList(News|Other) \"Category\" multiselect default=News \
+             [validation: ^N \"News only\"]"
+        );
+        let mut note = field("note", None, FieldType::TextArea);
+        note.rules.default = Some("two words\nand \"a\" line".into());
+        assert_eq!(
+            field_line(&note),
+            "note: TextArea default=\"two words\\nand \\\"a\\\" line\""
+        );
     }
 
     #[test]

@@ -162,6 +162,7 @@ impl Execute<Structured<SearchOutput>> for QueryDocuments {
                 "Error: 'offset' must be 0 or more (got {}).",
                 self.offset
             ))
+            .with_kind(ErrorKind::BadArgument)
         })?;
         let doors = ctx.doors()?;
         let (space_wiki, space) = self.space()?;
@@ -282,6 +283,7 @@ impl QueryDocuments {
                  \"{}\": {error}).",
                 fragment(space)
             ))
+            .with_kind(ErrorKind::BadArgument)
         })?;
         Ok((wiki, Some(path)))
     }
@@ -295,7 +297,8 @@ impl QueryDocuments {
                  space or the wiki argument.",
                 fragment(&prefix),
                 fragment(wiki)
-            ))),
+            ))
+            .with_kind(ErrorKind::BadArgument)),
             (Some(wiki), _) => Ok(Some(wiki.to_owned())),
         }
     }
@@ -332,6 +335,7 @@ impl QueryDocuments {
                         fragment(text)
                     ),
                 })
+                .with_kind(ErrorKind::BadArgument)
             });
         }
         let days = match self.modified_within {

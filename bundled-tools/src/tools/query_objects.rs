@@ -121,24 +121,28 @@ impl Execute<Structured<ObjectsOutput>> for QueryObjects {
                 "Error: 'offset' must be 0 or more (got {}).",
                 self.offset
             ))
+            .with_kind(ErrorKind::BadArgument)
         })?;
         let doors = ctx.doors()?;
         match (self.class.as_deref(), self.document.as_deref()) {
             (None, None) => Err(ToolError::new(
                 "Error: 'class' parameter is required (e.g. \"Tasks.TaskClass\"; see get_schema), \
                  unless 'document' is given for the inventory of one document.",
-            )),
+            )
+            .with_kind(ErrorKind::BadArgument)),
             (None, Some(_)) if self.number.is_some() => Err(ToolError::new(
                 "Error: 'number' needs 'class' as well (the object's class, see the document's \
                  inventory: query_objects document=... alone).",
-            )),
+            )
+            .with_kind(ErrorKind::BadArgument)),
             (None, Some(document)) => self.inventory(doors, document).await,
             (Some(class), Some(document)) if self.number.is_some() => {
                 self.full_object(doors, class, document).await
             }
             (Some(_), None) if self.number.is_some() => Err(ToolError::new(
                 "Error: 'number' needs 'document' as well: give the document the object is on.",
-            )),
+            )
+            .with_kind(ErrorKind::BadArgument)),
             (Some(class), _) => {
                 let scan = ctx.scan_signals("objects authorized");
                 self.query(doors, class, offset, scan).await
@@ -174,13 +178,15 @@ impl QueryObjects {
             return Err(ToolError::new(format!(
                 "Error: 'filters' takes at most {MAX_FILTERS} filters (got {}).",
                 self.filters.len()
-            )));
+            ))
+            .with_kind(ErrorKind::Budget));
         }
         if self.select.len() > MAX_SELECT {
             return Err(ToolError::new(format!(
                 "Error: 'select' takes at most {MAX_SELECT} field names (got {}).",
                 self.select.len()
-            )));
+            ))
+            .with_kind(ErrorKind::Budget));
         }
         let filters = parse_filters(&self.filters)?;
         let sort = self.sort.as_deref().map(parse_sort).transpose()?;
@@ -275,7 +281,8 @@ impl QueryObjects {
                     index + 1,
                     fragment(&self.filters[index]),
                     agent_reason(&error)
-                )));
+                ))
+                .with_kind(ErrorKind::BadArgument));
             }
         }
         if let (Some(sort), Some(text)) = (sort, self.sort.as_deref())
@@ -287,7 +294,8 @@ impl QueryObjects {
                  types.",
                 fragment(text),
                 agent_reason(&error)
-            )));
+            ))
+            .with_kind(ErrorKind::BadArgument));
         }
         Ok(())
     }
@@ -299,23 +307,25 @@ impl QueryObjects {
             return Err(ToolError::new(
                 "Error: 'number' reads one object: drop 'filters' and 'sort' (or drop 'number' \
                  to query).",
-            ));
+            )
+            .with_kind(ErrorKind::BadArgument));
         }
-        let number = self
-            .number
-            .and_then(|number| u32::try_from(number).ok())
-            .ok_or_else(|| {
-                ToolError::new(format!(
+        let number =
+            self.number
+                .and_then(|number| u32::try_from(number).ok())
+                .ok_or_else(|| {
+                    ToolError::new(format!(
                     "Error: 'number' must be 0 or more (got {}); the document's inventory lists \
                      its object numbers.",
                     self.number.unwrap_or_default()
-                ))
-            })?;
+                )).with_kind(ErrorKind::BadArgument)
+                })?;
         if self.select.len() > MAX_SELECT {
             return Err(ToolError::new(format!(
                 "Error: 'select' takes at most {MAX_SELECT} field names (got {}).",
                 self.select.len()
-            )));
+            ))
+            .with_kind(ErrorKind::Budget));
         }
         let authorized = doors.authorize(document, self.wiki.as_deref(), Right::View)?;
         let wiki = authorized.reference().wiki().as_str().to_owned();
@@ -346,7 +356,8 @@ impl QueryObjects {
                 } else {
                     format!("its numbers: {}", numbers.join(", "))
                 }
-            )));
+            ))
+            .with_kind(ErrorKind::NotFound));
         };
         let mut body = format!(
             "OBJECT {} number {number} on {shown} (version {}), full values:\n",
@@ -404,7 +415,8 @@ impl QueryObjects {
             return Err(ToolError::new(
                 "Error: 'filters', 'select' and 'sort' need 'class'. Give class to query values, \
                  or drop them for the document's inventory.",
-            ));
+            )
+            .with_kind(ErrorKind::BadArgument));
         }
         let authorized = doors.authorize(document, self.wiki.as_deref(), Right::View)?;
         let read = doors.read_document(&authorized, None).await?;
@@ -474,6 +486,7 @@ fn parse_filters(filters: &[String]) -> Result<Vec<FieldFilter>, ToolError> {
                     index + 1,
                     fragment(text),
                 ))
+                .with_kind(ErrorKind::BadArgument)
             })
         })
         .collect()
@@ -499,6 +512,7 @@ fn bad_sort(text: &str) -> ToolError {
         "Error: 'sort' must read <field> asc|desc, e.g. \"priority desc\" (got \"{}\").",
         fragment(text)
     ))
+    .with_kind(ErrorKind::BadArgument)
 }
 
 /// Every selected name must be an enabled field of the class.
@@ -510,7 +524,8 @@ fn check_select(class: &Described, select: &[String]) -> Result<(), ToolError> {
                 fragment(name),
                 fragment(&class.definition.name),
                 strip_line_breaks(&class.definition.enabled_names().join(", "))
-            )));
+            ))
+            .with_kind(ErrorKind::BadArgument));
         }
     }
     Ok(())
@@ -523,7 +538,8 @@ fn query_failure(error: &StoreError) -> ToolError {
         StoreError::Invalid(_) => ToolError::new(format!(
             "Error: {}. Call get_schema with the class for its fields and types.",
             agent_reason(error)
-        )),
+        ))
+        .with_kind(ErrorKind::BadArgument),
         other => store_failure("query the objects", other),
     }
 }

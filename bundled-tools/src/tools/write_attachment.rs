@@ -17,6 +17,7 @@ use wiki_server::store::model::document::SaveOutcome;
 use wiki_server::store::rights::Right;
 use wiki_server::store::{Field, InvalidInput, StoreError};
 
+use crate::seams::counted::counted;
 use crate::seams::history::version_argument;
 use crate::seams::urls::{Target, link, review_line};
 use crate::seams::written::Written;
@@ -132,7 +133,8 @@ impl Execute<Structured<Written>> for WriteAttachment {
                 }) => ToolError::new(format!(
                     "Error: the file is too large ({actual} bytes; this wiki accepts at most \
                      {limit} bytes per attachment). {NOTHING_SAVED}"
-                )),
+                ))
+                .with_kind(ErrorKind::Budget),
                 _ => failure.into(),
             })?;
         if let SaveOutcome::Unchanged { version } = outcome.document {
@@ -157,16 +159,19 @@ fn decode_content(content: Option<&str>, base64: Option<&str>) -> Result<Vec<u8>
             "Error: '{name}' is too large ({chars} characters; the limit is 1,000,000). Attach \
              smaller files. {NOTHING_SAVED}"
         ))
+        .with_kind(ErrorKind::Budget)
     };
     match (content, base64) {
         (Some(_), Some(_)) => Err(ToolError::new(format!(
             "Error: send exactly one of 'content' (text) or 'content_base64' (binary), not both. \
              {NOTHING_SAVED}"
-        ))),
+        ))
+        .with_kind(ErrorKind::BadArgument)),
         (None, None) => Err(ToolError::new(format!(
             "Error: send the file as 'content' (text; \"\" for an empty file) or as \
              'content_base64' (binary). {NOTHING_SAVED}"
-        ))),
+        ))
+        .with_kind(ErrorKind::BadArgument)),
         (Some(text), None) => {
             let chars = text.chars().count();
             if chars > MAX_CONTENT_CHARS {
@@ -183,7 +188,8 @@ fn decode_content(content: Option<&str>, base64: Option<&str>) -> Result<Vec<u8>
                 return Err(ToolError::new(format!(
                     "Error: 'content_base64' is empty; for an empty file send content=\"\". \
                      {NOTHING_SAVED}"
-                )));
+                ))
+                .with_kind(ErrorKind::BadArgument));
             }
             let compact: String = encoded.chars().filter(|c| !c.is_whitespace()).collect();
             STANDARD.decode(compact.as_bytes()).map_err(|_| {
@@ -191,6 +197,7 @@ fn decode_content(content: Option<&str>, base64: Option<&str>) -> Result<Vec<u8>
                     "Error: 'content_base64' is not valid base64 (the standard alphabet A-Z a-z \
                      0-9 + / with '=' padding). {NOTHING_SAVED}"
                 ))
+                .with_kind(ErrorKind::BadArgument)
             })
         }
     }
@@ -206,6 +213,7 @@ fn name_refusal(error: &StoreError) -> ToolError {
         "Error: invalid 'filename': {reason}. Use a plain file name such as \"notes.txt\" (no \
          '/', '\\', ';', control or bidi characters). {NOTHING_SAVED}"
     ))
+    .with_kind(ErrorKind::BadArgument)
 }
 
 fn result_lines(
@@ -227,7 +235,7 @@ fn result_lines(
     let mut lines = vec![
         headline,
         format!("Attachment version: {}", outcome.attachment_version),
-        format!("Size: {size} bytes"),
+        format!("Size: {}", counted(size, "byte", "bytes")),
         version_line(&outcome.document),
     ];
     lines.extend(review_line(ctx, target, &outcome.document));

@@ -108,7 +108,8 @@ impl Execute<Structured<Written>> for WriteDocument {
             return Err(ToolError::new(format!(
                 "Error: 'content' is too large ({chars} characters; the limit is 1,000,000). \
                  Split the page, or change a part with edit_document. Nothing was saved."
-            )));
+            ))
+            .with_kind(ErrorKind::Budget));
         }
         let retry = "resend the whole content with its version as base_version";
         let base = target.base(base, BaseRule::RequiredIfExists, retry)?;

@@ -42,10 +42,16 @@ use crate::seams::written::Written;
     wiki prefix naming another wiki is refused. get_schema class=... lists its fields and types.
 
     fields: at least one, every value a JSON string. Numbers \"3\" or \"2.5\", booleans \"true\"
-    or \"false\", dates \"2026-08-18\" or \"2026-08-18T10:15:00Z\", a multi-select list's values
-    separated by '|' or ','. An unknown field is refused with the list of the class's fields;
+    or \"false\", dates \"2026-08-18\" or \"2026-08-18T10:15:00Z\" (a Date(date) field holds
+    the day alone and refuses a time of day), a multi-select list's values separated by '|' or
+    ','. An empty value \"\" clears a field that is not text (number, boolean, date, list,
+    e-mail, page); a String or TextArea stores the empty text. An unknown field is refused
+    with the list of the class's fields;
     Password fields can never be set by this tool. Every value is checked before anything is
-    written: one bad value saves nothing.
+    written, against its type and its field's validation pattern (get_schema shows
+    [validation: <regexp> \"message\"]): one bad value saves nothing. A new object takes the
+    default of every field you do not name (get_schema prints it as default=<value>); updates
+    never do.
 
     object: omit it to create the next object of the class on the document (numbers start at 0
     and are never reused); pass a number to update that object (query_objects and get_document
@@ -66,6 +72,7 @@ FORMAT
     Version: 1.3 -> 1.4
     Title updated.
     Fields set: priority, title
+    Defaults taken: state          (new objects only, when a field has a default)
     Compare: <url>
 
 EXAMPLES
@@ -106,7 +113,8 @@ impl Execute<Structured<Written>> for WriteObject {
             return Err(ToolError::new(
                 "Error: 'fields' needs at least one field, e.g. {\"title\": \"Ship\"} (get_schema \
                  lists the class's fields). Nothing was saved.",
-            ));
+            )
+            .with_kind(ErrorKind::BadArgument));
         }
         let number = self.object.map(object_number).transpose()?;
         let door = ctx.doors()?.write()?;
@@ -132,6 +140,19 @@ impl Execute<Structured<Written>> for WriteObject {
             Some(number) => format!("Updated {class_name} object {number}"),
         };
         let names: Vec<String> = self.fields.keys().cloned().collect();
+        let defaults: Vec<&str> = match number {
+            Some(_) => Vec::new(),
+            None => class
+                .fields
+                .iter()
+                .filter(|field| {
+                    !field.disabled
+                        && field.rules.default.is_some()
+                        && !self.fields.contains_key(&field.name)
+                })
+                .map(|field| field.name.as_str())
+                .collect(),
+        };
         let change = ObjectChange {
             class: class_name.clone(),
             number,
@@ -182,6 +203,12 @@ impl Execute<Structured<Written>> for WriteObject {
             );
         }
         lines.push(format!("Fields set: {}", fragment(&names.join(", "))));
+        if !defaults.is_empty() {
+            lines.push(format!(
+                "Defaults taken: {}",
+                fragment(&defaults.join(", "))
+            ));
+        }
         lines.extend(review_line(ctx, &target, &outcome.document));
         let value = Written::saved(&target, &outcome.document).object(&class_name, outcome.number);
         Ok(ToolOutput::text(lines.join("\n")).structured(value))
@@ -192,6 +219,7 @@ impl Execute<Structured<Written>> for WriteObject {
 fn object_number(value: i64) -> Result<u32, ToolError> {
     u32::try_from(value).map_err(|_| {
         ToolError::new("Error: 'object' must be an object number, 0 or more. Nothing was saved.")
+            .with_kind(ErrorKind::BadArgument)
     })
 }
 
@@ -208,6 +236,7 @@ pub(crate) fn class_document(
              \"Tasks.TaskClass\" (got \"{}\"). Nothing was saved.",
             fragment(class)
         ))
+        .with_kind(ErrorKind::BadArgument)
     })?;
     if parsed.wiki() != wiki {
         return Err(ToolError::new(format!(
@@ -216,7 +245,8 @@ pub(crate) fn class_document(
              Nothing was saved.",
             fragment(class),
             parsed.wiki()
-        )));
+        ))
+        .with_kind(ErrorKind::BadArgument));
     }
     refuse_sensitive_class(&parsed.local())?;
     Ok(parsed)
@@ -234,6 +264,7 @@ async fn read_class(
              the classes in use; write_schema creates one. Nothing was saved.",
             fragment(&class_document.local())
         ))
+        .with_kind(ErrorKind::NotFound)
     };
     let doors = ctx.doors()?;
     doors
@@ -270,7 +301,8 @@ fn check_fields(
                      Settable fields: {}. Nothing was saved.",
                     fragment(name),
                     fragment(&settable.join(", "))
-                )));
+                ))
+                .with_kind(ErrorKind::Forbidden));
             }
             Some(field) if !field.disabled => {}
             _ => {
@@ -279,7 +311,8 @@ fn check_fields(
                     fragment(&class.name),
                     fragment(name),
                     fragment(&settable.join(", "))
-                )));
+                ))
+                .with_kind(ErrorKind::BadArgument));
             }
         }
     }
@@ -320,7 +353,8 @@ pub(crate) async fn existing_object(
          Nothing was saved.",
         target.row_name(),
         fragment(class)
-    )))
+    ))
+    .with_kind(ErrorKind::NotFound))
 }
 
 /// A store refusal of an object write as the agent reads it: a value that does not fit its
@@ -333,6 +367,25 @@ pub(crate) fn object_failure(failure: WriteFailure) -> ToolError {
                 fragment(field),
                 fragment(expected)
             ))
+            .with_kind(ErrorKind::BadArgument)
+        }
+        Some(StoreError::Invalid(InvalidInput::FieldRule {
+            field,
+            regexp,
+            message,
+        })) => {
+            let why = message
+                .as_deref()
+                .map(|message| format!(" ({})", fragment(message)))
+                .unwrap_or_default();
+            ToolError::new(format!(
+                "Error: the value of \"{}\" does not match the field's validation pattern \
+                 /{}/{why}. Give a value that matches it (get_schema shows each field's rules). \
+                 Nothing was saved.",
+                fragment(field),
+                fragment(regexp)
+            ))
+            .with_kind(ErrorKind::BadArgument)
         }
         Some(StoreError::Invalid(InvalidInput::UnknownField {
             class,
@@ -343,7 +396,8 @@ pub(crate) fn object_failure(failure: WriteFailure) -> ToolError {
             fragment(class),
             fragment(field),
             fragment(&known.join(", "))
-        )),
+        ))
+        .with_kind(ErrorKind::BadArgument),
         _ => failure.into(),
     }
 }

@@ -13,9 +13,10 @@ use std::collections::BTreeMap;
 use mcp_runtime::output::guard::fragment;
 use wiki_server::access::write::reserved::refuse_sensitive_class;
 use wiki_server::prelude::*;
-use wiki_server::store::model::class::{FIELD_TYPE_NAMES, FieldType, validate_field_name};
+use wiki_server::store::model::class::{FIELD_TYPE_NAMES, validate_field_name};
 use wiki_server::store::model::document::SaveOutcome;
 use wiki_server::store::model::object::FieldChange;
+use wiki_server::store::objects::validation::field_spec;
 use wiki_server::store::rights::Right;
 use wiki_server::store::{Entity, InvalidInput, StoreError};
 
@@ -56,12 +57,19 @@ NOTES
     operation=remove_field hides the field and its values on every object. Nothing is erased:
     adding a field with the same name again shows the values again.
 
-    attributes are type-specific, all strings; an unknown one is refused with the accepted list.
+    attributes are strings; an unknown one is refused with the accepted list. Type-specific:
       Number      number_type: integer (default) or float
       Date        date_only: true or false
       StaticList  values: the allowed values separated by '|' (required to add),
                   multiselect: true or false
-      other types take none.
+    Rules, for every type (Password: validation only):
+      default             the value a new object gets when write_object does not name the
+                          field; it must be a value the field accepts
+      validation_regexp   a regular expression every written value must match (searched
+                          anywhere: anchor it with ^...$ to match the whole value; ^.+$ makes
+                          the field non-empty); Rust regex syntax, no look-around
+      validation_message  what a writer whose value does not match is told
+    With modify_field, \"\" clears a rule (clearing validation_regexp clears its message).
 
     base_version: the class document's version (get_document). Required when the document
     exists, and always for remove_field; omit it when add_field creates the class document. A
@@ -78,7 +86,8 @@ FORMAT
 
 EXAMPLES
     write_schema reference=\"Tasks.TaskClass\" operation=\"add_field\" field=\"due\" type=\"Date\" attributes={\"date_only\": \"true\"} base_version=\"1.3\"
-    write_schema reference=\"Tasks.TaskClass\" operation=\"modify_field\" field=\"state\" attributes={\"values\": \"open|done|wontfix\"} base_version=\"1.4\"
+    write_schema reference=\"Tasks.TaskClass\" operation=\"modify_field\" field=\"state\" attributes={\"values\": \"open|done|wontfix\", \"default\": \"open\"} base_version=\"1.4\"
+    write_schema reference=\"Tasks.TaskClass\" operation=\"add_field\" field=\"code\" type=\"String\" attributes={\"validation_regexp\": \"^[A-Z]{3}-[0-9]+$\", \"validation_message\": \"Use a ticket id such as ABC-12\"} base_version=\"1.5\"
     write_schema reference=\"Tasks.TaskClass\" operation=\"remove_field\" field=\"legacy\" base_version=\"1.5\"
 
 SEE ALSO
@@ -206,8 +215,10 @@ impl Execute<Structured<Written>> for WriteSchema {
 impl WriteSchema {
     /// The store's change from the arguments, refusing those the operation does not take.
     fn change(&self) -> Result<FieldChange, ToolError> {
-        let refuse =
-            |message: &str| Err(ToolError::new(format!("Error: {message} {NOTHING_SAVED}")));
+        let refuse = |message: &str| {
+            Err(ToolError::new(format!("Error: {message} {NOTHING_SAVED}"))
+                .with_kind(ErrorKind::BadArgument))
+        };
         let name = self.field.clone();
         match self.operation {
             Operation::Add => {
@@ -222,11 +233,12 @@ impl WriteSchema {
                     .find(|known| known.eq_ignore_ascii_case(requested.trim()))
                     .copied()
                     .unwrap_or(requested);
-                let field_type = FieldType::from_parts(type_name, &self.attributes)
+                let (field_type, rules) = field_spec(&name, type_name, &self.attributes)
                     .map_err(|error| schema_refusal(&error))?;
                 Ok(FieldChange::Add {
                     name,
                     field_type,
+                    rules,
                     pretty_name: self.pretty_name.as_deref().map(str::to_owned),
                 })
             }
@@ -305,6 +317,15 @@ fn schema_refusal(error: &StoreError) -> ToolError {
             attribute,
             expected,
         }) => format!("the attribute {attribute} expects {expected}."),
+        StoreError::Invalid(InvalidInput::FieldValue { expected, .. }) => format!(
+            "the attribute default expects {}: a value the field itself accepts.",
+            fragment(expected)
+        ),
+        StoreError::Invalid(InvalidInput::FieldRule { regexp, .. }) => format!(
+            "the default does not match the field's validation_regexp /{}/; change one so \
+             that the default matches.",
+            fragment(regexp)
+        ),
         StoreError::Invalid(InvalidInput::UnknownField {
             class,
             field,
@@ -325,5 +346,10 @@ fn schema_refusal(error: &StoreError) -> ToolError {
         }
         _ => "the schema change is not valid.".to_owned(),
     };
-    ToolError::new(format!("Error: {reason} {NOTHING_SAVED}"))
+    let kind = match error {
+        StoreError::NotFound { .. } => ErrorKind::NotFound,
+        StoreError::Invalid(InvalidInput::ReservedClass { .. }) => ErrorKind::Forbidden,
+        _ => ErrorKind::BadArgument,
+    };
+    ToolError::new(format!("Error: {reason} {NOTHING_SAVED}")).with_kind(kind)
 }

@@ -19,10 +19,13 @@
 //! Each test module uses a subset; unused helpers are expected.
 #![allow(dead_code)]
 
+use std::sync::Arc;
+
 use bundled_tools as _;
 use rmcp::model::CallToolResult;
 use serde_json::Value;
 use wiki_server::ServerSettings;
+use wiki_server::store::Store;
 use wiki_server::store::model::attachment::AttachmentWrite;
 use wiki_server::store::model::class::{FieldType, NumberKind};
 use wiki_server::store::model::document::{DocumentSave, Expected};
@@ -33,7 +36,6 @@ use wiki_server::store::model::user::{ALL_USERS_GROUP, GUEST_USER};
 use wiki_server::store::model::wiki::WikiId;
 use wiki_server::store::reference::{DocumentReference, SpacePath};
 use wiki_server::store::rights::{Effect, Right, RightRule, RightScope, Subject};
-use wiki_server::store::{ConfigStore, DocumentStore, SqliteStore, Store};
 use wiki_server::testing::{As, TestFarm};
 
 pub(crate) mod unchanged;
@@ -136,12 +138,12 @@ pub(crate) fn locale(text: &str) -> Locale {
     ok(Locale::parse(text))
 }
 
-/// The seeded farm: `wiki_server::testing`'s throw-away farm (a temp SQLite file, a real
-/// `Manager`) with the content above.
+/// The seeded farm: `wiki_server::testing`'s throw-away farm (a temp SQLite file, or a fresh
+/// PostgreSQL database in the `tools_postgres` binary; a real `Manager`) with the content above.
 pub(crate) struct Farm {
     farm: TestFarm,
     /// The store (a handle on the farm's): to seed more, or to compare with a tool's output.
-    pub(crate) store: SqliteStore,
+    pub(crate) store: Arc<dyn Store>,
 }
 
 impl Farm {
@@ -156,7 +158,7 @@ impl Farm {
             seed(store);
             Ok::<(), std::convert::Infallible>(())
         });
-        let store = farm.store().clone();
+        let store = Arc::clone(farm.store());
         Self { farm, store }
     }
 
@@ -353,6 +355,7 @@ fn seed(store: &dyn Store) {
         ok(store.change_class(&ClassChange {
             class_document: reference(TASK_CLASS),
             change: FieldChange::Add {
+                rules: Default::default(),
                 name: name.to_owned(),
                 field_type,
                 pretty_name: None,

@@ -12,7 +12,6 @@ use wiki_server::store::model::object::ObjectRecord;
 use wiki_server::store::model::trash::TrashEntry;
 use wiki_server::store::model::wiki::WikiId;
 use wiki_server::store::reference::DocumentReference;
-use wiki_server::store::{AttachmentStore, ChangeFeed, DocumentStore, ObjectStore, TrashStore};
 
 use super::{Farm, GUEST, ok, reference, wiki};
 

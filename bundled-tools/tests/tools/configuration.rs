@@ -10,7 +10,7 @@ use wiki_server::store::model::class::FieldType;
 use wiki_server::store::model::document::{DocumentSave, Expected};
 use wiki_server::store::model::object::{ClassChange, FieldChange, ObjectWrite};
 use wiki_server::store::rights::{Effect, Right, RightRule, RightScope, Subject};
-use wiki_server::store::{DocumentStore, ObjectStore, RightsStore};
+use wiki_server::testing::farm_test;
 
 use crate::harness::{Farm, GUEST, ok, reference, text, wiki};
 
@@ -44,6 +44,7 @@ fn farm() -> Farm {
     ok(farm.store.change_class(&ClassChange {
         class_document: reference("Vault.ServerConfigClass"),
         change: FieldChange::Add {
+            rules: Default::default(),
             name: "guest_access".to_owned(),
             field_type: FieldType::Boolean,
             pretty_name: None,
@@ -115,7 +116,7 @@ async fn as_if_not_viewable(farm: &Farm, tool: &str, arguments: Value) {
     );
 }
 
-#[tokio::test]
+#[farm_test]
 async fn the_configuration_documents_read_as_not_viewable_for_non_admins() {
     let farm = farm();
     for document in ["MCP.ServerConfig", "MCP.ServerConfigClass"] {
@@ -143,7 +144,7 @@ async fn the_configuration_documents_read_as_not_viewable_for_non_admins() {
     assert!(admin.contains("MCP.ServerConfig"), "{admin}");
 }
 
-#[tokio::test]
+#[farm_test]
 async fn the_configuration_class_reads_as_not_viewable_for_non_admins() {
     let farm = farm();
     let class = "MCP.ServerConfigClass";
@@ -165,7 +166,7 @@ async fn the_configuration_class_reads_as_not_viewable_for_non_admins() {
     assert!(catalog.contains("MCP.ServerConfigClass"), "{catalog}");
 }
 
-#[tokio::test]
+#[farm_test]
 async fn search_and_the_tree_never_list_the_configuration_for_non_admins() {
     let farm = farm();
     let listings = [

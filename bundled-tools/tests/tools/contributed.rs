@@ -5,8 +5,8 @@
 
 use serde_json::json;
 use wiki_server::prelude::*;
-use wiki_server::store::DocumentStore;
 use wiki_server::store::model::document::Document;
+use wiki_server::testing::farm_test;
 
 use crate::harness::unchanged::Says::Exactly;
 use crate::harness::{Farm, ok, reference, text};
@@ -65,7 +65,7 @@ fn row(farm: &Farm, text: &str) -> Option<Document> {
     ok(farm.store.document(&reference(text), None))
 }
 
-#[tokio::test]
+#[farm_test]
 async fn a_contributed_tool_cannot_rewrite_the_configuration_as_anyone() {
     let farm = farm();
     let before = row(&farm, "MCP.ServerConfig");
@@ -115,7 +115,7 @@ async fn a_contributed_tool_cannot_rewrite_the_configuration_as_anyone() {
     assert!(page.is_ok(), "{page:?}");
 }
 
-#[tokio::test]
+#[farm_test]
 async fn a_contributed_tool_cannot_touch_a_page_its_caller_cannot_view() {
     let farm = farm();
     // alice may edit all of main but may not view Secret: existing or not, the door answers
@@ -142,7 +142,7 @@ async fn a_contributed_tool_cannot_touch_a_page_its_caller_cannot_view() {
     .await;
 }
 
-#[tokio::test]
+#[farm_test]
 async fn a_contributed_tool_writes_as_its_caller_with_an_ai_comment() {
     let farm = farm();
     for user in ["alice", "admin"] {

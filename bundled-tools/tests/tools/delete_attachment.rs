@@ -4,7 +4,7 @@
 
 use serde_json::{Value, json};
 use wiki_server::store::model::wiki::WikiId;
-use wiki_server::store::{AttachmentStore, DocumentStore, TrashStore};
+use wiki_server::testing::farm_test;
 
 use crate::harness::unchanged::Says::{Contains, Exactly};
 use crate::harness::{Farm, ok, reference};
@@ -20,7 +20,7 @@ fn exists(farm: &Farm, name: &str) -> bool {
     ok(farm.store.attachment(&reference("Sandbox.WebHome"), name)).is_some()
 }
 
-#[tokio::test]
+#[farm_test]
 async fn an_attachment_moves_to_the_recycle_bin_as_a_minor_version() {
     let farm = farm();
     let before = version(&farm, "Sandbox.WebHome").unwrap_or_else(|| panic!("seeded"));
@@ -47,7 +47,7 @@ async fn an_attachment_moves_to_the_recycle_bin_as_a_minor_version() {
     assert_eq!(row.version, after);
 }
 
-#[tokio::test]
+#[farm_test]
 async fn base_version_is_required_and_checked() {
     let farm = farm();
     let now = version(&farm, "Sandbox.WebHome").unwrap_or_else(|| panic!("seeded"));
@@ -66,7 +66,7 @@ async fn base_version_is_required_and_checked() {
         .await;
 }
 
-#[tokio::test]
+#[farm_test]
 async fn a_missing_attachment_or_document_changes_nothing() {
     let farm = farm();
     let now = version(&farm, "Sandbox.WebHome").unwrap_or_else(|| panic!("seeded"));
@@ -87,7 +87,7 @@ async fn a_missing_attachment_or_document_changes_nothing() {
     }
 }
 
-#[tokio::test]
+#[farm_test]
 async fn the_guest_and_a_user_without_edit_right_are_refused() {
     let farm = farm();
     let now = version(&farm, "Sandbox.WebHome").unwrap_or_else(|| panic!("seeded"));

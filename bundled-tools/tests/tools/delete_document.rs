@@ -3,9 +3,8 @@
 //! and restoring from the bin as the admin command does.
 
 use serde_json::{Value, json};
-use wiki_server::store::TrashStore;
 use wiki_server::store::model::document::DocumentSave;
-use wiki_server::store::{DocumentStore, WikiStore as _};
+use wiki_server::testing::farm_test;
 
 use crate::harness::text;
 use crate::harness::unchanged::Says::{Contains, Exactly, StartsWith};
@@ -18,7 +17,7 @@ async fn delete(farm: &Farm, arguments: Value, user: &str) -> Result<String, Str
     farm.call(TOOL, arguments, user, "main").await
 }
 
-#[tokio::test]
+#[farm_test]
 async fn a_document_goes_to_the_bin_with_its_translations_and_comes_back() {
     let farm = writable_farm();
     let deleted = text(
@@ -48,7 +47,7 @@ async fn a_document_goes_to_the_bin_with_its_translations_and_comes_back() {
     assert!(stored(&farm, "Help.Guide", Some(&locale("fr"))).is_some());
 }
 
-#[tokio::test]
+#[farm_test]
 async fn refusals_come_in_order_and_delete_nothing() {
     let farm = writable_farm();
     ok(farm.store.save_document(&DocumentSave::new(
@@ -85,7 +84,7 @@ async fn refusals_come_in_order_and_delete_nothing() {
     }
 }
 
-#[tokio::test]
+#[farm_test]
 async fn a_space_home_with_children_is_refused_with_the_exact_count() {
     let farm = writable_farm();
     // Help holds Guide (with its fr translation), Nested.WebHome and Nested.Deep.
@@ -126,7 +125,7 @@ async fn a_space_home_with_children_is_refused_with_the_exact_count() {
     assert!(stored(&farm, "Solo.WebPreferences", None).is_some());
 }
 
-#[tokio::test]
+#[farm_test]
 async fn the_delete_right_is_needed() {
     let farm = writable_farm();
     // alice may edit main but not delete.

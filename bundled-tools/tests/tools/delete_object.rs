@@ -2,9 +2,9 @@
 //! numbers, base_version always required, a missing object, sensitive classes, who may delete.
 
 use serde_json::{Value, json};
-use wiki_server::store::ObjectStore;
 use wiki_server::store::model::document::Expected;
 use wiki_server::store::model::object::ObjectWrite;
+use wiki_server::testing::farm_test;
 
 use crate::harness::unchanged::Says::{Contains, EndsWith, Exactly};
 use crate::harness::{Farm, TASK_CLASS, ok, reference};
@@ -31,7 +31,7 @@ fn add_second_object(farm: &Farm) {
     }));
 }
 
-#[tokio::test]
+#[farm_test]
 async fn deleting_keeps_the_other_numbers_and_saves_a_minor_version() {
     let farm = farm();
     add_second_object(&farm);
@@ -57,7 +57,7 @@ async fn deleting_keeps_the_other_numbers_and_saves_a_minor_version() {
     assert_eq!(version(&farm, "Tasks.Task1"), Some(after));
 }
 
-#[tokio::test]
+#[farm_test]
 async fn refusals_delete_nothing() {
     let farm = farm();
     farm.save("Tasks.Task1", "edited by someone else\n", "edit");
@@ -98,7 +98,7 @@ async fn refusals_delete_nothing() {
     }
 }
 
-#[tokio::test]
+#[farm_test]
 async fn the_guest_and_a_user_without_edit_right_are_refused() {
     let farm = farm();
     let now = version(&farm, "Tasks.Task1").unwrap_or_else(|| panic!("seeded"));

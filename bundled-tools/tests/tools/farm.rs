@@ -1,14 +1,18 @@
 //! The harness itself: calls really go through the middleware (parsing, refusals, audit), and
 //! `refused_and_unchanged` fails on an accepted call, other words, or any write.
 
+use std::panic::AssertUnwindSafe;
+use std::pin::pin;
 use std::sync::Arc;
+use std::task::Poll;
+use wiki_server::testing::farm_test;
 
 use serde_json::json;
 
 use crate::harness::unchanged::Says::{Contains, EndsWith, Exactly};
 use crate::harness::{Farm, GUEST};
 
-#[tokio::test]
+#[farm_test]
 async fn calls_go_through_the_manager_and_the_middleware() {
     let farm = Farm::new();
     let catalog = farm.call("man", json!({}), "alice", "main").await;
@@ -21,19 +25,32 @@ async fn calls_go_through_the_manager_and_the_middleware() {
     );
 }
 
-/// Runs `check` on its own task: the text it panicked with, or `None` when it passed.
-async fn panic_text(check: impl Future<Output = ()> + Send + 'static) -> Option<String> {
-    let joined = tokio::spawn(check).await;
-    joined.err().map(|failure| {
-        let payload = failure.into_panic();
-        payload
-            .downcast_ref::<String>()
-            .cloned()
-            .unwrap_or_else(|| format!("{payload:?}"))
+/// Runs `check` on this task, catching its panic: the text it panicked with, or `None` when it
+/// passed. (Not on a spawned task: a PostgreSQL test's store calls must stay off the runtime's
+/// workers, see `wiki_server::testing::run_farm_suite`.)
+async fn panic_text(check: impl Future<Output = ()>) -> Option<String> {
+    let mut check = pin!(check);
+    std::future::poll_fn(|context| {
+        match std::panic::catch_unwind(AssertUnwindSafe(|| check.as_mut().poll(context))) {
+            Ok(Poll::Ready(())) => Poll::Ready(None),
+            Ok(Poll::Pending) => Poll::Pending,
+            Err(payload) => Poll::Ready(Some(
+                payload
+                    .downcast_ref::<String>()
+                    .cloned()
+                    .or_else(|| {
+                        payload
+                            .downcast_ref::<&str>()
+                            .map(|text| (*text).to_owned())
+                    })
+                    .unwrap_or_else(|| format!("{payload:?}")),
+            )),
+        }
     })
+    .await
 }
 
-#[tokio::test]
+#[farm_test]
 async fn refused_and_unchanged_catches_acceptance_other_words_and_writes() {
     let farm = Arc::new(Farm::new());
     let refusal = || async { Err::<String, String>("Error: no. Nothing was saved.".to_owned()) };

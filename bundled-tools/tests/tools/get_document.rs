@@ -6,7 +6,7 @@ use wiki_server::store::model::attachment::AttachmentWrite;
 use wiki_server::store::model::document::{DocumentSave, Expected};
 use wiki_server::store::model::mcp_config::SpaceFilterMode;
 use wiki_server::store::rights::{Effect, Right, RightRule, RightScope, Subject};
-use wiki_server::store::{AttachmentStore, DocumentStore, RightsStore};
+use wiki_server::testing::farm_test;
 
 use crate::harness::{Farm, GUEST, assert_text, error, ok, reference, text, unsigned, wiki};
 
@@ -28,7 +28,7 @@ fn big_page(farm: &Farm, name: &str, lines: usize, headings: bool) {
     farm.save(name, &content, "big");
 }
 
-#[tokio::test]
+#[farm_test]
 async fn the_source_comes_whole_with_its_header() {
     let farm = Farm::new();
     let read = text(get(&farm, json!({"reference": "Help.Guide"}), "alice").await);
@@ -41,7 +41,7 @@ async fn the_source_comes_whole_with_its_header() {
     );
 }
 
-#[tokio::test]
+#[farm_test]
 async fn a_space_name_alone_reads_its_home_and_urls_follow_the_public_url() {
     let farm =
         Farm::with_settings(ServerSettings::default().with_public_url("https://wiki.example.org/"));
@@ -63,7 +63,7 @@ async fn a_space_name_alone_reads_its_home_and_urls_follow_the_public_url() {
     );
 }
 
-#[tokio::test]
+#[farm_test]
 async fn attachments_are_listed_in_the_header_up_to_ten() {
     let farm = Farm::new();
     let read = text(get(&farm, json!({"reference": "Sandbox.WebHome"}), "alice").await);
@@ -96,7 +96,7 @@ async fn attachments_are_listed_in_the_header_up_to_ten() {
     );
 }
 
-#[tokio::test]
+#[farm_test]
 async fn a_missing_document_suggests_a_visible_space_home_only() {
     let farm = Farm::new();
     assert_eq!(
@@ -131,7 +131,7 @@ async fn a_missing_document_suggests_a_visible_space_home_only() {
     );
 }
 
-#[tokio::test]
+#[farm_test]
 async fn denied_pages_are_refused_before_existence() {
     let farm = Farm::new();
     let denied = "You do not have permission to view \"main:Secret.Plans\".";
@@ -155,7 +155,7 @@ async fn denied_pages_are_refused_before_existence() {
     );
 }
 
-#[tokio::test]
+#[farm_test]
 async fn the_space_filter_hides_pages_the_rights_allow() {
     let farm = Farm::new();
     farm.configure("main", |config| {
@@ -171,7 +171,7 @@ async fn the_space_filter_hides_pages_the_rights_allow() {
     );
 }
 
-#[tokio::test]
+#[farm_test]
 async fn cross_wiki_reads_need_reach() {
     let farm = Farm::new();
     // main has reach (the default): a prefix or the wiki argument reads sub.
@@ -200,7 +200,7 @@ async fn cross_wiki_reads_need_reach() {
     assert!(error(refused).contains("cross-wiki reach is not enabled for this endpoint"));
 }
 
-#[tokio::test]
+#[farm_test]
 async fn translations_are_exact_match() {
     let farm = Farm::new();
     let french = text(
@@ -268,7 +268,7 @@ async fn translations_are_exact_match() {
     assert!(specific.contains("too specific for the wiki's storage"));
 }
 
-#[tokio::test]
+#[farm_test]
 async fn a_large_page_shows_its_outline_and_windows_continue() {
     let farm = Farm::new();
     big_page(&farm, "Big.Outlined", 5_000, true);
@@ -325,7 +325,7 @@ async fn a_large_page_shows_its_outline_and_windows_continue() {
     );
 }
 
-#[tokio::test]
+#[farm_test]
 async fn a_large_headingless_page_shows_its_head_and_the_offset_to_continue() {
     let farm = Farm::new();
     big_page(&farm, "Big.Plain", 5_000, false);
@@ -339,7 +339,7 @@ async fn a_large_headingless_page_shows_its_head_and_the_offset_to_continue() {
     assert!(read.chars().count() < 24_000 + 500);
 }
 
-#[tokio::test]
+#[farm_test]
 async fn window_arguments_are_checked() {
     let farm = Farm::new();
     let guide = |extra: Value| {
@@ -411,7 +411,7 @@ async fn window_arguments_are_checked() {
     }
 }
 
-#[tokio::test]
+#[farm_test]
 async fn rendered_plain_and_html_views() {
     let farm = Farm::new();
     let plain = text(
@@ -488,7 +488,7 @@ async fn rendered_plain_and_html_views() {
     );
 }
 
-#[tokio::test]
+#[farm_test]
 async fn rendered_html_is_sanitized() {
     let farm = Farm::new();
     farm.save(
@@ -502,7 +502,7 @@ async fn rendered_html_is_sanitized() {
     }
 }
 
-#[tokio::test]
+#[farm_test]
 async fn rendered_content_can_be_turned_off() {
     let farm = Farm::new();
     farm.configure("main", |config| config.allow_rendered = false);
@@ -526,7 +526,7 @@ async fn rendered_content_can_be_turned_off() {
     );
 }
 
-#[tokio::test]
+#[farm_test]
 async fn forged_titles_cannot_forge_lines() {
     let farm = Farm::new();
     let read = text(get(&farm, json!({"reference": "Forged.Title"}), "alice").await);
@@ -543,7 +543,7 @@ async fn forged_titles_cannot_forge_lines() {
     assert!(!read.contains('\u{2028}') && !read.contains('\u{202E}'));
 }
 
-#[tokio::test]
+#[farm_test]
 async fn hidden_and_empty_pages_say_what_they_are() {
     let farm = Farm::new();
     let hidden = text(get(&farm, json!({"reference": "Hidden.Config"}), "alice").await);
@@ -586,7 +586,7 @@ async fn hidden_and_empty_pages_say_what_they_are() {
     );
 }
 
-#[tokio::test]
+#[farm_test]
 async fn the_guest_reads_what_the_guest_may_view() {
     let farm = Farm::new();
     assert!(
@@ -603,7 +603,7 @@ async fn the_guest_reads_what_the_guest_may_view() {
     );
 }
 
-#[tokio::test]
+#[farm_test]
 async fn large_rendered_pages_show_an_outline_and_sections_by_anchor() {
     let farm = Farm::new();
     big_page(&farm, "Big.Rendered", 5_000, true);
@@ -647,7 +647,7 @@ async fn large_rendered_pages_show_an_outline_and_sections_by_anchor() {
     );
 }
 
-#[tokio::test]
+#[farm_test]
 async fn a_limit_alone_reads_from_the_first_line() {
     let farm = Farm::new();
     let head = text(
@@ -661,7 +661,7 @@ async fn a_limit_alone_reads_from_the_first_line() {
     assert!(head.ends_with("\n     1\t# Guide\n     2\t\nShowing lines 1-2 of 11."));
 }
 
-#[tokio::test]
+#[farm_test]
 async fn the_manual_page_and_the_reach_aware_schema() {
     let farm = Farm::new();
     let page = text(
@@ -694,7 +694,7 @@ async fn rendered(farm: &Farm, reference: &str, format: Option<&str>) -> String 
     text(get(farm, arguments, "alice").await)
 }
 
-#[tokio::test]
+#[farm_test]
 async fn pages_past_the_render_bounds_are_shown_as_source_with_the_reason() {
     let farm = Farm::new();
     // 32 nested lists render; 33 do not.
@@ -761,7 +761,7 @@ async fn pages_past_the_render_bounds_are_shown_as_source_with_the_reason() {
     assert!(outline.contains("NOT RENDERED: its lists or block quotes nest more than 32"));
 }
 
-#[tokio::test]
+#[farm_test]
 async fn a_page_larger_than_the_renderer_accepts_is_shown_as_source() {
     let farm = Farm::new();
     let line = format!("{}\n", "word ".repeat(19));
@@ -774,7 +774,7 @@ async fn a_page_larger_than_the_renderer_accepts_is_shown_as_source() {
     assert!(huge.contains("continue with offset="), "{huge}");
 }
 
-#[tokio::test]
+#[farm_test]
 async fn a_line_longer_than_the_budget_is_read_to_its_end_by_column() {
     let farm = Farm::new();
     let long: String = (0..60_000)
@@ -828,7 +828,7 @@ async fn a_line_longer_than_the_budget_is_read_to_its_end_by_column() {
     );
 }
 
-#[tokio::test]
+#[farm_test]
 async fn every_unicode_line_terminator_starts_a_numbered_line() {
     let farm = Farm::new();
     farm.save(
@@ -866,7 +866,7 @@ async fn every_unicode_line_terminator_starts_a_numbered_line() {
     );
 }
 
-#[tokio::test]
+#[farm_test]
 async fn rendered_html_cannot_forge_the_tools_lines() {
     let farm = Farm::new();
     farm.save(
@@ -883,7 +883,7 @@ async fn rendered_html_cannot_forge_the_tools_lines() {
 }
 
 /// Regression (issue 11): a translation saved without a title showed the page name as title.
-#[tokio::test]
+#[farm_test]
 async fn a_translation_without_a_title_reads_the_default_title() {
     let farm = Farm::new();
     let german = DocumentSave::new(reference("Help.Guide"), "# Anleitung\n", "alice")

@@ -3,10 +3,12 @@
 
 use serde_json::{Value, json};
 use wiki_server::ServerSettings;
-use wiki_server::store::DocumentStore;
-use wiki_server::store::model::document::DocumentSave;
+use wiki_server::store::model::attachment::{AttachmentDelete, AttachmentWrite};
+use wiki_server::store::model::document::{DocumentSave, Expected};
+use wiki_server::store::model::object::ObjectWrite;
+use wiki_server::testing::farm_test;
 
-use crate::harness::{Farm, assert_text, error, ok, reference, text, unsigned};
+use crate::harness::{Farm, TASK_CLASS, assert_text, error, ok, reference, text, unsigned};
 
 async fn history(farm: &Farm, arguments: Value, user: &str) -> Result<String, String> {
     farm.call("get_history", arguments, user, "main").await
@@ -33,7 +35,7 @@ fn notes(extra: Value) -> Value {
     arguments
 }
 
-#[tokio::test]
+#[farm_test]
 async fn the_list_is_newest_first_with_guarded_comments() {
     let farm = Farm::new();
     let list = text(history(&farm, notes(json!({})), "alice").await);
@@ -46,7 +48,7 @@ async fn the_list_is_newest_first_with_guarded_comments() {
     );
 }
 
-#[tokio::test]
+#[farm_test]
 async fn list_paging_continues_and_limits_clamp() {
     let farm = Farm::new();
     let first = text(history(&farm, notes(json!({"limit": 2})), "alice").await);
@@ -72,7 +74,7 @@ async fn list_paging_continues_and_limits_clamp() {
     );
 }
 
-#[tokio::test]
+#[farm_test]
 async fn a_version_is_a_historical_snapshot_through_the_window() {
     let farm = Farm::new();
     let snapshot = text(history(&farm, notes(json!({"version": "1.2"})), "alice").await);
@@ -123,7 +125,7 @@ async fn a_version_is_a_historical_snapshot_through_the_window() {
     );
 }
 
-#[tokio::test]
+#[farm_test]
 async fn diffs_are_unified_and_name_both_sides() {
     let farm =
         Farm::with_settings(ServerSettings::default().with_public_url("https://wiki.example.org"));
@@ -152,7 +154,7 @@ async fn diffs_are_unified_and_name_both_sides() {
     );
 }
 
-#[tokio::test]
+#[farm_test]
 async fn a_title_change_is_shown_guarded() {
     let farm = Farm::new();
     let save = DocumentSave::new(reference("Sandbox.Notes"), "# Notes\n\nrewritten\n", "bob")
@@ -166,7 +168,125 @@ async fn a_title_change_is_shown_guarded() {
     );
 }
 
-#[tokio::test]
+/// Tasks.Task1 (1.1: its object, created by the seed) at 1.2 with the object's title and
+/// password changed, and at 1.3 with `plan.txt` (3 bytes) attached.
+fn task_with_structure_changes(farm: &Farm) {
+    ok(farm.store.write_object(&ObjectWrite {
+        reference: reference("Tasks.Task1"),
+        class: TASK_CLASS.to_owned(),
+        number: Some(0),
+        values: [
+            ("title".to_owned(), "Write the docs".to_owned()),
+            ("secret".to_owned(), "swordfish".to_owned()),
+        ]
+        .into(),
+        title: None,
+        author: "alice".to_owned(),
+        comment: "retitle".to_owned(),
+        major: false,
+        expected: Expected::Any,
+    }));
+    ok(farm.store.write_attachment(&AttachmentWrite {
+        reference: reference("Tasks.Task1"),
+        name: "plan.txt".to_owned(),
+        content: b"abc".to_vec(),
+        author: "alice".to_owned(),
+        comment: "plan".to_owned(),
+        expected: Expected::Any,
+    }));
+}
+
+#[farm_test]
+async fn object_and_attachment_changes_are_listed_never_a_password() {
+    let farm = Farm::new();
+    task_with_structure_changes(&farm);
+    let arguments = json!({"reference": "Tasks.Task1", "from": "1.1", "to": "1.3"});
+    let diff = text(history(&farm, arguments.clone(), "alice").await);
+    assert_text(
+        &diff,
+        "--- main:Tasks.Task1 (v1.1)\n+++ main:Tasks.Task1 (v1.3)\nNo text differences between \
+         1.1 and 1.3.\nObjects and attachments changed between 1.1 and 1.3:\n  Object \
+         Tasks.TaskClass[0] changed\n    secret: password changed (never shown)\n    title: \
+         \"Write docs\" -> \"Write the docs\"\n  Attachment plan.txt added (version 1.1, 3 bytes)",
+    );
+    let called = farm
+        .caller("alice", "main")
+        .call("get_history", arguments)
+        .await;
+    let structure = called
+        .structured()
+        .map(|value| value["structure"].clone())
+        .unwrap_or_default();
+    assert_eq!(
+        structure,
+        json!({
+            "status": "compared",
+            "unrecorded": [],
+            "changes_total": 2,
+            "changes": [
+                {"change": "object_changed", "class": TASK_CLASS, "number": 0, "attachment": null,
+                 "fields": [
+                     {"field": "secret", "password": true, "old": null, "new": null},
+                     {"field": "title", "password": false, "old": "Write docs",
+                      "new": "Write the docs"},
+                 ],
+                 "old": null, "new": null},
+                {"change": "attachment_added", "class": null, "number": null,
+                 "attachment": "plan.txt", "fields": [], "old": null,
+                 "new": {"version": "1.1", "size": 3}},
+            ],
+        })
+    );
+    for secret in ["hunter2", "swordfish", "sha256"] {
+        assert!(!diff.contains(secret), "{diff}");
+        assert!(!structure.to_string().contains(secret), "{structure}");
+    }
+}
+
+#[farm_test]
+async fn structure_changes_follow_the_text_hunks() {
+    let farm = Farm::new();
+    task_with_structure_changes(&farm);
+    ok(farm.store.save_document(&DocumentSave::new(
+        reference("Tasks.Task1"),
+        "new text\n",
+        "bob",
+    )));
+    ok(farm.store.delete_attachment(&AttachmentDelete {
+        reference: reference("Tasks.Task1"),
+        name: "plan.txt".to_owned(),
+        author: "bob".to_owned(),
+        comment: "gone".to_owned(),
+        expected: Expected::Any,
+    }));
+    let diff = text(
+        history(
+            &farm,
+            json!({"reference": "Tasks.Task1", "from": "1.3", "to": "1.5"}),
+            "alice",
+        )
+        .await,
+    );
+    assert!(
+        diff.contains(
+            "\n@@ -0,0 +1 @@\n+new text\nObjects and attachments changed between 1.3 \
+                       and 1.5:\n  Attachment plan.txt removed (was version 1.1, 3 bytes)"
+        ),
+        "{diff}"
+    );
+    // Only the text changed: the object and the attachment are what they were.
+    let text_only = text(
+        history(
+            &farm,
+            json!({"reference": "Tasks.Task1", "from": "1.3", "to": "1.4"}),
+            "alice",
+        )
+        .await,
+    );
+    assert!(text_only.ends_with("+new text"), "{text_only}");
+}
+
+#[farm_test]
 async fn version_arguments_are_checked_before_anything_else() {
     let farm = Farm::new();
     for bad in [
@@ -197,7 +317,7 @@ async fn version_arguments_are_checked_before_anything_else() {
     }
 }
 
-#[tokio::test]
+#[farm_test]
 async fn mode_combinations_are_refused_with_the_fix() {
     let farm = Farm::new();
     let cases = [
@@ -230,7 +350,7 @@ async fn mode_combinations_are_refused_with_the_fix() {
     }
 }
 
-#[tokio::test]
+#[farm_test]
 async fn a_translation_has_its_own_history() {
     let farm = Farm::new();
     let french = text(
@@ -275,7 +395,7 @@ async fn a_translation_has_its_own_history() {
     );
 }
 
-#[tokio::test]
+#[farm_test]
 async fn doors_apply_denied_and_cross_wiki() {
     let farm = Farm::new();
     assert_eq!(
@@ -311,7 +431,7 @@ async fn doors_apply_denied_and_cross_wiki() {
     assert!(to_sub.starts_with("History of sub:Team.Roadmap\n"));
 }
 
-#[tokio::test]
+#[farm_test]
 async fn hunks_beyond_the_budget_are_dropped_whole() {
     let farm = Farm::new();
     let line = |n: usize, tag: &str| format!("line {n:05} {tag} {}\n", "x".repeat(60));
@@ -350,7 +470,7 @@ async fn hunks_beyond_the_budget_are_dropped_whole() {
     );
 }
 
-#[tokio::test]
+#[farm_test]
 async fn an_oversized_first_hunk_is_cut_with_its_own_note() {
     let farm = Farm::new();
     let long: String = (0..2_000)
@@ -375,7 +495,7 @@ async fn an_oversized_first_hunk_is_cut_with_its_own_note() {
     assert!(diff.chars().count() < 24_000 + 400);
 }
 
-#[tokio::test]
+#[farm_test]
 async fn the_manual_page_documents_the_modes() {
     let farm = Farm::new();
     let page = text(
@@ -395,7 +515,7 @@ async fn the_manual_page_documents_the_modes() {
 
 /// Regression (issue 11): a revision line longer than the budget was cut and its rest could
 /// never be read; version mode takes get_document's column continuation.
-#[tokio::test]
+#[farm_test]
 async fn a_long_line_of_a_revision_is_read_to_its_end_by_column() {
     let farm = Farm::new();
     let long: String = (0..30_000)
@@ -432,7 +552,7 @@ async fn a_long_line_of_a_revision_is_read_to_its_end_by_column() {
 
 /// Regression (issue 11): a diff split lines on LF only, so a U+2028 inside a line printed a
 /// raw line break in the diff, and a change of the final newline alone was not noted right.
-#[tokio::test]
+#[farm_test]
 async fn diffs_break_lines_as_windows_do_and_note_odd_endings() {
     let farm = Farm::new();
     farm.save("Logs.Odd", "one\ntwo", "first");

@@ -3,8 +3,8 @@
 //! authored, paging, refused combinations, reach.
 
 use serde_json::{Value, json};
-use wiki_server::store::DocumentStore;
 use wiki_server::store::model::document::DocumentSave;
+use wiki_server::testing::farm_test;
 
 use crate::harness::{Farm, GUEST, ok, reference};
 
@@ -18,7 +18,7 @@ fn page(farm: &Farm, text: &str, content: &str, hidden: bool) {
     ok(farm.store.save_document(&save));
 }
 
-#[tokio::test]
+#[farm_test]
 async fn backlinks_list_the_sources_under_a_header() {
     let farm = Farm::new();
     let text = links(&farm, json!({"reference": "Sandbox.Notes"}), "alice").await;
@@ -32,7 +32,7 @@ async fn backlinks_list_the_sources_under_a_header() {
     );
 }
 
-#[tokio::test]
+#[farm_test]
 async fn outgoing_links_are_listed_as_authored_in_sections() {
     let farm = Farm::new();
     farm.save(
@@ -80,7 +80,7 @@ async fn outgoing_links_are_listed_as_authored_in_sections() {
     assert!(missing.is_err_and(|e| e.starts_with("Error: no \"de\" translation")));
 }
 
-#[tokio::test]
+#[farm_test]
 async fn broken_targets_are_allowed_for_backlinks_only() {
     let farm = Farm::new();
     farm.save("Sandbox.Broken", "[gone](Old.Page)\n", "broken");
@@ -108,7 +108,7 @@ async fn broken_targets_are_allowed_for_backlinks_only() {
     assert!(nothing.contains("Incoming links: 0 backlinks\nNo document you can view links here."));
 }
 
-#[tokio::test]
+#[farm_test]
 async fn denied_sources_are_neither_listed_nor_counted() {
     let farm = Farm::new();
     farm.save("Secret.Draft", "[guide](Help.Guide)\n", "draft");
@@ -129,7 +129,7 @@ async fn denied_sources_are_neither_listed_nor_counted() {
     assert!(guest.is_err());
 }
 
-#[tokio::test]
+#[farm_test]
 async fn hidden_sources_are_counted_apart_unless_shown() {
     let farm = Farm::new();
     page(&farm, "Hidden.Linker", "[guide](Help.Guide)\n", true);
@@ -149,7 +149,7 @@ async fn hidden_sources_are_counted_apart_unless_shown() {
     assert!(shown.contains("  main:Hidden.Linker\n"));
 }
 
-#[tokio::test]
+#[farm_test]
 async fn paging_continues_where_the_footer_says() {
     let farm = Farm::new();
     let saves: Vec<DocumentSave> = (0..60)
@@ -207,7 +207,7 @@ async fn paging_continues_where_the_footer_says() {
     );
 }
 
-#[tokio::test]
+#[farm_test]
 async fn both_directions_and_refused_combinations() {
     let farm = Farm::new();
     let both = ok(links(
@@ -248,7 +248,7 @@ async fn both_directions_and_refused_combinations() {
     );
 }
 
-#[tokio::test]
+#[farm_test]
 async fn other_wikis_need_reach() {
     let farm = Farm::new();
     let sub = ok(links(&farm, json!({"reference": "sub:Team.Roadmap"}), "alice").await);
@@ -284,7 +284,7 @@ async fn other_wikis_need_reach() {
     assert!(refused.is_err_and(|e| e.contains("cross-wiki reach is not enabled")));
 }
 
-#[tokio::test]
+#[farm_test]
 async fn forged_names_and_references_stay_on_their_line() {
     let farm = Farm::new();
     farm.save(

@@ -2,10 +2,10 @@
 //! upper bounds), field lines, disabled fields, missing classes, forged labels, reach.
 
 use serde_json::{Value, json};
-use wiki_server::store::ObjectStore;
 use wiki_server::store::model::class::{FieldType, NumberKind};
 use wiki_server::store::model::document::Expected;
 use wiki_server::store::model::object::{ClassChange, FieldChange};
+use wiki_server::testing::farm_test;
 
 use crate::harness::{Farm, GUEST, TASK_CLASS, ok, reference};
 
@@ -29,6 +29,7 @@ fn add(farm: &Farm, class: &str, name: &str, field_type: FieldType, pretty: Opti
         farm,
         class,
         FieldChange::Add {
+            rules: Default::default(),
             name: name.to_owned(),
             field_type,
             pretty_name: pretty.map(str::to_owned),
@@ -36,7 +37,7 @@ fn add(farm: &Farm, class: &str, name: &str, field_type: FieldType, pretty: Opti
     );
 }
 
-#[tokio::test]
+#[farm_test]
 async fn the_catalog_lists_classes_in_use_with_upper_bound_counts() {
     let farm = Farm::new();
     let text = ok(schema(&farm, json!({}), "alice").await);
@@ -53,7 +54,7 @@ async fn the_catalog_lists_classes_in_use_with_upper_bound_counts() {
     assert!(!again.contains("Empty.EmptyClass"));
 }
 
-#[tokio::test]
+#[farm_test]
 async fn a_class_whose_document_is_denied_is_left_out_of_the_catalog() {
     let farm = Farm::new();
     add(&farm, "Secret.PlanClass", "goal", FieldType::String, None);
@@ -81,7 +82,7 @@ async fn a_class_whose_document_is_denied_is_left_out_of_the_catalog() {
     );
 }
 
-#[tokio::test]
+#[farm_test]
 async fn a_class_reads_as_field_lines_then_disabled_fields() {
     let farm = Farm::new();
     let text = ok(schema(&farm, json!({"class": TASK_CLASS}), GUEST).await);
@@ -132,7 +133,7 @@ async fn a_class_reads_as_field_lines_then_disabled_fields() {
     );
 }
 
-#[tokio::test]
+#[farm_test]
 async fn a_document_without_fields_is_not_a_class() {
     let farm = Farm::new();
     let refused = schema(&farm, json!({"class": "Sandbox.WebHome"}), "alice").await;
@@ -148,7 +149,7 @@ async fn a_document_without_fields_is_not_a_class() {
     assert!(missing.is_err_and(|e| e.contains("defines no class")));
 }
 
-#[tokio::test]
+#[farm_test]
 async fn forged_labels_and_list_values_stay_on_their_line() {
     let farm = Farm::new();
     add(
@@ -169,7 +170,7 @@ async fn forged_labels_and_list_values_stay_on_their_line() {
     );
 }
 
-#[tokio::test]
+#[farm_test]
 async fn other_wikis_need_reach() {
     let farm = Farm::new();
     let empty = ok(schema(&farm, json!({"wiki": "sub"}), "alice").await);

@@ -13,7 +13,7 @@ use wiki_server::store::model::object::{ClassChange, FieldChange, ObjectWrite};
 use wiki_server::store::model::wiki::WikiId;
 use wiki_server::store::reference::SpacePath;
 use wiki_server::store::rights::{Effect, Right, RightRule, RightScope, Subject};
-use wiki_server::store::{AttachmentStore, DocumentStore, ObjectStore, RightsStore};
+use wiki_server::testing::farm_test;
 
 use crate::harness::{Farm, GUEST, assert_text, ok, reference};
 
@@ -35,7 +35,7 @@ fn line<'a>(text: &'a str, prefix: &str) -> Option<&'a str> {
     text.lines().find(|line| line.starts_with(prefix))
 }
 
-#[tokio::test]
+#[farm_test]
 async fn the_survey_counts_and_inlines_small_spaces() {
     let farm = Farm::new();
     let text = ok(tree(&farm, json!({}), "alice").await);
@@ -73,7 +73,7 @@ async fn the_survey_counts_and_inlines_small_spaces() {
     );
 }
 
-#[tokio::test]
+#[farm_test]
 async fn denied_and_hidden_pages_vanish_from_lines_and_counts() {
     let farm = Farm::new();
     let bob = ok(tree(&farm, json!({}), "bob").await);
@@ -116,7 +116,7 @@ async fn denied_and_hidden_pages_vanish_from_lines_and_counts() {
     );
 }
 
-#[tokio::test]
+#[farm_test]
 async fn explore_walks_breadth_first_with_markers() {
     let farm = Farm::new();
     let text = ok(tree(&farm, json!({"root": "Help"}), "alice").await);
@@ -145,6 +145,7 @@ async fn explore_walks_breadth_first_with_markers() {
     ok(farm.store.change_class(&ClassChange {
         class_document: reference("XWiki.TagClass"),
         change: FieldChange::Add {
+            rules: Default::default(),
             name: "tags".to_owned(),
             field_type: FieldType::String,
             pretty_name: None,
@@ -173,7 +174,7 @@ async fn explore_walks_breadth_first_with_markers() {
     assert!(!tasks.contains("TagClass"));
 }
 
-#[tokio::test]
+#[farm_test]
 async fn roots_fall_back_to_space_homes_and_terminal_pages_say_so() {
     let farm = Farm::new();
     let nested = ok(tree(&farm, json!({"root": "Help.Nested"}), "alice").await);
@@ -202,7 +203,7 @@ async fn roots_fall_back_to_space_homes_and_terminal_pages_say_so() {
     );
 }
 
-#[tokio::test]
+#[farm_test]
 async fn depth_and_limit_are_clamped_and_offset_folded() {
     let farm = Farm::new();
     let deep = ok(tree(&farm, json!({"root": "Help", "depth": 9}), "alice").await);
@@ -224,7 +225,7 @@ async fn depth_and_limit_are_clamped_and_offset_folded() {
     assert_eq!(wrong, Err("Error: 'depth' must be an integer.".to_owned()));
 }
 
-#[tokio::test]
+#[farm_test]
 async fn paging_root_children_really_continues() {
     let farm = Farm::new();
     pages(&farm, (0..12).map(|i| format!("Many.P{i:02}")));
@@ -273,7 +274,7 @@ async fn paging_root_children_really_continues() {
     assert!(line(&rest, "Tasks/").is_some() && !rest.contains("More spaces"));
 }
 
-#[tokio::test]
+#[farm_test]
 async fn the_node_budget_stops_at_300_lines() {
     let farm = Farm::new();
     pages(
@@ -296,7 +297,7 @@ async fn the_node_budget_stops_at_300_lines() {
     assert!(text.contains("  (98 of 200 children shown; explore with root=\"Big.B.WebHome\")"));
 }
 
-#[tokio::test]
+#[farm_test]
 async fn past_the_fetch_ceiling_counts_are_sampled() {
     let farm = Farm::new();
     pages(&farm, (0..2001).map(|i| format!("Bulk.P{i:04}")));
@@ -321,7 +322,7 @@ async fn past_the_fetch_ceiling_counts_are_sampled() {
 /// Regression (issue 11): the 2000-row sample was filled before authorization, so pages alice
 /// cannot view (Secret sorts before her spaces) made her survey "sampled", with `+` counts and
 /// her own spaces "not counted".
-#[tokio::test]
+#[farm_test]
 async fn pages_the_caller_cannot_view_do_not_use_up_the_sample() {
     let farm = Farm::new();
     let before = ok(tree(&farm, json!({}), "alice").await);
@@ -339,7 +340,7 @@ async fn pages_the_caller_cannot_view_do_not_use_up_the_sample() {
     );
 }
 
-#[tokio::test]
+#[farm_test]
 async fn other_wikis_need_reach_and_the_filter_applies() {
     let farm = Farm::new();
     let sub = ok(tree(&farm, json!({"wiki": "sub"}), "alice").await);
@@ -396,7 +397,7 @@ async fn other_wikis_need_reach_and_the_filter_applies() {
     );
 }
 
-#[tokio::test]
+#[farm_test]
 async fn forged_titles_and_names_stay_on_their_line() {
     let farm = Farm::new();
     let save = DocumentSave::new(
@@ -483,7 +484,7 @@ fn nested_rights_farm() -> Farm {
     farm
 }
 
-#[tokio::test]
+#[farm_test]
 async fn a_nested_space_shows_only_through_pages_the_caller_may_view() {
     let farm = nested_rights_farm();
     let alice = ok(tree(&farm, json!({"root": "Help"}), "alice").await);
@@ -518,7 +519,7 @@ async fn a_nested_space_shows_only_through_pages_the_caller_may_view() {
     );
 }
 
-#[tokio::test]
+#[farm_test]
 async fn nested_space_counts_count_only_viewable_pages() {
     let farm = nested_rights_farm();
     let shape = json!({"root": "Help", "limit": 1, "depth": 1});
@@ -581,7 +582,7 @@ fn sealed_and_ghost(farm: &Farm) {
     }
 }
 
-#[tokio::test]
+#[farm_test]
 async fn a_space_whose_home_is_denied_opens_through_its_viewable_pages() {
     let farm = nested_rights_farm();
     // The denied home turns hidden and gains an attachment: neither may show.
@@ -635,7 +636,7 @@ async fn a_space_whose_home_is_denied_opens_through_its_viewable_pages() {
     );
 }
 
-#[tokio::test]
+#[farm_test]
 async fn a_space_with_nothing_viewable_answers_like_no_space_at_all() {
     let farm = nested_rights_farm();
     sealed_and_ghost(&farm);
@@ -668,7 +669,7 @@ async fn a_space_with_nothing_viewable_answers_like_no_space_at_all() {
     assert!(bob.contains("  Inside  [main:Help.Sealed.Inside]"), "{bob}");
 }
 
-#[tokio::test]
+#[farm_test]
 async fn a_space_whose_home_is_denied_stays_inside_the_space_filter() {
     let farm = nested_rights_farm();
     // The whole space is filtered out: nobody can open it, whatever their rights.

@@ -8,6 +8,7 @@
 //! ```
 
 use serde_json::json;
+use wiki_server::testing::farm_test;
 use wiki_server::testing::golden::Golden;
 
 use crate::harness::{Farm, GUEST};
@@ -36,7 +37,7 @@ fn golden() -> Golden {
     Golden::new(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden"))
 }
 
-#[tokio::test]
+#[farm_test]
 async fn golden_tools_list_and_man_pages_have_not_drifted() {
     let farm = everything_enabled();
     let mut golden = golden();

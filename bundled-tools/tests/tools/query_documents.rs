@@ -3,9 +3,9 @@
 //! pages leave no countable trace, space filter, reach, hidden pages, FTS syntax, forged titles).
 
 use serde_json::{Value, json};
-use wiki_server::store::DocumentStore;
 use wiki_server::store::model::document::DocumentSave;
 use wiki_server::store::model::mcp_config::SpaceFilterMode;
+use wiki_server::testing::farm_test;
 
 use crate::harness::{Farm, GUEST, assert_text, ok, reference};
 
@@ -36,7 +36,7 @@ fn seed_zebras(farm: &Farm, count: usize) {
     ok(farm.store.save_documents(&saves));
 }
 
-#[tokio::test]
+#[farm_test]
 async fn a_search_prints_the_result_grammar_and_an_exact_footer() {
     let farm = Farm::new();
     let text = query(&farm, json!({"query": "place try"}), "alice").await;
@@ -51,7 +51,7 @@ async fn a_search_prints_the_result_grammar_and_an_exact_footer() {
     assert_eq!(text.lines().last(), Some("Found 1 matching documents."));
 }
 
-#[tokio::test]
+#[farm_test]
 async fn denied_pages_leave_no_countable_trace() {
     let farm = Farm::new();
     // (Forged.Title's title also names the secret page: the space keeps it out.)
@@ -98,7 +98,7 @@ fn seed_secret(farm: &Farm, count: usize, words: &str) {
 /// Regression (issue 11): the printed bm25 score was computed over the whole index, so adding
 /// pages alice cannot view that hold a word moved her scores (14.124 -> 9.105 in the audit): an
 /// oracle for how many invisible documents contain any word. Her answer must not change at all.
-#[tokio::test]
+#[farm_test]
 async fn hidden_documents_do_not_move_what_a_search_prints() {
     let farm = Farm::new();
     seed_zebras(&farm, 3);
@@ -123,7 +123,7 @@ async fn hidden_documents_do_not_move_what_a_search_prints() {
 /// Regression (issue 11): the scan window was filled before authorization: with more invisible
 /// matches than the 2000 examined, alice was told "Found at least 1 ... only the first 2000
 /// examined" (an oracle) and her own documents vanished from browse and title sort.
-#[tokio::test]
+#[farm_test]
 async fn invisible_matches_neither_crowd_out_visible_ones_nor_mark_the_total() {
     let farm = Farm::new();
     seed_secret(&farm, 2100, "zebra");
@@ -158,7 +158,7 @@ async fn invisible_matches_neither_crowd_out_visible_ones_nor_mark_the_total() {
     );
 }
 
-#[tokio::test]
+#[farm_test]
 async fn paging_continuations_really_continue() {
     let farm = Farm::new();
     seed_zebras(&farm, 30);
@@ -196,7 +196,7 @@ async fn paging_continuations_really_continue() {
     );
 }
 
-#[tokio::test]
+#[farm_test]
 async fn limit_is_clamped_to_1_25_with_a_note_when_capped() {
     let farm = Farm::new();
     seed_zebras(&farm, 30);
@@ -212,7 +212,7 @@ async fn limit_is_clamped_to_1_25_with_a_note_when_capped() {
     assert_eq!(wrong, Err("Error: 'limit' must be an integer.".to_owned()));
 }
 
-#[tokio::test]
+#[farm_test]
 async fn filters_space_author_locale_and_hidden() {
     let farm = Farm::new();
     let help = ok(query(&farm, json!({"space": "Help"}), "alice").await);
@@ -252,7 +252,7 @@ async fn filters_space_author_locale_and_hidden() {
     assert!(hidden(&with));
 }
 
-#[tokio::test]
+#[farm_test]
 async fn dates_within_and_strict_ranges() {
     let farm = Farm::new();
     let recent = ok(query(&farm, json!({"modifiedWithin": "day"}), "alice").await);
@@ -306,7 +306,7 @@ async fn dates_within_and_strict_ranges() {
     );
 }
 
-#[tokio::test]
+#[farm_test]
 async fn browsing_defaults_to_newest_and_sorts_on_request() {
     let farm = Farm::new();
     farm.save("Sandbox.Latest", "the newest page\n", "new");
@@ -333,7 +333,7 @@ async fn browsing_defaults_to_newest_and_sorts_on_request() {
     assert!(bogus.is_err_and(|e| e.contains("relevance, newest, oldest, title")));
 }
 
-#[tokio::test]
+#[farm_test]
 async fn wiki_scope_needs_reach_and_all_spans_the_farm() {
     let farm = Farm::new();
     let sub = ok(query(&farm, json!({"query": "ship", "wiki": "sub"}), "alice").await);
@@ -357,9 +357,8 @@ async fn wiki_scope_needs_reach_and_all_spans_the_farm() {
     assert_eq!(references(&own), ["sub:Team.Roadmap"], "{own}");
 }
 
-#[tokio::test]
+#[farm_test]
 async fn a_wiki_the_caller_may_not_view_answers_as_an_unknown_one() {
-    use wiki_server::store::RightsStore;
     use wiki_server::store::model::rights::{Effect, Right, RightRule, RightScope, Subject};
     let farm = Farm::new();
     ok(farm.store.set_right(&RightRule {
@@ -377,7 +376,7 @@ async fn a_wiki_the_caller_may_not_view_answers_as_an_unknown_one() {
     );
 }
 
-#[tokio::test]
+#[farm_test]
 async fn the_space_filter_applies_in_both_modes() {
     let farm = Farm::new();
     farm.configure("main", |config| {
@@ -403,7 +402,7 @@ async fn the_space_filter_applies_in_both_modes() {
     );
 }
 
-#[tokio::test]
+#[farm_test]
 async fn search_syntax_in_queries_is_harmless() {
     let farm = Farm::new();
     for hostile in [
@@ -422,7 +421,7 @@ async fn search_syntax_in_queries_is_harmless() {
     }
 }
 
-#[tokio::test]
+#[farm_test]
 async fn forged_titles_and_queries_cannot_forge_lines() {
     let farm = Farm::new();
     let text = ok(query(&farm, json!({"query": "forged title"}), "alice").await);
@@ -466,7 +465,7 @@ fn the_wiki_parameter_is_advertised_only_with_reach() {
 /// Regression (issue 11): `space="sub:Team"` and `author="main:XWiki.alice"` matched nothing,
 /// silently. A space's wiki prefix selects that wiki (reach permitting); a user reference's
 /// prefixes are dropped (users are farm-wide).
-#[tokio::test]
+#[farm_test]
 async fn prefixed_spaces_and_authors_are_honoured() {
     let farm = Farm::new();
     let prefixed = ok(query(

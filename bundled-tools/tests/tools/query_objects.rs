@@ -2,9 +2,9 @@
 //! rows only, masked passwords, the document inventory, refusals, forged values, reach.
 
 use serde_json::{Value, json};
-use wiki_server::store::ObjectStore;
 use wiki_server::store::model::document::Expected;
 use wiki_server::store::model::object::ObjectWrite;
+use wiki_server::testing::farm_test;
 
 use crate::harness::{Farm, GUEST, TASK_CLASS, ok, reference};
 
@@ -30,7 +30,7 @@ fn task(farm: &Farm, document: &str, title: &str, priority: &str) {
     }));
 }
 
-#[tokio::test]
+#[farm_test]
 async fn hits_show_their_values_with_passwords_masked() {
     let farm = Farm::new();
     let text = ok(query(&farm, json!({"class": TASK_CLASS}), "alice").await);
@@ -44,7 +44,7 @@ async fn hits_show_their_values_with_passwords_masked() {
     assert!(!text.contains("hunter2"));
 }
 
-#[tokio::test]
+#[farm_test]
 async fn denied_rows_are_neither_listed_nor_counted() {
     let farm = Farm::new();
     let alice = ok(query(
@@ -82,7 +82,7 @@ async fn denied_rows_are_neither_listed_nor_counted() {
     assert!(guest.ends_with("of 2."));
 }
 
-#[tokio::test]
+#[farm_test]
 async fn filters_select_and_sort() {
     let farm = Farm::new();
     let text = ok(query(
@@ -121,7 +121,7 @@ async fn filters_select_and_sort() {
     );
 }
 
-#[tokio::test]
+#[farm_test]
 async fn paging_continues_over_authorized_rows() {
     let farm = Farm::new();
     for n in 0..30 {
@@ -172,7 +172,7 @@ async fn paging_continues_over_authorized_rows() {
     );
 }
 
-#[tokio::test]
+#[farm_test]
 async fn refusals_name_the_fix() {
     let farm = Farm::new();
     let cases: [(Value, &str); 11] = [
@@ -253,7 +253,7 @@ async fn refusals_name_the_fix() {
     assert!(not_a_class.is_err_and(|e| e.contains("defines no class")));
 }
 
-#[tokio::test]
+#[farm_test]
 async fn a_document_alone_is_its_inventory() {
     let farm = Farm::new();
     task(&farm, "Tasks.Task1", "second", "9");
@@ -283,7 +283,7 @@ async fn a_document_alone_is_its_inventory() {
     assert!(missing.is_err_and(|e| e.contains("does not exist")));
 }
 
-#[tokio::test]
+#[farm_test]
 async fn forged_values_cannot_forge_hits() {
     let farm = Farm::new();
     task(
@@ -306,7 +306,7 @@ async fn forged_values_cannot_forge_hits() {
     );
 }
 
-#[tokio::test]
+#[farm_test]
 async fn other_wikis_need_reach() {
     let farm = Farm::new();
     let from_sub = farm
@@ -341,7 +341,7 @@ async fn other_wikis_need_reach() {
 /// Regression (issue 11): values were capped at 200 characters with their line breaks removed
 /// and no tool returned a full value, so a long TextArea could not be read back and edited, and
 /// its lines ran together.
-#[tokio::test]
+#[farm_test]
 async fn one_objects_full_values_read_back_whole_and_lines_stay_apart() {
     use wiki_server::store::model::class::FieldType;
     use wiki_server::store::model::object::{ClassChange, FieldChange};
@@ -349,6 +349,7 @@ async fn one_objects_full_values_read_back_whole_and_lines_stay_apart() {
     ok(farm.store.change_class(&ClassChange {
         class_document: reference(TASK_CLASS),
         change: FieldChange::Add {
+            rules: Default::default(),
             name: "notes".to_owned(),
             field_type: FieldType::TextArea,
             pretty_name: None,

@@ -6,12 +6,12 @@
 //! carries `structuredContent` that validates; an error result carries none.
 
 use std::collections::BTreeMap;
+use wiki_server::testing::farm_test;
 
 use serde_json::{Value, json};
 
 use wiki_server::store::model::wiki::WikiId;
 use wiki_server::store::rights::{Effect, Right, RightRule, RightScope, Subject};
-use wiki_server::store::{DocumentStore, RightsStore};
 
 use crate::harness::{Farm, GUEST, TASK_CLASS, ok, reference};
 
@@ -280,7 +280,7 @@ fn check(
     true
 }
 
-#[tokio::test]
+#[farm_test]
 async fn every_read_result_validates_against_its_output_schema() {
     let farm = farm();
     let validators = validators(&farm).await;
@@ -324,7 +324,7 @@ fn resolved(farm: &Farm, mut arguments: Value) -> Value {
     arguments
 }
 
-#[tokio::test]
+#[farm_test]
 async fn every_write_result_validates_and_carries_the_new_version() {
     let farm = farm();
     ok(farm.store.set_right(&RightRule {

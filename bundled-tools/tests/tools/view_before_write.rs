@@ -6,10 +6,9 @@
 //! space is refused the same way.
 
 use serde_json::{Value, json};
-use wiki_server::store::DocumentStore;
 use wiki_server::store::model::document::DocumentSave;
 use wiki_server::store::rights::{Effect, Right, RightRule, RightScope, Subject};
-use wiki_server::store::{AttachmentStore, RightsStore};
+use wiki_server::testing::farm_test;
 
 use crate::harness::unchanged::Says::Exactly;
 use crate::harness::{Farm, TASK_CLASS, ok, reference};
@@ -102,7 +101,7 @@ async fn answers_as_missing(farm: &Farm, tool: &str, arguments: Value) {
     );
 }
 
-#[tokio::test]
+#[farm_test]
 async fn an_edit_cannot_echo_a_page_the_caller_cannot_view() {
     let farm = farm();
     // Replacing every line break echoes every line of the page, numbered.
@@ -112,7 +111,7 @@ async fn an_edit_cannot_echo_a_page_the_caller_cannot_view() {
     answers_as_missing(&farm, "edit_document", arguments).await;
 }
 
-#[tokio::test]
+#[farm_test]
 async fn an_edit_cannot_probe_for_a_string() {
     let farm = farm();
     // "not found" against "No changes" (or a count) would say whether the text is there.
@@ -124,7 +123,7 @@ async fn an_edit_cannot_probe_for_a_string() {
     }
 }
 
-#[tokio::test]
+#[farm_test]
 async fn no_write_tool_tells_the_version_of_a_page_the_caller_cannot_view() {
     let farm = farm();
     // Without base_version an existing row answers "already exists (version X)"; with a wrong
@@ -151,7 +150,7 @@ async fn no_write_tool_tells_the_version_of_a_page_the_caller_cannot_view() {
     }
 }
 
-#[tokio::test]
+#[farm_test]
 async fn no_write_tool_overwrites_a_page_the_caller_cannot_view() {
     let farm = farm();
     let base = secret_version(&farm);
@@ -207,7 +206,7 @@ async fn no_write_tool_overwrites_a_page_the_caller_cannot_view() {
     .await;
 }
 
-#[tokio::test]
+#[farm_test]
 async fn creating_in_a_space_the_caller_cannot_view_is_refused_alike() {
     let farm = farm();
     for (tool, arguments) in [

@@ -5,9 +5,9 @@
 
 use serde_json::{Value, json};
 use wiki_server::ServerSettings;
-use wiki_server::store::DocumentStore;
 use wiki_server::store::model::document::{Document, DocumentSave};
 use wiki_server::store::model::locale::Locale;
+use wiki_server::testing::farm_test;
 
 use crate::harness::unchanged::Says::{Contains, Exactly, StartsWith};
 use crate::harness::{Farm, locale, ok, reference, text, unsigned};
@@ -48,7 +48,7 @@ async fn write(farm: &Farm, arguments: Value, user: &str) -> Result<String, Stri
     farm.call(TOOL, arguments, user, "main").await
 }
 
-#[tokio::test]
+#[farm_test]
 async fn creation_then_overwrite_records_the_caller_and_the_ai_comment() {
     let farm = writable_farm();
     let created = text(
@@ -101,7 +101,7 @@ async fn creation_then_overwrite_records_the_caller_and_the_ai_comment() {
     assert!(read.contains("Version: 2.1"), "{read}");
 }
 
-#[tokio::test]
+#[farm_test]
 async fn base_version_is_required_to_overwrite_and_refused_to_create() {
     let farm = writable_farm();
     for (arguments, expected) in [
@@ -129,7 +129,7 @@ async fn base_version_is_required_to_overwrite_and_refused_to_create() {
     }
 }
 
-#[tokio::test]
+#[farm_test]
 async fn a_stale_base_version_is_a_conflict_and_saves_nothing() {
     let farm = writable_farm();
     let stale = json!({"reference": "Sandbox.Notes", "content": "mine\n", "base_version": "1.3"});
@@ -141,7 +141,7 @@ async fn a_stale_base_version_is_a_conflict_and_saves_nothing() {
     farm.refuses(TOOL, "alice", stale, &[conflict]).await;
 }
 
-#[tokio::test]
+#[farm_test]
 async fn unchanged_content_saves_nothing_and_crlf_becomes_lf() {
     let farm = writable_farm();
     let same = text(
@@ -172,7 +172,7 @@ async fn unchanged_content_saves_nothing_and_crlf_becomes_lf() {
     assert_eq!(row.content, "a\nb\nc\n  ");
 }
 
-#[tokio::test]
+#[farm_test]
 async fn content_over_a_million_characters_is_refused() {
     let farm = writable_farm();
     let huge = json!({"reference": "Sandbox.Huge", "content": "é".repeat(1_000_001)});
@@ -180,7 +180,7 @@ async fn content_over_a_million_characters_is_refused() {
     farm.refuses(TOOL, "alice", huge, &[too_large]).await;
 }
 
-#[tokio::test]
+#[farm_test]
 async fn translations_are_their_own_rows() {
     let farm = writable_farm();
     let created = text(
@@ -219,7 +219,7 @@ async fn translations_are_their_own_rows() {
     }
 }
 
-#[tokio::test]
+#[farm_test]
 async fn a_new_translation_takes_the_default_rows_syntax() {
     let farm = writable_farm();
     let mut plain = DocumentSave::new(reference("Sandbox.Plain"), "plain text\n", "alice");
@@ -238,7 +238,7 @@ async fn a_new_translation_takes_the_default_rows_syntax() {
     assert_eq!(german.map(|row| row.syntax), Some("plain/1.0".to_owned()));
 }
 
-#[tokio::test]
+#[farm_test]
 async fn cross_wiki_writes_need_reach() {
     let farm = writable_farm();
     // main has reach by default: alice may not edit sub, the admin may.
@@ -268,7 +268,7 @@ async fn cross_wiki_writes_need_reach() {
     .await;
 }
 
-#[tokio::test]
+#[farm_test]
 async fn the_configuration_document_is_never_written() {
     let farm = writable_farm();
     for target in ["MCP.ServerConfig", "MCP.ServerConfigClass"] {
@@ -288,14 +288,14 @@ async fn the_configuration_document_is_never_written() {
     assert!(still.is_ok());
 }
 
-#[tokio::test]
+#[farm_test]
 async fn the_guest_and_readers_cannot_write() {
     let farm = writable_farm();
     let arguments = json!({"reference": "Sandbox.Guest", "content": "x"});
     farm.refuses_the_guest_and_a_reader(TOOL, arguments).await;
 }
 
-#[tokio::test]
+#[farm_test]
 async fn write_tools_are_off_by_default() {
     let farm = Farm::new();
     let arguments = json!({"reference": "Sandbox.Off", "content": "x"});
@@ -303,7 +303,7 @@ async fn write_tools_are_off_by_default() {
     farm.refuses(TOOL, "admin", arguments, &[off]).await;
 }
 
-#[tokio::test]
+#[farm_test]
 async fn results_link_the_new_page_or_the_change() {
     let farm =
         writable_farm_with(ServerSettings::default().with_public_url("https://wiki.example.org/"));

@@ -5,7 +5,6 @@
 use custom_server as _;
 use serde_json::json;
 use wiki_mcp::farm::{Content, seed};
-use wiki_server::store::DocumentStore;
 use wiki_server::store::model::wiki::WikiId;
 use wiki_server::store::reference::DocumentReference;
 use wiki_server::store::rights::Right;

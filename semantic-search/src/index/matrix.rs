@@ -216,36 +216,36 @@ impl WikiMatrix {
         self.dead_chunks = 0;
     }
 
-    /// Every live row with its best chunk for `query`, best first (ties: smaller reference).
-    pub(crate) fn rank(&self, query: &[f32]) -> Vec<Ranked> {
-        let mut ranked = Vec::with_capacity(self.by_row.len());
-        if query.len() != self.dims {
-            return ranked;
-        }
-        for (row_at, row) in self.rows.iter().enumerate() {
-            let mut best: Option<(f32, usize)> = None;
-            for chunk in row.chunks.clone() {
-                let vector = &self.vectors[chunk * self.dims..(chunk + 1) * self.dims];
-                let score = dot(query, vector);
-                if best.is_none_or(|(top, _)| score > top) {
-                    best = Some((score, chunk));
+    /// Every live row with its best chunk for `query`, best first (ties: smaller reference),
+    /// as an iterator that sorts only as far as it is read: a query reads the first few rows
+    /// (those its filter accepts until it has enough), so ordering all 10,000 would be waste.
+    pub(crate) fn rank(&self, query: &[f32]) -> Ranking<'_> {
+        let mut scores = Vec::with_capacity(self.by_row.len());
+        if query.len() == self.dims {
+            for (row_at, row) in self.rows.iter().enumerate() {
+                let mut best: Option<(f32, usize)> = None;
+                for chunk in row.chunks.clone() {
+                    let vector = &self.vectors[chunk * self.dims..(chunk + 1) * self.dims];
+                    let score = dot(query, vector);
+                    if best.is_none_or(|(top, _)| score > top) {
+                        best = Some((score, chunk));
+                    }
+                }
+                if let Some((score, chunk)) = best {
+                    scores.push(Ranked {
+                        score,
+                        row: row_at,
+                        chunk,
+                    });
                 }
             }
-            if let Some((score, chunk)) = best {
-                ranked.push(Ranked {
-                    score,
-                    row: row_at,
-                    chunk,
-                });
-            }
         }
-        ranked.sort_unstable_by(|a, b| {
-            b.score.total_cmp(&a.score).then_with(|| {
-                let (a, b) = (&self.rows[a.row].info, &self.rows[b.row].info);
-                (&a.reference, &a.locale).cmp(&(&b.reference, &b.locale))
-            })
-        });
-        ranked
+        Ranking {
+            matrix: self,
+            scores,
+            sorted: 0,
+            next: 0,
+        }
     }
 
     /// A row's description.
@@ -261,6 +261,59 @@ impl WikiMatrix {
     /// Live chunks.
     pub(crate) fn chunks(&self) -> usize {
         self.keys.len() - self.dead_chunks
+    }
+}
+
+/// Rows best first, sorted a window at a time (see [`WikiMatrix::rank`]).
+pub(crate) struct Ranking<'a> {
+    matrix: &'a WikiMatrix,
+    scores: Vec<Ranked>,
+    /// `scores[..sorted]` are the best, in order.
+    sorted: usize,
+    next: usize,
+}
+
+/// Rows put in order by the first window of a ranking; each further window is twice as large.
+const FIRST_WINDOW: usize = 64;
+
+impl Ranking<'_> {
+    /// Better first: higher score, then the smaller (reference, locale).
+    fn order(&self, a: &Ranked, b: &Ranked) -> std::cmp::Ordering {
+        b.score.total_cmp(&a.score).then_with(|| {
+            let (a, b) = (&self.matrix.rows[a.row].info, &self.matrix.rows[b.row].info);
+            (&a.reference, &a.locale).cmp(&(&b.reference, &b.locale))
+        })
+    }
+
+    /// Puts the next window of rows in order: the best of the rest selected, then sorted.
+    fn sort_next_window(&mut self) {
+        let window = FIRST_WINDOW
+            .max(self.sorted)
+            .min(self.scores.len() - self.sorted);
+        let mut rest = std::mem::take(&mut self.scores);
+        let tail = &mut rest[self.sorted..];
+        if window < tail.len() {
+            tail.select_nth_unstable_by(window - 1, |a, b| self.order(a, b));
+        }
+        tail[..window].sort_unstable_by(|a, b| self.order(a, b));
+        self.scores = rest;
+        self.sorted += window;
+    }
+}
+
+impl Iterator for Ranking<'_> {
+    type Item = Ranked;
+
+    fn next(&mut self) -> Option<Ranked> {
+        if self.next == self.scores.len() {
+            return None;
+        }
+        if self.next == self.sorted {
+            self.sort_next_window();
+        }
+        let ranked = self.scores[self.next];
+        self.next += 1;
+        Some(ranked)
     }
 }
 
@@ -438,5 +491,71 @@ impl Matrices {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A matrix of `rows` rows of two 2-d chunks each, with scores that tie in places.
+    fn matrix(rows: usize) -> WikiMatrix {
+        let mut matrix = WikiMatrix::empty(2);
+        for i in 0..rows {
+            let reference = DocumentReference::parse(&format!("Space.Page{i:04}"), &WikiId::main())
+                .unwrap_or_else(|e| panic!("a page name: {e}"));
+            let info = RowInfo {
+                reference,
+                locale: None,
+                language: Locale::english(),
+                hidden: false,
+            };
+            let angle = ((i * 37) % 101) as f32 / 17.0;
+            let entry = |key: &str, a: f32| VectorEntry {
+                key: key.into(),
+                digest: key.into(),
+                text: String::new(),
+                vector: vec![a.cos(), a.sin()],
+            };
+            matrix.push(info, &[entry("a", angle), entry("b", angle * 0.5)]);
+        }
+        matrix
+    }
+
+    #[test]
+    fn the_windowed_ranking_is_the_full_sort_of_every_row() {
+        for rows in [0, 1, 63, 64, 65, 200, 1000] {
+            let matrix = matrix(rows);
+            let query = [0.6f32, 0.8];
+            let ranked: Vec<(usize, usize)> =
+                matrix.rank(&query).map(|r| (r.row, r.chunk)).collect();
+            let mut expected: Vec<(f32, usize, usize)> = (0..rows)
+                .map(|row| {
+                    let chunks = matrix.rows[row].chunks.clone();
+                    let (score, chunk) = chunks
+                        .map(|c| (dot(&query, &matrix.vectors[c * 2..c * 2 + 2]), c))
+                        .fold(
+                            (f32::MIN, 0),
+                            |best, next| if next.0 > best.0 { next } else { best },
+                        );
+                    (score, row, chunk)
+                })
+                .collect();
+            expected.sort_by(|a, b| {
+                b.0.total_cmp(&a.0).then_with(|| {
+                    matrix.rows[a.1]
+                        .info
+                        .reference
+                        .cmp(&matrix.rows[b.1].info.reference)
+                })
+            });
+            let expected: Vec<(usize, usize)> = expected.iter().map(|e| (e.1, e.2)).collect();
+            assert_eq!(ranked, expected, "{rows} rows");
+        }
+    }
+
+    #[test]
+    fn a_query_of_another_width_ranks_nothing() {
+        assert_eq!(matrix(10).rank(&[1.0, 0.0, 0.0]).count(), 0);
     }
 }

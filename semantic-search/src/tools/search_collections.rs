@@ -1,4 +1,5 @@
-//! `search_collections` (facts §1.14): keyword results from the store's full-text search,
+//! `search_collections` (facts §1.14): keyword results from the store's full-text search (any
+//! of the question's words, function words left out),
 //! semantic results by cosine similarity over the index, and their fusion by reciprocal rank
 //! as the first block. Every candidate of either list is authorized (reach, space filter, view
 //! right) and kept within the chosen collections before it is counted.
@@ -13,12 +14,12 @@ use std::fmt::Write as _;
 use mcp_runtime::output::guard::strip_line_breaks;
 use mcp_runtime::output::result::budgeted_result;
 use wiki_server::prelude::*;
-use wiki_server::store::model::search::{SearchQuery, WikiScope};
+use wiki_server::store::model::search::{SearchQuery, WikiScope, WordMatch};
 
 use super::scope::{Scope, offered, scope};
 use crate::SemanticService;
 use crate::collections::covers;
-use crate::fuse::reciprocal_rank_fusion;
+use crate::fuse::{KEYWORD_WEIGHT, weighted_reciprocal_rank_fusion};
 use crate::index::Nearest;
 
 /// The default of each result limit.
@@ -30,8 +31,11 @@ const MAX_LIMIT: i64 = 50;
 /// Stale rows a call indexes at most before it searches.
 const CALL_ROWS: usize = 4;
 
-/// Keyword candidates examined at most per call.
-const SCAN_LIMIT: usize = 2000;
+/// Keyword candidates authorized at most per call. No total is shown, so the scan only has to
+/// reach `limit` authorized rows; the store reads candidates in batches of this size plus one,
+/// so one read still serves a collection or caller that keeps only one candidate in twenty,
+/// while a question that matches most of a wiki costs no more than this many authorizations.
+const SCAN_LIMIT: usize = 200;
 
 /// Characters of a result's content at most.
 const CONTENT_CHARS: usize = 1200;
@@ -206,6 +210,9 @@ async fn keyword_results(
     );
     search.locale = locale;
     search.limit = limit;
+    // A question in an agent's words rarely has all of them on one page: any word counts,
+    // rows with more of them first (query_documents keeps the reference's all-words rule).
+    search.words = WordMatch::Any;
     search.scan_limit = SCAN_LIMIT;
     let scope = scope.clone();
     let results = ctx
@@ -245,40 +252,43 @@ async fn semantic_results(
     let query = query.to_owned();
     let scope = scope.clone();
     let searched = service
-        .heavy(move |index, store| -> Result<_, StoreError> {
-            let mut behind = Vec::with_capacity(scope.len());
-            let mut budget = CALL_ROWS;
-            for wiki in scope.keys() {
-                let done = index
-                    .catch_up(store, wiki, budget)
-                    .map_err(crate::Error::into_store)?;
-                budget = budget.saturating_sub(done.rows);
-                behind.push((wiki.clone(), done.remaining));
-            }
-            let Some(embedder) = index.embedder() else {
-                return Ok((Vec::new(), behind));
-            };
-            let vector = embedder
-                .embed(&[query.as_str()])
-                .map_err(crate::Error::into_store)?
-                .pop()
-                .unwrap_or_default();
-            let mut all: Vec<Nearest> = Vec::new();
-            for (wiki, spaces) in &scope {
-                let found = index
-                    .nearest(store, wiki, &vector, limit, &mut |row| {
-                        !row.hidden
-                            && locale.as_ref().is_none_or(|l| *l == row.language)
-                            && covers(spaces.as_deref(), &row.reference)
-                            && doors.row_visible(&row.reference)
-                    })
-                    .map_err(crate::Error::into_store)?;
-                all.extend(found);
-            }
-            all.sort_by(|a, b| b.score.total_cmp(&a.score));
-            all.truncate(limit);
-            Ok((all, behind))
-        })
+        .heavy(
+            ctx.cancellation(),
+            move |index, store| -> Result<_, StoreError> {
+                let mut behind = Vec::with_capacity(scope.len());
+                let mut budget = CALL_ROWS;
+                for wiki in scope.keys() {
+                    let done = index
+                        .catch_up_if_changed(store, wiki, budget)
+                        .map_err(crate::Error::into_store)?;
+                    budget = budget.saturating_sub(done.rows);
+                    behind.push((wiki.clone(), done.remaining));
+                }
+                let Some(embedder) = index.embedder() else {
+                    return Ok((Vec::new(), behind));
+                };
+                let vector = embedder
+                    .embed(&[query.as_str()])
+                    .map_err(crate::Error::into_store)?
+                    .pop()
+                    .unwrap_or_default();
+                let mut all: Vec<Nearest> = Vec::new();
+                for (wiki, spaces) in &scope {
+                    let found = index
+                        .nearest(store, wiki, &vector, limit, &mut |row| {
+                            !row.hidden
+                                && locale.as_ref().is_none_or(|l| *l == row.language)
+                                && covers(spaces.as_deref(), &row.reference)
+                                && doors.row_visible(&row.reference)
+                        })
+                        .map_err(crate::Error::into_store)?;
+                    all.extend(found);
+                }
+                all.sort_by(|a, b| b.score.total_cmp(&a.score));
+                all.truncate(limit);
+                Ok((all, behind))
+            },
+        )
         .await?
         .map_err(|error| store_failure("search the collections", &error))?;
     let (found, behind) = searched;
@@ -299,22 +309,32 @@ async fn semantic_results(
 }
 
 /// Both lists fused; a row's content is its semantic passage when it has one (a passage says
-/// more than a snippet), else its snippet.
+/// more than a snippet), else its snippet. The keyword list weighs [`KEYWORD_WEIGHT`] against
+/// the semantic list's 1.0: on questions in an agent's words the semantic list is the better
+/// one, and the keyword list (any word) also holds rows that share a single word with the
+/// question.
 fn fuse(keyword: &[Found], semantic: &[Found], limit: usize) -> Vec<Found> {
     if keyword.is_empty() || semantic.is_empty() {
         return Vec::new(); // one list alone: the fusion would repeat it
     }
     let keys = |list: &[Found]| list.iter().map(|f| f.key.clone()).collect::<Vec<_>>();
-    reciprocal_rank_fusion(&[keys(keyword), keys(semantic)], limit)
-        .into_iter()
-        .filter_map(|key| {
-            semantic
-                .iter()
-                .chain(keyword)
-                .find(|found| found.key == key)
-                .cloned()
-        })
-        .collect()
+    let (semantic_keys, keyword_keys) = (keys(semantic), keys(keyword));
+    weighted_reciprocal_rank_fusion(
+        &[
+            (1.0, semantic_keys.as_slice()),
+            (KEYWORD_WEIGHT, keyword_keys.as_slice()),
+        ],
+        limit,
+    )
+    .into_iter()
+    .filter_map(|key| {
+        semantic
+            .iter()
+            .chain(keyword)
+            .find(|found| found.key == key)
+            .cloned()
+    })
+    .collect()
 }
 
 fn section(ctx: &ToolContext, out: &mut String, title: &str, found: &[Found]) {

@@ -3,6 +3,7 @@
 
 use std::time::Duration;
 
+use anyhow::{Result, bail};
 use wiki_server::http::ConnectionLimits;
 
 /// The defaults shown by `--help` are [`ConnectionLimits::default`]'s.
@@ -37,13 +38,29 @@ pub(crate) struct ConnectionArgs {
 }
 
 impl ConnectionArgs {
-    /// The limits these flags say; zero counts and timeouts are raised to the least that works.
-    pub(crate) fn limits(&self) -> ConnectionLimits {
-        ConnectionLimits {
-            max_connections: self.max_connections.max(1),
-            max_connections_per_address: self.max_connections_per_address.max(1),
-            header_timeout: Duration::from_secs(self.header_timeout.max(1)),
-            body_timeout: Duration::from_secs(self.body_timeout.max(1)),
+    /// The limits these flags say. A zero is refused, naming the flag: no connection could be
+    /// served, or every request would time out at once.
+    pub(crate) fn limits(&self) -> Result<ConnectionLimits> {
+        for (flag, value) in [
+            ("--max-connections", self.max_connections as u64),
+            (
+                "--max-connections-per-address",
+                self.max_connections_per_address as u64,
+            ),
+            ("--header-timeout", self.header_timeout),
+            ("--body-timeout", self.body_timeout),
+        ] {
+            if value == 0 {
+                bail!(
+                    "{flag} 0 would refuse every request: give 1 or more (or leave it out for the default)"
+                );
+            }
         }
+        Ok(ConnectionLimits {
+            max_connections: self.max_connections,
+            max_connections_per_address: self.max_connections_per_address,
+            header_timeout: Duration::from_secs(self.header_timeout),
+            body_timeout: Duration::from_secs(self.body_timeout),
+        })
     }
 }

@@ -1,5 +1,6 @@
 //! `wiki-mcp import DIR --wiki ID`: Markdown files into a wiki (idempotent on re-run).
 
+use std::io::IsTerminal;
 use std::path::PathBuf;
 
 use crate::farm::CLI_AUTHOR;
@@ -38,8 +39,10 @@ pub(crate) fn exec(farm: &FarmTarget, args: Args) -> Result<()> {
         author: CLI_AUTHOR.to_owned(),
         comment: format!("Imported from {}", args.dir.display()),
     };
-    // The progress bar draws on stderr, so stdout keeps only the report.
+    // The progress bar draws on stderr, so stdout keeps only the report. It draws only on a
+    // terminal; a script or CI log gets one count line at the end instead.
     let progress = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+    let mut counted = (0, 0);
     progress.set_style(
         ProgressStyle::with_template("{bar:40} {pos}/{len} files {elapsed}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
@@ -47,8 +50,16 @@ pub(crate) fn exec(farm: &FarmTarget, args: Args) -> Result<()> {
     let report = import_directory_with_progress(&*store, &args.dir, &options, |done, total| {
         progress.set_length(total as u64);
         progress.set_position(done as u64);
+        counted = (done, total);
     });
     progress.finish_and_clear();
+    if !std::io::stderr().is_terminal() {
+        let (done, total) = counted;
+        eprintln!(
+            "import: {done} of {total} files processed in {:.1} s",
+            progress.elapsed().as_secs_f64()
+        );
+    }
     let report = report.with_context(|| format!("cannot import {}", args.dir.display()))?;
     println!(
         "Imported {}: {} created, {} updated, {} unchanged, {} skipped",

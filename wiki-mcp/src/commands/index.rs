@@ -12,15 +12,12 @@ use std::time::Instant;
 
 use anyhow::{Result, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use semantic_search::SemanticIndex;
+use semantic_search::{REBUILD_ROWS, SemanticIndex};
 use wiki_store::Store;
 use wiki_store::model::wiki::WikiId;
 
 use wiki_mcp::clap::{self, FromArgMatches, Subcommand};
 use wiki_mcp::extension::{Extension, Farm, existing_wiki, main_first};
-
-/// Rows embedded per step (one progress update each).
-const ROWS_PER_STEP: usize = 8;
 
 #[derive(Debug, Subcommand)]
 enum Command {
@@ -104,7 +101,7 @@ fn rebuild(store: &dyn Store, index: &SemanticIndex, wiki: &WikiId) -> Result<()
     bar.set_prefix(wiki.to_string());
     let (mut pages, mut chunks) = (0u64, 0usize);
     loop {
-        let done = index.catch_up(store, wiki, ROWS_PER_STEP)?;
+        let done = index.catch_up(store, wiki, REBUILD_ROWS)?;
         pages += done.rows as u64;
         chunks += done.embedded + done.reused;
         bar.inc(done.rows as u64);

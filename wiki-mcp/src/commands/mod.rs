@@ -1,6 +1,7 @@
 //! One module per subcommand, each a clap declaration and an `exec` (cargo's layout). The work
 //! lives in the libraries; these parse, call, and print.
 
+pub(crate) mod budgets;
 pub(crate) mod config;
 pub(crate) mod connections;
 pub(crate) mod database;

@@ -2,7 +2,6 @@
 
 use std::io::Write;
 use std::sync::Arc;
-use std::time::Duration;
 
 use crate::database::Database;
 use crate::farm::{ADMIN_USER, Outage};
@@ -30,9 +29,6 @@ pub(crate) struct Args {
     /// 401 instead of running as the guest. Repeatable.
     #[arg(long = "authorization-server", value_name = "URL")]
     authorization_servers: Vec<String>,
-    /// Seconds one tool call may run before it ends in an error result.
-    #[arg(long, default_value_t = 30, value_name = "SECONDS")]
-    call_timeout: u64,
     /// Requests per second per caller (token's user, or address for the guest); 0 turns the
     /// limit off.
     #[arg(long, default_value_t = RateLimit::default().per_second)]
@@ -40,6 +36,13 @@ pub(crate) struct Args {
     /// Requests a caller may burst above the rate.
     #[arg(long, default_value_t = RateLimit::default().burst)]
     rate_burst: u32,
+    /// Signed link pages (`/wikis/...`, each a render) per second per client address, in
+    /// buckets apart from the MCP ones; 0 turns the limit off.
+    #[arg(long, env = "WIKI_MCP_PAGE_RATE_LIMIT", default_value_t = RateLimit::default().per_second)]
+    page_rate_limit: u32,
+    /// Link pages a client address may burst above that rate.
+    #[arg(long, env = "WIKI_MCP_PAGE_RATE_BURST", default_value_t = RateLimit::default().burst)]
+    page_rate_burst: u32,
     /// The largest request body, in bytes.
     #[arg(long, default_value_t = HttpOptions::default().max_body_bytes)]
     max_body_bytes: usize,
@@ -47,12 +50,15 @@ pub(crate) struct Args {
     oidc: super::oidc::OidcArgs,
     #[command(flatten)]
     connections: super::connections::ConnectionArgs,
+    #[command(flatten)]
+    budgets: super::budgets::BudgetArgs,
 }
 
 /// The link-signing key's file in the data directory.
 pub(crate) const LINK_KEY_FILE: &str = "link-signing.key";
 
 pub(crate) fn exec(farm: &FarmTarget, args: Args) -> Result<()> {
+    let call_timeout = args.budgets.install()?;
     // A shared database that does not answer yet is waited for while serving (503 meanwhile).
     let opened = farm.open_for(Outage::Tolerate)?;
     let first_token = if opened.created {
@@ -66,15 +72,18 @@ pub(crate) fn exec(farm: &FarmTarget, args: Args) -> Result<()> {
         public_url,
         authorization_servers: args.authorization_servers,
         max_body_bytes: args.max_body_bytes,
-        connections: args.connections.limits(),
+        connections: args.connections.limits()?,
         rate_limit: (args.rate_limit > 0).then_some(RateLimit {
             per_second: args.rate_limit,
             burst: args.rate_burst.max(1),
         }),
+        page_rate_limit: (args.page_rate_limit > 0).then_some(RateLimit {
+            per_second: args.page_rate_limit,
+            burst: args.page_rate_burst.max(1),
+        }),
         ..HttpOptions::default()
     };
-    let settings =
-        ServerSettings::default().with_call_timeout(Duration::from_secs(args.call_timeout));
+    let settings = ServerSettings::default().with_call_timeout(call_timeout);
     let settings = match farm.database() {
         // The key of signed links lives beside the database, out of any agent's reach (no tool
         // reads files), and survives restarts so links printed before one still open.

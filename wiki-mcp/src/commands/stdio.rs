@@ -20,9 +20,12 @@ pub(crate) struct Args {
     /// The user the client acts as (`guest` for the guest's rights).
     #[arg(long)]
     user: String,
+    #[command(flatten)]
+    budgets: super::budgets::BudgetArgs,
 }
 
 pub(crate) fn exec(farm: &FarmTarget, args: Args) -> Result<()> {
+    let call_timeout = args.budgets.install()?;
     let store = farm.open_or_create()?;
     let wiki = existing_wiki(&*store, &args.wiki)?;
     let caller = if args.user == GUEST_USER {
@@ -34,8 +37,11 @@ pub(crate) fn exec(farm: &FarmTarget, args: Args) -> Result<()> {
         Caller::user(wiki.clone(), args.user)
     };
     // Made before the runtime: store calls block (PostgreSQL's client runs its own runtime).
-    let (settings, _hooks) =
-        wiki_server::startup::start_hooks(&store, farm.data_dir(), ServerSettings::default())?;
+    let (settings, _hooks) = wiki_server::startup::start_hooks(
+        &store,
+        farm.data_dir(),
+        ServerSettings::default().with_call_timeout(call_timeout),
+    )?;
     let manager = Arc::new(Manager::new(store, settings)?);
     super::runtime()?.block_on(async move {
         match manager.server(&wiki).await? {

@@ -17,6 +17,7 @@ mod rich_farm;
 #[path = "../../../wiki-store/tests/support/scratch_postgres.rs"]
 mod scratch;
 
+mod admin_page;
 mod farm;
 #[path = "../support/listening.rs"]
 mod listening;
@@ -45,6 +46,7 @@ fn main() {
     let mut trials: Vec<Trial> = scenarios::cases()
         .into_iter()
         .chain(setup::cases())
+        .chain(admin_page::cases())
         .chain(migrate::cases())
         .map(|(name, run)| {
             let server = server.clone();

@@ -19,8 +19,10 @@ mod search;
 mod space;
 pub mod write;
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
+use mcp_runtime::signals::CancellationToken;
+use wiki_store::interrupt::Interrupter;
 use wiki_store::model::wiki::WikiId;
 use wiki_store::rights::{Principal, RightsSnapshot};
 use wiki_store::{Store, StoreError};
@@ -47,6 +49,10 @@ pub struct Doors {
     filter: Arc<SpaceFilter>,
     /// What a write of this call must ask first, when it must ([`crate::confirm`]).
     confirmation: Option<Arc<Confirmation>>,
+    /// The call's stop signal, bound by the first `ctx.doors()` of the call (the call path
+    /// creates the token after the doors): when it fires, the store statement the call is
+    /// running is interrupted. Unbound outside a served call (nothing to stop it then).
+    cancellation: Arc<OnceLock<CancellationToken>>,
 }
 
 impl std::fmt::Debug for Doors {
@@ -79,7 +85,13 @@ impl Doors {
             rights,
             filter,
             confirmation: None,
+            cancellation: Arc::default(),
         }
+    }
+
+    /// Binds the call's stop signal (the first binding wins: one call, one token).
+    pub(crate) fn bind_cancellation(&self, cancellation: &CancellationToken) {
+        self.cancellation.get_or_init(|| cancellation.clone());
     }
 
     /// These doors, for a call whose writes must be confirmed first.
@@ -112,13 +124,28 @@ impl Doors {
     }
 
     /// [`Doors::blocking`] with the whole store, for the doors' own queries and writes.
+    ///
+    /// When the call is cancelled or times out while `f` runs, the statement `f` is running is
+    /// interrupted ([`wiki_store::interrupt`]): `f` gets [`StoreError::Interrupted`], a write
+    /// rolls back, and the blocking thread is free again instead of finishing work nobody
+    /// waits for.
     pub(crate) async fn with_store<T, F>(&self, f: F) -> Result<T, ToolError>
     where
         T: Send + 'static,
         F: FnOnce(&dyn Store) -> T + Send + 'static,
     {
         let store = Arc::clone(&self.store);
-        match tokio::task::spawn_blocking(move || f(&*store)).await {
+        let interrupter = Interrupter::new();
+        let finished = CancellationToken::new();
+        if let Some(cancellation) = self.cancellation.get() {
+            watch(cancellation.clone(), finished.clone(), interrupter.clone());
+        }
+        let work = tokio::task::spawn_blocking(move || {
+            let _finished = finished.drop_guard();
+            let _scope = interrupter.enter();
+            f(&*store)
+        });
+        match work.await {
             Ok(value) => Ok(value),
             Err(error) if error.is_panic() => std::panic::resume_unwind(error.into_panic()),
             Err(_) => Err(ToolError::new(
@@ -127,6 +154,23 @@ impl Doors {
             .with_kind(ErrorKind::Unavailable)),
         }
     }
+}
+
+/// Interrupts `interrupter`'s store work when `cancellation` fires before `finished` does.
+/// A task of its own: the call path drops the tool's future the moment the call is cancelled,
+/// and the blocking work must hear of it even then. The interrupt itself blocks (a PostgreSQL
+/// cancel request opens a connection), so it runs on the blocking pool.
+fn watch(cancellation: CancellationToken, finished: CancellationToken, interrupter: Interrupter) {
+    tokio::spawn(async move {
+        tokio::select! {
+            () = finished.cancelled() => {}
+            () = cancellation.cancelled() => {
+                if tokio::task::spawn_blocking(move || interrupter.interrupt()).await.is_err() {
+                    tracing::debug!("a store interrupt could not run");
+                }
+            }
+        }
+    });
 }
 
 /// The agent-facing text for a failed store operation (facts §1, common conventions): a fixed
@@ -138,6 +182,14 @@ impl Doors {
 pub fn store_failure(verb: &str, error: &StoreError) -> ToolError {
     if let Some(refusal) = transient_failure(verb, error) {
         return refusal;
+    }
+    if let StoreError::Interrupted = error {
+        return ToolError::new(format!(
+            "Could not {verb}: the call was cancelled or ran out of time, and the store stopped \
+             its work (a change in progress was not saved). Retry with a narrower request if it \
+             timed out."
+        ))
+        .with_kind(ErrorKind::Cancelled);
     }
     tracing::warn!(%error, "could not {verb}");
     ToolError::new(format!(

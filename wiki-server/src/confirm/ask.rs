@@ -1,6 +1,7 @@
 //! Asking: one call's [`Confirmation`], which the write door consults before every write.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use mcp_runtime::call::ToolCall;
@@ -36,6 +37,8 @@ pub(crate) struct Confirmation {
     /// How long a question's state stays valid.
     ttl: Duration,
     store: Arc<dyn Store>,
+    /// The person said yes once in this call: the call's later writes run on it.
+    confirmed: AtomicBool,
 }
 
 impl std::fmt::Debug for Confirmation {
@@ -79,13 +82,29 @@ impl Confirmation {
             seal: asking.link_key.map(StateSeal::new),
             ttl: asking.ttl,
             store: asking.store,
+            confirmed: AtomicBool::new(false),
         })
     }
 
     /// Asks the person whether `proposal` may happen to the target whose version was read as
     /// `base` (`new` for a row to be created): `Ok` to write, or the refusal to answer with,
     /// nothing written.
+    ///
+    /// One yes covers the whole call: the person approved this tool with these arguments, and
+    /// the question describes its first write. A tool that writes twice therefore never has
+    /// its second write refused after the first landed (on 2026-07-28 the answer and its state
+    /// are single-use, bound to the first write's target, and could not cover a second one).
     pub(crate) async fn ask(&self, proposal: &Proposal, base: &str) -> Result<(), ToolError> {
+        if self.confirmed.load(Ordering::Acquire) {
+            return Ok(());
+        }
+        self.ask_person(proposal, base).await?;
+        self.confirmed.store(true, Ordering::Release);
+        Ok(())
+    }
+
+    /// [`Confirmation::ask`] for the call's first write.
+    async fn ask_person(&self, proposal: &Proposal, base: &str) -> Result<(), ToolError> {
         let question = proposal.question(self.tool, &self.wiki);
         match &self.elicitation {
             Elicitation::Peer(peer) => {

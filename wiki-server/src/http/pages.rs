@@ -33,17 +33,17 @@ use http::header::{
 use http::{StatusCode, Uri};
 use percent_encoding::{NON_ALPHANUMERIC, utf8_percent_encode};
 use pulldown_cmark::{Event, Parser, html};
+use tokio_util::sync::CancellationToken;
 use wiki_store::StoreError;
 use wiki_store::model::history::DiffLineKind;
-use wiki_store::model::link::LinkTarget;
 use wiki_store::reference::DocumentReference;
 use wiki_store::rights::Right;
 
 use super::identity::{client_address, too_many_requests};
 use super::limits::{RateKey, RateLimit, RateLimiter};
 use crate::access::{AuthorizedReference, Doors};
-use crate::heavy::{Busy, run_heavy};
-use crate::links::{LINK_TTL, LinkClaims, LinkPage};
+use crate::heavy::{NotRun, run_heavy};
+use crate::links::{LINK_TTL, LinkClaims, LinkPage, Signer};
 use crate::markdown;
 use crate::markdown::limits::{TooComplex, check_block_nesting, check_html_nesting, check_size};
 use crate::markdown::links::resolve_wiki_links;
@@ -110,12 +110,18 @@ async fn serve(State(pages): State<Arc<Pages>>, request: Request) -> Response {
     };
     match &claims.page {
         LinkPage::View { locale } => {
-            let signer = LinkSigner {
-                base: manager.settings().public_url.clone(),
+            // The page's wiki and attachment links, signed for the link's holder through the
+            // same endpoint; without a public URL root-relative (the page's own origin).
+            let signer = Signer::new(
+                manager
+                    .settings()
+                    .public_url
+                    .clone()
+                    .unwrap_or_else(|| Arc::from("")),
                 key,
-                endpoint: claims.endpoint.clone(),
-                user: claims.user.clone(),
-            };
+                claims.endpoint.clone(),
+                claims.user.clone(),
+            );
             view(&doors, &authorized, locale.clone(), signer).await
         }
         LinkPage::Download { name } => download(&doors, &authorized, name).await,
@@ -184,41 +190,11 @@ async fn issued_to_this_user(
     }
 }
 
-/// Signs the links of a view page for the holder of the link that opened it, through the same
-/// endpoint: a wiki link becomes the view link of its target, an attachment link (or image) its
-/// download link. Each is checked when it is opened, as any link is, so signing one for a page
-/// the holder may not view gives nothing away.
-struct LinkSigner {
-    /// The public URL; `None` gives root-relative links (the page's own origin).
-    base: Option<Arc<str>>,
-    key: Arc<crate::links::LinkKey>,
-    endpoint: wiki_store::model::wiki::WikiId,
-    user: Option<String>,
-}
-
-impl LinkSigner {
-    fn url(&self, target: &LinkTarget) -> String {
-        let (page, reference) = match target {
-            LinkTarget::Document(reference) => (LinkPage::View { locale: None }, reference),
-            LinkTarget::Attachment { document, name } => {
-                (LinkPage::Download { name: name.clone() }, document)
-            }
-        };
-        LinkClaims::issue(
-            page,
-            reference.clone(),
-            self.endpoint.clone(),
-            self.user.clone(),
-        )
-        .url(self.base.as_deref().unwrap_or_default(), &self.key)
-    }
-}
-
 async fn view(
     doors: &Doors,
     authorized: &AuthorizedReference,
     locale: Option<wiki_store::model::locale::Locale>,
-    signer: LinkSigner,
+    signer: Signer,
 ) -> Response {
     let document = match doors.read_document(authorized, locale).await {
         Ok(document) => document,
@@ -226,7 +202,12 @@ async fn view(
     };
     let content = document.content;
     let source = authorized.reference().clone();
-    let rendered = match run_heavy(move || render_bounded(&content, &source, &signer)).await {
+    // Cancelled when hyper drops this request's future (its client went away): a render still
+    // waiting for a slot then never starts.
+    let abandoned = CancellationToken::new();
+    let _on_drop = abandoned.clone().drop_guard();
+    let render = move || render_bounded(&content, &source, &signer);
+    let rendered = match run_heavy(&abandoned, render).await {
         Ok(rendered) => rendered,
         Err(busy) => return busy_page(busy),
     };
@@ -246,11 +227,11 @@ async fn view(
 /// The page's sanitized HTML, or past a bound of [`crate::markdown::limits`] its escaped source
 /// with a note saying which: the bounds are checked on the parser's events and the generated
 /// HTML, before the sanitizer (whose cost is not linear in nesting) sees them.
-fn render_bounded(source: &str, page: &DocumentReference, signer: &LinkSigner) -> String {
+fn render_bounded(source: &str, page: &DocumentReference, signer: &Signer) -> String {
     let rendered = check_size(source).and_then(|()| {
         let mut events: Vec<Event<'_>> = Parser::new_ext(source, markdown::options()).collect();
         check_block_nesting(&events)?;
-        resolve_wiki_links(&mut events, page, |target| Some(signer.url(target)));
+        resolve_wiki_links(&mut events, page, |target| Some(signer.target_url(target)));
         let mut generated = String::new();
         html::push_html(&mut generated, events.into_iter());
         check_html_nesting(&generated)?;
@@ -279,7 +260,7 @@ pub(crate) fn escape_text(text: &str) -> String {
 }
 
 /// 503 with `Retry-After` when every heavy slot stayed taken.
-fn busy_page(busy: Busy) -> Response {
+fn busy_page(busy: NotRun) -> Response {
     tracing::debug!(%busy, "a view page waited for a rendering slot in vain");
     let mut response = plain(
         StatusCode::SERVICE_UNAVAILABLE,

@@ -45,9 +45,11 @@ pub struct HttpOptions {
     pub max_body_bytes: usize,
     /// Open connections (total, per address) and how long a request's head and body may take.
     pub connections: ConnectionLimits,
-    /// The per-caller rate limit of MCP requests, and the same limit per client address for the
-    /// signed link pages (a bucket apart); `None` turns both off (benchmarks).
+    /// The per-caller rate limit of MCP requests; `None` turns it off (benchmarks).
     pub rate_limit: Option<RateLimit>,
+    /// The per-address rate limit of the signed link pages (buckets apart from the MCP ones:
+    /// opening a link costs a render, an agent's call does not); `None` turns it off.
+    pub page_rate_limit: Option<RateLimit>,
     /// Answer plain stateless `tools/call` requests directly (`http/direct.rs`) instead of
     /// through rmcp's per-request service. The answer is the same; `false` sends every request
     /// through rmcp (for comparisons).
@@ -64,6 +66,7 @@ impl Default for HttpOptions {
             max_body_bytes: 16 * 1024 * 1024,
             connections: ConnectionLimits::default(),
             rate_limit: Some(RateLimit::default()),
+            page_rate_limit: Some(RateLimit::default()),
             direct_tool_calls: true,
         }
     }
@@ -249,7 +252,7 @@ fn application(shared: Shared, handler: McpHandler, shutdown: &CancellationToken
     let base_url = shared.base_url.clone();
     let links = pages::routes(
         Arc::clone(shared.directory.manager()),
-        shared.options.rate_limit,
+        shared.options.page_rate_limit,
         shared.options.authorization_servers.is_empty(),
     );
     let body_limits = Arc::new(BodyLimits {

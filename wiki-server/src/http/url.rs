@@ -93,6 +93,13 @@ impl BaseUrl {
         &self.authority
     }
 
+    /// The path prefix clients see before the server's own paths (`/wiki-mcp` for
+    /// `https://host/wiki-mcp/`, behind a proxy that strips it), or empty; never a trailing
+    /// slash. Pages put it before every link, form action, redirect and cookie path they send.
+    pub fn path_prefix(&self) -> &str {
+        &self.prefix
+    }
+
     /// The origin (`scheme://authority`) a browser on this site sends.
     pub fn origin(&self) -> String {
         format!("{}://{}", self.scheme, self.authority)

@@ -15,6 +15,8 @@
 
 mod claims;
 mod key;
+mod signer;
 
 pub use claims::{LinkClaims, LinkError, LinkPage};
 pub use key::{LINK_KEY_SECRET, LINK_TTL, LinkKey};
+pub use signer::Signer;

@@ -5,11 +5,14 @@
 //! walks the stack of open elements for every tag (`<div>` 100,000 times took 21 s). Parsing the
 //! Markdown is linear, so the checks run on the parser's events and on the HTML it produces,
 //! before the plain-text writer or the sanitizer sees them:
-//! - the source: at most [`MAX_RENDER_CHARS`] characters;
-//! - Markdown containers (lists and block quotes) nested at most [`MAX_BLOCK_NESTING`] deep;
-//! - HTML elements (generated and raw) open at most [`MAX_HTML_NESTING`] deep, estimated by a
-//!   linear scan that errs on the high side (an unclosed formatting element counts as open, as
+//! - the source: at most `render_max_chars` characters;
+//! - Markdown containers (lists and block quotes) nested at most `render_max_block_nesting` deep;
+//! - HTML elements (generated and raw) open at most `render_max_html_nesting` deep, estimated by
+//!   a linear scan that errs on the high side (an unclosed formatting element counts as open, as
 //!   the tree builder reopens it).
+//!
+//! The bounds are the process's [`crate::budgets`] (`serve --render-max-*`); the constants here
+//! are their defaults.
 //!
 //! A page past a bound is not an error: get_document and the signed view page show its source
 //! instead, with a note that says which bound.
@@ -18,73 +21,93 @@ use std::fmt;
 
 use pulldown_cmark::{Event, Tag, TagEnd};
 
-/// The largest source rendered, in characters (the store accepts pages up to 1,000,000).
+use crate::budgets::budgets;
+
+/// The default largest source rendered, in characters (the store accepts pages up to 1,000,000).
 pub const MAX_RENDER_CHARS: usize = 500_000;
 
-/// The deepest nesting of lists and block quotes rendered (markdown-it's CommonMark preset
+/// The default deepest nesting of lists and block quotes rendered (markdown-it's CommonMark preset
 /// stops at 20; real pages rarely pass 6).
 pub const MAX_BLOCK_NESTING: usize = 32;
 
-/// The deepest nesting of HTML elements sanitized: a list level is two elements (`ul`, `li`),
+/// The default deepest nesting of HTML elements sanitized: a list level is two elements (`ul`, `li`),
 /// so 32 list levels with their paragraphs and inline markup fit.
 pub const MAX_HTML_NESTING: usize = 128;
 
 /// Why a page is not rendered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TooComplex {
-    /// The source is longer than [`MAX_RENDER_CHARS`].
+    /// The source is longer than the budget.
     Size {
         /// The source's length in characters.
         chars: usize,
+        /// The budget.
+        limit: usize,
     },
-    /// Lists or block quotes nest deeper than [`MAX_BLOCK_NESTING`].
-    BlockNesting,
-    /// HTML elements nest deeper than [`MAX_HTML_NESTING`].
-    HtmlNesting,
+    /// Lists or block quotes nest deeper than the budget.
+    BlockNesting {
+        /// The budget.
+        limit: usize,
+    },
+    /// HTML elements nest deeper than the budget.
+    HtmlNesting {
+        /// The budget.
+        limit: usize,
+    },
 }
 
 impl fmt::Display for TooComplex {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::Size { chars } => write!(
+            Self::Size { chars, limit } => write!(
                 f,
-                "the page has {chars} characters, more than the {MAX_RENDER_CHARS} the renderer \
-                 accepts"
+                "the page has {chars} characters, more than the {limit} the renderer accepts"
             ),
-            Self::BlockNesting => write!(
+            Self::BlockNesting { limit } => write!(
                 f,
-                "its lists or block quotes nest more than {MAX_BLOCK_NESTING} levels deep, the \
-                 renderer's limit"
+                "its lists or block quotes nest more than {limit} levels deep, the renderer's \
+                 limit"
             ),
-            Self::HtmlNesting => write!(
+            Self::HtmlNesting { limit } => write!(
                 f,
-                "its HTML elements nest more than {MAX_HTML_NESTING} levels deep, the \
+                "its HTML elements nest more than {limit} levels deep, the \
                  sanitizer's limit"
             ),
         }
     }
 }
 
-/// Refuses a source longer than [`MAX_RENDER_CHARS`], without counting past the bound.
+/// Refuses a source longer than the process's `render_max_chars`, without counting past the
+/// bound.
 pub fn check_size(source: &str) -> Result<(), TooComplex> {
+    size_within(source, budgets().render_max_chars)
+}
+
+fn size_within(source: &str, limit: usize) -> Result<(), TooComplex> {
     // A byte is at most one character: only a long text needs counting.
-    if source.len() > MAX_RENDER_CHARS && source.chars().nth(MAX_RENDER_CHARS).is_some() {
+    if source.len() > limit && source.chars().nth(limit).is_some() {
         return Err(TooComplex::Size {
             chars: source.chars().count(),
+            limit,
         });
     }
     Ok(())
 }
 
-/// Refuses events whose lists and block quotes nest deeper than [`MAX_BLOCK_NESTING`].
+/// Refuses events whose lists and block quotes nest deeper than the process's
+/// `render_max_block_nesting`.
 pub fn check_block_nesting(events: &[Event<'_>]) -> Result<(), TooComplex> {
+    block_nesting_within(events, budgets().render_max_block_nesting)
+}
+
+fn block_nesting_within(events: &[Event<'_>], limit: usize) -> Result<(), TooComplex> {
     let mut depth = 0usize;
     for event in events {
         match event {
             Event::Start(Tag::List(_) | Tag::BlockQuote(_)) => {
                 depth += 1;
-                if depth > MAX_BLOCK_NESTING {
-                    return Err(TooComplex::BlockNesting);
+                if depth > limit {
+                    return Err(TooComplex::BlockNesting { limit });
                 }
             }
             Event::End(TagEnd::List(_) | TagEnd::BlockQuote(_)) => {
@@ -96,9 +119,13 @@ pub fn check_block_nesting(events: &[Event<'_>]) -> Result<(), TooComplex> {
     Ok(())
 }
 
-/// Refuses HTML whose elements would nest deeper than [`MAX_HTML_NESTING`] in the sanitizer's
-/// tree. Linear: the stack kept here never grows past the bound.
+/// Refuses HTML whose elements would nest deeper than the process's `render_max_html_nesting`
+/// in the sanitizer's tree. Linear: the stack kept here never grows past the bound.
 pub fn check_html_nesting(html: &str) -> Result<(), TooComplex> {
+    html_nesting_within(html, budgets().render_max_html_nesting)
+}
+
+fn html_nesting_within(html: &str, limit: usize) -> Result<(), TooComplex> {
     let mut open: Vec<String> = Vec::new();
     // Formatting elements closed by something else are reopened by the tree builder.
     let mut reopened = 0usize;
@@ -134,8 +161,8 @@ pub fn check_html_nesting(html: &str) -> Result<(), TooComplex> {
             }
             open.push(name);
         }
-        if open.len() + reopened > MAX_HTML_NESTING {
-            return Err(TooComplex::HtmlNesting);
+        if open.len() + reopened > limit {
+            return Err(TooComplex::HtmlNesting { limit });
         }
     }
     Ok(())
@@ -216,12 +243,16 @@ mod tests {
         let past = format!("{}x", "- ".repeat(MAX_BLOCK_NESTING + 1));
         assert_eq!(
             check_block_nesting(&events(&past)),
-            Err(TooComplex::BlockNesting)
+            Err(TooComplex::BlockNesting {
+                limit: MAX_BLOCK_NESTING
+            })
         );
         let quotes = format!("{}x", "> ".repeat(MAX_BLOCK_NESTING + 1));
         assert_eq!(
             check_block_nesting(&events(&quotes)),
-            Err(TooComplex::BlockNesting)
+            Err(TooComplex::BlockNesting {
+                limit: MAX_BLOCK_NESTING
+            })
         );
         // Many siblings are not depth.
         let siblings = "- a\n".repeat(10_000);
@@ -236,7 +267,9 @@ mod tests {
         );
         assert_eq!(
             check_html_nesting(&"<div>".repeat(MAX_HTML_NESTING + 1)),
-            Err(TooComplex::HtmlNesting)
+            Err(TooComplex::HtmlNesting {
+                limit: MAX_HTML_NESTING
+            })
         );
         // Closed, void, self-closing, implicitly closed and commented tags are not depth.
         let flat = "<div><p>a</p><br><img src=\"x>y\"/><p>b<p>c<li>d<li>e<!-- <div><div> --></div>"
@@ -247,9 +280,36 @@ mod tests {
         assert_eq!(check_html_nesting(&closed), Ok(()));
         // A formatting element closed by its parent is reopened: it still counts.
         let reopened = "<p><b>x</p>".repeat(MAX_HTML_NESTING + 1);
-        assert_eq!(check_html_nesting(&reopened), Err(TooComplex::HtmlNesting));
+        assert_eq!(
+            check_html_nesting(&reopened),
+            Err(TooComplex::HtmlNesting {
+                limit: MAX_HTML_NESTING
+            })
+        );
         // Text that only looks like tags is not counted.
         assert_eq!(check_html_nesting(&"a < b <3 </ ".repeat(1_000)), Ok(()));
+    }
+
+    #[test]
+    fn a_smaller_budget_is_the_bound_the_refusal_names() {
+        let four = format!("{}x", "- ".repeat(4));
+        assert_eq!(block_nesting_within(&events(&four), 4), Ok(()));
+        let refused = block_nesting_within(&events(&four), 3).map_err(|why| why.to_string());
+        assert_eq!(
+            refused,
+            Err(
+                "its lists or block quotes nest more than 3 levels deep, the renderer's limit"
+                    .to_owned()
+            )
+        );
+        assert_eq!(
+            size_within("abcdef", 5),
+            Err(TooComplex::Size { chars: 6, limit: 5 })
+        );
+        assert_eq!(
+            html_nesting_within("<div><div>", 1),
+            Err(TooComplex::HtmlNesting { limit: 1 })
+        );
     }
 
     #[test]
@@ -258,7 +318,8 @@ mod tests {
         assert_eq!(
             check_size(&"x".repeat(MAX_RENDER_CHARS + 1)),
             Err(TooComplex::Size {
-                chars: MAX_RENDER_CHARS + 1
+                chars: MAX_RENDER_CHARS + 1,
+                limit: MAX_RENDER_CHARS
             })
         );
     }

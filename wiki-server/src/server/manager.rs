@@ -42,6 +42,7 @@ use super::freshness::FreshnessGate;
 use super::policy::{MAN, effective_tools, guest_tools};
 use crate::Error;
 use crate::access::{Doors, SpaceFilter};
+use crate::audit::flush::AuditFlusher;
 use crate::audit::{RecentCalls, WikiAudit};
 use crate::context::WikiCall;
 use crate::links::LinkKey;
@@ -154,6 +155,9 @@ pub struct Manager {
     recent: Arc<RecentCalls>,
     state: Arc<State>,
     _subscription: Subscription,
+    /// Writes the audit buffer to the store; last field, so it stops (with a last flush)
+    /// after everything else is dropped.
+    _audit: AuditFlusher,
 }
 
 impl std::fmt::Debug for Manager {
@@ -293,6 +297,7 @@ impl Manager {
         }));
         let audit = WikiAudit::default();
         let recent = Arc::clone(&audit.recent);
+        let flusher = AuditFlusher::start(Arc::clone(&recent), Arc::clone(&store));
         let calls = CallSettings::default()
             .with_timeout(settings.call_timeout)
             .with_audit(audit);
@@ -304,6 +309,7 @@ impl Manager {
             recent,
             state,
             _subscription: subscription,
+            _audit: flusher,
         })
     }
 
@@ -322,7 +328,8 @@ impl Manager {
         &self.settings
     }
 
-    /// The latest calls this process ran (the admin page's audit view).
+    /// The latest calls this process ran (the admin page's audit view reads the farm's record
+    /// from the store: every replica's calls).
     pub fn recent_calls(&self) -> &RecentCalls {
         &self.recent
     }

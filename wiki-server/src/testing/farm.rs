@@ -8,43 +8,35 @@ use mcp_runtime::call::ToolCall;
 use rmcp::ErrorData;
 use rmcp::model::ListToolsResult;
 use serde_json::Value;
-use tempfile::TempDir;
+use wiki_store::Store;
 use wiki_store::model::document::DocumentSave;
 use wiki_store::model::mcp_config::McpConfig;
 use wiki_store::model::user::GUEST_USER;
 use wiki_store::model::wiki::WikiId;
 use wiki_store::reference::DocumentReference;
 use wiki_store::rights::{Effect, Right, RightRule, RightScope, Subject};
-use wiki_store::{
-    ConfigStore, DocumentStore, RightsStore, SqliteStore, Store, UserStore, WikiStore,
-};
 
-use super::Called;
+use super::{Backend, Called, TestDatabase, setup};
 use crate::policy::effective_tools;
 use crate::{Caller, Manager, ServerSettings};
 
-/// Unwraps a setup step, naming what failed.
-#[track_caller]
-fn setup<T, E: Display>(what: &str, result: Result<T, E>) -> T {
-    result.unwrap_or_else(|error| panic!("test farm: cannot {what}: {error}"))
-}
-
-/// A farm in a temporary directory (a real SQLite file, deleted on drop), served by a real
-/// [`Manager`] over the tools linked into the test binary.
+/// A farm on a throw-away database (a SQLite file in a temporary directory, or a fresh
+/// PostgreSQL database: see [`Backend`]), served by a real [`Manager`] over the tools linked
+/// into the test binary, and deleted on drop.
 ///
 /// The store is shared with the manager, so what a test writes through [`TestFarm::store`]
 /// (or the helpers here) is what the next call sees, as an admin command's change would be.
 pub struct TestFarm {
-    store: SqliteStore,
     manager: Arc<Manager>,
-    // Last: the database is closed (store and manager dropped) before its directory goes.
-    dir: TempDir,
+    store: Arc<dyn Store>,
+    // Last: the database goes after the store and the manager.
+    database: TestDatabase,
 }
 
 impl std::fmt::Debug for TestFarm {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("TestFarm")
-            .field("dir", &self.dir.path())
+            .field("database", &self.database)
             .finish_non_exhaustive()
     }
 }
@@ -68,24 +60,40 @@ impl TestFarm {
         settings: ServerSettings,
         seed: impl FnOnce(&dyn Store) -> Result<(), E>,
     ) -> Self {
-        let dir = setup("create a temporary directory", tempfile::tempdir());
-        let store = setup("open the store", SqliteStore::open(dir.path()));
-        setup("seed the farm", seed(&store));
-        let shared = Arc::new(store.clone());
+        Self::on(&Backend::current(), settings, seed)
+    }
+
+    /// [`TestFarm::with_settings`] on `backend`, whatever this test binary's
+    /// [`Backend::current`] is (the constructors above use that one, so that one suite of
+    /// `#[farm_test]`s runs on each backend).
+    pub fn on<E: Display>(
+        backend: &Backend,
+        settings: ServerSettings,
+        seed: impl FnOnce(&dyn Store) -> Result<(), E>,
+    ) -> Self {
+        let database = TestDatabase::on(backend);
+        let store = database.open();
+        setup("seed the farm", seed(store.as_ref()));
         let manager = Arc::new(setup(
             "start the server (the registry refused the linked tools?)",
-            Manager::new(shared, settings),
+            Manager::new(Arc::clone(&store), settings),
         ));
         Self {
-            store,
             manager,
-            dir,
+            store,
+            database,
         }
     }
 
     /// The farm's store, to seed more or to check what a tool wrote.
-    pub fn store(&self) -> &SqliteStore {
+    pub fn store(&self) -> &Arc<dyn Store> {
         &self.store
+    }
+
+    /// The farm's database: its backend, and [`TestDatabase::open`] for a second store on it
+    /// (another process's view).
+    pub fn database(&self) -> &TestDatabase {
+        &self.database
     }
 
     /// The manager serving the farm.
@@ -93,9 +101,10 @@ impl TestFarm {
         &self.manager
     }
 
-    /// The farm's data directory.
+    /// The farm's temporary directory: the SQLite data directory (its `wiki.db` is there), an
+    /// empty scratch directory on PostgreSQL.
     pub fn path(&self) -> &Path {
-        self.dir.path()
+        self.database.dir()
     }
 
     /// Creates the user `name`.
@@ -253,28 +262,45 @@ impl As<'_> {
         &self.caller
     }
 
-    /// Calls `tool` with `arguments` (a JSON object), as a transport does: the endpoint of the
-    /// caller's wiki, then [`Manager::call`].
+    /// Calls `tool` with `arguments` (a JSON object), as a transport does: on a task of its
+    /// own, the endpoint of the caller's wiki, then [`Manager::call`].
     pub async fn call(&self, tool: &str, arguments: Value) -> Called {
         let Value::Object(arguments) = arguments else {
             panic!("test farm: the arguments of `{tool}` must be a JSON object, got {arguments}");
         };
-        let manager = &self.farm.manager;
-        let outcome = match manager.endpoint(self.caller.wiki()).await {
-            Ok(server) => {
-                manager
-                    .call(&server, &self.caller, ToolCall::new(tool, arguments))
-                    .await
-            }
-            Err(refusal) => Err(refusal),
-        };
+        let manager = Arc::clone(&self.farm.manager);
+        let caller = self.caller.clone();
+        let call = ToolCall::new(tool, arguments);
+        let outcome = on_task(async move {
+            let server = manager.endpoint(caller.wiki()).await?;
+            manager.call(&server, &caller, call).await
+        })
+        .await;
         Called::new(tool, outcome)
     }
 
     /// The `tools/list` answer this caller gets, exactly as the rmcp handler builds it.
     pub async fn tools_list(&self) -> Result<ListToolsResult, ErrorData> {
-        let server = self.farm.manager.endpoint(self.caller.wiki()).await?;
-        Ok(server.tools(self.caller.is_guest()).list_result())
+        let manager = Arc::clone(&self.farm.manager);
+        let caller = self.caller.clone();
+        on_task(async move {
+            let server = manager.endpoint(caller.wiki()).await?;
+            Ok(server.tools(caller.is_guest()).list_result())
+        })
+        .await
+    }
+}
+
+/// Runs `work` on a runtime task, as the transports run a request, re-raising its panic: the
+/// server's code then runs where it does in production (a PostgreSQL test's own thread is
+/// outside the runtime, see `suite.rs`).
+async fn on_task<T: Send + 'static>(work: impl Future<Output = T> + Send + 'static) -> T {
+    match tokio::spawn(work).await {
+        Ok(output) => output,
+        Err(failure) => match failure.try_into_panic() {
+            Ok(payload) => std::panic::resume_unwind(payload),
+            Err(cancelled) => panic!("test farm: the call's task was cancelled: {cancelled}"),
+        },
     }
 }
 

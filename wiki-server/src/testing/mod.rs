@@ -4,8 +4,8 @@
 //! tool list, parsed by the parser `#[mcp_tool]` generated, with the caller's doors, under the
 //! timeout, the panic boundary and the audit line. So this module drives
 //! [`Manager::call`](crate::Manager::call), the one call path the rmcp handler, the direct HTTP
-//! answer and stdio use, over a throw-away farm on a temporary SQLite file; nothing here
-//! dispatches a tool itself.
+//! answer and stdio use, over a throw-away farm (a temporary SQLite file, or a fresh PostgreSQL
+//! database); nothing here dispatches a tool itself.
 //!
 //! ```no_run
 //! # async fn example() {
@@ -31,13 +31,39 @@
 //!   `wiki_mcp::farm::seed`), its store, users and rights, wiki configuration;
 //! - [`As`]: a caller (a user or the guest, on a wiki): `call`, `tools_list`;
 //! - [`Called`]: what a call returned, with its text, error text and structured content;
-//! - [`golden`]: committed snapshots of outputs, re-blessed with `BLESS=1`.
+//! - [`golden`]: committed snapshots of outputs, re-blessed with `BLESS=1`;
+//! - [`Backend`], [`TestDatabase`]: which store a farm runs on, and one farm's database;
+//! - [`farm_test`] and [`run_farm_suite`]: one suite on both backends. Mark each async test
+//!   `#[farm_test]` instead of `#[tokio::test]`; the standard-harness test binary runs it on
+//!   SQLite as before, and a second `[[test]]` target with `harness = false` over the same
+//!   modules, whose `main` is `run_farm_suite()`, runs it on PostgreSQL (a fresh database per
+//!   farm on the server [`TEST_DATABASE_VAR`] names; each test reported as ignored, with the
+//!   reason, without it). `bundled-tools/tests/tools/on_postgres.rs` is the pattern.
 //!
 //! Setup failures panic with what failed: this is test code, and a failed setup is a failed test.
 
+mod backend;
 mod called;
 mod farm;
 pub mod golden;
+mod postgres;
+mod suite;
 
+pub use backend::{Backend, TEST_DATABASE_VAR, TestDatabase};
 pub use called::Called;
 pub use farm::{As, TestFarm};
+pub use suite::run_farm_suite;
+pub use wiki_server_testing_macros::farm_test;
+
+/// What `#[farm_test]` expands to names (not for direct use).
+#[doc(hidden)]
+pub mod __private {
+    pub use super::suite::FarmCase;
+    pub use inventory;
+}
+
+/// Unwraps a setup step, naming what failed.
+#[track_caller]
+fn setup<T, E: std::fmt::Display>(what: &str, result: Result<T, E>) -> T {
+    result.unwrap_or_else(|error| panic!("test farm: cannot {what}: {error}"))
+}

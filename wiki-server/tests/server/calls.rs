@@ -8,9 +8,8 @@ use rmcp::model::{
     RequestMetaObject,
 };
 use serde_json::json;
+use wiki_server::testing::farm_test;
 use wiki_server::{Caller, DEFAULT_DESCRIPTION, MAN_HINT};
-
-use wiki_store::UserStore;
 
 use crate::harness::{Client, Farm, alice, call, client, guest, tool_names, wiki};
 use crate::logs;
@@ -26,7 +25,7 @@ async fn rpc_error(client: &Client, name: &str) -> (ErrorCode, String) {
     }
 }
 
-#[tokio::test]
+#[farm_test]
 async fn write_tools_are_listed_only_when_enabled_and_never_for_the_guest() {
     let farm = Farm::new();
     let manager = farm.manager();
@@ -34,9 +33,11 @@ async fn write_tools_are_listed_only_when_enabled_and_never_for_the_guest() {
         "boom",
         "boom_blocking",
         "echo",
+        "grind",
         "list_wikis",
         "man",
         "peek",
+        "queued",
         "sleepy",
         "stepper",
     ];
@@ -69,7 +70,7 @@ async fn write_tools_are_listed_only_when_enabled_and_never_for_the_guest() {
     );
 }
 
-#[tokio::test]
+#[farm_test]
 async fn listed_tools_carry_annotations_and_category() {
     let farm = Farm::new();
     farm.configure("main", |config| {
@@ -98,7 +99,7 @@ async fn listed_tools_carry_annotations_and_category() {
     assert_eq!(man["title"], json!("Manual"));
 }
 
-#[tokio::test]
+#[farm_test]
 async fn an_unknown_tool_is_a_json_rpc_error_listing_the_callers_tools() {
     let farm = Farm::new();
     let alice = client(farm.manager(), alice("dev")).await;
@@ -107,13 +108,13 @@ async fn an_unknown_tool_is_a_json_rpc_error_listing_the_callers_tools() {
         (
             ErrorCode::INVALID_PARAMS,
             "Unknown tool 'get_everything'. Tools you can use here: boom, boom_blocking, echo, \
-             man, peek, sleepy, stepper."
+             grind, man, peek, queued, sleepy, stepper."
                 .to_owned()
         )
     );
 }
 
-#[tokio::test]
+#[farm_test]
 async fn bad_arguments_are_an_is_error_result_naming_the_parameter() {
     let farm = Farm::new();
     let alice = client(farm.manager(), alice("main")).await;
@@ -135,7 +136,7 @@ async fn bad_arguments_are_an_is_error_result_naming_the_parameter() {
     );
 }
 
-#[tokio::test]
+#[farm_test]
 async fn a_panic_is_a_generic_error_and_the_server_keeps_serving() {
     logs::capture();
     let farm = Farm::new();
@@ -157,7 +158,7 @@ async fn a_panic_is_a_generic_error_and_the_server_keeps_serving() {
     );
 }
 
-#[tokio::test]
+#[farm_test]
 async fn every_call_writes_one_audit_line_without_arguments() {
     logs::capture();
     let farm = Farm::new();
@@ -190,7 +191,7 @@ async fn every_call_writes_one_audit_line_without_arguments() {
     }
 }
 
-#[tokio::test]
+#[farm_test]
 async fn initialize_returns_the_wikis_instructions() {
     let farm = Farm::new();
     farm.configure("dev", |config| {
@@ -213,7 +214,7 @@ async fn initialize_returns_the_wikis_instructions() {
     assert!(info.capabilities.tools.is_some());
 }
 
-#[tokio::test]
+#[farm_test]
 async fn discover_returns_the_wikis_instructions() {
     let farm = Farm::new();
     let alice = client(farm.manager(), alice("main")).await;

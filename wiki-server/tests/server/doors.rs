@@ -2,11 +2,11 @@
 //! real store through the `peek` test tool and the doors API.
 
 use std::collections::BTreeMap;
+use wiki_server::testing::farm_test;
 
 use mcp_runtime::signals::ScanSignals;
 use serde_json::json;
 use wiki_server::Caller;
-use wiki_store::ObjectStore;
 use wiki_store::model::class::FieldType;
 use wiki_store::model::document::Expected;
 use wiki_store::model::mcp_config::SpaceFilterMode;
@@ -16,7 +16,7 @@ use wiki_store::objects::query::ObjectQuery;
 
 use crate::harness::{Farm, alice, call, client, guest, reference, wiki};
 
-#[tokio::test]
+#[farm_test]
 async fn rights_are_checked_before_existence() {
     let farm = Farm::new();
     let alice = client(farm.manager(), alice("main")).await;
@@ -41,7 +41,7 @@ async fn rights_are_checked_before_existence() {
     );
 }
 
-#[tokio::test]
+#[farm_test]
 async fn the_reach_gate_comes_first() {
     let farm = Farm::new();
     // dev has no reach: another wiki is refused before its rights are even looked at.
@@ -76,7 +76,7 @@ async fn the_reach_gate_comes_first() {
     );
 }
 
-#[tokio::test]
+#[farm_test]
 async fn a_prefix_contradicting_the_wiki_argument_names_both() {
     let farm = Farm::new();
     let alice = client(farm.manager(), alice("main")).await;
@@ -100,7 +100,7 @@ async fn a_prefix_contradicting_the_wiki_argument_names_both() {
     );
 }
 
-#[tokio::test]
+#[farm_test]
 async fn the_space_filter_comes_after_rights() {
     let farm = Farm::new();
     farm.configure("main", |config| {
@@ -128,7 +128,7 @@ async fn the_space_filter_comes_after_rights() {
     );
 }
 
-#[tokio::test]
+#[farm_test]
 async fn the_guest_reads_what_its_rights_allow() {
     let farm = Farm::new();
     let guest = client(farm.manager(), guest("main")).await;
@@ -143,7 +143,7 @@ async fn the_guest_reads_what_its_rights_allow() {
     );
 }
 
-#[tokio::test]
+#[farm_test]
 async fn row_and_search_doors_apply_the_same_rules() {
     let farm = Farm::new();
     farm.configure("main", |config| {
@@ -204,12 +204,13 @@ async fn row_and_search_doors_apply_the_same_rules() {
     );
 }
 
-#[tokio::test]
+#[farm_test]
 async fn object_rows_and_search_hits_are_authorized_before_counting() {
     let farm = Farm::new();
     ok(farm.store.change_class(&ClassChange {
         class_document: reference("Data.Task"),
         change: FieldChange::Add {
+            rules: Default::default(),
             name: "state".into(),
             field_type: FieldType::String,
             pretty_name: None,

@@ -1,6 +1,10 @@
 //! The server core through its public surface: the manager over a real SQLite farm in a temp
 //! dir, and the rmcp handler driven by rmcp's client over an in-process pipe.
+//!
+//! Every `#[farm_test]` also runs on PostgreSQL in the `server_postgres` binary
+//! (`on_postgres.rs`, the same module list, checked below).
 
+mod audit_record;
 mod calls;
 mod doors;
 mod harness;
@@ -10,3 +14,18 @@ mod man;
 mod manager;
 mod signals;
 mod tools;
+
+/// `on_postgres.rs` declares exactly these modules, so no test is left out of the PostgreSQL run.
+#[test]
+fn the_postgres_binary_runs_the_same_modules() {
+    fn modules(source: &str) -> std::collections::BTreeSet<&str> {
+        source
+            .lines()
+            .filter_map(|line| line.strip_prefix("mod ")?.strip_suffix(';'))
+            .collect()
+    }
+    assert_eq!(
+        modules(include_str!("on_postgres.rs")),
+        modules(include_str!("main.rs"))
+    );
+}

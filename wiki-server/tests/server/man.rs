@@ -1,10 +1,11 @@
 //! `man`: the catalog and the pages, compared whole, for what this wiki and caller can use.
 
 use serde_json::json;
+use wiki_server::testing::farm_test;
 
 use crate::harness::{Farm, alice, assert_text, call, client, guest};
 
-#[tokio::test]
+#[farm_test]
 async fn the_catalog_lists_what_this_caller_can_use() {
     let farm = Farm::new();
     let alice = client(farm.manager(), alice("dev")).await;
@@ -22,7 +23,9 @@ Testing
   boom - Panic while running.
   boom_blocking - Panic inside a store call, on a blocking thread.
   echo - Repeat a text.
+  grind - Read one document over and over for up to a minute, never checking the call's signal.
   peek - Read a document's title through the document door.
+  queued - Run a job in a heavy-work slot that records that it ran.
   sleepy - Take longer than any test's call timeout.
   stepper - Work through five steps of 120 ms, reporting progress after each.
 
@@ -32,7 +35,7 @@ Reference
     );
 }
 
-#[tokio::test]
+#[farm_test]
 async fn a_tool_page_follows_the_wikis_reach() {
     let farm = Farm::new();
     let on_main = client(farm.manager(), alice("main")).await;
@@ -75,7 +78,7 @@ DESCRIPTION
     );
 }
 
-#[tokio::test]
+#[farm_test]
 async fn a_page_without_parameters_has_no_options_and_the_man_page_documents_itself() {
     let farm = Farm::new();
     let alice = client(farm.manager(), alice("dev")).await;
@@ -90,7 +93,7 @@ async fn a_page_without_parameters_has_no_options_and_the_man_page_documents_its
     assert!(page.is_ok_and(|page| page.contains("[label](wiki:Space.Page)")));
 }
 
-#[tokio::test]
+#[farm_test]
 async fn an_unknown_name_lists_what_exists_and_hidden_tools_stay_hidden() {
     let farm = Farm::new();
     farm.configure("dev", |config| {
@@ -113,7 +116,7 @@ async fn an_unknown_name_lists_what_exists_and_hidden_tools_stay_hidden() {
     );
 }
 
-#[tokio::test]
+#[farm_test]
 async fn the_man_page_of_man_ends_with_its_prose() {
     let farm = Farm::new();
     let alice = client(farm.manager(), alice("dev")).await;

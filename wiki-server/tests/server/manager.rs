@@ -2,10 +2,10 @@
 //! processes' writes), faulty tools skipped.
 
 use std::sync::Arc;
+use wiki_server::testing::farm_test;
 
 use wiki_server::{Manager, WikiServer};
 use wiki_store::rights::{Effect, Right, RightRule, RightScope, Subject};
-use wiki_store::{RightsStore, UserStore};
 
 use crate::harness::{Farm, configure, wiki};
 use crate::logs;
@@ -26,7 +26,7 @@ fn ids(server: &WikiServer, guest: bool) -> Vec<&'static str> {
         .collect()
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[farm_test(flavor = "multi_thread", worker_threads = 2)]
 async fn concurrent_first_requests_build_once() {
     let farm = Farm::new();
     let manager = farm.manager();
@@ -44,14 +44,14 @@ async fn concurrent_first_requests_build_once() {
     assert!(Arc::ptr_eq(&server(&manager, "dev").await, &servers[0]));
 }
 
-#[tokio::test]
+#[farm_test]
 async fn an_unknown_wiki_has_no_server() {
     let farm = Farm::new();
     let manager = farm.manager();
     assert!(matches!(manager.server(&wiki("nope")).await, Ok(None)));
 }
 
-#[tokio::test]
+#[farm_test]
 async fn a_config_save_rebuilds_that_wiki_and_keeps_the_others() {
     let farm = Farm::new();
     let manager = farm.manager();
@@ -72,7 +72,7 @@ async fn a_config_save_rebuilds_that_wiki_and_keeps_the_others() {
     assert!(Arc::ptr_eq(&main_before, &server(&manager, "main").await));
 }
 
-#[tokio::test]
+#[farm_test]
 async fn reach_comes_from_the_main_wiki_only() {
     let farm = Farm::new();
     let manager = farm.manager();
@@ -97,7 +97,7 @@ async fn reach_comes_from_the_main_wiki_only() {
     assert!(!main.reach() && !ids(&main, false).contains(&"list_wikis"));
 }
 
-#[tokio::test]
+#[farm_test]
 async fn another_process_changes_apply_on_the_next_request() {
     let farm = Farm::new();
     let manager = farm.manager();
@@ -105,12 +105,15 @@ async fn another_process_changes_apply_on_the_next_request() {
     assert!(before.enabled());
     // An admin command in another process: its store has no link to this manager's listener.
     let admin = farm.other_process();
-    configure(&admin, "dev", |config| {
+    configure(admin.as_ref(), "dev", |config| {
         config.enabled = false;
         config.description = Some("Disabled for maintenance".into());
     });
+    farm.until_seen("the wiki disabled", async || {
+        !server(&manager, "dev").await.enabled()
+    })
+    .await;
     let after = server(&manager, "dev").await;
-    assert!(!after.enabled());
     assert!(after.instructions().starts_with("Disabled for maintenance"));
 
     // Rights changed elsewhere reach the doors of the next call too.
@@ -130,8 +133,10 @@ async fn another_process_changes_apply_on_the_next_request() {
     admin
         .set_right(&deny)
         .unwrap_or_else(|error| panic!("{error}"));
-    let main = server(&manager, "main").await;
-    assert!(!visible(&manager, &main));
+    farm.until_seen("the page denied", async || {
+        !visible(&manager, &server(&manager, "main").await)
+    })
+    .await;
     // A user created elsewhere is simply there (no restart, no stale cache to clear).
     admin
         .create_user("carol", None)
@@ -139,7 +144,7 @@ async fn another_process_changes_apply_on_the_next_request() {
     assert!(server(&manager, "main").await.enabled());
 }
 
-#[tokio::test]
+#[farm_test]
 async fn faulty_tools_are_skipped_and_the_others_serve() {
     logs::capture();
     let farm = Farm::new();
@@ -155,7 +160,7 @@ async fn faulty_tools_are_skipped_and_the_others_serve() {
     }
 }
 
-#[tokio::test]
+#[farm_test]
 async fn unknown_ids_in_a_stored_list_are_ignored() {
     logs::capture();
     let farm = Farm::new();

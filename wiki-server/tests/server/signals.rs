@@ -5,6 +5,7 @@
 
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
+use wiki_server::testing::farm_test;
 
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, ClientRequest, ProgressNotificationParam,
@@ -13,7 +14,6 @@ use rmcp::service::{NotificationContext, PeerRequestOptions, RoleClient};
 use rmcp::{ClientHandler, ServiceExt};
 use serde_json::{Value, json};
 use wiki_server::{McpHandler, ServerSettings};
-use wiki_store::WikiStore;
 
 use crate::harness::{Farm, alice, call, client};
 use crate::logs;
@@ -31,7 +31,7 @@ async fn audited(tool: &str, outcome: &str) -> bool {
     false
 }
 
-#[tokio::test]
+#[farm_test]
 async fn list_wikis_answers_structured_content_its_schema_accepts() {
     let farm = Farm::new();
     let user = client(farm.manager(), alice("main")).await;
@@ -68,7 +68,7 @@ async fn list_wikis_answers_structured_content_its_schema_accepts() {
     );
 }
 
-#[tokio::test]
+#[farm_test]
 async fn a_timed_out_call_says_so_and_is_audited_timeout() {
     logs::capture();
     let farm = Farm::new();
@@ -87,7 +87,7 @@ async fn a_timed_out_call_says_so_and_is_audited_timeout() {
     assert!(audited("sleepy", "timeout").await);
 }
 
-#[tokio::test]
+#[farm_test]
 async fn notifications_cancelled_stops_the_call_and_is_audited_cancelled() {
     logs::capture();
     let farm = Farm::new();
@@ -100,23 +100,29 @@ async fn notifications_cancelled_stops_the_call_and_is_audited_cancelled() {
         wiki_server::Caller::user(crate::harness::wiki("cancelling"), "alice"),
     )
     .await;
-    let request =
-        ClientRequest::CallToolRequest(CallToolRequest::new(CallToolRequestParams::new("sleepy")));
-    let handle = alice
-        .peer()
-        .send_cancellable_request(request, PeerRequestOptions::no_options())
-        .await
-        .unwrap_or_else(|e| panic!("{e}"));
-    tokio::time::sleep(Duration::from_millis(100)).await;
-    handle
-        .cancel(Some("the person changed their mind".to_owned()))
-        .await
-        .unwrap_or_else(|e| panic!("{e}"));
+    call_then_cancel(&alice, "sleepy", Duration::from_millis(100)).await;
     assert!(
         audited("sleepy", "cancelled").await,
         "{:#?}",
         logs::lines_with(&["audit", "tool=sleepy"])
     );
+}
+
+/// Calls `tool` from `client` and cancels the request (`notifications/cancelled`) `after` it
+/// was sent.
+async fn call_then_cancel(client: &crate::harness::Client, tool: &'static str, after: Duration) {
+    let request =
+        ClientRequest::CallToolRequest(CallToolRequest::new(CallToolRequestParams::new(tool)));
+    let handle = client
+        .peer()
+        .send_cancellable_request(request, PeerRequestOptions::no_options())
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    tokio::time::sleep(after).await;
+    handle
+        .cancel(Some("the person changed their mind".to_owned()))
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
 }
 
 /// A client that keeps the progress notifications it receives.
@@ -136,7 +142,7 @@ impl ClientHandler for Recording {
     }
 }
 
-#[tokio::test]
+#[farm_test]
 async fn a_request_with_a_progress_token_gets_throttled_progress_notifications() {
     let farm = Farm::new();
     let (server_io, client_io) = tokio::io::duplex(1 << 16);
@@ -182,4 +188,153 @@ async fn a_request_with_a_progress_token_gets_throttled_progress_notifications()
         seen.last().and_then(|p| p.message.clone()),
         Some("step 5".to_owned())
     );
+}
+
+/// Waits up to ten seconds for how the `grind` call on `wiki` ended.
+async fn grind_end(wiki: &str) -> Option<String> {
+    for _ in 0..1000 {
+        let ends = crate::tools::GRIND_ENDS
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone();
+        if let Some((_, end)) = ends.iter().find(|(on, _)| on == wiki) {
+            return Some(end.clone());
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    None
+}
+
+/// A wiki of the test's own (audit lines and grind ends are told apart by it) and alice's
+/// client on it.
+async fn own_wiki(
+    farm: &Farm,
+    manager: Arc<wiki_server::Manager>,
+    id: &str,
+) -> crate::harness::Client {
+    farm.store
+        .create_wiki(&crate::harness::wiki(id), id)
+        .unwrap_or_else(|e| panic!("{e}"));
+    client(
+        manager,
+        wiki_server::Caller::user(crate::harness::wiki(id), "alice"),
+    )
+    .await
+}
+
+#[farm_test]
+async fn notifications_cancelled_interrupts_the_store_work_of_the_call() {
+    logs::capture();
+    let farm = Farm::new();
+    let alice = own_wiki(&farm, farm.manager(), "grinding").await;
+    call_then_cancel(&alice, "grind", Duration::from_millis(200)).await;
+    // The loop ignores the signal: only the store interrupting its statement ends it early.
+    assert_eq!(grind_end("grinding").await.as_deref(), Some("interrupted"));
+    assert!(audited("grind", "cancelled").await);
+}
+
+#[farm_test]
+async fn a_timed_out_store_call_answers_in_time_stops_and_others_keep_answering() {
+    logs::capture();
+    let farm = Farm::new();
+    let timeout = Duration::from_millis(400);
+    let manager = farm.manager_with(ServerSettings::default().with_call_timeout(timeout));
+    let alice = own_wiki(&farm, Arc::clone(&manager), "timing").await;
+    let other = client(manager, crate::harness::alice("main")).await;
+    let started = tokio::time::Instant::now();
+    let grinding = call(&alice, "grind", json!({}));
+    let meanwhile = async {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        call(&other, "echo", json!({"text": "still here"})).await
+    };
+    let (ground, echoed) = tokio::join!(grinding, meanwhile);
+    let answered = started.elapsed();
+    assert_eq!(echoed.as_deref(), Ok("still here"));
+    let refusal = ground.err().unwrap_or_default();
+    assert!(
+        refusal.starts_with("Error: tool 'grind' did not finish within 400 ms"),
+        "{refusal}"
+    );
+    assert!(answered < timeout + Duration::from_secs(1), "{answered:?}");
+    assert_eq!(grind_end("timing").await.as_deref(), Some("interrupted"));
+    assert!(audited("grind", "timeout").await);
+}
+
+/// Whether the `queued` call on `wiki` ran its heavy job.
+fn queued_ran(wiki: &str) -> bool {
+    crate::tools::QUEUED_RAN
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .iter()
+        .any(|on| on == wiki)
+}
+
+/// Takes every heavy slot of the process with a job that holds it until the returned senders
+/// are dropped; returns once every slot is held, with the holders' tasks.
+async fn hold_every_heavy_slot() -> (
+    Vec<std::sync::mpsc::Sender<()>>,
+    Vec<tokio::task::JoinHandle<Result<(), wiki_server::heavy::NotRun>>>,
+) {
+    let slots = wiki_server::budgets::budgets().heavy_slots;
+    let (started, mut running) = tokio::sync::mpsc::unbounded_channel::<()>();
+    let mut releases = Vec::new();
+    let mut holders = Vec::new();
+    for _ in 0..slots {
+        let (release, held) = std::sync::mpsc::channel::<()>();
+        let started = started.clone();
+        releases.push(release);
+        holders.push(tokio::spawn(async move {
+            let never = wiki_server::prelude::CancellationToken::new();
+            wiki_server::heavy::run_heavy(&never, move || {
+                let _ = started.send(());
+                // Returns once the sender is dropped.
+                let _ = held.recv();
+            })
+            .await
+        }));
+    }
+    for _ in 0..slots {
+        running.recv().await;
+    }
+    (releases, holders)
+}
+
+#[tokio::test]
+async fn a_call_stopped_while_its_heavy_job_waits_for_a_slot_never_runs_the_job() {
+    logs::capture();
+    let farm = Farm::new();
+    let manager =
+        farm.manager_with(ServerSettings::default().with_call_timeout(Duration::from_millis(300)));
+    let cancelling = own_wiki(&farm, farm.manager(), "queued-cancel").await;
+    let timing = own_wiki(&farm, manager, "queued-timeout").await;
+
+    let (releases, holders) = hold_every_heavy_slot().await;
+    // Cancelled by the client while waiting.
+    call_then_cancel(&cancelling, "queued", Duration::from_millis(200)).await;
+    assert!(audited("queued", "cancelled").await);
+    // Timed out while waiting (the slots stay taken past the call timeout).
+    let refusal = call(&timing, "queued", json!({})).await.err();
+    assert!(
+        refusal
+            .as_deref()
+            .is_some_and(|r| r.starts_with("Error: tool 'queued' did not finish within 300 ms")),
+        "{refusal:?}"
+    );
+    drop(releases);
+    for holder in holders {
+        assert!(holder.await.is_ok_and(|held| held.is_ok()));
+    }
+    // Slots are free now: a job still queued would run at once. Neither does.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(!queued_ran("queued-cancel"), "the cancelled call's job ran");
+    assert!(
+        !queued_ran("queued-timeout"),
+        "the timed-out call's job ran"
+    );
+    // The same call with a free slot runs its job: the record above is not vacuous.
+    assert_eq!(
+        call(&timing, "queued", json!({})).await.as_deref(),
+        Ok("ran")
+    );
+    assert!(queued_ran("queued-timeout"));
 }

@@ -55,6 +55,66 @@ impl Execute for Sleepy {
     }
 }
 
+/// How each `grind` call's store work ended, by wiki: `interrupted` when the store stopped it.
+pub(crate) static GRIND_ENDS: std::sync::Mutex<Vec<(String, String)>> =
+    std::sync::Mutex::new(Vec::new());
+
+/// Read one document over and over for up to a minute, never checking the call's signal.
+#[mcp_tool(id = "grind", category = "Testing")]
+pub(crate) struct Grind {}
+
+impl Execute for Grind {
+    async fn execute(self, ctx: &ToolContext) -> ToolResult {
+        let wiki = ctx.wiki().cloned().unwrap_or_else(WikiId::main);
+        let page = DocumentReference::parse("Sandbox.WebHome", &wiki)
+            .map_err(|e| ToolError::new(e.to_string()))?;
+        ctx.store_call("grind", move |store| {
+            // Only the store can end this loop early: it ignores the call's signal on purpose.
+            let until = std::time::Instant::now() + Duration::from_secs(60);
+            let end = loop {
+                if let Err(error) = store.document(&page, None) {
+                    break match error {
+                        StoreError::Interrupted => "interrupted".to_owned(),
+                        other => other.to_string(),
+                    };
+                }
+                if std::time::Instant::now() > until {
+                    break "ran a minute".to_owned();
+                }
+            };
+            GRIND_ENDS
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .push((wiki.to_string(), end));
+            Ok(())
+        })
+        .await?;
+        Ok(ToolOutput::text("ground"))
+    }
+}
+
+/// The wikis whose `queued` call's heavy job ran.
+pub(crate) static QUEUED_RAN: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+
+/// Run a job in a heavy-work slot that records that it ran.
+#[mcp_tool(id = "queued", category = "Testing")]
+pub(crate) struct Queued {}
+
+impl Execute for Queued {
+    async fn execute(self, ctx: &ToolContext) -> ToolResult {
+        let wiki = ctx.wiki().cloned().unwrap_or_else(WikiId::main).to_string();
+        wiki_server::heavy::run_heavy(ctx.cancellation(), move || {
+            QUEUED_RAN
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .push(wiki);
+        })
+        .await
+        .map_err(|not_run| not_run.tool_error("running test jobs"))?;
+        Ok(ToolOutput::text("ran"))
+    }
+}
+
 /// Pretend to change content.
 #[mcp_tool(id = "scribble", category = "Testing", write)]
 pub(crate) struct Scribble {}

@@ -3,6 +3,7 @@
 //! Splitting by aggregate keeps each trait small and lets backends and callers grow one aggregate
 //! without touching the others. Every method is synchronous and returns [`crate::Result`].
 
+mod admin;
 mod attachment;
 mod changes;
 mod config;
@@ -19,6 +20,7 @@ mod user;
 mod vector;
 mod wiki;
 
+pub use admin::AdminStore;
 pub use attachment::AttachmentStore;
 pub use changes::{ChangeFeed, ChangeListener, Subscription};
 pub use config::ConfigStore;

@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 use crate::error::{InvalidInput, StoreError};
+use crate::model::rules::FieldRules;
 
 /// A class: its name and its fields in display order (disabled fields included).
 #[derive(Debug, Clone, PartialEq)]
@@ -55,6 +56,8 @@ pub struct FieldDefinition {
     pub pretty_name: Option<String>,
     /// The type and its type-specific attributes.
     pub field_type: FieldType,
+    /// Its default value and validation rule.
+    pub rules: FieldRules,
     /// Removed from the class: hidden from reads and queries, values kept.
     pub disabled: bool,
 }
@@ -128,18 +131,37 @@ impl FieldType {
         }
     }
 
-    /// The attribute names this type accepts (a closed list per type).
+    /// The attribute names this type accepts (a closed list per type): its own, then the rule
+    /// attributes ([`FieldRules`]); a Password takes no default (it would be a shared secret).
     pub fn accepted_attributes(type_name: &str) -> &'static [&'static str] {
         match type_name {
-            "Number" => &["number_type"],
-            "Date" => &["date_only"],
-            "StaticList" => &["values", "multiselect"],
-            _ => &[],
+            "Number" => &[
+                "number_type",
+                "default",
+                "validation_regexp",
+                "validation_message",
+            ],
+            "Date" => &[
+                "date_only",
+                "default",
+                "validation_regexp",
+                "validation_message",
+            ],
+            "StaticList" => &[
+                "values",
+                "multiselect",
+                "default",
+                "validation_regexp",
+                "validation_message",
+            ],
+            "Password" => &["validation_regexp", "validation_message"],
+            _ => &["default", "validation_regexp", "validation_message"],
         }
     }
 
     /// Builds a type from its name and its attributes, refusing an unknown type, an unknown
-    /// attribute (listing the accepted ones) or a malformed attribute value.
+    /// attribute (listing the accepted ones) or a malformed attribute value. Rule attributes are
+    /// accepted and left to [`FieldRules`].
     pub fn from_parts(
         type_name: &str,
         attributes: &BTreeMap<String, String>,
@@ -298,10 +320,11 @@ pub fn validate_field_name(name: &str) -> Result<(), StoreError> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn attrs(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
+    /// An attribute map from pairs (shared by the unit tests of field types and rules).
+    pub(crate) fn attrs(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
         pairs
             .iter()
             .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
@@ -340,18 +363,21 @@ mod tests {
         assert!(matches!(
             unknown_attr,
             Err(StoreError::Invalid(InvalidInput::FieldAttribute {
-                accepted: ["number_type"],
+                accepted: ["number_type", "default", ..],
                 ..
             }))
         ));
-        let none_taken = FieldType::from_parts("Email", &attrs(&[("x", "1")]));
+        let rules_only = FieldType::from_parts("Email", &attrs(&[("x", "1")]));
         assert!(matches!(
-            none_taken,
+            rules_only,
             Err(StoreError::Invalid(InvalidInput::FieldAttribute {
-                accepted: [],
+                accepted: ["default", "validation_regexp", "validation_message"],
                 ..
             }))
         ));
+        let no_secret_default = FieldType::from_parts("Password", &attrs(&[("default", "x")]));
+        assert!(no_secret_default.is_err());
+        assert!(FieldType::from_parts("Email", &attrs(&[("default", "a@b.org")])).is_ok());
         assert!(FieldType::from_parts("Number", &attrs(&[("number_type", "big")])).is_err());
         assert!(FieldType::from_parts("StaticList", &BTreeMap::new()).is_err());
         assert!(FieldType::from_parts("Date", &attrs(&[("date_only", "yes")])).is_err());
@@ -383,12 +409,14 @@ mod tests {
                     name: "a".into(),
                     pretty_name: None,
                     field_type: FieldType::String,
+                    rules: FieldRules::default(),
                     disabled: false,
                 },
                 FieldDefinition {
                     name: "b".into(),
                     pretty_name: None,
                     field_type: FieldType::String,
+                    rules: FieldRules::default(),
                     disabled: true,
                 },
             ],

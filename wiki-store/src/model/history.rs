@@ -4,6 +4,7 @@ use std::fmt;
 
 use time::OffsetDateTime;
 
+use crate::model::structure::{Structure, StructureComparison};
 use crate::model::version::Version;
 
 /// One revision's metadata.
@@ -32,6 +33,9 @@ pub struct Revision {
     pub syntax: String,
     /// The hidden flag at that version.
     pub hidden: bool,
+    /// The document's objects and attachments as that version left them; `None` for a
+    /// translation row, and for a revision saved before revisions recorded them.
+    pub structure: Option<Structure>,
 }
 
 /// A page of a row's history, newest first.
@@ -56,6 +60,8 @@ pub struct RevisionDiff {
     pub title_change: Option<(String, String)>,
     /// The hunks, in order; empty when the contents are identical.
     pub hunks: Vec<DiffHunk>,
+    /// How the objects and attachments of the two revisions compare.
+    pub structure: StructureComparison,
 }
 
 /// One `@@ -a,b +c,d @@` hunk.

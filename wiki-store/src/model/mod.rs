@@ -1,5 +1,6 @@
 //! The store's data model: plain types, one file per entity, independent of any backend.
 
+pub mod admin;
 pub mod attachment;
 pub mod change;
 pub mod class;
@@ -11,7 +12,9 @@ pub mod locale;
 pub mod mcp_config;
 pub mod object;
 pub mod rights;
+pub mod rules;
 pub mod search;
+pub mod structure;
 pub mod token;
 pub mod trash;
 pub mod user;

@@ -6,6 +6,7 @@ use time::OffsetDateTime;
 
 use crate::model::class::FieldType;
 use crate::model::document::{Expected, SaveOutcome};
+use crate::model::rules::FieldRules;
 use crate::model::version::Version;
 use crate::reference::DocumentReference;
 
@@ -51,7 +52,8 @@ pub struct ObjectWrite {
     pub class: String,
     /// The object to update; `None` creates the next number.
     pub number: Option<u32>,
-    /// Field values as text, coerced to each field's type. Fields not named keep their value.
+    /// Field values as text, coerced to each field's type and held to its validation rule.
+    /// Fields not named keep their value; on a new object they take their default, if any.
     pub values: BTreeMap<String, String>,
     /// A new document title, if any.
     pub title: Option<String>,
@@ -104,10 +106,14 @@ pub enum FieldChange {
         name: String,
         /// Its type and attributes.
         field_type: FieldType,
+        /// Its default and validation rule (checked against the type before anything is
+        /// written).
+        rules: FieldRules,
         /// A human label.
         pretty_name: Option<String>,
     },
-    /// Changes a field's label and/or type-specific attributes (not its type).
+    /// Changes a field's label and/or attributes, type-specific or rules (not its type); an
+    /// empty rule attribute clears the rule.
     Modify {
         /// The field name.
         name: String,

@@ -33,7 +33,7 @@ pub enum SearchSort {
 /// A search (with words) or a browse (without), with filters and paging.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SearchQuery {
-    /// The agent's words; `None` browses. Each word is matched on its own, all are required, and
+    /// The agent's words; `None` browses. Each word is matched on its own, all are required (or any: [`SearchQuery::words`]), and
     /// no search syntax is interpreted.
     pub text: Option<String>,
     /// The wikis searched.
@@ -59,6 +59,21 @@ pub struct SearchQuery {
     /// How many candidates to examine at most; the total is then a lower bound
     /// ([`SearchResults::total_capped`]).
     pub scan_limit: usize,
+    /// Which of the words a row must contain: all (the default), or any.
+    pub words: WordMatch,
+}
+
+/// Which of a search's words a row must contain.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum WordMatch {
+    /// Every word (the reference's rule for keyword search).
+    #[default]
+    All,
+    /// At least one, rows with more of the words first (SQLite's bm25 also weighs rarer words
+    /// higher; PostgreSQL's `ts_rank` does not); common English function words
+    /// ("the", "how") are left out unless the text has no other word. For natural-language
+    /// questions, where requiring every word finds nothing.
+    Any,
 }
 
 impl SearchQuery {
@@ -77,6 +92,7 @@ impl SearchQuery {
             offset: 0,
             limit: 10,
             scan_limit: 2000,
+            words: WordMatch::All,
         }
     }
 }

@@ -67,11 +67,22 @@ pub fn coerce_value(field: &FieldDefinition, raw: &str) -> Result<StoredValue, S
         FieldType::Boolean => parse_boolean(raw)
             .map(|b| StoredValue::Integer(i64::from(b)))
             .ok_or_else(|| refuse("true, false, 1 or 0")),
-        FieldType::Date { date_only } => parse_date(raw, *date_only)
+        FieldType::Date { date_only: false } => parse_date(raw)
             .map(|date| StoredValue::Integer(date.unix_timestamp()))
             .ok_or_else(|| {
                 refuse("a date as YYYY-MM-DD, YYYY-MM-DD HH:MM or RFC 3339 (2026-11-30T09:30:00Z)")
             }),
+        // A time of day would be lost: refused, not truncated (midnight UTC loses nothing).
+        FieldType::Date { date_only: true } => match parse_date(raw) {
+            Some(date) if date.time() == Time::MIDNIGHT => {
+                Ok(StoredValue::Integer(date.unix_timestamp()))
+            }
+            Some(_) => Err(refuse(
+                "a date without a time of day, e.g. 2026-11-30: it holds a date only, so drop \
+                 the time (or make the field a date-time with date_only=false)",
+            )),
+            None => Err(refuse("a date as YYYY-MM-DD, e.g. 2026-11-30")),
+        },
         FieldType::StaticList {
             values,
             multiselect,
@@ -147,8 +158,18 @@ fn parse_boolean(raw: &str) -> Option<bool> {
     }
 }
 
-/// Parses the accepted date forms; `date_only` truncates to midnight UTC.
-pub(crate) fn parse_date(raw: &str, date_only: bool) -> Option<OffsetDateTime> {
+/// Whether writing `raw` to `field` clears its value: an empty (or blank) value of a field
+/// that is not text (a number, a flag, a date, a list, an e-mail address, a page). Text fields
+/// store the empty text; a Password is never cleared this way.
+pub fn clears(field: &FieldDefinition, raw: &str) -> bool {
+    !matches!(
+        field.field_type,
+        FieldType::String | FieldType::TextArea | FieldType::Password
+    ) && raw.trim().is_empty()
+}
+
+/// Parses the accepted date forms, in UTC.
+pub(crate) fn parse_date(raw: &str) -> Option<OffsetDateTime> {
     let raw = raw.trim();
     let parsed = OffsetDateTime::parse(raw, &Rfc3339)
         .ok()
@@ -172,11 +193,7 @@ pub(crate) fn parse_date(raw: &str, date_only: bool) -> Option<OffsetDateTime> {
                 .map(|day| day.with_time(Time::MIDNIGHT).assume_utc())
         })?
         .to_offset(time::UtcOffset::UTC);
-    Some(if date_only {
-        parsed.replace_time(Time::MIDNIGHT)
-    } else {
-        parsed
-    })
+    Some(parsed)
 }
 
 fn is_email(text: &str) -> bool {
@@ -201,6 +218,7 @@ mod tests {
             name: "f".into(),
             pretty_name: None,
             field_type,
+            rules: Default::default(),
             disabled: false,
         }
     }
@@ -239,7 +257,7 @@ mod tests {
             ),
             (
                 FieldType::Date { date_only: true },
-                "2026-11-30T23:59:00Z",
+                "2026-11-30T00:00:00Z",
                 StoredValue::Integer(1_795_996_800),
             ),
             (
@@ -298,6 +316,17 @@ mod tests {
                 "2026-02-30",
                 "YYYY-MM-DD",
             ),
+            // Regression (issue 11): the time of day was silently dropped.
+            (
+                FieldType::Date { date_only: true },
+                "2026-11-30T23:59:00Z",
+                "without a time of day",
+            ),
+            (
+                FieldType::Date { date_only: true },
+                "2026-11-30T00:00:00+02:00",
+                "without a time of day",
+            ),
             (list(false), "Sport", "one of: News, Personal, Other"),
             (list(false), "News|Other", "one of"),
             (list(true), "News|Sport", "each one of"),
@@ -314,6 +343,24 @@ mod tests {
                 }
                 other => panic!("{ty} {raw:?} should be refused, got {other:?}"),
             }
+        }
+    }
+
+    #[test]
+    fn an_empty_value_clears_a_field_that_is_not_text() {
+        for ty in [
+            FieldType::Number(NumberKind::Integer),
+            FieldType::Boolean,
+            FieldType::Date { date_only: true },
+            list(false),
+            FieldType::Email,
+            FieldType::Page,
+        ] {
+            assert!(clears(&field(ty.clone()), " "), "{ty}");
+            assert!(!clears(&field(ty.clone()), "1"), "{ty}");
+        }
+        for ty in [FieldType::String, FieldType::TextArea, FieldType::Password] {
+            assert!(!clears(&field(ty.clone()), ""), "{ty}");
         }
     }
 

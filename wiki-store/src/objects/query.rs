@@ -233,7 +233,7 @@ fn query_error(reason: String) -> StoreError {
 /// date-only field (so `due < 2026-12-01` compares against midnight as written).
 fn filter_value(field: &FieldDefinition, raw: &str) -> Result<StoredValue, StoreError> {
     if let FieldType::Date { .. } = field.field_type
-        && let Some(date) = parse_date(raw, false)
+        && let Some(date) = parse_date(raw)
     {
         return Ok(StoredValue::Integer(date.unix_timestamp()));
     }
@@ -250,6 +250,7 @@ mod tests {
             name: name.into(),
             pretty_name: None,
             field_type,
+            rules: Default::default(),
             disabled,
         };
         ClassDefinition {

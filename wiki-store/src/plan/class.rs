@@ -8,10 +8,12 @@
 //! [`PlannedChange`].
 
 use crate::error::{Entity, InvalidInput};
-use crate::model::class::{ClassDefinition, FieldType, validate_field_name};
+use crate::model::class::{ClassDefinition, validate_field_name};
 use crate::model::mcp_config::MCP_CONFIG_CLASS;
 use crate::model::object::{ClassChange, FieldChange};
+use crate::model::rules::{FieldRules, MESSAGE_ATTRIBUTE};
 use crate::model::wiki::WikiId;
+use crate::objects::validation::{check_rules, field_spec};
 use crate::plan::owner::Touch;
 use crate::plan::text::check_label;
 use crate::reference::{DocumentReference, RelativeReference};
@@ -72,9 +74,13 @@ pub(crate) fn validate_class_change<'c>(
 fn validate_field_change(change: &FieldChange) -> Result<()> {
     let pretty_name = match change {
         FieldChange::Add {
-            name, pretty_name, ..
+            name,
+            pretty_name,
+            field_type,
+            rules,
         } => {
             validate_field_name(name)?;
+            check_rules(name, field_type, rules)?;
             pretty_name.as_deref()
         }
         FieldChange::Modify { pretty_name, .. } => pretty_name.as_deref(),
@@ -137,12 +143,13 @@ pub(crate) fn plan_field_change<'c>(
         FieldChange::Add {
             name,
             field_type,
+            rules,
             pretty_name,
         } => Ok(Some(PlannedChange::Upsert {
             name,
             field_type: field_type.name(),
             pretty_name: pretty_name.as_deref(),
-            attributes: attributes_json(field_type)?,
+            attributes: attributes_json(field_type, rules)?,
         })),
         FieldChange::Modify {
             name,
@@ -151,17 +158,31 @@ pub(crate) fn plan_field_change<'c>(
         } => {
             let field = enabled(name).ok_or_else(|| unknown(name))?;
             let mut merged = field.field_type.attributes();
+            merged.extend(field.rules.attributes());
             merged.extend(attributes.iter().map(|(k, v)| (k.clone(), v.clone())));
-            let field_type = FieldType::from_parts(field.field_type.name(), &merged)?;
+            // Clearing the pattern clears its message; a message given while the field has no
+            // pattern would never be shown, so it is refused.
+            if FieldRules::orphan_message(&merged) {
+                if FieldRules::orphan_message(attributes) {
+                    return Err(InvalidInput::AttributeValue {
+                        attribute: "validation_message",
+                        expected: "a validation_regexp to go with it (the message explains the \
+                                   pattern)",
+                    }
+                    .into());
+                }
+                merged.remove(MESSAGE_ATTRIBUTE);
+            }
+            let (field_type, rules) = field_spec(name, field.field_type.name(), &merged)?;
             let pretty_name = pretty_name.as_deref().map(|p| (!p.is_empty()).then_some(p));
             let same_label = pretty_name.is_none_or(|label| label == field.pretty_name.as_deref());
-            if field_type == field.field_type && same_label {
+            if field_type == field.field_type && rules == field.rules && same_label {
                 return Ok(None);
             }
             Ok(Some(PlannedChange::Modify {
                 name,
                 pretty_name,
-                attributes: attributes_json(&field_type)?,
+                attributes: attributes_json(&field_type, &rules)?,
             }))
         }
         FieldChange::Remove { name } if enabled(name).is_none() => Err(unknown(name)),
@@ -174,7 +195,7 @@ mod tests {
     use std::collections::BTreeMap;
 
     use super::*;
-    use crate::model::class::FieldDefinition;
+    use crate::model::class::{FieldDefinition, FieldType};
 
     fn class_document() -> DocumentReference {
         DocumentReference::parse("Blog.PostClass", &WikiId::main())
@@ -189,12 +210,14 @@ mod tests {
                     name: "title".into(),
                     pretty_name: Some("Title".into()),
                     field_type: FieldType::String,
+                    rules: FieldRules::default(),
                     disabled: false,
                 },
                 FieldDefinition {
                     name: "old".into(),
                     pretty_name: None,
                     field_type: FieldType::Boolean,
+                    rules: FieldRules::default(),
                     disabled: true,
                 },
             ],
@@ -244,6 +267,7 @@ mod tests {
         let add = |name: &str| FieldChange::Add {
             name: name.into(),
             field_type: FieldType::TextArea,
+            rules: FieldRules::default(),
             pretty_name: None,
         };
         assert!(matches!(

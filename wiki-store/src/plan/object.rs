@@ -15,7 +15,8 @@ use crate::error::Entity;
 use crate::model::class::ClassDefinition;
 use crate::model::object::FieldValue;
 use crate::model::object::{ObjectDelete, ObjectWrite};
-use crate::objects::coerce::{StoredValue, coerce_value, decode_value};
+use crate::objects::coerce::{StoredValue, clears, coerce_value, decode_value};
+use crate::objects::validation::check_value;
 use crate::plan::class::{class_reference, refuse_reserved};
 use crate::plan::owner::Touch;
 use crate::reference::DocumentReference;
@@ -82,34 +83,56 @@ pub(crate) fn unknown_object(
     )
 }
 
-/// Every value coerced to its enabled field's stored form, in field-name order; the first
-/// unknown field or bad value refuses the whole write. Password values come back sealed.
+/// One field's new value: `None` clears it (see [`clears`]).
+pub(crate) type NewValue<'v> = (&'v str, Option<StoredValue>);
+
+/// Every value held to its enabled field's validation rule and coerced to its stored form (an
+/// empty value of a field that is not text clears it), in field-name order, then, when
+/// `creating` a new object, the defaults of the fields not named; the first unknown field, bad
+/// value or broken rule refuses the whole write. Password values come back sealed.
 pub(crate) fn coerce_values<'v>(
-    class: &ClassDefinition,
+    class: &'v ClassDefinition,
     values: &'v BTreeMap<String, String>,
-) -> Result<Vec<(&'v str, StoredValue)>> {
-    values
+    creating: bool,
+) -> Result<Vec<NewValue<'v>>> {
+    let mut coerced = values
         .iter()
         .map(|(name, raw)| {
-            Ok((
-                name.as_str(),
-                coerce_value(class.require_field(name)?, raw)?,
-            ))
+            let field = class.require_field(name)?;
+            check_value(field, raw)?;
+            let value = if clears(field, raw) {
+                None
+            } else {
+                Some(coerce_value(field, raw)?)
+            };
+            Ok((name.as_str(), value))
         })
-        .collect()
+        .collect::<Result<Vec<_>>>()?;
+    if creating {
+        for field in class.fields.iter().filter(|field| !field.disabled) {
+            if let Some(default) = &field.rules.default
+                && !values.contains_key(&field.name)
+            {
+                check_value(field, default)?;
+                coerced.push((field.name.as_str(), Some(coerce_value(field, default)?)));
+            }
+        }
+    }
+    Ok(coerced)
 }
 
 /// Whether an object already stores each of `values` exactly, `stored` reading one field's
-/// current value. Values are compared as stored, after coercion, so another spelling of a stored
-/// value (`" 3 "`, `"a, b"`, a date-only field given a time) matches. A Password value never
+/// current value (clearing an unset field changes nothing). Values are compared as stored, after
+/// coercion, so another spelling of a stored value (`" 3 "`, `"a, b"`, `2026-11-30T00:00:00Z`
+/// for a date-only field's `2026-11-30`) matches. A Password value never
 /// does: it is sealed with a fresh salt, and a "nothing changed" answer would otherwise confirm
 /// the secret to whoever guessed it.
 pub(crate) fn holds_values(
-    values: &[(&str, StoredValue)],
+    values: &[NewValue<'_>],
     mut stored: impl FnMut(&str) -> Result<Option<StoredValue>>,
 ) -> Result<bool> {
     for (field, value) in values {
-        if stored(field)?.as_ref() != Some(value) {
+        if stored(field)? != *value {
             return Ok(false);
         }
     }
@@ -140,12 +163,14 @@ pub(crate) fn visible_values(
 mod tests {
     use super::*;
     use crate::model::class::{FieldDefinition, FieldType, NumberKind};
+    use crate::model::rules::FieldRules;
 
     fn class() -> ClassDefinition {
         let field = |name: &str, field_type| FieldDefinition {
             name: name.into(),
             pretty_name: None,
             field_type,
+            rules: FieldRules::default(),
             disabled: false,
         };
         ClassDefinition {
@@ -160,7 +185,8 @@ mod tests {
     #[test]
     fn another_spelling_of_a_stored_value_holds_but_a_password_never_does() {
         let values = BTreeMap::from([("priority".to_owned(), " 3 ".to_owned())]);
-        let coerced = coerce_values(&class(), &values).unwrap_or_else(|e| panic!("{e}"));
+        let class = class();
+        let coerced = coerce_values(&class, &values, false).unwrap_or_else(|e| panic!("{e}"));
         let stored = |_: &str| Ok(Some(StoredValue::Integer(3)));
         assert_eq!(holds_values(&coerced, stored).ok(), Some(true));
         let other = |_: &str| Ok(Some(StoredValue::Integer(4)));
@@ -168,11 +194,11 @@ mod tests {
         assert_eq!(holds_values(&coerced, |_| Ok(None)).ok(), Some(false));
 
         let secret = BTreeMap::from([("secret".to_owned(), "hunter2".to_owned())]);
-        let sealed = coerce_values(&class(), &secret).unwrap_or_else(|e| panic!("{e}"));
-        let again = coerce_values(&class(), &secret).unwrap_or_else(|e| panic!("{e}"));
+        let sealed = coerce_values(&class, &secret, false).unwrap_or_else(|e| panic!("{e}"));
+        let again = coerce_values(&class, &secret, false).unwrap_or_else(|e| panic!("{e}"));
         let stored_seal = sealed[0].1.clone();
         assert_eq!(
-            holds_values(&again, |_| Ok(Some(stored_seal.clone()))).ok(),
+            holds_values(&again, |_| Ok(stored_seal.clone())).ok(),
             Some(false)
         );
     }
@@ -203,6 +229,6 @@ mod tests {
             ("priority".to_owned(), "1".to_owned()),
             ("nope".to_owned(), "x".to_owned()),
         ]);
-        assert!(coerce_values(&class(), &values).is_err());
+        assert!(coerce_values(&class(), &values, false).is_err());
     }
 }

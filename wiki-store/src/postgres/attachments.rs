@@ -38,6 +38,24 @@ fn info_row(row: &Row) -> Result<AttachmentInfo> {
     })
 }
 
+/// The current version of each attachment of the document row `document_id`, by name.
+pub(crate) fn current_attachments(
+    conn: &mut Conn,
+    document_id: i64,
+) -> Result<Vec<AttachmentInfo>> {
+    conn.query(
+        &format!(
+            "SELECT DISTINCT ON (a.name) {INFO_COLUMNS} FROM attachments a \
+             JOIN attachment_versions v ON v.attachment_id = a.id WHERE a.document_id = $1 \
+             ORDER BY a.name, v.version_major DESC, v.version_minor DESC"
+        ),
+        &[&document_id],
+    )?
+    .iter()
+    .map(info_row)
+    .collect()
+}
+
 /// A version's number, size and media types, from columns 1 to 5 of a row.
 fn version_of(row: &Row) -> Result<(Version, u64, MediaTypes)> {
     Ok((
@@ -54,17 +72,7 @@ impl AttachmentStore for PostgresStore {
     fn attachments(&self, reference: &DocumentReference) -> Result<Vec<AttachmentInfo>> {
         self.snapshot(|conn| {
             let document_id = require_document(conn, reference)?;
-            conn.query(
-                &format!(
-                    "SELECT DISTINCT ON (a.name) {INFO_COLUMNS} FROM attachments a \
-                     JOIN attachment_versions v ON v.attachment_id = a.id WHERE a.document_id = $1 \
-                     ORDER BY a.name, v.version_major DESC, v.version_minor DESC"
-                ),
-                &[&document_id],
-            )?
-            .iter()
-            .map(info_row)
-            .collect()
+            current_attachments(conn, document_id)
         })
     }
 

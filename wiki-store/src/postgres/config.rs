@@ -6,6 +6,7 @@ use crate::api::ConfigStore;
 use crate::model::document::SaveOutcome;
 use crate::model::locale::Locale;
 use crate::model::mcp_config::{MCP_CONFIG_CLASS, MCP_CONFIG_DOCUMENT, McpConfig};
+use crate::model::rules::FieldRules;
 use crate::model::wiki::WikiId;
 use crate::plan::config::{
     class_touch, config_read, config_touch, config_values, missing_fields, or_fail_closed,
@@ -78,7 +79,7 @@ fn ensure_config_class(
             name,
             field_type.name(),
             None,
-            &attributes_json(&field_type)?,
+            &attributes_json(&field_type, &FieldRules::default())?,
         )?;
     }
     Ok(true)

@@ -25,6 +25,10 @@ impl<T> PgResultExt<T> for Result<T, postgres::Error> {
 
 /// The store error for a `postgres` error.
 pub(crate) fn store_error(error: postgres::Error) -> StoreError {
+    // Our caller's cancel, not the statement timeout: both end with `query_canceled`.
+    if error.code() == Some(&SqlState::QUERY_CANCELED) && crate::interrupt::fired() {
+        return StoreError::Interrupted;
+    }
     if is_unavailable(&error) {
         StoreError::unavailable(error)
     } else {

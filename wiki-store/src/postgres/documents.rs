@@ -230,6 +230,9 @@ pub(crate) fn write_row(
 ) -> Result<i64> {
     let now = now_ms();
     let (major, minor) = version_columns(write.version);
+    if let Some(id) = id {
+        tx.settle(id)?;
+    }
     let row = match id {
         Some(id) => tx.query_one(
             "WITH row AS (UPDATE documents SET title = $2, content = $3, syntax = $4, hidden = $5, author = $6, \
@@ -253,6 +256,9 @@ pub(crate) fn write_row(
         }
     };
     let id = row.col(0)?;
+    if write.translation.is_none() {
+        tx.revised(write.reference.wiki().clone(), id, write.version);
+    }
     let (wiki, event) = write.event();
     tx.emit(wiki, event);
     Ok(id)
@@ -381,14 +387,14 @@ impl DocumentStore for PostgresStore {
         from: Version,
         to: Version,
     ) -> Result<RevisionDiff> {
-        let (old, new) = self.snapshot(|conn| {
+        let (old, new, translation) = self.snapshot(|conn| {
             let row =
                 resolve_row(conn, reference, locale)?.ok_or_else(|| unknown_document(reference))?;
             let old =
                 history::revision(conn, row.id, from)?.ok_or_else(|| unknown_revision(from))?;
             let new = history::revision(conn, row.id, to)?.ok_or_else(|| unknown_revision(to))?;
-            Ok((old, new))
+            Ok((old, new, row.locale != DEFAULT_ROW))
         })?;
-        Ok(crate::history::diff(old, new))
+        Ok(crate::history::diff(old, new, translation))
     }
 }

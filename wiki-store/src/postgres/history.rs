@@ -48,7 +48,7 @@ pub(crate) fn page(
 pub(crate) fn revision(conn: &mut Conn, row_id: i64, version: Version) -> Result<Option<Revision>> {
     let (major, minor) = version_columns(version);
     conn.query_opt(
-        "SELECT author, saved_ms, comment, title, content, syntax, hidden FROM revisions \
+        "SELECT author, saved_ms, comment, title, content, syntax, hidden, structure FROM revisions \
          WHERE document_id = $1 AND major = $2 AND minor = $3",
         &[&row_id, &major, &minor],
     )?
@@ -64,6 +64,7 @@ pub(crate) fn revision(conn: &mut Conn, row_id: i64, version: Version) -> Result
             content: row.col(4)?,
             syntax: row.col(5)?,
             hidden: row.col(6)?,
+            structure: crate::structure::decode(row.col::<Option<String>>(7)?.as_deref())?,
         })
     })
     .transpose()

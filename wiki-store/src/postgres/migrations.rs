@@ -27,6 +27,8 @@ macro_rules! migration {
 pub(crate) const MIGRATIONS: &[Migration] = &[
     migration!(1, "0001_farm"),
     migration!(2, "0002_vector_indexes"),
+    migration!(3, "0003_admin_state"),
+    migration!(4, "0004_revision_structure"),
 ];
 
 /// The advisory lock key migrations hold ("wikimcps" in ASCII), the same for every replica.

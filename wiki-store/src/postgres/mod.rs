@@ -13,6 +13,7 @@
 //! refused), so the database must be on loopback or a private network, or behind a
 //! TLS-terminating proxy.
 
+mod admin;
 mod attachments;
 mod binds;
 mod changes;
@@ -32,6 +33,7 @@ mod pool;
 mod rights;
 mod search;
 mod secrets;
+mod structure;
 mod tokens;
 mod trash;
 mod users;

@@ -19,7 +19,7 @@ use crate::plan::class::{
 };
 use crate::plan::document::all_unchanged;
 use crate::plan::object::{
-    coerce_values, holds_values, object_touch, unknown_class, unknown_object,
+    NewValue, coerce_values, holds_values, object_touch, unknown_class, unknown_object,
     validate_object_delete, validate_object_write, visible_values,
 };
 use crate::plan::owner::Touch;
@@ -360,7 +360,7 @@ pub(crate) fn write_object_in(
     let document_id = lock_owner(tx, touch.reference)?;
     let class =
         load_class(tx, class_document, true)?.ok_or_else(|| unknown_class(class_document))?;
-    let coerced = coerce_values(&class, values)?;
+    let coerced = coerce_values(&class, values, number.is_none())?;
     let existing = match number {
         Some(number) => {
             let document_id =
@@ -408,8 +408,24 @@ pub(crate) fn write_object_in(
     })
 }
 
-/// Sets the given fields of an object (others keep their values), in one statement.
-fn write_values(conn: &mut Conn, object_id: i64, values: &[(&str, StoredValue)]) -> Result<()> {
+/// Sets the given fields of an object and clears those whose new value is `None` (others keep
+/// their values), in one statement each.
+fn write_values(conn: &mut Conn, object_id: i64, new_values: &[NewValue<'_>]) -> Result<()> {
+    let cleared: Vec<&str> = new_values
+        .iter()
+        .filter(|(_, value)| value.is_none())
+        .map(|(field, _)| *field)
+        .collect();
+    if !cleared.is_empty() {
+        conn.execute(
+            "DELETE FROM object_values WHERE object_id = $1 AND field = ANY($2)",
+            &[&object_id, &cleared],
+        )?;
+    }
+    let values: Vec<(&str, &StoredValue)> = new_values
+        .iter()
+        .filter_map(|(field, value)| value.as_ref().map(|value| (*field, value)))
+        .collect();
     if values.is_empty() {
         return Ok(());
     }
@@ -420,7 +436,7 @@ fn write_values(conn: &mut Conn, object_id: i64, values: &[(&str, StoredValue)])
     let mut numbers = Vec::with_capacity(values.len());
     for (field, value) in values {
         let columns = value_columns(value);
-        fields.push(*field);
+        fields.push(field);
         texts.push(columns.text);
         ints.push(columns.int);
         reals.push(columns.real);
@@ -494,12 +510,12 @@ type StoredObject = (i64, String, u32, Vec<(String, StoredValue)>);
 
 /// Class definitions looked up once per listing.
 #[derive(Default)]
-struct ClassCache {
+pub(crate) struct ClassCache {
     loaded: HashMap<String, Option<ClassDefinition>>,
 }
 
 impl ClassCache {
-    fn get(
+    pub(crate) fn get(
         &mut self,
         conn: &mut Conn,
         wiki: &WikiId,

@@ -15,8 +15,9 @@ use std::time::{Duration, Instant};
 
 use parking_lot::{Condvar, Mutex};
 use postgres::types::ToSql;
-use postgres::{Client, NoTls, Row, Statement};
+use postgres::{CancelToken, Client, NoTls, Row, Statement};
 
+use crate::interrupt::Registration;
 use crate::postgres::convert::PgResultExt;
 use crate::postgres::migrations;
 use crate::{Result, StoreError};
@@ -38,7 +39,10 @@ pub(crate) struct Conn {
 }
 
 impl Conn {
+    /// The prepared statement for `sql`; refused once the caller's interrupt scope fired, so
+    /// an interrupt between two statements of a unit of work stops it at the next one.
     fn statement(&mut self, sql: &str) -> Result<Statement> {
+        crate::interrupt::check()?;
         if let Some(statement) = self.statements.get(sql) {
             return Ok(statement.clone());
         }
@@ -153,21 +157,14 @@ impl Pool {
                     state.open -= 1;
                     continue;
                 }
-                return Ok(Pooled {
-                    pool: self,
-                    conn: Some(conn),
-                    reused: true,
-                });
+                drop(state);
+                return Pooled::lend(self, conn, true);
             }
             if state.open < self.max {
                 state.open += 1;
                 drop(state);
                 return match self.open() {
-                    Ok(conn) => Ok(Pooled {
-                        pool: self,
-                        conn: Some(conn),
-                        reused: false,
-                    }),
+                    Ok(conn) => Pooled::lend(self, conn, false),
                     Err(error) => {
                         self.state.lock().open -= 1;
                         self.freed.notify_one();
@@ -245,9 +242,29 @@ pub(crate) struct Pooled<'p> {
     pool: &'p Pool,
     conn: Option<Conn>,
     reused: bool,
+    /// How the caller's interrupt scope cancels this connection's statement, if one is open.
+    interrupt: Option<Registration>,
 }
 
-impl Pooled<'_> {
+impl<'p> Pooled<'p> {
+    /// Lends `conn`, registered with the interrupt scope open on this thread; a scope that
+    /// already fired hands the connection straight back.
+    fn lend(pool: &'p Pool, conn: Conn, reused: bool) -> Result<Self> {
+        let interrupt = match crate::interrupt::register(|| cancel(conn.client.cancel_token())) {
+            Ok(interrupt) => interrupt,
+            Err(error) => {
+                pool.put_back(conn);
+                return Err(error);
+            }
+        };
+        Ok(Pooled {
+            pool,
+            conn: Some(conn),
+            reused,
+            interrupt,
+        })
+    }
+
     /// Whether the connection served earlier calls (it may have died since): a failure to reach
     /// the server on its first statement is worth one more try on a fresh connection.
     pub(crate) fn reused(&self) -> bool {
@@ -274,8 +291,20 @@ impl DerefMut for Pooled<'_> {
     }
 }
 
+/// The interrupt of a connection: PostgreSQL's cancel request, which stops the statement the
+/// server runs for it (if any) with `query_canceled`.
+fn cancel(token: CancelToken) -> impl Fn() + Send + Sync + 'static {
+    move || {
+        if let Err(error) = token.cancel_query(NoTls) {
+            tracing::debug!(%error, "a statement could not be cancelled");
+        }
+    }
+}
+
 impl Drop for Pooled<'_> {
     fn drop(&mut self) {
+        // Withdrawn first: an interrupt must not reach the connection's next borrower.
+        drop(self.interrupt.take());
         if let Some(conn) = self.conn.take() {
             self.pool.put_back(conn);
         }

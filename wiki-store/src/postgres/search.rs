@@ -14,13 +14,14 @@ use std::collections::HashMap;
 use postgres::Row;
 
 use crate::Result;
+use crate::any_words::words_for;
 use crate::api::SearchStore;
 use crate::fulltext::{
     BROWSE_SNIPPET_CHARS, SHOWN_TITLE, Scanned, SearchText, batch_size, foreseen_page, no_results,
     parse_highlights, results, search_text,
 };
 use crate::model::search::{
-    SearchCandidate, SearchQuery, SearchResults, SearchSort, Snippet, WikiScope,
+    SearchCandidate, SearchQuery, SearchResults, SearchSort, Snippet, WikiScope, WordMatch,
 };
 use crate::postgres::PostgresStore;
 use crate::postgres::binds::Binds;
@@ -32,6 +33,23 @@ use crate::stored::{self, DEFAULT_ROW, corrupt, from_ms, to_i64, to_ms};
 /// The agent's words as one tsquery: each word's phrase, all required. Bound as `$1` (text[]).
 const WORDS: &str =
     "SELECT all_words(phraseto_tsquery('simple', word)) AS query FROM unnest($1::text[]) AS word";
+
+/// The tsquery of `count` words in `mode`, bound as `$1` (text[]): [`WORDS`] for all words; for
+/// any word, each word's phrase ORed (`||`) with the next, written out per position so the
+/// statement depends only on how many words there are (at most `MAX_TERMS`), never on them. A
+/// word without a lexeme is an empty query, which `||` leaves out.
+fn words_query(mode: WordMatch, count: usize) -> String {
+    match mode {
+        WordMatch::All => WORDS.to_owned(),
+        WordMatch::Any => {
+            let any = (1..=count.max(1))
+                .map(|at| format!("phraseto_tsquery('simple', ($1::text[])[{at}])"))
+                .collect::<Vec<_>>()
+                .join(" || ");
+            format!("SELECT {any} AS query")
+        }
+    }
+}
 
 /// Weights of the D, C, B and A parts of a vector: content (B) counts 0.2, the title (A) 1.0,
 /// five times as much, as SQLite's `bm25(10.0, 2.0)`. Rank normalization 1 divides by the log
@@ -50,8 +68,9 @@ fn candidate_query(query: &SearchQuery, words: Option<&[String]>) -> (String, Bi
     match words {
         Some(words) => {
             binds.push(words.to_vec());
+            let words_query = words_query(query.words, words.len());
             sql.push_str(&format!(
-                "WITH q AS ({WORDS}) SELECT d.id, d.wiki, d.space, d.name, d.locale, d.language, \
+                "WITH q AS ({words_query}) SELECT d.id, d.wiki, d.space, d.name, d.locale, d.language, \
                  {SHOWN_TITLE}, d.author, d.updated_ms, d.hidden, {RANK} AS rank FROM documents d, q \
                  WHERE numnode(q.query) > 0 AND d.search @@ q.query"
             ));
@@ -168,6 +187,7 @@ fn read_snippets(
     conn: &mut Conn,
     ids: &[i64],
     words: Option<&[String]>,
+    mode: WordMatch,
 ) -> Result<HashMap<i64, Snippet>> {
     if ids.is_empty() {
         return Ok(HashMap::new());
@@ -190,9 +210,10 @@ fn read_snippets(
     // before or after it; only a short stretch is parsed to decide, so a long page costs no
     // more than its headline. `OFFSET 0` keeps each step computed once: flattened, the
     // headline was evaluated once per use of it, four times.
+    let words_query = words_query(mode, words.len());
     let rows = conn.query(
         &format!(
-            "WITH q AS ({WORDS}) \
+            "WITH q AS ({words_query}) \
              SELECT d.id, m.marked, \
                p.at > 0 AND (p.at = 1 OR (p.at <= 257 AND to_tsvector('simple', left(d.content, p.at - 1)) = ''::tsvector)), \
                p.at > 0 AND (p.rest <= 0 OR (p.rest <= 256 AND to_tsvector('simple', right(d.content, p.rest)) = ''::tsvector)) \
@@ -234,7 +255,7 @@ impl SearchStore for PostgresStore {
         let words = match search_text(query.text.as_deref()) {
             SearchText::Browse => None,
             SearchText::Nothing => return Ok(no_results(Vec::new())),
-            SearchText::Words(words) => Some(words),
+            SearchText::Words(words) => Some(words_for(query.words, words)),
         };
         if matches!(&query.wikis, WikiScope::Only(wikis) if wikis.is_empty()) {
             return Ok(no_results(words.unwrap_or_default()));
@@ -247,7 +268,7 @@ impl SearchStore for PostgresStore {
         // only rows that page did not foresee need another statement.
         let (rows, snippets) = self.read(|conn| {
             let rows = candidates(conn, &sql, &binds, 0)?;
-            let found = read_snippets(conn, &foreseen_page(query, &rows), words)?;
+            let found = read_snippets(conn, &foreseen_page(query, &rows), words, query.words)?;
             Ok((rows, found))
         })?;
         let terms = words.map(<[String]>::to_vec).unwrap_or_default();
@@ -258,7 +279,7 @@ impl SearchStore for PostgresStore {
             terms,
             authorize,
             |offset| self.read(|conn| candidates(conn, &sql, &binds, offset)),
-            |unforeseen| self.read(|conn| read_snippets(conn, unforeseen, words)),
+            |unforeseen| self.read(|conn| read_snippets(conn, unforeseen, words, query.words)),
         )
     }
 }
@@ -277,10 +298,13 @@ mod tests {
         );
         query.author = Some(hostile.to_owned());
         let words = vec![hostile.to_owned(), "b&c|!d:*".to_owned()];
-        let (sql, binds) = candidate_query(&query, Some(&words));
-        assert!(!sql.contains("DROP") && !sql.contains("b&c"), "{sql}");
-        for index in 1..=binds.len() + 1 {
-            assert!(sql.contains(&format!("${index}")), "${index} unused: {sql}");
+        for mode in [WordMatch::All, WordMatch::Any] {
+            query.words = mode;
+            let (sql, binds) = candidate_query(&query, Some(&words));
+            assert!(!sql.contains("DROP") && !sql.contains("b&c"), "{sql}");
+            for index in 1..=binds.len() + 1 {
+                assert!(sql.contains(&format!("${index}")), "${index} unused: {sql}");
+            }
         }
     }
 }

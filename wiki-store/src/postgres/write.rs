@@ -19,10 +19,12 @@ use std::time::Duration;
 use rand::RngExt;
 
 use crate::model::change::ChangeKind;
+use crate::model::version::Version;
 use crate::model::wiki::WikiId;
 use crate::postgres::PostgresStore;
 use crate::postgres::convert::{RowExt, is_conflict, unsigned};
 use crate::postgres::pool::Conn;
+use crate::postgres::structure;
 use crate::{Result, StoreError};
 
 /// How many times a write is attempted before it is given up to concurrent writers.
@@ -52,10 +54,15 @@ const BUMP_CHANGE_SEQ: &str = concat!(
 /// Unless [`WriteTx::nothing_changed`] is called, committing advances the change sequence and
 /// notifies it; a forgotten bump would leave other replicas' caches stale, a spurious one only
 /// costs a reload.
+///
+/// Every revision of a default row written here gets its objects and attachments recorded
+/// ([`crate::structure`]) once they are final: just before the commit, or just before the same
+/// transaction writes the row's next revision.
 pub(crate) struct WriteTx<'c> {
     conn: &'c mut Conn,
     events: Vec<(WikiId, ChangeKind)>,
     changed: bool,
+    unrecorded: Vec<(WikiId, i64, Version)>,
 }
 
 impl WriteTx<'_> {
@@ -68,6 +75,29 @@ impl WriteTx<'_> {
     pub(crate) fn nothing_changed(&mut self) {
         self.changed = false;
     }
+
+    /// Called before default row `document_id` gets a new revision: records the structure its
+    /// previous revision in this transaction (if any) left.
+    pub(crate) fn settle(&mut self, document_id: i64) -> Result<()> {
+        let (settled, rest) = std::mem::take(&mut self.unrecorded)
+            .into_iter()
+            .partition(|(_, id, _)| *id == document_id);
+        self.unrecorded = rest;
+        record(self.conn, settled)
+    }
+
+    /// Called when default row `document_id` of `wiki` got revision `version`, so its structure
+    /// is recorded once final.
+    pub(crate) fn revised(&mut self, wiki: WikiId, document_id: i64, version: Version) {
+        self.unrecorded.push((wiki, document_id, version));
+    }
+}
+
+fn record(conn: &mut Conn, revisions: Vec<(WikiId, i64, Version)>) -> Result<()> {
+    for (wiki, document_id, version) in revisions {
+        structure::record(conn, &wiki, document_id, version)?;
+    }
+    Ok(())
 }
 
 impl Deref for WriteTx<'_> {
@@ -144,8 +174,11 @@ impl PostgresStore {
             conn: &mut conn,
             events: Vec::new(),
             changed: true,
+            unrecorded: Vec::new(),
         };
         let outcome = f(&mut tx).and_then(|value| {
+            let unrecorded = std::mem::take(&mut tx.unrecorded);
+            record(tx.conn, unrecorded)?;
             let seq = if tx.changed {
                 Some(bump_change_seq(&mut tx)?)
             } else {
@@ -154,6 +187,8 @@ impl PostgresStore {
             Ok((value, seq))
         });
         let WriteTx { events, .. } = tx;
+        // Interrupted between statements: rolled back below, like any failure.
+        let outcome = outcome.and_then(|done| crate::interrupt::check().map(|()| done));
         match outcome {
             Ok((value, seq)) => match conn.commit() {
                 Ok(()) => Ok((value, seq, events)),

@@ -37,6 +37,23 @@ fn info_row(row: &Row<'_>) -> rusqlite::Result<AttachmentInfo> {
     })
 }
 
+/// The current version of each attachment of the document row `document_id`, by name.
+pub(crate) fn current_attachments(
+    conn: &Connection,
+    document_id: i64,
+) -> Result<Vec<AttachmentInfo>> {
+    let sql = format!(
+        "SELECT {INFO_COLUMNS} FROM attachments a JOIN attachment_versions v ON v.attachment_id = a.id \
+         WHERE a.document_id = ?1 AND {CURRENT} ORDER BY a.name"
+    );
+    conn.prepare_cached(&sql)
+        .db()?
+        .query_map([document_id], info_row)
+        .db()?
+        .collect::<rusqlite::Result<Vec<_>>>()
+        .db()
+}
+
 /// A version's number, size and media types, from columns 1 to 5 of a row.
 fn version_columns(row: &Row<'_>) -> rusqlite::Result<(Version, u64, MediaTypes)> {
     Ok((
@@ -61,16 +78,7 @@ impl AttachmentStore for SqliteStore {
     fn attachments(&self, reference: &DocumentReference) -> Result<Vec<AttachmentInfo>> {
         self.read(|conn| {
             let document_id = require_document(conn, reference)?;
-            let sql = format!(
-                "SELECT {INFO_COLUMNS} FROM attachments a JOIN attachment_versions v ON v.attachment_id = a.id \
-                 WHERE a.document_id = ?1 AND {CURRENT} ORDER BY a.name"
-            );
-            conn.prepare_cached(&sql)
-                .db()?
-                .query_map([document_id], info_row)
-                .db()?
-                .collect::<rusqlite::Result<Vec<_>>>()
-                .db()
+            current_attachments(conn, document_id)
         })
     }
 

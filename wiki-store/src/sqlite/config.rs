@@ -9,6 +9,7 @@ use crate::model::class::ClassDefinition;
 use crate::model::document::SaveOutcome;
 use crate::model::locale::Locale;
 use crate::model::mcp_config::{MCP_CONFIG_CLASS, MCP_CONFIG_DOCUMENT, McpConfig};
+use crate::model::rules::FieldRules;
 use crate::model::wiki::WikiId;
 use crate::plan::config::{
     class_touch, config_read, config_touch, config_values, missing_fields, or_fail_closed,
@@ -81,7 +82,7 @@ fn ensure_config_class(
                 document_id,
                 name,
                 field_type.name(),
-                attributes_json(&field_type)?
+                attributes_json(&field_type, &FieldRules::default())?
             ])
             .db()?;
     }

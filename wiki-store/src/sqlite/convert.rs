@@ -5,12 +5,19 @@ use crate::StoreError;
 
 /// Turns a rusqlite result into a store result, keeping the database error as the source.
 pub(crate) trait DbResultExt<T> {
-    /// Maps the error to [`StoreError::Backend`].
+    /// Maps the error to [`StoreError::Backend`], or [`StoreError::Interrupted`] for a
+    /// statement stopped by its caller ([`crate::interrupt`]).
     fn db(self) -> Result<T, StoreError>;
 }
 
 impl<T> DbResultExt<T> for rusqlite::Result<T> {
     fn db(self) -> Result<T, StoreError> {
-        self.map_err(StoreError::backend)
+        self.map_err(|error| {
+            if error.sqlite_error_code() == Some(rusqlite::ErrorCode::OperationInterrupted) {
+                StoreError::Interrupted
+            } else {
+                StoreError::backend(error)
+            }
+        })
     }
 }

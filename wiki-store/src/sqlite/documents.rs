@@ -187,6 +187,7 @@ pub(crate) fn write_row(
     let version = write.version;
     let id = match id {
         Some(id) => {
+            tx.settle(id)?;
             tx.prepare_cached(
                 "UPDATE documents SET title = ?2, content = ?3, syntax = ?4, hidden = ?5, author = ?6, \
                  updated_ms = ?7, version_major = ?8, version_minor = ?9 WHERE id = ?1",
@@ -243,6 +244,9 @@ pub(crate) fn write_row(
         now
     ])
     .db()?;
+    if write.translation.is_none() {
+        tx.revised(write.reference.wiki().clone(), id, version);
+    }
     let (wiki, event) = write.event();
     tx.emit(wiki, event);
     Ok(id)
@@ -379,14 +383,14 @@ impl DocumentStore for SqliteStore {
         from: Version,
         to: Version,
     ) -> Result<RevisionDiff> {
-        let (old, new) = self.read(|conn| {
+        let (old, new, translation) = self.read(|conn| {
             let row =
                 resolve_row(conn, reference, locale)?.ok_or_else(|| unknown_document(reference))?;
             let load = |version: Version| {
                 history::revision(conn, row.id, version)?.ok_or_else(|| unknown_revision(version))
             };
-            Ok((load(from)?, load(to)?))
+            Ok((load(from)?, load(to)?, row.locale != DEFAULT_ROW))
         })?;
-        Ok(crate::history::diff(old, new))
+        Ok(crate::history::diff(old, new, translation))
     }
 }

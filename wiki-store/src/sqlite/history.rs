@@ -54,12 +54,12 @@ pub(crate) fn revision(
     version: Version,
 ) -> Result<Option<Revision>> {
     conn.prepare_cached(
-        "SELECT author, saved_ms, comment, title, content, syntax, hidden FROM revisions \
+        "SELECT author, saved_ms, comment, title, content, syntax, hidden, structure FROM revisions \
          WHERE document_id = ?1 AND major = ?2 AND minor = ?3",
     )
     .db()?
     .query_row(params![row_id, version.major, version.minor], |row| {
-        Ok(Revision {
+        Ok((Revision {
             info: RevisionInfo {
                 version,
                 author: row.get(0)?,
@@ -70,8 +70,14 @@ pub(crate) fn revision(
             content: row.get(4)?,
             syntax: row.get(5)?,
             hidden: row.get(6)?,
-        })
+            structure: None,
+        }, row.get::<_, Option<String>>(7)?))
     })
     .optional()
-    .db()
+    .db()?
+    .map(|(mut revision, structure)| {
+        revision.structure = crate::structure::decode(structure.as_deref())?;
+        Ok(revision)
+    })
+    .transpose()
 }

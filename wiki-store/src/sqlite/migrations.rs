@@ -32,6 +32,8 @@ pub(crate) const MIGRATIONS: &[Migration] = &[
     migration!(6, "0006_token_last_used"),
     migration!(7, "0007_farm_secrets"),
     migration!(8, "0008_vector_indexes"),
+    migration!(9, "0009_admin_state"),
+    migration!(10, "0010_revision_structure"),
 ];
 
 /// Brings the database to the newest schema.

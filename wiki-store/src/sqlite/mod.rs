@@ -5,6 +5,7 @@
 //! backend-neutral rules (`crate::plan` and its siblings) decide: this module holds SQL, row
 //! decoding, transactions, the change feed and FTS5, and no rule of its own.
 
+mod admin;
 mod attachments;
 mod changes;
 mod config;
@@ -22,6 +23,7 @@ mod pool;
 mod rights;
 mod search;
 mod secrets;
+mod structure;
 mod tokens;
 mod trash;
 mod users;
@@ -48,9 +50,10 @@ pub const DATABASE_FILE: &str = "wiki.db";
 #[doc(hidden)]
 pub fn __fuzz_match_expression(text: &str) -> Option<(String, Vec<String>)> {
     match crate::fulltext::search_text(Some(text)) {
-        crate::fulltext::SearchText::Words(words) => {
-            Some((search::match_expression(&words), words))
-        }
+        crate::fulltext::SearchText::Words(words) => Some((
+            search::match_expression(&words, crate::model::search::WordMatch::All),
+            words,
+        )),
         crate::fulltext::SearchText::Browse | crate::fulltext::SearchText::Nothing => None,
     }
 }

@@ -326,7 +326,7 @@ pub(crate) fn write_object_in(
     locale: &Locale,
 ) -> Result<ObjectWriteOutcome> {
     let class = load_class(tx, class_document)?.ok_or_else(|| unknown_class(class_document))?;
-    let coerced = coerce_values(&class, values)?;
+    let coerced = coerce_values(&class, values, number.is_none())?;
     let existing = match number {
         Some(number) => {
             let document_id = default_row_id(tx, touch.reference)?
@@ -370,10 +370,15 @@ pub(crate) fn write_object_in(
              ON CONFLICT (object_id, field) DO UPDATE SET value = excluded.value",
         )
         .db()?;
+    let mut clear = tx
+        .prepare_cached("DELETE FROM object_values WHERE object_id = ?1 AND field = ?2")
+        .db()?;
     for (field, value) in &coerced {
-        upsert
-            .execute(params![object_id, field, sql_value(value)])
-            .db()?;
+        match value {
+            Some(value) => upsert.execute(params![object_id, field, sql_value(value)]),
+            None => clear.execute(params![object_id, field]),
+        }
+        .db()?;
     }
     Ok(ObjectWriteOutcome {
         number,
@@ -394,7 +399,7 @@ fn stored_value(conn: &Connection, object_id: i64, field: &str) -> Result<Option
 }
 
 /// A stored value read back: text, integer or real (anything else is corruption).
-fn from_sql_value(value: Value) -> Result<StoredValue> {
+pub(crate) fn from_sql_value(value: Value) -> Result<StoredValue> {
     match value {
         Value::Text(text) => Ok(StoredValue::Text(text)),
         Value::Integer(n) => Ok(StoredValue::Integer(n)),
@@ -448,12 +453,12 @@ pub(crate) fn read_values(
 
 /// Class definitions looked up once per listing.
 #[derive(Default)]
-struct ClassCache {
+pub(crate) struct ClassCache {
     loaded: HashMap<String, Option<ClassDefinition>>,
 }
 
 impl ClassCache {
-    fn get(
+    pub(crate) fn get(
         &mut self,
         conn: &Connection,
         wiki: &WikiId,

@@ -11,13 +11,14 @@ use std::collections::HashMap;
 use rusqlite::types::Value;
 use rusqlite::{Connection, OptionalExtension, params_from_iter};
 
+use crate::any_words::words_for;
 use crate::api::SearchStore;
 use crate::fulltext::{
     BROWSE_SNIPPET_CHARS, SHOWN_TITLE, Scanned, SearchText, batch_size, foreseen_page, no_results,
     parse_highlights, results, search_text,
 };
 use crate::model::search::{
-    SearchCandidate, SearchQuery, SearchResults, SearchSort, Snippet, WikiScope,
+    SearchCandidate, SearchQuery, SearchResults, SearchSort, Snippet, WikiScope, WordMatch,
 };
 use crate::reference::DocumentReference;
 use crate::sqlite::SqliteStore;
@@ -29,13 +30,17 @@ use crate::{Result, StoreError};
 const SNIPPET_TOKENS: i64 = 32;
 
 /// The FTS5 expression for the agent's words: each word its own quoted string (`"` doubled
-/// inside), joined by spaces (an implicit AND).
-pub(crate) fn match_expression(words: &[String]) -> String {
+/// inside), joined by spaces (an implicit AND) or, in any-word mode, by `OR`.
+pub(crate) fn match_expression(words: &[String], mode: WordMatch) -> String {
+    let joiner = match mode {
+        WordMatch::All => " ",
+        WordMatch::Any => " OR ",
+    };
     words
         .iter()
         .map(|word| format!("\"{}\"", word.replace('"', "\"\"")))
         .collect::<Vec<_>>()
-        .join(" ")
+        .join(joiner)
 }
 
 /// The candidate query: SQL text and its bound values.
@@ -201,7 +206,10 @@ impl SearchStore for SqliteStore {
         let (expression, terms) = match search_text(query.text.as_deref()) {
             SearchText::Browse => (None, Vec::new()),
             SearchText::Nothing => return Ok(no_results(Vec::new())),
-            SearchText::Words(words) => (Some(match_expression(&words)), words),
+            SearchText::Words(words) => {
+                let words = words_for(query.words, words);
+                (Some(match_expression(&words, query.words)), words)
+            }
         };
         if matches!(&query.wikis, WikiScope::Only(wikis) if wikis.is_empty()) {
             return Ok(no_results(terms));
@@ -249,8 +257,12 @@ mod tests {
             .map(str::to_owned)
             .into();
         assert_eq!(
-            match_expression(&words),
+            match_expression(&words, WordMatch::All),
             r#""say" """hi""" "NEAR(a" "col:x*" "OR""#
+        );
+        assert_eq!(
+            match_expression(&words, WordMatch::Any),
+            r#""say" OR """hi""" OR "NEAR(a" OR "col:x*" OR "OR""#
         );
     }
 }

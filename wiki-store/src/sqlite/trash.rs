@@ -132,7 +132,7 @@ const ENTRY_COLUMNS: &str = "id, wiki, space, name, attachment, version_major, v
 const DOCUMENT_COLUMNS: &str = "locale, language, title, content, syntax, hidden, creator, author, created_ms, \
                                 updated_ms, version_major, version_minor";
 const REVISION_COLUMNS: &str =
-    "major, minor, title, content, syntax, hidden, author, comment, saved_ms";
+    "major, minor, title, content, syntax, hidden, author, comment, saved_ms, structure";
 const LINK_COLUMNS: &str = "position, target_wiki, target_space, target_name, attachment";
 const VERSION_COLUMNS: &str = "version_major, version_minor, size, declared_mime, sniffed_mime, author, comment, created_ms, content";
 const FIELD_COLUMNS: &str = "name, position, field_type, pretty_name, attributes, disabled";

@@ -39,13 +39,20 @@ pub const TABLES: &[Table] = &[
     Table::new("farm_secrets", "farm secrets"),
     Table::new("vector_rows", "vector index rows"),
     Table::new("vector_entries", "vector index entries"),
+    Table::new(
+        "audit_calls",
+        "recent tool calls (the admin page's audit view)",
+    ),
 ];
 
 /// What a backend keeps beside the farm's tables and a copy never writes: its schema version,
-/// and what it derives from the tables (SQLite's full-text index is a virtual table over
+/// what it derives from the tables (SQLite's full-text index is a virtual table over
 /// `documents`; PostgreSQL's `documents.search` vectors are computed by its trigger as rows
-/// arrive).
-pub const BOOKKEEPING: &[&str] = &["schema_version"];
+/// arrive), and the admin page's short-lived sign-in state (`admin_sessions`, `admin_logins`):
+/// a session is bound to the server that opened it, so after a migration administrators sign in
+/// again on the new farm rather than carrying cookies across. (The audit record, `audit_calls`,
+/// is copied: it is the farm's history of calls.)
+pub const BOOKKEEPING: &[&str] = &["schema_version", "admin_sessions", "admin_logins"];
 
 /// The table named `name`, if the farm has one by that name.
 pub fn table(name: &str) -> Option<&'static Table> {

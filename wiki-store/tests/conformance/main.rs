@@ -19,19 +19,25 @@ mod backends;
 mod harness;
 
 mod accounts;
+mod admin_state;
+mod any_words;
 mod attachments;
 mod changes;
 mod concurrency;
 mod config;
 mod documents;
+mod field_rules;
 mod hierarchy;
 mod import;
+mod interrupts;
 mod links;
 mod look_alikes;
 mod object_queries;
+mod object_values;
 mod objects;
 mod search;
 mod secrets;
+mod structure_history;
 mod trash;
 mod unchanged_writes;
 mod vectors;
@@ -46,19 +52,25 @@ const BACKENDS: &[Backend] = &[backends::sqlite::BACKEND, backends::postgres::BA
 fn suite() -> Vec<(&'static str, Vec<Case>)> {
     vec![
         ("accounts", accounts::cases()),
+        ("admin_state", admin_state::cases()),
+        ("any_words", any_words::cases()),
         ("attachments", attachments::cases()),
         ("changes", changes::cases()),
         ("concurrency", concurrency::cases()),
         ("config", config::cases()),
         ("documents", documents::cases()),
+        ("field_rules", field_rules::cases()),
         ("hierarchy", hierarchy::cases()),
         ("import", import::cases()),
+        ("interrupts", interrupts::cases()),
         ("links", links::cases()),
         ("look_alikes", look_alikes::cases()),
         ("object_queries", object_queries::cases()),
+        ("object_values", object_values::cases()),
         ("objects", objects::cases()),
         ("search", search::cases()),
         ("secrets", secrets::cases()),
+        ("structure_history", structure_history::cases()),
         ("trash", trash::cases()),
         ("unchanged_writes", unchanged_writes::cases()),
         ("vectors", vectors::cases()),

@@ -191,6 +191,7 @@ fn define_class(store: &dyn Store, class: &str) {
             .change_class(&ClassChange {
                 class_document: reference(class),
                 change: FieldChange::Add {
+                    rules: Default::default(),
                     name: name.into(),
                     field_type,
                     pretty_name: None,

@@ -22,6 +22,7 @@ fn add(store: &dyn Store, name: &str, field_type: FieldType) -> SaveOutcome {
         .change_class(&ClassChange {
             class_document: reference(CLASS),
             change: FieldChange::Add {
+                rules: Default::default(),
                 name: name.into(),
                 field_type,
                 pretty_name: None,
@@ -34,7 +35,7 @@ fn add(store: &dyn Store, name: &str, field_type: FieldType) -> SaveOutcome {
         .unwrap()
 }
 
-fn task_class(store: &dyn Store) {
+pub(crate) fn task_class(store: &dyn Store) {
     add(store, "title", FieldType::String);
     add(store, "priority", FieldType::Number(NumberKind::Integer));
     add(store, "done", FieldType::Boolean);
@@ -98,6 +99,7 @@ fn fields_are_added_in_order_and_each_change_saves_the_class_document(db: &Fixtu
     let again = store.change_class(&ClassChange {
         class_document: reference(CLASS),
         change: FieldChange::Add {
+            rules: Default::default(),
             name: "title".into(),
             field_type: FieldType::TextArea,
             pretty_name: None,
@@ -283,6 +285,7 @@ fn removing_a_field_hides_its_values_reversibly_and_modify_changes_attributes(db
     );
     store
         .change_class(&change(FieldChange::Add {
+            rules: Default::default(),
             name: "title".into(),
             field_type: FieldType::String,
             pretty_name: None,
@@ -379,6 +382,7 @@ fn the_configuration_class_is_reserved(db: &Fixture) {
     let schema = store.change_class(&ClassChange {
         class_document: reference(MCP_CONFIG_CLASS),
         change: FieldChange::Add {
+            rules: Default::default(),
             name: "enabled".into(),
             field_type: FieldType::Boolean,
             pretty_name: None,

@@ -31,6 +31,7 @@ fn rich_document(store: &dyn Store) {
         .change_class(&ClassChange {
             class_document: guide.clone(),
             change: FieldChange::Add {
+                rules: Default::default(),
                 name: "status".into(),
                 field_type: FieldType::String,
                 pretty_name: None,

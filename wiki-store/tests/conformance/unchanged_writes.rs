@@ -156,6 +156,7 @@ fn add(store: &dyn Store, name: &str, field_type: FieldType, pretty_name: Option
     store
         .change_class(&class_change(
             FieldChange::Add {
+                rules: Default::default(),
                 name: name.into(),
                 field_type,
                 pretty_name: pretty_name.map(str::to_owned),
@@ -267,7 +268,7 @@ fn updating_an_object_to_the_values_it_holds_writes_nothing(db: &Fixture) {
         &[
             ("title", "Plan"),
             ("priority", " 3 "),
-            ("due", "2026-11-30T18:00:00Z"),
+            ("due", "2026-11-30T00:00:00Z"),
             ("tags", "a, b"),
         ],
         Expected::Version(v("1.1")),

@@ -1,13 +1,20 @@
 //! Schema versions on a database several replicas share.
 
+use wiki_store::api::DocumentStore;
+use wiki_store::model::document::DocumentSave;
+use wiki_store::model::structure::StructureComparison;
+use wiki_store::model::version::Version;
+use wiki_store::model::wiki::WikiId;
+use wiki_store::reference::DocumentReference;
 use wiki_store::{PostgresStore, StoreConfig, StoreError, WikiStore};
 
 use crate::scratch::ScratchDatabase;
 use crate::{Case, cases};
 
 /// The newest schema version: the number of migrations in `src/postgres/sql/` (0002 added the
-/// vector indexes).
-const LATEST: u32 = 2;
+/// vector indexes, 0003 the admin state, 0004 the revisions' records of objects and
+/// attachments).
+const LATEST: u32 = 4;
 
 fn replicas_starting_together_on_an_empty_database_migrate_it_once(server: &str) {
     let database = ScratchDatabase::create(server);
@@ -61,8 +68,45 @@ fn a_database_of_a_newer_schema_is_refused_untouched(server: &str) {
     assert_eq!(kept, 1, "nothing was touched");
 }
 
+/// A database of schema 3 (revisions without their `structure` record) is brought to the
+/// newest schema, and its old revisions say that they recorded nothing.
+fn revisions_from_schema_3_migrate_and_say_they_recorded_nothing(server: &str) {
+    let database = ScratchDatabase::create(server);
+    let store = PostgresStore::connect_with(database.url(), StoreConfig::default()).unwrap();
+    let page = DocumentReference::parse("Old.Page", &WikiId::main()).unwrap();
+    store
+        .save_document(&DocumentSave::new(page.clone(), "before", "alice"))
+        .unwrap();
+    drop(store);
+    let mut admin = database.client();
+    admin
+        .batch_execute(
+            "ALTER TABLE revisions DROP COLUMN structure; \
+             ALTER TABLE trash_revisions DROP COLUMN structure; \
+             UPDATE schema_version SET version = 3",
+        )
+        .unwrap();
+    let store = PostgresStore::connect_with(database.url(), StoreConfig::default()).unwrap();
+    store
+        .save_document(&DocumentSave::new(page.clone(), "after", "alice"))
+        .unwrap();
+    let diff = store
+        .diff(&page, None, Version::FIRST, "1.2".parse().unwrap())
+        .unwrap();
+    assert_eq!(
+        diff.structure,
+        StructureComparison::Unrecorded(vec![Version::FIRST])
+    );
+    let version: i32 = admin
+        .query_one("SELECT version FROM schema_version", &[])
+        .unwrap()
+        .get(0);
+    assert_eq!(i64::from(version), i64::from(LATEST));
+}
+
 pub(crate) fn cases() -> Vec<Case> {
     cases![
+        revisions_from_schema_3_migrate_and_say_they_recorded_nothing,
         replicas_starting_together_on_an_empty_database_migrate_it_once,
         a_database_of_a_newer_schema_is_refused_untouched,
     ]

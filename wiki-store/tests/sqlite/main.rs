@@ -9,6 +9,7 @@ mod access_schema;
 mod crash;
 mod files;
 mod harness;
+mod interrupts;
 mod look_alikes;
 mod schema;
 mod transfer_tables;

@@ -61,6 +61,7 @@ pub(crate) fn rich_farm(store: &dyn Store) -> String {
             .change_class(&ClassChange {
                 class_document: page("Tasks.TaskClass"),
                 change: FieldChange::Add {
+                    rules: Default::default(),
                     name: name.into(),
                     field_type,
                     pretty_name: None,

@@ -2,7 +2,7 @@
 //! occurrence, build the result once, move the recorded places once), so `replace_all` costs
 //! the length of the text and the number of replacements, never their product.
 //!
-//! Bounded before anything is built: at most [`MAX_REPLACEMENTS`] replacements per call, all
+//! Bounded before anything is built: at most [`max_replacements`] replacements per call, all
 //! edits together, and no result longer than [`MAX_RESULT_CHARS`]; either refusal says what the
 //! bound is and how to proceed, and nothing is saved.
 
@@ -13,8 +13,11 @@ use mcp_runtime::prelude::*;
 
 use super::Edit;
 
-/// The most replacements one call makes, all edits together.
-pub(super) const MAX_REPLACEMENTS: usize = 10_000;
+/// The most replacements one call makes, all edits together: the process's budget
+/// (`serve --max-replacements`, 10,000 by default).
+fn max_replacements() -> usize {
+    wiki_server::budgets::budgets().max_replacements
+}
 
 /// The longest document an edit may produce, in characters (write_document's limit too).
 pub(super) const MAX_RESULT_CHARS: usize = 1_000_000;
@@ -39,6 +42,7 @@ pub(super) fn apply(text: &str, edits: &[Edit]) -> Result<Applied, ToolError> {
     };
     let mut chars = text.chars().count();
     let mut replacements = 0usize;
+    let cap = max_replacements();
     for (index, edit) in edits.iter().enumerate() {
         let number = index + 1;
         let old = normalize_line_endings(&edit.old_string);
@@ -48,11 +52,12 @@ pub(super) fn apply(text: &str, edits: &[Edit]) -> Result<Applied, ToolError> {
                 "Edit {number}: old_string is empty. On an existing document every edit must \
                  anchor on text that is there; to append, quote the current last lines and \
                  repeat them with your addition. Nothing was saved."
-            )));
+            ))
+            .with_kind(ErrorKind::BadArgument));
         }
         let all = edit.replace_all == Some(true);
         // Never more starts than the call may still replace (one more to know it is too many).
-        let room = MAX_REPLACEMENTS - replacements;
+        let room = cap.saturating_sub(replacements);
         let starts: Vec<usize> = applied
             .text
             .match_indices(old.as_ref())
@@ -65,7 +70,8 @@ pub(super) fn apply(text: &str, edits: &[Edit]) -> Result<Applied, ToolError> {
                     "Edit {number}: old_string not found in the document (after the edits before \
                      it). Re-read it with get_document and copy the text exactly, without the \
                      line-number prefix. Nothing was saved."
-                )));
+                ))
+                .with_kind(ErrorKind::NotFound));
             }
             (_, false) if starts.len() > 1 => {
                 let found = applied.text.matches(old.as_ref()).count();
@@ -73,16 +79,18 @@ pub(super) fn apply(text: &str, edits: &[Edit]) -> Result<Applied, ToolError> {
                     "Edit {number}: old_string found {found} times. Add surrounding text to make \
                      it unique, or set replace_all=true to replace every occurrence. Nothing was \
                      saved."
-                )));
+                ))
+                .with_kind(ErrorKind::BadArgument));
             }
             (found, true) if found > room => {
                 return Err(ToolError::new(format!(
                     "Edit {number}: old_string occurs more than {room} more times, and one call \
-                     makes at most {MAX_REPLACEMENTS} replacements (all edits together). Split the \
+                     makes at most {cap} replacements (all edits together). Split the \
                      change: make old_string longer so it matches fewer places, or edit part of \
                      the document per call; or replace the whole content with write_document. \
                      Nothing was saved."
-                )));
+                ))
+                .with_kind(ErrorKind::Budget));
             }
             _ => {}
         }
@@ -94,7 +102,8 @@ pub(super) fn apply(text: &str, edits: &[Edit]) -> Result<Applied, ToolError> {
                 "Edit {number}: the document would be {result_chars} characters long, more than \
                  the {MAX_RESULT_CHARS} a document holds. Make the replacement smaller or split \
                  the content over several documents. Nothing was saved."
-            )));
+            ))
+            .with_kind(ErrorKind::Budget));
         }
         replace_all(&mut applied, number, &starts, old.len(), &new);
         applied.counts.push(starts.len());
@@ -223,9 +232,10 @@ mod tests {
 
     #[test]
     fn replacements_are_capped_per_call_with_the_way_forward() {
-        let text = "x".repeat(MAX_REPLACEMENTS);
+        let cap = max_replacements();
+        let text = "x".repeat(cap);
         let at_cap = ok(apply(&text, &[edit("x", "y", true)]));
-        assert_eq!(at_cap.counts, vec![MAX_REPLACEMENTS]);
+        assert_eq!(at_cap.counts, vec![cap]);
         let over = format!("{text}x");
         assert_eq!(
             refused(apply(&over, &[edit("x", "y", true)])),

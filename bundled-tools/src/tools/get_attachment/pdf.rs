@@ -19,7 +19,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use mcp_runtime::prelude::ScanSignals;
 use pdf_extract::{ConvertToFmt, PlainTextOutput, output_doc_page};
 
-use super::pdf_budget::{MAX_DECODED_BYTES, Refusal, check_structure, load};
+use super::pdf_budget::{Refusal, check_structure, load, max_decoded_bytes};
 use super::pdf_decode::Budget;
 use super::pdf_walk::{Plan, plan};
 
@@ -63,7 +63,7 @@ pub(super) fn pdf_text(bytes: &[u8], scan: &mut ScanSignals) -> Option<Extracted
 }
 
 fn extract(bytes: &[u8], scan: &mut ScanSignals) -> Option<Extracted> {
-    let mut budget = Budget::new(MAX_DECODED_BYTES);
+    let mut budget = Budget::new(max_decoded_bytes());
     let checked = check_structure(bytes, &mut budget).and_then(|()| load(bytes, &mut budget));
     let document = match checked {
         Ok(document) => document,

@@ -27,11 +27,17 @@ use lopdf::{Document, LoadOptions, Object, ObjectId};
 use super::pdf_decode::{Budget, Chain, Filter, OverBudget, charge_decoding};
 use super::pdf_syntax::{Syntax, Value};
 
-/// The most bytes the streams of one PDF may decode to, all together.
-pub(super) const MAX_DECODED_BYTES: usize = 64 * 1024 * 1024;
+/// The most bytes the streams of one PDF may decode to, all together: the process's budget
+/// (`serve --pdf-max-inflated-mb`).
+pub(super) fn max_decoded_bytes() -> usize {
+    wiki_server::budgets::budgets().pdf_max_inflated_bytes
+}
 
-/// The most objects one PDF may hold (object streams' members included).
-pub(super) const MAX_OBJECTS: usize = 200_000;
+/// The most objects one PDF may hold (object streams' members included): the process's budget
+/// (`serve --pdf-max-objects`).
+fn max_objects() -> usize {
+    wiki_server::budgets::budgets().pdf_max_objects
+}
 
 /// The most cross-reference sections followed.
 const MAX_XREF_SECTIONS: usize = 64;
@@ -39,9 +45,9 @@ const MAX_XREF_SECTIONS: usize = 64;
 /// Why a PDF's text is not extracted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Refusal {
-    /// Its streams decode to more than [`MAX_DECODED_BYTES`].
+    /// Its streams decode to more than [`max_decoded_bytes`].
     Decoded,
-    /// It holds more than [`MAX_OBJECTS`] objects.
+    /// It holds more than [`max_objects`] objects.
     Objects,
     /// It is encrypted.
     Encrypted,
@@ -60,11 +66,12 @@ impl fmt::Display for Refusal {
                 f,
                 "its compressed streams inflate to more than {} MB, the extraction budget (a \
                  decompression bomb, or a PDF of large scanned images)",
-                MAX_DECODED_BYTES / (1024 * 1024)
+                max_decoded_bytes() / (1024 * 1024)
             ),
             Self::Objects => write!(
                 f,
-                "it holds more than {MAX_OBJECTS} objects, the extraction budget"
+                "it holds more than {} objects, the extraction budget",
+                max_objects()
             ),
             Self::Encrypted => write!(f, "it is encrypted"),
             Self::Unreadable => write!(
@@ -262,7 +269,7 @@ fn charge_object(id: ObjectId, object: &mut Object) -> Option<(ObjectId, Object)
             Err(Refusal::Objects)
         } else {
             state.objects += 1;
-            if state.objects > MAX_OBJECTS {
+            if state.objects > max_objects() {
                 Err(Refusal::Objects)
             } else if let Object::Stream(stream) = object {
                 state.charged.insert(id);

@@ -60,7 +60,8 @@ pub(super) fn text_window(
             "Error: offset {offset} is past the end of the text ({total} characters). Use an \
              offset from 0 to {}.",
             total - 1
-        )));
+        ))
+        .with_kind(ErrorKind::BadArgument));
     }
     let room = MAX_OUTPUT_CHARS
         .saturating_sub(header_chars + FOOTER_RESERVE + FENCE_RESERVE)

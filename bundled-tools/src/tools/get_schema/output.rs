@@ -54,6 +54,12 @@ pub(crate) struct FieldOutput {
     pub(crate) values: Vec<String>,
     /// StaticList: whether several values may be chosen.
     pub(crate) multiselect: bool,
+    /// The value a new object gets when write_object does not name the field; null for none.
+    pub(crate) default: Option<String>,
+    /// The regular expression every written value must match; null for none.
+    pub(crate) validation_regexp: Option<String>,
+    /// What a writer whose value does not match is told; null for none.
+    pub(crate) validation_message: Option<String>,
     /// Whether the field is disabled (its values kept but hidden).
     pub(crate) disabled: bool,
 }
@@ -84,6 +90,13 @@ impl FieldOutput {
             kind: kind.map(str::to_owned),
             values,
             multiselect,
+            default: field.rules.default.clone(),
+            validation_regexp: field.rules.validation.as_ref().map(|v| v.regexp.clone()),
+            validation_message: field
+                .rules
+                .validation
+                .as_ref()
+                .and_then(|v| v.message.clone()),
             disabled: field.disabled,
         }
     }

@@ -90,7 +90,8 @@ pub(super) async fn explore(
         return Err(ToolError::new(format!(
             "No such document: \"{}\". Call get_tree without root to see the spaces.",
             fragment(&asked.to_string())
-        )));
+        ))
+        .with_kind(ErrorKind::NotFound));
     };
     if walk.root_children > 0 && shape.offset >= walk.root_children {
         let count = counted(walk.root_children, "direct child", "direct children");

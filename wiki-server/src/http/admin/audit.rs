@@ -1,7 +1,8 @@
-//! The recent-audit view: the latest tool calls this server ran (tool, user, wiki, outcome,
-//! the failure's reason category, duration; never arguments nor error messages), filtered by the query string, for the wikis the administrator
-//! administers. Held in memory ([`crate::audit::RecentCalls`]); the `audit` log lines are the
-//! durable record.
+//! The recent-audit view: the latest tool calls of every server of the farm (tool, user, wiki,
+//! outcome, the failure's reason category, duration; never arguments nor error messages),
+//! filtered by the query string, for the wikis the administrator administers. Read from the
+//! farm's audit record (`AdminStore::recent_audit`), which every replica writes a moment after
+//! each call (`crate::audit`); the `audit` log lines are the full record.
 
 use std::fmt::Write as _;
 use std::sync::Arc;
@@ -14,12 +15,14 @@ use serde::Deserialize;
 use super::AdminState;
 use super::auth::Admin;
 use super::html::{self, escape};
-use crate::audit::RECENT_CALLS;
+use crate::audit::retention;
 use crate::instant::iso_instant;
 use mcp_runtime::reason::ErrorKind;
+use time::OffsetDateTime;
+use wiki_store::model::admin::AuditFilter;
 
 /// Rows shown at most.
-const MAX_SHOWN: usize = 200;
+const MAX_SHOWN: u32 = 200;
 
 /// The filters, each optional; text filters match exactly, and are bounded.
 #[derive(Debug, Default, Deserialize)]
@@ -55,20 +58,40 @@ pub(crate) async fn index(
     let user = bounded(&filter.user);
     let outcome = bounded(&filter.outcome);
     let reason = bounded(&filter.reason);
-    let calls = state
-        .shared
-        .manager()
-        .recent_calls()
-        .newest(MAX_SHOWN, |call| {
-            admin.wikis.iter().any(|id| id.as_str() == call.wiki)
-                && (wiki.is_empty() || call.wiki == wiki)
-                && (tool.is_empty() || call.tool == tool)
-                && (user.is_empty() || call.user == user)
-                && (outcome.is_empty() || call.outcome.as_str() == outcome)
-                && (reason.is_empty() || call.reason.map(ErrorKind::as_str) == Some(reason))
-        });
+    let wikis: Vec<String> = admin
+        .wikis
+        .iter()
+        .map(|id| id.as_str().to_owned())
+        .collect();
+    let given = |text: &str| (!text.is_empty()).then(|| text.to_owned());
+    let (wiki_f, tool_f, user_f, outcome_f, reason_f) = (
+        given(wiki),
+        given(tool),
+        given(user),
+        given(outcome),
+        given(reason),
+    );
+    let calls = match state
+        .on_store("read the audit record", move |store| {
+            let filter = AuditFilter {
+                wikis: Some(&wikis),
+                wiki: wiki_f.as_deref(),
+                tool: tool_f.as_deref(),
+                user: user_f.as_deref(),
+                outcome: outcome_f.as_deref(),
+                reason: reason_f.as_deref(),
+            };
+            store.recent_audit(&filter, MAX_SHOWN)
+        })
+        .await
+    {
+        Ok(calls) => calls,
+        Err(response) => return response,
+    };
     let mut rows = String::new();
     for call in &calls {
+        let at = OffsetDateTime::from_unix_timestamp_nanos(i128::from(call.at_ms) * 1_000_000)
+            .unwrap_or(OffsetDateTime::UNIX_EPOCH);
         let class = match call.outcome.as_str() {
             "ok" => "tag on",
             _ => "tag",
@@ -77,12 +100,12 @@ pub(crate) async fn index(
             rows,
             "<tr><td>{}</td><td>{}</td><td><code>{}</code></td><td>{}</td>\
              <td><span class=\"{class}\">{}</span></td><td>{}</td><td>{} ms</td></tr>",
-            escape(&iso_instant(call.at)),
+            escape(&iso_instant(at)),
             escape(&call.wiki),
             escape(&call.tool),
             escape(&call.user),
-            call.outcome.as_str(),
-            call.reason.map_or("", ErrorKind::as_str),
+            escape(&call.outcome),
+            escape(call.reason.as_deref().unwrap_or("")),
             call.duration_ms,
         );
     }
@@ -111,11 +134,13 @@ pub(crate) async fn index(
                 .map(|kind| option(reason, kind.as_str(), kind.as_str())),
         )
         .collect();
+    let prefix = escape(&admin.prefix);
     let body = format!(
-        "<h1>Recent tool calls</h1><p class=\"muted\">The latest {RECENT_CALLS} calls this server \
-         ran, newest first (at most {MAX_SHOWN} shown; arguments are never recorded). The \
+        "<h1>Recent tool calls</h1><p class=\"muted\">The latest calls of every server of this \
+         farm, newest first, recorded within a second (the newest {kept} calls of the last \
+         {days} days are kept, at most {MAX_SHOWN} shown; arguments are never recorded). The \
          <code>audit</code> log lines are the full record.</p>\
-         <form method=\"get\" action=\"/admin/audit\" class=\"card\">\
+         <form method=\"get\" action=\"{prefix}/admin/audit\" class=\"card\">\
          <label for=\"f-wiki\">Wiki</label><input type=\"text\" id=\"f-wiki\" name=\"wiki\" value=\"{}\">\
          <label for=\"f-tool\">Tool</label><input type=\"text\" id=\"f-tool\" name=\"tool\" value=\"{}\">\
          <label for=\"f-user\">User</label><input type=\"text\" id=\"f-user\" name=\"user\" value=\"{}\">\
@@ -128,6 +153,8 @@ pub(crate) async fn index(
         escape(wiki),
         escape(tool),
         escape(user),
+        kept = retention().rows,
+        days = retention().max_age_ms / (24 * 60 * 60 * 1000),
     );
     html::page(
         StatusCode::OK,

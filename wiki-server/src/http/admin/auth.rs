@@ -11,13 +11,12 @@ use axum::extract::FromRequestParts;
 use axum::response::{IntoResponse, Redirect, Response};
 use http::request::Parts;
 use http::{HeaderMap, StatusCode};
-use wiki_store::Store;
 use wiki_store::model::rights::{Right, RightScope};
 use wiki_store::model::wiki::WikiId;
 
 use super::AdminState;
 use super::html::{self, Nav};
-use super::session::{Session, Sessions};
+use super::session::{self, Session, check_csrf};
 
 /// What a signed-in administrator may administer.
 #[derive(Debug, Clone)]
@@ -27,6 +26,8 @@ pub(crate) struct Admin {
     pub(crate) farm: bool,
     /// The wikis administered, main first then by id.
     pub(crate) wikis: Vec<WikiId>,
+    /// The public URL's path prefix, which the page's links carry.
+    pub(crate) prefix: String,
 }
 
 impl Admin {
@@ -35,6 +36,7 @@ impl Admin {
             user: &self.session.user,
             csrf: &self.session.csrf,
             current,
+            prefix: &self.prefix,
         }
     }
 
@@ -45,43 +47,36 @@ impl Admin {
 
 /// Whether `user` administers the farm, and which wikis: `None` when none at all.
 pub(crate) async fn administered(
-    store: &Arc<dyn Store>,
+    state: &AdminState,
     user: &str,
 ) -> Result<Option<(bool, Vec<WikiId>)>, Response> {
-    let store = Arc::clone(store);
     let user = user.to_owned();
-    let answer = tokio::task::spawn_blocking(move || {
-        let snapshot = store.rights_snapshot()?;
-        let wikis = store.list_wikis()?;
-        let farm = snapshot.can(&user, Right::Admin, &RightScope::Wiki(WikiId::main()));
-        let ids: BTreeSet<(bool, WikiId)> = wikis
-            .into_iter()
-            .map(|wiki| wiki.id)
-            .filter(|id| farm || snapshot.can(&user, Right::Admin, &RightScope::Wiki(id.clone())))
-            .map(|id| (!id.is_main(), id))
-            .collect();
-        Ok::<_, wiki_store::StoreError>((
-            farm,
-            ids.into_iter().map(|(_, id)| id).collect::<Vec<_>>(),
-        ))
-    })
-    .await;
+    let answer = state
+        .on_store("read the rights", move |store| {
+            let snapshot = store.rights_snapshot()?;
+            let wikis = store.list_wikis()?;
+            let farm = snapshot.can(&user, Right::Admin, &RightScope::Wiki(WikiId::main()));
+            let ids: BTreeSet<(bool, WikiId)> = wikis
+                .into_iter()
+                .map(|wiki| wiki.id)
+                .filter(|id| {
+                    farm || snapshot.can(&user, Right::Admin, &RightScope::Wiki(id.clone()))
+                })
+                .map(|id| (!id.is_main(), id))
+                .collect();
+            Ok((farm, ids.into_iter().map(|(_, id)| id).collect::<Vec<_>>()))
+        })
+        .await?;
     match answer {
-        Ok(Ok((farm, wikis))) if farm || !wikis.is_empty() => Ok(Some((farm, wikis))),
-        Ok(Ok(_)) => Ok(None),
-        Ok(Err(error)) => {
-            tracing::error!(%error, "the admin page could not read the rights");
-            Err(unavailable())
-        }
-        Err(error) => {
-            tracing::error!(%error, "the admin page's rights check did not complete");
-            Err(unavailable())
-        }
+        (farm, wikis) if farm || !wikis.is_empty() => Ok(Some((farm, wikis))),
+        _ => Ok(None),
     }
 }
 
-pub(crate) fn unavailable() -> Response {
+/// The page for a store that cannot be read (the log says why).
+pub(crate) fn unavailable(state: &AdminState) -> Response {
     html::message(
+        &state.prefix,
         StatusCode::SERVICE_UNAVAILABLE,
         "Temporarily unavailable",
         None,
@@ -92,18 +87,25 @@ pub(crate) fn unavailable() -> Response {
 /// The request's administrator, or the response to send instead: a redirect to sign-in when
 /// there is no live session, 403 when its user administers nothing any more.
 pub(crate) async fn admin(state: &AdminState, headers: &HeaderMap) -> Result<Admin, Response> {
-    let Some(session) = state.sessions.current(headers) else {
-        return Err(Redirect::to("/admin/signin").into_response());
+    let Some(session) = session::current(state, headers).await? else {
+        return Err(Redirect::to(&state.at("/admin/signin")).into_response());
     };
-    match administered(state.shared.manager().store(), &session.user).await? {
+    authorize(state, session).await
+}
+
+/// What `session`'s user may administer now; their sessions closed when nothing.
+async fn authorize(state: &AdminState, session: Session) -> Result<Admin, Response> {
+    match administered(state, &session.user).await? {
         Some((farm, wikis)) => Ok(Admin {
             session,
             farm,
             wikis,
+            prefix: state.prefix.clone(),
         }),
         None => {
-            state.sessions.close_user(&session.user);
+            session::close_user(state, &session.user).await?;
             Err(html::message(
+                &state.prefix,
                 StatusCode::FORBIDDEN,
                 "Not an administrator",
                 None,
@@ -131,17 +133,19 @@ pub(crate) async fn admin_posting(
     headers: &HeaderMap,
     csrf: Option<&str>,
 ) -> Result<Admin, Response> {
-    let Some(session) = state.sessions.current(headers) else {
-        return Err(csrf_refused());
+    let Some(session) = session::current(state, headers).await? else {
+        return Err(csrf_refused(state));
     };
-    if !csrf.is_some_and(|csrf| Sessions::check_csrf(&session, csrf)) {
-        return Err(csrf_refused());
+    if !csrf.is_some_and(|csrf| check_csrf(&session, csrf)) {
+        return Err(csrf_refused(state));
     }
-    admin(state, headers).await
+    authorize(state, session).await
 }
 
-pub(crate) fn csrf_refused() -> Response {
+/// The refusal of a form without its session's CSRF token.
+pub(crate) fn csrf_refused(state: &AdminState) -> Response {
     html::message(
+        &state.prefix,
         StatusCode::FORBIDDEN,
         "Form refused",
         None,

@@ -31,11 +31,13 @@ pub(crate) fn csrf_field(csrf: &str) -> String {
     )
 }
 
-/// A navigation link, and whether it is the current page.
+/// The signed-in header: who, the session's CSRF token (for the sign-out form), the current
+/// page (a server path, `/admin/...`) and the public URL's path prefix every link carries.
 pub(crate) struct Nav<'a> {
     pub(crate) user: &'a str,
     pub(crate) csrf: &'a str,
     pub(crate) current: &'a str,
+    pub(crate) prefix: &'a str,
 }
 
 const STYLE: &str = "
@@ -101,17 +103,21 @@ pub(crate) fn page(status: StatusCode, title: &str, nav: Option<&Nav<'_>>, body:
             } else {
                 ""
             };
-            format!("<a href=\"{href}\"{current}>{text}</a>")
+            format!(
+                "<a href=\"{}{href}\"{current}>{text}</a>",
+                escape(nav.prefix)
+            )
         };
         let _ = write!(
             html,
             "<header><span class=\"brand\">wiki-mcp admin</span><nav aria-label=\"Main\">{}{}{}</nav>\
              <span class=\"who\">Signed in as {}</span>\
-             <form method=\"post\" action=\"/admin/signout\">{}<button class=\"secondary\" type=\"submit\">Sign out</button></form></header>",
+             <form method=\"post\" action=\"{}/admin/signout\">{}<button class=\"secondary\" type=\"submit\">Sign out</button></form></header>",
             link("/admin", "Wikis"),
             link("/admin/tokens", "Tokens"),
             link("/admin/audit", "Audit"),
             escape(nav.user),
+            escape(nav.prefix),
             csrf_field(nav.csrf),
         );
     }
@@ -119,8 +125,10 @@ pub(crate) fn page(status: StatusCode, title: &str, nav: Option<&Nav<'_>>, body:
     secured((status, Html(html)).into_response())
 }
 
-/// A page with a single message (an error, a refusal).
+/// A page with a single message (an error, a refusal), linking back to the admin page under
+/// the public URL's path `prefix`.
 pub(crate) fn message(
+    prefix: &str,
     status: StatusCode,
     title: &str,
     nav: Option<&Nav<'_>>,
@@ -131,9 +139,10 @@ pub(crate) fn message(
         title,
         nav,
         &format!(
-            "<h1>{}</h1><div class=\"error\" role=\"alert\">{}</div><p><a href=\"/admin\">Back to the admin page</a></p>",
+            "<h1>{}</h1><div class=\"error\" role=\"alert\">{}</div><p><a href=\"{}/admin\">Back to the admin page</a></p>",
             escape(title),
-            escape(text)
+            escape(text),
+            escape(prefix)
         ),
     )
 }

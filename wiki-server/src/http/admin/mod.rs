@@ -8,6 +8,12 @@
 //! POST must carry the session's CSRF token, or it is refused (403) before anything is read.
 //! The Host/Origin check in front of every route refuses cross-site posts too.
 //!
+//! Sessions, pending OIDC sign-ins and the audit record are in the farm's database, so the page
+//! works behind a load balancer without sticky sessions. The routes are served at `/admin`; a
+//! public URL with a path (`https://host/wiki-mcp/`, behind a proxy that strips it) puts that
+//! path before every link, form action, redirect and cookie path the pages send
+//! ([`AdminState::at`]).
+//!
 //! The pages (server-rendered, no script, every value escaped, every list bounded):
 //! - `wikis.rs`: the wikis the user administers; per wiki its endpoint and MCP configuration
 //!   (enabled, guest access, description, tools by category with write tools marked, cross-wiki
@@ -21,6 +27,7 @@ mod audit;
 mod auth;
 mod html;
 mod oidc_login;
+mod on_store;
 mod session;
 mod signin;
 mod tokens;
@@ -32,23 +39,37 @@ use axum::Router;
 use axum::routing::{get, post};
 
 use super::router::Shared;
-use session::Sessions;
 
-/// What the admin handlers share: the application's state and the live sessions.
+/// What the admin handlers share: the application's state and how the public URL is shaped.
 pub(crate) struct AdminState {
     shared: Arc<Shared>,
-    sessions: Sessions,
     /// Whether cookies get `Secure` (the public URL is https).
     secure: bool,
+    /// The public URL's path prefix (`/wiki-mcp`), or empty.
+    prefix: String,
+}
+
+impl AdminState {
+    /// `path` (one of the server's own, `/admin/...`) as the browser must ask for it: behind
+    /// the public URL's path prefix.
+    pub(crate) fn at(&self, path: &str) -> String {
+        format!("{}{path}", self.prefix)
+    }
+
+    /// The store the pages read and write.
+    pub(crate) fn store(&self) -> &Arc<dyn wiki_store::Store> {
+        self.shared.manager().store()
+    }
 }
 
 /// The `/admin` routes.
 pub(crate) fn routes(shared: Arc<Shared>) -> Router<Arc<Shared>> {
     let secure = shared.base_url.scheme() == &http::uri::Scheme::HTTPS;
+    let prefix = shared.base_url.path_prefix().to_owned();
     let state = Arc::new(AdminState {
         shared,
-        sessions: Sessions::default(),
         secure,
+        prefix,
     });
     Router::new()
         .route("/admin", get(wikis::index))

@@ -14,8 +14,14 @@
 //! from the issuer's site, which a `Strict` cookie would not accompany. For the same reason
 //! the callback answers a page that moves on to `/admin` itself rather than a redirect: the
 //! session cookie is `Strict`, and a redirect that continues the issuer's navigation would
-//! arrive without it. Replays fail twice over: the cookie is cleared on every callback, and the
-//! issuer exchanges a code once.
+//! arrive without it.
+//!
+//! The pending sign-in is also recorded server-side, in the farm's database, by the digest of
+//! the cookie's value (`AdminStore::begin_admin_login`), and the callback takes that record
+//! before anything else (`take_admin_login`: once, before it expires, on whichever replica the
+//! issuer sends the browser to). So a replayed callback (the same cookie again, even after the
+//! browser was told to clear it), a cookie this farm did not issue, and one older than ten
+//! minutes are refused on every replica; the issuer's one-time code is a further guard.
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::Arc;
@@ -33,7 +39,8 @@ use wiki_store::model::user::{GUEST_USER, validate_principal_name};
 use super::AdminState;
 use super::auth::administered;
 use super::html::{self, escape};
-use super::session::cookie_value_within;
+use super::on_store::now_ms;
+use super::session::{cookie_value_within, digest};
 use super::signin::open_session;
 use crate::http::limits::RateKey;
 
@@ -48,6 +55,10 @@ const LOGIN_COOKIE_SECONDS: u32 = 600;
 
 /// The longest pending-sign-in cookie read (`LoginClient::encode` writes about 140 bytes).
 const MAX_LOGIN_COOKIE: usize = 512;
+
+/// Sign-ins under way kept at most, farm-wide (starting one needs no credential, so a flood
+/// must not grow the table; beyond, the oldest is forgotten and its callback refused).
+const MAX_PENDING_LOGINS: u32 = 10_000;
 
 #[derive(Deserialize)]
 pub(crate) struct Start {
@@ -71,7 +82,8 @@ pub(crate) fn signin_choices(state: &AdminState) -> String {
             .and_then(|url| url.host_str().map(str::to_owned))
             .unwrap_or_else(|| issuer.as_str().to_owned());
         buttons.push_str(&format!(
-            "<p><a class=\"button\" href=\"/admin/oidc/start?issuer={index}\">Sign in with {}</a></p>",
+            "<p><a class=\"button\" href=\"{}/admin/oidc/start?issuer={index}\">Sign in with {}</a></p>",
+            escape(&state.prefix),
             escape(&name)
         ));
     }
@@ -89,13 +101,15 @@ fn redirect_uri(state: &AdminState) -> Option<Url> {
 fn login_cookie(state: &AdminState, value: &str, max_age: u32) -> Option<HeaderValue> {
     let secure = if state.secure { "; Secure" } else { "" };
     HeaderValue::from_str(&format!(
-        "{LOGIN_COOKIE}={value}; Path={LOGIN_COOKIE_PATH}; HttpOnly; SameSite=Lax; Max-Age={max_age}{secure}"
+        "{LOGIN_COOKIE}={value}; Path={}; HttpOnly; SameSite=Lax; Max-Age={max_age}{secure}",
+        state.at(LOGIN_COOKIE_PATH)
     ))
     .ok()
 }
 
-fn not_configured() -> Response {
+fn not_configured(state: &AdminState) -> Response {
     html::message(
+        &state.prefix,
         StatusCode::NOT_FOUND,
         "No identity provider",
         None,
@@ -110,18 +124,28 @@ pub(crate) async fn start(
     Query(start): Query<Start>,
 ) -> Response {
     let Some(login) = login(&state) else {
-        return not_configured();
+        return not_configured(&state);
     };
     let (Some(issuer), Some(redirect)) = (login.issuers().get(start.issuer), redirect_uri(&state))
     else {
-        return not_configured();
+        return not_configured(&state);
     };
     match login.begin(issuer, &redirect).await {
         Ok(begun) => {
+            let value = login.encode(&begun.pending);
+            let key = digest(&value);
+            let now = now_ms();
+            let expires = now.saturating_add(i64::from(LOGIN_COOKIE_SECONDS) * 1000);
+            let recorded = state
+                .on_store("record a pending sign-in", move |store| {
+                    store.begin_admin_login(&key, now, expires, MAX_PENDING_LOGINS)
+                })
+                .await;
+            if let Err(response) = recorded {
+                return response;
+            }
             let mut response = Redirect::to(begun.authorization_url.as_str()).into_response();
-            if let Some(cookie) =
-                login_cookie(&state, &login.encode(&begun.pending), LOGIN_COOKIE_SECONDS)
-            {
+            if let Some(cookie) = login_cookie(&state, &value, LOGIN_COOKIE_SECONDS) {
                 response.headers_mut().append(SET_COOKIE, cookie);
             }
             response
@@ -129,6 +153,7 @@ pub(crate) async fn start(
         Err(error) => {
             tracing::warn!(%issuer, %error, "cannot start an admin sign-in at the OIDC issuer");
             html::message(
+                &state.prefix,
                 StatusCode::SERVICE_UNAVAILABLE,
                 "Identity provider unavailable",
                 None,
@@ -147,7 +172,7 @@ pub(crate) async fn callback(
     Query(answer): Query<Callback>,
 ) -> Response {
     let Some(login) = login(&state) else {
-        return not_configured();
+        return not_configured(&state);
     };
     let address = connect.map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |info| info.0.0.ip());
     let mut response = finish(&state, login, address, &headers, &answer).await;
@@ -175,25 +200,48 @@ async fn finish(
             None,
             &format!(
                 "<div class=\"signin card\"><h1>{}</h1><div class=\"error\" role=\"alert\">{}</div>\
-                 <p><a href=\"/admin/signin\">Back to sign-in</a></p></div>",
+                 <p><a href=\"{}/admin/signin\">Back to sign-in</a></p></div>",
                 escape(title),
-                escape(text)
+                escape(text),
+                escape(&state.prefix)
             ),
         )
     };
-    let Some(pending) = cookie_value_within(headers, LOGIN_COOKIE, MAX_LOGIN_COOKIE)
-        .and_then(|value| login.decode(&value))
-    else {
-        tracing::info!("admin OIDC callback without a pending sign-in in this browser");
-        return refused(
+    let expired = || {
+        refused(
             StatusCode::BAD_REQUEST,
             "Sign-in expired",
             "This sign-in was not started in this browser, was already used, or took longer \
              than ten minutes. Start again from the sign-in page.",
-        );
+        )
     };
+    let Some((value, pending)) = cookie_value_within(headers, LOGIN_COOKIE, MAX_LOGIN_COOKIE)
+        .and_then(|value| login.decode(&value).map(|pending| (value, pending)))
+    else {
+        tracing::info!("admin OIDC callback without a pending sign-in in this browser");
+        return expired();
+    };
+    // Single use, farm-wide: whichever replica this callback reached, the record is taken
+    // once, so a replay of the same cookie fails everywhere, before any exchange.
+    let key = digest(&value);
+    let taken = state
+        .on_store("take a pending sign-in", move |store| {
+            store.take_admin_login(&key, now_ms())
+        })
+        .await;
+    match taken {
+        Ok(true) => {}
+        Ok(false) => {
+            tracing::info!(
+                "admin OIDC callback with a pending sign-in this farm does not hold (replayed, \
+                 foreign or expired)"
+            );
+            return expired();
+        }
+        Err(response) => return response,
+    }
     let Some(redirect) = redirect_uri(state) else {
-        return not_configured();
+        return not_configured(state);
     };
     let verified = match login.finish(&pending, answer, &redirect).await {
         Ok(verified) => verified,
@@ -229,7 +277,7 @@ async fn finish(
              who administers the farm or a wiki.",
         );
     }
-    match administered(state.shared.manager().store(), user).await {
+    match administered(state, user).await {
         Ok(Some(_)) => {}
         Ok(None) => {
             tracing::info!(%user, "admin OIDC sign-in refused: the user administers no wiki");
@@ -246,21 +294,22 @@ async fn finish(
         Err(response) => return response,
     }
     tracing::info!(%user, issuer = %verified.issuer(), "admin signed in at the OIDC issuer");
+    let home = state.at("/admin");
     let mut response = html::page(
         StatusCode::OK,
         "Signed in",
         None,
         &format!(
             "<div class=\"signin card\"><h1>Signed in</h1><p>Welcome, {}.</p>\
-             <p><a class=\"button\" href=\"/admin\">Continue to the admin page</a></p></div>",
-            escape(user)
+             <p><a class=\"button\" href=\"{}\">Continue to the admin page</a></p></div>",
+            escape(user),
+            escape(&home)
         ),
     );
     // The session cookie is SameSite=Strict: the next page must be a navigation this site
     // starts, not the rest of the issuer's redirect chain.
-    response
-        .headers_mut()
-        .insert("refresh", HeaderValue::from_static("0; url=/admin"));
-    open_session(state, user, &mut response);
-    response
+    if let Ok(refresh) = HeaderValue::from_str(&format!("0; url={home}")) {
+        response.headers_mut().insert("refresh", refresh);
+    }
+    open_session(state, user, response).await
 }

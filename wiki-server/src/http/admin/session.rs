@@ -1,25 +1,31 @@
-//! Admin sessions: a random id in a cookie, kept in this process's memory as a digest.
+//! Admin sessions: a random id in a cookie, kept in the farm's database as a digest, so any
+//! replica behind a load balancer knows every session and a sign-out on one ends it on all.
 //!
 //! A session is created by signing in and ends by signing out, after [`IDLE_TIMEOUT`] without a
-//! request, or [`MAX_LIFETIME`] after sign-in, whichever comes first. The cookie is `HttpOnly`
-//! (no script reads it), `SameSite=Strict` (no other site's page sends it), scoped to `/admin`,
-//! and `Secure` when the server's public URL is https. Each session has its own CSRF token,
-//! which every form carries and every POST must echo ([`Sessions::check_csrf`]); SameSite alone
-//! is not relied upon (older browsers, same-site subdomains).
+//! request, or [`MAX_LIFETIME`] after sign-in, whichever comes first (the store checks both on
+//! every request, against this server's clock). The cookie is `HttpOnly` (no script reads it),
+//! `SameSite=Strict` (no other site's page sends it), scoped to the admin pages under the
+//! public URL's path, and `Secure` when the public URL is https. Each session has its own CSRF
+//! token, which every form carries and every POST must echo ([`check_csrf`]); SameSite
+//! alone is not relied upon (older browsers, same-site subdomains).
 //!
-//! Sessions live in memory: a restart signs administrators out, and replicas do not share them
-//! (the page's changes go to the shared store, so any replica serves the result).
+//! The database holds `SHA-256(id)` only; the CSRF token is derived from the id under another
+//! label ([`csrf_of`]), so neither the cookie nor the token can be rebuilt from a copy of the
+//! database, and no replica needs to share anything but the table.
 
-use std::collections::HashMap;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
+use axum::response::Response;
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use http::HeaderMap;
 use http::header::COOKIE;
-use parking_lot::Mutex;
 use rand::Rng;
 use sha2::{Digest, Sha256};
+use wiki_store::model::admin::{AdminSession, SecretDigest};
+
+use super::AdminState;
+use super::on_store::now_ms;
 
 /// The cookie's name.
 pub(crate) const COOKIE_NAME: &str = "wiki_mcp_admin";
@@ -30,9 +36,9 @@ pub(crate) const IDLE_TIMEOUT: Duration = Duration::from_secs(30 * 60);
 /// A session is over this long after sign-in, however busy.
 pub(crate) const MAX_LIFETIME: Duration = Duration::from_secs(8 * 60 * 60);
 
-/// Live sessions kept at most; the oldest is dropped beyond (bounds memory under a flood of
-/// sign-ins, which need an admin credential anyway).
-const MAX_SESSIONS: usize = 1024;
+/// Live sessions kept at most, farm-wide; the least recently used is dropped beyond (bounds
+/// the table under a flood of sign-ins, which need an admin credential anyway).
+const MAX_SESSIONS: u32 = 1024;
 
 /// Who a session belongs to, and its CSRF token.
 #[derive(Debug, Clone)]
@@ -43,91 +49,98 @@ pub(crate) struct Session {
     pub(crate) csrf: String,
 }
 
-struct Entry {
-    session: Session,
-    created: Instant,
-    last_used: Instant,
-}
-
-/// The live sessions, keyed by the SHA-256 of their id (no clear id is kept).
-#[derive(Default)]
-pub(crate) struct Sessions {
-    live: Mutex<HashMap<[u8; 32], Entry>>,
-}
-
 /// 32 random bytes, URL-safe base64.
-fn random_token() -> String {
+pub(crate) fn random_token() -> String {
     let mut bytes = [0u8; 32];
     rand::rng().fill_bytes(&mut bytes);
     URL_SAFE_NO_PAD.encode(bytes)
 }
 
-fn digest(id: &str) -> [u8; 32] {
-    Sha256::digest(id.as_bytes()).into()
+/// What the store keeps of a browser's secret.
+pub(crate) fn digest(secret: &str) -> SecretDigest {
+    Sha256::digest(secret.as_bytes()).into()
 }
 
-impl Sessions {
-    /// Opens a session for `user`; returns the id for the cookie.
-    pub(crate) fn open(&self, user: &str) -> String {
-        let id = random_token();
-        let now = Instant::now();
-        let mut live = self.live.lock();
-        live.retain(|_, entry| alive(entry, now));
-        if live.len() >= MAX_SESSIONS
-            && let Some(oldest) = live
-                .iter()
-                .min_by_key(|(_, entry)| entry.last_used)
-                .map(|(key, _)| *key)
-        {
-            live.remove(&oldest);
-        }
-        live.insert(
-            digest(&id),
-            Entry {
-                session: Session {
-                    user: user.to_owned(),
-                    csrf: random_token(),
-                },
-                created: now,
-                last_used: now,
-            },
-        );
-        id
-    }
+/// The CSRF token of the session whose cookie holds `id`: a digest of the id under its own
+/// label, so it differs from what the store keeps and reveals nothing of the id.
+fn csrf_of(id: &str) -> String {
+    let mut hasher = Sha256::new();
+    hasher.update(b"wiki-mcp admin csrf\0");
+    hasher.update(id.as_bytes());
+    URL_SAFE_NO_PAD.encode(hasher.finalize())
+}
 
-    /// The session the request's cookie names, if it is live; touching it.
-    pub(crate) fn current(&self, headers: &HeaderMap) -> Option<Session> {
-        let id = cookie(headers)?;
-        let now = Instant::now();
-        let mut live = self.live.lock();
+fn millis(duration: Duration) -> i64 {
+    i64::try_from(duration.as_millis()).unwrap_or(i64::MAX)
+}
+
+/// Opens a session for `user`; returns the id for the cookie.
+pub(crate) async fn open(state: &AdminState, user: &str) -> Result<String, Response> {
+    let id = random_token();
+    let now = now_ms();
+    let session = AdminSession {
+        digest: digest(&id),
+        user: user.to_owned(),
+        created_ms: now,
+        last_used_ms: now,
+        idle_ms: millis(IDLE_TIMEOUT),
+        expires_ms: now.saturating_add(millis(MAX_LIFETIME)),
+    };
+    state
+        .on_store("open a session", move |store| {
+            store.open_admin_session(&session, MAX_SESSIONS)
+        })
+        .await?;
+    Ok(id)
+}
+
+/// The session the request's cookie names, if it is live; touching it.
+pub(crate) async fn current(
+    state: &AdminState,
+    headers: &HeaderMap,
+) -> Result<Option<Session>, Response> {
+    let Some(id) = cookie(headers) else {
+        return Ok(None);
+    };
+    let key = digest(&id);
+    let found = state
+        .on_store("read a session", move |store| {
+            store.touch_admin_session(&key, now_ms())
+        })
+        .await?;
+    Ok(found.map(|found| Session {
+        user: found.user,
+        csrf: csrf_of(&id),
+    }))
+}
+
+/// Ends the request's session, if any, for every replica.
+pub(crate) async fn close(state: &AdminState, headers: &HeaderMap) -> Result<(), Response> {
+    if let Some(id) = cookie(headers) {
         let key = digest(&id);
-        let entry = live.get_mut(&key)?;
-        if !alive(entry, now) {
-            live.remove(&key);
-            return None;
-        }
-        entry.last_used = now;
-        Some(entry.session.clone())
+        state
+            .on_store("close a session", move |store| {
+                store.close_admin_session(&key)
+            })
+            .await?;
     }
+    Ok(())
+}
 
-    /// Ends the request's session, if any.
-    pub(crate) fn close(&self, headers: &HeaderMap) {
-        if let Some(id) = cookie(headers) {
-            self.live.lock().remove(&digest(&id));
-        }
-    }
+/// Ends every session of `user` (their admin right was withdrawn, say).
+pub(crate) async fn close_user(state: &AdminState, user: &str) -> Result<(), Response> {
+    let user = user.to_owned();
+    state
+        .on_store("close a user's sessions", move |store| {
+            store.close_admin_sessions_of(&user)
+        })
+        .await
+        .map(drop)
+}
 
-    /// Ends every session of `user` (their admin right was withdrawn, say).
-    pub(crate) fn close_user(&self, user: &str) {
-        self.live
-            .lock()
-            .retain(|_, entry| entry.session.user != user);
-    }
-
-    /// Whether `presented` is `session`'s CSRF token, compared in constant time.
-    pub(crate) fn check_csrf(session: &Session, presented: &str) -> bool {
-        same_secret(&session.csrf, presented)
-    }
+/// Whether `presented` is `session`'s CSRF token, compared in constant time.
+pub(crate) fn check_csrf(session: &Session, presented: &str) -> bool {
+    same_secret(&session.csrf, presented)
 }
 
 /// Whether two secrets are equal, in time independent of where they differ.
@@ -135,11 +148,6 @@ pub(crate) fn same_secret(expected: &str, presented: &str) -> bool {
     use subtle::ConstantTimeEq;
     let (expected, presented) = (expected.as_bytes(), presented.as_bytes());
     expected.len() == presented.len() && bool::from(expected.ct_eq(presented))
-}
-
-fn alive(entry: &Entry, now: Instant) -> bool {
-    now.duration_since(entry.last_used) < IDLE_TIMEOUT
-        && now.duration_since(entry.created) < MAX_LIFETIME
 }
 
 /// The value of cookie `name` in the request's `Cookie` header(s), if non-empty and short (the
@@ -170,57 +178,41 @@ fn cookie(headers: &HeaderMap) -> Option<String> {
     cookie_value(headers, COOKIE_NAME)
 }
 
-/// The `Set-Cookie` value that stores `id`.
-pub(crate) fn set_cookie(id: &str, secure: bool) -> String {
+/// The `Set-Cookie` value that stores `id`, for the admin pages at `path`.
+pub(crate) fn set_cookie(id: &str, path: &str, secure: bool) -> String {
     let secure = if secure { "; Secure" } else { "" };
     format!(
-        "{COOKIE_NAME}={id}; Path=/admin; HttpOnly; SameSite=Strict; Max-Age={}{secure}",
+        "{COOKIE_NAME}={id}; Path={path}; HttpOnly; SameSite=Strict; Max-Age={}{secure}",
         MAX_LIFETIME.as_secs()
     )
 }
 
 /// The `Set-Cookie` value that removes the cookie.
-pub(crate) fn clear_cookie(secure: bool) -> String {
+pub(crate) fn clear_cookie(path: &str, secure: bool) -> String {
     let secure = if secure { "; Secure" } else { "" };
-    format!("{COOKIE_NAME}=; Path=/admin; HttpOnly; SameSite=Strict; Max-Age=0{secure}")
+    format!("{COOKIE_NAME}=; Path={path}; HttpOnly; SameSite=Strict; Max-Age=0{secure}")
 }
 
 #[cfg(test)]
 mod tests {
-    use http::HeaderValue;
-
     use super::*;
 
-    fn with_cookie(value: &str) -> HeaderMap {
-        let mut headers = HeaderMap::new();
-        headers.insert(COOKIE, HeaderValue::from_str(value).unwrap());
-        headers
+    #[test]
+    fn the_csrf_token_is_neither_the_id_nor_its_stored_digest() {
+        let id = random_token();
+        let csrf = csrf_of(&id);
+        assert_ne!(csrf, id);
+        assert_ne!(csrf, URL_SAFE_NO_PAD.encode(digest(&id)));
+        assert_eq!(csrf, csrf_of(&id), "every replica derives the same token");
+        assert_ne!(csrf, csrf_of(&random_token()));
     }
 
     #[test]
-    fn a_session_is_found_by_its_cookie_until_closed() {
-        let sessions = Sessions::default();
-        let id = sessions.open("admin");
-        let headers = with_cookie(&format!("theme=dark; {COOKIE_NAME}={id}"));
-        let session = sessions.current(&headers).unwrap();
-        assert_eq!(session.user, "admin");
-        assert!(Sessions::check_csrf(&session, &session.csrf.clone()));
-        assert!(!Sessions::check_csrf(&session, "forged"));
-        assert!(!Sessions::check_csrf(&session, ""));
-        assert!(
-            sessions
-                .current(&with_cookie(&format!("{COOKIE_NAME}=x{id}")))
-                .is_none()
-        );
-        sessions.close(&headers);
-        assert!(sessions.current(&headers).is_none());
-    }
-
-    #[test]
-    fn the_cookie_is_http_only_strict_and_secure_behind_https() {
-        let plain = set_cookie("abc", false);
+    fn the_cookie_is_http_only_strict_scoped_and_secure_behind_https() {
+        let plain = set_cookie("abc", "/wiki-mcp/admin", false);
         assert!(plain.contains("HttpOnly") && plain.contains("SameSite=Strict"));
+        assert!(plain.contains("Path=/wiki-mcp/admin;"));
         assert!(!plain.contains("Secure"));
-        assert!(set_cookie("abc", true).ends_with("; Secure"));
+        assert!(set_cookie("abc", "/admin", true).ends_with("; Secure"));
     }
 }

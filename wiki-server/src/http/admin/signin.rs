@@ -21,7 +21,7 @@ use serde::Deserialize;
 use super::AdminState;
 use super::auth::{administered, csrf_refused};
 use super::html::{self, escape};
-use super::session::{Sessions, clear_cookie, cookie_value, same_secret, set_cookie};
+use super::session::{self, check_csrf, clear_cookie, cookie_value, same_secret, set_cookie};
 use crate::http::limits::RateKey;
 
 /// The sign-in form's double-submit cookie.
@@ -56,17 +56,19 @@ fn render_form(state: &AdminState, status: StatusCode, error: Option<&str>) -> R
         "<div class=\"signin card\"><h1>Sign in</h1>{error}{}\
          <p class=\"muted\">Paste an API token of a user who administers the farm or a wiki \
          (<code>wiki-mcp token create --user NAME</code>).</p>\
-         <form method=\"post\" action=\"/admin/signin\">{}\
+         <form method=\"post\" action=\"{}/admin/signin\">{}\
          <label for=\"token\">API token</label>\
          <input type=\"password\" id=\"token\" name=\"token\" autocomplete=\"off\" required>\
          <p><button type=\"submit\">Sign in</button></p></form></div>",
         super::oidc_login::signin_choices(state),
+        escape(&state.prefix),
         html::csrf_field(&nonce)
     );
     let mut response = html::page(status, "Sign in", None, &body);
     let secure = if state.secure { "; Secure" } else { "" };
     let cookie = format!(
-        "{SIGNIN_COOKIE}={nonce}; Path=/admin/signin; HttpOnly; SameSite=Strict; Max-Age=900{secure}"
+        "{SIGNIN_COOKIE}={nonce}; Path={}; HttpOnly; SameSite=Strict; Max-Age=900{secure}",
+        state.at("/admin/signin")
     );
     if let Ok(value) = HeaderValue::from_str(&cookie) {
         response.headers_mut().append(SET_COOKIE, value);
@@ -76,10 +78,11 @@ fn render_form(state: &AdminState, status: StatusCode, error: Option<&str>) -> R
 
 /// `GET /admin/signin`: the form, or the wikis when already signed in.
 pub(crate) async fn form(State(state): State<Arc<AdminState>>, headers: HeaderMap) -> Response {
-    if state.sessions.current(&headers).is_some() {
-        return Redirect::to("/admin").into_response();
+    match session::current(&state, &headers).await {
+        Ok(Some(_)) => Redirect::to(&state.at("/admin")).into_response(),
+        Ok(None) => render_form(&state, StatusCode::OK, None),
+        Err(response) => response,
     }
-    render_form(&state, StatusCode::OK, None)
 }
 
 /// `POST /admin/signin`: checks the double-submit token, resolves the credential, requires an
@@ -93,7 +96,7 @@ pub(crate) async fn submit(
     let nonce_matches = cookie_value(&headers, SIGNIN_COOKIE)
         .is_some_and(|cookie| same_secret(&cookie, &form.csrf));
     if !nonce_matches {
-        return csrf_refused();
+        return csrf_refused(&state);
     }
     let address = connect.map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |info| info.0.0.ip());
     let token = form.token.trim();
@@ -115,10 +118,10 @@ pub(crate) async fn submit(
         }
         Err(error) => {
             tracing::error!(%error, "the admin sign-in could not resolve a token");
-            return super::auth::unavailable();
+            return super::auth::unavailable(&state);
         }
     };
-    match administered(state.shared.manager().store(), &user).await {
+    match administered(&state, &user).await {
         Ok(Some(_)) => {}
         Ok(None) => {
             tracing::info!(%user, "admin sign-in refused: the user administers no wiki");
@@ -130,23 +133,34 @@ pub(crate) async fn submit(
         Err(response) => return response,
     }
     tracing::info!(%user, "admin signed in with an API token");
-    let mut response = Redirect::to("/admin").into_response();
-    open_session(&state, &user, &mut response);
-    response
+    let response = Redirect::to(&state.at("/admin")).into_response();
+    open_session(&state, &user, response).await
 }
 
-/// Opens a session for `user` (who administers something: the caller checked) on `response`:
-/// its cookie set, the sign-in form's double-submit cookie cleared.
-pub(super) fn open_session(state: &AdminState, user: &str, response: &mut Response) {
-    let id = state.sessions.open(user);
+/// Opens a session for `user` (who administers something: the caller checked) and answers
+/// `response` with its cookie set and the sign-in form's double-submit cookie cleared (or the
+/// "unavailable" page when the session cannot be stored).
+pub(super) async fn open_session(
+    state: &AdminState,
+    user: &str,
+    mut response: Response,
+) -> Response {
+    let id = match session::open(state, user).await {
+        Ok(id) => id,
+        Err(refusal) => return refusal,
+    };
     for cookie in [
-        set_cookie(&id, state.secure),
-        format!("{SIGNIN_COOKIE}=; Path=/admin/signin; HttpOnly; SameSite=Strict; Max-Age=0"),
+        set_cookie(&id, &state.at("/admin"), state.secure),
+        format!(
+            "{SIGNIN_COOKIE}=; Path={}; HttpOnly; SameSite=Strict; Max-Age=0",
+            state.at("/admin/signin")
+        ),
     ] {
         if let Ok(value) = HeaderValue::from_str(&cookie) {
             response.headers_mut().append(SET_COOKIE, value);
         }
     }
+    response
 }
 
 /// `POST /admin/signout`: ends the session (with its CSRF token, so no page elsewhere can sign
@@ -156,16 +170,20 @@ pub(crate) async fn signout(
     headers: HeaderMap,
     Form(form): Form<SignOut>,
 ) -> Response {
-    let Some(session) = state.sessions.current(&headers) else {
-        return Redirect::to("/admin/signin").into_response();
+    let session = match session::current(&state, &headers).await {
+        Ok(Some(session)) => session,
+        Ok(None) => return Redirect::to(&state.at("/admin/signin")).into_response(),
+        Err(response) => return response,
     };
-    if !Sessions::check_csrf(&session, &form.csrf) {
-        return csrf_refused();
+    if !check_csrf(&session, &form.csrf) {
+        return csrf_refused(&state);
     }
-    state.sessions.close(&headers);
+    if let Err(response) = session::close(&state, &headers).await {
+        return response;
+    }
     tracing::info!(user = %session.user, "admin signed out");
-    let mut response = Redirect::to("/admin/signin").into_response();
-    if let Ok(value) = HeaderValue::from_str(&clear_cookie(state.secure)) {
+    let mut response = Redirect::to(&state.at("/admin/signin")).into_response();
+    if let Ok(value) = HeaderValue::from_str(&clear_cookie(&state.at("/admin"), state.secure)) {
         response.headers_mut().insert(SET_COOKIE, value);
     }
     response

@@ -57,9 +57,9 @@ async fn visible(state: &AdminState, admin: &Admin) -> Result<Vec<TokenInfo>, Re
         }
         Ok(Err(error)) => {
             tracing::error!(%error, "the admin page could not list tokens");
-            Err(unavailable())
+            Err(unavailable(state))
         }
-        Err(_) => Err(unavailable()),
+        Err(_) => Err(unavailable(state)),
     }
 }
 
@@ -69,6 +69,7 @@ async fn render(state: &AdminState, admin: &Admin, status: StatusCode, banner: &
         Err(response) => return response,
     };
     let csrf = csrf_field(&admin.session.csrf);
+    let base = escape(&admin.prefix);
     let mut rows = String::new();
     for token in tokens.iter().take(MAX_LISTED) {
         let last = token.last_used.map_or_else(
@@ -78,7 +79,7 @@ async fn render(state: &AdminState, admin: &Admin, status: StatusCode, banner: &
         let _ = write!(
             rows,
             "<tr><td><code>{prefix}</code></td><td>{user}</td><td>{label}</td><td>{created} UTC</td><td>{last}</td>\
-             <td><form method=\"post\" action=\"/admin/tokens/revoke\">{csrf}\
+             <td><form method=\"post\" action=\"{base}/admin/tokens/revoke\">{csrf}\
              <input type=\"hidden\" name=\"prefix\" value=\"{prefix}\">\
              <button class=\"danger\" type=\"submit\" aria-label=\"Revoke token {prefix}\">Revoke</button></form></td></tr>",
             prefix = escape(&token.prefix),
@@ -106,7 +107,7 @@ async fn render(state: &AdminState, admin: &Admin, status: StatusCode, banner: &
     };
     let body = format!(
         "<h1>API tokens</h1>{banner}\
-         <form method=\"post\" action=\"/admin/tokens\" class=\"card\">{csrf}<h2>New token</h2>{user_field}\
+         <form method=\"post\" action=\"{base}/admin/tokens\" class=\"card\">{csrf}<h2>New token</h2>{user_field}\
          <label for=\"label\">Label</label>\
          <input type=\"text\" id=\"label\" name=\"label\" maxlength=\"{MAX_LABEL_CHARS}\" placeholder=\"laptop, CI, …\" required>\
          <p><button type=\"submit\">Create token</button></p></form>\
@@ -178,7 +179,7 @@ pub(crate) async fn create(
             tracing::error!(%error, "the admin page could not create a token");
             error_banner("Not created: the wiki store failed; the server log says why.")
         }
-        Err(_) => return unavailable(),
+        Err(_) => return unavailable(&state),
     };
     render(&state, &admin, StatusCode::OK, &banner).await
 }
@@ -207,7 +208,7 @@ pub(crate) async fn revoke(
     match tokio::task::spawn_blocking(move || store.revoke_token(&revoking)).await {
         Ok(Ok(())) => {
             tracing::info!(%prefix, by = %admin.session.user, "API token revoked from the admin page");
-            Redirect::to("/admin/tokens?revoked=1").into_response()
+            Redirect::to(&state.at("/admin/tokens?revoked=1")).into_response()
         }
         Ok(Err(error)) => {
             tracing::error!(%error, "the admin page could not revoke a token");
@@ -219,6 +220,6 @@ pub(crate) async fn revoke(
             )
             .await
         }
-        Err(_) => unavailable(),
+        Err(_) => unavailable(&state),
     }
 }

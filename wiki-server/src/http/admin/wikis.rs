@@ -43,8 +43,9 @@ pub(crate) async fn index(State(state): State<Arc<AdminState>>, admin: Admin) ->
     })
     .await;
     let Ok(configs) = configs else {
-        return unavailable();
+        return unavailable(&state);
     };
+    let prefix = escape(&admin.prefix);
     let mut rows = String::new();
     for (wiki, config) in &configs {
         let status = if config.enabled {
@@ -55,7 +56,7 @@ pub(crate) async fn index(State(state): State<Arc<AdminState>>, admin: Admin) ->
         let guest = if config.guest_access { "yes" } else { "no" };
         let _ = write!(
             rows,
-            "<tr><td><a href=\"/admin/wikis/{id}\">{id}</a>{status}</td><td>{}</td><td>{guest}</td>\
+            "<tr><td><a href=\"{prefix}/admin/wikis/{id}\">{id}</a>{status}</td><td>{}</td><td>{guest}</td>\
              <td><code>{}</code></td></tr>",
             escape(config.description.as_deref().unwrap_or("")),
             escape(&state.shared.base_url.endpoint(wiki)),
@@ -84,6 +85,7 @@ fn administered_wiki(admin: &Admin, wiki: &str) -> Option<WikiId> {
 /// 404 alike for a wiki that does not exist and one the user does not administer.
 fn no_such_wiki(admin: &Admin) -> Response {
     html::message(
+        &admin.prefix,
         StatusCode::NOT_FOUND,
         "No such wiki",
         Some(&admin.nav("/admin")),
@@ -125,7 +127,7 @@ async fn render(
     })
     .await;
     let Ok((config, main_config, Ok(all_wikis), reach)) = loaded else {
-        return unavailable();
+        return unavailable(state);
     };
     let registry = state.shared.manager().registry();
     let served = effective_tools(registry, wiki, &config, reach);
@@ -207,10 +209,11 @@ async fn render(
         format!("<div class=\"error\" role=\"alert\">{}</div>", escape(text))
     });
     let id = escape(wiki.as_str());
+    let prefix = escape(&admin.prefix);
     let body = format!(
         "<h1>Wiki <code>{id}</code></h1>{notice}{error}\
          <p class=\"muted\">MCP endpoint: <code>{endpoint}</code></p>\
-         <form method=\"post\" action=\"/admin/wikis/{id}\" class=\"card\">{csrf}\
+         <form method=\"post\" action=\"{prefix}/admin/wikis/{id}\" class=\"card\">{csrf}\
          <fieldset><legend>Endpoint</legend>\
          <label class=\"check\"><input type=\"checkbox\" name=\"enabled\" value=\"on\"{enabled}> Enabled (a disabled endpoint answers 404)</label>\
          <label class=\"check\"><input type=\"checkbox\" name=\"guest_access\" value=\"on\"{guest}> Guest access (requests without a token run as the guest, read tools only)</label>\
@@ -368,9 +371,10 @@ pub(crate) async fn save(
     match saved {
         Ok(Ok(())) => {
             tracing::info!(wiki = %wiki, user = %admin.session.user, "MCP configuration saved from the admin page");
-            Redirect::to(&format!("/admin/wikis/{}?saved=1", wiki.as_str())).into_response()
+            Redirect::to(&state.at(&format!("/admin/wikis/{}?saved=1", wiki.as_str())))
+                .into_response()
         }
         Ok(Err(message)) => render(&state, &admin, &wiki, None, Some(&message)).await,
-        Err(_) => unavailable(),
+        Err(_) => unavailable(&state),
     }
 }

@@ -10,13 +10,16 @@ use tempfile::TempDir;
 
 use super::*;
 use crate::api::{
-    AttachmentStore, DocumentStore, ObjectStore, RightsStore, SearchStore, SecretStore, TokenStore,
-    TrashStore, UserStore, VectorStore,
+    AdminStore, AttachmentStore, DocumentStore, ObjectStore, RightsStore, SearchStore, SecretStore,
+    TokenStore, TrashStore, UserStore, VectorStore,
 };
+use crate::model::admin::AdminSession;
 use crate::model::document::Expected;
 use crate::model::search::{SearchQuery, WikiScope};
+use crate::model::structure::StructureComparison;
 use crate::model::trash::DocumentDelete;
 use crate::model::vector::VectorIndex;
+use crate::model::version::Version;
 use crate::model::wiki::WikiId;
 use crate::reference::DocumentReference;
 use crate::schema::list_problems;
@@ -376,6 +379,92 @@ fn version_8_vector_indexes_from_7() {
     let backlog = store.vector_backlog(&index, 10).unwrap();
     assert_eq!(backlog.total, 1, "a row from before the migration is stale");
     assert_eq!(backlog.rows[0].reference, page("Old.Page"));
+}
+
+#[test]
+fn version_9_admin_state_from_8() {
+    let (dir, mut conn) = at_version(8);
+    insert_document(&conn, "Kept", "Page", "still here");
+    upgrade(&mut conn, 9);
+    for table in ["admin_sessions", "admin_logins", "audit_calls"] {
+        assert_eq!(count(&conn, &format!("SELECT count(*) FROM {table}")), 0);
+    }
+    assert!(
+        conn.execute(
+            "INSERT INTO admin_sessions (digest, user_name, created_ms, last_used_ms, idle_ms, \
+             expires_ms) VALUES (x'00', 'admin', 1, 1, 1, 1)",
+            [],
+        )
+        .is_err(),
+        "a session is kept by a 32-byte digest, nothing else"
+    );
+    let store = current_store(&dir, conn);
+    let session = AdminSession {
+        digest: [7; 32],
+        user: "admin".to_owned(),
+        created_ms: 1_000,
+        last_used_ms: 1_000,
+        idle_ms: 60_000,
+        expires_ms: 100_000,
+    };
+    store.open_admin_session(&session, 10).unwrap();
+    assert_eq!(
+        store
+            .touch_admin_session(&[7; 32], 2_000)
+            .unwrap()
+            .map(|found| found.user),
+        Some("admin".to_owned())
+    );
+    assert!(store.document(&page("Kept.Page"), None).unwrap().is_some());
+}
+
+#[test]
+fn version_10_revision_structure_from_9() {
+    let (dir, mut conn) = at_version(9);
+    insert_document(&conn, "Old", "Page", "from before records");
+    upgrade(&mut conn, 10);
+    assert_eq!(
+        count(
+            &conn,
+            "SELECT count(*) FROM revisions WHERE structure IS NULL"
+        ),
+        1,
+        "an old revision has no record"
+    );
+    let store = current_store(&dir, conn);
+    let reference = page("Old.Page");
+    store
+        .save_document(&crate::model::document::DocumentSave::new(
+            reference.clone(),
+            "after",
+            "bob",
+        ))
+        .unwrap();
+    let compared = |store: &SqliteStore| {
+        store
+            .diff(&reference, None, Version::FIRST, "1.2".parse().unwrap())
+            .unwrap()
+            .structure
+    };
+    assert_eq!(
+        compared(&store),
+        StructureComparison::Unrecorded(vec![Version::FIRST]),
+        "never a diff against a revision that recorded nothing"
+    );
+    let entry = store
+        .delete_document(&DocumentDelete {
+            reference: reference.clone(),
+            author: "bob".into(),
+            comment: String::new(),
+            expected: Expected::Any,
+        })
+        .unwrap();
+    store.restore(entry.id, "bob").unwrap();
+    assert_eq!(
+        compared(&store),
+        StructureComparison::Unrecorded(vec![Version::FIRST]),
+        "the bin keeps 1.2's record: only 1.1 has none"
+    );
 }
 
 /// A database at the newest version with a second wiki in it.

@@ -1,0 +1,134 @@
+//! The admin page on two `serve` processes sharing one PostgreSQL farm, as behind a load
+//! balancer without sticky sessions: a session opened on A works on B (a page, a CSRF-protected
+//! form), a sign-out on B ends it on A, and a call made through A shows in B's audit view.
+
+use std::time::Duration;
+
+use serde_json::json;
+
+use crate::Case;
+use crate::farm::{Farm, Replica, within};
+
+pub(crate) fn cases() -> Vec<Case> {
+    vec![(
+        "an_admin_session_and_the_audit_are_shared_by_the_replicas",
+        an_admin_session_and_the_audit_are_shared_by_the_replicas,
+    )]
+}
+
+/// A browser's part: one cookie jar, redirects not followed, any replica.
+struct Browser {
+    http: reqwest::blocking::Client,
+    cookie: String,
+}
+
+/// `fields` as an HTML form posts them.
+fn encode(fields: &[(&str, &str)]) -> String {
+    let escape = |text: &str| -> String {
+        text.bytes()
+            .map(|b| match b {
+                b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                    (b as char).to_string()
+                }
+                _ => format!("%{b:02X}"),
+            })
+            .collect()
+    };
+    fields
+        .iter()
+        .map(|(name, value)| format!("{}={}", escape(name), escape(value)))
+        .collect::<Vec<_>>()
+        .join("&")
+}
+
+/// The value of the first `name="…" value="…"` input in `html`.
+fn input(html: &str, name: &str) -> String {
+    let marker = format!("name=\"{name}\" value=\"");
+    let at = html.find(&marker).map(|at| at + marker.len());
+    let rest = &html[at.unwrap_or_else(|| panic!("no {name} in {html}"))..];
+    rest[..rest.find('"').unwrap()].to_owned()
+}
+
+impl Browser {
+    fn new() -> Self {
+        Browser {
+            http: reqwest::blocking::Client::builder()
+                .redirect(reqwest::redirect::Policy::none())
+                .timeout(Duration::from_secs(30))
+                .build()
+                .unwrap(),
+            cookie: String::new(),
+        }
+    }
+
+    fn send(&mut self, on: &Replica, path: &str, form: Option<&[(&str, &str)]>) -> (u16, String) {
+        let url = format!("http://{}{path}", on.address);
+        let request = match form {
+            Some(fields) => self
+                .http
+                .post(url)
+                .header("origin", format!("http://{}", on.address))
+                .header("content-type", "application/x-www-form-urlencoded")
+                .body(encode(fields)),
+            None => self.http.get(url),
+        };
+        let response = request
+            .header("cookie", self.cookie.clone())
+            .send()
+            .unwrap();
+        for set in response.headers().get_all("set-cookie") {
+            let pair = set.to_str().unwrap().split(';').next().unwrap().to_owned();
+            if pair.starts_with("wiki_mcp_") && !pair.ends_with('=') {
+                self.cookie = [self.cookie.clone(), pair]
+                    .into_iter()
+                    .filter(|part| !part.is_empty())
+                    .collect::<Vec<_>>()
+                    .join("; ");
+            }
+        }
+        let status = response.status().as_u16();
+        (status, response.text().unwrap_or_default())
+    }
+}
+
+fn an_admin_session_and_the_audit_are_shared_by_the_replicas(server: &str) {
+    let farm = Farm::create(server);
+    let (a, b) = (farm.replica(), farm.replica());
+    let mut browser = Browser::new();
+    let (_, form) = browser.send(&a, "/admin/signin", None);
+    let nonce = input(&form, "csrf");
+    let (status, _) = browser.send(
+        &a,
+        "/admin/signin",
+        Some(&[("csrf", &nonce), ("token", &farm.admin_token)]),
+    );
+    assert_eq!(status, 303, "signed in on A");
+
+    let (status, tokens) = browser.send(&b, "/admin/tokens", None);
+    assert_eq!(status, 200, "B knows A's session: {tokens}");
+    let csrf = input(&tokens, "csrf");
+    let (status, created) = browser.send(
+        &b,
+        "/admin/tokens",
+        Some(&[("csrf", &csrf), ("user", "admin"), ("label", "made on B")]),
+    );
+    assert_eq!(status, 200, "{created}");
+    assert!(created.contains("made on B"), "{created}");
+
+    a.call(&farm.admin_token, "list_wikis", json!({})).ok();
+    within("A's call in B's audit view", Duration::from_secs(5), || {
+        let (_, audit) = browser.send(&b, "/admin/audit?tool=list_wikis", None);
+        audit.contains("<code>list_wikis</code>").then_some(())
+    });
+
+    let kept = browser.cookie.clone();
+    let (status, _) = browser.send(&b, "/admin/signout", Some(&[("csrf", &csrf)]));
+    assert_eq!(status, 303, "signed out on B");
+    let mut replay = Browser::new();
+    replay.cookie = kept;
+    let (status, _) = replay.send(&a, "/admin", None);
+    assert_eq!(
+        status, 303,
+        "A refuses the session B ended (to the sign-in page)"
+    );
+}

@@ -1,0 +1,57 @@
+//! Signing many links for one caller away from its call: a rendered page names any number of
+//! wiki and attachment targets, found while the page is rendered on a heavy slot, where the
+//! call's context is not at hand. A [`Signer`] carries what signing needs (the base URL, the
+//! key, the endpoint, the user) and nothing else, so it can move to that thread.
+
+use std::sync::Arc;
+
+use wiki_store::model::link::LinkTarget;
+use wiki_store::model::wiki::WikiId;
+use wiki_store::reference::DocumentReference;
+
+use super::{LinkClaims, LinkKey, LinkPage};
+
+/// Signs links for one user through one endpoint, as a tool's `URL:` lines are signed.
+#[derive(Debug, Clone)]
+pub struct Signer {
+    /// The public URL links start with; empty gives root-relative links (a page's own origin).
+    base: Arc<str>,
+    key: Arc<LinkKey>,
+    endpoint: WikiId,
+    user: Option<String>,
+}
+
+impl Signer {
+    /// Links under `base` signed with `key`, issued by `endpoint` to `user` (`None`: the guest).
+    pub fn new(base: Arc<str>, key: Arc<LinkKey>, endpoint: WikiId, user: Option<String>) -> Self {
+        Signer {
+            base,
+            key,
+            endpoint,
+            user,
+        }
+    }
+
+    /// The signed URL of `page` of `reference`.
+    pub fn url(&self, page: LinkPage, reference: &DocumentReference) -> String {
+        LinkClaims::issue(
+            page,
+            reference.clone(),
+            self.endpoint.clone(),
+            self.user.clone(),
+        )
+        .url(&self.base, &self.key)
+    }
+
+    /// The URL a link in rendered text should open for `target`: a document's view page, an
+    /// attachment's download. Opening it re-checks the holder's view right, as for any link, so
+    /// signing one for a page the holder may not view gives nothing away.
+    pub fn target_url(&self, target: &LinkTarget) -> String {
+        match target {
+            LinkTarget::Document(reference) => self.url(LinkPage::View { locale: None }, reference),
+            LinkTarget::Attachment { document, name } => {
+                self.url(LinkPage::Download { name: name.clone() }, document)
+            }
+        }
+    }
+}

@@ -1,0 +1,53 @@
+//! What the admin web page shares between the replicas of a farm.
+
+use crate::Result;
+use crate::model::admin::{AdminSession, AuditCall, AuditFilter, AuditRetention, SecretDigest};
+
+/// Admin sessions, pending OpenID Connect sign-ins and the recent-audit record, kept in the
+/// farm's database so that a load balancer may send an administrator's requests to any replica.
+///
+/// None of these writes is a change of content: no change event, the change sequence stays
+/// where it is (servers do not rebuild anything for them).
+pub trait AdminStore {
+    /// Stores a new session. Sessions no longer alive at `session.created_ms` are deleted
+    /// first; then, while `max_live` sessions or more remain, the least recently used go, so
+    /// the table stays bounded however many sign-ins arrive.
+    fn open_admin_session(&self, session: &AdminSession, max_live: u32) -> Result<()>;
+
+    /// The session whose cookie has this digest, if it is alive at `now_ms`; its last use
+    /// becomes `now_ms`. A session found expired is deleted and `None` is returned.
+    fn touch_admin_session(
+        &self,
+        digest: &SecretDigest,
+        now_ms: i64,
+    ) -> Result<Option<AdminSession>>;
+
+    /// Ends the session with this digest (sign-out); whether there was one.
+    fn close_admin_session(&self, digest: &SecretDigest) -> Result<bool>;
+
+    /// Ends every session of `user` (their admin right was withdrawn); how many there were.
+    fn close_admin_sessions_of(&self, user: &str) -> Result<u64>;
+
+    /// Records a sign-in under way at an identity provider until `expires_ms`. Those expired at
+    /// `now_ms` are deleted first, then, while `max_pending` or more remain, the oldest (the
+    /// start is open to anyone, so the table must stay bounded under a flood).
+    fn begin_admin_login(
+        &self,
+        digest: &SecretDigest,
+        now_ms: i64,
+        expires_ms: i64,
+        max_pending: u32,
+    ) -> Result<()>;
+
+    /// Takes the sign-in under way with this digest: true, and it is gone, when it was recorded
+    /// and not expired at `now_ms`; false otherwise (unknown, used already, or expired). Of
+    /// processes taking one at once, exactly one gets true.
+    fn take_admin_login(&self, digest: &SecretDigest, now_ms: i64) -> Result<bool>;
+
+    /// Appends finished calls to the audit record, in order, in one transaction, then prunes
+    /// what `keep` no longer covers.
+    fn append_audit(&self, calls: &[AuditCall], keep: AuditRetention) -> Result<()>;
+
+    /// The newest recorded calls `filter` accepts, newest first, at most `limit`.
+    fn recent_audit(&self, filter: &AuditFilter<'_>, limit: u32) -> Result<Vec<AuditCall>>;
+}

@@ -1,0 +1,204 @@
+//! The PostgreSQL implementation of [`crate::AdminStore`]. Each operation is one short
+//! transaction; taking a pending sign-in is one `DELETE ... RETURNING`, so of replicas taking
+//! the same one at once exactly one gets it.
+
+use crate::Result;
+use crate::api::AdminStore;
+use crate::model::admin::{AdminSession, AuditCall, AuditFilter, AuditRetention, SecretDigest};
+use crate::postgres::PostgresStore;
+use crate::postgres::convert::RowExt;
+
+impl AdminStore for PostgresStore {
+    fn open_admin_session(&self, session: &AdminSession, max_live: u32) -> Result<()> {
+        self.write(|tx| {
+            tx.nothing_changed();
+            let now = session.created_ms;
+            tx.execute(
+                "DELETE FROM admin_sessions WHERE expires_ms <= $1 OR last_used_ms + idle_ms <= $1",
+                &[&now],
+            )?;
+            tx.execute(
+                "DELETE FROM admin_sessions WHERE digest IN (SELECT digest FROM admin_sessions \
+                 ORDER BY last_used_ms DESC, digest OFFSET $1)",
+                &[&i64::from(max_live.saturating_sub(1))],
+            )?;
+            tx.execute(
+                "INSERT INTO admin_sessions (digest, user_name, created_ms, last_used_ms, idle_ms, \
+                 expires_ms) VALUES ($1, $2, $3, $4, $5, $6)",
+                &[
+                    &session.digest.as_slice(),
+                    &session.user,
+                    &session.created_ms,
+                    &session.last_used_ms,
+                    &session.idle_ms,
+                    &session.expires_ms,
+                ],
+            )?;
+            Ok(())
+        })
+    }
+
+    fn touch_admin_session(
+        &self,
+        digest: &SecretDigest,
+        now_ms: i64,
+    ) -> Result<Option<AdminSession>> {
+        self.write(|tx| {
+            tx.nothing_changed();
+            let touched = tx.query_opt(
+                "UPDATE admin_sessions SET last_used_ms = $2 WHERE digest = $1 \
+                 AND expires_ms > $2 AND last_used_ms + idle_ms > $2 \
+                 RETURNING user_name, created_ms, last_used_ms, idle_ms, expires_ms",
+                &[&digest.as_slice(), &now_ms],
+            )?;
+            match touched {
+                Some(row) => Ok(Some(AdminSession {
+                    digest: *digest,
+                    user: row.col(0)?,
+                    created_ms: row.col(1)?,
+                    last_used_ms: row.col(2)?,
+                    idle_ms: row.col(3)?,
+                    expires_ms: row.col(4)?,
+                })),
+                None => {
+                    tx.execute(
+                        "DELETE FROM admin_sessions WHERE digest = $1",
+                        &[&digest.as_slice()],
+                    )?;
+                    Ok(None)
+                }
+            }
+        })
+    }
+
+    fn close_admin_session(&self, digest: &SecretDigest) -> Result<bool> {
+        self.write(|tx| {
+            tx.nothing_changed();
+            let deleted = tx.execute(
+                "DELETE FROM admin_sessions WHERE digest = $1",
+                &[&digest.as_slice()],
+            )?;
+            Ok(deleted > 0)
+        })
+    }
+
+    fn close_admin_sessions_of(&self, user: &str) -> Result<u64> {
+        self.write(|tx| {
+            tx.nothing_changed();
+            tx.execute("DELETE FROM admin_sessions WHERE user_name = $1", &[&user])
+        })
+    }
+
+    fn begin_admin_login(
+        &self,
+        digest: &SecretDigest,
+        now_ms: i64,
+        expires_ms: i64,
+        max_pending: u32,
+    ) -> Result<()> {
+        self.write(|tx| {
+            tx.nothing_changed();
+            tx.execute(
+                "DELETE FROM admin_logins WHERE expires_ms <= $1",
+                &[&now_ms],
+            )?;
+            tx.execute(
+                "DELETE FROM admin_logins WHERE digest IN (SELECT digest FROM admin_logins \
+                 ORDER BY expires_ms DESC, digest OFFSET $1)",
+                &[&i64::from(max_pending.saturating_sub(1))],
+            )?;
+            tx.execute(
+                "INSERT INTO admin_logins (digest, expires_ms) VALUES ($1, $2) \
+                 ON CONFLICT (digest) DO UPDATE SET expires_ms = excluded.expires_ms",
+                &[&digest.as_slice(), &expires_ms],
+            )?;
+            Ok(())
+        })
+    }
+
+    fn take_admin_login(&self, digest: &SecretDigest, now_ms: i64) -> Result<bool> {
+        self.write(|tx| {
+            tx.nothing_changed();
+            let taken = tx.query_opt(
+                "DELETE FROM admin_logins WHERE digest = $1 RETURNING expires_ms",
+                &[&digest.as_slice()],
+            )?;
+            match taken {
+                Some(row) => Ok(now_ms < row.col::<i64>(0)?),
+                None => Ok(false),
+            }
+        })
+    }
+
+    fn append_audit(&self, calls: &[AuditCall], keep: AuditRetention) -> Result<()> {
+        let Some(newest) = calls.iter().map(|call| call.at_ms).max() else {
+            return Ok(());
+        };
+        let at: Vec<i64> = calls.iter().map(|call| call.at_ms).collect();
+        let wiki: Vec<&str> = calls.iter().map(|call| call.wiki.as_str()).collect();
+        let tool: Vec<&str> = calls.iter().map(|call| call.tool.as_str()).collect();
+        let user: Vec<&str> = calls.iter().map(|call| call.user.as_str()).collect();
+        let outcome: Vec<&str> = calls.iter().map(|call| call.outcome.as_str()).collect();
+        let reason: Vec<Option<&str>> = calls.iter().map(|call| call.reason.as_deref()).collect();
+        let duration: Vec<i64> = calls.iter().map(|call| call.duration_ms).collect();
+        self.write(|tx| {
+            tx.nothing_changed();
+            // One statement for the batch; WITH ORDINALITY keeps the calls' order in the ids.
+            tx.execute(
+                "INSERT INTO audit_calls (at_ms, wiki, tool, user_name, outcome, reason, duration_ms) \
+                 SELECT a, w, t, u, o, r, d FROM UNNEST($1::bigint[], $2::text[], $3::text[], \
+                 $4::text[], $5::text[], $6::text[], $7::bigint[]) WITH ORDINALITY \
+                 AS calls (a, w, t, u, o, r, d, n) ORDER BY n",
+                &[&at, &wiki, &tool, &user, &outcome, &reason, &duration],
+            )?;
+            tx.execute(
+                "DELETE FROM audit_calls WHERE at_ms < $1",
+                &[&newest.saturating_sub(keep.max_age_ms)],
+            )?;
+            tx.execute(
+                "DELETE FROM audit_calls WHERE id <= \
+                 (SELECT id FROM audit_calls ORDER BY id DESC LIMIT 1 OFFSET $1)",
+                &[&i64::from(keep.rows)],
+            )?;
+            Ok(())
+        })
+    }
+
+    fn recent_audit(&self, filter: &AuditFilter<'_>, limit: u32) -> Result<Vec<AuditCall>> {
+        let wikis: Option<Vec<&str>> = filter
+            .wikis
+            .map(|wikis| wikis.iter().map(String::as_str).collect());
+        let limit = i64::from(limit);
+        self.read(|conn| {
+            conn.query(
+                "SELECT at_ms, wiki, tool, user_name, outcome, reason, duration_ms FROM audit_calls \
+                 WHERE ($1::text IS NULL OR wiki = $1) AND ($2::text IS NULL OR tool = $2) \
+                 AND ($3::text IS NULL OR user_name = $3) AND ($4::text IS NULL OR outcome = $4) \
+                 AND ($5::text IS NULL OR reason = $5) \
+                 AND ($6::text[] IS NULL OR wiki = ANY ($6)) ORDER BY id DESC LIMIT $7",
+                &[
+                    &filter.wiki,
+                    &filter.tool,
+                    &filter.user,
+                    &filter.outcome,
+                    &filter.reason,
+                    &wikis,
+                    &limit,
+                ],
+            )?
+            .iter()
+            .map(|row| {
+                Ok(AuditCall {
+                    at_ms: row.col(0)?,
+                    wiki: row.col(1)?,
+                    tool: row.col(2)?,
+                    user: row.col(3)?,
+                    outcome: row.col(4)?,
+                    reason: row.col(5)?,
+                    duration_ms: row.col(6)?,
+                })
+            })
+            .collect()
+        })
+    }
+}

@@ -1,0 +1,242 @@
+//! The SQLite implementation of [`crate::AdminStore`].
+
+use rusqlite::{OptionalExtension, Row, params, params_from_iter};
+
+use crate::Result;
+use crate::api::AdminStore;
+use crate::model::admin::{AdminSession, AuditCall, AuditFilter, AuditRetention, SecretDigest};
+use crate::sqlite::SqliteStore;
+use crate::sqlite::convert::DbResultExt;
+
+fn session(digest: &SecretDigest, row: &Row<'_>) -> rusqlite::Result<AdminSession> {
+    Ok(AdminSession {
+        digest: *digest,
+        user: row.get(0)?,
+        created_ms: row.get(1)?,
+        last_used_ms: row.get(2)?,
+        idle_ms: row.get(3)?,
+        expires_ms: row.get(4)?,
+    })
+}
+
+impl AdminStore for SqliteStore {
+    fn open_admin_session(&self, session: &AdminSession, max_live: u32) -> Result<()> {
+        self.write(|tx| {
+            tx.nothing_changed();
+            let now = session.created_ms;
+            tx.prepare_cached(
+                "DELETE FROM admin_sessions WHERE expires_ms <= ?1 OR last_used_ms + idle_ms <= ?1",
+            )
+            .db()?
+            .execute([now])
+            .db()?;
+            tx.prepare_cached(
+                "DELETE FROM admin_sessions WHERE digest IN (SELECT digest FROM admin_sessions \
+                 ORDER BY last_used_ms DESC, digest LIMIT -1 OFFSET ?1)",
+            )
+            .db()?
+            .execute([i64::from(max_live.saturating_sub(1))])
+            .db()?;
+            tx.prepare_cached(
+                "INSERT INTO admin_sessions (digest, user_name, created_ms, last_used_ms, idle_ms, \
+                 expires_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            )
+            .db()?
+            .execute(params![
+                session.digest.as_slice(),
+                session.user,
+                session.created_ms,
+                session.last_used_ms,
+                session.idle_ms,
+                session.expires_ms
+            ])
+            .db()?;
+            Ok(())
+        })
+    }
+
+    fn touch_admin_session(
+        &self,
+        digest: &SecretDigest,
+        now_ms: i64,
+    ) -> Result<Option<AdminSession>> {
+        self.write(|tx| {
+            tx.nothing_changed();
+            let touched = tx
+                .prepare_cached(
+                    "UPDATE admin_sessions SET last_used_ms = ?2 WHERE digest = ?1 \
+                     AND expires_ms > ?2 AND last_used_ms + idle_ms > ?2 \
+                     RETURNING user_name, created_ms, last_used_ms, idle_ms, expires_ms",
+                )
+                .db()?
+                .query_row(params![digest.as_slice(), now_ms], |row| {
+                    session(digest, row)
+                })
+                .optional()
+                .db()?;
+            if touched.is_none() {
+                tx.prepare_cached("DELETE FROM admin_sessions WHERE digest = ?1")
+                    .db()?
+                    .execute([digest.as_slice()])
+                    .db()?;
+            }
+            Ok(touched)
+        })
+    }
+
+    fn close_admin_session(&self, digest: &SecretDigest) -> Result<bool> {
+        self.write(|tx| {
+            tx.nothing_changed();
+            let deleted = tx
+                .prepare_cached("DELETE FROM admin_sessions WHERE digest = ?1")
+                .db()?
+                .execute([digest.as_slice()])
+                .db()?;
+            Ok(deleted > 0)
+        })
+    }
+
+    fn close_admin_sessions_of(&self, user: &str) -> Result<u64> {
+        self.write(|tx| {
+            tx.nothing_changed();
+            let deleted = tx
+                .prepare_cached("DELETE FROM admin_sessions WHERE user_name = ?1")
+                .db()?
+                .execute([user])
+                .db()?;
+            Ok(deleted as u64)
+        })
+    }
+
+    fn begin_admin_login(
+        &self,
+        digest: &SecretDigest,
+        now_ms: i64,
+        expires_ms: i64,
+        max_pending: u32,
+    ) -> Result<()> {
+        let now = now_ms;
+        self.write(|tx| {
+            tx.nothing_changed();
+            tx.prepare_cached("DELETE FROM admin_logins WHERE expires_ms <= ?1")
+                .db()?
+                .execute([now])
+                .db()?;
+            tx.prepare_cached(
+                "DELETE FROM admin_logins WHERE digest IN (SELECT digest FROM admin_logins \
+                 ORDER BY expires_ms DESC, digest LIMIT -1 OFFSET ?1)",
+            )
+            .db()?
+            .execute([i64::from(max_pending.saturating_sub(1))])
+            .db()?;
+            tx.prepare_cached(
+                "INSERT INTO admin_logins (digest, expires_ms) VALUES (?1, ?2) \
+                 ON CONFLICT (digest) DO UPDATE SET expires_ms = excluded.expires_ms",
+            )
+            .db()?
+            .execute(params![digest.as_slice(), expires_ms])
+            .db()?;
+            Ok(())
+        })
+    }
+
+    fn take_admin_login(&self, digest: &SecretDigest, now_ms: i64) -> Result<bool> {
+        self.write(|tx| {
+            tx.nothing_changed();
+            let expires: Option<i64> = tx
+                .prepare_cached("DELETE FROM admin_logins WHERE digest = ?1 RETURNING expires_ms")
+                .db()?
+                .query_row([digest.as_slice()], |row| row.get(0))
+                .optional()
+                .db()?;
+            Ok(expires.is_some_and(|expires| now_ms < expires))
+        })
+    }
+
+    fn append_audit(&self, calls: &[AuditCall], keep: AuditRetention) -> Result<()> {
+        let Some(newest) = calls.iter().map(|call| call.at_ms).max() else {
+            return Ok(());
+        };
+        self.write(|tx| {
+            tx.nothing_changed();
+            {
+                let mut insert = tx
+                    .prepare_cached(
+                        "INSERT INTO audit_calls (at_ms, wiki, tool, user_name, outcome, reason, \
+                         duration_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                    )
+                    .db()?;
+                for call in calls {
+                    insert
+                        .execute(params![
+                            call.at_ms,
+                            call.wiki,
+                            call.tool,
+                            call.user,
+                            call.outcome,
+                            call.reason,
+                            call.duration_ms
+                        ])
+                        .db()?;
+                }
+            }
+            tx.prepare_cached("DELETE FROM audit_calls WHERE at_ms < ?1")
+                .db()?
+                .execute([newest.saturating_sub(keep.max_age_ms)])
+                .db()?;
+            tx.prepare_cached(
+                "DELETE FROM audit_calls WHERE id <= \
+                 (SELECT id FROM audit_calls ORDER BY id DESC LIMIT 1 OFFSET ?1)",
+            )
+            .db()?
+            .execute([i64::from(keep.rows)])
+            .db()?;
+            Ok(())
+        })
+    }
+
+    fn recent_audit(&self, filter: &AuditFilter<'_>, limit: u32) -> Result<Vec<AuditCall>> {
+        // The wiki set is a list of bound parameters (`?7`, `?8`, ...): never text in the SQL.
+        let wikis = filter.wikis.map_or(String::new(), |wikis| {
+            let marks: Vec<String> = (0..wikis.len()).map(|i| format!("?{}", i + 7)).collect();
+            format!(" AND wiki IN ({})", marks.join(", "))
+        });
+        let sql = format!(
+            "SELECT at_ms, wiki, tool, user_name, outcome, reason, duration_ms FROM audit_calls \
+             WHERE (?1 IS NULL OR wiki = ?1) AND (?2 IS NULL OR tool = ?2) \
+             AND (?3 IS NULL OR user_name = ?3) AND (?4 IS NULL OR outcome = ?4) \
+             AND (?5 IS NULL OR reason = ?5){wikis} ORDER BY id DESC LIMIT ?6"
+        );
+        let mut values: Vec<rusqlite::types::Value> = [
+            filter.wiki,
+            filter.tool,
+            filter.user,
+            filter.outcome,
+            filter.reason,
+        ]
+        .iter()
+        .map(|value| value.map_or(rusqlite::types::Value::Null, |v| v.to_owned().into()))
+        .collect();
+        values.push(i64::from(limit).into());
+        for wiki in filter.wikis.unwrap_or_default() {
+            values.push(wiki.clone().into());
+        }
+        self.read(|conn| {
+            let mut statement = conn.prepare(&sql).db()?;
+            let rows = statement
+                .query_map(params_from_iter(values.iter()), |row| {
+                    Ok(AuditCall {
+                        at_ms: row.get(0)?,
+                        wiki: row.get(1)?,
+                        tool: row.get(2)?,
+                        user: row.get(3)?,
+                        outcome: row.get(4)?,
+                        reason: row.get(5)?,
+                        duration_ms: row.get(6)?,
+                    })
+                })
+                .db()?;
+            rows.collect::<rusqlite::Result<Vec<_>>>().db()
+        })
+    }
+}

@@ -1,0 +1,364 @@
+//! The admin page's shared state: sessions, pending sign-ins and the audit record, seen alike
+//! by every process serving the farm (`reopen` is another process's connection).
+
+use std::sync::{Arc, Barrier};
+
+use wiki_store::model::admin::{AdminSession, AuditCall, AuditFilter, AuditRetention};
+
+use crate::harness::{Case, Fixture, cases, count_events};
+
+const MINUTE: i64 = 60_000;
+const T0: i64 = 1_800_000_000_000;
+
+fn session(byte: u8, user: &str, at: i64) -> AdminSession {
+    AdminSession {
+        digest: [byte; 32],
+        user: user.to_owned(),
+        created_ms: at,
+        last_used_ms: at,
+        idle_ms: 30 * MINUTE,
+        expires_ms: at + 8 * 60 * MINUTE,
+    }
+}
+
+fn a_session_opened_by_one_process_is_live_in_another_until_closed(db: &Fixture) {
+    let (a, b) = (db.store(), db.reopen());
+    let (_subscription, seen) = count_events(&*a);
+    let before = a.change_seq().unwrap();
+    a.open_admin_session(&session(1, "admin", T0), 100).unwrap();
+
+    let found = b
+        .touch_admin_session(&[1; 32], T0 + MINUTE)
+        .unwrap()
+        .unwrap();
+    assert_eq!(found.user, "admin");
+    assert_eq!(found.created_ms, T0);
+    assert_eq!(found.last_used_ms, T0 + MINUTE, "touching records the use");
+    assert!(b.touch_admin_session(&[2; 32], T0).unwrap().is_none());
+
+    assert!(b.close_admin_session(&[1; 32]).unwrap(), "signed out on B");
+    assert!(
+        a.touch_admin_session(&[1; 32], T0 + MINUTE)
+            .unwrap()
+            .is_none()
+    );
+    assert!(!a.close_admin_session(&[1; 32]).unwrap(), "already gone");
+
+    assert_eq!(a.change_seq().unwrap(), before, "no change of content");
+    assert_eq!(*seen.lock().unwrap(), 0);
+}
+
+fn a_session_ends_when_idle_or_past_its_lifetime(db: &Fixture) {
+    let store = db.store();
+    store
+        .open_admin_session(&session(1, "admin", T0), 100)
+        .unwrap();
+    // Used every 20 minutes: the idle limit never strikes, the lifetime does.
+    let mut now = T0;
+    for _ in 0..23 {
+        now += 20 * MINUTE;
+        assert!(
+            store.touch_admin_session(&[1; 32], now).unwrap().is_some(),
+            "{now}"
+        );
+    }
+    now += 20 * MINUTE;
+    assert!(now >= T0 + 8 * 60 * MINUTE);
+    assert!(
+        store.touch_admin_session(&[1; 32], now).unwrap().is_none(),
+        "past 8 hours"
+    );
+
+    store
+        .open_admin_session(&session(2, "admin", T0), 100)
+        .unwrap();
+    assert!(
+        store
+            .touch_admin_session(&[2; 32], T0 + 30 * MINUTE)
+            .unwrap()
+            .is_none(),
+        "30 minutes unused"
+    );
+    assert!(
+        store.touch_admin_session(&[2; 32], T0).unwrap().is_none(),
+        "an expired session found is deleted, not revived by a clock going back"
+    );
+}
+
+fn the_least_recently_used_sessions_go_beyond_the_bound(db: &Fixture) {
+    let store = db.store();
+    for byte in 1..=3 {
+        store
+            .open_admin_session(&session(byte, "admin", T0 + i64::from(byte)), 3)
+            .unwrap();
+    }
+    store
+        .touch_admin_session(&[1; 32], T0 + 10)
+        .unwrap()
+        .unwrap();
+    store
+        .open_admin_session(&session(4, "admin", T0 + 11), 3)
+        .unwrap();
+    let live: Vec<u8> = (1..=4)
+        .filter(|byte| {
+            store
+                .touch_admin_session(&[*byte; 32], T0 + 12)
+                .unwrap()
+                .is_some()
+        })
+        .collect();
+    assert_eq!(live, [1, 3, 4], "session 2 was the least recently used");
+}
+
+fn closing_a_users_sessions_leaves_the_others(db: &Fixture) {
+    let store = db.store();
+    store
+        .open_admin_session(&session(1, "alice", T0), 100)
+        .unwrap();
+    store
+        .open_admin_session(&session(2, "alice", T0), 100)
+        .unwrap();
+    store
+        .open_admin_session(&session(3, "bob", T0), 100)
+        .unwrap();
+    assert_eq!(db.reopen().close_admin_sessions_of("alice").unwrap(), 2);
+    assert!(store.touch_admin_session(&[1; 32], T0).unwrap().is_none());
+    assert!(store.touch_admin_session(&[2; 32], T0).unwrap().is_none());
+    assert_eq!(
+        store
+            .touch_admin_session(&[3; 32], T0)
+            .unwrap()
+            .unwrap()
+            .user,
+        "bob"
+    );
+}
+
+fn a_pending_sign_in_is_taken_once_and_only_before_it_expires(db: &Fixture) {
+    let (a, b) = (db.store(), db.reopen());
+    a.begin_admin_login(&[1; 32], T0, T0 + 10 * MINUTE, 100)
+        .unwrap();
+    a.begin_admin_login(&[2; 32], T0, T0 + 10 * MINUTE, 100)
+        .unwrap();
+    assert!(!b.take_admin_login(&[3; 32], T0).unwrap(), "never begun");
+    assert!(b.take_admin_login(&[1; 32], T0 + MINUTE).unwrap());
+    assert!(
+        !a.take_admin_login(&[1; 32], T0 + MINUTE).unwrap(),
+        "used already"
+    );
+    assert!(
+        !b.take_admin_login(&[2; 32], T0 + 10 * MINUTE).unwrap(),
+        "expired"
+    );
+}
+
+fn pending_sign_ins_stay_bounded(db: &Fixture) {
+    let store = db.store();
+    for byte in 1..=5u8 {
+        store
+            .begin_admin_login(&[byte; 32], T0, T0 + MINUTE + i64::from(byte), 3)
+            .unwrap();
+    }
+    let kept: Vec<u8> = (1..=5u8)
+        .filter(|byte| store.take_admin_login(&[*byte; 32], T0).unwrap())
+        .collect();
+    assert_eq!(kept, [3, 4, 5], "the oldest went");
+}
+
+fn concurrent_takes_of_one_sign_in_succeed_once(db: &Fixture) {
+    const TAKERS: usize = 6;
+    db.store()
+        .begin_admin_login(&[9; 32], T0, T0 + MINUTE, 100)
+        .unwrap();
+    let barrier = Arc::new(Barrier::new(TAKERS));
+    let handles: Vec<_> = (0..TAKERS)
+        .map(|_| {
+            let store = db.reopen();
+            let barrier = Arc::clone(&barrier);
+            std::thread::spawn(move || {
+                barrier.wait();
+                store.take_admin_login(&[9; 32], T0).unwrap()
+            })
+        })
+        .collect();
+    let taken = handles
+        .into_iter()
+        .map(|handle| handle.join().unwrap())
+        .filter(|taken| *taken)
+        .count();
+    assert_eq!(taken, 1);
+}
+
+fn call(at_ms: i64, wiki: &str, tool: &str, user: &str, outcome: &str) -> AuditCall {
+    AuditCall {
+        at_ms,
+        wiki: wiki.to_owned(),
+        tool: tool.to_owned(),
+        user: user.to_owned(),
+        outcome: outcome.to_owned(),
+        reason: (outcome != "ok").then(|| "not_found".to_owned()),
+        duration_ms: 3,
+    }
+}
+
+fn audit_calls_appended_anywhere_read_back_newest_first_and_filtered(db: &Fixture) {
+    let (a, b) = (db.store(), db.reopen());
+    let (_subscription, seen) = count_events(&*a);
+    let before = a.change_seq().unwrap();
+    a.append_audit(
+        &[
+            call(T0, "main", "get_document", "alice", "ok"),
+            call(T0 + 1, "sales", "search", "bob", "error"),
+        ],
+        AuditRetention::default(),
+    )
+    .unwrap();
+    b.append_audit(
+        &[call(T0 + 2, "main", "search", "alice", "ok")],
+        AuditRetention::default(),
+    )
+    .unwrap();
+
+    let all = a.recent_audit(&AuditFilter::default(), 10).unwrap();
+    let tools: Vec<(&str, &str)> = all
+        .iter()
+        .map(|call| (call.wiki.as_str(), call.tool.as_str()))
+        .collect();
+    assert_eq!(
+        tools,
+        [
+            ("main", "search"),
+            ("sales", "search"),
+            ("main", "get_document")
+        ]
+    );
+    assert_eq!(all[1], call(T0 + 1, "sales", "search", "bob", "error"));
+    assert_eq!(a.recent_audit(&AuditFilter::default(), 1).unwrap().len(), 1);
+
+    let main_only = ["main".to_owned()];
+    let filtered = |filter: AuditFilter<'_>| -> Vec<i64> {
+        b.recent_audit(&filter, 10)
+            .unwrap()
+            .iter()
+            .map(|call| call.at_ms - T0)
+            .collect()
+    };
+    assert_eq!(
+        filtered(AuditFilter {
+            wikis: Some(&main_only),
+            ..Default::default()
+        }),
+        [2, 0]
+    );
+    assert_eq!(
+        filtered(AuditFilter {
+            wikis: Some(&[]),
+            ..Default::default()
+        }),
+        Vec::<i64>::new()
+    );
+    assert_eq!(
+        filtered(AuditFilter {
+            tool: Some("search"),
+            ..Default::default()
+        }),
+        [2, 1]
+    );
+    assert_eq!(
+        filtered(AuditFilter {
+            user: Some("alice"),
+            tool: Some("search"),
+            ..Default::default()
+        }),
+        [2]
+    );
+    assert_eq!(
+        filtered(AuditFilter {
+            outcome: Some("error"),
+            ..Default::default()
+        }),
+        [1]
+    );
+    assert_eq!(
+        filtered(AuditFilter {
+            reason: Some("not_found"),
+            ..Default::default()
+        }),
+        [1]
+    );
+    assert_eq!(
+        filtered(AuditFilter {
+            wiki: Some("sales"),
+            wikis: Some(&main_only),
+            ..Default::default()
+        }),
+        Vec::<i64>::new()
+    );
+    assert_eq!(
+        filtered(AuditFilter {
+            reason: Some("' OR 1=1 --"),
+            ..Default::default()
+        }),
+        Vec::<i64>::new()
+    );
+
+    assert_eq!(a.change_seq().unwrap(), before, "no change of content");
+    assert_eq!(*seen.lock().unwrap(), 0);
+}
+
+fn the_audit_keeps_only_the_newest_rows_of_the_retention_window(db: &Fixture) {
+    let store = db.store();
+    let keep = AuditRetention {
+        rows: 4,
+        max_age_ms: 10 * MINUTE,
+    };
+    let batch: Vec<AuditCall> = (0..6)
+        .map(|i| call(T0 + i, "main", &format!("tool{i}"), "alice", "ok"))
+        .collect();
+    store.append_audit(&batch, keep).unwrap();
+    let tools = |store: &dyn wiki_store::Store| -> Vec<String> {
+        store
+            .recent_audit(&AuditFilter::default(), 100)
+            .unwrap()
+            .into_iter()
+            .map(|call| call.tool)
+            .collect()
+    };
+    assert_eq!(
+        tools(&*store),
+        ["tool5", "tool4", "tool3", "tool2"],
+        "the newest 4"
+    );
+
+    store
+        .append_audit(
+            &[call(T0 + 10 * MINUTE + 3, "main", "late", "alice", "ok")],
+            keep,
+        )
+        .unwrap();
+    assert_eq!(
+        tools(&*store),
+        ["late", "tool5", "tool4", "tool3"],
+        "rows older than ten minutes before the newest went"
+    );
+    store.append_audit(&[], keep).unwrap();
+    assert_eq!(
+        tools(&*db.reopen()).len(),
+        4,
+        "an empty batch changes nothing"
+    );
+}
+
+pub(crate) fn cases() -> Vec<Case> {
+    cases![
+        a_session_opened_by_one_process_is_live_in_another_until_closed,
+        a_session_ends_when_idle_or_past_its_lifetime,
+        the_least_recently_used_sessions_go_beyond_the_bound,
+        closing_a_users_sessions_leaves_the_others,
+        a_pending_sign_in_is_taken_once_and_only_before_it_expires,
+        pending_sign_ins_stay_bounded,
+        concurrent_takes_of_one_sign_in_succeed_once,
+        audit_calls_appended_anywhere_read_back_newest_first_and_filtered,
+        the_audit_keeps_only_the_newest_rows_of_the_retention_window,
+    ]
+}
