@@ -1,0 +1,248 @@
+//! An HTTP client that goes away mid-call cancels the call, whichever code answers it: the
+//! direct `tools/call` answer (`http/direct.rs`) or rmcp's streamable HTTP service, for a
+//! 2025-11-25 request and a 2026-07-28 one (whose only cancellation signal over HTTP is the
+//! client disconnecting), before the reply started and while it streams. Each test drives the
+//! `grind` tool, which ignores the call's signal on purpose: only the store interrupting its
+//! statement ends its loop early, so `interrupted` proves the store work stopped.
+//!
+//! A request reaches rmcp here either because the server was started with
+//! `direct_tool_calls: false` (so nothing else can answer it) or because its body is chunked
+//! (the direct answer takes only a body with a `Content-Length`).
+
+use std::sync::PoisonError;
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+use wiki_server::Manager;
+use wiki_server::testing::farm_test;
+
+use crate::harness::Farm;
+use crate::served::{Connection, Framing, Served};
+
+/// The most a hang-up may take to stop the store work and be audited: far below the
+/// keep-alive interval of rmcp's streams (15 s) and the grind's own minute.
+const PROMPTLY: Duration = Duration::from_secs(3);
+
+/// A `grind` call before 2026-07-28; with a progress token, the tool reports once first.
+fn legacy_call(progress: bool) -> Value {
+    let mut params = json!({"name": "grind", "arguments": {"report": progress}});
+    if progress {
+        params["_meta"] = json!({"progressToken": "grinding"});
+    }
+    json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": params})
+}
+
+const LEGACY_HEADERS: &[(&str, &str)] = &[("MCP-Protocol-Version", "2025-11-25")];
+
+/// A 2026-07-28 `grind` call: the protocol in `_meta` and the standard headers.
+fn modern_call(progress: bool) -> Value {
+    let mut meta = json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": {"name": "disconnects", "version": "1"},
+        "io.modelcontextprotocol/clientCapabilities": {},
+    });
+    if progress {
+        meta["progressToken"] = json!("grinding");
+    }
+    json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call",
+           "params": {"name": "grind", "arguments": {"report": progress}, "_meta": meta}})
+}
+
+const MODERN_HEADERS: &[(&str, &str)] = &[
+    ("MCP-Protocol-Version", "2026-07-28"),
+    ("Mcp-Method", "tools/call"),
+    ("Mcp-Name", "grind"),
+];
+
+/// What one test sends, and when its client hangs up.
+struct HangUp {
+    /// The wiki of the test's own: grind ends and audit records are told apart by it.
+    wiki: &'static str,
+    direct_tool_calls: bool,
+    headers: &'static [(&'static str, &'static str)],
+    body: Value,
+    framing: Framing,
+    /// `None`: hang up before any byte of the reply; `Some(text)`: once the streamed reply
+    /// carried `text`.
+    after: Option<&'static str>,
+}
+
+impl HangUp {
+    /// Sends the call on a server over `farm`, hangs up mid-call, and asserts that the store
+    /// work was interrupted and the call audited `cancelled`, both promptly.
+    async fn cancels_the_call(self, farm: &Farm) {
+        farm.store
+            .create_wiki(&crate::harness::wiki(self.wiki), self.wiki)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let manager = farm.manager();
+        let served = Served::start(std::sync::Arc::clone(&manager), self.direct_tool_calls).await;
+        let mut connection =
+            Connection::post(&served, self.wiki, self.headers, &self.body, self.framing).await;
+        if let Some(text) = self.after {
+            let received = connection.read_until(text).await;
+            assert!(
+                received.contains("text/event-stream"),
+                "the reply does not stream: {received}"
+            );
+        }
+        grind_started(self.wiki).await;
+        if self.after.is_none() {
+            assert!(
+                !connection.answered_within(Duration::from_millis(100)).await,
+                "the call was answered before the client hung up"
+            );
+        }
+        let hung_up = Instant::now();
+        connection.hang_up();
+        let end = grind_end(self.wiki).await;
+        let stopped = hung_up.elapsed();
+        assert_eq!(end.as_deref(), Some("interrupted"));
+        assert!(
+            stopped < PROMPTLY,
+            "the store work stopped after {stopped:?}"
+        );
+        assert_eq!(
+            outcome(&manager, self.wiki).await.as_deref(),
+            Some("cancelled")
+        );
+    }
+}
+
+/// Waits until the `grind` call on `wiki` runs its store loop (a call cancelled before would
+/// never start it); panics after ten seconds.
+async fn grind_started(wiki: &str) {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !crate::tools::GRIND_STARTS
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .iter()
+        .any(|on| on == wiki)
+    {
+        assert!(
+            Instant::now() < deadline,
+            "the grind on {wiki} did not start"
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
+/// Waits up to [`PROMPTLY`] for how the `grind` call on `wiki` ended.
+async fn grind_end(wiki: &str) -> Option<String> {
+    let deadline = Instant::now() + PROMPTLY;
+    while Instant::now() < deadline {
+        let ends = crate::tools::GRIND_ENDS
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone();
+        if let Some((_, end)) = ends.iter().find(|(on, _)| on == wiki) {
+            return Some(end.clone());
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    None
+}
+
+/// Waits up to [`PROMPTLY`] for the audit record of the `grind` call on `wiki`; its outcome.
+async fn outcome(manager: &Manager, wiki: &str) -> Option<String> {
+    let deadline = Instant::now() + PROMPTLY;
+    while Instant::now() < deadline {
+        let records = manager
+            .recent_calls()
+            .newest(1, |record| record.tool == "grind" && record.wiki == wiki);
+        if let Some(record) = records.first() {
+            return Some(record.outcome.as_str().to_owned());
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    None
+}
+
+#[farm_test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_2025_11_25_call_through_rmcp_is_cancelled_when_its_client_hangs_up() {
+    let farm = Farm::new();
+    HangUp {
+        wiki: "legacyrmcp",
+        direct_tool_calls: false,
+        headers: LEGACY_HEADERS,
+        body: legacy_call(false),
+        framing: Framing::ContentLength,
+        after: None,
+    }
+    .cancels_the_call(&farm)
+    .await;
+}
+
+#[farm_test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_chunked_call_reaches_rmcp_and_is_cancelled_when_its_client_hangs_up() {
+    let farm = Farm::new();
+    HangUp {
+        wiki: "chunked",
+        direct_tool_calls: true,
+        headers: LEGACY_HEADERS,
+        body: legacy_call(false),
+        framing: Framing::Chunked,
+        after: None,
+    }
+    .cancels_the_call(&farm)
+    .await;
+}
+
+#[farm_test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_2026_07_28_call_is_cancelled_when_its_client_hangs_up() {
+    let farm = Farm::new();
+    HangUp {
+        wiki: "modern",
+        direct_tool_calls: false,
+        headers: MODERN_HEADERS,
+        body: modern_call(false),
+        framing: Framing::ContentLength,
+        after: None,
+    }
+    .cancels_the_call(&farm)
+    .await;
+}
+
+#[farm_test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_2025_11_25_call_through_rmcp_is_cancelled_when_its_client_leaves_the_stream() {
+    let farm = Farm::new();
+    HangUp {
+        wiki: "legacystream",
+        direct_tool_calls: false,
+        headers: LEGACY_HEADERS,
+        body: legacy_call(true),
+        framing: Framing::ContentLength,
+        after: Some("notifications/progress"),
+    }
+    .cancels_the_call(&farm)
+    .await;
+}
+
+#[farm_test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_2026_07_28_call_is_cancelled_when_its_client_leaves_the_stream() {
+    let farm = Farm::new();
+    HangUp {
+        wiki: "modernstream",
+        direct_tool_calls: false,
+        headers: MODERN_HEADERS,
+        body: modern_call(true),
+        framing: Framing::ContentLength,
+        after: Some("notifications/progress"),
+    }
+    .cancels_the_call(&farm)
+    .await;
+}
+
+#[farm_test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_directly_answered_call_is_cancelled_when_its_client_leaves_the_stream() {
+    let farm = Farm::new();
+    HangUp {
+        wiki: "directstream",
+        direct_tool_calls: true,
+        headers: LEGACY_HEADERS,
+        body: legacy_call(true),
+        framing: Framing::ContentLength,
+        after: Some("notifications/progress"),
+    }
+    .cancels_the_call(&farm)
+    .await;
+}
