@@ -174,6 +174,21 @@ impl TestServer {
         request.send().await.expect("the server answers")
     }
 
+    /// POSTs `tools/list` to `wiki`'s endpoint as the token's user or the guest: the cheapest
+    /// request that passes every gate, so the tests of the gates send it.
+    pub(crate) async fn list_tools(&self, wiki: &str, token: Option<&str>) -> reqwest::Response {
+        self.post(wiki, token, &tools_list(), &[]).await
+    }
+
+    /// The status [`list_tools`](Self::list_tools) is answered with.
+    pub(crate) async fn list_tools_status(
+        &self,
+        wiki: &str,
+        token: Option<&str>,
+    ) -> reqwest::StatusCode {
+        self.list_tools(wiki, token).await.status()
+    }
+
     /// A second server on this farm, as another process behind the same load balancer would
     /// be: its own store connection to the same database file, its own manager and listener
     /// (on its own loopback port), the same OIDC sign-in when `oidc` is given.

@@ -288,9 +288,7 @@ async fn link_pages_have_a_rate_limit_per_address_of_their_own() {
     assert_eq!(limited.status(), 429);
     assert_eq!(header(&limited, "retry-after"), "1");
     // The guest's MCP bucket of the same address is untouched by the pages.
-    let list = server
-        .post("main", None, &crate::harness::tools_list(), &[])
-        .await;
+    let list = server.list_tools("main", None).await;
     assert_eq!(list.status(), 200);
 }
 
