@@ -23,48 +23,93 @@ use crate::served::{Connection, Framing, Served};
 /// keep-alive interval of rmcp's streams (15 s) and the grind's own minute.
 const PROMPTLY: Duration = Duration::from_secs(3);
 
-/// A `grind` call before 2026-07-28; with a progress token, the tool reports once first.
-fn legacy_call(progress: bool) -> Value {
-    let mut params = json!({"name": "grind", "arguments": {"report": progress}});
-    if progress {
-        params["_meta"] = json!({"progressToken": "grinding"});
-    }
-    json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": params})
+/// The protocol a test's request speaks: it decides the body and the headers.
+#[derive(Clone, Copy)]
+enum Protocol {
+    /// 2025-11-25: the version in a header only.
+    Legacy,
+    /// 2026-07-28: the protocol in `_meta` and the standard headers; the client disconnecting
+    /// is its only cancellation signal over HTTP.
+    Modern,
 }
 
-const LEGACY_HEADERS: &[(&str, &str)] = &[("MCP-Protocol-Version", "2025-11-25")];
-
-/// A 2026-07-28 `grind` call: the protocol in `_meta` and the standard headers.
-fn modern_call(progress: bool) -> Value {
-    let mut meta = json!({
-        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-        "io.modelcontextprotocol/clientInfo": {"name": "disconnects", "version": "1"},
-        "io.modelcontextprotocol/clientCapabilities": {},
-    });
-    if progress {
-        meta["progressToken"] = json!("grinding");
+impl Protocol {
+    /// A `grind` call; with `progress`, a progress token, and the tool reports once first.
+    fn call(self, progress: bool) -> Value {
+        let mut params = json!({"name": "grind", "arguments": {"report": progress}});
+        if let Self::Modern = self {
+            params["_meta"] = json!({
+                "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                "io.modelcontextprotocol/clientInfo": {"name": "disconnects", "version": "1"},
+                "io.modelcontextprotocol/clientCapabilities": {},
+            });
+        }
+        if progress {
+            params["_meta"]["progressToken"] = json!("grinding");
+        }
+        json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": params})
     }
-    json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call",
-           "params": {"name": "grind", "arguments": {"report": progress}, "_meta": meta}})
+
+    fn headers(self) -> &'static [(&'static str, &'static str)] {
+        match self {
+            Self::Legacy => &[("MCP-Protocol-Version", "2025-11-25")],
+            Self::Modern => &[
+                ("MCP-Protocol-Version", "2026-07-28"),
+                ("Mcp-Method", "tools/call"),
+                ("Mcp-Name", "grind"),
+            ],
+        }
+    }
 }
 
-const MODERN_HEADERS: &[(&str, &str)] = &[
-    ("MCP-Protocol-Version", "2026-07-28"),
-    ("Mcp-Method", "tools/call"),
-    ("Mcp-Name", "grind"),
-];
-
-/// What one test sends, and when its client hangs up.
+/// What one test sends, and when its client hangs up: by default a `Content-Length` request
+/// to a server that leaves every call to rmcp (`direct_tool_calls: false`), hung up on before
+/// any byte of the reply.
 struct HangUp {
     /// The wiki of the test's own: grind ends and audit records are told apart by it.
     wiki: &'static str,
+    protocol: Protocol,
     direct_tool_calls: bool,
-    headers: &'static [(&'static str, &'static str)],
-    body: Value,
     framing: Framing,
-    /// `None`: hang up before any byte of the reply; `Some(text)`: once the streamed reply
-    /// carried `text`.
-    after: Option<&'static str>,
+    /// Whether the call carries a progress token, so that its reply streams, and the client
+    /// hangs up once the stream carried the tool's progress report.
+    mid_stream: bool,
+}
+
+impl HangUp {
+    fn new(wiki: &'static str, protocol: Protocol) -> Self {
+        Self {
+            wiki,
+            protocol,
+            direct_tool_calls: false,
+            framing: Framing::ContentLength,
+            mid_stream: false,
+        }
+    }
+
+    /// On a server that answers `tools/call` itself where it can (the default server).
+    fn direct_tool_calls(self) -> Self {
+        Self {
+            direct_tool_calls: true,
+            ..self
+        }
+    }
+
+    /// With a chunked body, which the direct answer leaves to rmcp.
+    fn chunked(self) -> Self {
+        Self {
+            framing: Framing::Chunked,
+            ..self
+        }
+    }
+
+    /// Once the streamed reply started.
+    fn mid_stream(self) -> Self {
+        Self {
+            mid_stream: true,
+            ..self
+        }
+    }
 }
 
 impl HangUp {
@@ -76,17 +121,19 @@ impl HangUp {
             .unwrap_or_else(|e| panic!("{e}"));
         let manager = farm.manager();
         let served = Served::start(std::sync::Arc::clone(&manager), self.direct_tool_calls).await;
+        let body = self.protocol.call(self.mid_stream);
+        let headers = self.protocol.headers();
         let mut connection =
-            Connection::post(&served, self.wiki, self.headers, &self.body, self.framing).await;
-        if let Some(text) = self.after {
-            let received = connection.read_until(text).await;
+            Connection::post(&served, self.wiki, headers, &body, self.framing).await;
+        if self.mid_stream {
+            let received = connection.read_until("notifications/progress").await;
             assert!(
                 received.contains("text/event-stream"),
                 "the reply does not stream: {received}"
             );
         }
         grind_started(self.wiki).await;
-        if self.after.is_none() {
+        if !self.mid_stream {
             assert!(
                 !connection.answered_within(Duration::from_millis(100)).await,
                 "the call was answered before the client hung up"
@@ -160,89 +207,53 @@ async fn outcome(manager: &Manager, wiki: &str) -> Option<String> {
 #[farm_test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_2025_11_25_call_through_rmcp_is_cancelled_when_its_client_hangs_up() {
     let farm = Farm::new();
-    HangUp {
-        wiki: "legacyrmcp",
-        direct_tool_calls: false,
-        headers: LEGACY_HEADERS,
-        body: legacy_call(false),
-        framing: Framing::ContentLength,
-        after: None,
-    }
-    .cancels_the_call(&farm)
-    .await;
+    HangUp::new("legacyrmcp", Protocol::Legacy)
+        .cancels_the_call(&farm)
+        .await;
 }
 
 #[farm_test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_chunked_call_reaches_rmcp_and_is_cancelled_when_its_client_hangs_up() {
     let farm = Farm::new();
-    HangUp {
-        wiki: "chunked",
-        direct_tool_calls: true,
-        headers: LEGACY_HEADERS,
-        body: legacy_call(false),
-        framing: Framing::Chunked,
-        after: None,
-    }
-    .cancels_the_call(&farm)
-    .await;
+    HangUp::new("chunked", Protocol::Legacy)
+        .direct_tool_calls()
+        .chunked()
+        .cancels_the_call(&farm)
+        .await;
 }
 
 #[farm_test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_2026_07_28_call_is_cancelled_when_its_client_hangs_up() {
     let farm = Farm::new();
-    HangUp {
-        wiki: "modern",
-        direct_tool_calls: false,
-        headers: MODERN_HEADERS,
-        body: modern_call(false),
-        framing: Framing::ContentLength,
-        after: None,
-    }
-    .cancels_the_call(&farm)
-    .await;
+    HangUp::new("modern", Protocol::Modern)
+        .cancels_the_call(&farm)
+        .await;
 }
 
 #[farm_test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_2025_11_25_call_through_rmcp_is_cancelled_when_its_client_leaves_the_stream() {
     let farm = Farm::new();
-    HangUp {
-        wiki: "legacystream",
-        direct_tool_calls: false,
-        headers: LEGACY_HEADERS,
-        body: legacy_call(true),
-        framing: Framing::ContentLength,
-        after: Some("notifications/progress"),
-    }
-    .cancels_the_call(&farm)
-    .await;
+    HangUp::new("legacystream", Protocol::Legacy)
+        .mid_stream()
+        .cancels_the_call(&farm)
+        .await;
 }
 
 #[farm_test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_2026_07_28_call_is_cancelled_when_its_client_leaves_the_stream() {
     let farm = Farm::new();
-    HangUp {
-        wiki: "modernstream",
-        direct_tool_calls: false,
-        headers: MODERN_HEADERS,
-        body: modern_call(true),
-        framing: Framing::ContentLength,
-        after: Some("notifications/progress"),
-    }
-    .cancels_the_call(&farm)
-    .await;
+    HangUp::new("modernstream", Protocol::Modern)
+        .mid_stream()
+        .cancels_the_call(&farm)
+        .await;
 }
 
 #[farm_test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_directly_answered_call_is_cancelled_when_its_client_leaves_the_stream() {
     let farm = Farm::new();
-    HangUp {
-        wiki: "directstream",
-        direct_tool_calls: true,
-        headers: LEGACY_HEADERS,
-        body: legacy_call(true),
-        framing: Framing::ContentLength,
-        after: Some("notifications/progress"),
-    }
-    .cancels_the_call(&farm)
-    .await;
+    HangUp::new("directstream", Protocol::Legacy)
+        .direct_tool_calls()
+        .mid_stream()
+        .cancels_the_call(&farm)
+        .await;
 }
