@@ -48,6 +48,24 @@ fn line_after(result: &rmcp::model::CallToolResult, prefix: &str) -> String {
         .to_owned()
 }
 
+/// The `URL:` line get_document prints for `reference` on main, as the token's user (or the
+/// guest).
+async fn view_link(server: &TestServer, token: Option<&str>, reference: &str) -> String {
+    link_from(
+        server,
+        token,
+        "get_document",
+        json!({ "reference": reference }),
+        "URL: ",
+    )
+    .await
+}
+
+/// The status a browser opening `url` gets.
+async fn status_of(url: &str) -> reqwest::StatusCode {
+    reqwest::get(url).await.expect("the link answers").status()
+}
+
 fn deny_view(server: &TestServer, space: &str, user: &str) {
     server
         .store
@@ -100,14 +118,7 @@ async fn a_download_link_serves_the_bytes_as_an_attachment() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_view_link_serves_sanitized_html_and_altered_links_are_refused() {
     let server = TestServer::start().await;
-    let url = link_from(
-        &server,
-        Some(&server.alice_token),
-        "get_document",
-        json!({"reference": "Internal.WebHome"}),
-        "URL: ",
-    )
-    .await;
+    let url = view_link(&server, Some(&server.alice_token), "Internal.WebHome").await;
     let response = reqwest::get(&url).await.expect("the link answers");
     assert_eq!(response.status(), 200);
     assert!(header(&response, "content-security-policy").contains("default-src 'none'"));
@@ -130,37 +141,23 @@ async fn a_view_link_serves_sanitized_html_and_altered_links_are_refused() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_link_dies_with_its_users_view_right() {
     let server = TestServer::start().await;
-    let url = link_from(
-        &server,
-        Some(&server.alice_token),
-        "get_document",
-        json!({"reference": "Internal.Roadmap"}),
-        "URL: ",
-    )
-    .await;
-    assert_eq!(reqwest::get(&url).await.expect("answer").status(), 200);
+    let url = view_link(&server, Some(&server.alice_token), "Internal.Roadmap").await;
+    assert_eq!(status_of(&url).await, 200);
     deny_view(&server, "Internal", "alice");
-    assert_eq!(reqwest::get(&url).await.expect("answer").status(), 403);
+    assert_eq!(status_of(&url).await, 403);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn guest_links_open_only_what_the_guest_may_view() {
     let server = TestServer::start().await;
-    let url = link_from(
-        &server,
-        None,
-        "get_document",
-        json!({"reference": "Guides.Install"}),
-        "URL: ",
-    )
-    .await;
+    let url = view_link(&server, None, "Guides.Install").await;
     assert!(!url.contains("user="), "{url}");
-    assert_eq!(reqwest::get(&url).await.expect("answer").status(), 200);
+    assert_eq!(status_of(&url).await, 200);
     // Pointing the guest's link at the private space breaks the signature.
     let private = url.replace("/Guides/Install", "/Internal/WebHome");
-    assert_eq!(reqwest::get(&private).await.expect("answer").status(), 403);
+    assert_eq!(status_of(&private).await, 403);
     deny_view(&server, "Guides", GUEST_USER);
-    assert_eq!(reqwest::get(&url).await.expect("answer").status(), 403);
+    assert_eq!(status_of(&url).await, 403);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -190,20 +187,7 @@ async fn a_compare_link_serves_the_escaped_diff() {
     assert!(html.contains("+&lt;script&gt;alert(1)"), "{html}");
     assert!(!html.contains("<script>"));
     let other = url.replace("from=1.1", "from=1.2");
-    assert_eq!(reqwest::get(&other).await.expect("answer").status(), 403);
-}
-
-/// The `URL:` line get_document prints for `reference` on main, as the token's user (or the
-/// guest).
-async fn view_link(server: &TestServer, token: Option<&String>, reference: &str) -> String {
-    link_from(
-        server,
-        token.map(String::as_str),
-        "get_document",
-        json!({ "reference": reference }),
-        "URL: ",
-    )
-    .await
+    assert_eq!(status_of(&other).await, 403);
 }
 
 /// Saves `content` as alice on main's `reference`.
@@ -282,7 +266,7 @@ async fn link_pages_have_a_rate_limit_per_address_of_their_own() {
     // pages' one.
     let url = view_link(&server, Some(&server.alice_token), "Guides.Install").await;
     for _ in 0..5 {
-        assert_eq!(reqwest::get(&url).await.expect("answer").status(), 200);
+        assert_eq!(status_of(&url).await, 200);
     }
     let limited = reqwest::get(&url).await.expect("answer");
     assert_eq!(limited.status(), 429);
@@ -296,26 +280,26 @@ async fn link_pages_have_a_rate_limit_per_address_of_their_own() {
 async fn a_guest_link_dies_when_the_wiki_turns_the_guest_off() {
     let server = TestServer::start().await;
     let url = view_link(&server, None, "Guides.Install").await;
-    assert_eq!(reqwest::get(&url).await.expect("answer").status(), 200);
+    assert_eq!(status_of(&url).await, 200);
     let main = WikiId::main();
     let mut config = wiki_store::ConfigStore::mcp_config(&server.store, &main);
     config.guest_access = false;
     wiki_store::ConfigStore::set_mcp_config(&server.store, &main, &config, "admin")
         .expect("the configuration saves");
-    assert_eq!(reqwest::get(&url).await.expect("answer").status(), 403);
+    assert_eq!(status_of(&url).await, 403);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_user_deleted_and_created_again_does_not_inherit_the_old_links() {
     let server = TestServer::start().await;
     let url = view_link(&server, Some(&server.alice_token), "Guides.Install").await;
-    assert_eq!(reqwest::get(&url).await.expect("answer").status(), 200);
+    assert_eq!(status_of(&url).await, 200);
     // A second later, so the new account is created after the link was issued, to the second.
     tokio::time::sleep(std::time::Duration::from_millis(1100)).await;
     wiki_store::UserStore::delete_user(&server.store, "alice").expect("alice is deleted");
-    assert_eq!(reqwest::get(&url).await.expect("answer").status(), 403);
+    assert_eq!(status_of(&url).await, 403);
     wiki_store::UserStore::create_user(&server.store, "alice", None).expect("a new alice");
-    assert_eq!(reqwest::get(&url).await.expect("answer").status(), 403);
+    assert_eq!(status_of(&url).await, 403);
     // The new account's own links open.
     let token = wiki_store::TokenStore::create_token(&server.store, "alice", "test")
         .expect("a token")
@@ -323,7 +307,7 @@ async fn a_user_deleted_and_created_again_does_not_inherit_the_old_links() {
         .expose()
         .to_owned();
     let fresh = view_link(&server, Some(&token), "Guides.Install").await;
-    assert_eq!(reqwest::get(&fresh).await.expect("answer").status(), 200);
+    assert_eq!(status_of(&fresh).await, 200);
 }
 
 /// The `href` (or `src`) values of `html` that point into the link pages, `&amp;` unescaped.
