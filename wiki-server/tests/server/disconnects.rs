@@ -9,7 +9,6 @@
 //! `direct_tool_calls: false` (so nothing else can answer it) or because its body is chunked
 //! (the direct answer takes only a body with a `Content-Length`).
 
-use std::sync::PoisonError;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
@@ -18,6 +17,7 @@ use wiki_server::testing::farm_test;
 
 use crate::harness::Farm;
 use crate::served::{Connection, Framing, Served};
+use crate::tools::{grind_end, grind_started};
 
 /// The most a hang-up may take to stop the store work and be audited: far below the
 /// keep-alive interval of rmcp's streams (15 s) and the grind's own minute.
@@ -141,7 +141,7 @@ impl HangUp {
         }
         let hung_up = Instant::now();
         connection.hang_up();
-        let end = grind_end(self.wiki).await;
+        let end = grind_end(self.wiki, PROMPTLY).await;
         let stopped = hung_up.elapsed();
         assert_eq!(end.as_deref(), Some("interrupted"));
         assert!(
@@ -153,40 +153,6 @@ impl HangUp {
             Some("cancelled")
         );
     }
-}
-
-/// Waits until the `grind` call on `wiki` runs its store loop (a call cancelled before would
-/// never start it); panics after ten seconds.
-async fn grind_started(wiki: &str) {
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while !crate::tools::GRIND_STARTS
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner)
-        .iter()
-        .any(|on| on == wiki)
-    {
-        assert!(
-            Instant::now() < deadline,
-            "the grind on {wiki} did not start"
-        );
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
-}
-
-/// Waits up to [`PROMPTLY`] for how the `grind` call on `wiki` ended.
-async fn grind_end(wiki: &str) -> Option<String> {
-    let deadline = Instant::now() + PROMPTLY;
-    while Instant::now() < deadline {
-        let ends = crate::tools::GRIND_ENDS
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .clone();
-        if let Some((_, end)) = ends.iter().find(|(on, _)| on == wiki) {
-            return Some(end.clone());
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
-    None
 }
 
 /// Waits up to [`PROMPTLY`] for the audit record of the `grind` call on `wiki`; its outcome.

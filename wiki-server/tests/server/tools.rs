@@ -107,6 +107,42 @@ impl Execute for Grind {
     }
 }
 
+/// Waits up to `within` for the first item of `marks` that `find` accepts: the markers above
+/// are pushed from the tools' store work, so a test polls them.
+async fn marked<T: Clone>(
+    marks: &std::sync::Mutex<Vec<T>>,
+    within: Duration,
+    find: impl Fn(&T) -> bool,
+) -> Option<T> {
+    let deadline = std::time::Instant::now() + within;
+    loop {
+        let found = marks
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .iter()
+            .find(|mark| find(mark))
+            .cloned();
+        if found.is_some() || std::time::Instant::now() >= deadline {
+            return found;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
+/// Waits until the `grind` call on `wiki` runs its store loop (a call stopped before would
+/// never start it, and could not show that the store interrupts it); panics after ten seconds.
+pub(crate) async fn grind_started(wiki: &str) {
+    let started = marked(&GRIND_STARTS, Duration::from_secs(10), |on| on == wiki).await;
+    assert!(started.is_some(), "the grind on {wiki} did not start");
+}
+
+/// Waits up to `within` for how the `grind` call on `wiki` ended.
+pub(crate) async fn grind_end(wiki: &str, within: Duration) -> Option<String> {
+    marked(&GRIND_ENDS, within, |(on, _)| on == wiki)
+        .await
+        .map(|(_, end)| end)
+}
+
 /// The wikis whose `queued` call's heavy job ran.
 pub(crate) static QUEUED_RAN: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
 
