@@ -10,17 +10,9 @@ use wiki_server::http::{BaseUrl, HttpOptions, RateLimit};
 use wiki_store::model::wiki::WikiId;
 use wiki_store::{ConfigStore, SqliteStore, TokenStore};
 
-use crate::harness::{TestServer, tools_list};
+use crate::harness::{TestServer, header, text_of, tools_list};
 
 const AUTHORIZATION_SERVER: &str = "https://auth.example.com";
-
-fn header(response: &reqwest::Response, name: &str) -> Option<String> {
-    response
-        .headers()
-        .get(name)
-        .and_then(|value| value.to_str().ok())
-        .map(str::to_owned)
-}
 
 async fn json_body(response: reqwest::Response) -> Value {
     let bytes = response.bytes().await.expect("a body");
@@ -328,11 +320,7 @@ async fn the_rmcp_client_lists_the_tools_and_calls_man() {
             .await
             .expect("tools/call man");
         assert_eq!(result.is_error, Some(false));
-        let text = result
-            .content
-            .first()
-            .and_then(|content| content.as_text())
-            .map(|text| text.text.clone())
+        let text = text_of(&result)
             .unwrap_or_else(|| panic!("expected text content, got {:?}", result.content));
         assert!(text.starts_with("Available tools"), "{text}");
         client.cancel().await.expect("the client closes");

@@ -20,7 +20,7 @@ use wiki_store::model::wiki::WikiId;
 use wiki_store::reference::DocumentReference;
 use wiki_store::{ConfigStore, DocumentStore, UserStore};
 
-use crate::harness::TestServer;
+use crate::harness::{TestServer, header};
 
 /// The audience the server is configured with.
 const AUDIENCE: &str = "wiki-mcp";
@@ -73,15 +73,6 @@ impl Fixture {
             .claim("preferred_username", user)
             .sign(&self.key)
     }
-}
-
-fn header(response: &reqwest::Response, name: &str) -> String {
-    response
-        .headers()
-        .get(name)
-        .and_then(|value| value.to_str().ok())
-        .unwrap_or_default()
-        .to_owned()
 }
 
 fn enable_write_document(server: &TestServer) {
@@ -209,7 +200,7 @@ async fn every_refused_token_is_the_same_401_invalid_token_saying_nothing_of_why
     for (case, token) in &cases {
         let response = fixture.server.list_tools("main", Some(token)).await;
         assert_eq!(response.status(), 401, "{case}");
-        let challenge = header(&response, "www-authenticate");
+        let challenge = header(&response, "www-authenticate").unwrap_or_default();
         assert!(
             challenge.starts_with("Bearer ") && challenge.contains("error=\"invalid_token\""),
             "{case}: {challenge}"
@@ -228,7 +219,7 @@ async fn every_refused_token_is_the_same_401_invalid_token_saying_nothing_of_why
     // No credential at all: the challenge, without an error code (RFC 6750 §3.1).
     let anonymous = fixture.server.list_tools("main", None).await;
     assert_eq!(anonymous.status(), 401);
-    let challenge = header(&anonymous, "www-authenticate");
+    let challenge = header(&anonymous, "www-authenticate").unwrap_or_default();
     assert!(challenge.contains(&metadata), "{challenge}");
     assert!(!challenge.contains("error="), "{challenge}");
     // Nothing was created for the unknown user.
