@@ -111,6 +111,11 @@ impl Farm {
         }
     }
 
+    /// alice's `search_collections` call with `arguments`.
+    async fn search(&self, arguments: Value) -> Result<String, String> {
+        self.call("search_collections", arguments, "alice").await
+    }
+
     async fn call(&self, tool: &str, arguments: Value, user: &str) -> Result<String, String> {
         let Value::Object(arguments) = arguments else {
             panic!("arguments must be an object");
@@ -183,13 +188,7 @@ async fn a_query_by_meaning_finds_the_page_keywords_miss_and_only_viewable_ones(
     let farm = Farm::new(index.clone());
     index_all(&farm, &index);
 
-    let out = ok(farm
-        .call(
-            "search_collections",
-            json!({"query": "how do I install it"}),
-            "alice",
-        )
-        .await);
+    let out = ok(farm.search(json!({"query": "how do I install it"})).await);
     let semantic = block(&out, "Semantic");
     assert_eq!(
         semantic.first().map(String::as_str),
@@ -212,9 +211,7 @@ async fn a_query_by_meaning_finds_the_page_keywords_miss_and_only_viewable_ones(
 
     // The keyword block takes any of the question's words: no page holds all of these.
     let question = "which machine does the server need";
-    let out = ok(farm
-        .call("search_collections", json!({"query": question}), "alice")
-        .await);
+    let out = ok(farm.search(json!({"query": question})).await);
     assert_eq!(
         block(&out, "Keyword").first().map(String::as_str),
         Some("main:Docs.Setup"),
@@ -273,19 +270,11 @@ async fn collections_narrow_the_search_and_list_what_the_caller_may_query() {
         "main\nteam"
     );
     let out = ok(farm
-        .call(
-            "search_collections",
-            json!({"query": "how do I install it", "collections": ["team"]}),
-            "alice",
-        )
+        .search(json!({"query": "how do I install it", "collections": ["team"]}))
         .await);
     assert_eq!(block(&out, "Semantic"), ["main:Team.Lunch"], "{out}");
     let unknown = farm
-        .call(
-            "search_collections",
-            json!({"query": "x", "collections": ["nope"]}),
-            "alice",
-        )
+        .search(json!({"query": "x", "collections": ["nope"]}))
         .await;
     let message = unknown.err().unwrap_or_default();
     assert!(
@@ -301,6 +290,7 @@ async fn a_save_is_indexed_by_the_next_calls_and_only_changed_chunks_are_embedde
     };
     let farm = Farm::new(index.clone());
     index_all(&farm, &index);
+    let relocation = json!({"query": "relocation of our workplace"});
 
     for i in 0..6 {
         save(
@@ -310,24 +300,12 @@ async fn a_save_is_indexed_by_the_next_calls_and_only_changed_chunks_are_embedde
             "The office moves to a new building next spring.\n",
         );
     }
-    let out = ok(farm
-        .call(
-            "search_collections",
-            json!({"query": "relocation of our workplace"}),
-            "alice",
-        )
-        .await);
+    let out = ok(farm.search(relocation.clone()).await);
     assert!(
         out.contains("The semantic index of wiki main is 2 pages behind"),
         "a call indexes a bounded share and says what is left: {out}"
     );
-    let out = ok(farm
-        .call(
-            "search_collections",
-            json!({"query": "relocation of our workplace"}),
-            "alice",
-        )
-        .await);
+    let out = ok(farm.search(relocation.clone()).await);
     assert!(!out.contains("behind"), "{out}");
     let semantic = block(&out, "Semantic");
     assert!(
@@ -346,13 +324,7 @@ async fn a_save_is_indexed_by_the_next_calls_and_only_changed_chunks_are_embedde
         "Late news",
         "Our headquarters relocate to a bigger campus.\n",
     );
-    let out = ok(farm
-        .call(
-            "search_collections",
-            json!({"query": "relocation of our workplace"}),
-            "alice",
-        )
-        .await);
+    let out = ok(farm.search(relocation.clone()).await);
     assert!(
         block(&out, "Semantic")
             .iter()
@@ -379,9 +351,7 @@ async fn a_save_is_indexed_by_the_next_calls_and_only_changed_chunks_are_embedde
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn without_a_model_the_tool_answers_keywords_and_says_how_to_install_it() {
     let farm = Farm::new(SemanticIndex::without_model("not installed"));
-    let out = ok(farm
-        .call("search_collections", json!({"query": "wizard"}), "alice")
-        .await);
+    let out = ok(farm.search(json!({"query": "wizard"})).await);
     assert!(out.contains("wiki-mcp models install"), "{out}");
     assert_eq!(block(&out, "Keyword"), ["main:Docs.Setup"], "{out}");
     assert!(
@@ -390,11 +360,7 @@ async fn without_a_model_the_tool_answers_keywords_and_says_how_to_install_it() 
     );
 
     let refused = farm
-        .call(
-            "search_collections",
-            json!({"query": "wizard", "limitKeywordResults": 51}),
-            "alice",
-        )
+        .search(json!({"query": "wizard", "limitKeywordResults": 51}))
         .await;
     let message = refused.err().unwrap_or_default();
     assert!(message.contains("between 0 and 50"), "{message}");

@@ -6,7 +6,7 @@ use serde_json::Value;
 use wiki_store::model::wiki::WikiId;
 use wiki_store::{ConfigStore, TokenStore};
 
-use crate::harness::{TestServer, tools_list};
+use crate::harness::TestServer;
 
 /// A browser's part, by hand: cookies kept, redirects not followed.
 pub(crate) struct Browser {
@@ -208,7 +208,7 @@ impl Browser {
 
 /// The tools `token`'s user (or the guest) gets on the main wiki; none when refused.
 async fn tool_names(server: &TestServer, token: impl Into<Option<&str>>) -> Vec<String> {
-    let response = server.post("main", token.into(), &tools_list(), &[]).await;
+    let response = server.list_tools("main", token.into()).await;
     let body: Value = response.json().await.unwrap_or_default();
     body["result"]["tools"]
         .as_array()
@@ -409,7 +409,7 @@ async fn a_token_created_on_the_page_works_until_revoked_there() {
         )
         .await;
     assert_eq!(revoked.status, 303, "{}", revoked.body);
-    let refused = server.post("main", Some(&token), &tools_list(), &[]).await;
+    let refused = server.list_tools("main", Some(&token)).await;
     assert_eq!(refused.status(), 401, "revoked from the next request on");
 }
 

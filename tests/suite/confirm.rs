@@ -17,12 +17,7 @@ const PROTOCOL: &str = "2026-07-28";
 
 /// A 2026-07-28 `tools/call` of `tool`, from a client with (or without) form elicitation,
 /// optionally the retry carrying `state` and `answer`.
-pub(crate) fn call(
-    tool: &str,
-    arguments: Value,
-    elicitation: bool,
-    retry: Option<(&str, &str)>,
-) -> Value {
+fn call(tool: &str, arguments: Value, elicitation: bool, retry: Option<(&str, &str)>) -> Value {
     let capabilities = if elicitation {
         json!({"elicitation": {"form": {}}})
     } else {
@@ -45,7 +40,7 @@ pub(crate) fn call(
 }
 
 /// The `result` of a call.
-pub(crate) async fn result(server: &TestServer, token: &str, body: &Value) -> Value {
+async fn result(server: &TestServer, token: &str, body: &Value) -> Value {
     let response = server
         .post(
             "main",
@@ -117,6 +112,61 @@ pub(crate) fn audited(server: &TestServer, tool: &str, n: usize) -> Vec<&'static
     outcomes
 }
 
+/// One person's client on main, speaking 2026-07-28 in raw JSON-RPC: each method one
+/// `tools/call` round, returning its `result`.
+pub(crate) struct Client<'a> {
+    server: &'a TestServer,
+    token: String,
+}
+
+impl<'a> Client<'a> {
+    /// The client of the user `token` authenticates.
+    pub(crate) fn new(server: &'a TestServer, token: &str) -> Self {
+        Self {
+            server,
+            token: token.to_owned(),
+        }
+    }
+
+    async fn send(
+        &self,
+        tool: &str,
+        arguments: &Value,
+        elicitation: bool,
+        retry: Option<(&str, &str)>,
+    ) -> Value {
+        let body = call(tool, arguments.clone(), elicitation, retry);
+        result(self.server, &self.token, &body).await
+    }
+
+    /// A first round from a client that can ask its person (form elicitation).
+    pub(crate) async fn call(&self, tool: &str, arguments: &Value) -> Value {
+        self.send(tool, arguments, true, None).await
+    }
+
+    /// A first round from a client that cannot ask its person.
+    pub(crate) async fn call_unable_to_ask(&self, tool: &str, arguments: &Value) -> Value {
+        self.send(tool, arguments, false, None).await
+    }
+
+    /// The question and the state a first round must answer with.
+    pub(crate) async fn asked(&self, tool: &str, arguments: &Value) -> (String, String) {
+        question(&self.call(tool, arguments).await)
+    }
+
+    /// The retry carrying `state` and the person's `action` (`accept`, `decline`, `cancel`).
+    pub(crate) async fn answer(
+        &self,
+        tool: &str,
+        arguments: &Value,
+        state: &str,
+        action: &str,
+    ) -> Value {
+        self.send(tool, arguments, true, Some((state, action)))
+            .await
+    }
+}
+
 fn configure(server: &TestServer, confirm_writes: bool) {
     let main = WikiId::main();
     let mut config = server.store.mcp_config(&main);
@@ -134,16 +184,10 @@ fn configure(server: &TestServer, confirm_writes: bool) {
 async fn a_write_runs_once_after_the_person_accepts() {
     let server = TestServer::start().await;
     configure(&server, true);
-    let token = server.admin_token.clone();
+    let admin = Client::new(&server, &server.admin_token);
     let create = json!({"reference": "Sandbox.Confirmed", "content": "hello"});
 
-    let asked = result(
-        &server,
-        &token,
-        &call("write_document", create.clone(), true, None),
-    )
-    .await;
-    let (message, state) = question(&asked);
+    let (message, state) = admin.asked("write_document", &create).await;
     assert!(
         message.contains("create main:Sandbox.Confirmed with 5 characters")
             && message.contains("\"main\"")
@@ -156,13 +200,9 @@ async fn a_write_runs_once_after_the_person_accepts() {
         "nothing before the answer"
     );
 
-    let accepted = call(
-        "write_document",
-        create.clone(),
-        true,
-        Some((&state, "accept")),
-    );
-    let written = result(&server, &token, &accepted).await;
+    let written = admin
+        .answer("write_document", &create, &state, "accept")
+        .await;
     assert!(!is_error(&written), "{written}");
     assert!(
         text(&written).starts_with("Created document main:Sandbox.Confirmed."),
@@ -174,7 +214,9 @@ async fn a_write_runs_once_after_the_person_accepts() {
     );
 
     // The same state again: the page moved on, and the state was redeemed; nothing written.
-    let replayed = result(&server, &token, &accepted).await;
+    let replayed = admin
+        .answer("write_document", &create, &state, "accept")
+        .await;
     assert!(is_error(&replayed), "{replayed}");
     assert!(text(&replayed).contains("Nothing was saved"), "{replayed}");
     assert_eq!(
@@ -184,24 +226,20 @@ async fn a_write_runs_once_after_the_person_accepts() {
 
     // A no-op rewrite leaves the version where it is, so only the redemption stops a replay.
     let same = json!({"reference": "Sandbox.Confirmed", "content": "hello", "base_version": "1.1"});
-    let (message, state) = question(
-        &result(
-            &server,
-            &token,
-            &call("write_document", same.clone(), true, None),
-        )
-        .await,
-    );
+    let (message, state) = admin.asked("write_document", &same).await;
     assert!(
         message.contains(
             "replace 5 characters of main:Sandbox.Confirmed (version 1.1) with 5 characters"
         ),
         "{message}"
     );
-    let retry = call("write_document", same, true, Some((&state, "accept")));
-    let first = result(&server, &token, &retry).await;
+    let first = admin
+        .answer("write_document", &same, &state, "accept")
+        .await;
     assert!(!is_error(&first), "{first}");
-    let again = result(&server, &token, &retry).await;
+    let again = admin
+        .answer("write_document", &same, &state, "accept")
+        .await;
     assert!(text(&again).contains("already used once"), "{again}");
     assert_eq!(
         audited(&server, "write_document", 6),
@@ -224,90 +262,45 @@ async fn a_write_runs_once_after_the_person_accepts() {
 async fn declined_unaskable_forged_and_foreign_confirmations_write_nothing() {
     let server = TestServer::start().await;
     configure(&server, true);
-    let token = server.admin_token.clone();
+    let admin = Client::new(&server, &server.admin_token);
     let edit = json!({"reference": "Sandbox.Untouched", "content": "changed"});
 
-    let (_, state) = question(
-        &result(
-            &server,
-            &token,
-            &call("write_document", edit.clone(), true, None),
-        )
-        .await,
-    );
+    let (_, state) = admin.asked("write_document", &edit).await;
 
-    let declined = result(
-        &server,
-        &token,
-        &call(
-            "write_document",
-            edit.clone(),
-            true,
-            Some((&state, "decline")),
-        ),
-    )
-    .await;
+    let declined = admin
+        .answer("write_document", &edit, &state, "decline")
+        .await;
     assert!(is_error(&declined), "{declined}");
     assert!(text(&declined).contains("declined"), "{declined}");
 
-    let cancelled = result(
-        &server,
-        &token,
-        &call(
-            "write_document",
-            edit.clone(),
-            true,
-            Some((&state, "cancel")),
-        ),
-    )
-    .await;
+    let cancelled = admin
+        .answer("write_document", &edit, &state, "cancel")
+        .await;
     assert!(text(&cancelled).contains("declined"), "{cancelled}");
 
     // One character of the signature changed.
     let at = state.len() - 8;
     let flipped = if &state[at..=at] == "A" { "B" } else { "A" };
     let forged = format!("{}{flipped}{}", &state[..at], &state[at + 1..]);
-    for (what, body) in [
-        (
-            "forged",
-            call(
-                "write_document",
-                edit.clone(),
-                true,
-                Some((&forged, "accept")),
-            ),
-        ),
-        (
-            "other arguments",
-            call(
-                "write_document",
-                json!({"reference": "Sandbox.Untouched", "content": "other"}),
-                true,
-                Some((&state, "accept")),
-            ),
-        ),
+    let other = json!({"reference": "Sandbox.Untouched", "content": "other"});
+    for (what, arguments, state) in [
+        ("forged", &edit, &forged),
+        ("other arguments", &other, &state),
     ] {
-        let refused = result(&server, &token, &body).await;
+        let refused = admin
+            .answer("write_document", arguments, state, "accept")
+            .await;
         assert!(
             is_error(&refused) && text(&refused).contains("not one this server issued"),
             "{what}: {refused}"
         );
     }
-    let other_user = server.alice_token.clone();
-    let foreign = result(
-        &server,
-        &other_user,
-        &call(
-            "write_document",
-            edit.clone(),
-            true,
-            Some((&state, "accept")),
-        ),
-    )
-    .await;
+    let foreign = Client::new(&server, &server.alice_token)
+        .answer("write_document", &edit, &state, "accept")
+        .await;
     assert!(is_error(&foreign), "{foreign}");
 
-    let unaskable = result(&server, &token, &call("write_document", edit, false, None)).await;
+    let unaskable = admin.call_unable_to_ask("write_document", &edit).await;
     assert!(is_error(&unaskable), "{unaskable}");
     let message = text(&unaskable);
     assert!(
@@ -340,38 +333,23 @@ async fn declined_unaskable_forged_and_foreign_confirmations_write_nothing() {
 async fn a_delete_declared_confirm_asks_on_a_wiki_that_does_not_require_it() {
     let server = TestServer::start().await;
     configure(&server, false);
-    let token = server.admin_token.clone();
+    let admin = Client::new(&server, &server.admin_token);
     let create = json!({"reference": "Sandbox.Doomed", "content": "bye"});
-    let created = result(&server, &token, &call("write_document", create, true, None)).await;
+    let created = admin.call("write_document", &create).await;
     assert!(
         !is_error(&created),
         "writes are not confirmed here: {created}"
     );
 
     let delete = json!({"reference": "Sandbox.Doomed", "base_version": "1.1"});
-    let (message, state) = question(
-        &result(
-            &server,
-            &token,
-            &call("delete_document", delete.clone(), true, None),
-        )
-        .await,
-    );
+    let (message, state) = admin.asked("delete_document", &delete).await;
     assert!(
         message.contains("delete main:Sandbox.Doomed (version 1.1)"),
         "{message}"
     );
-    let declined = result(
-        &server,
-        &token,
-        &call(
-            "delete_document",
-            delete.clone(),
-            true,
-            Some((&state, "decline")),
-        ),
-    )
-    .await;
+    let declined = admin
+        .answer("delete_document", &delete, &state, "decline")
+        .await;
     assert!(text(&declined).contains("declined"), "{declined}");
     assert!(
         page(&server, "Sandbox.Doomed").is_some(),
@@ -379,12 +357,7 @@ async fn a_delete_declared_confirm_asks_on_a_wiki_that_does_not_require_it() {
     );
 
     // A client that cannot ask, on a wiki that does not require confirmation: the delete runs.
-    let deleted = result(
-        &server,
-        &token,
-        &call("delete_document", delete, false, None),
-    )
-    .await;
+    let deleted = admin.call_unable_to_ask("delete_document", &delete).await;
     assert!(!is_error(&deleted), "{deleted}");
     assert_eq!(page(&server, "Sandbox.Doomed"), None);
     server.stop().await.expect("the server stops");
@@ -397,24 +370,14 @@ async fn a_state_past_its_lifetime_is_refused_and_writes_nothing() {
     })
     .await;
     configure(&server, true);
-    let token = server.admin_token.clone();
+    let admin = Client::new(&server, &server.admin_token);
     let create = json!({"reference": "Sandbox.TooLate", "content": "late"});
-    let (_, state) = question(
-        &result(
-            &server,
-            &token,
-            &call("write_document", create.clone(), true, None),
-        )
-        .await,
-    );
+    let (_, state) = admin.asked("write_document", &create).await;
     // Past the state's one second, with room for a slow machine's first round.
     tokio::time::sleep(Duration::from_millis(2_100)).await;
-    let late = result(
-        &server,
-        &token,
-        &call("write_document", create, true, Some((&state, "accept"))),
-    )
-    .await;
+    let late = admin
+        .answer("write_document", &create, &state, "accept")
+        .await;
     assert!(is_error(&late), "{late}");
     assert!(
         text(&late).contains("the confirmation expired (a question is valid 1 second)"),

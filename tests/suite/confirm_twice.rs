@@ -7,7 +7,7 @@ use serde_json::json;
 use wiki_server::prelude::*;
 use wiki_store::ConfigStore;
 
-use crate::confirm::{audited, call, is_error, page, question, result, text};
+use crate::confirm::{Client, audited, is_error, page, text};
 use crate::harness::TestServer;
 
 /// Create two pages with the same content, one write each.
@@ -50,16 +50,10 @@ async fn one_yes_covers_every_write_of_the_call() {
         .store
         .set_mcp_config(&main, &config, "admin")
         .expect("the configuration is saved");
-    let token = server.admin_token.clone();
+    let admin = Client::new(&server, &server.admin_token);
     let arguments = json!({"first": "Sandbox.One", "second": "Sandbox.Two", "content": "twice"});
 
-    let asked = result(
-        &server,
-        &token,
-        &call("write_twice", arguments.clone(), true, None),
-    )
-    .await;
-    let (message, state) = question(&asked);
+    let (message, state) = admin.asked("write_twice", &arguments).await;
     assert!(message.contains("write_twice"), "{message}");
     assert_eq!(
         page(&server, "Sandbox.One"),
@@ -67,8 +61,9 @@ async fn one_yes_covers_every_write_of_the_call() {
         "nothing before the answer"
     );
 
-    let retry = call("write_twice", arguments, true, Some((&state, "accept")));
-    let written = result(&server, &token, &retry).await;
+    let written = admin
+        .answer("write_twice", &arguments, &state, "accept")
+        .await;
     assert!(!is_error(&written), "{written}");
     assert_eq!(text(&written), "Created both pages.");
     assert_eq!(

@@ -9,6 +9,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use rmcp::ServiceExt;
+use rmcp::model::{CallToolRequestParams, CallToolResult};
 use rmcp::service::{RoleClient, RunningService};
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
@@ -174,6 +175,21 @@ impl TestServer {
         request.send().await.expect("the server answers")
     }
 
+    /// POSTs `tools/list` to `wiki`'s endpoint as the token's user or the guest: the cheapest
+    /// request that passes every gate, so the tests of the gates send it.
+    pub(crate) async fn list_tools(&self, wiki: &str, token: Option<&str>) -> reqwest::Response {
+        self.post(wiki, token, &tools_list(), &[]).await
+    }
+
+    /// The status [`list_tools`](Self::list_tools) is answered with.
+    pub(crate) async fn list_tools_status(
+        &self,
+        wiki: &str,
+        token: Option<&str>,
+    ) -> reqwest::StatusCode {
+        self.list_tools(wiki, token).await.status()
+    }
+
     /// A second server on this farm, as another process behind the same load balancer would
     /// be: its own store connection to the same database file, its own manager and listener
     /// (on its own loopback port), the same OIDC sign-in when `oidc` is given.
@@ -238,6 +254,39 @@ impl Drop for TestServer {
     fn drop(&mut self) {
         self.shutdown.cancel();
     }
+}
+
+/// Calls `tool` with `arguments` (a JSON object) through an rmcp client, over MCP.
+pub(crate) async fn call_tool(
+    client: &RunningService<RoleClient, ()>,
+    tool: &str,
+    arguments: Value,
+) -> CallToolResult {
+    let Value::Object(arguments) = arguments else {
+        panic!("arguments must be an object");
+    };
+    client
+        .call_tool(CallToolRequestParams::new(tool.to_owned()).with_arguments(arguments))
+        .await
+        .expect("tools/call")
+}
+
+/// The text of a tool result's first content block, if it is text.
+pub(crate) fn text_of(result: &CallToolResult) -> Option<String> {
+    result
+        .content
+        .first()
+        .and_then(|content| content.as_text())
+        .map(|text| text.text.clone())
+}
+
+/// The value of the response header `name`, if present and readable.
+pub(crate) fn header(response: &reqwest::Response, name: &str) -> Option<String> {
+    response
+        .headers()
+        .get(name)
+        .and_then(|value| value.to_str().ok())
+        .map(str::to_owned)
 }
 
 /// A `tools/list` request, as raw JSON-RPC.

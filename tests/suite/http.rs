@@ -10,17 +10,9 @@ use wiki_server::http::{BaseUrl, HttpOptions, RateLimit};
 use wiki_store::model::wiki::WikiId;
 use wiki_store::{ConfigStore, SqliteStore, TokenStore};
 
-use crate::harness::{TestServer, tools_list};
+use crate::harness::{TestServer, header, text_of, tools_list};
 
 const AUTHORIZATION_SERVER: &str = "https://auth.example.com";
-
-fn header(response: &reqwest::Response, name: &str) -> Option<String> {
-    response
-        .headers()
-        .get(name)
-        .and_then(|value| value.to_str().ok())
-        .map(str::to_owned)
-}
 
 async fn json_body(response: reqwest::Response) -> Value {
     let bytes = response.bytes().await.expect("a body");
@@ -45,52 +37,22 @@ fn set_config(
 async fn unknown_and_disabled_wikis_are_404_before_authentication() {
     let server = TestServer::start().await;
     let bad = Some("wmcp_not_a_token");
-    assert_eq!(
-        server
-            .post("nowhere", bad, &tools_list(), &[])
-            .await
-            .status(),
-        404
-    );
-    assert_eq!(
-        server
-            .post("Not-A-Wiki-Id!", None, &tools_list(), &[])
-            .await
-            .status(),
-        404
-    );
+    assert_eq!(server.list_tools_status("nowhere", bad).await, 404);
+    assert_eq!(server.list_tools_status("Not-A-Wiki-Id!", None).await, 404);
     // Control: the same bad token on a served wiki is an authentication failure.
-    assert_eq!(
-        server
-            .post(DEMO_SUBWIKI, bad, &tools_list(), &[])
-            .await
-            .status(),
-        401
-    );
+    assert_eq!(server.list_tools_status(DEMO_SUBWIKI, bad).await, 401);
 
     set_config(&server.store, DEMO_SUBWIKI, |config| config.enabled = false);
-    assert_eq!(
-        server
-            .post(DEMO_SUBWIKI, bad, &tools_list(), &[])
-            .await
-            .status(),
-        404
-    );
+    assert_eq!(server.list_tools_status(DEMO_SUBWIKI, bad).await, 404);
     let valid = server.alice_token.clone();
     assert_eq!(
-        server
-            .post(DEMO_SUBWIKI, Some(&valid), &tools_list(), &[])
-            .await
-            .status(),
+        server.list_tools_status(DEMO_SUBWIKI, Some(&valid)).await,
         404,
         "a disabled endpoint is absent even for a valid user"
     );
     set_config(&server.store, DEMO_SUBWIKI, |config| config.enabled = true);
     assert_eq!(
-        server
-            .post(DEMO_SUBWIKI, Some(&valid), &tools_list(), &[])
-            .await
-            .status(),
+        server.list_tools_status(DEMO_SUBWIKI, Some(&valid)).await,
         200,
         "re-enabled without a restart"
     );
@@ -99,9 +61,7 @@ async fn unknown_and_disabled_wikis_are_404_before_authentication() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_bad_token_is_401_with_a_bearer_challenge() {
     let server = TestServer::start().await;
-    let response = server
-        .post("main", Some("wmcp_forged"), &tools_list(), &[])
-        .await;
+    let response = server.list_tools("main", Some("wmcp_forged")).await;
     assert_eq!(response.status(), 401);
     assert_eq!(
         header(&response, "www-authenticate").as_deref(),
@@ -126,13 +86,7 @@ async fn a_bad_token_is_401_with_a_bearer_challenge() {
 async fn a_token_revoked_by_another_process_is_refused_on_the_next_request() {
     let server = TestServer::start().await;
     let token = server.alice_token.clone();
-    assert_eq!(
-        server
-            .post("main", Some(&token), &tools_list(), &[])
-            .await
-            .status(),
-        200
-    );
+    assert_eq!(server.list_tools_status("main", Some(&token)).await, 200);
     // A second store on the same files: its writes reach the server only through the database
     // (the change sequence), as an admin command's would.
     let other_process = SqliteStore::open(server.dir.path()).expect("open the farm again");
@@ -144,13 +98,7 @@ async fn a_token_revoked_by_another_process_is_refused_on_the_next_request() {
         .next()
         .expect("alice has a token");
     other_process.revoke_token(&prefix).expect("revoke");
-    assert_eq!(
-        server
-            .post("main", Some(&token), &tools_list(), &[])
-            .await
-            .status(),
-        401
-    );
+    assert_eq!(server.list_tools_status("main", Some(&token)).await, 401);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -164,7 +112,7 @@ async fn an_authorization_server_turns_anonymous_requests_into_401_with_metadata
     let endpoint = server.endpoint("main");
     let metadata_url = format!("{endpoint}/.well-known/oauth-protected-resource");
 
-    let response = server.post("main", None, &tools_list(), &[]).await;
+    let response = server.list_tools("main", None).await;
     assert_eq!(response.status(), 401);
     assert_eq!(
         header(&response, "www-authenticate"),
@@ -198,13 +146,7 @@ async fn an_authorization_server_turns_anonymous_requests_into_401_with_metadata
     assert_eq!(reqwest::get(&unknown).await.expect("answer").status(), 404);
 
     let token = server.alice_token.clone();
-    assert_eq!(
-        server
-            .post("main", Some(&token), &tools_list(), &[])
-            .await
-            .status(),
-        200
-    );
+    assert_eq!(server.list_tools_status("main", Some(&token)).await, 200);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -218,38 +160,23 @@ async fn without_an_authorization_server_the_metadata_is_404_and_the_guest_is_se
         reqwest::get(&metadata_url).await.expect("answer").status(),
         404
     );
-    assert_eq!(
-        server.post("main", None, &tools_list(), &[]).await.status(),
-        200
-    );
+    assert_eq!(server.list_tools_status("main", None).await, 200);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_wiki_without_guest_access_answers_401_with_a_challenge() {
     let server = TestServer::start().await;
     set_config(&server.store, "main", |config| config.guest_access = false);
-    let response = server.post("main", None, &tools_list(), &[]).await;
+    let response = server.list_tools("main", None).await;
     assert_eq!(response.status(), 401);
     assert_eq!(
         header(&response, "www-authenticate").as_deref(),
         Some(r#"Bearer realm="wiki-mcp""#)
     );
     let token = server.alice_token.clone();
-    assert_eq!(
-        server
-            .post("main", Some(&token), &tools_list(), &[])
-            .await
-            .status(),
-        200
-    );
+    assert_eq!(server.list_tools_status("main", Some(&token)).await, 200);
     // Another wiki keeps its own setting.
-    assert_eq!(
-        server
-            .post(DEMO_SUBWIKI, None, &tools_list(), &[])
-            .await
-            .status(),
-        200
-    );
+    assert_eq!(server.list_tools_status(DEMO_SUBWIKI, None).await, 200);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -323,34 +250,16 @@ async fn the_rate_limit_answers_429_with_retry_after() {
     .await;
     let alice = server.alice_token.clone();
     for _ in 0..2 {
-        assert_eq!(
-            server
-                .post("main", Some(&alice), &tools_list(), &[])
-                .await
-                .status(),
-            200
-        );
+        assert_eq!(server.list_tools_status("main", Some(&alice)).await, 200);
     }
-    let limited = server.post("main", Some(&alice), &tools_list(), &[]).await;
+    let limited = server.list_tools("main", Some(&alice)).await;
     assert_eq!(limited.status(), 429);
     assert_eq!(header(&limited, "retry-after").as_deref(), Some("1"));
     // Buckets are per caller.
     let admin = server.admin_token.clone();
-    assert_eq!(
-        server
-            .post("main", Some(&admin), &tools_list(), &[])
-            .await
-            .status(),
-        200
-    );
+    assert_eq!(server.list_tools_status("main", Some(&admin)).await, 200);
     tokio::time::sleep(Duration::from_millis(1100)).await;
-    assert_eq!(
-        server
-            .post("main", Some(&alice), &tools_list(), &[])
-            .await
-            .status(),
-        200
-    );
+    assert_eq!(server.list_tools_status("main", Some(&alice)).await, 200);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -366,10 +275,7 @@ async fn a_body_over_the_cap_is_413() {
         "params": {"name": "man", "arguments": {"tool": "x".repeat(8192)}},
     });
     assert_eq!(server.post("main", None, &big, &[]).await.status(), 413);
-    assert_eq!(
-        server.post("main", None, &tools_list(), &[]).await.status(),
-        200
-    );
+    assert_eq!(server.list_tools_status("main", None).await, 200);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -414,11 +320,7 @@ async fn the_rmcp_client_lists_the_tools_and_calls_man() {
             .await
             .expect("tools/call man");
         assert_eq!(result.is_error, Some(false));
-        let text = result
-            .content
-            .first()
-            .and_then(|content| content.as_text())
-            .map(|text| text.text.clone())
+        let text = text_of(&result)
             .unwrap_or_else(|| panic!("expected text content, got {:?}", result.content));
         assert!(text.starts_with("Available tools"), "{text}");
         client.cancel().await.expect("the client closes");

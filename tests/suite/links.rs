@@ -3,7 +3,6 @@
 //! view right since is refused too (rights are checked when the link is opened, not when it was
 //! printed). Guest links open only what the guest may view.
 
-use rmcp::model::CallToolRequestParams;
 use serde_json::{Value, json};
 use wiki_store::RightsStore;
 use wiki_store::model::rights::{Effect, Right, RightRule, RightScope, Subject};
@@ -11,7 +10,7 @@ use wiki_store::model::user::GUEST_USER;
 use wiki_store::model::wiki::WikiId;
 use wiki_store::reference::SpacePath;
 
-use crate::harness::TestServer;
+use crate::harness::{TestServer, call_tool, header, text_of};
 
 /// Calls `tool` on main as the token's user (or the guest) and returns the value of the first
 /// output line starting with `prefix` (e.g. `"URL: "`).
@@ -22,30 +21,42 @@ async fn link_from(
     arguments: Value,
     prefix: &str,
 ) -> String {
-    let client = server.client("main", token).await;
-    let Value::Object(arguments) = arguments else {
-        panic!("arguments must be an object");
-    };
-    let result = client
-        .call_tool(CallToolRequestParams::new(tool.to_owned()).with_arguments(arguments))
-        .await
-        .expect("tools/call");
-    client.cancel().await.expect("the client closes");
-    line_after(&result, prefix)
-}
-
-/// The rest of the first line of `result`'s text that starts with `prefix`.
-fn line_after(result: &rmcp::model::CallToolResult, prefix: &str) -> String {
-    let text = result
-        .content
-        .first()
-        .and_then(|content| content.as_text())
-        .map(|text| text.text.clone())
-        .unwrap_or_default();
+    let text = tool_text(server, token, tool, arguments).await;
     text.lines()
         .find_map(|line| line.strip_prefix(prefix))
         .unwrap_or_else(|| panic!("no {prefix:?} line in {text}"))
         .to_owned()
+}
+
+/// The whole text of `tool`'s result on main as the token's user (or the guest).
+async fn tool_text(
+    server: &TestServer,
+    token: Option<&str>,
+    tool: &str,
+    arguments: Value,
+) -> String {
+    let client = server.client("main", token).await;
+    let result = call_tool(&client, tool, arguments).await;
+    client.cancel().await.expect("the client closes");
+    text_of(&result).unwrap_or_default()
+}
+
+/// The `URL:` line get_document prints for `reference` on main, as the token's user (or the
+/// guest).
+async fn view_link(server: &TestServer, token: Option<&str>, reference: &str) -> String {
+    link_from(
+        server,
+        token,
+        "get_document",
+        json!({ "reference": reference }),
+        "URL: ",
+    )
+    .await
+}
+
+/// The status a browser opening `url` gets.
+async fn status_of(url: &str) -> reqwest::StatusCode {
+    reqwest::get(url).await.expect("the link answers").status()
 }
 
 fn deny_view(server: &TestServer, space: &str, user: &str) {
@@ -63,15 +74,6 @@ fn deny_view(server: &TestServer, space: &str, user: &str) {
         .expect("a deny rule");
 }
 
-fn header(response: &reqwest::Response, name: &str) -> String {
-    response
-        .headers()
-        .get(name)
-        .and_then(|value| value.to_str().ok())
-        .unwrap_or_default()
-        .to_owned()
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_download_link_serves_the_bytes_as_an_attachment() {
     let server = TestServer::start().await;
@@ -86,13 +88,19 @@ async fn a_download_link_serves_the_bytes_as_an_attachment() {
     assert!(url.contains("&sig="), "{url}");
     let response = reqwest::get(&url).await.expect("the link answers");
     assert_eq!(response.status(), 200);
-    assert!(header(&response, "content-type").starts_with("text/plain"));
+    assert!(header(&response, "content-type").is_some_and(|value| value.starts_with("text/plain")));
     assert!(
         header(&response, "content-disposition")
-            .starts_with("attachment; filename=\"install-notes.txt\"")
+            .is_some_and(|value| value.starts_with("attachment; filename=\"install-notes.txt\""))
     );
-    assert_eq!(header(&response, "x-content-type-options"), "nosniff");
-    assert_eq!(header(&response, "referrer-policy"), "no-referrer");
+    assert_eq!(
+        header(&response, "x-content-type-options").as_deref(),
+        Some("nosniff")
+    );
+    assert_eq!(
+        header(&response, "referrer-policy").as_deref(),
+        Some("no-referrer")
+    );
     let body = response.text().await.expect("a body");
     assert!(body.starts_with("1. Install Rust"), "{body}");
 }
@@ -100,17 +108,13 @@ async fn a_download_link_serves_the_bytes_as_an_attachment() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_view_link_serves_sanitized_html_and_altered_links_are_refused() {
     let server = TestServer::start().await;
-    let url = link_from(
-        &server,
-        Some(&server.alice_token),
-        "get_document",
-        json!({"reference": "Internal.WebHome"}),
-        "URL: ",
-    )
-    .await;
+    let url = view_link(&server, Some(&server.alice_token), "Internal.WebHome").await;
     let response = reqwest::get(&url).await.expect("the link answers");
     assert_eq!(response.status(), 200);
-    assert!(header(&response, "content-security-policy").contains("default-src 'none'"));
+    assert!(
+        header(&response, "content-security-policy")
+            .is_some_and(|value| value.contains("default-src 'none'"))
+    );
     let html = response.text().await.expect("a body");
     assert!(html.contains("<h1>Internal</h1>"), "{html}");
     assert!(html.contains("For registered users only"));
@@ -130,37 +134,23 @@ async fn a_view_link_serves_sanitized_html_and_altered_links_are_refused() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_link_dies_with_its_users_view_right() {
     let server = TestServer::start().await;
-    let url = link_from(
-        &server,
-        Some(&server.alice_token),
-        "get_document",
-        json!({"reference": "Internal.Roadmap"}),
-        "URL: ",
-    )
-    .await;
-    assert_eq!(reqwest::get(&url).await.expect("answer").status(), 200);
+    let url = view_link(&server, Some(&server.alice_token), "Internal.Roadmap").await;
+    assert_eq!(status_of(&url).await, 200);
     deny_view(&server, "Internal", "alice");
-    assert_eq!(reqwest::get(&url).await.expect("answer").status(), 403);
+    assert_eq!(status_of(&url).await, 403);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn guest_links_open_only_what_the_guest_may_view() {
     let server = TestServer::start().await;
-    let url = link_from(
-        &server,
-        None,
-        "get_document",
-        json!({"reference": "Guides.Install"}),
-        "URL: ",
-    )
-    .await;
+    let url = view_link(&server, None, "Guides.Install").await;
     assert!(!url.contains("user="), "{url}");
-    assert_eq!(reqwest::get(&url).await.expect("answer").status(), 200);
+    assert_eq!(status_of(&url).await, 200);
     // Pointing the guest's link at the private space breaks the signature.
     let private = url.replace("/Guides/Install", "/Internal/WebHome");
-    assert_eq!(reqwest::get(&private).await.expect("answer").status(), 403);
+    assert_eq!(status_of(&private).await, 403);
     deny_view(&server, "Guides", GUEST_USER);
-    assert_eq!(reqwest::get(&url).await.expect("answer").status(), 403);
+    assert_eq!(status_of(&url).await, 403);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -190,20 +180,7 @@ async fn a_compare_link_serves_the_escaped_diff() {
     assert!(html.contains("+&lt;script&gt;alert(1)"), "{html}");
     assert!(!html.contains("<script>"));
     let other = url.replace("from=1.1", "from=1.2");
-    assert_eq!(reqwest::get(&other).await.expect("answer").status(), 403);
-}
-
-/// The `URL:` line get_document prints for `reference` on main, as the token's user (or the
-/// guest).
-async fn view_link(server: &TestServer, token: Option<&String>, reference: &str) -> String {
-    link_from(
-        server,
-        token.map(String::as_str),
-        "get_document",
-        json!({ "reference": reference }),
-        "URL: ",
-    )
-    .await
+    assert_eq!(status_of(&other).await, 403);
 }
 
 /// Saves `content` as alice on main's `reference`.
@@ -282,15 +259,13 @@ async fn link_pages_have_a_rate_limit_per_address_of_their_own() {
     // pages' one.
     let url = view_link(&server, Some(&server.alice_token), "Guides.Install").await;
     for _ in 0..5 {
-        assert_eq!(reqwest::get(&url).await.expect("answer").status(), 200);
+        assert_eq!(status_of(&url).await, 200);
     }
     let limited = reqwest::get(&url).await.expect("answer");
     assert_eq!(limited.status(), 429);
-    assert_eq!(header(&limited, "retry-after"), "1");
+    assert_eq!(header(&limited, "retry-after").as_deref(), Some("1"));
     // The guest's MCP bucket of the same address is untouched by the pages.
-    let list = server
-        .post("main", None, &crate::harness::tools_list(), &[])
-        .await;
+    let list = server.list_tools("main", None).await;
     assert_eq!(list.status(), 200);
 }
 
@@ -298,26 +273,26 @@ async fn link_pages_have_a_rate_limit_per_address_of_their_own() {
 async fn a_guest_link_dies_when_the_wiki_turns_the_guest_off() {
     let server = TestServer::start().await;
     let url = view_link(&server, None, "Guides.Install").await;
-    assert_eq!(reqwest::get(&url).await.expect("answer").status(), 200);
+    assert_eq!(status_of(&url).await, 200);
     let main = WikiId::main();
     let mut config = wiki_store::ConfigStore::mcp_config(&server.store, &main);
     config.guest_access = false;
     wiki_store::ConfigStore::set_mcp_config(&server.store, &main, &config, "admin")
         .expect("the configuration saves");
-    assert_eq!(reqwest::get(&url).await.expect("answer").status(), 403);
+    assert_eq!(status_of(&url).await, 403);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_user_deleted_and_created_again_does_not_inherit_the_old_links() {
     let server = TestServer::start().await;
     let url = view_link(&server, Some(&server.alice_token), "Guides.Install").await;
-    assert_eq!(reqwest::get(&url).await.expect("answer").status(), 200);
+    assert_eq!(status_of(&url).await, 200);
     // A second later, so the new account is created after the link was issued, to the second.
     tokio::time::sleep(std::time::Duration::from_millis(1100)).await;
     wiki_store::UserStore::delete_user(&server.store, "alice").expect("alice is deleted");
-    assert_eq!(reqwest::get(&url).await.expect("answer").status(), 403);
+    assert_eq!(status_of(&url).await, 403);
     wiki_store::UserStore::create_user(&server.store, "alice", None).expect("a new alice");
-    assert_eq!(reqwest::get(&url).await.expect("answer").status(), 403);
+    assert_eq!(status_of(&url).await, 403);
     // The new account's own links open.
     let token = wiki_store::TokenStore::create_token(&server.store, "alice", "test")
         .expect("a token")
@@ -325,7 +300,7 @@ async fn a_user_deleted_and_created_again_does_not_inherit_the_old_links() {
         .expose()
         .to_owned();
     let fresh = view_link(&server, Some(&token), "Guides.Install").await;
-    assert_eq!(reqwest::get(&fresh).await.expect("answer").status(), 200);
+    assert_eq!(status_of(&fresh).await, 200);
 }
 
 /// The `href` (or `src`) values of `html` that point into the link pages, `&amp;` unescaped.
@@ -354,7 +329,10 @@ async fn the_links_of_a_view_page_are_signed_links_that_open() {
     let url = view_link(&server, Some(&server.alice_token), "Sandbox.Linked").await;
     let response = reqwest::get(&url).await.expect("the link answers");
     assert_eq!(response.status(), 200);
-    assert!(header(&response, "content-security-policy").contains("img-src data: 'self'"));
+    assert!(
+        header(&response, "content-security-policy")
+            .is_some_and(|value| value.contains("img-src data: 'self'"))
+    );
     let html = response.text().await.expect("a body");
     assert!(html.contains("href=\"https://example.com/\""), "{html}");
     let links = signed_targets(&html, "href");
@@ -387,30 +365,6 @@ async fn the_links_of_a_view_page_are_signed_links_that_open() {
         links.iter().all(|link| link.contains("user=alice")),
         "{links:?}"
     );
-}
-
-/// The whole text of `tool`'s result on main as the token's user.
-async fn tool_text(
-    server: &TestServer,
-    token: Option<&str>,
-    tool: &str,
-    arguments: Value,
-) -> String {
-    let client = server.client("main", token).await;
-    let Value::Object(arguments) = arguments else {
-        panic!("arguments must be an object");
-    };
-    let result = client
-        .call_tool(CallToolRequestParams::new(tool.to_owned()).with_arguments(arguments))
-        .await
-        .expect("tools/call");
-    client.cancel().await.expect("the client closes");
-    result
-        .content
-        .first()
-        .and_then(|content| content.as_text())
-        .map(|text| text.text.clone())
-        .unwrap_or_default()
 }
 
 /// Issue 11: `get_document rendered=true format=html` dropped the targets of cross-wiki links,

@@ -20,7 +20,7 @@ use wiki_store::model::wiki::WikiId;
 use wiki_store::reference::DocumentReference;
 use wiki_store::{ConfigStore, DocumentStore, UserStore};
 
-use crate::harness::{TestServer, tools_list};
+use crate::harness::{TestServer, header};
 
 /// The audience the server is configured with.
 const AUDIENCE: &str = "wiki-mcp";
@@ -73,15 +73,6 @@ impl Fixture {
             .claim("preferred_username", user)
             .sign(&self.key)
     }
-}
-
-fn header(response: &reqwest::Response, name: &str) -> String {
-    response
-        .headers()
-        .get(name)
-        .and_then(|value| value.to_str().ok())
-        .unwrap_or_default()
-        .to_owned()
 }
 
 fn enable_write_document(server: &TestServer) {
@@ -207,12 +198,9 @@ async fn every_refused_token_is_the_same_401_invalid_token_saying_nothing_of_why
         fixture.server.endpoint("main")
     );
     for (case, token) in &cases {
-        let response = fixture
-            .server
-            .post("main", Some(token), &tools_list(), &[])
-            .await;
+        let response = fixture.server.list_tools("main", Some(token)).await;
         assert_eq!(response.status(), 401, "{case}");
-        let challenge = header(&response, "www-authenticate");
+        let challenge = header(&response, "www-authenticate").unwrap_or_default();
         assert!(
             challenge.starts_with("Bearer ") && challenge.contains("error=\"invalid_token\""),
             "{case}: {challenge}"
@@ -229,9 +217,9 @@ async fn every_refused_token_is_the_same_401_invalid_token_saying_nothing_of_why
         );
     }
     // No credential at all: the challenge, without an error code (RFC 6750 §3.1).
-    let anonymous = fixture.server.post("main", None, &tools_list(), &[]).await;
+    let anonymous = fixture.server.list_tools("main", None).await;
     assert_eq!(anonymous.status(), 401);
-    let challenge = header(&anonymous, "www-authenticate");
+    let challenge = header(&anonymous, "www-authenticate").unwrap_or_default();
     assert!(challenge.contains(&metadata), "{challenge}");
     assert!(!challenge.contains("error="), "{challenge}");
     // Nothing was created for the unknown user.
@@ -278,12 +266,7 @@ async fn create_users_makes_an_unknown_user_with_no_rights_of_its_own() {
     // The guest's name is never created, whatever the flag.
     let guest = fixture
         .server
-        .post(
-            "main",
-            Some(&fixture.token_for("guest")),
-            &tools_list(),
-            &[],
-        )
+        .list_tools("main", Some(&fixture.token_for("guest")))
         .await;
     assert_eq!(guest.status(), 401);
 }
@@ -292,20 +275,14 @@ async fn create_users_makes_an_unknown_user_with_no_rights_of_its_own() {
 async fn a_deleted_user_is_refused_from_the_next_request() {
     let fixture = Fixture::start(false).await;
     let token = fixture.token_for(OIDC_USER);
-    let before = fixture
-        .server
-        .post("main", Some(&token), &tools_list(), &[])
-        .await;
+    let before = fixture.server.list_tools("main", Some(&token)).await;
     assert_eq!(before.status(), 200);
     fixture
         .server
         .store
         .delete_user(OIDC_USER)
         .expect("the user is deleted");
-    let after = fixture
-        .server
-        .post("main", Some(&token), &tools_list(), &[])
-        .await;
+    let after = fixture.server.list_tools("main", Some(&token)).await;
     assert_eq!(
         after.status(),
         401,
@@ -320,10 +297,7 @@ async fn the_server_keeps_serving_on_cached_keys_and_follows_a_key_rotation() {
     let first = fixture.token_for(OIDC_USER);
     let ok = |response: reqwest::Response| response.status();
     assert_eq!(
-        ok(fixture
-            .server
-            .post("main", Some(&first), &tools_list(), &[])
-            .await),
+        ok(fixture.server.list_tools("main", Some(&first)).await),
         200
     );
 
@@ -335,10 +309,7 @@ async fn the_server_keeps_serving_on_cached_keys_and_follows_a_key_rotation() {
         .claim("preferred_username", OIDC_USER)
         .sign(&fixture.key);
     assert_eq!(
-        ok(fixture
-            .server
-            .post("main", Some(&while_down), &tools_list(), &[])
-            .await),
+        ok(fixture.server.list_tools("main", Some(&while_down)).await),
         200,
         "served on the cached keys"
     );
@@ -358,7 +329,7 @@ async fn the_server_keeps_serving_on_cached_keys_and_follows_a_key_rotation() {
     assert_eq!(
         ok(fixture
             .server
-            .post("main", Some(&after_rotation), &tools_list(), &[])
+            .list_tools("main", Some(&after_rotation))
             .await),
         200,
         "the new key is fetched on its first token"

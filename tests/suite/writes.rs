@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use wiki_store::model::wiki::WikiId;
 use wiki_store::{ConfigStore, TrashStore};
 
-use crate::harness::TestServer;
+use crate::harness::{TestServer, call_tool, text_of};
 
 /// The tools the administrator turns on: reads to check back, and the document writes.
 const TOOLS: [&str; 5] = [
@@ -26,19 +26,8 @@ async fn call(
     tool: &str,
     arguments: Value,
 ) -> Result<String, String> {
-    let Value::Object(arguments) = arguments else {
-        panic!("arguments must be an object");
-    };
-    let result = client
-        .call_tool(CallToolRequestParams::new(tool.to_owned()).with_arguments(arguments))
-        .await
-        .expect("tools/call");
-    let text = result
-        .content
-        .first()
-        .and_then(|content| content.as_text())
-        .map(|text| text.text.clone())
-        .unwrap_or_default();
+    let result = call_tool(client, tool, arguments).await;
+    let text = text_of(&result).unwrap_or_default();
     if result.is_error == Some(true) {
         Err(text)
     } else {

@@ -14,6 +14,16 @@ async fn get(farm: &Farm, arguments: Value, user: &str) -> Result<String, String
     farm.call("get_document", arguments, user, "main").await
 }
 
+/// What alice reads on main with `arguments`; panics if the call fails.
+async fn read_by_alice(farm: &Farm, arguments: Value) -> String {
+    text(get(farm, arguments, "alice").await)
+}
+
+/// The error alice's read on main with `arguments` gets; panics if the call succeeds.
+async fn refused_to_alice(farm: &Farm, arguments: Value) -> String {
+    error(get(farm, arguments, "alice").await)
+}
+
 /// A page of `lines` lines, with a heading every 100 lines when `headings`.
 fn big_page(farm: &Farm, name: &str, lines: usize, headings: bool) {
     let content: String = (1..=lines)
@@ -31,7 +41,7 @@ fn big_page(farm: &Farm, name: &str, lines: usize, headings: bool) {
 #[farm_test]
 async fn the_source_comes_whole_with_its_header() {
     let farm = Farm::new();
-    let read = text(get(&farm, json!({"reference": "Help.Guide"}), "alice").await);
+    let read = read_by_alice(&farm, json!({"reference": "Help.Guide"})).await;
     assert_text(
         &read,
         "Reference: main:Help.Guide\nTitle: Guide\nSyntax: markdown/1.0\nVersion: 1.1\n\
@@ -66,7 +76,7 @@ async fn a_space_name_alone_reads_its_home_and_urls_follow_the_public_url() {
 #[farm_test]
 async fn attachments_are_listed_in_the_header_up_to_ten() {
     let farm = Farm::new();
-    let read = text(get(&farm, json!({"reference": "Sandbox.WebHome"}), "alice").await);
+    let read = read_by_alice(&farm, json!({"reference": "Sandbox.WebHome"})).await;
     assert!(
         read.contains(
             "\nAttachments: logo.png (70 bytes, image/png) · manual.pdf (584 bytes, \
@@ -84,7 +94,7 @@ async fn attachments_are_listed_in_the_header_up_to_ten() {
             expected: Expected::Any,
         }));
     }
-    let many = text(get(&farm, json!({"reference": "Help.Guide"}), "alice").await);
+    let many = read_by_alice(&farm, json!({"reference": "Help.Guide"})).await;
     let line = many
         .lines()
         .find(|line| line.starts_with("Attachments: "))
@@ -148,7 +158,7 @@ async fn denied_pages_are_refused_before_existence() {
             .contains("The secret plan.")
     );
     // A bad reference is refused with the fix, its echo guarded.
-    let bad = error(get(&farm, json!({"reference": "a..b\u{2028}x"}), "alice").await);
+    let bad = refused_to_alice(&farm, json!({"reference": "a..b\u{2028}x"})).await;
     assert!(
         bad.starts_with("Error: \"a..bx\" is not a valid reference"),
         "{bad}"
@@ -162,7 +172,7 @@ async fn the_space_filter_hides_pages_the_rights_allow() {
         config.space_filter_mode = SpaceFilterMode::Blacklist;
         config.space_filter_spaces = vec!["Help".to_owned()];
     });
-    let refused = error(get(&farm, json!({"reference": "Help.Guide"}), "alice").await);
+    let refused = refused_to_alice(&farm, json!({"reference": "Help.Guide"})).await;
     assert!(refused.contains("outside the content this endpoint is configured to expose"));
     assert!(
         get(&farm, json!({"reference": "Sandbox"}), "alice")
@@ -175,9 +185,9 @@ async fn the_space_filter_hides_pages_the_rights_allow() {
 async fn cross_wiki_reads_need_reach() {
     let farm = Farm::new();
     // main has reach (the default): a prefix or the wiki argument reads sub.
-    let team = text(get(&farm, json!({"reference": "sub:Team.WebHome"}), "alice").await);
+    let team = read_by_alice(&farm, json!({"reference": "sub:Team.WebHome"})).await;
     assert!(team.starts_with("Reference: sub:Team.WebHome\nTitle: Team\n"));
-    let same = text(get(&farm, json!({"reference": "Team", "wiki": "sub"}), "alice").await);
+    let same = read_by_alice(&farm, json!({"reference": "Team", "wiki": "sub"})).await;
     assert_eq!(team, same);
     // sub has no reach: main is refused, whatever the rights.
     let refused = farm
@@ -203,28 +213,14 @@ async fn cross_wiki_reads_need_reach() {
 #[farm_test]
 async fn translations_are_exact_match() {
     let farm = Farm::new();
-    let french = text(
-        get(
-            &farm,
-            json!({"reference": "Help.Guide", "locale": "fr"}),
-            "alice",
-        )
-        .await,
-    );
+    let french = read_by_alice(&farm, json!({"reference": "Help.Guide", "locale": "fr"})).await;
     assert_text(
         &french,
         "Reference: main:Help.Guide\nTitle: Guide (fr)\nSyntax: markdown/1.0\nVersion: 1.1\n\
          Language: fr\nTranslations: fr (default: en)\nSize: 3 lines · 23 chars · ~5 tokens\n\
          \n     1\t# Guide\n     2\t\n     3\tIntroduction.",
     );
-    let english = text(
-        get(
-            &farm,
-            json!({"reference": "Help.Guide", "locale": "en"}),
-            "alice",
-        )
-        .await,
-    );
+    let english = read_by_alice(&farm, json!({"reference": "Help.Guide", "locale": "en"})).await;
     assert!(english.contains("\nTitle: Guide\n") && !english.contains("Language:"));
     assert_eq!(
         get(
@@ -239,32 +235,16 @@ async fn translations_are_exact_match() {
                 .to_owned()
         )
     );
-    let none = error(
-        get(
-            &farm,
-            json!({"reference": "Sandbox", "locale": "fr"}),
-            "alice",
-        )
-        .await,
-    );
+    let none = refused_to_alice(&farm, json!({"reference": "Sandbox", "locale": "fr"})).await;
     assert!(none.contains("It has no translations."));
-    let invalid = error(
-        get(
-            &farm,
-            json!({"reference": "Sandbox", "locale": "french"}),
-            "alice",
-        )
-        .await,
-    );
+    let invalid =
+        refused_to_alice(&farm, json!({"reference": "Sandbox", "locale": "french"})).await;
     assert!(invalid.starts_with("Error: 'locale' must be a locale such as \"fr\""));
-    let specific = error(
-        get(
-            &farm,
-            json!({"reference": "Sandbox", "locale": "de_CH_1996"}),
-            "alice",
-        )
-        .await,
-    );
+    let specific = refused_to_alice(
+        &farm,
+        json!({"reference": "Sandbox", "locale": "de_CH_1996"}),
+    )
+    .await;
     assert!(specific.contains("too specific for the wiki's storage"));
 }
 
@@ -272,7 +252,7 @@ async fn translations_are_exact_match() {
 async fn a_large_page_shows_its_outline_and_windows_continue() {
     let farm = Farm::new();
     big_page(&farm, "Big.Outlined", 5_000, true);
-    let read = text(get(&farm, json!({"reference": "Big.Outlined"}), "alice").await);
+    let read = read_by_alice(&farm, json!({"reference": "Big.Outlined"})).await;
     assert!(
         read.contains("Below is its heading OUTLINE, NOT its content"),
         "{read}"
@@ -280,27 +260,17 @@ async fn a_large_page_shows_its_outline_and_windows_continue() {
     assert!(read.contains("\n  L1: Part 1\n  L101: Part 2\n"));
     assert!(!read.contains("line 2 of the big page"));
 
-    let first = text(
-        get(
-            &farm,
-            json!({"reference": "Big.Outlined", "offset": 101, "limit": 3}),
-            "alice",
-        )
-        .await,
-    );
+    let first = read_by_alice(
+        &farm,
+        json!({"reference": "Big.Outlined", "offset": 101, "limit": 3}),
+    )
+    .await;
     assert!(first.ends_with(
         "\n   101\t## Part 2\n   102\tline 102 of the big page, with some words to make it longer\n\
          \x20  103\tline 103 of the big page, with some words to make it longer\nShowing lines 101-103 of 5000."
     ), "{first}");
 
-    let cut = text(
-        get(
-            &farm,
-            json!({"reference": "Big.Outlined", "offset": 200}),
-            "alice",
-        )
-        .await,
-    );
+    let cut = read_by_alice(&farm, json!({"reference": "Big.Outlined", "offset": 200})).await;
     let footer = cut.lines().last().unwrap_or_default();
     let next: i64 = footer
         .rsplit("offset=")
@@ -311,14 +281,11 @@ async fn a_large_page_shows_its_outline_and_windows_continue() {
         "Showing lines 200-{} of 5000. Output truncated at the ~6000-token cap",
         next - 1
     )));
-    let again = text(
-        get(
-            &farm,
-            json!({"reference": "Big.Outlined", "offset": next, "limit": 1}),
-            "alice",
-        )
-        .await,
-    );
+    let again = read_by_alice(
+        &farm,
+        json!({"reference": "Big.Outlined", "offset": next, "limit": 1}),
+    )
+    .await;
     assert!(
         again.contains(&format!("\n{next:>6}\tline {next} of the big page")),
         "{again}"
@@ -329,7 +296,7 @@ async fn a_large_page_shows_its_outline_and_windows_continue() {
 async fn a_large_headingless_page_shows_its_head_and_the_offset_to_continue() {
     let farm = Farm::new();
     big_page(&farm, "Big.Plain", 5_000, false);
-    let read = text(get(&farm, json!({"reference": "Big.Plain"}), "alice").await);
+    let read = read_by_alice(&farm, json!({"reference": "Big.Plain"})).await;
     assert!(read.contains("\n     1\tline 1 of the big page"));
     let footer = read.lines().last().unwrap_or_default();
     assert!(
@@ -350,11 +317,13 @@ async fn window_arguments_are_checked() {
         arguments
     };
     assert!(
-        error(get(&farm, guide(json!({"offset": 0})), "alice").await)
+        refused_to_alice(&farm, guide(json!({"offset": 0})))
+            .await
             .starts_with("Error: 'offset' must be at least 1 (got 0)")
     );
     assert!(
-        error(get(&farm, guide(json!({"limit": 0})), "alice").await)
+        refused_to_alice(&farm, guide(json!({"limit": 0})))
+            .await
             .starts_with("Error: 'limit' must be at least 1 (got 0)")
     );
     assert_eq!(
@@ -362,12 +331,13 @@ async fn window_arguments_are_checked() {
         Err("Error: offset 12 exceeds the document's length (11 lines). Use an offset from 1 to 11.".to_owned())
     );
     assert!(
-        error(get(&farm, guide(json!({"offset": 1.5})), "alice").await)
+        refused_to_alice(&farm, guide(json!({"offset": 1.5})))
+            .await
             .starts_with("Error: 'offset' must be an integer")
     );
-    let tail = text(get(&farm, guide(json!({"offset": "10"})), "alice").await);
+    let tail = read_by_alice(&farm, guide(json!({"offset": "10"}))).await;
     assert!(tail.ends_with("\n    10\t\n    11\tCall man.\nShowing lines 10-11 of 11."));
-    let outline = text(get(&farm, guide(json!({"outline": true})), "alice").await);
+    let outline = read_by_alice(&farm, guide(json!({"outline": true}))).await;
     assert!(outline.ends_with("\nOUTLINE (headings with their line numbers; NOT the content):\nL1: Guide\n  L5: Install\n  L9: Use"));
     let combos = [
         (
@@ -406,7 +376,7 @@ async fn window_arguments_are_checked() {
         (json!({"bogus": true}), "Error:"),
     ];
     for (extra, expected) in combos {
-        let refused = error(get(&farm, guide(extra.clone()), "alice").await);
+        let refused = refused_to_alice(&farm, guide(extra.clone())).await;
         assert!(refused.starts_with(expected), "{extra}: {refused}");
     }
 }
@@ -414,14 +384,7 @@ async fn window_arguments_are_checked() {
 #[farm_test]
 async fn rendered_plain_and_html_views() {
     let farm = Farm::new();
-    let plain = text(
-        get(
-            &farm,
-            json!({"reference": "Help.Guide", "rendered": true}),
-            "alice",
-        )
-        .await,
-    );
+    let plain = read_by_alice(&farm, json!({"reference": "Help.Guide", "rendered": true})).await;
     assert!(plain.starts_with(
         "RENDERED VIEW (plain text) of main:Help.Guide: what readers see, not the source. It is \
          read-only: never form edit strings from it"
@@ -432,14 +395,11 @@ async fn rendered_plain_and_html_views() {
     );
     assert!(plain.contains("Run wiki-mcp serve."));
 
-    let html = text(
-        get(
-            &farm,
-            json!({"reference": "Help.Guide", "rendered": true, "format": "html"}),
-            "alice",
-        )
-        .await,
-    );
+    let html = read_by_alice(
+        &farm,
+        json!({"reference": "Help.Guide", "rendered": true, "format": "html"}),
+    )
+    .await;
     assert!(html.starts_with("RENDERED VIEW (sanitized HTML) of main:Help.Guide"));
     assert!(html.contains("\n```html\n<h1>Guide</h1>\n"), "{html}");
     assert!(
@@ -447,30 +407,24 @@ async fn rendered_plain_and_html_views() {
         "{html}"
     );
 
-    let outline = text(
-        get(
-            &farm,
-            json!({"reference": "Help.Guide", "rendered": true, "format": "html", "outline": true}),
-            "alice",
-        )
-        .await,
-    );
+    let outline = read_by_alice(
+        &farm,
+        json!({"reference": "Help.Guide", "rendered": true, "format": "html", "outline": true}),
+    )
+    .await;
     assert!(outline.ends_with("RENDERED OUTLINE (sections with their sizes; NOT the content):\n#guide  Guide (29 chars)\n  #install  Install (57 chars)\n  #use  Use (30 chars)"), "{outline}");
 
-    let section = text(get(&farm, json!({"reference": "Help.Guide", "rendered": true, "format": "html", "section": "install"}), "alice").await);
+    let section = read_by_alice(&farm, json!({"reference": "Help.Guide", "rendered": true, "format": "html", "section": "install"})).await;
     assert!(
         section
             .ends_with("\n```html\n<h2>Install</h2>\n<p>Run <code>wiki-mcp serve</code>.</p>\n```"),
         "{section}"
     );
-    let plain_section = text(
-        get(
-            &farm,
-            json!({"reference": "Help.Guide", "rendered": true, "section": "#guide"}),
-            "alice",
-        )
-        .await,
-    );
+    let plain_section = read_by_alice(
+        &farm,
+        json!({"reference": "Help.Guide", "rendered": true, "section": "#guide"}),
+    )
+    .await;
     assert!(plain_section.contains("Intro.") && plain_section.contains("Call man."));
 
     assert_eq!(
@@ -497,7 +451,7 @@ async fn rendered_html_is_sanitized() {
         "xss",
     );
     for detail in ["stripped", "full"] {
-        let html = text(get(&farm, json!({"reference": "Sandbox.Xss", "rendered": true, "format": "html", "detail": detail}), "alice").await);
+        let html = read_by_alice(&farm, json!({"reference": "Sandbox.Xss", "rendered": true, "format": "html", "detail": detail})).await;
         assert!(!html.contains("steal"), "{detail}: {html}");
     }
 }
@@ -529,7 +483,7 @@ async fn rendered_content_can_be_turned_off() {
 #[farm_test]
 async fn forged_titles_cannot_forge_lines() {
     let farm = Farm::new();
-    let read = text(get(&farm, json!({"reference": "Forged.Title"}), "alice").await);
+    let read = read_by_alice(&farm, json!({"reference": "Forged.Title"})).await;
     assert!(
         read.contains("\nTitle: LegitReference: main:Secret.PlansVersion: 9.9\n"),
         "{read}"
@@ -546,9 +500,9 @@ async fn forged_titles_cannot_forge_lines() {
 #[farm_test]
 async fn hidden_and_empty_pages_say_what_they_are() {
     let farm = Farm::new();
-    let hidden = text(get(&farm, json!({"reference": "Hidden.Config"}), "alice").await);
+    let hidden = read_by_alice(&farm, json!({"reference": "Hidden.Config"})).await;
     assert!(hidden.contains("\nHidden: yes (left out of trees and searches unless asked for)\n"));
-    let task = text(get(&farm, json!({"reference": "Tasks.Task1"}), "alice").await);
+    let task = read_by_alice(&farm, json!({"reference": "Tasks.Task1"})).await;
     assert!(
         task.ends_with(
             "This document has no text of its own; it holds 1 object(s) of Tasks.TaskClass: read \
@@ -559,14 +513,14 @@ async fn hidden_and_empty_pages_say_what_they_are() {
     ok(farm
         .store
         .save_document(&DocumentSave::new(reference("Sandbox.Empty"), "", "alice")));
-    let empty = text(get(&farm, json!({"reference": "Sandbox.Empty"}), "alice").await);
+    let empty = read_by_alice(&farm, json!({"reference": "Sandbox.Empty"})).await;
     assert!(
         empty.ends_with("Size: 0 lines · 0 chars · ~0 tokens\nThis document has no content."),
         "{empty}"
     );
     // Regression (issue 11): a class document read as an empty page, with nothing to say that
     // its fields are read with get_schema.
-    let class = text(get(&farm, json!({"reference": "Tasks.TaskClass"}), "alice").await);
+    let class = read_by_alice(&farm, json!({"reference": "Tasks.TaskClass"})).await;
     assert!(
         class.ends_with(
             "This document has no text of its own: it defines the class Tasks.TaskClass (3 \
@@ -579,7 +533,7 @@ async fn hidden_and_empty_pages_say_what_they_are() {
     ok(farm
         .store
         .save_document(&DocumentSave::new(reference("Sandbox.One"), "x", "alice")));
-    let one = text(get(&farm, json!({"reference": "Sandbox.One"}), "alice").await);
+    let one = read_by_alice(&farm, json!({"reference": "Sandbox.One"})).await;
     assert!(
         one.contains("\nSize: 1 line · 1 char · ~0 tokens\n"),
         "{one}"
@@ -607,40 +561,27 @@ async fn the_guest_reads_what_the_guest_may_view() {
 async fn large_rendered_pages_show_an_outline_and_sections_by_anchor() {
     let farm = Farm::new();
     big_page(&farm, "Big.Rendered", 5_000, true);
-    let html = text(
-        get(
-            &farm,
-            json!({"reference": "Big.Rendered", "rendered": true, "format": "html"}),
-            "alice",
-        )
-        .await,
-    );
+    let html = read_by_alice(
+        &farm,
+        json!({"reference": "Big.Rendered", "rendered": true, "format": "html"}),
+    )
+    .await;
     assert!(
         html.contains("The rendered HTML is too large to show whole ("),
         "{html}"
     );
     assert!(html.contains("\n  #part-1  Part 1 ("));
-    let part = text(
-        get(
-            &farm,
-            json!({"reference": "Big.Rendered", "rendered": true, "format": "html", "section": "#part-2"}),
-            "alice",
-        )
-        .await,
-    );
+    let part = read_by_alice(&farm, json!({"reference": "Big.Rendered", "rendered": true, "format": "html", "section": "#part-2"})).await;
     assert!(
         part.contains("<h2>Part 2</h2>") && !part.contains("Part 3"),
         "{part}"
     );
     // Rendered plain text pages through the window like the source.
-    let plain = text(
-        get(
-            &farm,
-            json!({"reference": "Big.Rendered", "rendered": true, "limit": 2}),
-            "alice",
-        )
-        .await,
-    );
+    let plain = read_by_alice(
+        &farm,
+        json!({"reference": "Big.Rendered", "rendered": true, "limit": 2}),
+    )
+    .await;
     assert!(
         plain.contains("\n     1\tPart 1\n     2\t\nShowing lines 1-2 of "),
         "{plain}"
@@ -650,14 +591,7 @@ async fn large_rendered_pages_show_an_outline_and_sections_by_anchor() {
 #[farm_test]
 async fn a_limit_alone_reads_from_the_first_line() {
     let farm = Farm::new();
-    let head = text(
-        get(
-            &farm,
-            json!({"reference": "Help.Guide", "limit": 2}),
-            "alice",
-        )
-        .await,
-    );
+    let head = read_by_alice(&farm, json!({"reference": "Help.Guide", "limit": 2})).await;
     assert!(head.ends_with("\n     1\t# Guide\n     2\t\nShowing lines 1-2 of 11."));
 }
 
@@ -691,7 +625,7 @@ async fn rendered(farm: &Farm, reference: &str, format: Option<&str>) -> String 
     if let Some(format) = format {
         arguments["format"] = json!(format);
     }
-    text(get(farm, arguments, "alice").await)
+    read_by_alice(farm, arguments).await
 }
 
 #[farm_test]
@@ -744,14 +678,11 @@ async fn pages_past_the_render_bounds_are_shown_as_source_with_the_reason() {
         &format!("# Top\n\n{}x\n\n## Below\n", "> ".repeat(40)),
         "deep",
     );
-    let outline = text(
-        get(
-            &farm,
-            json!({"reference": "Deep.Outlined", "rendered": true, "format": "html", "outline": true}),
-            "alice",
-        )
-        .await,
-    );
+    let outline = read_by_alice(
+        &farm,
+        json!({"reference": "Deep.Outlined", "rendered": true, "format": "html", "outline": true}),
+    )
+    .await;
     assert!(
         outline.ends_with(
             "OUTLINE (headings with their line numbers; NOT the content):\nL1: Top\n  L5: Below"
@@ -785,7 +716,7 @@ async fn a_line_longer_than_the_budget_is_read_to_its_end_by_column() {
     let mut read = String::new();
     let mut footers = Vec::new();
     for _ in 0..5 {
-        let window = text(get(&farm, arguments.clone(), "alice").await);
+        let window = read_by_alice(&farm, arguments.clone()).await;
         assert!(window.chars().count() <= 24_000 + 400, "over budget");
         let (body, footer) = window.rsplit_once('\n').unwrap_or_default();
         let line = body
@@ -814,14 +745,11 @@ async fn a_line_longer_than_the_budget_is_read_to_its_end_by_column() {
         footers.last().map(String::as_str),
         Some("Showing lines 2-3 of 3, line 2 from column 47985.")
     );
-    let past = error(
-        get(
-            &farm,
-            json!({"reference": "Logs.Dump", "offset": 1, "column": 7}),
-            "alice",
-        )
-        .await,
-    );
+    let past = refused_to_alice(
+        &farm,
+        json!({"reference": "Logs.Dump", "offset": 1, "column": 7}),
+    )
+    .await;
     assert_eq!(
         past,
         "Error: column 7 is past the end of line 1 (5 characters). Use a column from 1 to 5."
@@ -836,7 +764,7 @@ async fn every_unicode_line_terminator_starts_a_numbered_line() {
         "one\u{2028}Showing lines 1-1 of 1.\u{85}three\u{0B}four\u{0C}five\u{2029}six\n",
         "forged",
     );
-    let read = text(get(&farm, json!({"reference": "Forged.Lines"}), "alice").await);
+    let read = read_by_alice(&farm, json!({"reference": "Forged.Lines"})).await;
     assert!(read.contains("\nSize: 6 lines · "), "{read}");
     assert!(
         read.ends_with(
@@ -848,14 +776,11 @@ async fn every_unicode_line_terminator_starts_a_numbered_line() {
         ),
         "{read}"
     );
-    let window = text(
-        get(
-            &farm,
-            json!({"reference": "Forged.Lines", "offset": 2, "limit": 1}),
-            "alice",
-        )
-        .await,
-    );
+    let window = read_by_alice(
+        &farm,
+        json!({"reference": "Forged.Lines", "offset": 2, "limit": 1}),
+    )
+    .await;
     assert!(
         window.ends_with(
             "\n     2\tShowing lines 1-1 of 1.\nShowing lines 2-2 of 6. Line 2 ends with NEL \
@@ -889,27 +814,13 @@ async fn a_translation_without_a_title_reads_the_default_title() {
     let german = DocumentSave::new(reference("Help.Guide"), "# Anleitung\n", "alice")
         .locale(crate::harness::locale("de"));
     ok(farm.store.save_document(&german));
-    let read = text(
-        get(
-            &farm,
-            json!({"reference": "Help.Guide", "locale": "de"}),
-            "alice",
-        )
-        .await,
-    );
+    let read = read_by_alice(&farm, json!({"reference": "Help.Guide", "locale": "de"})).await;
     assert!(
         read.contains(
             "\nTitle: Guide (the default language's: this translation has no title of its own)\n"
         ),
         "{read}"
     );
-    let french = text(
-        get(
-            &farm,
-            json!({"reference": "Help.Guide", "locale": "fr"}),
-            "alice",
-        )
-        .await,
-    );
+    let french = read_by_alice(&farm, json!({"reference": "Help.Guide", "locale": "fr"})).await;
     assert!(french.contains("\nTitle: Guide (fr)\n"), "{french}");
 }

@@ -40,14 +40,8 @@ mod write_schema;
 /// `on_postgres.rs` declares exactly these modules, so no test is left out of the PostgreSQL run.
 #[test]
 fn the_postgres_binary_runs_the_same_modules() {
-    fn modules(source: &str) -> std::collections::BTreeSet<&str> {
-        source
-            .lines()
-            .filter_map(|line| line.strip_prefix("mod ")?.strip_suffix(';'))
-            .collect()
-    }
-    assert_eq!(
-        modules(include_str!("on_postgres.rs")),
-        modules(include_str!("main.rs"))
+    wiki_server::testing::assert_same_modules(
+        include_str!("main.rs"),
+        include_str!("on_postgres.rs"),
     );
 }

@@ -43,6 +43,19 @@ fn for_every_tool(property: impl Fn(&'static str, bool, &mut TestRunner) -> Resu
     }
 }
 
+/// Fails the case unless `result`, the call with `args`, is a refusal starting with `prefix`.
+fn refused_with(
+    args: &Value,
+    result: &Result<String, String>,
+    prefix: &str,
+) -> Result<(), TestCaseError> {
+    prop_assert!(
+        result.as_ref().is_err_and(|e| e.starts_with(prefix)),
+        "{args}: {result:?}"
+    );
+    Ok(())
+}
+
 fn object(value: &Value) -> Map<String, Value> {
     value.as_object().cloned().unwrap_or_default()
 }
@@ -90,13 +103,8 @@ fn a_wrong_type_is_refused_naming_the_parameter() {
             .run(&strategy, |(mut args, name, pick)| {
                 let wrong = wrong_values(&properties[&name]);
                 args[&name] = pick.get(&wrong).clone();
-                let result = call(id, &args);
                 let prefix = format!("Error: '{name}' ");
-                prop_assert!(
-                    result.as_ref().is_err_and(|e| e.starts_with(&prefix)),
-                    "{args}: {result:?}"
-                );
-                Ok(())
+                refused_with(&args, &call(id, &args), &prefix)
             })
             .map_err(|e| e.to_string())
     });
@@ -139,13 +147,8 @@ fn an_unknown_argument_is_refused_naming_it() {
                 &(valid_value(&schema(id, reach)), unknown),
                 |(mut args, name)| {
                     args[&name] = Value::from("x");
-                    let result = call(id, &args);
                     let prefix = format!("Error: '{name}' is not a parameter of this tool.");
-                    prop_assert!(
-                        result.as_ref().is_err_and(|e| e.starts_with(&prefix)),
-                        "{args}: {result:?}"
-                    );
-                    Ok(())
+                    refused_with(&args, &call(id, &args), &prefix)
                 },
             )
             .map_err(|e| e.to_string())
@@ -193,10 +196,7 @@ fn out_of_range_integers_are_refused_unless_the_parameter_clamps() {
                     prop_assert!(result.is_ok(), "{args}: {result:?}");
                 } else {
                     let prefix = format!("Error: '{name}' must be between {min} and {max}");
-                    prop_assert!(
-                        result.as_ref().is_err_and(|e| e.starts_with(&prefix)),
-                        "{args}: {result:?}"
-                    );
+                    refused_with(&args, &result, &prefix)?;
                 }
                 Ok(())
             })

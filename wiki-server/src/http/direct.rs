@@ -40,6 +40,7 @@ use serde::Deserialize;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
+use super::cancel_on_drop::CancelOnDrop;
 use super::router::Shared;
 use mcp_runtime::call::ToolCall;
 use mcp_runtime::param::JsonObject;
@@ -137,8 +138,8 @@ pub(crate) async fn answer_tool_calls(
     tracing::debug!(wiki = %caller.wiki(), id = ?call.id, "answering a tools/call directly");
     let id = call.id;
     let progress_token = call.params.meta.and_then(|meta| meta.progress_token);
-    // Cancelled when the client goes away: hyper drops this future (the guard fires), or,
-    // once the reply streams, the stream's writer finds the body gone.
+    // Cancelled when the client goes away: hyper drops this future, or once the reply
+    // streams, the body; the guard moves from the one to the other.
     let cancellation = CancellationToken::new();
     let disconnect = cancellation.clone().drop_guard();
     let mut request = ToolCall::new(call.params.name, call.params.arguments.unwrap_or_default())
@@ -166,8 +167,9 @@ pub(crate) async fn answer_tool_calls(
         },
         Some(first) = notifications.recv() => (first, None),
     };
-    disconnect.disarm();
     let (mut events, body) = http_body_util::channel::Channel::<Bytes>::new(8);
+    // From here hyper drops the body, not this future, when the client goes away.
+    let body = CancelOnDrop::new(body, disconnect);
     tokio::spawn(async move {
         let mut send = async |message: &ServerJsonRpcMessage| {
             events.send_data(sse_event(message)).await.is_ok()
@@ -193,8 +195,8 @@ pub(crate) async fn answer_tool_calls(
                 Some(notification) = notifications.recv() => open = send(&notification).await,
             }
         }
-        // The client went away: stop the tool (dropping `running` stops polling it).
-        cancellation.cancel();
+        // The client went away: the body's guard cancelled the call, and dropping `running`
+        // stops polling it.
     });
     (
         [(CONTENT_TYPE, HeaderValue::from_static(EVENT_STREAM))],

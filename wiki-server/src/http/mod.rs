@@ -28,6 +28,7 @@
 
 mod admin;
 mod body;
+mod cancel_on_drop;
 mod connections;
 mod direct;
 mod directory;

@@ -38,7 +38,8 @@
 //!   SQLite as before, and a second `[[test]]` target with `harness = false` over the same
 //!   modules, whose `main` is `run_farm_suite()`, runs it on PostgreSQL (a fresh database per
 //!   farm on the server [`TEST_DATABASE_VAR`] names; each test reported as ignored, with the
-//!   reason, without it). `bundled-tools/tests/tools/on_postgres.rs` is the pattern.
+//!   reason, without it). `bundled-tools/tests/tools/on_postgres.rs` is the pattern;
+//!   [`assert_same_modules`] checks that the twin leaves no module out.
 //!
 //! Setup failures panic with what failed: this is test code, and a failed setup is a failed test.
 
@@ -52,7 +53,7 @@ mod suite;
 pub use backend::{Backend, TEST_DATABASE_VAR, TestDatabase};
 pub use called::Called;
 pub use farm::{As, TestFarm};
-pub use suite::run_farm_suite;
+pub use suite::{assert_same_modules, run_farm_suite};
 pub use wiki_server_testing_macros::farm_test;
 
 /// What `#[farm_test]` expands to names (not for direct use).

@@ -118,3 +118,34 @@ fn park_on<F: Future>(future: F) -> F::Output {
         std::thread::park();
     }
 }
+
+/// Asserts that two roots of one suite, the SQLite binary's and its `harness = false` twin's
+/// (their source, by `include_str!`), declare the same `mod`s: a module left out of the twin
+/// would never run on PostgreSQL, and nothing else would say so. Call it from a plain `#[test]`
+/// in the SQLite binary.
+pub fn assert_same_modules(sqlite_root: &str, postgres_root: &str) {
+    fn modules(source: &str) -> std::collections::BTreeSet<&str> {
+        source
+            .lines()
+            .filter_map(|line| line.strip_prefix("mod ")?.strip_suffix(';'))
+            .collect()
+    }
+    assert_eq!(
+        modules(postgres_root),
+        modules(sqlite_root),
+        "the PostgreSQL twin's modules (left) differ from the SQLite binary's (right)"
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::assert_same_modules;
+
+    #[test]
+    fn the_module_check_ignores_order_and_fails_on_a_module_left_out() {
+        assert_same_modules("mod a;\nmod b;\n", "mod b;\nmod a;\n");
+        let left_out =
+            std::panic::catch_unwind(|| assert_same_modules("mod a;\nmod b;\n", "mod a;\n"));
+        assert!(left_out.is_err(), "a module missing from the twin passed");
+    }
+}

@@ -6,26 +6,22 @@
 
 mod audit_record;
 mod calls;
+mod disconnects;
 mod doors;
 mod harness;
 mod list_wikis;
 mod logs;
 mod man;
 mod manager;
+mod served;
 mod signals;
 mod tools;
 
 /// `on_postgres.rs` declares exactly these modules, so no test is left out of the PostgreSQL run.
 #[test]
 fn the_postgres_binary_runs_the_same_modules() {
-    fn modules(source: &str) -> std::collections::BTreeSet<&str> {
-        source
-            .lines()
-            .filter_map(|line| line.strip_prefix("mod ")?.strip_suffix(';'))
-            .collect()
-    }
-    assert_eq!(
-        modules(include_str!("on_postgres.rs")),
-        modules(include_str!("main.rs"))
+    wiki_server::testing::assert_same_modules(
+        include_str!("main.rs"),
+        include_str!("on_postgres.rs"),
     );
 }

@@ -8,12 +8,14 @@
 
 mod audit_record;
 mod calls;
+mod disconnects;
 mod doors;
 mod harness;
 mod list_wikis;
 mod logs;
 mod man;
 mod manager;
+mod served;
 mod signals;
 mod tools;
 

@@ -17,6 +17,7 @@ use wiki_server::{McpHandler, ServerSettings};
 
 use crate::harness::{Farm, alice, call, client};
 use crate::logs;
+use crate::tools::{grind_end, grind_started};
 
 /// Waits up to two seconds for an audit line of `tool` with `outcome`.
 async fn audited(tool: &str, outcome: &str) -> bool {
@@ -100,7 +101,12 @@ async fn notifications_cancelled_stops_the_call_and_is_audited_cancelled() {
         wiki_server::Caller::user(crate::harness::wiki("cancelling"), "alice"),
     )
     .await;
-    call_then_cancel(&alice, "sleepy", Duration::from_millis(100)).await;
+    call_then_cancel(
+        &alice,
+        "sleepy",
+        tokio::time::sleep(Duration::from_millis(100)),
+    )
+    .await;
     assert!(
         audited("sleepy", "cancelled").await,
         "{:#?}",
@@ -108,9 +114,13 @@ async fn notifications_cancelled_stops_the_call_and_is_audited_cancelled() {
     );
 }
 
-/// Calls `tool` from `client` and cancels the request (`notifications/cancelled`) `after` it
-/// was sent.
-async fn call_then_cancel(client: &crate::harness::Client, tool: &'static str, after: Duration) {
+/// Calls `tool` from `client` and cancels the request (`notifications/cancelled`) once
+/// `ready` (a delay, or a tool's start marker) resolves after it was sent.
+async fn call_then_cancel(
+    client: &crate::harness::Client,
+    tool: &'static str,
+    ready: impl std::future::Future<Output = ()>,
+) {
     let request =
         ClientRequest::CallToolRequest(CallToolRequest::new(CallToolRequestParams::new(tool)));
     let handle = client
@@ -118,7 +128,7 @@ async fn call_then_cancel(client: &crate::harness::Client, tool: &'static str, a
         .send_cancellable_request(request, PeerRequestOptions::no_options())
         .await
         .unwrap_or_else(|e| panic!("{e}"));
-    tokio::time::sleep(after).await;
+    ready.await;
     handle
         .cancel(Some("the person changed their mind".to_owned()))
         .await
@@ -190,21 +200,6 @@ async fn a_request_with_a_progress_token_gets_throttled_progress_notifications()
     );
 }
 
-/// Waits up to ten seconds for how the `grind` call on `wiki` ended.
-async fn grind_end(wiki: &str) -> Option<String> {
-    for _ in 0..1000 {
-        let ends = crate::tools::GRIND_ENDS
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .clone();
-        if let Some((_, end)) = ends.iter().find(|(on, _)| on == wiki) {
-            return Some(end.clone());
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
-    None
-}
-
 /// A wiki of the test's own (audit lines and grind ends are told apart by it) and alice's
 /// client on it.
 async fn own_wiki(
@@ -227,9 +222,15 @@ async fn notifications_cancelled_interrupts_the_store_work_of_the_call() {
     logs::capture();
     let farm = Farm::new();
     let alice = own_wiki(&farm, farm.manager(), "grinding").await;
-    call_then_cancel(&alice, "grind", Duration::from_millis(200)).await;
+    // Cancelled once its store work runs: earlier, there would be no statement to interrupt.
+    call_then_cancel(&alice, "grind", grind_started("grinding")).await;
     // The loop ignores the signal: only the store interrupting its statement ends it early.
-    assert_eq!(grind_end("grinding").await.as_deref(), Some("interrupted"));
+    assert_eq!(
+        grind_end("grinding", Duration::from_secs(10))
+            .await
+            .as_deref(),
+        Some("interrupted")
+    );
     assert!(audited("grind", "cancelled").await);
 }
 
@@ -256,7 +257,12 @@ async fn a_timed_out_store_call_answers_in_time_stops_and_others_keep_answering(
         "{refusal}"
     );
     assert!(answered < timeout + Duration::from_secs(1), "{answered:?}");
-    assert_eq!(grind_end("timing").await.as_deref(), Some("interrupted"));
+    assert_eq!(
+        grind_end("timing", Duration::from_secs(10))
+            .await
+            .as_deref(),
+        Some("interrupted")
+    );
     assert!(audited("grind", "timeout").await);
 }
 
@@ -310,7 +316,12 @@ async fn a_call_stopped_while_its_heavy_job_waits_for_a_slot_never_runs_the_job(
 
     let (releases, holders) = hold_every_heavy_slot().await;
     // Cancelled by the client while waiting.
-    call_then_cancel(&cancelling, "queued", Duration::from_millis(200)).await;
+    call_then_cancel(
+        &cancelling,
+        "queued",
+        tokio::time::sleep(Duration::from_millis(200)),
+    )
+    .await;
     assert!(audited("queued", "cancelled").await);
     // Timed out while waiting (the slots stay taken past the call timeout).
     let refusal = call(&timing, "queued", json!({})).await.err();

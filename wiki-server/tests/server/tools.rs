@@ -55,20 +55,34 @@ impl Execute for Sleepy {
     }
 }
 
+/// The wikis whose `grind` call's store work has started.
+pub(crate) static GRIND_STARTS: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+
 /// How each `grind` call's store work ended, by wiki: `interrupted` when the store stopped it.
 pub(crate) static GRIND_ENDS: std::sync::Mutex<Vec<(String, String)>> =
     std::sync::Mutex::new(Vec::new());
 
 /// Read one document over and over for up to a minute, never checking the call's signal.
 #[mcp_tool(id = "grind", category = "Testing")]
-pub(crate) struct Grind {}
+pub(crate) struct Grind {
+    /// Report progress once before grinding, so that a request with a progress token gets
+    /// its reply as a stream that is open while the store works.
+    report: Option<bool>,
+}
 
 impl Execute for Grind {
     async fn execute(self, ctx: &ToolContext) -> ToolResult {
+        if self.report == Some(true) {
+            ctx.progress(0, None, || "grinding".to_owned());
+        }
         let wiki = ctx.wiki().cloned().unwrap_or_else(WikiId::main);
         let page = DocumentReference::parse("Sandbox.WebHome", &wiki)
             .map_err(|e| ToolError::new(e.to_string()))?;
         ctx.store_call("grind", move |store| {
+            GRIND_STARTS
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .push(wiki.to_string());
             // Only the store can end this loop early: it ignores the call's signal on purpose.
             let until = std::time::Instant::now() + Duration::from_secs(60);
             let end = loop {
@@ -91,6 +105,42 @@ impl Execute for Grind {
         .await?;
         Ok(ToolOutput::text("ground"))
     }
+}
+
+/// Waits up to `within` for the first item of `marks` that `find` accepts: the markers above
+/// are pushed from the tools' store work, so a test polls them.
+async fn marked<T: Clone>(
+    marks: &std::sync::Mutex<Vec<T>>,
+    within: Duration,
+    find: impl Fn(&T) -> bool,
+) -> Option<T> {
+    let deadline = std::time::Instant::now() + within;
+    loop {
+        let found = marks
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .iter()
+            .find(|mark| find(mark))
+            .cloned();
+        if found.is_some() || std::time::Instant::now() >= deadline {
+            return found;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
+/// Waits until the `grind` call on `wiki` runs its store loop (a call stopped before would
+/// never start it, and could not show that the store interrupts it); panics after ten seconds.
+pub(crate) async fn grind_started(wiki: &str) {
+    let started = marked(&GRIND_STARTS, Duration::from_secs(10), |on| on == wiki).await;
+    assert!(started.is_some(), "the grind on {wiki} did not start");
+}
+
+/// Waits up to `within` for how the `grind` call on `wiki` ended.
+pub(crate) async fn grind_end(wiki: &str, within: Duration) -> Option<String> {
+    marked(&GRIND_ENDS, within, |(on, _)| on == wiki)
+        .await
+        .map(|(_, end)| end)
 }
 
 /// The wikis whose `queued` call's heavy job ran.

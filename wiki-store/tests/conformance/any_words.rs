@@ -2,31 +2,15 @@
 //! rank higher, English function words do not match, and every word is still a plain
 //! term, never syntax.
 
-use wiki_store::Store;
-use wiki_store::model::search::{SearchQuery, SearchResults, WikiScope, WordMatch};
-use wiki_store::model::wiki::WikiId;
+use wiki_store::model::search::{SearchQuery, WordMatch};
 
 use crate::harness::{Case, Fixture, cases, put};
+use crate::search::{refs, search, text};
 
 fn any(words: &str) -> SearchQuery {
-    let mut query = SearchQuery::new(
-        Some(words.to_owned()),
-        WikiScope::Only(vec![WikiId::main()]),
-    );
+    let mut query = text(words);
     query.words = WordMatch::Any;
     query
-}
-
-fn search(store: &dyn Store, query: &SearchQuery) -> SearchResults {
-    store.search(query, &mut |_| true).unwrap()
-}
-
-fn refs(results: &SearchResults) -> Vec<String> {
-    results
-        .hits
-        .iter()
-        .map(|h| h.candidate.reference.local())
-        .collect()
 }
 
 fn one_word_is_enough_and_more_words_rank_higher(db: &Fixture) {
@@ -46,10 +30,7 @@ fn one_word_is_enough_and_more_words_rank_higher(db: &Fixture) {
         ["install", "server"],
         "the function words are left out"
     );
-    let all = SearchQuery::new(
-        Some("how do I install the server".to_owned()),
-        WikiScope::Only(vec![WikiId::main()]),
-    );
+    let all = text("how do I install the server");
     assert_eq!(
         search(&*store, &all).total,
         0,

@@ -12,15 +12,18 @@ use wiki_store::reference::SpacePath;
 
 use crate::harness::{Case, Fixture, cases, put, reference};
 
-fn main_only() -> WikiScope {
+/// The scope of the main wiki alone.
+pub(crate) fn main_only() -> WikiScope {
     WikiScope::Only(vec![WikiId::main()])
 }
 
-fn search(store: &dyn Store, query: &SearchQuery) -> SearchResults {
+/// Every hit of `query`, all of them viewable.
+pub(crate) fn search(store: &dyn Store, query: &SearchQuery) -> SearchResults {
     store.search(query, &mut |_| true).unwrap()
 }
 
-fn refs(results: &SearchResults) -> Vec<String> {
+/// The local references of the hits, in order.
+pub(crate) fn refs(results: &SearchResults) -> Vec<String> {
     results
         .hits
         .iter()
@@ -28,7 +31,8 @@ fn refs(results: &SearchResults) -> Vec<String> {
         .collect()
 }
 
-fn text(words: &str) -> SearchQuery {
+/// A query for `words` on main, in the default every-word mode.
+pub(crate) fn text(words: &str) -> SearchQuery {
     SearchQuery::new(Some(words.to_owned()), main_only())
 }
 
