@@ -41,6 +41,7 @@ pub mod api;
 pub mod attachments;
 pub mod config;
 mod error;
+mod flow;
 mod fulltext;
 pub mod generate;
 mod history;

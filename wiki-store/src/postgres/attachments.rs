@@ -5,20 +5,20 @@ use postgres::Row;
 use crate::Result;
 use crate::api::AttachmentStore;
 use crate::attachments::MediaTypes;
+use crate::flow::attachments::{self, AttachmentRows};
 use crate::model::attachment::{
     AttachmentDelete, AttachmentDeleted, AttachmentInfo, AttachmentWrite, AttachmentWriteOutcome,
 };
-use crate::model::document::SaveOutcome;
+use crate::model::trash::TrashId;
 use crate::model::version::Version;
-use crate::plan::attachment::{
-    CurrentAttachment, next_version, unknown_attachment, validate_delete, validate_upload,
-};
+use crate::plan::attachment::{CurrentAttachment, validate_delete, validate_upload};
 use crate::postgres::PostgresStore;
 use crate::postgres::convert::{RowExt, unsigned};
 use crate::postgres::documents::{version, version_columns};
-use crate::postgres::owner::{self, lock_owner, require_document, require_locked};
+use crate::postgres::owner::require_document;
 use crate::postgres::pool::Conn;
 use crate::postgres::trash::trash_attachment;
+use crate::postgres::write::WriteTx;
 use crate::reference::DocumentReference;
 use crate::stored::{from_ms, now_ms, to_i64};
 
@@ -135,82 +135,78 @@ impl AttachmentStore for PostgresStore {
 
     fn write_attachment(&self, write: &AttachmentWrite) -> Result<AttachmentWriteOutcome> {
         let (touch, media) = validate_upload(write, &self.config().limits)?;
-        let locale = self.config().default_locale.clone();
-        self.write(|tx| {
-            let current = match lock_owner(tx, &write.reference)? {
-                Some(document_id) => current_version(tx, document_id, &write.name)?,
-                None => None,
-            };
-            if let Some((attachment_id, current)) = &current
-                && current.holds(&write.content, &media, || {
-                    same_bytes(tx, *attachment_id, current.version, &write.content)
-                })?
-                && let Some(version) = owner::untouched(tx, &touch)?
-            {
-                tx.nothing_changed();
-                return Ok(AttachmentWriteOutcome {
-                    attachment_version: current.version,
-                    created_attachment: false,
-                    document: SaveOutcome::Unchanged { version },
-                });
-            }
-            let (document_id, touched) = owner::touch(tx, &touch, &locale)?;
-            let version = next_version(current.as_ref().map(|(_, current)| current));
-            let attachment_id: i64 = match &current {
-                Some((attachment_id, _)) => *attachment_id,
-                None => tx
-                    .query_one(
-                        "INSERT INTO attachments (document_id, name) VALUES ($1, $2) RETURNING id",
-                        &[&document_id, &write.name],
-                    )?
-                    .col(0)?,
-            };
-            let (major, minor) = version_columns(version);
-            tx.execute(
-                "INSERT INTO attachment_versions (attachment_id, version_major, version_minor, size, declared_mime, \
-                 sniffed_mime, author, comment, created_ms, content) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
-                &[
-                    &attachment_id,
-                    &major,
-                    &minor,
-                    &to_i64(write.content.len()),
-                    &media.declared,
-                    &media.sniffed,
-                    &write.author,
-                    &write.comment,
-                    &now_ms(),
-                    &write.content,
-                ],
-            )?;
-            Ok(AttachmentWriteOutcome {
-                attachment_version: version,
-                created_attachment: current.is_none(),
-                document: touched.outcome(),
-            })
-        })
+        let locale = &self.config().default_locale;
+        self.write(|tx| attachments::write_attachment(tx, write, &touch, &media, locale))
     }
 
     fn delete_attachment(&self, delete: &AttachmentDelete) -> Result<AttachmentDeleted> {
         let touch = validate_delete(delete, &self.config().limits)?;
-        let locale = self.config().default_locale.clone();
-        self.write(|tx| {
-            let document_id = require_locked(tx, &delete.reference)?;
-            let attachment_id = attachment_id(tx, document_id, &delete.name)?
-                .ok_or_else(|| unknown_attachment(&delete.name, &delete.reference))?;
-            let (_, touched) = owner::touch(tx, &touch, &locale)?;
-            let trash = trash_attachment(
-                tx,
-                attachment_id,
-                &delete.reference,
-                touched.version,
-                &delete.author,
-                &delete.comment,
-            )?;
-            Ok(AttachmentDeleted {
-                document: touched.outcome(),
-                trash,
-            })
-        })
+        let locale = &self.config().default_locale;
+        self.write(|tx| attachments::delete_attachment(tx, delete, &touch, locale))
+    }
+}
+
+impl AttachmentRows for WriteTx<'_> {
+    fn current_version(
+        &mut self,
+        document_id: i64,
+        name: &str,
+    ) -> Result<Option<(i64, CurrentAttachment)>> {
+        current_version(self, document_id, name)
+    }
+
+    fn same_bytes(&mut self, attachment_id: i64, version: Version, content: &[u8]) -> Result<bool> {
+        same_bytes(self, attachment_id, version, content)
+    }
+
+    fn attachment_id(&mut self, document_id: i64, name: &str) -> Result<Option<i64>> {
+        attachment_id(self, document_id, name)
+    }
+
+    fn insert_attachment(&mut self, document_id: i64, name: &str) -> Result<i64> {
+        self.query_one(
+            "INSERT INTO attachments (document_id, name) VALUES ($1, $2) RETURNING id",
+            &[&document_id, &name],
+        )?
+        .col(0)
+    }
+
+    fn insert_version(
+        &mut self,
+        attachment_id: i64,
+        version: Version,
+        write: &AttachmentWrite,
+        media: &MediaTypes,
+    ) -> Result<()> {
+        let (major, minor) = version_columns(version);
+        self.execute(
+            "INSERT INTO attachment_versions (attachment_id, version_major, version_minor, size, declared_mime, \
+             sniffed_mime, author, comment, created_ms, content) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+            &[
+                &attachment_id,
+                &major,
+                &minor,
+                &to_i64(write.content.len()),
+                &media.declared,
+                &media.sniffed,
+                &write.author,
+                &write.comment,
+                &now_ms(),
+                &write.content,
+            ],
+        )?;
+        Ok(())
+    }
+
+    fn trash_attachment(
+        &mut self,
+        attachment_id: i64,
+        reference: &DocumentReference,
+        version: Version,
+        author: &str,
+        comment: &str,
+    ) -> Result<TrashId> {
+        trash_attachment(self, attachment_id, reference, version, author, comment)
     }
 }
 

@@ -3,6 +3,8 @@
 
 use crate::Result;
 use crate::api::ConfigStore;
+use crate::flow::objects::write_object;
+use crate::flow::owner::{self, OwnerRows};
 use crate::model::document::SaveOutcome;
 use crate::model::locale::Locale;
 use crate::model::mcp_config::{MCP_CONFIG_CLASS, MCP_CONFIG_DOCUMENT, McpConfig};
@@ -16,8 +18,7 @@ use crate::plan::wiki::unknown_wiki;
 use crate::postgres::PostgresStore;
 use crate::postgres::convert::RowExt;
 use crate::postgres::documents::{default_row_id, wiki_exists};
-use crate::postgres::objects::{load_class, read_values, upsert_field, write_object_in};
-use crate::postgres::owner::{self, lock_owner};
+use crate::postgres::objects::{load_class, read_values, upsert_field};
 use crate::postgres::pool::Conn;
 use crate::postgres::write::WriteTx;
 use crate::reference::DocumentReference;
@@ -44,12 +45,12 @@ impl ConfigStore for PostgresStore {
             let defined = ensure_config_class(tx, &class_document, author, &locale)?;
             // Locked before the object is looked up, so two first configurations of a wiki
             // cannot each add an object.
-            let document_id = lock_owner(tx, &document)?;
+            let document_id = tx.lock_owner(&document)?;
             let number = match document_id {
                 Some(document_id) => config_object_number(tx, document_id)?,
                 None => None,
             };
-            let outcome = write_object_in(tx, &touch, &class_document, number, &values, &locale)?;
+            let outcome = write_object(tx, &touch, &class_document, number, &values, &locale)?;
             if !defined && matches!(outcome.document, SaveOutcome::Unchanged { .. }) {
                 tx.nothing_changed();
             }
@@ -66,7 +67,7 @@ fn ensure_config_class(
     author: &str,
     locale: &Locale,
 ) -> Result<bool> {
-    lock_owner(tx, class_document)?;
+    tx.lock_owner(class_document)?;
     let missing = missing_fields(load_class(tx, class_document, false)?.as_ref());
     if missing.is_empty() {
         return Ok(false);

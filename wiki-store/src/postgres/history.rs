@@ -2,49 +2,49 @@
 //! [`crate::history::diff`]).
 
 use crate::Result;
-use crate::model::history::{HistoryPage, Revision, RevisionInfo};
+use crate::model::history::{Revision, RevisionInfo};
 use crate::model::version::Version;
 use crate::postgres::convert::{RowExt, unsigned};
 use crate::postgres::documents::{version, version_columns};
 use crate::postgres::pool::Conn;
 use crate::stored::{from_ms, to_i64};
 
-pub(crate) fn page(
-    conn: &mut Conn,
-    row_id: i64,
-    current: Version,
-    offset: usize,
-    limit: usize,
-) -> Result<HistoryPage> {
+/// How many revisions row `row_id` has.
+pub(crate) fn count(conn: &mut Conn, row_id: i64) -> Result<u64> {
     let total: i64 = conn
         .query_one(
             "SELECT count(*) FROM revisions WHERE document_id = $1",
             &[&row_id],
         )?
         .col(0)?;
-    let rows = conn.query(
+    unsigned(total, "revision count")
+}
+
+/// Row `row_id`'s revisions, newest first, `limit` of them after `offset`.
+pub(crate) fn infos(
+    conn: &mut Conn,
+    row_id: i64,
+    offset: usize,
+    limit: usize,
+) -> Result<Vec<RevisionInfo>> {
+    conn.query(
         "SELECT major, minor, author, saved_ms, comment FROM revisions WHERE document_id = $1 \
          ORDER BY major DESC, minor DESC LIMIT $2 OFFSET $3",
         &[&row_id, &to_i64(limit), &to_i64(offset)],
-    )?;
-    let revisions = rows
-        .iter()
-        .map(|row| {
-            Ok(RevisionInfo {
-                version: version(row, 0)?,
-                author: row.col(2)?,
-                date: from_ms(row.col(3)?),
-                comment: row.col(4)?,
-            })
+    )?
+    .iter()
+    .map(|row| {
+        Ok(RevisionInfo {
+            version: version(row, 0)?,
+            author: row.col(2)?,
+            date: from_ms(row.col(3)?),
+            comment: row.col(4)?,
         })
-        .collect::<Result<Vec<_>>>()?;
-    Ok(HistoryPage {
-        current,
-        total: unsigned(total, "revision count")?,
-        revisions,
     })
+    .collect()
 }
 
+/// One revision of row `row_id` in full, if it exists.
 pub(crate) fn revision(conn: &mut Conn, row_id: i64, version: Version) -> Result<Option<Revision>> {
     let (major, minor) = version_columns(version);
     conn.query_opt(

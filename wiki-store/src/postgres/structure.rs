@@ -2,6 +2,7 @@
 //! saved it.
 
 use crate::Result;
+use crate::flow::objects::ClassCache;
 use crate::model::structure::Structure;
 use crate::model::version::Version;
 use crate::model::wiki::WikiId;
@@ -9,7 +10,7 @@ use crate::postgres::attachments::current_attachments;
 use crate::postgres::convert::RowExt;
 use crate::postgres::documents::version_columns;
 use crate::postgres::object_query::stored_value;
-use crate::postgres::objects::ClassCache;
+use crate::postgres::objects::load_class;
 use crate::postgres::pool::Conn;
 use crate::stored::object_number;
 use crate::structure::{StoredObject, attachment_states, encode, object_state, push_row};
@@ -56,7 +57,7 @@ fn current(conn: &mut Conn, wiki: &WikiId, document_id: i64) -> Result<Structure
     let objects = objects
         .into_iter()
         .map(|(class, number, values)| {
-            let definition = classes.get(conn, wiki, &class)?;
+            let definition = classes.get(wiki, &class, |class| load_class(conn, class, false))?;
             Ok(object_state(class, number, definition, values))
         })
         .collect::<Result<Vec<_>>>()?;

@@ -7,6 +7,7 @@ use postgres::Row;
 
 use crate::Result;
 use crate::api::TrashStore;
+use crate::flow::owner::{self, require_locked};
 use crate::model::trash::{DocumentDelete, TrashEntry, TrashId};
 use crate::model::version::Version;
 use crate::model::wiki::WikiId;
@@ -19,7 +20,6 @@ use crate::postgres::PostgresStore;
 use crate::postgres::attachments::attachment_id;
 use crate::postgres::convert::RowExt;
 use crate::postgres::documents::{key, lock_row, version, version_columns};
-use crate::postgres::owner::{self, require_locked};
 use crate::postgres::pool::Conn;
 use crate::postgres::write::WriteTx;
 use crate::reference::DocumentReference;

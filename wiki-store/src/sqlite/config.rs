@@ -5,6 +5,8 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::Result;
 use crate::api::ConfigStore;
+use crate::flow::objects::write_object;
+use crate::flow::owner;
 use crate::model::class::ClassDefinition;
 use crate::model::document::SaveOutcome;
 use crate::model::locale::Locale;
@@ -20,8 +22,7 @@ use crate::reference::DocumentReference;
 use crate::sqlite::SqliteStore;
 use crate::sqlite::convert::DbResultExt;
 use crate::sqlite::documents::default_row_id;
-use crate::sqlite::objects::{load_class, read_values, write_object_in};
-use crate::sqlite::owner;
+use crate::sqlite::objects::{load_class, read_values};
 use crate::sqlite::write::WriteTx;
 use crate::stored::{attributes_json, corrupt};
 
@@ -45,7 +46,7 @@ impl ConfigStore for SqliteStore {
         self.write(|tx| {
             let defined = ensure_config_class(tx, &class_document, author, &locale)?;
             let number = config_object_number(tx, &document)?;
-            let outcome = write_object_in(tx, &touch, &class_document, number, &values, &locale)?;
+            let outcome = write_object(tx, &touch, &class_document, number, &values, &locale)?;
             if !defined && matches!(outcome.document, SaveOutcome::Unchanged { .. }) {
                 tx.nothing_changed();
             }

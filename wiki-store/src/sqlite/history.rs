@@ -4,50 +4,50 @@
 use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::Result;
-use crate::model::history::{HistoryPage, Revision, RevisionInfo};
+use crate::model::history::{Revision, RevisionInfo};
 use crate::model::version::Version;
 use crate::sqlite::convert::DbResultExt;
 use crate::stored::{from_ms, to_i64};
 
-pub(crate) fn page(
-    conn: &Connection,
-    row_id: i64,
-    current: Version,
-    offset: usize,
-    limit: usize,
-) -> Result<HistoryPage> {
+/// How many revisions row `row_id` has.
+pub(crate) fn count(conn: &Connection, row_id: i64) -> Result<u64> {
     let total: i64 = conn
         .prepare_cached("SELECT count(*) FROM revisions WHERE document_id = ?1")
         .db()?
         .query_row([row_id], |row| row.get(0))
         .db()?;
-    let mut stmt = conn
-        .prepare_cached(
-            "SELECT major, minor, author, saved_ms, comment FROM revisions WHERE document_id = ?1 \
-             ORDER BY major DESC, minor DESC LIMIT ?2 OFFSET ?3",
-        )
-        .db()?;
-    let rows = stmt
-        .query_map(params![row_id, to_i64(limit), to_i64(offset)], |row| {
-            Ok(RevisionInfo {
-                version: Version {
-                    major: row.get(0)?,
-                    minor: row.get(1)?,
-                },
-                author: row.get(2)?,
-                date: from_ms(row.get(3)?),
-                comment: row.get(4)?,
-            })
-        })
-        .db()?;
-    let revisions = rows.collect::<rusqlite::Result<Vec<_>>>().db()?;
-    Ok(HistoryPage {
-        current,
-        total: u64::try_from(total).unwrap_or_default(),
-        revisions,
-    })
+    Ok(u64::try_from(total).unwrap_or_default())
 }
 
+/// Row `row_id`'s revisions, newest first, `limit` of them after `offset`.
+pub(crate) fn infos(
+    conn: &Connection,
+    row_id: i64,
+    offset: usize,
+    limit: usize,
+) -> Result<Vec<RevisionInfo>> {
+    conn.prepare_cached(
+        "SELECT major, minor, author, saved_ms, comment FROM revisions WHERE document_id = ?1 \
+         ORDER BY major DESC, minor DESC LIMIT ?2 OFFSET ?3",
+    )
+    .db()?
+    .query_map(params![row_id, to_i64(limit), to_i64(offset)], |row| {
+        Ok(RevisionInfo {
+            version: Version {
+                major: row.get(0)?,
+                minor: row.get(1)?,
+            },
+            author: row.get(2)?,
+            date: from_ms(row.get(3)?),
+            comment: row.get(4)?,
+        })
+    })
+    .db()?
+    .collect::<rusqlite::Result<Vec<_>>>()
+    .db()
+}
+
+/// One revision of row `row_id` in full, if it exists.
 pub(crate) fn revision(
     conn: &Connection,
     row_id: i64,

@@ -5,12 +5,13 @@ use rusqlite::types::Value;
 use rusqlite::{Connection, params};
 
 use crate::Result;
+use crate::flow::objects::ClassCache;
 use crate::model::structure::Structure;
 use crate::model::version::Version;
 use crate::model::wiki::WikiId;
 use crate::sqlite::attachments::current_attachments;
 use crate::sqlite::convert::DbResultExt;
-use crate::sqlite::objects::{ClassCache, from_sql_value};
+use crate::sqlite::objects::{from_sql_value, load_class};
 use crate::stored::object_number;
 use crate::structure::{StoredObject, attachment_states, encode, object_state, push_row};
 
@@ -69,7 +70,7 @@ fn current(conn: &Connection, wiki: &WikiId, document_id: i64) -> Result<Structu
     let objects = objects
         .into_iter()
         .map(|(class, number, values)| {
-            let definition = classes.get(conn, wiki, &class)?;
+            let definition = classes.get(wiki, &class, |class| load_class(conn, class))?;
             Ok(object_state(class, number, definition, values))
         })
         .collect::<Result<Vec<_>>>()?;

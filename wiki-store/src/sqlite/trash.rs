@@ -7,6 +7,7 @@ use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use crate::Result;
 use crate::api::TrashStore;
+use crate::flow::owner;
 use crate::model::trash::{DocumentDelete, TrashEntry, TrashId};
 use crate::model::version::Version;
 use crate::model::wiki::WikiId;
@@ -20,7 +21,6 @@ use crate::sqlite::SqliteStore;
 use crate::sqlite::attachments::attachment_id;
 use crate::sqlite::convert::DbResultExt;
 use crate::sqlite::documents::{default_row_id, load_row};
-use crate::sqlite::owner;
 use crate::sqlite::write::WriteTx;
 use crate::stored::{self, DEFAULT_ROW, corrupt, from_ms, now_ms};
 
