@@ -6,6 +6,7 @@
 //! and replaces its links. Reads route a locale exactly ([`crate::plan::document::read_target`]).
 
 use crate::Result;
+use crate::flow::Transaction;
 use crate::model::document::{Document, DocumentLocales, DocumentSave, SaveOutcome};
 use crate::model::history::{HistoryPage, Revision, RevisionDiff, RevisionInfo};
 use crate::model::link::LinkTarget;
@@ -20,7 +21,7 @@ use crate::reference::DocumentReference;
 use crate::stored::{self, DEFAULT_ROW, StoredRow};
 
 /// What a document save reads and writes inside a backend's write transaction.
-pub(crate) trait DocumentRows {
+pub(crate) trait DocumentRows: Transaction {
     /// One row by reference and stored locale (`""` for the default row), locked for the rest
     /// of the transaction where the backend locks rows.
     fn lock_row(
@@ -38,9 +39,6 @@ pub(crate) trait DocumentRows {
 
     /// Makes the links of row `source_id` exactly `links`, in order.
     fn replace_links(&mut self, source_id: i64, links: &[LinkTarget]) -> Result<()>;
-
-    /// Declares that the transaction wrote nothing, so the change sequence stays put.
-    fn nothing_changed(&mut self);
 }
 
 /// Saves one row inside the transaction, as [`crate::plan::document`] plans it. Validation must

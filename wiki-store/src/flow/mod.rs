@@ -20,7 +20,23 @@
 //! that locks on PostgreSQL (`FOR UPDATE`, `FOR SHARE`) is a plain read on SQLite, whose write
 //! transaction already excludes every other writer.
 
+pub(crate) mod admin;
 pub(crate) mod attachments;
 pub(crate) mod documents;
 pub(crate) mod objects;
 pub(crate) mod owner;
+pub(crate) mod structure;
+pub(crate) mod trash;
+pub(crate) mod users;
+
+use crate::model::change::ChangeKind;
+use crate::model::wiki::WikiId;
+
+/// A backend's write transaction, as every flow's row trait builds on it.
+pub(crate) trait Transaction {
+    /// Queues an event for the listeners, published once the transaction commits.
+    fn emit(&mut self, wiki: WikiId, kind: ChangeKind);
+
+    /// Declares that the transaction wrote nothing, so the change sequence stays put.
+    fn nothing_changed(&mut self);
+}

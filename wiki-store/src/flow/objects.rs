@@ -16,7 +16,6 @@ use crate::model::object::{
     FieldChange, ObjectDelete, ObjectHit, ObjectPage, ObjectRecord, ObjectWrite, ObjectWriteOutcome,
 };
 use crate::model::wiki::WikiId;
-use crate::objects::coerce::StoredValue;
 use crate::objects::query::{CheckedQuery, ObjectQuery, check_query};
 use crate::plan::class::{PlannedChange, class_reference, plan_field_change};
 use crate::plan::document::all_unchanged;
@@ -27,6 +26,7 @@ use crate::plan::owner::Touch;
 use crate::reference::DocumentReference;
 use crate::scan::AuthorizedScan;
 use crate::stored::corrupt;
+pub(crate) use crate::structure::StoredObject;
 
 /// What class and object writes read and write inside a backend's write transaction.
 pub(crate) trait ObjectRows: OwnerRows {
@@ -178,9 +178,6 @@ pub(crate) fn delete_object<T: ObjectRows>(
     tx.delete_object(object_id)?;
     Ok(touched.outcome())
 }
-
-/// An object as stored: class, number and stored values (of every field, enabled or not).
-pub(crate) type StoredObject = (String, u32, Vec<(String, StoredValue)>);
 
 /// What object reads fetch inside one read.
 pub(crate) trait ObjectReads {

@@ -4,11 +4,12 @@ use time::OffsetDateTime;
 
 use crate::Result;
 use crate::api::TokenStore;
+use crate::flow::users::changed as accounts_changed;
 use crate::model::token::{IssuedToken, TokenInfo};
 use crate::plan::account::{unknown_token, unknown_user, validate_token_request};
 use crate::postgres::PostgresStore;
 use crate::postgres::convert::RowExt;
-use crate::postgres::users::{accounts_changed, user_exists_locked};
+use crate::postgres::users::user_exists_locked;
 use crate::secret::token;
 use crate::stored::{from_ms, now_ms, to_ms};
 

@@ -18,6 +18,7 @@ use std::time::Duration;
 
 use rand::RngExt;
 
+use crate::flow::Transaction;
 use crate::model::change::ChangeKind;
 use crate::model::version::Version;
 use crate::model::wiki::WikiId;
@@ -90,6 +91,16 @@ impl WriteTx<'_> {
     /// is recorded once final.
     pub(crate) fn revised(&mut self, wiki: WikiId, document_id: i64, version: Version) {
         self.unrecorded.push((wiki, document_id, version));
+    }
+}
+
+impl Transaction for WriteTx<'_> {
+    fn emit(&mut self, wiki: WikiId, kind: ChangeKind) {
+        WriteTx::emit(self, wiki, kind);
+    }
+
+    fn nothing_changed(&mut self) {
+        WriteTx::nothing_changed(self);
     }
 }
 

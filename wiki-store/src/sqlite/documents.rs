@@ -156,10 +156,6 @@ impl DocumentRows for WriteTx<'_> {
     fn replace_links(&mut self, source_id: i64, links: &[LinkTarget]) -> Result<()> {
         replace_links(self, source_id, links)
     }
-
-    fn nothing_changed(&mut self) {
-        WriteTx::nothing_changed(self);
-    }
 }
 
 impl OwnerRows for WriteTx<'_> {

@@ -5,12 +5,13 @@ use time::OffsetDateTime;
 
 use crate::Result;
 use crate::api::TokenStore;
+use crate::flow::users::changed as accounts_changed;
 use crate::model::token::{IssuedToken, TokenInfo};
 use crate::plan::account::{unknown_token, unknown_user, validate_token_request};
 use crate::secret::token;
 use crate::sqlite::SqliteStore;
 use crate::sqlite::convert::DbResultExt;
-use crate::sqlite::users::{accounts_changed, user_exists};
+use crate::sqlite::users::user_exists;
 use crate::stored::{from_ms, now_ms, to_ms};
 
 impl TokenStore for SqliteStore {

@@ -6,6 +6,7 @@ use std::ops::Deref;
 use rusqlite::{Connection, Transaction, TransactionBehavior};
 
 use crate::Result;
+use crate::flow;
 use crate::model::change::ChangeKind;
 use crate::model::version::Version;
 use crate::model::wiki::WikiId;
@@ -55,6 +56,16 @@ impl WriteTx<'_> {
     /// is recorded once final.
     pub(crate) fn revised(&mut self, wiki: WikiId, document_id: i64, version: Version) {
         self.unrecorded.push((wiki, document_id, version));
+    }
+}
+
+impl flow::Transaction for WriteTx<'_> {
+    fn emit(&mut self, wiki: WikiId, kind: ChangeKind) {
+        WriteTx::emit(self, wiki, kind);
+    }
+
+    fn nothing_changed(&mut self) {
+        WriteTx::nothing_changed(self);
     }
 }
 
