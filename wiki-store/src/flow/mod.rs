@@ -22,6 +22,7 @@
 
 pub(crate) mod admin;
 pub(crate) mod attachments;
+pub(crate) mod config;
 pub(crate) mod documents;
 pub(crate) mod objects;
 pub(crate) mod owner;
