@@ -134,8 +134,13 @@ pub(crate) trait DocumentReads {
         &mut self,
         reference: &DocumentReference,
         locale: Option<&Locale>,
-    ) -> Result<Option<StoredRow>>;
+    ) -> Result<Option<StoredRow>> {
+        Ok(self.find(reference, locale)?.map(|found| found.row))
+    }
+}
 
+/// What history reads fetch of a row's revisions.
+pub(crate) trait RevisionReads: DocumentReads {
     /// How many revisions row `row_id` has.
     fn revision_count(&mut self, row_id: i64) -> Result<u64>;
 
@@ -183,7 +188,7 @@ fn locales(values: &[String]) -> Result<Vec<Locale>> {
 }
 
 /// A page of the addressed row's history; `None` when the document or translation is missing.
-pub(crate) fn history<R: DocumentReads>(
+pub(crate) fn history<R: RevisionReads>(
     rows: &mut R,
     reference: &DocumentReference,
     locale: Option<&Locale>,
@@ -201,7 +206,7 @@ pub(crate) fn history<R: DocumentReads>(
 }
 
 /// One revision of the addressed row; `None` when the row or the revision is missing.
-pub(crate) fn revision<R: DocumentReads>(
+pub(crate) fn revision<R: RevisionReads>(
     rows: &mut R,
     reference: &DocumentReference,
     locale: Option<&Locale>,
@@ -215,7 +220,7 @@ pub(crate) fn revision<R: DocumentReads>(
 
 /// The two revisions a diff compares, read in one snapshot, and whether they are a
 /// translation's; [`diff`] compares them outside it.
-pub(crate) fn diff_revisions<R: DocumentReads>(
+pub(crate) fn diff_revisions<R: RevisionReads>(
     rows: &mut R,
     reference: &DocumentReference,
     locale: Option<&Locale>,

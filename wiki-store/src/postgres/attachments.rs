@@ -152,15 +152,44 @@ impl AttachmentRows for WriteTx<'_> {
         document_id: i64,
         name: &str,
     ) -> Result<Option<(i64, CurrentAttachment)>> {
-        current_version(self, document_id, name)
+        self.query_opt(
+            "SELECT a.id, v.version_major, v.version_minor, v.size, v.declared_mime, v.sniffed_mime \
+             FROM attachments a JOIN attachment_versions v ON v.attachment_id = a.id \
+             WHERE a.document_id = $1 AND a.name = $2 \
+             ORDER BY v.version_major DESC, v.version_minor DESC LIMIT 1",
+            &[&document_id, &name],
+        )?
+        .map(|row| {
+            let (version, size, media) = version_of(&row)?;
+            Ok((
+                row.col(0)?,
+                CurrentAttachment {
+                    version,
+                    size,
+                    media,
+                },
+            ))
+        })
+        .transpose()
     }
 
     fn same_bytes(&mut self, attachment_id: i64, version: Version, content: &[u8]) -> Result<bool> {
-        same_bytes(self, attachment_id, version, content)
+        let (major, minor) = version_columns(version);
+        self.query_one(
+            "SELECT content = $4 FROM attachment_versions \
+             WHERE attachment_id = $1 AND version_major = $2 AND version_minor = $3",
+            &[&attachment_id, &major, &minor, &content],
+        )?
+        .col(0)
     }
 
     fn attachment_id(&mut self, document_id: i64, name: &str) -> Result<Option<i64>> {
-        attachment_id(self, document_id, name)
+        self.query_opt(
+            "SELECT id FROM attachments WHERE document_id = $1 AND name = $2",
+            &[&document_id, &name],
+        )?
+        .map(|row| row.col(0))
+        .transpose()
     }
 
     fn insert_attachment(&mut self, document_id: i64, name: &str) -> Result<i64> {
@@ -208,58 +237,4 @@ impl AttachmentRows for WriteTx<'_> {
     ) -> Result<TrashId> {
         trash_attachment(self, attachment_id, reference, version, author, comment)
     }
-}
-
-/// Whether version `version` of an attachment holds exactly `content`, compared by the server,
-/// so the stored bytes are never copied out.
-fn same_bytes(
-    conn: &mut Conn,
-    attachment_id: i64,
-    version: Version,
-    content: &[u8],
-) -> Result<bool> {
-    let (major, minor) = version_columns(version);
-    conn.query_one(
-        "SELECT content = $4 FROM attachment_versions \
-         WHERE attachment_id = $1 AND version_major = $2 AND version_minor = $3",
-        &[&attachment_id, &major, &minor, &content],
-    )?
-    .col(0)
-}
-
-/// The id and current version of the attachment `name` on a document, without its bytes.
-fn current_version(
-    conn: &mut Conn,
-    document_id: i64,
-    name: &str,
-) -> Result<Option<(i64, CurrentAttachment)>> {
-    conn.query_opt(
-        "SELECT a.id, v.version_major, v.version_minor, v.size, v.declared_mime, v.sniffed_mime \
-         FROM attachments a JOIN attachment_versions v ON v.attachment_id = a.id \
-         WHERE a.document_id = $1 AND a.name = $2 \
-         ORDER BY v.version_major DESC, v.version_minor DESC LIMIT 1",
-        &[&document_id, &name],
-    )?
-    .map(|row| {
-        let (version, size, media) = version_of(&row)?;
-        Ok((
-            row.col(0)?,
-            CurrentAttachment {
-                version,
-                size,
-                media,
-            },
-        ))
-    })
-    .transpose()
-}
-
-/// The id of a document's attachment by name.
-pub(crate) fn attachment_id(conn: &mut Conn, document_id: i64, name: &str) -> Result<Option<i64>> {
-    conn.query_opt(
-        "SELECT id FROM attachments WHERE document_id = $1 AND name = $2",
-        &[&document_id, &name],
-    )?
-    .map(|row| row.col(0))
-    .transpose()
 }

@@ -9,7 +9,7 @@ use crate::api::DocumentStore;
 use crate::flow::documents::{self, DocumentReads, DocumentRows, Found};
 use crate::flow::owner::OwnerRows;
 use crate::model::document::{Document, DocumentLocales, DocumentSave, SaveOutcome};
-use crate::model::history::{HistoryPage, Revision, RevisionDiff, RevisionInfo};
+use crate::model::history::{HistoryPage, Revision, RevisionDiff};
 use crate::model::link::LinkTarget;
 use crate::model::locale::Locale;
 use crate::model::version::Version;
@@ -17,7 +17,6 @@ use crate::model::wiki::WikiId;
 use crate::plan::document::{RowWrite, read_target, validate_save};
 use crate::postgres::PostgresStore;
 use crate::postgres::convert::{RowExt, unsigned};
-use crate::postgres::history;
 use crate::postgres::pool::Conn;
 use crate::postgres::write::WriteTx;
 use crate::reference::DocumentReference;
@@ -158,15 +157,6 @@ fn find(
     }))
 }
 
-/// The id and version of the row a request addresses (for history reads).
-pub(crate) fn resolve_row(
-    conn: &mut Conn,
-    reference: &DocumentReference,
-    locale: Option<&Locale>,
-) -> Result<Option<StoredRow>> {
-    Ok(find(conn, reference, locale)?.map(|found| found.row))
-}
-
 impl DocumentRows for WriteTx<'_> {
     fn lock_row(
         &mut self,
@@ -206,31 +196,6 @@ impl DocumentReads for Conn {
         locale: Option<&Locale>,
     ) -> Result<Option<Found>> {
         find(self, reference, locale)
-    }
-
-    fn resolve_row(
-        &mut self,
-        reference: &DocumentReference,
-        locale: Option<&Locale>,
-    ) -> Result<Option<StoredRow>> {
-        resolve_row(self, reference, locale)
-    }
-
-    fn revision_count(&mut self, row_id: i64) -> Result<u64> {
-        history::count(self, row_id)
-    }
-
-    fn revision_infos(
-        &mut self,
-        row_id: i64,
-        offset: usize,
-        limit: usize,
-    ) -> Result<Vec<RevisionInfo>> {
-        history::infos(self, row_id, offset, limit)
-    }
-
-    fn revision(&mut self, row_id: i64, version: Version) -> Result<Option<Revision>> {
-        history::revision(self, row_id, version)
     }
 }
 

@@ -158,15 +158,47 @@ impl AttachmentRows for WriteTx<'_> {
         document_id: i64,
         name: &str,
     ) -> Result<Option<(i64, CurrentAttachment)>> {
-        current_version(self, document_id, name)
+        self.prepare_cached(
+            "SELECT a.id, v.version_major, v.version_minor, v.size, v.declared_mime, v.sniffed_mime \
+             FROM attachments a JOIN attachment_versions v ON v.attachment_id = a.id \
+             WHERE a.document_id = ?1 AND a.name = ?2 \
+             ORDER BY v.version_major DESC, v.version_minor DESC LIMIT 1",
+        )
+        .db()?
+        .query_row(params![document_id, name], |row| {
+            let (version, size, media) = version_columns(row)?;
+            Ok((
+                row.get(0)?,
+                CurrentAttachment {
+                    version,
+                    size,
+                    media,
+                },
+            ))
+        })
+        .optional()
+        .db()
     }
 
     fn same_bytes(&mut self, attachment_id: i64, version: Version, content: &[u8]) -> Result<bool> {
-        same_bytes(self, attachment_id, version, content)
+        self.prepare_cached(
+            "SELECT content = ?4 FROM attachment_versions \
+             WHERE attachment_id = ?1 AND version_major = ?2 AND version_minor = ?3",
+        )
+        .db()?
+        .query_row(
+            params![attachment_id, version.major, version.minor, content],
+            |row| row.get(0),
+        )
+        .db()
     }
 
     fn attachment_id(&mut self, document_id: i64, name: &str) -> Result<Option<i64>> {
-        attachment_id(self, document_id, name)
+        self.prepare_cached("SELECT id FROM attachments WHERE document_id = ?1 AND name = ?2")
+            .db()?
+            .query_row(params![document_id, name], |row| row.get(0))
+            .optional()
+            .db()
     }
 
     fn insert_attachment(&mut self, document_id: i64, name: &str) -> Result<i64> {
@@ -218,68 +250,7 @@ impl AttachmentRows for WriteTx<'_> {
     }
 }
 
-/// Whether version `version` of an attachment holds exactly `content`, compared inside SQLite so
-/// the stored blob is read once and never copied out.
-fn same_bytes(
-    conn: &Connection,
-    attachment_id: i64,
-    version: Version,
-    content: &[u8],
-) -> Result<bool> {
-    conn.prepare_cached(
-        "SELECT content = ?4 FROM attachment_versions \
-         WHERE attachment_id = ?1 AND version_major = ?2 AND version_minor = ?3",
-    )
-    .db()?
-    .query_row(
-        params![attachment_id, version.major, version.minor, content],
-        |row| row.get(0),
-    )
-    .db()
-}
-
-/// The id and current version of the attachment `name` on a document, without its bytes.
-fn current_version(
-    conn: &Connection,
-    document_id: i64,
-    name: &str,
-) -> Result<Option<(i64, CurrentAttachment)>> {
-    conn.prepare_cached(
-        "SELECT a.id, v.version_major, v.version_minor, v.size, v.declared_mime, v.sniffed_mime \
-         FROM attachments a JOIN attachment_versions v ON v.attachment_id = a.id \
-         WHERE a.document_id = ?1 AND a.name = ?2 \
-         ORDER BY v.version_major DESC, v.version_minor DESC LIMIT 1",
-    )
-    .db()?
-    .query_row(params![document_id, name], |row| {
-        let (version, size, media) = version_columns(row)?;
-        Ok((
-            row.get(0)?,
-            CurrentAttachment {
-                version,
-                size,
-                media,
-            },
-        ))
-    })
-    .optional()
-    .db()
-}
-
 /// The `size` column of `content`.
 fn stored_size(content: &[u8]) -> i64 {
     crate::stored::to_i64(content.len())
-}
-
-/// The id of a document's attachment by name.
-pub(crate) fn attachment_id(
-    conn: &Connection,
-    document_id: i64,
-    name: &str,
-) -> Result<Option<i64>> {
-    conn.prepare_cached("SELECT id FROM attachments WHERE document_id = ?1 AND name = ?2")
-        .db()?
-        .query_row(params![document_id, name], |row| row.get(0))
-        .optional()
-        .db()
 }

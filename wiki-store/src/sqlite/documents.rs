@@ -8,7 +8,7 @@ use crate::api::DocumentStore;
 use crate::flow::documents::{self, DocumentReads, DocumentRows, Found};
 use crate::flow::owner::OwnerRows;
 use crate::model::document::{Document, DocumentLocales, DocumentSave, SaveOutcome};
-use crate::model::history::{HistoryPage, Revision, RevisionDiff, RevisionInfo};
+use crate::model::history::{HistoryPage, Revision, RevisionDiff};
 use crate::model::link::LinkTarget;
 use crate::model::locale::Locale;
 use crate::model::version::Version;
@@ -17,7 +17,6 @@ use crate::plan::document::{RowWrite, read_target, validate_save};
 use crate::reference::DocumentReference;
 use crate::sqlite::SqliteStore;
 use crate::sqlite::convert::DbResultExt;
-use crate::sqlite::history;
 use crate::sqlite::write::WriteTx;
 use crate::stored::{self, DEFAULT_ROW, StoredRow, corrupt, now_ms, to_i64};
 
@@ -197,23 +196,6 @@ impl DocumentReads for &Connection {
         locale: Option<&Locale>,
     ) -> Result<Option<StoredRow>> {
         resolve_row(self, reference, locale)
-    }
-
-    fn revision_count(&mut self, row_id: i64) -> Result<u64> {
-        history::count(self, row_id)
-    }
-
-    fn revision_infos(
-        &mut self,
-        row_id: i64,
-        offset: usize,
-        limit: usize,
-    ) -> Result<Vec<RevisionInfo>> {
-        history::infos(self, row_id, offset, limit)
-    }
-
-    fn revision(&mut self, row_id: i64, version: Version) -> Result<Option<Revision>> {
-        history::revision(self, row_id, version)
     }
 }
 

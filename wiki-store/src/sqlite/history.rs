@@ -4,80 +4,76 @@
 use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::Result;
+use crate::flow::documents::RevisionReads;
 use crate::model::history::{Revision, RevisionInfo};
 use crate::model::version::Version;
 use crate::sqlite::convert::DbResultExt;
 use crate::stored::{from_ms, to_i64};
 
-/// How many revisions row `row_id` has.
-pub(crate) fn count(conn: &Connection, row_id: i64) -> Result<u64> {
-    let total: i64 = conn
-        .prepare_cached("SELECT count(*) FROM revisions WHERE document_id = ?1")
+impl RevisionReads for &Connection {
+    fn revision_count(&mut self, row_id: i64) -> Result<u64> {
+        let total: i64 = self
+            .prepare_cached("SELECT count(*) FROM revisions WHERE document_id = ?1")
+            .db()?
+            .query_row([row_id], |row| row.get(0))
+            .db()?;
+        Ok(u64::try_from(total).unwrap_or_default())
+    }
+
+    fn revision_infos(
+        &mut self,
+        row_id: i64,
+        offset: usize,
+        limit: usize,
+    ) -> Result<Vec<RevisionInfo>> {
+        self.prepare_cached(
+            "SELECT major, minor, author, saved_ms, comment FROM revisions WHERE document_id = ?1 \
+             ORDER BY major DESC, minor DESC LIMIT ?2 OFFSET ?3",
+        )
         .db()?
-        .query_row([row_id], |row| row.get(0))
-        .db()?;
-    Ok(u64::try_from(total).unwrap_or_default())
-}
-
-/// Row `row_id`'s revisions, newest first, `limit` of them after `offset`.
-pub(crate) fn infos(
-    conn: &Connection,
-    row_id: i64,
-    offset: usize,
-    limit: usize,
-) -> Result<Vec<RevisionInfo>> {
-    conn.prepare_cached(
-        "SELECT major, minor, author, saved_ms, comment FROM revisions WHERE document_id = ?1 \
-         ORDER BY major DESC, minor DESC LIMIT ?2 OFFSET ?3",
-    )
-    .db()?
-    .query_map(params![row_id, to_i64(limit), to_i64(offset)], |row| {
-        Ok(RevisionInfo {
-            version: Version {
-                major: row.get(0)?,
-                minor: row.get(1)?,
-            },
-            author: row.get(2)?,
-            date: from_ms(row.get(3)?),
-            comment: row.get(4)?,
+        .query_map(params![row_id, to_i64(limit), to_i64(offset)], |row| {
+            Ok(RevisionInfo {
+                version: Version {
+                    major: row.get(0)?,
+                    minor: row.get(1)?,
+                },
+                author: row.get(2)?,
+                date: from_ms(row.get(3)?),
+                comment: row.get(4)?,
+            })
         })
-    })
-    .db()?
-    .collect::<rusqlite::Result<Vec<_>>>()
-    .db()
-}
+        .db()?
+        .collect::<rusqlite::Result<Vec<_>>>()
+        .db()
+    }
 
-/// One revision of row `row_id` in full, if it exists.
-pub(crate) fn revision(
-    conn: &Connection,
-    row_id: i64,
-    version: Version,
-) -> Result<Option<Revision>> {
-    conn.prepare_cached(
-        "SELECT author, saved_ms, comment, title, content, syntax, hidden, structure FROM revisions \
-         WHERE document_id = ?1 AND major = ?2 AND minor = ?3",
-    )
-    .db()?
-    .query_row(params![row_id, version.major, version.minor], |row| {
-        Ok((Revision {
-            info: RevisionInfo {
-                version,
-                author: row.get(0)?,
-                date: from_ms(row.get(1)?),
-                comment: row.get(2)?,
-            },
-            title: row.get(3)?,
-            content: row.get(4)?,
-            syntax: row.get(5)?,
-            hidden: row.get(6)?,
-            structure: None,
-        }, row.get::<_, Option<String>>(7)?))
-    })
-    .optional()
-    .db()?
-    .map(|(mut revision, structure)| {
-        revision.structure = crate::structure::decode(structure.as_deref())?;
-        Ok(revision)
-    })
-    .transpose()
+    fn revision(&mut self, row_id: i64, version: Version) -> Result<Option<Revision>> {
+        self.prepare_cached(
+            "SELECT author, saved_ms, comment, title, content, syntax, hidden, structure FROM revisions \
+             WHERE document_id = ?1 AND major = ?2 AND minor = ?3",
+        )
+        .db()?
+        .query_row(params![row_id, version.major, version.minor], |row| {
+            Ok((Revision {
+                info: RevisionInfo {
+                    version,
+                    author: row.get(0)?,
+                    date: from_ms(row.get(1)?),
+                    comment: row.get(2)?,
+                },
+                title: row.get(3)?,
+                content: row.get(4)?,
+                syntax: row.get(5)?,
+                hidden: row.get(6)?,
+                structure: None,
+            }, row.get::<_, Option<String>>(7)?))
+        })
+        .optional()
+        .db()?
+        .map(|(mut revision, structure)| {
+            revision.structure = crate::structure::decode(structure.as_deref())?;
+            Ok(revision)
+        })
+        .transpose()
+    }
 }
