@@ -26,7 +26,9 @@ pub(crate) mod config;
 pub(crate) mod documents;
 pub(crate) mod objects;
 pub(crate) mod owner;
+pub(crate) mod rights;
 pub(crate) mod structure;
+pub(crate) mod tokens;
 pub(crate) mod trash;
 pub(crate) mod users;
 
