@@ -10,8 +10,9 @@
 //! dedicated pool). Every write is one transaction; full-text rows are updated inside it.
 //!
 //! Every rule is decided in backend-neutral modules (write planners per aggregate, column
-//! encodings, authorized paging, full-text words, tree folding, schema versions, rights), so a
-//! backend is SQL, transactions and a change feed; `tests/conformance` runs one suite against
+//! encodings, authorized paging, full-text words, tree folding, schema versions, rights), and
+//! each method's sequence of reads and writes is one generic flow over the rows a backend
+//! fetches, so a backend is SQL, transactions and a change feed; `tests/conformance` runs one suite against
 //! each.
 //!
 //! ```
@@ -41,6 +42,7 @@ pub mod api;
 pub mod attachments;
 pub mod config;
 mod error;
+mod flow;
 mod fulltext;
 pub mod generate;
 mod history;

@@ -240,6 +240,21 @@ fn filter_value(field: &FieldDefinition, raw: &str) -> Result<StoredValue, Store
     coerce_value(field, raw)
 }
 
+/// The pattern of a `contains` filter: `%needle%` with `\`, `%` and `_` escaped by `\`, as both
+/// backends' `LIKE ... ESCAPE '\'` / `ILIKE` read it, so the agent's text is never a wildcard.
+pub(crate) fn like_pattern(needle: &str) -> String {
+    let mut pattern = String::with_capacity(needle.len() + 2);
+    pattern.push('%');
+    for c in needle.chars() {
+        if matches!(c, '\\' | '%' | '_') {
+            pattern.push('\\');
+        }
+        pattern.push(c);
+    }
+    pattern.push('%');
+    pattern
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -48,6 +48,18 @@ pub(crate) fn validate_object_write(
     Ok(class)
 }
 
+/// [`validate_object_write`] for each write of a batch, each paired with its class document;
+/// the first refusal refuses the batch.
+pub(crate) fn validate_object_writes<'w>(
+    writes: &'w [ObjectWrite],
+    limits: &Limits,
+) -> Result<Vec<(&'w ObjectWrite, DocumentReference)>> {
+    writes
+        .iter()
+        .map(|write| Ok((write, validate_object_write(write, limits)?)))
+        .collect()
+}
+
 /// Checks an object deletion before any transaction; returns its class document and the touch
 /// of the holding document (a minor version, never a creation).
 pub(crate) fn validate_object_delete<'d>(

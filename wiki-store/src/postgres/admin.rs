@@ -4,38 +4,15 @@
 
 use crate::Result;
 use crate::api::AdminStore;
+use crate::flow::admin::{self, AdminRows};
 use crate::model::admin::{AdminSession, AuditCall, AuditFilter, AuditRetention, SecretDigest};
 use crate::postgres::PostgresStore;
 use crate::postgres::convert::RowExt;
+use crate::postgres::write::WriteTx;
 
 impl AdminStore for PostgresStore {
     fn open_admin_session(&self, session: &AdminSession, max_live: u32) -> Result<()> {
-        self.write(|tx| {
-            tx.nothing_changed();
-            let now = session.created_ms;
-            tx.execute(
-                "DELETE FROM admin_sessions WHERE expires_ms <= $1 OR last_used_ms + idle_ms <= $1",
-                &[&now],
-            )?;
-            tx.execute(
-                "DELETE FROM admin_sessions WHERE digest IN (SELECT digest FROM admin_sessions \
-                 ORDER BY last_used_ms DESC, digest OFFSET $1)",
-                &[&i64::from(max_live.saturating_sub(1))],
-            )?;
-            tx.execute(
-                "INSERT INTO admin_sessions (digest, user_name, created_ms, last_used_ms, idle_ms, \
-                 expires_ms) VALUES ($1, $2, $3, $4, $5, $6)",
-                &[
-                    &session.digest.as_slice(),
-                    &session.user,
-                    &session.created_ms,
-                    &session.last_used_ms,
-                    &session.idle_ms,
-                    &session.expires_ms,
-                ],
-            )?;
-            Ok(())
-        })
+        self.write(|tx| admin::open_session(tx, session, max_live))
     }
 
     fn touch_admin_session(
@@ -43,50 +20,15 @@ impl AdminStore for PostgresStore {
         digest: &SecretDigest,
         now_ms: i64,
     ) -> Result<Option<AdminSession>> {
-        self.write(|tx| {
-            tx.nothing_changed();
-            let touched = tx.query_opt(
-                "UPDATE admin_sessions SET last_used_ms = $2 WHERE digest = $1 \
-                 AND expires_ms > $2 AND last_used_ms + idle_ms > $2 \
-                 RETURNING user_name, created_ms, last_used_ms, idle_ms, expires_ms",
-                &[&digest.as_slice(), &now_ms],
-            )?;
-            match touched {
-                Some(row) => Ok(Some(AdminSession {
-                    digest: *digest,
-                    user: row.col(0)?,
-                    created_ms: row.col(1)?,
-                    last_used_ms: row.col(2)?,
-                    idle_ms: row.col(3)?,
-                    expires_ms: row.col(4)?,
-                })),
-                None => {
-                    tx.execute(
-                        "DELETE FROM admin_sessions WHERE digest = $1",
-                        &[&digest.as_slice()],
-                    )?;
-                    Ok(None)
-                }
-            }
-        })
+        self.write(|tx| admin::touch_session(tx, digest, now_ms))
     }
 
     fn close_admin_session(&self, digest: &SecretDigest) -> Result<bool> {
-        self.write(|tx| {
-            tx.nothing_changed();
-            let deleted = tx.execute(
-                "DELETE FROM admin_sessions WHERE digest = $1",
-                &[&digest.as_slice()],
-            )?;
-            Ok(deleted > 0)
-        })
+        self.write(|tx| admin::close_session(tx, digest))
     }
 
     fn close_admin_sessions_of(&self, user: &str) -> Result<u64> {
-        self.write(|tx| {
-            tx.nothing_changed();
-            tx.execute("DELETE FROM admin_sessions WHERE user_name = $1", &[&user])
-        })
+        self.write(|tx| admin::close_sessions_of(tx, user))
     }
 
     fn begin_admin_login(
@@ -96,72 +38,18 @@ impl AdminStore for PostgresStore {
         expires_ms: i64,
         max_pending: u32,
     ) -> Result<()> {
-        self.write(|tx| {
-            tx.nothing_changed();
-            tx.execute(
-                "DELETE FROM admin_logins WHERE expires_ms <= $1",
-                &[&now_ms],
-            )?;
-            tx.execute(
-                "DELETE FROM admin_logins WHERE digest IN (SELECT digest FROM admin_logins \
-                 ORDER BY expires_ms DESC, digest OFFSET $1)",
-                &[&i64::from(max_pending.saturating_sub(1))],
-            )?;
-            tx.execute(
-                "INSERT INTO admin_logins (digest, expires_ms) VALUES ($1, $2) \
-                 ON CONFLICT (digest) DO UPDATE SET expires_ms = excluded.expires_ms",
-                &[&digest.as_slice(), &expires_ms],
-            )?;
-            Ok(())
-        })
+        self.write(|tx| admin::begin_login(tx, digest, now_ms, expires_ms, max_pending))
     }
 
     fn take_admin_login(&self, digest: &SecretDigest, now_ms: i64) -> Result<bool> {
-        self.write(|tx| {
-            tx.nothing_changed();
-            let taken = tx.query_opt(
-                "DELETE FROM admin_logins WHERE digest = $1 RETURNING expires_ms",
-                &[&digest.as_slice()],
-            )?;
-            match taken {
-                Some(row) => Ok(now_ms < row.col::<i64>(0)?),
-                None => Ok(false),
-            }
-        })
+        self.write(|tx| admin::take_login(tx, digest, now_ms))
     }
 
     fn append_audit(&self, calls: &[AuditCall], keep: AuditRetention) -> Result<()> {
-        let Some(newest) = calls.iter().map(|call| call.at_ms).max() else {
+        if calls.is_empty() {
             return Ok(());
-        };
-        let at: Vec<i64> = calls.iter().map(|call| call.at_ms).collect();
-        let wiki: Vec<&str> = calls.iter().map(|call| call.wiki.as_str()).collect();
-        let tool: Vec<&str> = calls.iter().map(|call| call.tool.as_str()).collect();
-        let user: Vec<&str> = calls.iter().map(|call| call.user.as_str()).collect();
-        let outcome: Vec<&str> = calls.iter().map(|call| call.outcome.as_str()).collect();
-        let reason: Vec<Option<&str>> = calls.iter().map(|call| call.reason.as_deref()).collect();
-        let duration: Vec<i64> = calls.iter().map(|call| call.duration_ms).collect();
-        self.write(|tx| {
-            tx.nothing_changed();
-            // One statement for the batch; WITH ORDINALITY keeps the calls' order in the ids.
-            tx.execute(
-                "INSERT INTO audit_calls (at_ms, wiki, tool, user_name, outcome, reason, duration_ms) \
-                 SELECT a, w, t, u, o, r, d FROM UNNEST($1::bigint[], $2::text[], $3::text[], \
-                 $4::text[], $5::text[], $6::text[], $7::bigint[]) WITH ORDINALITY \
-                 AS calls (a, w, t, u, o, r, d, n) ORDER BY n",
-                &[&at, &wiki, &tool, &user, &outcome, &reason, &duration],
-            )?;
-            tx.execute(
-                "DELETE FROM audit_calls WHERE at_ms < $1",
-                &[&newest.saturating_sub(keep.max_age_ms)],
-            )?;
-            tx.execute(
-                "DELETE FROM audit_calls WHERE id <= \
-                 (SELECT id FROM audit_calls ORDER BY id DESC LIMIT 1 OFFSET $1)",
-                &[&i64::from(keep.rows)],
-            )?;
-            Ok(())
-        })
+        }
+        self.write(|tx| admin::append_audit(tx, calls, keep))
     }
 
     fn recent_audit(&self, filter: &AuditFilter<'_>, limit: u32) -> Result<Vec<AuditCall>> {
@@ -200,5 +88,140 @@ impl AdminStore for PostgresStore {
             })
             .collect()
         })
+    }
+}
+
+impl AdminRows for WriteTx<'_> {
+    fn delete_expired_sessions(&mut self, now_ms: i64) -> Result<()> {
+        self.execute(
+            "DELETE FROM admin_sessions WHERE expires_ms <= $1 OR last_used_ms + idle_ms <= $1",
+            &[&now_ms],
+        )?;
+        Ok(())
+    }
+
+    fn keep_recent_sessions(&mut self, keep: i64) -> Result<()> {
+        self.execute(
+            "DELETE FROM admin_sessions WHERE digest IN (SELECT digest FROM admin_sessions \
+             ORDER BY last_used_ms DESC, digest OFFSET $1)",
+            &[&keep],
+        )?;
+        Ok(())
+    }
+
+    fn insert_session(&mut self, session: &AdminSession) -> Result<()> {
+        self.execute(
+            "INSERT INTO admin_sessions (digest, user_name, created_ms, last_used_ms, idle_ms, \
+             expires_ms) VALUES ($1, $2, $3, $4, $5, $6)",
+            &[
+                &session.digest.as_slice(),
+                &session.user,
+                &session.created_ms,
+                &session.last_used_ms,
+                &session.idle_ms,
+                &session.expires_ms,
+            ],
+        )?;
+        Ok(())
+    }
+
+    fn use_session(&mut self, digest: &SecretDigest, now_ms: i64) -> Result<Option<AdminSession>> {
+        self.query_opt(
+            "UPDATE admin_sessions SET last_used_ms = $2 WHERE digest = $1 \
+             AND expires_ms > $2 AND last_used_ms + idle_ms > $2 \
+             RETURNING user_name, created_ms, last_used_ms, idle_ms, expires_ms",
+            &[&digest.as_slice(), &now_ms],
+        )?
+        .map(|row| {
+            Ok(AdminSession {
+                digest: *digest,
+                user: row.col(0)?,
+                created_ms: row.col(1)?,
+                last_used_ms: row.col(2)?,
+                idle_ms: row.col(3)?,
+                expires_ms: row.col(4)?,
+            })
+        })
+        .transpose()
+    }
+
+    fn delete_session(&mut self, digest: &SecretDigest) -> Result<bool> {
+        let deleted = self.execute(
+            "DELETE FROM admin_sessions WHERE digest = $1",
+            &[&digest.as_slice()],
+        )?;
+        Ok(deleted > 0)
+    }
+
+    fn delete_sessions_of(&mut self, user: &str) -> Result<u64> {
+        self.execute("DELETE FROM admin_sessions WHERE user_name = $1", &[&user])
+    }
+
+    fn delete_expired_logins(&mut self, now_ms: i64) -> Result<()> {
+        self.execute(
+            "DELETE FROM admin_logins WHERE expires_ms <= $1",
+            &[&now_ms],
+        )?;
+        Ok(())
+    }
+
+    fn keep_latest_logins(&mut self, keep: i64) -> Result<()> {
+        self.execute(
+            "DELETE FROM admin_logins WHERE digest IN (SELECT digest FROM admin_logins \
+             ORDER BY expires_ms DESC, digest OFFSET $1)",
+            &[&keep],
+        )?;
+        Ok(())
+    }
+
+    fn upsert_login(&mut self, digest: &SecretDigest, expires_ms: i64) -> Result<()> {
+        self.execute(
+            "INSERT INTO admin_logins (digest, expires_ms) VALUES ($1, $2) \
+             ON CONFLICT (digest) DO UPDATE SET expires_ms = excluded.expires_ms",
+            &[&digest.as_slice(), &expires_ms],
+        )?;
+        Ok(())
+    }
+
+    fn take_login(&mut self, digest: &SecretDigest) -> Result<Option<i64>> {
+        self.query_opt(
+            "DELETE FROM admin_logins WHERE digest = $1 RETURNING expires_ms",
+            &[&digest.as_slice()],
+        )?
+        .map(|row| row.col(0))
+        .transpose()
+    }
+
+    fn insert_audit(&mut self, calls: &[AuditCall]) -> Result<()> {
+        let at: Vec<i64> = calls.iter().map(|call| call.at_ms).collect();
+        let wiki: Vec<&str> = calls.iter().map(|call| call.wiki.as_str()).collect();
+        let tool: Vec<&str> = calls.iter().map(|call| call.tool.as_str()).collect();
+        let user: Vec<&str> = calls.iter().map(|call| call.user.as_str()).collect();
+        let outcome: Vec<&str> = calls.iter().map(|call| call.outcome.as_str()).collect();
+        let reason: Vec<Option<&str>> = calls.iter().map(|call| call.reason.as_deref()).collect();
+        let duration: Vec<i64> = calls.iter().map(|call| call.duration_ms).collect();
+        // One statement for the batch; WITH ORDINALITY keeps the calls' order in the ids.
+        self.execute(
+            "INSERT INTO audit_calls (at_ms, wiki, tool, user_name, outcome, reason, duration_ms) \
+             SELECT a, w, t, u, o, r, d FROM UNNEST($1::bigint[], $2::text[], $3::text[], \
+             $4::text[], $5::text[], $6::text[], $7::bigint[]) WITH ORDINALITY \
+             AS calls (a, w, t, u, o, r, d, n) ORDER BY n",
+            &[&at, &wiki, &tool, &user, &outcome, &reason, &duration],
+        )?;
+        Ok(())
+    }
+
+    fn delete_audit_before(&mut self, at_ms: i64) -> Result<()> {
+        self.execute("DELETE FROM audit_calls WHERE at_ms < $1", &[&at_ms])?;
+        Ok(())
+    }
+
+    fn keep_newest_audit(&mut self, keep: i64) -> Result<()> {
+        self.execute(
+            "DELETE FROM audit_calls WHERE id <= \
+             (SELECT id FROM audit_calls ORDER BY id DESC LIMIT 1 OFFSET $1)",
+            &[&keep],
+        )?;
+        Ok(())
     }
 }

@@ -5,20 +5,20 @@ use postgres::Row;
 use crate::Result;
 use crate::api::AttachmentStore;
 use crate::attachments::MediaTypes;
+use crate::flow::attachments::{self, AttachmentRows};
 use crate::model::attachment::{
     AttachmentDelete, AttachmentDeleted, AttachmentInfo, AttachmentWrite, AttachmentWriteOutcome,
 };
-use crate::model::document::SaveOutcome;
+use crate::model::trash::TrashId;
 use crate::model::version::Version;
-use crate::plan::attachment::{
-    CurrentAttachment, next_version, unknown_attachment, validate_delete, validate_upload,
-};
+use crate::plan::attachment::{CurrentAttachment, validate_delete, validate_upload};
 use crate::postgres::PostgresStore;
 use crate::postgres::convert::{RowExt, unsigned};
 use crate::postgres::documents::{version, version_columns};
-use crate::postgres::owner::{self, lock_owner, require_document, require_locked};
+use crate::postgres::owner::require_document;
 use crate::postgres::pool::Conn;
 use crate::postgres::trash::trash_attachment;
+use crate::postgres::write::WriteTx;
 use crate::reference::DocumentReference;
 use crate::stored::{from_ms, now_ms, to_i64};
 
@@ -135,135 +135,106 @@ impl AttachmentStore for PostgresStore {
 
     fn write_attachment(&self, write: &AttachmentWrite) -> Result<AttachmentWriteOutcome> {
         let (touch, media) = validate_upload(write, &self.config().limits)?;
-        let locale = self.config().default_locale.clone();
-        self.write(|tx| {
-            let current = match lock_owner(tx, &write.reference)? {
-                Some(document_id) => current_version(tx, document_id, &write.name)?,
-                None => None,
-            };
-            if let Some((attachment_id, current)) = &current
-                && current.holds(&write.content, &media, || {
-                    same_bytes(tx, *attachment_id, current.version, &write.content)
-                })?
-                && let Some(version) = owner::untouched(tx, &touch)?
-            {
-                tx.nothing_changed();
-                return Ok(AttachmentWriteOutcome {
-                    attachment_version: current.version,
-                    created_attachment: false,
-                    document: SaveOutcome::Unchanged { version },
-                });
-            }
-            let (document_id, touched) = owner::touch(tx, &touch, &locale)?;
-            let version = next_version(current.as_ref().map(|(_, current)| current));
-            let attachment_id: i64 = match &current {
-                Some((attachment_id, _)) => *attachment_id,
-                None => tx
-                    .query_one(
-                        "INSERT INTO attachments (document_id, name) VALUES ($1, $2) RETURNING id",
-                        &[&document_id, &write.name],
-                    )?
-                    .col(0)?,
-            };
-            let (major, minor) = version_columns(version);
-            tx.execute(
-                "INSERT INTO attachment_versions (attachment_id, version_major, version_minor, size, declared_mime, \
-                 sniffed_mime, author, comment, created_ms, content) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
-                &[
-                    &attachment_id,
-                    &major,
-                    &minor,
-                    &to_i64(write.content.len()),
-                    &media.declared,
-                    &media.sniffed,
-                    &write.author,
-                    &write.comment,
-                    &now_ms(),
-                    &write.content,
-                ],
-            )?;
-            Ok(AttachmentWriteOutcome {
-                attachment_version: version,
-                created_attachment: current.is_none(),
-                document: touched.outcome(),
-            })
-        })
+        let locale = &self.config().default_locale;
+        self.write(|tx| attachments::write_attachment(tx, write, &touch, &media, locale))
     }
 
     fn delete_attachment(&self, delete: &AttachmentDelete) -> Result<AttachmentDeleted> {
         let touch = validate_delete(delete, &self.config().limits)?;
-        let locale = self.config().default_locale.clone();
-        self.write(|tx| {
-            let document_id = require_locked(tx, &delete.reference)?;
-            let attachment_id = attachment_id(tx, document_id, &delete.name)?
-                .ok_or_else(|| unknown_attachment(&delete.name, &delete.reference))?;
-            let (_, touched) = owner::touch(tx, &touch, &locale)?;
-            let trash = trash_attachment(
-                tx,
-                attachment_id,
-                &delete.reference,
-                touched.version,
-                &delete.author,
-                &delete.comment,
-            )?;
-            Ok(AttachmentDeleted {
-                document: touched.outcome(),
-                trash,
-            })
-        })
+        let locale = &self.config().default_locale;
+        self.write(|tx| attachments::delete_attachment(tx, delete, &touch, locale))
     }
 }
 
-/// Whether version `version` of an attachment holds exactly `content`, compared by the server,
-/// so the stored bytes are never copied out.
-fn same_bytes(
-    conn: &mut Conn,
-    attachment_id: i64,
-    version: Version,
-    content: &[u8],
-) -> Result<bool> {
-    let (major, minor) = version_columns(version);
-    conn.query_one(
-        "SELECT content = $4 FROM attachment_versions \
-         WHERE attachment_id = $1 AND version_major = $2 AND version_minor = $3",
-        &[&attachment_id, &major, &minor, &content],
-    )?
-    .col(0)
-}
+impl AttachmentRows for WriteTx<'_> {
+    fn current_version(
+        &mut self,
+        document_id: i64,
+        name: &str,
+    ) -> Result<Option<(i64, CurrentAttachment)>> {
+        self.query_opt(
+            "SELECT a.id, v.version_major, v.version_minor, v.size, v.declared_mime, v.sniffed_mime \
+             FROM attachments a JOIN attachment_versions v ON v.attachment_id = a.id \
+             WHERE a.document_id = $1 AND a.name = $2 \
+             ORDER BY v.version_major DESC, v.version_minor DESC LIMIT 1",
+            &[&document_id, &name],
+        )?
+        .map(|row| {
+            let (version, size, media) = version_of(&row)?;
+            Ok((
+                row.col(0)?,
+                CurrentAttachment {
+                    version,
+                    size,
+                    media,
+                },
+            ))
+        })
+        .transpose()
+    }
 
-/// The id and current version of the attachment `name` on a document, without its bytes.
-fn current_version(
-    conn: &mut Conn,
-    document_id: i64,
-    name: &str,
-) -> Result<Option<(i64, CurrentAttachment)>> {
-    conn.query_opt(
-        "SELECT a.id, v.version_major, v.version_minor, v.size, v.declared_mime, v.sniffed_mime \
-         FROM attachments a JOIN attachment_versions v ON v.attachment_id = a.id \
-         WHERE a.document_id = $1 AND a.name = $2 \
-         ORDER BY v.version_major DESC, v.version_minor DESC LIMIT 1",
-        &[&document_id, &name],
-    )?
-    .map(|row| {
-        let (version, size, media) = version_of(&row)?;
-        Ok((
-            row.col(0)?,
-            CurrentAttachment {
-                version,
-                size,
-                media,
-            },
-        ))
-    })
-    .transpose()
-}
+    fn same_bytes(&mut self, attachment_id: i64, version: Version, content: &[u8]) -> Result<bool> {
+        let (major, minor) = version_columns(version);
+        self.query_one(
+            "SELECT content = $4 FROM attachment_versions \
+             WHERE attachment_id = $1 AND version_major = $2 AND version_minor = $3",
+            &[&attachment_id, &major, &minor, &content],
+        )?
+        .col(0)
+    }
 
-/// The id of a document's attachment by name.
-pub(crate) fn attachment_id(conn: &mut Conn, document_id: i64, name: &str) -> Result<Option<i64>> {
-    conn.query_opt(
-        "SELECT id FROM attachments WHERE document_id = $1 AND name = $2",
-        &[&document_id, &name],
-    )?
-    .map(|row| row.col(0))
-    .transpose()
+    fn attachment_id(&mut self, document_id: i64, name: &str) -> Result<Option<i64>> {
+        self.query_opt(
+            "SELECT id FROM attachments WHERE document_id = $1 AND name = $2",
+            &[&document_id, &name],
+        )?
+        .map(|row| row.col(0))
+        .transpose()
+    }
+
+    fn insert_attachment(&mut self, document_id: i64, name: &str) -> Result<i64> {
+        self.query_one(
+            "INSERT INTO attachments (document_id, name) VALUES ($1, $2) RETURNING id",
+            &[&document_id, &name],
+        )?
+        .col(0)
+    }
+
+    fn insert_version(
+        &mut self,
+        attachment_id: i64,
+        version: Version,
+        write: &AttachmentWrite,
+        media: &MediaTypes,
+    ) -> Result<()> {
+        let (major, minor) = version_columns(version);
+        self.execute(
+            "INSERT INTO attachment_versions (attachment_id, version_major, version_minor, size, declared_mime, \
+             sniffed_mime, author, comment, created_ms, content) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+            &[
+                &attachment_id,
+                &major,
+                &minor,
+                &to_i64(write.content.len()),
+                &media.declared,
+                &media.sniffed,
+                &write.author,
+                &write.comment,
+                &now_ms(),
+                &write.content,
+            ],
+        )?;
+        Ok(())
+    }
+
+    fn trash_attachment(
+        &mut self,
+        attachment_id: i64,
+        reference: &DocumentReference,
+        version: Version,
+        author: &str,
+        comment: &str,
+    ) -> Result<TrashId> {
+        trash_attachment(self, attachment_id, reference, version, author, comment)
+    }
 }

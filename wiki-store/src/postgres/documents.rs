@@ -6,19 +6,17 @@ use postgres::Row;
 
 use crate::Result;
 use crate::api::DocumentStore;
+use crate::flow::documents::{self, DocumentReads, DocumentRows, Found};
+use crate::flow::owner::OwnerRows;
 use crate::model::document::{Document, DocumentLocales, DocumentSave, SaveOutcome};
 use crate::model::history::{HistoryPage, Revision, RevisionDiff};
 use crate::model::link::LinkTarget;
 use crate::model::locale::Locale;
 use crate::model::version::Version;
-use crate::plan::document::{
-    RowWrite, SavePlan, all_unchanged, plan_save, read_target, target_row, unknown_document,
-    unknown_revision, validate_save,
-};
-use crate::plan::wiki::unknown_wiki;
+use crate::model::wiki::WikiId;
+use crate::plan::document::{RowWrite, read_target, validate_save};
 use crate::postgres::PostgresStore;
 use crate::postgres::convert::{RowExt, unsigned};
-use crate::postgres::history;
 use crate::postgres::pool::Conn;
 use crate::postgres::write::WriteTx;
 use crate::reference::DocumentReference;
@@ -109,14 +107,6 @@ pub(crate) fn wiki_exists(conn: &mut Conn, wiki: &str) -> Result<bool> {
         .is_some())
 }
 
-/// A document as one read finds it: the row a request addresses (exact-match locale routing),
-/// the document's default language and its translations, in one statement.
-struct Found {
-    row: StoredRow,
-    default_language: String,
-    translations: Vec<String>,
-}
-
 /// Resolves an exact-match locale request: the default row for `None` or the default language,
 /// else that translation row; `None` when the document or translation is missing. One
 /// statement reads the default row, the requested translation row and the translations.
@@ -167,56 +157,45 @@ fn find(
     }))
 }
 
-/// The id and version of the row a request addresses (for history reads).
-pub(crate) fn resolve_row(
-    conn: &mut Conn,
-    reference: &DocumentReference,
-    locale: Option<&Locale>,
-) -> Result<Option<StoredRow>> {
-    Ok(find(conn, reference, locale)?.map(|found| found.row))
-}
-
-fn locales(values: &[String]) -> Result<Vec<Locale>> {
-    values.iter().map(|value| stored::locale(value)).collect()
-}
-
-/// Saves one row inside `tx`, as [`crate::plan::document`] plans it. Validation must have run
-/// ([`validate_save`]).
-pub(crate) fn save_in(
-    tx: &mut WriteTx<'_>,
-    save: &DocumentSave,
-    default_locale: &Locale,
-) -> Result<SaveOutcome> {
-    let reference = &save.reference;
-    let default = lock_row(tx, reference, DEFAULT_ROW)?;
-    // An existing row proves its wiki exists (its foreign key); only a creation asks.
-    if default.is_none() && !wiki_exists(tx, reference.wiki().as_str())? {
-        return Err(unknown_wiki(reference.wiki()));
+impl DocumentRows for WriteTx<'_> {
+    fn lock_row(
+        &mut self,
+        reference: &DocumentReference,
+        locale: &str,
+    ) -> Result<Option<StoredRow>> {
+        lock_row(self, reference, locale)
     }
-    let translation = target_row(save, default.as_ref().map(StoredRow::view).as_ref())?;
-    let current = match translation {
-        None => None,
-        Some(locale) => lock_row(tx, reference, locale.as_str())?,
-    };
-    let target = if translation.is_some() {
-        current.as_ref()
-    } else {
-        default.as_ref()
-    };
-    let plan = plan_save(
-        save,
-        translation,
-        target.map(StoredRow::view),
-        default.as_ref().map(StoredRow::view),
-        default_locale,
-    )?;
-    match plan {
-        SavePlan::Unchanged(version) => Ok(SaveOutcome::Unchanged { version }),
-        SavePlan::Write(write) => {
-            let id = write_row(tx, &write, target.map(|row| row.id))?;
-            replace_links(tx, id, &write.links())?;
-            Ok(write.outcome())
-        }
+
+    fn wiki_exists(&mut self, wiki: &WikiId) -> Result<bool> {
+        wiki_exists(self, wiki.as_str())
+    }
+
+    fn write_row(&mut self, write: &RowWrite<'_>, id: Option<i64>) -> Result<i64> {
+        write_row(self, write, id)
+    }
+
+    fn replace_links(&mut self, source_id: i64, links: &[LinkTarget]) -> Result<()> {
+        replace_links(self, source_id, links)
+    }
+}
+
+impl OwnerRows for WriteTx<'_> {
+    fn lock_owner(&mut self, reference: &DocumentReference) -> Result<Option<i64>> {
+        Ok(lock_row(self, reference, DEFAULT_ROW)?.map(|row| row.id))
+    }
+
+    fn default_row_id(&mut self, reference: &DocumentReference) -> Result<Option<i64>> {
+        default_row_id(self, reference)
+    }
+}
+
+impl DocumentReads for Conn {
+    fn find(
+        &mut self,
+        reference: &DocumentReference,
+        locale: Option<&Locale>,
+    ) -> Result<Option<Found>> {
+        find(self, reference, locale)
     }
 }
 
@@ -302,29 +281,14 @@ fn replace_links(conn: &mut Conn, source_id: i64, links: &[LinkTarget]) -> Resul
 impl DocumentStore for PostgresStore {
     fn save_document(&self, save: &DocumentSave) -> Result<SaveOutcome> {
         validate_save(save, &self.config().limits)?;
-        self.write(|tx| {
-            let outcome = save_in(tx, save, &self.config().default_locale)?;
-            if matches!(outcome, SaveOutcome::Unchanged { .. }) {
-                tx.nothing_changed();
-            }
-            Ok(outcome)
-        })
+        self.write(|tx| documents::save_one(tx, save, &self.config().default_locale))
     }
 
     fn save_documents(&self, saves: &[DocumentSave]) -> Result<Vec<SaveOutcome>> {
         for save in saves {
             validate_save(save, &self.config().limits)?;
         }
-        self.write(|tx| {
-            let mut outcomes = Vec::with_capacity(saves.len());
-            for save in saves {
-                outcomes.push(save_in(tx, save, &self.config().default_locale)?);
-            }
-            if all_unchanged(outcomes.iter()) {
-                tx.nothing_changed();
-            }
-            Ok(outcomes)
-        })
+        self.write(|tx| documents::save_all(tx, saves, &self.config().default_locale))
     }
 
     fn document(
@@ -332,25 +296,12 @@ impl DocumentStore for PostgresStore {
         reference: &DocumentReference,
         locale: Option<&Locale>,
     ) -> Result<Option<Document>> {
-        let Some(found) = self.read(|conn| find(conn, reference, locale))? else {
-            return Ok(None);
-        };
-        let default_locale = stored::locale(&found.default_language)?;
-        let translations = locales(&found.translations)?;
-        found
-            .row
-            .into_document(reference, default_locale, translations)
-            .map(Some)
+        let found = self.read(|conn| find(conn, reference, locale))?;
+        documents::document(found, reference)
     }
 
     fn document_locales(&self, reference: &DocumentReference) -> Result<Option<DocumentLocales>> {
-        let Some(found) = self.read(|conn| find(conn, reference, None))? else {
-            return Ok(None);
-        };
-        Ok(Some(DocumentLocales {
-            default_locale: stored::locale(&found.default_language)?,
-            translations: locales(&found.translations)?,
-        }))
+        documents::document_locales(self.read(|conn| find(conn, reference, None))?)
     }
 
     fn history(
@@ -360,12 +311,7 @@ impl DocumentStore for PostgresStore {
         offset: usize,
         limit: usize,
     ) -> Result<Option<HistoryPage>> {
-        self.snapshot(|conn| {
-            let Some(row) = resolve_row(conn, reference, locale)? else {
-                return Ok(None);
-            };
-            history::page(conn, row.id, row.version, offset, limit).map(Some)
-        })
+        self.snapshot(|conn| documents::history(conn, reference, locale, offset, limit))
     }
 
     fn revision(
@@ -374,10 +320,7 @@ impl DocumentStore for PostgresStore {
         locale: Option<&Locale>,
         version: Version,
     ) -> Result<Option<Revision>> {
-        self.snapshot(|conn| match resolve_row(conn, reference, locale)? {
-            Some(row) => history::revision(conn, row.id, version),
-            None => Ok(None),
-        })
+        self.snapshot(|conn| documents::revision(conn, reference, locale, version))
     }
 
     fn diff(
@@ -387,14 +330,8 @@ impl DocumentStore for PostgresStore {
         from: Version,
         to: Version,
     ) -> Result<RevisionDiff> {
-        let (old, new, translation) = self.snapshot(|conn| {
-            let row =
-                resolve_row(conn, reference, locale)?.ok_or_else(|| unknown_document(reference))?;
-            let old =
-                history::revision(conn, row.id, from)?.ok_or_else(|| unknown_revision(from))?;
-            let new = history::revision(conn, row.id, to)?.ok_or_else(|| unknown_revision(to))?;
-            Ok((old, new, row.locale != DEFAULT_ROW))
-        })?;
-        Ok(crate::history::diff(old, new, translation))
+        let read =
+            self.snapshot(|conn| documents::diff_revisions(conn, reference, locale, from, to))?;
+        Ok(documents::diff(read))
     }
 }

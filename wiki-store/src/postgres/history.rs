@@ -2,32 +2,36 @@
 //! [`crate::history::diff`]).
 
 use crate::Result;
-use crate::model::history::{HistoryPage, Revision, RevisionInfo};
+use crate::flow::documents::RevisionReads;
+use crate::model::history::{Revision, RevisionInfo};
 use crate::model::version::Version;
 use crate::postgres::convert::{RowExt, unsigned};
 use crate::postgres::documents::{version, version_columns};
 use crate::postgres::pool::Conn;
 use crate::stored::{from_ms, to_i64};
 
-pub(crate) fn page(
-    conn: &mut Conn,
-    row_id: i64,
-    current: Version,
-    offset: usize,
-    limit: usize,
-) -> Result<HistoryPage> {
-    let total: i64 = conn
-        .query_one(
-            "SELECT count(*) FROM revisions WHERE document_id = $1",
-            &[&row_id],
+impl RevisionReads for Conn {
+    fn revision_count(&mut self, row_id: i64) -> Result<u64> {
+        let total: i64 = self
+            .query_one(
+                "SELECT count(*) FROM revisions WHERE document_id = $1",
+                &[&row_id],
+            )?
+            .col(0)?;
+        unsigned(total, "revision count")
+    }
+
+    fn revision_infos(
+        &mut self,
+        row_id: i64,
+        offset: usize,
+        limit: usize,
+    ) -> Result<Vec<RevisionInfo>> {
+        self.query(
+            "SELECT major, minor, author, saved_ms, comment FROM revisions WHERE document_id = $1 \
+             ORDER BY major DESC, minor DESC LIMIT $2 OFFSET $3",
+            &[&row_id, &to_i64(limit), &to_i64(offset)],
         )?
-        .col(0)?;
-    let rows = conn.query(
-        "SELECT major, minor, author, saved_ms, comment FROM revisions WHERE document_id = $1 \
-         ORDER BY major DESC, minor DESC LIMIT $2 OFFSET $3",
-        &[&row_id, &to_i64(limit), &to_i64(offset)],
-    )?;
-    let revisions = rows
         .iter()
         .map(|row| {
             Ok(RevisionInfo {
@@ -37,35 +41,31 @@ pub(crate) fn page(
                 comment: row.col(4)?,
             })
         })
-        .collect::<Result<Vec<_>>>()?;
-    Ok(HistoryPage {
-        current,
-        total: unsigned(total, "revision count")?,
-        revisions,
-    })
-}
+        .collect()
+    }
 
-pub(crate) fn revision(conn: &mut Conn, row_id: i64, version: Version) -> Result<Option<Revision>> {
-    let (major, minor) = version_columns(version);
-    conn.query_opt(
-        "SELECT author, saved_ms, comment, title, content, syntax, hidden, structure FROM revisions \
-         WHERE document_id = $1 AND major = $2 AND minor = $3",
-        &[&row_id, &major, &minor],
-    )?
-    .map(|row| {
-        Ok(Revision {
-            info: RevisionInfo {
-                version,
-                author: row.col(0)?,
-                date: from_ms(row.col(1)?),
-                comment: row.col(2)?,
-            },
-            title: row.col(3)?,
-            content: row.col(4)?,
-            syntax: row.col(5)?,
-            hidden: row.col(6)?,
-            structure: crate::structure::decode(row.col::<Option<String>>(7)?.as_deref())?,
+    fn revision(&mut self, row_id: i64, version: Version) -> Result<Option<Revision>> {
+        let (major, minor) = version_columns(version);
+        self.query_opt(
+            "SELECT author, saved_ms, comment, title, content, syntax, hidden, structure FROM revisions \
+             WHERE document_id = $1 AND major = $2 AND minor = $3",
+            &[&row_id, &major, &minor],
+        )?
+        .map(|row| {
+            Ok(Revision {
+                info: RevisionInfo {
+                    version,
+                    author: row.col(0)?,
+                    date: from_ms(row.col(1)?),
+                    comment: row.col(2)?,
+                },
+                title: row.col(3)?,
+                content: row.col(4)?,
+                syntax: row.col(5)?,
+                hidden: row.col(6)?,
+                structure: crate::structure::decode(row.col::<Option<String>>(7)?.as_deref())?,
+            })
         })
-    })
-    .transpose()
+        .transpose()
+    }
 }

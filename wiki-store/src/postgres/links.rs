@@ -2,12 +2,13 @@
 
 use crate::Result;
 use crate::api::LinkStore;
+use crate::flow::documents::DocumentReads;
 use crate::model::link::{Backlink, BacklinkPage, LinkTarget};
 use crate::model::locale::Locale;
 use crate::model::search::WikiScope;
 use crate::postgres::PostgresStore;
 use crate::postgres::convert::RowExt;
-use crate::postgres::documents::{key, resolve_row};
+use crate::postgres::documents::key;
 use crate::reference::DocumentReference;
 use crate::scan::{cut, probe_limit};
 use crate::stored::{self, to_i64};
@@ -19,7 +20,7 @@ impl LinkStore for PostgresStore {
         locale: Option<&Locale>,
     ) -> Result<Option<Vec<LinkTarget>>> {
         self.snapshot(|conn| {
-            let Some(row) = resolve_row(conn, reference, locale)? else {
+            let Some(row) = conn.resolve_row(reference, locale)? else {
                 return Ok(None);
             };
             let rows = conn.query(

@@ -4,8 +4,9 @@
 //! Layout: `pool` (bounded connections with their prepared statements), `write` (transactions,
 //! row locks, bounded retries, the change sequence), `feed` (LISTEN/NOTIFY across processes and
 //! the in-memory commit marker), `migrations` + `sql/` (schema), then one file per aggregate
-//! implementing its trait from [`crate::api`] by executing what the backend-neutral rules
-//! (`crate::plan` and its siblings) decide, as the SQLite backend does. Full-text search is
+//! implementing its trait from [`crate::api`] and the row traits of `crate::flow` (the one
+//! sequence of each read and write, over the backend-neutral rules of `crate::plan` and its
+//! siblings), as the SQLite backend does. Full-text search is
 //! PostgreSQL's own: a `tsvector` per row kept by a trigger in the writing transaction, a GIN
 //! index, `ts_rank` with the title weighted over the content, `ts_headline` snippets.
 //!

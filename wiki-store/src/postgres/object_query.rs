@@ -15,7 +15,7 @@
 use crate::Result;
 use crate::model::wiki::WikiId;
 use crate::objects::coerce::StoredValue;
-use crate::objects::query::{CheckedQuery, FilterOp, SortOrder};
+use crate::objects::query::{CheckedQuery, FilterOp, SortOrder, like_pattern};
 use crate::postgres::binds::Binds;
 use crate::stored::{corrupt, to_i64};
 
@@ -163,20 +163,6 @@ pub(crate) fn compile(wiki: &WikiId, query: &CheckedQuery, limit: usize) -> Comp
         binds.len() + 1
     );
     CompiledQuery { sql, binds }
-}
-
-/// `%needle%` with `\`, `%` and `_` escaped, for `ILIKE` (whose escape is `\`).
-fn like_pattern(needle: &str) -> String {
-    let mut pattern = String::with_capacity(needle.len() + 2);
-    pattern.push('%');
-    for c in needle.chars() {
-        if matches!(c, '\\' | '%' | '_') {
-            pattern.push('\\');
-        }
-        pattern.push(c);
-    }
-    pattern.push('%');
-    pattern
 }
 
 #[cfg(test)]

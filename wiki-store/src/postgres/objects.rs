@@ -4,30 +4,25 @@ use std::collections::{BTreeMap, HashMap};
 
 use crate::Result;
 use crate::api::ObjectStore;
+use crate::flow::objects::{self, ObjectReads, ObjectRows, StoredObject};
 use crate::model::class::ClassDefinition;
 use crate::model::document::SaveOutcome;
-use crate::model::locale::Locale;
 use crate::model::object::{
-    ClassChange, ClassUsage, FieldChange, FieldValue, ObjectDelete, ObjectHit, ObjectPage,
-    ObjectRecord, ObjectWrite, ObjectWriteOutcome,
+    ClassChange, ClassUsage, FieldValue, ObjectDelete, ObjectHit, ObjectPage, ObjectRecord,
+    ObjectWrite, ObjectWriteOutcome,
 };
 use crate::model::wiki::WikiId;
 use crate::objects::coerce::StoredValue;
-use crate::objects::query::{ObjectQuery, SCAN_CEILING, check_query};
-use crate::plan::class::{
-    PlannedChange, class_reference, plan_field_change, validate_class_change,
-};
-use crate::plan::document::all_unchanged;
+use crate::objects::query::{ObjectQuery, SCAN_CEILING};
+use crate::plan::class::{PlannedChange, validate_class_change};
 use crate::plan::object::{
-    NewValue, coerce_values, holds_values, object_touch, unknown_class, unknown_object,
-    validate_object_delete, validate_object_write, visible_values,
+    NewValue, holds_values, validate_object_delete, validate_object_writes, visible_values,
 };
-use crate::plan::owner::Touch;
 use crate::postgres::PostgresStore;
 use crate::postgres::convert::{RowExt, unsigned};
 use crate::postgres::documents::{key, version};
 use crate::postgres::object_query::{compile, stored_value, value_columns};
-use crate::postgres::owner::{self, lock_owner, require_document, require_locked};
+use crate::postgres::owner::require_document;
 use crate::postgres::pool::Conn;
 use crate::postgres::write::WriteTx;
 use crate::reference::DocumentReference;
@@ -41,14 +36,8 @@ impl ObjectStore for PostgresStore {
 
     fn change_class(&self, change: &ClassChange) -> Result<SaveOutcome> {
         let touch = validate_class_change(change, &self.config().limits)?;
-        let locale = self.config().default_locale.clone();
-        self.write(|tx| {
-            let outcome = change_class_in(tx, &touch, &change.change, &locale)?;
-            if matches!(outcome, SaveOutcome::Unchanged { .. }) {
-                tx.nothing_changed();
-            }
-            Ok(outcome)
-        })
+        let locale = &self.config().default_locale;
+        self.write(|tx| objects::change_class(tx, &touch, &change.change, locale))
     }
 
     fn class_usage(&self, wiki: &WikiId) -> Result<Vec<ClassUsage>> {
@@ -70,40 +59,7 @@ impl ObjectStore for PostgresStore {
     }
 
     fn objects(&self, reference: &DocumentReference) -> Result<Vec<ObjectRecord>> {
-        self.snapshot(|conn| {
-            let document_id = require_document(conn, reference)?;
-            let rows = conn.query(
-                "SELECT o.id, o.class, o.number, v.field, v.text_value, v.int_value, v.real_value \
-                 FROM objects o LEFT JOIN object_values v ON v.object_id = o.id \
-                 WHERE o.document_id = $1 ORDER BY o.class, o.number",
-                &[&document_id],
-            )?;
-            // One entry per object, in order, with its stored values.
-            let mut objects: Vec<StoredObject> = Vec::new();
-            for row in &rows {
-                let id: i64 = row.col(0)?;
-                if objects.last().is_none_or(|(last, ..)| *last != id) {
-                    objects.push((id, row.col(1)?, object_number(row.col(2)?)?, Vec::new()));
-                }
-                if let (Some(field), Some((.., values))) =
-                    (row.col::<Option<String>>(3)?, objects.last_mut())
-                {
-                    values.push((field, stored_value(row.col(4)?, row.col(5)?, row.col(6)?)?));
-                }
-            }
-            let mut classes = ClassCache::default();
-            objects
-                .into_iter()
-                .map(|(_, class, number, values)| {
-                    let definition = classes.get(conn, reference.wiki(), &class)?;
-                    Ok(ObjectRecord {
-                        number,
-                        values: visible_values(definition, values),
-                        class,
-                    })
-                })
-                .collect()
-        })
+        self.snapshot(|conn| objects::objects(conn, reference))
     }
 
     fn write_object(&self, write: &ObjectWrite) -> Result<ObjectWriteOutcome> {
@@ -114,48 +70,15 @@ impl ObjectStore for PostgresStore {
     }
 
     fn write_objects(&self, writes: &[ObjectWrite]) -> Result<Vec<ObjectWriteOutcome>> {
-        let prepared = writes
-            .iter()
-            .map(|write| Ok((write, validate_object_write(write, &self.config().limits)?)))
-            .collect::<Result<Vec<_>>>()?;
-        let locale = self.config().default_locale.clone();
-        self.write(|tx| {
-            let outcomes = prepared
-                .iter()
-                .map(|(write, class)| {
-                    write_object_in(
-                        tx,
-                        &object_touch(write),
-                        class,
-                        write.number,
-                        &write.values,
-                        &locale,
-                    )
-                })
-                .collect::<Result<Vec<_>>>()?;
-            if all_unchanged(outcomes.iter().map(|outcome| &outcome.document)) {
-                tx.nothing_changed();
-            }
-            Ok(outcomes)
-        })
+        let prepared = validate_object_writes(writes, &self.config().limits)?;
+        let locale = &self.config().default_locale;
+        self.write(|tx| objects::write_objects(tx, &prepared, locale))
     }
 
     fn delete_object(&self, delete: &ObjectDelete) -> Result<SaveOutcome> {
         let (class, touch) = validate_object_delete(delete, &self.config().limits)?;
-        let locale = self.config().default_locale.clone();
-        self.write(|tx| {
-            let document_id = require_locked(tx, &delete.reference)?;
-            let object_id = require_object(
-                tx,
-                document_id,
-                &class.local(),
-                delete.number,
-                &delete.reference,
-            )?;
-            let (_, touched) = owner::touch(tx, &touch, &locale)?;
-            tx.execute("DELETE FROM objects WHERE id = $1", &[&object_id])?;
-            Ok(touched.outcome())
-        })
+        let locale = &self.config().default_locale;
+        self.write(|tx| objects::delete_object(tx, delete, &class, &touch, locale))
     }
 
     fn query_objects(
@@ -166,17 +89,8 @@ impl ObjectStore for PostgresStore {
         limit: usize,
         authorize: &mut dyn FnMut(&DocumentReference) -> bool,
     ) -> Result<ObjectPage> {
-        let class_document = class_reference(&query.class, wiki)?;
         self.snapshot(|conn| {
-            let class = load_class(conn, &class_document, false)?
-                .ok_or_else(|| unknown_class(&class_document))?;
-            let checked = check_query(
-                &class,
-                &ObjectQuery {
-                    class: class.name.clone(),
-                    ..query.clone()
-                },
-            )?;
+            let (class, checked) = objects::checked_query(conn, wiki, query)?;
             // Denied candidates do not count towards the ceiling: batches are read (in the one
             // snapshot) until SCAN_CEILING authorized objects are counted, the candidates run
             // out, or the examination budget ends.
@@ -223,12 +137,129 @@ impl ObjectStore for PostgresStore {
                     reference,
                 })
                 .collect();
-            Ok(ObjectPage {
-                hits,
-                total: scan.total(),
-                truncated: scan.cut(),
-            })
+            Ok(objects::page(hits, &scan))
         })
+    }
+}
+
+impl ObjectReads for Conn {
+    fn load_class(
+        &mut self,
+        class_document: &DocumentReference,
+    ) -> Result<Option<ClassDefinition>> {
+        load_class(self, class_document, false)
+    }
+
+    fn require_document(&mut self, reference: &DocumentReference) -> Result<i64> {
+        require_document(self, reference)
+    }
+
+    fn stored_objects(&mut self, document_id: i64) -> Result<Vec<StoredObject>> {
+        let rows = self.query(
+            "SELECT o.id, o.class, o.number, v.field, v.text_value, v.int_value, v.real_value \
+             FROM objects o LEFT JOIN object_values v ON v.object_id = o.id \
+             WHERE o.document_id = $1 ORDER BY o.class, o.number",
+            &[&document_id],
+        )?;
+        // One entry per object, in order, with its stored values; the object's columns are
+        // decoded once, on its first row.
+        let mut objects: Vec<StoredObject> = Vec::new();
+        let mut last = None;
+        for row in &rows {
+            let id: i64 = row.col(0)?;
+            if last != Some(id) {
+                last = Some(id);
+                objects.push((row.col(1)?, object_number(row.col(2)?)?, Vec::new()));
+            }
+            if let (Some(field), Some((.., values))) =
+                (row.col::<Option<String>>(3)?, objects.last_mut())
+            {
+                values.push((field, stored_value(row.col(4)?, row.col(5)?, row.col(6)?)?));
+            }
+        }
+        Ok(objects)
+    }
+}
+
+impl ObjectRows for WriteTx<'_> {
+    fn load_class(
+        &mut self,
+        class_document: &DocumentReference,
+        share: bool,
+    ) -> Result<Option<ClassDefinition>> {
+        load_class(self, class_document, share)
+    }
+
+    fn object_id(&mut self, document_id: i64, class: &str, number: u32) -> Result<Option<i64>> {
+        self.query_opt(
+            "SELECT id FROM objects WHERE document_id = $1 AND class = $2 AND number = $3",
+            &[&document_id, &class, &i64::from(number)],
+        )?
+        .map(|row| row.col(0))
+        .transpose()
+    }
+
+    fn holds_values(&mut self, object_id: i64, values: &[NewValue<'_>]) -> Result<bool> {
+        let stored = values_of(self, &[object_id])?
+            .remove(&object_id)
+            .unwrap_or_default();
+        let stored: HashMap<String, StoredValue> = stored.into_iter().collect();
+        holds_values(values, |field| Ok(stored.get(field).cloned()))
+    }
+
+    fn insert_object(&mut self, document_id: i64, class: &str) -> Result<(i64, u32)> {
+        let row = self.query_one(
+            "INSERT INTO objects (document_id, class, number) VALUES ($1, $2, \
+             (SELECT coalesce(max(number), -1) + 1 FROM objects WHERE document_id = $1 AND class = $2)) \
+             RETURNING id, number",
+            &[&document_id, &class],
+        )?;
+        Ok((row.col::<i64>(0)?, object_number(row.col(1)?)?))
+    }
+
+    fn write_values(&mut self, object_id: i64, values: &[NewValue<'_>]) -> Result<()> {
+        write_values(self, object_id, values)
+    }
+
+    fn delete_object(&mut self, object_id: i64) -> Result<()> {
+        self.execute("DELETE FROM objects WHERE id = $1", &[&object_id])?;
+        Ok(())
+    }
+
+    fn change_field(&mut self, document_id: i64, change: PlannedChange<'_>) -> Result<()> {
+        match change {
+            PlannedChange::Upsert {
+                name,
+                field_type,
+                pretty_name,
+                attributes,
+            } => upsert_field(
+                self,
+                document_id,
+                name,
+                field_type,
+                pretty_name,
+                &attributes,
+            )?,
+            PlannedChange::Modify {
+                name,
+                pretty_name,
+                attributes,
+            } => {
+                self.execute(
+                    "UPDATE class_fields SET attributes = $3, pretty_name = CASE WHEN $4 THEN $5 ELSE pretty_name END \
+                     WHERE document_id = $1 AND name = $2",
+                    &[&document_id, &name, &attributes, &pretty_name.is_some(), &pretty_name.flatten()],
+                )?;
+            }
+            PlannedChange::Disable { name } => {
+                self.execute(
+                    "UPDATE class_fields SET disabled = true WHERE document_id = $1 AND name = $2",
+                    &[&document_id, &name],
+                )?;
+            }
+        }
+        Ok(())
     }
 }
 
@@ -296,116 +327,6 @@ pub(crate) fn upsert_field(
         &[&document_id, &name, &field_type, &pretty_name, &attributes],
     )?;
     Ok(())
-}
-
-/// Applies a field change: the class document is locked, the change checked against the class
-/// as it is then, the document saved, then the field row changes. A modification that leaves
-/// the field as it is writes nothing and returns [`SaveOutcome::Unchanged`] (after the
-/// compare-and-set check).
-pub(crate) fn change_class_in(
-    tx: &mut WriteTx<'_>,
-    touch: &Touch<'_>,
-    change: &FieldChange,
-    locale: &Locale,
-) -> Result<SaveOutcome> {
-    lock_owner(tx, touch.reference)?;
-    let class = load_class(tx, touch.reference, false)?;
-    let Some(planned) = plan_field_change(class.as_ref(), touch.reference, change)? else {
-        let version = owner::untouched(tx, touch)?
-            .ok_or_else(|| corrupt("class without its document row"))?;
-        return Ok(SaveOutcome::Unchanged { version });
-    };
-    let (document_id, touched) = owner::touch(tx, touch, locale)?;
-    match planned {
-        PlannedChange::Upsert {
-            name,
-            field_type,
-            pretty_name,
-            attributes,
-        } => upsert_field(tx, document_id, name, field_type, pretty_name, &attributes)?,
-        PlannedChange::Modify {
-            name,
-            pretty_name,
-            attributes,
-        } => {
-            tx.execute(
-                "UPDATE class_fields SET attributes = $3, pretty_name = CASE WHEN $4 THEN $5 ELSE pretty_name END \
-                 WHERE document_id = $1 AND name = $2",
-                &[&document_id, &name, &attributes, &pretty_name.is_some(), &pretty_name.flatten()],
-            )?;
-        }
-        PlannedChange::Disable { name } => {
-            tx.execute(
-                "UPDATE class_fields SET disabled = true WHERE document_id = $1 AND name = $2",
-                &[&document_id, &name],
-            )?;
-        }
-    }
-    Ok(touched.outcome())
-}
-
-/// Creates or updates one object: the owning document is locked, the class (held `FOR SHARE`)
-/// and every value are checked before anything is written, then the document is saved, then
-/// the object and its values. An update whose values (and title) are already stored writes
-/// nothing: the outcome's document is then [`SaveOutcome::Unchanged`], and the caller decides
-/// whether the whole transaction was a no-op.
-pub(crate) fn write_object_in(
-    tx: &mut WriteTx<'_>,
-    touch: &Touch<'_>,
-    class_document: &DocumentReference,
-    number: Option<u32>,
-    values: &BTreeMap<String, String>,
-    locale: &Locale,
-) -> Result<ObjectWriteOutcome> {
-    let document_id = lock_owner(tx, touch.reference)?;
-    let class =
-        load_class(tx, class_document, true)?.ok_or_else(|| unknown_class(class_document))?;
-    let coerced = coerce_values(&class, values, number.is_none())?;
-    let existing = match number {
-        Some(number) => {
-            let document_id =
-                document_id.ok_or_else(|| unknown_object(&class.name, number, touch.reference))?;
-            Some((
-                require_object(tx, document_id, &class.name, number, touch.reference)?,
-                number,
-            ))
-        }
-        None => None,
-    };
-    if let Some((object_id, number)) = existing {
-        let stored = values_of(tx, &[object_id])?
-            .remove(&object_id)
-            .unwrap_or_default();
-        let stored: HashMap<String, StoredValue> = stored.into_iter().collect();
-        if holds_values(&coerced, |field| Ok(stored.get(field).cloned()))?
-            && let Some(version) = owner::untouched(tx, touch)?
-        {
-            return Ok(ObjectWriteOutcome {
-                number,
-                created_object: false,
-                document: SaveOutcome::Unchanged { version },
-            });
-        }
-    }
-    let (document_id, touched) = owner::touch(tx, touch, locale)?;
-    let (object_id, number) = match existing {
-        Some(found) => found,
-        None => {
-            let row = tx.query_one(
-                "INSERT INTO objects (document_id, class, number) VALUES ($1, $2, \
-                 (SELECT coalesce(max(number), -1) + 1 FROM objects WHERE document_id = $1 AND class = $2)) \
-                 RETURNING id, number",
-                &[&document_id, &class.name],
-            )?;
-            (row.col::<i64>(0)?, object_number(row.col(1)?)?)
-        }
-    };
-    write_values(tx, object_id, &coerced)?;
-    Ok(ObjectWriteOutcome {
-        number,
-        created_object: existing.is_none(),
-        document: touched.outcome(),
-    })
 }
 
 /// Sets the given fields of an object and clears those whose new value is `None` (others keep
@@ -487,47 +408,4 @@ pub(crate) fn read_values(
         .remove(&object_id)
         .unwrap_or_default();
     Ok(visible_values(class, stored))
-}
-
-fn require_object(
-    conn: &mut Conn,
-    document_id: i64,
-    class: &str,
-    number: u32,
-    reference: &DocumentReference,
-) -> Result<i64> {
-    conn.query_opt(
-        "SELECT id FROM objects WHERE document_id = $1 AND class = $2 AND number = $3",
-        &[&document_id, &class, &i64::from(number)],
-    )?
-    .map(|row| row.col(0))
-    .transpose()?
-    .ok_or_else(|| unknown_object(class, number, reference))
-}
-
-/// An object as listed: id, class, number and stored values.
-type StoredObject = (i64, String, u32, Vec<(String, StoredValue)>);
-
-/// Class definitions looked up once per listing.
-#[derive(Default)]
-pub(crate) struct ClassCache {
-    loaded: HashMap<String, Option<ClassDefinition>>,
-}
-
-impl ClassCache {
-    pub(crate) fn get(
-        &mut self,
-        conn: &mut Conn,
-        wiki: &WikiId,
-        class: &str,
-    ) -> Result<Option<&ClassDefinition>> {
-        if !self.loaded.contains_key(class) {
-            let definition = match class_reference(class, wiki) {
-                Ok(reference) => load_class(conn, &reference, false)?,
-                Err(_) => None,
-            };
-            self.loaded.insert(class.to_owned(), definition);
-        }
-        Ok(self.loaded.get(class).and_then(Option::as_ref))
-    }
 }

@@ -4,13 +4,12 @@ use postgres::Row;
 
 use crate::Result;
 use crate::api::RightsStore;
+use crate::flow::rights::{self, RightsRows};
 use crate::model::rights::{Right, RightRule, RightScope, Subject};
 use crate::model::wiki::WikiId;
-use crate::plan::account::{rights_changed, unknown_rule};
-use crate::plan::wiki::unknown_wiki;
 use crate::postgres::PostgresStore;
 use crate::postgres::convert::RowExt;
-use crate::postgres::users::require_subject;
+use crate::postgres::write::WriteTx;
 use crate::rights::{GroupMembership, RightsSnapshot};
 use crate::stored::{StoredRule, scope_columns, subject_of, subject_parts};
 
@@ -18,58 +17,11 @@ const RULE_COLUMNS: &str = "wiki, space, page, subject_kind, subject, right_name
 
 impl RightsStore for PostgresStore {
     fn set_right(&self, rule: &RightRule) -> Result<()> {
-        let (wiki, space, page) = scope_columns(&rule.scope);
-        let (kind, subject) = subject_parts(&rule.subject);
-        self.write(|tx| {
-            // Held FOR SHARE, so the wiki and the subject cannot be deleted under the rule.
-            if tx
-                .query_opt("SELECT 1 FROM wikis WHERE id = $1 FOR SHARE", &[&wiki])?
-                .is_none()
-            {
-                return Err(unknown_wiki(rule.scope.wiki()));
-            }
-            require_subject(tx, &rule.subject)?;
-            let changed = tx.execute(
-                "INSERT INTO rights (wiki, space, page, subject_kind, subject, right_name, effect) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7) \
-                 ON CONFLICT (wiki, space, page, subject_kind, subject, right_name) \
-                 DO UPDATE SET effect = excluded.effect WHERE rights.effect <> excluded.effect",
-                &[
-                    &wiki,
-                    &space,
-                    &page,
-                    &kind,
-                    &subject,
-                    &rule.right.as_str(),
-                    &rule.effect.as_str(),
-                ],
-            )?;
-            if changed == 0 {
-                tx.nothing_changed();
-            } else {
-                let (wiki, event) = rights_changed(rule.scope.wiki());
-                tx.emit(wiki, event);
-            }
-            Ok(())
-        })
+        self.write(|tx| rights::set(tx, rule))
     }
 
     fn remove_right(&self, scope: &RightScope, subject: &Subject, right: Right) -> Result<()> {
-        let (wiki, space, page) = scope_columns(scope);
-        let (kind, name) = subject_parts(subject);
-        self.write(|tx| {
-            let removed = tx.execute(
-                "DELETE FROM rights WHERE wiki = $1 AND space = $2 AND page = $3 \
-                 AND subject_kind = $4 AND subject = $5 AND right_name = $6",
-                &[&wiki, &space, &page, &kind, &name, &right.as_str()],
-            )?;
-            if removed == 0 {
-                return Err(unknown_rule(scope, subject, right));
-            }
-            let (wiki, event) = rights_changed(scope.wiki());
-            tx.emit(wiki, event);
-            Ok(())
-        })
+        self.write(|tx| rights::remove(tx, scope, subject, right))
     }
 
     fn list_rights(&self, wiki: &WikiId) -> Result<Vec<RightRule>> {
@@ -117,6 +69,49 @@ impl RightsStore for PostgresStore {
                 .collect::<Result<Vec<String>>>()?;
             Ok(RightsSnapshot::new(rules, memberships, registered))
         })
+    }
+}
+
+impl RightsRows for WriteTx<'_> {
+    fn hold_wiki(&mut self, wiki: &WikiId) -> Result<bool> {
+        Ok(self
+            .query_opt(
+                "SELECT 1 FROM wikis WHERE id = $1 FOR SHARE",
+                &[&wiki.as_str()],
+            )?
+            .is_some())
+    }
+
+    fn upsert_rule(&mut self, rule: &RightRule) -> Result<bool> {
+        let (wiki, space, page) = scope_columns(&rule.scope);
+        let (kind, subject) = subject_parts(&rule.subject);
+        let changed = self.execute(
+            "INSERT INTO rights (wiki, space, page, subject_kind, subject, right_name, effect) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7) \
+             ON CONFLICT (wiki, space, page, subject_kind, subject, right_name) \
+             DO UPDATE SET effect = excluded.effect WHERE rights.effect <> excluded.effect",
+            &[
+                &wiki,
+                &space,
+                &page,
+                &kind,
+                &subject,
+                &rule.right.as_str(),
+                &rule.effect.as_str(),
+            ],
+        )?;
+        Ok(changed > 0)
+    }
+
+    fn delete_rule(&mut self, scope: &RightScope, subject: &Subject, right: Right) -> Result<bool> {
+        let (wiki, space, page) = scope_columns(scope);
+        let (kind, name) = subject_parts(subject);
+        let removed = self.execute(
+            "DELETE FROM rights WHERE wiki = $1 AND space = $2 AND page = $3 \
+             AND subject_kind = $4 AND subject = $5 AND right_name = $6",
+            &[&wiki, &space, &page, &kind, &name, &right.as_str()],
+        )?;
+        Ok(removed > 0)
     }
 }
 

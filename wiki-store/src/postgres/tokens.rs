@@ -4,39 +4,20 @@ use time::OffsetDateTime;
 
 use crate::Result;
 use crate::api::TokenStore;
+use crate::flow::tokens::{self, TokenRows};
 use crate::model::token::{IssuedToken, TokenInfo};
-use crate::plan::account::{unknown_token, unknown_user, validate_token_request};
+use crate::plan::account::validate_token_request;
 use crate::postgres::PostgresStore;
 use crate::postgres::convert::RowExt;
-use crate::postgres::users::{accounts_changed, user_exists_locked};
-use crate::secret::token;
-use crate::stored::{from_ms, now_ms, to_ms};
+use crate::postgres::write::WriteTx;
+use crate::secret::token::{self, GeneratedToken};
+use crate::stored::{from_ms, to_ms};
 
 impl TokenStore for PostgresStore {
     fn create_token(&self, user: &str, label: &str) -> Result<IssuedToken> {
         let label = validate_token_request(user, label)?;
         let generated = token::generate();
-        self.write(|tx| {
-            if !user_exists_locked(tx, user)? {
-                return Err(unknown_user(user));
-            }
-            let created = now_ms();
-            tx.execute(
-                "INSERT INTO api_tokens (prefix, digest, user_name, label, created_ms) VALUES ($1, $2, $3, $4, $5)",
-                &[&generated.prefix, &generated.digest.0.as_slice(), &user, &label, &created],
-            )?;
-            accounts_changed(tx);
-            Ok(IssuedToken {
-                token: generated.clear.clone(),
-                info: TokenInfo {
-                    prefix: generated.prefix.clone(),
-                    user: user.to_owned(),
-                    label: label.to_owned(),
-                    created: from_ms(created),
-                    last_used: None,
-                },
-            })
-        })
+        self.write(|tx| tokens::create(tx, &generated, user, label))
     }
 
     fn list_tokens(&self, user: Option<&str>) -> Result<Vec<TokenInfo>> {
@@ -61,14 +42,7 @@ impl TokenStore for PostgresStore {
     }
 
     fn revoke_token(&self, prefix: &str) -> Result<()> {
-        self.write(|tx| {
-            let removed = tx.execute("DELETE FROM api_tokens WHERE prefix = $1", &[&prefix])?;
-            if removed == 0 {
-                return Err(unknown_token(prefix));
-            }
-            accounts_changed(tx);
-            Ok(())
-        })
+        self.write(|tx| tokens::revoke(tx, prefix))
     }
 
     /// One statement in its own transaction, outside the write path: it neither advances the
@@ -103,5 +77,25 @@ impl TokenStore for PostgresStore {
                 .transpose()?;
             Ok(presented.authenticate(stored))
         })
+    }
+}
+
+impl TokenRows for WriteTx<'_> {
+    fn insert_token(
+        &mut self,
+        token: &GeneratedToken,
+        user: &str,
+        label: &str,
+        created_ms: i64,
+    ) -> Result<()> {
+        self.execute(
+            "INSERT INTO api_tokens (prefix, digest, user_name, label, created_ms) VALUES ($1, $2, $3, $4, $5)",
+            &[&token.prefix, &token.digest.0.as_slice(), &user, &label, &created_ms],
+        )?;
+        Ok(())
+    }
+
+    fn delete_token(&mut self, prefix: &str) -> Result<bool> {
+        Ok(self.execute("DELETE FROM api_tokens WHERE prefix = $1", &[&prefix])? > 0)
     }
 }

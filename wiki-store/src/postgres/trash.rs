@@ -7,23 +7,18 @@ use postgres::Row;
 
 use crate::Result;
 use crate::api::TrashStore;
+use crate::flow::trash::{self, TrashRows};
 use crate::model::trash::{DocumentDelete, TrashEntry, TrashId};
 use crate::model::version::Version;
 use crate::model::wiki::WikiId;
-use crate::plan::document::check_expected;
-use crate::plan::trash::{
-    attachment_exists, deleted_event, document_exists, missing_document, restore_comment,
-    restore_touch, restored_event, unknown_entry, validate_delete,
-};
+use crate::plan::trash::{restored_event, validate_delete};
 use crate::postgres::PostgresStore;
-use crate::postgres::attachments::attachment_id;
 use crate::postgres::convert::RowExt;
-use crate::postgres::documents::{key, lock_row, version, version_columns};
-use crate::postgres::owner::{self, require_locked};
+use crate::postgres::documents::{key, version, version_columns};
 use crate::postgres::pool::Conn;
 use crate::postgres::write::WriteTx;
 use crate::reference::DocumentReference;
-use crate::stored::{self, DEFAULT_ROW, corrupt, from_ms, now_ms};
+use crate::stored::{self, DEFAULT_ROW, corrupt, from_ms};
 
 const ENTRY_COLUMNS: &str = "id, wiki, space, name, attachment, version_major, version_minor, deleted_by, comment, deleted_ms";
 const DOCUMENT_COLUMNS: &str = "locale, language, title, content, syntax, hidden, creator, author, created_ms, \
@@ -38,24 +33,7 @@ const VALUE_COLUMNS: &str = "field, text_value, int_value, real_value, number";
 impl TrashStore for PostgresStore {
     fn delete_document(&self, delete: &DocumentDelete) -> Result<TrashEntry> {
         validate_delete(delete, &self.config().limits)?;
-        self.write(|tx| {
-            let reference = &delete.reference;
-            let row = lock_row(tx, reference, DEFAULT_ROW)?;
-            check_expected(delete.expected, row.as_ref().map(|row| row.version))?;
-            let row = row.ok_or_else(|| missing_document(reference))?;
-            let entry = insert_entry(
-                tx,
-                reference,
-                None,
-                row.version,
-                &delete.author,
-                &delete.comment,
-            )?;
-            move_document_out(tx, entry.id, reference, row.id)?;
-            let (wiki, event) = deleted_event(reference);
-            tx.emit(wiki, event);
-            Ok(entry)
-        })
+        self.write(|tx| trash::delete_document(tx, delete))
     }
 
     fn trash(&self, wiki: &WikiId) -> Result<Vec<TrashEntry>> {
@@ -73,33 +51,70 @@ impl TrashStore for PostgresStore {
     }
 
     fn restore(&self, id: TrashId, author: &str) -> Result<TrashEntry> {
-        let locale = self.config().default_locale.clone();
-        let limits = self.config().limits.clone();
-        self.write(|tx| {
-            // Locked, so two restores of one entry take turns and the second finds it gone.
-            let entry = tx
-                .query_opt(
-                    &format!("SELECT {ENTRY_COLUMNS} FROM trash_entries WHERE id = $1 FOR UPDATE"),
-                    &[&id.0],
-                )?
-                .ok_or_else(|| unknown_entry(id))?;
-            let entry = entry_row(&entry)?;
-            match &entry.attachment {
-                None => restore_document(tx, &entry)?,
-                Some(name) => {
-                    let comment = restore_comment(name);
-                    let touch = restore_touch(&entry.reference, author, &comment, &limits)?;
-                    let document_id = require_locked(tx, &entry.reference)?;
-                    if attachment_id(tx, document_id, name)?.is_some() {
-                        return Err(attachment_exists(name, &entry.reference));
-                    }
-                    owner::touch(tx, &touch, &locale)?;
-                    restore_attachments(tx, entry.id, document_id)?;
-                }
-            }
-            tx.execute("DELETE FROM trash_entries WHERE id = $1", &[&entry.id.0])?;
-            Ok(entry)
-        })
+        let config = self.config();
+        self.write(|tx| trash::restore(tx, id, author, &config.default_locale, &config.limits))
+    }
+}
+
+impl TrashRows for WriteTx<'_> {
+    fn insert_entry_row(
+        &mut self,
+        reference: &DocumentReference,
+        attachment: Option<&str>,
+        version: Version,
+        author: &str,
+        comment: &str,
+        deleted_ms: i64,
+    ) -> Result<i64> {
+        let (wiki, space, name) = key(reference);
+        let (major, minor) = version_columns(version);
+        self.query_one(
+            "INSERT INTO trash_entries (wiki, space, name, attachment, version_major, version_minor, deleted_by, \
+             comment, deleted_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id",
+            &[&wiki, &space, &name, &attachment, &major, &minor, &author, &comment, &deleted_ms],
+        )?
+        .col(0)
+    }
+
+    fn move_document_out(
+        &mut self,
+        entry: TrashId,
+        reference: &DocumentReference,
+        default_id: i64,
+    ) -> Result<()> {
+        move_document_out(self, entry, reference, default_id)
+    }
+
+    fn lock_entry(&mut self, id: TrashId) -> Result<Option<TrashEntry>> {
+        self.query_opt(
+            &format!("SELECT {ENTRY_COLUMNS} FROM trash_entries WHERE id = $1 FOR UPDATE"),
+            &[&id.0],
+        )?
+        .map(|row| entry_row(&row))
+        .transpose()
+    }
+
+    fn document_exists(&mut self, reference: &DocumentReference) -> Result<bool> {
+        let (wiki, space, name) = key(reference);
+        Ok(self
+            .query_opt(
+                "SELECT 1 FROM documents WHERE wiki = $1 AND space = $2 AND name = $3 LIMIT 1",
+                &[&wiki, &space, &name],
+            )?
+            .is_some())
+    }
+
+    fn move_document_in(&mut self, entry: &TrashEntry) -> Result<()> {
+        move_document_in(self, entry)
+    }
+
+    fn move_attachments_in(&mut self, entry: TrashId, document_id: i64) -> Result<()> {
+        restore_attachments(self, entry, document_id)
+    }
+
+    fn delete_entry(&mut self, id: TrashId) -> Result<()> {
+        self.execute("DELETE FROM trash_entries WHERE id = $1", &[&id.0])?;
+        Ok(())
     }
 }
 
@@ -118,7 +133,7 @@ pub(crate) fn trash_attachment(
             &[&attachment_id],
         )?
         .col(0)?;
-    let entry = insert_entry(tx, reference, Some(&name), version, author, comment)?;
+    let entry = trash::insert_entry(tx, reference, Some(&name), version, author, comment)?;
     tx.execute(
         "INSERT INTO trash_attachments (entry_id, old_id, name) SELECT $1, id, name FROM attachments WHERE id = $2",
         &[&entry.id.0, &attachment_id],
@@ -132,35 +147,6 @@ pub(crate) fn trash_attachment(
     )?;
     tx.execute("DELETE FROM attachments WHERE id = $1", &[&attachment_id])?;
     Ok(entry.id)
-}
-
-fn insert_entry(
-    tx: &mut WriteTx<'_>,
-    reference: &DocumentReference,
-    attachment: Option<&str>,
-    version: Version,
-    author: &str,
-    comment: &str,
-) -> Result<TrashEntry> {
-    let deleted = now_ms();
-    let (wiki, space, name) = key(reference);
-    let (major, minor) = version_columns(version);
-    let id: i64 = tx
-        .query_one(
-            "INSERT INTO trash_entries (wiki, space, name, attachment, version_major, version_minor, deleted_by, \
-             comment, deleted_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id",
-            &[&wiki, &space, &name, &attachment, &major, &minor, &author, &comment, &deleted],
-        )?
-        .col(0)?;
-    Ok(TrashEntry {
-        id: TrashId(id),
-        reference: reference.clone(),
-        attachment: attachment.map(str::to_owned),
-        version,
-        deleted_by: author.to_owned(),
-        comment: comment.to_owned(),
-        deleted: from_ms(deleted),
-    })
 }
 
 /// Copies every row of a document and everything hanging on it into the bin, then deletes the
@@ -227,20 +213,10 @@ fn move_document_out(
     Ok(())
 }
 
-/// Moves a bin entry's document back under new row ids; refused if the document exists again
-/// (a creation racing this restore loses to it on the unique key, or waits and is refused).
-fn restore_document(tx: &mut WriteTx<'_>, entry: &TrashEntry) -> Result<()> {
+/// Moves a bin entry's document back under new row ids (the caller checked it is absent).
+fn move_document_in(tx: &mut WriteTx<'_>, entry: &TrashEntry) -> Result<()> {
     let reference = &entry.reference;
     let (wiki, space, name) = key(reference);
-    if tx
-        .query_opt(
-            "SELECT 1 FROM documents WHERE wiki = $1 AND space = $2 AND name = $3 LIMIT 1",
-            &[&wiki, &space, &name],
-        )?
-        .is_some()
-    {
-        return Err(document_exists(reference));
-    }
     let old_rows: Vec<(i64, String)> = tx
         .query(
             "SELECT old_id, locale FROM trash_documents WHERE entry_id = $1 ORDER BY locale",

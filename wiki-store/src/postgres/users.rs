@@ -7,38 +7,23 @@
 
 use crate::Result;
 use crate::api::UserStore;
+use crate::flow::users::{self, Account, AccountReads, AccountRows, Member, StoredGroup};
 use crate::model::rights::Subject;
-use crate::model::user::{ALL_USERS_GROUP, Group, User};
+use crate::model::user::{Group, User};
 use crate::plan::account::{
-    self, all_users_group, built_in_user, group_exists as group_taken, group_of, not_a_member,
-    refuse_all_users, refuse_guest, unknown_group, unknown_user, user_exists as user_taken,
-    validate_new_group, validate_new_user, with_all_users,
+    self, built_in_user, refuse_all_users, refuse_guest, unknown_user, validate_new_group,
+    validate_new_user,
 };
 use crate::postgres::PostgresStore;
 use crate::postgres::convert::RowExt;
 use crate::postgres::pool::Conn;
 use crate::postgres::write::WriteTx;
-use crate::stored::{from_ms, now_ms, subject_parts};
+use crate::stored::from_ms;
 
 impl UserStore for PostgresStore {
     fn create_user(&self, name: &str, display_name: Option<&str>) -> Result<User> {
         let display_name = validate_new_user(name, display_name)?;
-        self.write(|tx| {
-            if user_exists(tx, name)? {
-                return Err(user_taken(name));
-            }
-            let created = now_ms();
-            tx.execute(
-                "INSERT INTO users (name, display_name, created_ms) VALUES ($1, $2, $3)",
-                &[&name, &display_name, &created],
-            )?;
-            accounts_changed(tx);
-            Ok(User {
-                name: name.to_owned(),
-                display_name: display_name.map(str::to_owned),
-                created: from_ms(created),
-            })
-        })
+        self.write(|tx| users::create_user(tx, name, display_name))
     }
 
     fn user(&self, name: &str) -> Result<User> {
@@ -70,132 +55,158 @@ impl UserStore for PostgresStore {
 
     fn delete_user(&self, name: &str) -> Result<()> {
         refuse_guest(name)?;
-        self.write(|tx| {
-            let deleted = tx.execute("DELETE FROM users WHERE name = $1", &[&name])?;
-            if deleted == 0 {
-                return Err(unknown_user(name));
-            }
-            forget_subject(tx, "user", name)?;
-            accounts_changed(tx);
-            Ok(())
-        })
+        self.write(|tx| users::delete(tx, Account::User, name))
     }
 
     fn create_group(&self, name: &str) -> Result<Group> {
         validate_new_group(name)?;
-        self.write(|tx| {
-            if group_exists(tx, name)? {
-                return Err(group_taken(name));
-            }
-            tx.execute(
-                "INSERT INTO groups (name, created_ms) VALUES ($1, $2)",
-                &[&name, &now_ms()],
-            )?;
-            accounts_changed(tx);
-            Ok(Group {
-                name: name.to_owned(),
-                users: Vec::new(),
-                groups: Vec::new(),
-            })
-        })
+        self.write(|tx| users::create_group(tx, name))
     }
 
     fn group(&self, name: &str) -> Result<Group> {
-        self.snapshot(|conn| {
-            if name == ALL_USERS_GROUP {
-                return all_users(conn);
-            }
-            if !group_exists(conn, name)? {
-                return Err(unknown_group(name));
-            }
-            load_group(conn, name)
-        })
+        self.snapshot(|conn| users::group(conn, name))
     }
 
     fn list_groups(&self) -> Result<Vec<Group>> {
-        self.snapshot(|conn| {
-            let rows = conn.query(
-                "SELECT g.name, m.member_kind, m.member FROM groups g \
-                 LEFT JOIN group_members m ON m.group_name = g.name \
-                 ORDER BY g.name, m.member_kind, m.member",
-                &[],
-            )?;
-            let mut stored: Vec<(String, Vec<(String, String)>)> = Vec::new();
-            for row in &rows {
-                let group: String = row.col(0)?;
-                if stored.last().is_none_or(|(last, _)| *last != group) {
-                    stored.push((group, Vec::new()));
-                }
-                if let (Some(kind), Some(member), Some((_, members))) = (
-                    row.col::<Option<String>>(1)?,
-                    row.col::<Option<String>>(2)?,
-                    stored.last_mut(),
-                ) {
-                    members.push((kind, member));
-                }
-            }
-            let groups = stored
-                .into_iter()
-                .map(|(name, members)| group_of(&name, members))
-                .collect();
-            Ok(with_all_users(groups, all_users(conn)?))
-        })
+        self.snapshot(users::list_groups)
     }
 
     fn delete_group(&self, name: &str) -> Result<()> {
-        self.write(|tx| {
-            let deleted = tx.execute("DELETE FROM groups WHERE name = $1", &[&name])?;
-            if deleted == 0 {
-                return Err(unknown_group(name));
-            }
-            forget_subject(tx, "group", name)?;
-            accounts_changed(tx);
-            Ok(())
-        })
+        self.write(|tx| users::delete(tx, Account::Group, name))
     }
 
     fn add_member(&self, group: &str, member: &Subject) -> Result<()> {
         refuse_all_users(group)?;
-        self.write(|tx| {
-            if !group_exists_locked(tx, group)? {
-                return Err(unknown_group(group));
-            }
-            require_subject(tx, member)?;
-            let (kind, name) = subject_parts(member);
-            let added = tx.execute(
-                "INSERT INTO group_members (group_name, member_kind, member) VALUES ($1, $2, $3) \
-                 ON CONFLICT DO NOTHING",
-                &[&group, &kind, &name],
-            )?;
-            if added == 0 {
-                tx.nothing_changed();
-            } else {
-                accounts_changed(tx);
-            }
-            Ok(())
-        })
+        self.write(|tx| users::add_member(tx, group, member))
     }
 
     fn remove_member(&self, group: &str, member: &Subject) -> Result<()> {
-        let (kind, name) = subject_parts(member);
-        self.write(|tx| {
-            let removed = tx.execute(
-                "DELETE FROM group_members WHERE group_name = $1 AND member_kind = $2 AND member = $3",
-                &[&group, &kind, &name],
-            )?;
-            if removed == 0 {
-                return Err(not_a_member(group, member));
-            }
-            accounts_changed(tx);
-            Ok(())
-        })
+        self.write(|tx| users::remove_member(tx, group, member))
     }
 }
 
-/// Queues the event that tells subscribers users, groups, memberships or tokens changed.
-pub(crate) fn accounts_changed(tx: &mut WriteTx<'_>) {
-    let (wiki, event) = account::accounts_changed();
-    tx.emit(wiki, event);
+impl AccountRows for WriteTx<'_> {
+    fn account_exists(&mut self, account: Account, name: &str, share: bool) -> Result<bool> {
+        let sql = match (account, share) {
+            (Account::User, false) => "SELECT 1 FROM users WHERE name = $1",
+            (Account::User, true) => "SELECT 1 FROM users WHERE name = $1 FOR SHARE",
+            (Account::Group, false) => "SELECT 1 FROM groups WHERE name = $1",
+            (Account::Group, true) => "SELECT 1 FROM groups WHERE name = $1 FOR SHARE",
+        };
+        Ok(self.query_opt(sql, &[&name])?.is_some())
+    }
+
+    fn require_subject(&mut self, subject: &Subject) -> Result<()> {
+        require_subject(self, subject)
+    }
+
+    fn insert_user(
+        &mut self,
+        name: &str,
+        display_name: Option<&str>,
+        created_ms: i64,
+    ) -> Result<()> {
+        self.execute(
+            "INSERT INTO users (name, display_name, created_ms) VALUES ($1, $2, $3)",
+            &[&name, &display_name, &created_ms],
+        )?;
+        Ok(())
+    }
+
+    fn insert_group(&mut self, name: &str, created_ms: i64) -> Result<()> {
+        self.execute(
+            "INSERT INTO groups (name, created_ms) VALUES ($1, $2)",
+            &[&name, &created_ms],
+        )?;
+        Ok(())
+    }
+
+    fn delete_account(&mut self, account: Account, name: &str) -> Result<bool> {
+        let sql = match account {
+            Account::User => "DELETE FROM users WHERE name = $1",
+            Account::Group => "DELETE FROM groups WHERE name = $1",
+        };
+        Ok(self.execute(sql, &[&name])? > 0)
+    }
+
+    fn forget_subject(&mut self, account: Account, name: &str) -> Result<()> {
+        let kind = account.kind();
+        self.execute(
+            "DELETE FROM group_members WHERE member_kind = $1 AND member = $2",
+            &[&kind, &name],
+        )?;
+        self.execute(
+            "DELETE FROM rights WHERE subject_kind = $1 AND subject = $2",
+            &[&kind, &name],
+        )?;
+        Ok(())
+    }
+
+    fn insert_member(&mut self, group: &str, kind: &str, name: &str) -> Result<bool> {
+        let added = self.execute(
+            "INSERT INTO group_members (group_name, member_kind, member) VALUES ($1, $2, $3) \
+             ON CONFLICT DO NOTHING",
+            &[&group, &kind, &name],
+        )?;
+        Ok(added > 0)
+    }
+
+    fn delete_member(&mut self, group: &str, kind: &str, name: &str) -> Result<bool> {
+        let removed = self.execute(
+            "DELETE FROM group_members WHERE group_name = $1 AND member_kind = $2 AND member = $3",
+            &[&group, &kind, &name],
+        )?;
+        Ok(removed > 0)
+    }
+}
+
+impl AccountReads for Conn {
+    fn group_exists(&mut self, name: &str) -> Result<bool> {
+        Ok(self
+            .query_opt("SELECT 1 FROM groups WHERE name = $1", &[&name])?
+            .is_some())
+    }
+
+    fn user_names(&mut self) -> Result<Vec<String>> {
+        self.query("SELECT name FROM users ORDER BY name", &[])?
+            .iter()
+            .map(|row| row.col(0))
+            .collect()
+    }
+
+    fn members(&mut self, group: &str) -> Result<Vec<Member>> {
+        self.query(
+            "SELECT member_kind, member FROM group_members WHERE group_name = $1 ORDER BY member_kind, member",
+            &[&group],
+        )?
+        .iter()
+        .map(|row| Ok((row.col(0)?, row.col(1)?)))
+        .collect()
+    }
+
+    fn groups_with_members(&mut self) -> Result<Vec<StoredGroup>> {
+        let rows = self.query(
+            "SELECT g.name, m.member_kind, m.member FROM groups g \
+             LEFT JOIN group_members m ON m.group_name = g.name \
+             ORDER BY g.name, m.member_kind, m.member",
+            &[],
+        )?;
+        let mut stored: Vec<StoredGroup> = Vec::new();
+        for row in &rows {
+            let group: String = row.col(0)?;
+            if stored.last().is_none_or(|(last, _)| *last != group) {
+                stored.push((group, Vec::new()));
+            }
+            if let (Some(kind), Some(member), Some((_, members))) = (
+                row.col::<Option<String>>(1)?,
+                row.col::<Option<String>>(2)?,
+                stored.last_mut(),
+            ) {
+                members.push((kind, member));
+            }
+        }
+        Ok(stored)
+    }
 }
 
 fn user_row(row: &postgres::Row) -> Result<User> {
@@ -206,44 +217,10 @@ fn user_row(row: &postgres::Row) -> Result<User> {
     })
 }
 
-/// The built-in group, listing every registered user.
-fn all_users(conn: &mut Conn) -> Result<Group> {
-    let users = conn
-        .query("SELECT name FROM users ORDER BY name", &[])?
-        .iter()
-        .map(|row| row.col(0))
-        .collect::<Result<Vec<String>>>()?;
-    Ok(all_users_group(users))
-}
-
-fn load_group(conn: &mut Conn, name: &str) -> Result<Group> {
-    let members = conn
-        .query(
-            "SELECT member_kind, member FROM group_members WHERE group_name = $1 ORDER BY member_kind, member",
-            &[&name],
-        )?
-        .iter()
-        .map(|row| Ok((row.col(0)?, row.col(1)?)))
-        .collect::<Result<Vec<(String, String)>>>()?;
-    Ok(group_of(name, members))
-}
-
-pub(crate) fn user_exists(conn: &mut Conn, name: &str) -> Result<bool> {
-    Ok(conn
-        .query_opt("SELECT 1 FROM users WHERE name = $1", &[&name])?
-        .is_some())
-}
-
 /// Whether the user exists, holding its row `FOR SHARE` until the transaction ends.
 pub(crate) fn user_exists_locked(conn: &mut Conn, name: &str) -> Result<bool> {
     Ok(conn
         .query_opt("SELECT 1 FROM users WHERE name = $1 FOR SHARE", &[&name])?
-        .is_some())
-}
-
-fn group_exists(conn: &mut Conn, name: &str) -> Result<bool> {
-    Ok(conn
-        .query_opt("SELECT 1 FROM groups WHERE name = $1", &[&name])?
         .is_some())
 }
 
@@ -263,17 +240,4 @@ pub(crate) fn require_subject(conn: &mut Conn, subject: &Subject) -> Result<()> 
         |name| user_exists_locked(&mut conn.borrow_mut(), name),
         |name| group_exists_locked(&mut conn.borrow_mut(), name),
     )
-}
-
-/// Removes every membership and rule naming a deleted user or group.
-fn forget_subject(conn: &mut Conn, kind: &str, name: &str) -> Result<()> {
-    conn.execute(
-        "DELETE FROM group_members WHERE member_kind = $1 AND member = $2",
-        &[&kind, &name],
-    )?;
-    conn.execute(
-        "DELETE FROM rights WHERE subject_kind = $1 AND subject = $2",
-        &[&kind, &name],
-    )?;
-    Ok(())
 }

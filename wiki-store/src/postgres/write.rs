@@ -18,6 +18,8 @@ use std::time::Duration;
 
 use rand::RngExt;
 
+use crate::flow::Transaction;
+use crate::flow::structure::{Revised, Unrecorded};
 use crate::model::change::ChangeKind;
 use crate::model::version::Version;
 use crate::model::wiki::WikiId;
@@ -62,7 +64,7 @@ pub(crate) struct WriteTx<'c> {
     conn: &'c mut Conn,
     events: Vec<(WikiId, ChangeKind)>,
     changed: bool,
-    unrecorded: Vec<(WikiId, i64, Version)>,
+    unrecorded: Unrecorded,
 }
 
 impl WriteTx<'_> {
@@ -79,21 +81,28 @@ impl WriteTx<'_> {
     /// Called before default row `document_id` gets a new revision: records the structure its
     /// previous revision in this transaction (if any) left.
     pub(crate) fn settle(&mut self, document_id: i64) -> Result<()> {
-        let (settled, rest) = std::mem::take(&mut self.unrecorded)
-            .into_iter()
-            .partition(|(_, id, _)| *id == document_id);
-        self.unrecorded = rest;
+        let settled = self.unrecorded.settle(document_id);
         record(self.conn, settled)
     }
 
     /// Called when default row `document_id` of `wiki` got revision `version`, so its structure
     /// is recorded once final.
     pub(crate) fn revised(&mut self, wiki: WikiId, document_id: i64, version: Version) {
-        self.unrecorded.push((wiki, document_id, version));
+        self.unrecorded.revised(wiki, document_id, version);
     }
 }
 
-fn record(conn: &mut Conn, revisions: Vec<(WikiId, i64, Version)>) -> Result<()> {
+impl Transaction for WriteTx<'_> {
+    fn emit(&mut self, wiki: WikiId, kind: ChangeKind) {
+        WriteTx::emit(self, wiki, kind);
+    }
+
+    fn nothing_changed(&mut self) {
+        WriteTx::nothing_changed(self);
+    }
+}
+
+fn record(conn: &mut Conn, revisions: Vec<Revised>) -> Result<()> {
     for (wiki, document_id, version) in revisions {
         structure::record(conn, &wiki, document_id, version)?;
     }
@@ -174,10 +183,10 @@ impl PostgresStore {
             conn: &mut conn,
             events: Vec::new(),
             changed: true,
-            unrecorded: Vec::new(),
+            unrecorded: Unrecorded::default(),
         };
         let outcome = f(&mut tx).and_then(|value| {
-            let unrecorded = std::mem::take(&mut tx.unrecorded);
+            let unrecorded = tx.unrecorded.take();
             record(tx.conn, unrecorded)?;
             let seq = if tx.changed {
                 Some(bump_change_seq(&mut tx)?)

@@ -4,9 +4,11 @@ use rusqlite::{OptionalExtension, Row, params, params_from_iter};
 
 use crate::Result;
 use crate::api::AdminStore;
+use crate::flow::admin::{self, AdminRows};
 use crate::model::admin::{AdminSession, AuditCall, AuditFilter, AuditRetention, SecretDigest};
 use crate::sqlite::SqliteStore;
 use crate::sqlite::convert::DbResultExt;
+use crate::sqlite::write::WriteTx;
 
 fn session(digest: &SecretDigest, row: &Row<'_>) -> rusqlite::Result<AdminSession> {
     Ok(AdminSession {
@@ -21,38 +23,7 @@ fn session(digest: &SecretDigest, row: &Row<'_>) -> rusqlite::Result<AdminSessio
 
 impl AdminStore for SqliteStore {
     fn open_admin_session(&self, session: &AdminSession, max_live: u32) -> Result<()> {
-        self.write(|tx| {
-            tx.nothing_changed();
-            let now = session.created_ms;
-            tx.prepare_cached(
-                "DELETE FROM admin_sessions WHERE expires_ms <= ?1 OR last_used_ms + idle_ms <= ?1",
-            )
-            .db()?
-            .execute([now])
-            .db()?;
-            tx.prepare_cached(
-                "DELETE FROM admin_sessions WHERE digest IN (SELECT digest FROM admin_sessions \
-                 ORDER BY last_used_ms DESC, digest LIMIT -1 OFFSET ?1)",
-            )
-            .db()?
-            .execute([i64::from(max_live.saturating_sub(1))])
-            .db()?;
-            tx.prepare_cached(
-                "INSERT INTO admin_sessions (digest, user_name, created_ms, last_used_ms, idle_ms, \
-                 expires_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            )
-            .db()?
-            .execute(params![
-                session.digest.as_slice(),
-                session.user,
-                session.created_ms,
-                session.last_used_ms,
-                session.idle_ms,
-                session.expires_ms
-            ])
-            .db()?;
-            Ok(())
-        })
+        self.write(|tx| admin::open_session(tx, session, max_live))
     }
 
     fn touch_admin_session(
@@ -60,52 +31,15 @@ impl AdminStore for SqliteStore {
         digest: &SecretDigest,
         now_ms: i64,
     ) -> Result<Option<AdminSession>> {
-        self.write(|tx| {
-            tx.nothing_changed();
-            let touched = tx
-                .prepare_cached(
-                    "UPDATE admin_sessions SET last_used_ms = ?2 WHERE digest = ?1 \
-                     AND expires_ms > ?2 AND last_used_ms + idle_ms > ?2 \
-                     RETURNING user_name, created_ms, last_used_ms, idle_ms, expires_ms",
-                )
-                .db()?
-                .query_row(params![digest.as_slice(), now_ms], |row| {
-                    session(digest, row)
-                })
-                .optional()
-                .db()?;
-            if touched.is_none() {
-                tx.prepare_cached("DELETE FROM admin_sessions WHERE digest = ?1")
-                    .db()?
-                    .execute([digest.as_slice()])
-                    .db()?;
-            }
-            Ok(touched)
-        })
+        self.write(|tx| admin::touch_session(tx, digest, now_ms))
     }
 
     fn close_admin_session(&self, digest: &SecretDigest) -> Result<bool> {
-        self.write(|tx| {
-            tx.nothing_changed();
-            let deleted = tx
-                .prepare_cached("DELETE FROM admin_sessions WHERE digest = ?1")
-                .db()?
-                .execute([digest.as_slice()])
-                .db()?;
-            Ok(deleted > 0)
-        })
+        self.write(|tx| admin::close_session(tx, digest))
     }
 
     fn close_admin_sessions_of(&self, user: &str) -> Result<u64> {
-        self.write(|tx| {
-            tx.nothing_changed();
-            let deleted = tx
-                .prepare_cached("DELETE FROM admin_sessions WHERE user_name = ?1")
-                .db()?
-                .execute([user])
-                .db()?;
-            Ok(deleted as u64)
-        })
+        self.write(|tx| admin::close_sessions_of(tx, user))
     }
 
     fn begin_admin_login(
@@ -115,84 +49,18 @@ impl AdminStore for SqliteStore {
         expires_ms: i64,
         max_pending: u32,
     ) -> Result<()> {
-        let now = now_ms;
-        self.write(|tx| {
-            tx.nothing_changed();
-            tx.prepare_cached("DELETE FROM admin_logins WHERE expires_ms <= ?1")
-                .db()?
-                .execute([now])
-                .db()?;
-            tx.prepare_cached(
-                "DELETE FROM admin_logins WHERE digest IN (SELECT digest FROM admin_logins \
-                 ORDER BY expires_ms DESC, digest LIMIT -1 OFFSET ?1)",
-            )
-            .db()?
-            .execute([i64::from(max_pending.saturating_sub(1))])
-            .db()?;
-            tx.prepare_cached(
-                "INSERT INTO admin_logins (digest, expires_ms) VALUES (?1, ?2) \
-                 ON CONFLICT (digest) DO UPDATE SET expires_ms = excluded.expires_ms",
-            )
-            .db()?
-            .execute(params![digest.as_slice(), expires_ms])
-            .db()?;
-            Ok(())
-        })
+        self.write(|tx| admin::begin_login(tx, digest, now_ms, expires_ms, max_pending))
     }
 
     fn take_admin_login(&self, digest: &SecretDigest, now_ms: i64) -> Result<bool> {
-        self.write(|tx| {
-            tx.nothing_changed();
-            let expires: Option<i64> = tx
-                .prepare_cached("DELETE FROM admin_logins WHERE digest = ?1 RETURNING expires_ms")
-                .db()?
-                .query_row([digest.as_slice()], |row| row.get(0))
-                .optional()
-                .db()?;
-            Ok(expires.is_some_and(|expires| now_ms < expires))
-        })
+        self.write(|tx| admin::take_login(tx, digest, now_ms))
     }
 
     fn append_audit(&self, calls: &[AuditCall], keep: AuditRetention) -> Result<()> {
-        let Some(newest) = calls.iter().map(|call| call.at_ms).max() else {
+        if calls.is_empty() {
             return Ok(());
-        };
-        self.write(|tx| {
-            tx.nothing_changed();
-            {
-                let mut insert = tx
-                    .prepare_cached(
-                        "INSERT INTO audit_calls (at_ms, wiki, tool, user_name, outcome, reason, \
-                         duration_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-                    )
-                    .db()?;
-                for call in calls {
-                    insert
-                        .execute(params![
-                            call.at_ms,
-                            call.wiki,
-                            call.tool,
-                            call.user,
-                            call.outcome,
-                            call.reason,
-                            call.duration_ms
-                        ])
-                        .db()?;
-                }
-            }
-            tx.prepare_cached("DELETE FROM audit_calls WHERE at_ms < ?1")
-                .db()?
-                .execute([newest.saturating_sub(keep.max_age_ms)])
-                .db()?;
-            tx.prepare_cached(
-                "DELETE FROM audit_calls WHERE id <= \
-                 (SELECT id FROM audit_calls ORDER BY id DESC LIMIT 1 OFFSET ?1)",
-            )
-            .db()?
-            .execute([i64::from(keep.rows)])
-            .db()?;
-            Ok(())
-        })
+        }
+        self.write(|tx| admin::append_audit(tx, calls, keep))
     }
 
     fn recent_audit(&self, filter: &AuditFilter<'_>, limit: u32) -> Result<Vec<AuditCall>> {
@@ -238,5 +106,158 @@ impl AdminStore for SqliteStore {
                 .db()?;
             rows.collect::<rusqlite::Result<Vec<_>>>().db()
         })
+    }
+}
+
+impl AdminRows for WriteTx<'_> {
+    fn delete_expired_sessions(&mut self, now_ms: i64) -> Result<()> {
+        self.prepare_cached(
+            "DELETE FROM admin_sessions WHERE expires_ms <= ?1 OR last_used_ms + idle_ms <= ?1",
+        )
+        .db()?
+        .execute([now_ms])
+        .db()?;
+        Ok(())
+    }
+
+    fn keep_recent_sessions(&mut self, keep: i64) -> Result<()> {
+        self.prepare_cached(
+            "DELETE FROM admin_sessions WHERE digest IN (SELECT digest FROM admin_sessions \
+             ORDER BY last_used_ms DESC, digest LIMIT -1 OFFSET ?1)",
+        )
+        .db()?
+        .execute([keep])
+        .db()?;
+        Ok(())
+    }
+
+    fn insert_session(&mut self, session: &AdminSession) -> Result<()> {
+        self.prepare_cached(
+            "INSERT INTO admin_sessions (digest, user_name, created_ms, last_used_ms, idle_ms, \
+             expires_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        )
+        .db()?
+        .execute(params![
+            session.digest.as_slice(),
+            session.user,
+            session.created_ms,
+            session.last_used_ms,
+            session.idle_ms,
+            session.expires_ms
+        ])
+        .db()?;
+        Ok(())
+    }
+
+    fn use_session(&mut self, digest: &SecretDigest, now_ms: i64) -> Result<Option<AdminSession>> {
+        self.prepare_cached(
+            "UPDATE admin_sessions SET last_used_ms = ?2 WHERE digest = ?1 \
+             AND expires_ms > ?2 AND last_used_ms + idle_ms > ?2 \
+             RETURNING user_name, created_ms, last_used_ms, idle_ms, expires_ms",
+        )
+        .db()?
+        .query_row(params![digest.as_slice(), now_ms], |row| {
+            session(digest, row)
+        })
+        .optional()
+        .db()
+    }
+
+    fn delete_session(&mut self, digest: &SecretDigest) -> Result<bool> {
+        let deleted = self
+            .prepare_cached("DELETE FROM admin_sessions WHERE digest = ?1")
+            .db()?
+            .execute([digest.as_slice()])
+            .db()?;
+        Ok(deleted > 0)
+    }
+
+    fn delete_sessions_of(&mut self, user: &str) -> Result<u64> {
+        let deleted = self
+            .prepare_cached("DELETE FROM admin_sessions WHERE user_name = ?1")
+            .db()?
+            .execute([user])
+            .db()?;
+        Ok(deleted as u64)
+    }
+
+    fn delete_expired_logins(&mut self, now_ms: i64) -> Result<()> {
+        self.prepare_cached("DELETE FROM admin_logins WHERE expires_ms <= ?1")
+            .db()?
+            .execute([now_ms])
+            .db()?;
+        Ok(())
+    }
+
+    fn keep_latest_logins(&mut self, keep: i64) -> Result<()> {
+        self.prepare_cached(
+            "DELETE FROM admin_logins WHERE digest IN (SELECT digest FROM admin_logins \
+             ORDER BY expires_ms DESC, digest LIMIT -1 OFFSET ?1)",
+        )
+        .db()?
+        .execute([keep])
+        .db()?;
+        Ok(())
+    }
+
+    fn upsert_login(&mut self, digest: &SecretDigest, expires_ms: i64) -> Result<()> {
+        self.prepare_cached(
+            "INSERT INTO admin_logins (digest, expires_ms) VALUES (?1, ?2) \
+             ON CONFLICT (digest) DO UPDATE SET expires_ms = excluded.expires_ms",
+        )
+        .db()?
+        .execute(params![digest.as_slice(), expires_ms])
+        .db()?;
+        Ok(())
+    }
+
+    fn take_login(&mut self, digest: &SecretDigest) -> Result<Option<i64>> {
+        self.prepare_cached("DELETE FROM admin_logins WHERE digest = ?1 RETURNING expires_ms")
+            .db()?
+            .query_row([digest.as_slice()], |row| row.get(0))
+            .optional()
+            .db()
+    }
+
+    fn insert_audit(&mut self, calls: &[AuditCall]) -> Result<()> {
+        let mut insert = self
+            .prepare_cached(
+                "INSERT INTO audit_calls (at_ms, wiki, tool, user_name, outcome, reason, \
+                 duration_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            )
+            .db()?;
+        for call in calls {
+            insert
+                .execute(params![
+                    call.at_ms,
+                    call.wiki,
+                    call.tool,
+                    call.user,
+                    call.outcome,
+                    call.reason,
+                    call.duration_ms
+                ])
+                .db()?;
+        }
+        Ok(())
+    }
+
+    fn delete_audit_before(&mut self, at_ms: i64) -> Result<()> {
+        self.prepare_cached("DELETE FROM audit_calls WHERE at_ms < ?1")
+            .db()?
+            .execute([at_ms])
+            .db()?;
+        Ok(())
+    }
+
+    fn keep_newest_audit(&mut self, keep: i64) -> Result<()> {
+        self.prepare_cached(
+            "DELETE FROM audit_calls WHERE id <= \
+             (SELECT id FROM audit_calls ORDER BY id DESC LIMIT 1 OFFSET ?1)",
+        )
+        .db()?
+        .execute([keep])
+        .db()?;
+        Ok(())
     }
 }

@@ -5,20 +5,20 @@ use rusqlite::{Connection, OptionalExtension, Row, params};
 use crate::Result;
 use crate::api::AttachmentStore;
 use crate::attachments::MediaTypes;
+use crate::flow::attachments::{self, AttachmentRows};
 use crate::model::attachment::{
     AttachmentDelete, AttachmentDeleted, AttachmentInfo, AttachmentWrite, AttachmentWriteOutcome,
 };
-use crate::model::document::SaveOutcome;
+use crate::model::trash::TrashId;
 use crate::model::version::Version;
-use crate::plan::attachment::{
-    CurrentAttachment, next_version, unknown_attachment, validate_delete, validate_upload,
-};
+use crate::plan::attachment::{CurrentAttachment, validate_delete, validate_upload};
 use crate::reference::DocumentReference;
 use crate::sqlite::SqliteStore;
 use crate::sqlite::convert::DbResultExt;
 use crate::sqlite::documents::default_row_id;
-use crate::sqlite::owner::{self, require_document};
+use crate::sqlite::owner::require_document;
 use crate::sqlite::trash::trash_attachment;
+use crate::sqlite::write::WriteTx;
 use crate::stored::{from_ms, now_ms};
 
 const INFO_COLUMNS: &str = "a.name, v.version_major, v.version_minor, v.size, v.declared_mime, v.sniffed_mime, \
@@ -141,149 +141,116 @@ impl AttachmentStore for SqliteStore {
 
     fn write_attachment(&self, write: &AttachmentWrite) -> Result<AttachmentWriteOutcome> {
         let (touch, media) = validate_upload(write, &self.config().limits)?;
-        let locale = self.config().default_locale.clone();
-        self.write(|tx| {
-            let current = match default_row_id(tx, &write.reference)? {
-                Some(document_id) => current_version(tx, document_id, &write.name)?,
-                None => None,
-            };
-            if let Some((attachment_id, current)) = &current
-                && current.holds(&write.content, &media, || {
-                    same_bytes(tx, *attachment_id, current.version, &write.content)
-                })?
-                && let Some(version) = owner::untouched(tx, &touch)?
-            {
-                tx.nothing_changed();
-                return Ok(AttachmentWriteOutcome {
-                    attachment_version: current.version,
-                    created_attachment: false,
-                    document: SaveOutcome::Unchanged { version },
-                });
-            }
-            let (document_id, touched) = owner::touch(tx, &touch, &locale)?;
-            let version = next_version(current.as_ref().map(|(_, current)| current));
-            let attachment_id = match &current {
-                Some((attachment_id, _)) => *attachment_id,
-                None => tx
-                    .prepare_cached(
-                        "INSERT INTO attachments (document_id, name) VALUES (?1, ?2) RETURNING id",
-                    )
-                    .db()?
-                    .query_row(params![document_id, write.name], |row| row.get(0))
-                    .db()?,
-            };
-            tx.prepare_cached(
-                "INSERT INTO attachment_versions (attachment_id, version_major, version_minor, size, declared_mime, \
-                 sniffed_mime, author, comment, created_ms, content) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
-            )
-            .db()?
-            .execute(params![
-                attachment_id,
-                version.major,
-                version.minor,
-                stored_size(&write.content),
-                media.declared,
-                media.sniffed,
-                write.author,
-                write.comment,
-                now_ms(),
-                write.content
-            ])
-            .db()?;
-            Ok(AttachmentWriteOutcome {
-                attachment_version: version,
-                created_attachment: current.is_none(),
-                document: touched.outcome(),
-            })
-        })
+        let locale = &self.config().default_locale;
+        self.write(|tx| attachments::write_attachment(tx, write, &touch, &media, locale))
     }
 
     fn delete_attachment(&self, delete: &AttachmentDelete) -> Result<AttachmentDeleted> {
         let touch = validate_delete(delete, &self.config().limits)?;
-        let locale = self.config().default_locale.clone();
-        self.write(|tx| {
-            let document_id = require_document(tx, &delete.reference)?;
-            let attachment_id = attachment_id(tx, document_id, &delete.name)?
-                .ok_or_else(|| unknown_attachment(&delete.name, &delete.reference))?;
-            let (_, touched) = owner::touch(tx, &touch, &locale)?;
-            let trash = trash_attachment(
-                tx,
-                attachment_id,
-                &delete.reference,
-                touched.version,
-                &delete.author,
-                &delete.comment,
-            )?;
-            Ok(AttachmentDeleted {
-                document: touched.outcome(),
-                trash,
-            })
-        })
+        let locale = &self.config().default_locale;
+        self.write(|tx| attachments::delete_attachment(tx, delete, &touch, locale))
     }
 }
 
-/// Whether version `version` of an attachment holds exactly `content`, compared inside SQLite so
-/// the stored blob is read once and never copied out.
-fn same_bytes(
-    conn: &Connection,
-    attachment_id: i64,
-    version: Version,
-    content: &[u8],
-) -> Result<bool> {
-    conn.prepare_cached(
-        "SELECT content = ?4 FROM attachment_versions \
-         WHERE attachment_id = ?1 AND version_major = ?2 AND version_minor = ?3",
-    )
-    .db()?
-    .query_row(
-        params![attachment_id, version.major, version.minor, content],
-        |row| row.get(0),
-    )
-    .db()
-}
+impl AttachmentRows for WriteTx<'_> {
+    fn current_version(
+        &mut self,
+        document_id: i64,
+        name: &str,
+    ) -> Result<Option<(i64, CurrentAttachment)>> {
+        self.prepare_cached(
+            "SELECT a.id, v.version_major, v.version_minor, v.size, v.declared_mime, v.sniffed_mime \
+             FROM attachments a JOIN attachment_versions v ON v.attachment_id = a.id \
+             WHERE a.document_id = ?1 AND a.name = ?2 \
+             ORDER BY v.version_major DESC, v.version_minor DESC LIMIT 1",
+        )
+        .db()?
+        .query_row(params![document_id, name], |row| {
+            let (version, size, media) = version_columns(row)?;
+            Ok((
+                row.get(0)?,
+                CurrentAttachment {
+                    version,
+                    size,
+                    media,
+                },
+            ))
+        })
+        .optional()
+        .db()
+    }
 
-/// The id and current version of the attachment `name` on a document, without its bytes.
-fn current_version(
-    conn: &Connection,
-    document_id: i64,
-    name: &str,
-) -> Result<Option<(i64, CurrentAttachment)>> {
-    conn.prepare_cached(
-        "SELECT a.id, v.version_major, v.version_minor, v.size, v.declared_mime, v.sniffed_mime \
-         FROM attachments a JOIN attachment_versions v ON v.attachment_id = a.id \
-         WHERE a.document_id = ?1 AND a.name = ?2 \
-         ORDER BY v.version_major DESC, v.version_minor DESC LIMIT 1",
-    )
-    .db()?
-    .query_row(params![document_id, name], |row| {
-        let (version, size, media) = version_columns(row)?;
-        Ok((
-            row.get(0)?,
-            CurrentAttachment {
-                version,
-                size,
-                media,
-            },
-        ))
-    })
-    .optional()
-    .db()
+    fn same_bytes(&mut self, attachment_id: i64, version: Version, content: &[u8]) -> Result<bool> {
+        self.prepare_cached(
+            "SELECT content = ?4 FROM attachment_versions \
+             WHERE attachment_id = ?1 AND version_major = ?2 AND version_minor = ?3",
+        )
+        .db()?
+        .query_row(
+            params![attachment_id, version.major, version.minor, content],
+            |row| row.get(0),
+        )
+        .db()
+    }
+
+    fn attachment_id(&mut self, document_id: i64, name: &str) -> Result<Option<i64>> {
+        self.prepare_cached("SELECT id FROM attachments WHERE document_id = ?1 AND name = ?2")
+            .db()?
+            .query_row(params![document_id, name], |row| row.get(0))
+            .optional()
+            .db()
+    }
+
+    fn insert_attachment(&mut self, document_id: i64, name: &str) -> Result<i64> {
+        self.prepare_cached(
+            "INSERT INTO attachments (document_id, name) VALUES (?1, ?2) RETURNING id",
+        )
+        .db()?
+        .query_row(params![document_id, name], |row| row.get(0))
+        .db()
+    }
+
+    fn insert_version(
+        &mut self,
+        attachment_id: i64,
+        version: Version,
+        write: &AttachmentWrite,
+        media: &MediaTypes,
+    ) -> Result<()> {
+        self.prepare_cached(
+            "INSERT INTO attachment_versions (attachment_id, version_major, version_minor, size, declared_mime, \
+             sniffed_mime, author, comment, created_ms, content) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+        )
+        .db()?
+        .execute(params![
+            attachment_id,
+            version.major,
+            version.minor,
+            stored_size(&write.content),
+            media.declared,
+            media.sniffed,
+            write.author,
+            write.comment,
+            now_ms(),
+            write.content
+        ])
+        .db()?;
+        Ok(())
+    }
+
+    fn trash_attachment(
+        &mut self,
+        attachment_id: i64,
+        reference: &DocumentReference,
+        version: Version,
+        author: &str,
+        comment: &str,
+    ) -> Result<TrashId> {
+        trash_attachment(self, attachment_id, reference, version, author, comment)
+    }
 }
 
 /// The `size` column of `content`.
 fn stored_size(content: &[u8]) -> i64 {
     crate::stored::to_i64(content.len())
-}
-
-/// The id of a document's attachment by name.
-pub(crate) fn attachment_id(
-    conn: &Connection,
-    document_id: i64,
-    name: &str,
-) -> Result<Option<i64>> {
-    conn.prepare_cached("SELECT id FROM attachments WHERE document_id = ?1 AND name = ?2")
-        .db()?
-        .query_row(params![document_id, name], |row| row.get(0))
-        .optional()
-        .db()
 }

@@ -5,20 +5,18 @@ use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use crate::Result;
 use crate::api::DocumentStore;
+use crate::flow::documents::{self, DocumentReads, DocumentRows, Found};
+use crate::flow::owner::OwnerRows;
 use crate::model::document::{Document, DocumentLocales, DocumentSave, SaveOutcome};
 use crate::model::history::{HistoryPage, Revision, RevisionDiff};
 use crate::model::link::LinkTarget;
 use crate::model::locale::Locale;
 use crate::model::version::Version;
-use crate::plan::document::{
-    RowWrite, SavePlan, all_unchanged, plan_save, read_target, target_row, unknown_document,
-    unknown_revision, validate_save,
-};
-use crate::plan::wiki::unknown_wiki;
+use crate::model::wiki::WikiId;
+use crate::plan::document::{RowWrite, read_target, validate_save};
 use crate::reference::DocumentReference;
 use crate::sqlite::SqliteStore;
 use crate::sqlite::convert::DbResultExt;
-use crate::sqlite::history;
 use crate::sqlite::write::WriteTx;
 use crate::stored::{self, DEFAULT_ROW, StoredRow, corrupt, now_ms, to_i64};
 
@@ -106,72 +104,98 @@ pub(crate) fn resolve_row(
     }
 }
 
-fn translations(conn: &Connection, reference: &DocumentReference) -> Result<Vec<Locale>> {
-    let mut stmt = conn
-        .prepare_cached(
-            "SELECT locale FROM documents WHERE wiki = ?1 AND space = ?2 AND name = ?3 AND locale <> '' ORDER BY locale",
-        )
-        .db()?;
-    let rows = stmt
-        .query_map(
-            params![
-                reference.wiki().as_str(),
-                reference.space().to_string(),
-                reference.name()
-            ],
-            |row| row.get::<_, String>(0),
-        )
-        .db()?;
-    let mut locales = Vec::new();
-    for locale in rows {
-        locales.push(stored::locale(&locale.db()?)?);
-    }
-    Ok(locales)
+/// The stored locales of a document's translations, in order.
+fn translations(conn: &Connection, reference: &DocumentReference) -> Result<Vec<String>> {
+    conn.prepare_cached(
+        "SELECT locale FROM documents WHERE wiki = ?1 AND space = ?2 AND name = ?3 AND locale <> '' ORDER BY locale",
+    )
+    .db()?
+    .query_map(
+        params![
+            reference.wiki().as_str(),
+            reference.space().to_string(),
+            reference.name()
+        ],
+        |row| row.get(0),
+    )
+    .db()?
+    .collect::<rusqlite::Result<_>>()
+    .db()
 }
 
-/// Saves one row inside `tx`, as [`crate::plan::document`] plans it. Validation must have run
-/// ([`validate_save`]).
-pub(crate) fn save_in(
-    tx: &mut WriteTx<'_>,
-    save: &DocumentSave,
-    default_locale: &Locale,
-) -> Result<SaveOutcome> {
-    let reference = &save.reference;
-    let wiki_exists = tx
+/// Whether the wiki exists.
+pub(crate) fn wiki_exists(conn: &Connection, wiki: &WikiId) -> Result<bool> {
+    Ok(conn
         .prepare_cached("SELECT 1 FROM wikis WHERE id = ?1")
         .db()?
-        .query_row([reference.wiki().as_str()], |_| Ok(()))
+        .query_row([wiki.as_str()], |_| Ok(()))
         .optional()
         .db()?
-        .is_some();
-    if !wiki_exists {
-        return Err(unknown_wiki(reference.wiki()));
+        .is_some())
+}
+
+impl DocumentRows for WriteTx<'_> {
+    fn lock_row(
+        &mut self,
+        reference: &DocumentReference,
+        locale: &str,
+    ) -> Result<Option<StoredRow>> {
+        // The IMMEDIATE transaction already excludes every other writer.
+        load_row(self, reference, locale)
     }
-    let default = load_row(tx, reference, DEFAULT_ROW)?;
-    let translation = target_row(save, default.as_ref().map(StoredRow::view).as_ref())?;
-    let current = match translation {
-        None => None,
-        Some(locale) => load_row(tx, reference, locale.as_str())?,
-    };
-    let target = if translation.is_some() {
-        current.as_ref()
-    } else {
-        default.as_ref()
-    };
-    let plan = plan_save(
-        save,
-        translation,
-        target.map(StoredRow::view),
-        default.as_ref().map(StoredRow::view),
-        default_locale,
-    )?;
-    match plan {
-        SavePlan::Unchanged(version) => Ok(SaveOutcome::Unchanged { version }),
-        SavePlan::Write(write) => {
-            let id = write_row(tx, &write, target.map(|row| row.id))?;
-            replace_links(tx, id, &write.links())?;
-            Ok(write.outcome())
-        }
+
+    fn wiki_exists(&mut self, wiki: &WikiId) -> Result<bool> {
+        wiki_exists(self, wiki)
+    }
+
+    fn write_row(&mut self, write: &RowWrite<'_>, id: Option<i64>) -> Result<i64> {
+        write_row(self, write, id)
+    }
+
+    fn replace_links(&mut self, source_id: i64, links: &[LinkTarget]) -> Result<()> {
+        replace_links(self, source_id, links)
+    }
+}
+
+impl OwnerRows for WriteTx<'_> {
+    fn lock_owner(&mut self, reference: &DocumentReference) -> Result<Option<i64>> {
+        default_row_id(self, reference)
+    }
+
+    fn default_row_id(&mut self, reference: &DocumentReference) -> Result<Option<i64>> {
+        default_row_id(self, reference)
+    }
+}
+
+impl DocumentReads for &Connection {
+    fn find(
+        &mut self,
+        reference: &DocumentReference,
+        locale: Option<&Locale>,
+    ) -> Result<Option<Found>> {
+        let Some(row) = resolve_row(self, reference, locale)? else {
+            return Ok(None);
+        };
+        let default_language = if row.locale == DEFAULT_ROW {
+            row.language.clone()
+        } else {
+            load_row(self, reference, DEFAULT_ROW)?
+                .ok_or_else(|| corrupt("translation without default row"))?
+                .language
+        };
+        Ok(Some(Found {
+            row,
+            default_language,
+            translations: translations(self, reference)?,
+        }))
+    }
+
+    fn resolve_row(
+        &mut self,
+        reference: &DocumentReference,
+        locale: Option<&Locale>,
+    ) -> Result<Option<StoredRow>> {
+        resolve_row(self, reference, locale)
     }
 }
 
@@ -282,48 +306,17 @@ fn replace_links(conn: &Connection, source_id: i64, links: &[LinkTarget]) -> Res
     Ok(())
 }
 
-fn to_document(
-    conn: &Connection,
-    reference: &DocumentReference,
-    row: StoredRow,
-) -> Result<Document> {
-    let default_locale = if row.locale == DEFAULT_ROW {
-        stored::locale(&row.language)?
-    } else {
-        let default = load_row(conn, reference, DEFAULT_ROW)?
-            .ok_or_else(|| corrupt("translation without default row"))?;
-        stored::locale(&default.language)?
-    };
-    let translations = translations(conn, reference)?;
-    row.into_document(reference, default_locale, translations)
-}
-
 impl DocumentStore for SqliteStore {
     fn save_document(&self, save: &DocumentSave) -> Result<SaveOutcome> {
         validate_save(save, &self.config().limits)?;
-        self.write(|tx| {
-            let outcome = save_in(tx, save, &self.config().default_locale)?;
-            if matches!(outcome, SaveOutcome::Unchanged { .. }) {
-                tx.nothing_changed();
-            }
-            Ok(outcome)
-        })
+        self.write(|tx| documents::save_one(tx, save, &self.config().default_locale))
     }
 
     fn save_documents(&self, saves: &[DocumentSave]) -> Result<Vec<SaveOutcome>> {
         for save in saves {
             validate_save(save, &self.config().limits)?;
         }
-        self.write(|tx| {
-            let mut outcomes = Vec::with_capacity(saves.len());
-            for save in saves {
-                outcomes.push(save_in(tx, save, &self.config().default_locale)?);
-            }
-            if all_unchanged(outcomes.iter()) {
-                tx.nothing_changed();
-            }
-            Ok(outcomes)
-        })
+        self.write(|tx| documents::save_all(tx, saves, &self.config().default_locale))
     }
 
     fn document(
@@ -331,22 +324,12 @@ impl DocumentStore for SqliteStore {
         reference: &DocumentReference,
         locale: Option<&Locale>,
     ) -> Result<Option<Document>> {
-        self.read(|conn| match resolve_row(conn, reference, locale)? {
-            Some(row) => to_document(conn, reference, row).map(Some),
-            None => Ok(None),
-        })
+        let found = self.read(|mut conn| conn.find(reference, locale))?;
+        documents::document(found, reference)
     }
 
     fn document_locales(&self, reference: &DocumentReference) -> Result<Option<DocumentLocales>> {
-        self.read(|conn| {
-            let Some(default) = load_row(conn, reference, DEFAULT_ROW)? else {
-                return Ok(None);
-            };
-            Ok(Some(DocumentLocales {
-                default_locale: stored::locale(&default.language)?,
-                translations: translations(conn, reference)?,
-            }))
-        })
+        documents::document_locales(self.read(|mut conn| conn.find(reference, None))?)
     }
 
     fn history(
@@ -356,12 +339,7 @@ impl DocumentStore for SqliteStore {
         offset: usize,
         limit: usize,
     ) -> Result<Option<HistoryPage>> {
-        self.read(|conn| {
-            let Some(row) = resolve_row(conn, reference, locale)? else {
-                return Ok(None);
-            };
-            history::page(conn, row.id, row.version, offset, limit).map(Some)
-        })
+        self.read(|mut conn| documents::history(&mut conn, reference, locale, offset, limit))
     }
 
     fn revision(
@@ -370,10 +348,7 @@ impl DocumentStore for SqliteStore {
         locale: Option<&Locale>,
         version: Version,
     ) -> Result<Option<Revision>> {
-        self.read(|conn| match resolve_row(conn, reference, locale)? {
-            Some(row) => history::revision(conn, row.id, version),
-            None => Ok(None),
-        })
+        self.read(|mut conn| documents::revision(&mut conn, reference, locale, version))
     }
 
     fn diff(
@@ -383,14 +358,8 @@ impl DocumentStore for SqliteStore {
         from: Version,
         to: Version,
     ) -> Result<RevisionDiff> {
-        let (old, new, translation) = self.read(|conn| {
-            let row =
-                resolve_row(conn, reference, locale)?.ok_or_else(|| unknown_document(reference))?;
-            let load = |version: Version| {
-                history::revision(conn, row.id, version)?.ok_or_else(|| unknown_revision(version))
-            };
-            Ok((load(from)?, load(to)?, row.locale != DEFAULT_ROW))
-        })?;
-        Ok(crate::history::diff(old, new, translation))
+        let read = self
+            .read(|mut conn| documents::diff_revisions(&mut conn, reference, locale, from, to))?;
+        Ok(documents::diff(read))
     }
 }

@@ -1,9 +1,10 @@
 //! The embedded SQLite backend (bundled SQLite, WAL, FTS5).
 //!
 //! Layout: `pool` (connections), `write` (transactions and events), `migrations` + `sql/` (schema),
-//! then one file per aggregate implementing its trait from [`crate::api`] by executing what the
-//! backend-neutral rules (`crate::plan` and its siblings) decide: this module holds SQL, row
-//! decoding, transactions, the change feed and FTS5, and no rule of its own.
+//! then one file per aggregate implementing its trait from [`crate::api`] and the row traits of
+//! `crate::flow`, whose generic methods sequence each read and write and hand the rows to the
+//! backend-neutral rules (`crate::plan` and its siblings): this module holds SQL, row decoding,
+//! transactions, the change feed and FTS5, and no rule of its own.
 
 mod admin;
 mod attachments;

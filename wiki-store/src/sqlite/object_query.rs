@@ -7,7 +7,7 @@ use rusqlite::types::Value;
 
 use crate::model::wiki::WikiId;
 use crate::objects::coerce::StoredValue;
-use crate::objects::query::{CheckedQuery, FilterOp, SortOrder};
+use crate::objects::query::{CheckedQuery, FilterOp, SortOrder, like_pattern};
 
 /// The statement and its parameters, in placeholder order (`?1`, `?2`, ...).
 pub(crate) struct CompiledQuery {
@@ -90,20 +90,6 @@ pub(crate) fn sql_value(value: &StoredValue) -> Value {
         StoredValue::Integer(n) => Value::Integer(*n),
         StoredValue::Real(x) => Value::Real(*x),
     }
-}
-
-/// `%needle%` with `\`, `%` and `_` escaped, for `LIKE ... ESCAPE '\'`.
-fn like_pattern(needle: &str) -> String {
-    let mut pattern = String::with_capacity(needle.len() + 2);
-    pattern.push('%');
-    for c in needle.chars() {
-        if matches!(c, '\\' | '%' | '_') {
-            pattern.push('\\');
-        }
-        pattern.push(c);
-    }
-    pattern.push('%');
-    pattern
 }
 
 #[cfg(test)]

@@ -1,66 +1,28 @@
 //! The SQLite implementation of [`crate::RightsStore`].
 
-use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite::params;
 
 use crate::Result;
 use crate::api::RightsStore;
+use crate::flow::rights::{self, RightsRows};
 use crate::model::rights::{Right, RightRule, RightScope, Subject};
 use crate::model::wiki::WikiId;
-use crate::plan::account::{rights_changed, unknown_rule};
-use crate::plan::wiki::unknown_wiki;
 use crate::rights::{GroupMembership, RightsSnapshot};
 use crate::sqlite::SqliteStore;
 use crate::sqlite::convert::DbResultExt;
-use crate::sqlite::users::require_subject;
+use crate::sqlite::documents::wiki_exists;
+use crate::sqlite::write::WriteTx;
 use crate::stored::{StoredRule, scope_columns, subject_of, subject_parts};
 
 const RULE_COLUMNS: &str = "wiki, space, page, subject_kind, subject, right_name, effect";
 
 impl RightsStore for SqliteStore {
     fn set_right(&self, rule: &RightRule) -> Result<()> {
-        let (wiki, space, page) = scope_columns(&rule.scope);
-        let (kind, subject) = subject_parts(&rule.subject);
-        self.write(|tx| {
-            require_wiki(tx, rule.scope.wiki())?;
-            require_subject(tx, &rule.subject)?;
-            let changed = tx
-                .prepare_cached(
-                    "INSERT INTO rights (wiki, space, page, subject_kind, subject, right_name, effect) \
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) \
-                     ON CONFLICT DO UPDATE SET effect = excluded.effect WHERE effect <> excluded.effect",
-                )
-                .db()?
-                .execute(params![wiki, space, page, kind, subject, rule.right.as_str(), rule.effect.as_str()])
-                .db()?;
-            if changed == 0 {
-                tx.nothing_changed();
-            } else {
-                let (wiki, event) = rights_changed(rule.scope.wiki());
-                tx.emit(wiki, event);
-            }
-            Ok(())
-        })
+        self.write(|tx| rights::set(tx, rule))
     }
 
     fn remove_right(&self, scope: &RightScope, subject: &Subject, right: Right) -> Result<()> {
-        let (wiki, space, page) = scope_columns(scope);
-        let (kind, name) = subject_parts(subject);
-        self.write(|tx| {
-            let removed = tx
-                .prepare_cached(
-                    "DELETE FROM rights WHERE wiki = ?1 AND space = ?2 AND page = ?3 \
-                     AND subject_kind = ?4 AND subject = ?5 AND right_name = ?6",
-                )
-                .db()?
-                .execute(params![wiki, space, page, kind, name, right.as_str()])
-                .db()?;
-            if removed == 0 {
-                return Err(unknown_rule(scope, subject, right));
-            }
-            let (wiki, event) = rights_changed(scope.wiki());
-            tx.emit(wiki, event);
-            Ok(())
-        })
+        self.write(|tx| rights::remove(tx, scope, subject, right))
     }
 
     fn list_rights(&self, wiki: &WikiId) -> Result<Vec<RightRule>> {
@@ -116,14 +78,40 @@ impl RightsStore for SqliteStore {
     }
 }
 
-fn require_wiki(conn: &Connection, wiki: &WikiId) -> Result<()> {
-    let found = conn
-        .prepare_cached("SELECT 1 FROM wikis WHERE id = ?1")
-        .db()?
-        .query_row([wiki.as_str()], |_| Ok(()))
-        .optional()
-        .db()?;
-    found.ok_or_else(|| unknown_wiki(wiki))
+impl RightsRows for WriteTx<'_> {
+    fn hold_wiki(&mut self, wiki: &WikiId) -> Result<bool> {
+        // The IMMEDIATE transaction already holds the wiki still.
+        wiki_exists(self, wiki)
+    }
+
+    fn upsert_rule(&mut self, rule: &RightRule) -> Result<bool> {
+        let (wiki, space, page) = scope_columns(&rule.scope);
+        let (kind, subject) = subject_parts(&rule.subject);
+        let changed = self
+            .prepare_cached(
+                "INSERT INTO rights (wiki, space, page, subject_kind, subject, right_name, effect) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) \
+                 ON CONFLICT DO UPDATE SET effect = excluded.effect WHERE effect <> excluded.effect",
+            )
+            .db()?
+            .execute(params![wiki, space, page, kind, subject, rule.right.as_str(), rule.effect.as_str()])
+            .db()?;
+        Ok(changed > 0)
+    }
+
+    fn delete_rule(&mut self, scope: &RightScope, subject: &Subject, right: Right) -> Result<bool> {
+        let (wiki, space, page) = scope_columns(scope);
+        let (kind, name) = subject_parts(subject);
+        let removed = self
+            .prepare_cached(
+                "DELETE FROM rights WHERE wiki = ?1 AND space = ?2 AND page = ?3 \
+                 AND subject_kind = ?4 AND subject = ?5 AND right_name = ?6",
+            )
+            .db()?
+            .execute(params![wiki, space, page, kind, name, right.as_str()])
+            .db()?;
+        Ok(removed > 0)
+    }
 }
 
 fn raw_rule(row: &rusqlite::Row<'_>) -> rusqlite::Result<StoredRule> {

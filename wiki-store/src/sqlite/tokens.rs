@@ -5,41 +5,20 @@ use time::OffsetDateTime;
 
 use crate::Result;
 use crate::api::TokenStore;
+use crate::flow::tokens::{self, TokenRows};
 use crate::model::token::{IssuedToken, TokenInfo};
-use crate::plan::account::{unknown_token, unknown_user, validate_token_request};
-use crate::secret::token;
+use crate::plan::account::validate_token_request;
+use crate::secret::token::{self, GeneratedToken};
 use crate::sqlite::SqliteStore;
 use crate::sqlite::convert::DbResultExt;
-use crate::sqlite::users::{accounts_changed, user_exists};
-use crate::stored::{from_ms, now_ms, to_ms};
+use crate::sqlite::write::WriteTx;
+use crate::stored::{from_ms, to_ms};
 
 impl TokenStore for SqliteStore {
     fn create_token(&self, user: &str, label: &str) -> Result<IssuedToken> {
         let label = validate_token_request(user, label)?;
         let generated = token::generate();
-        self.write(|tx| {
-            if !user_exists(tx, user)? {
-                return Err(unknown_user(user));
-            }
-            let created = now_ms();
-            tx.prepare_cached(
-                "INSERT INTO api_tokens (prefix, digest, user_name, label, created_ms) VALUES (?1, ?2, ?3, ?4, ?5)",
-            )
-            .db()?
-            .execute(params![generated.prefix, generated.digest.0.as_slice(), user, label, created])
-            .db()?;
-            accounts_changed(tx);
-            Ok(IssuedToken {
-                token: generated.clear.clone(),
-                info: TokenInfo {
-                    prefix: generated.prefix.clone(),
-                    user: user.to_owned(),
-                    label: label.to_owned(),
-                    created: from_ms(created),
-                    last_used: None,
-                },
-            })
-        })
+        self.write(|tx| tokens::create(tx, &generated, user, label))
     }
 
     fn list_tokens(&self, user: Option<&str>) -> Result<Vec<TokenInfo>> {
@@ -65,18 +44,7 @@ impl TokenStore for SqliteStore {
     }
 
     fn revoke_token(&self, prefix: &str) -> Result<()> {
-        self.write(|tx| {
-            let removed = tx
-                .prepare_cached("DELETE FROM api_tokens WHERE prefix = ?1")
-                .db()?
-                .execute([prefix])
-                .db()?;
-            if removed == 0 {
-                return Err(unknown_token(prefix));
-            }
-            accounts_changed(tx);
-            Ok(())
-        })
+        self.write(|tx| tokens::revoke(tx, prefix))
     }
 
     fn record_token_use(&self, prefix: &str, at: OffsetDateTime) -> Result<()> {
@@ -108,5 +76,32 @@ impl TokenStore for SqliteStore {
                 .db()?;
             Ok(presented.authenticate(stored))
         })
+    }
+}
+
+impl TokenRows for WriteTx<'_> {
+    fn insert_token(
+        &mut self,
+        token: &GeneratedToken,
+        user: &str,
+        label: &str,
+        created_ms: i64,
+    ) -> Result<()> {
+        self.prepare_cached(
+            "INSERT INTO api_tokens (prefix, digest, user_name, label, created_ms) VALUES (?1, ?2, ?3, ?4, ?5)",
+        )
+        .db()?
+        .execute(params![token.prefix, token.digest.0.as_slice(), user, label, created_ms])
+        .db()?;
+        Ok(())
+    }
+
+    fn delete_token(&mut self, prefix: &str) -> Result<bool> {
+        let removed = self
+            .prepare_cached("DELETE FROM api_tokens WHERE prefix = ?1")
+            .db()?
+            .execute([prefix])
+            .db()?;
+        Ok(removed > 0)
     }
 }

@@ -7,44 +7,22 @@ use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use crate::Result;
 use crate::api::TrashStore;
+use crate::flow::trash::{self, TrashRows};
 use crate::model::trash::{DocumentDelete, TrashEntry, TrashId};
 use crate::model::version::Version;
 use crate::model::wiki::WikiId;
-use crate::plan::document::check_expected;
-use crate::plan::trash::{
-    attachment_exists, deleted_event, document_exists, missing_document, restore_comment,
-    restore_touch, restored_event, unknown_entry, validate_delete,
-};
+use crate::plan::trash::{restored_event, validate_delete};
 use crate::reference::DocumentReference;
 use crate::sqlite::SqliteStore;
-use crate::sqlite::attachments::attachment_id;
 use crate::sqlite::convert::DbResultExt;
-use crate::sqlite::documents::{default_row_id, load_row};
-use crate::sqlite::owner;
+use crate::sqlite::documents::load_row;
 use crate::sqlite::write::WriteTx;
-use crate::stored::{self, DEFAULT_ROW, corrupt, from_ms, now_ms};
+use crate::stored::{self, DEFAULT_ROW, corrupt, from_ms};
 
 impl TrashStore for SqliteStore {
     fn delete_document(&self, delete: &DocumentDelete) -> Result<TrashEntry> {
         validate_delete(delete, &self.config().limits)?;
-        self.write(|tx| {
-            let reference = &delete.reference;
-            let row = load_row(tx, reference, DEFAULT_ROW)?;
-            check_expected(delete.expected, row.as_ref().map(|row| row.version))?;
-            let row = row.ok_or_else(|| missing_document(reference))?;
-            let entry = insert_entry(
-                tx,
-                reference,
-                None,
-                row.version,
-                &delete.author,
-                &delete.comment,
-            )?;
-            move_document_out(tx, entry.id, reference, row.id)?;
-            let (wiki, event) = deleted_event(reference);
-            tx.emit(wiki, event);
-            Ok(entry)
-        })
+        self.write(|tx| trash::delete_document(tx, delete))
     }
 
     fn trash(&self, wiki: &WikiId) -> Result<Vec<TrashEntry>> {
@@ -60,38 +38,82 @@ impl TrashStore for SqliteStore {
     }
 
     fn restore(&self, id: TrashId, author: &str) -> Result<TrashEntry> {
-        let locale = self.config().default_locale.clone();
-        let limits = self.config().limits.clone();
-        self.write(|tx| {
-            let sql = format!("SELECT {ENTRY_COLUMNS} FROM trash_entries WHERE id = ?1");
-            let entry = tx
-                .prepare_cached(&sql)
-                .db()?
-                .query_row([id.0], raw_entry)
-                .optional()
-                .db()?
-                .ok_or_else(|| unknown_entry(id))?
-                .decode()?;
-            match &entry.attachment {
-                None => restore_document(tx, &entry)?,
-                Some(name) => {
-                    let comment = restore_comment(name);
-                    let touch = restore_touch(&entry.reference, author, &comment, &limits)?;
-                    let document_id = default_row_id(tx, &entry.reference)?
-                        .ok_or_else(|| missing_document(&entry.reference))?;
-                    if attachment_id(tx, document_id, name)?.is_some() {
-                        return Err(attachment_exists(name, &entry.reference));
-                    }
-                    owner::touch(tx, &touch, &locale)?;
-                    restore_attachments(tx, entry.id, document_id)?;
-                }
-            }
-            tx.prepare_cached("DELETE FROM trash_entries WHERE id = ?1")
-                .db()?
-                .execute([entry.id.0])
-                .db()?;
-            Ok(entry)
-        })
+        let config = self.config();
+        self.write(|tx| trash::restore(tx, id, author, &config.default_locale, &config.limits))
+    }
+}
+
+impl TrashRows for WriteTx<'_> {
+    fn insert_entry_row(
+        &mut self,
+        reference: &DocumentReference,
+        attachment: Option<&str>,
+        version: Version,
+        author: &str,
+        comment: &str,
+        deleted_ms: i64,
+    ) -> Result<i64> {
+        self.prepare_cached(
+            "INSERT INTO trash_entries (wiki, space, name, attachment, version_major, version_minor, deleted_by, \
+             comment, deleted_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) RETURNING id",
+        )
+        .db()?
+        .query_row(
+            params![
+                reference.wiki().as_str(),
+                reference.space().to_string(),
+                reference.name(),
+                attachment,
+                version.major,
+                version.minor,
+                author,
+                comment,
+                deleted_ms
+            ],
+            |row| row.get(0),
+        )
+        .db()
+    }
+
+    fn move_document_out(
+        &mut self,
+        entry: TrashId,
+        reference: &DocumentReference,
+        default_id: i64,
+    ) -> Result<()> {
+        move_document_out(self, entry, reference, default_id)
+    }
+
+    fn lock_entry(&mut self, id: TrashId) -> Result<Option<TrashEntry>> {
+        // The IMMEDIATE transaction already excludes a concurrent restore.
+        let sql = format!("SELECT {ENTRY_COLUMNS} FROM trash_entries WHERE id = ?1");
+        self.prepare_cached(&sql)
+            .db()?
+            .query_row([id.0], raw_entry)
+            .optional()
+            .db()?
+            .map(RawEntry::decode)
+            .transpose()
+    }
+
+    fn document_exists(&mut self, reference: &DocumentReference) -> Result<bool> {
+        any_row(self, reference)
+    }
+
+    fn move_document_in(&mut self, entry: &TrashEntry) -> Result<()> {
+        move_document_in(self, entry)
+    }
+
+    fn move_attachments_in(&mut self, entry: TrashId, document_id: i64) -> Result<()> {
+        restore_attachments(self, entry, document_id)
+    }
+
+    fn delete_entry(&mut self, id: TrashId) -> Result<()> {
+        self.prepare_cached("DELETE FROM trash_entries WHERE id = ?1")
+            .db()?
+            .execute([id.0])
+            .db()?;
+        Ok(())
     }
 }
 
@@ -109,7 +131,7 @@ pub(crate) fn trash_attachment(
         .db()?
         .query_row([attachment_id], |row| row.get(0))
         .db()?;
-    let entry = insert_entry(tx, reference, Some(&name), version, author, comment)?;
+    let entry = trash::insert_entry(tx, reference, Some(&name), version, author, comment)?;
     tx.prepare_cached("INSERT INTO trash_attachments (entry_id, old_id, name) SELECT ?1, id, name FROM attachments WHERE id = ?2")
         .db()?
         .execute(params![entry.id.0, attachment_id])
@@ -136,47 +158,6 @@ const REVISION_COLUMNS: &str =
 const LINK_COLUMNS: &str = "position, target_wiki, target_space, target_name, attachment";
 const VERSION_COLUMNS: &str = "version_major, version_minor, size, declared_mime, sniffed_mime, author, comment, created_ms, content";
 const FIELD_COLUMNS: &str = "name, position, field_type, pretty_name, attributes, disabled";
-
-fn insert_entry(
-    tx: &WriteTx<'_>,
-    reference: &DocumentReference,
-    attachment: Option<&str>,
-    version: Version,
-    author: &str,
-    comment: &str,
-) -> Result<TrashEntry> {
-    let deleted = now_ms();
-    let id: i64 = tx
-        .prepare_cached(
-            "INSERT INTO trash_entries (wiki, space, name, attachment, version_major, version_minor, deleted_by, \
-             comment, deleted_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) RETURNING id",
-        )
-        .db()?
-        .query_row(
-            params![
-                reference.wiki().as_str(),
-                reference.space().to_string(),
-                reference.name(),
-                attachment,
-                version.major,
-                version.minor,
-                author,
-                comment,
-                deleted
-            ],
-            |row| row.get(0),
-        )
-        .db()?;
-    Ok(TrashEntry {
-        id: TrashId(id),
-        reference: reference.clone(),
-        attachment: attachment.map(str::to_owned),
-        version,
-        deleted_by: author.to_owned(),
-        comment: comment.to_owned(),
-        deleted: from_ms(deleted),
-    })
-}
 
 /// Copies every row of a document and everything hanging on it into the bin, then deletes the
 /// rows (the cascade removes revisions, links, attachments, fields and objects; the FTS triggers
@@ -247,12 +228,9 @@ fn move_document_out(
     Ok(())
 }
 
-/// Moves a bin entry's document back under new row ids; refused if the document exists again.
-fn restore_document(tx: &mut WriteTx<'_>, entry: &TrashEntry) -> Result<()> {
+/// Moves a bin entry's document back under new row ids (the caller checked it is absent).
+fn move_document_in(tx: &mut WriteTx<'_>, entry: &TrashEntry) -> Result<()> {
     let reference = &entry.reference;
-    if default_row_id(tx, reference)?.is_some() || any_row(tx, reference)? {
-        return Err(document_exists(reference));
-    }
     let old_rows: Vec<(i64, String)> = tx
         .prepare_cached(
             "SELECT old_id, locale FROM trash_documents WHERE entry_id = ?1 ORDER BY locale",

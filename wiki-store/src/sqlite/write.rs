@@ -6,6 +6,8 @@ use std::ops::Deref;
 use rusqlite::{Connection, Transaction, TransactionBehavior};
 
 use crate::Result;
+use crate::flow;
+use crate::flow::structure::{Revised, Unrecorded};
 use crate::model::change::ChangeKind;
 use crate::model::version::Version;
 use crate::model::wiki::WikiId;
@@ -27,7 +29,7 @@ pub(crate) struct WriteTx<'c> {
     tx: Transaction<'c>,
     events: Vec<(WikiId, ChangeKind)>,
     changed: bool,
-    unrecorded: Vec<(WikiId, i64, Version)>,
+    unrecorded: Unrecorded,
 }
 
 impl WriteTx<'_> {
@@ -44,21 +46,28 @@ impl WriteTx<'_> {
     /// Called before default row `document_id` gets a new revision: records the structure its
     /// previous revision in this transaction (if any) left.
     pub(crate) fn settle(&mut self, document_id: i64) -> Result<()> {
-        let (settled, rest) = std::mem::take(&mut self.unrecorded)
-            .into_iter()
-            .partition(|(_, id, _)| *id == document_id);
-        self.unrecorded = rest;
+        let settled = self.unrecorded.settle(document_id);
         record(&self.tx, settled)
     }
 
     /// Called when default row `document_id` of `wiki` got revision `version`, so its structure
     /// is recorded once final.
     pub(crate) fn revised(&mut self, wiki: WikiId, document_id: i64, version: Version) {
-        self.unrecorded.push((wiki, document_id, version));
+        self.unrecorded.revised(wiki, document_id, version);
     }
 }
 
-fn record(conn: &Connection, revisions: Vec<(WikiId, i64, Version)>) -> Result<()> {
+impl flow::Transaction for WriteTx<'_> {
+    fn emit(&mut self, wiki: WikiId, kind: ChangeKind) {
+        WriteTx::emit(self, wiki, kind);
+    }
+
+    fn nothing_changed(&mut self) {
+        WriteTx::nothing_changed(self);
+    }
+}
+
+fn record(conn: &Connection, revisions: Vec<Revised>) -> Result<()> {
     for (wiki, document_id, version) in revisions {
         structure::record(conn, &wiki, document_id, version)?;
     }
@@ -89,16 +98,16 @@ impl SqliteStore {
                 tx,
                 events: Vec::new(),
                 changed: true,
-                unrecorded: Vec::new(),
+                unrecorded: Unrecorded::default(),
             };
             let value = f(&mut write)?;
             let WriteTx {
                 tx,
                 events,
                 changed,
-                unrecorded,
+                mut unrecorded,
             } = write;
-            record(&tx, unrecorded)?;
+            record(&tx, unrecorded.take())?;
             let seq = if changed { bump_change_seq(&tx)? } else { 0 };
             // Interrupted between statements: dropping `tx` rolls everything back.
             crate::interrupt::check()?;

@@ -1,0 +1,138 @@
+//! The MCP configuration of a wiki, an ordinary object of the reserved configuration class on a
+//! hidden document, written and read through the objects flow ([`crate::flow::objects`]).
+//!
+//! A write first defines (or completes) the class, then takes the document before it looks up
+//! the object, so two first configurations of a wiki cannot each add one. A read answers the
+//! defaults while nothing is stored; the caller fails closed on an error.
+
+use std::collections::BTreeMap;
+
+use crate::Result;
+use crate::config::Limits;
+use crate::flow::objects::{ObjectReads, ObjectRows, write_object};
+use crate::flow::owner;
+use crate::model::class::ClassDefinition;
+use crate::model::document::SaveOutcome;
+use crate::model::locale::Locale;
+use crate::model::mcp_config::{MCP_CONFIG_CLASS, MCP_CONFIG_DOCUMENT, McpConfig};
+use crate::model::object::FieldValue;
+use crate::model::rules::FieldRules;
+use crate::model::wiki::WikiId;
+use crate::plan::class::PlannedChange;
+use crate::plan::config::{
+    class_touch, config_read, config_touch, config_values, missing_fields, reference_in,
+};
+use crate::plan::wiki::unknown_wiki;
+use crate::reference::DocumentReference;
+use crate::stored::{attributes_json, corrupt};
+
+/// What a configuration write needs beyond an object write.
+pub(crate) trait ConfigRows: ObjectRows {
+    /// The lowest number of an object of `class` on the default row `document_id`.
+    fn first_object_number(&mut self, document_id: i64, class: &str) -> Result<Option<u32>>;
+}
+
+/// What a configuration read fetches inside one read (one snapshot).
+pub(crate) trait ConfigReads: ObjectReads {
+    /// Whether the wiki exists.
+    fn wiki_exists(&mut self, wiki: &WikiId) -> Result<bool>;
+
+    /// The id of the document's default row, if it exists.
+    fn default_row_id(&mut self, reference: &DocumentReference) -> Result<Option<i64>>;
+
+    /// The id of the lowest-numbered object of `class` on the default row `document_id`.
+    fn first_object_id(&mut self, document_id: i64, class: &str) -> Result<Option<i64>>;
+
+    /// The values of object `object_id` through `class`'s enabled fields.
+    fn object_values(
+        &mut self,
+        object_id: i64,
+        class: &ClassDefinition,
+    ) -> Result<BTreeMap<String, FieldValue>>;
+}
+
+/// Checks a configuration write before any transaction: its values as stored, refused when a
+/// value, the wiki's configuration documents or the touch are not acceptable.
+pub(crate) fn validate_set(
+    wiki: &WikiId,
+    config: &McpConfig,
+    author: &str,
+    limits: &Limits,
+) -> Result<BTreeMap<String, String>> {
+    let values = config_values(config)?;
+    reference_in(wiki, MCP_CONFIG_CLASS)?;
+    let document = reference_in(wiki, MCP_CONFIG_DOCUMENT)?;
+    config_touch(&document, author).validate(limits)?;
+    Ok(values)
+}
+
+/// Saves the configuration `values` (checked by [`validate_set`]) on the
+/// hidden document of `wiki`, defining the class first if needed; a no-op when neither the
+/// class nor the values change.
+pub(crate) fn set<T: ConfigRows>(
+    tx: &mut T,
+    wiki: &WikiId,
+    values: &BTreeMap<String, String>,
+    author: &str,
+    locale: &Locale,
+) -> Result<SaveOutcome> {
+    let class_document = reference_in(wiki, MCP_CONFIG_CLASS)?;
+    let document = reference_in(wiki, MCP_CONFIG_DOCUMENT)?;
+    let defined = ensure_class(tx, &class_document, author, locale)?;
+    let number = match tx.lock_owner(&document)? {
+        Some(document_id) => tx.first_object_number(document_id, MCP_CONFIG_CLASS)?,
+        None => None,
+    };
+    let touch = config_touch(&document, author);
+    let outcome = write_object(tx, &touch, &class_document, number, values, locale)?;
+    if !defined && matches!(outcome.document, SaveOutcome::Unchanged { .. }) {
+        tx.nothing_changed();
+    }
+    Ok(outcome.document)
+}
+
+/// Defines (or completes) the configuration class in this wiki, as one save of its hidden
+/// class document, when a field is missing. Whether it saved anything.
+fn ensure_class<T: ConfigRows>(
+    tx: &mut T,
+    class_document: &DocumentReference,
+    author: &str,
+    locale: &Locale,
+) -> Result<bool> {
+    tx.lock_owner(class_document)?;
+    let missing = missing_fields(tx.load_class(class_document, false)?.as_ref());
+    if missing.is_empty() {
+        return Ok(false);
+    }
+    let (document_id, _) = owner::touch(tx, &class_touch(class_document, author), locale)?;
+    for (name, field_type) in missing {
+        tx.change_field(
+            document_id,
+            PlannedChange::Upsert {
+                name,
+                field_type: field_type.name(),
+                pretty_name: None,
+                attributes: attributes_json(&field_type, &FieldRules::default())?,
+            },
+        )?;
+    }
+    Ok(true)
+}
+
+/// Reads the configuration of `wiki`; an `Err` means "unreadable" and the caller fails closed.
+pub(crate) fn read<R: ConfigReads>(rows: &mut R, wiki: &WikiId) -> Result<McpConfig> {
+    if !rows.wiki_exists(wiki)? {
+        return Err(unknown_wiki(wiki));
+    }
+    let document = reference_in(wiki, MCP_CONFIG_DOCUMENT)?;
+    let Some(document_id) = rows.default_row_id(&document)? else {
+        return config_read(None);
+    };
+    let Some(object_id) = rows.first_object_id(document_id, MCP_CONFIG_CLASS)? else {
+        return config_read(None);
+    };
+    let class = rows
+        .load_class(&reference_in(wiki, MCP_CONFIG_CLASS)?)?
+        .ok_or_else(|| corrupt("configuration object without its class"))?;
+    config_read(Some(&rows.object_values(object_id, &class)?))
+}

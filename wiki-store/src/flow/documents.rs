@@ -1,0 +1,245 @@
+//! Saving and reading documents, over [`DocumentRows`] (writes) and [`DocumentReads`] (reads).
+//!
+//! A save reads the default row first (locked until the write ends on PostgreSQL), asks whether
+//! the wiki exists only when that row is missing (an existing row proves it, by its foreign
+//! key), reads the translation row it addresses, plans, then writes the row with its revision
+//! and replaces its links. Reads route a locale exactly ([`crate::plan::document::read_target`]).
+
+use crate::Result;
+use crate::flow::Transaction;
+use crate::model::document::{Document, DocumentLocales, DocumentSave, SaveOutcome};
+use crate::model::history::{HistoryPage, Revision, RevisionDiff, RevisionInfo};
+use crate::model::link::LinkTarget;
+use crate::model::locale::Locale;
+use crate::model::version::Version;
+use crate::model::wiki::WikiId;
+use crate::plan::document::{
+    RowWrite, SavePlan, all_unchanged, plan_save, target_row, unknown_document, unknown_revision,
+};
+use crate::plan::wiki::unknown_wiki;
+use crate::reference::DocumentReference;
+use crate::stored::{self, DEFAULT_ROW, StoredRow};
+
+/// What a document save reads and writes inside a backend's write transaction.
+pub(crate) trait DocumentRows: Transaction {
+    /// One row by reference and stored locale (`""` for the default row), locked for the rest
+    /// of the transaction where the backend locks rows.
+    fn lock_row(
+        &mut self,
+        reference: &DocumentReference,
+        locale: &str,
+    ) -> Result<Option<StoredRow>>;
+
+    /// Whether the wiki exists.
+    fn wiki_exists(&mut self, wiki: &WikiId) -> Result<bool>;
+
+    /// Writes a planned row version (updates row `id`, or inserts the row for `None`), records
+    /// its revision and queues its event; returns the row's id. Links are not touched.
+    fn write_row(&mut self, write: &RowWrite<'_>, id: Option<i64>) -> Result<i64>;
+
+    /// Makes the links of row `source_id` exactly `links`, in order.
+    fn replace_links(&mut self, source_id: i64, links: &[LinkTarget]) -> Result<()>;
+}
+
+/// Saves one row inside the transaction, as [`crate::plan::document`] plans it. Validation must
+/// have run ([`crate::plan::document::validate_save`]).
+pub(crate) fn save<T: DocumentRows>(
+    tx: &mut T,
+    save: &DocumentSave,
+    default_locale: &Locale,
+) -> Result<SaveOutcome> {
+    let reference = &save.reference;
+    let default = tx.lock_row(reference, DEFAULT_ROW)?;
+    // An existing row proves its wiki exists (its foreign key); only a creation asks.
+    if default.is_none() && !tx.wiki_exists(reference.wiki())? {
+        return Err(unknown_wiki(reference.wiki()));
+    }
+    let translation = target_row(save, default.as_ref().map(StoredRow::view).as_ref())?;
+    let current = match translation {
+        None => None,
+        Some(locale) => tx.lock_row(reference, locale.as_str())?,
+    };
+    let target = if translation.is_some() {
+        current.as_ref()
+    } else {
+        default.as_ref()
+    };
+    let plan = plan_save(
+        save,
+        translation,
+        target.map(StoredRow::view),
+        default.as_ref().map(StoredRow::view),
+        default_locale,
+    )?;
+    match plan {
+        SavePlan::Unchanged(version) => Ok(SaveOutcome::Unchanged { version }),
+        SavePlan::Write(write) => {
+            let id = tx.write_row(&write, target.map(|row| row.id))?;
+            tx.replace_links(id, &write.links())?;
+            Ok(write.outcome())
+        }
+    }
+}
+
+/// [`save`] as a whole write: a save that changes nothing leaves the change sequence alone.
+pub(crate) fn save_one<T: DocumentRows>(
+    tx: &mut T,
+    one: &DocumentSave,
+    default_locale: &Locale,
+) -> Result<SaveOutcome> {
+    let outcome = save(tx, one, default_locale)?;
+    if matches!(outcome, SaveOutcome::Unchanged { .. }) {
+        tx.nothing_changed();
+    }
+    Ok(outcome)
+}
+
+/// Every save of `saves` in one transaction, in order; a no-op only when each one is.
+pub(crate) fn save_all<T: DocumentRows>(
+    tx: &mut T,
+    saves: &[DocumentSave],
+    default_locale: &Locale,
+) -> Result<Vec<SaveOutcome>> {
+    let outcomes = saves
+        .iter()
+        .map(|one| save(tx, one, default_locale))
+        .collect::<Result<Vec<_>>>()?;
+    if all_unchanged(outcomes.iter()) {
+        tx.nothing_changed();
+    }
+    Ok(outcomes)
+}
+
+/// A document as a read finds it: the row a request addresses, the document's default language
+/// and its translations' stored locales, in order.
+pub(crate) struct Found {
+    pub(crate) row: StoredRow,
+    pub(crate) default_language: String,
+    pub(crate) translations: Vec<String>,
+}
+
+/// What document reads fetch inside one read (one snapshot).
+pub(crate) trait DocumentReads {
+    /// The row an exact-match locale request addresses (the default row for `None` or the
+    /// default language, else that translation), with the document's default language and
+    /// translations; `None` when the document or the translation is missing.
+    fn find(
+        &mut self,
+        reference: &DocumentReference,
+        locale: Option<&Locale>,
+    ) -> Result<Option<Found>>;
+
+    /// Just the row a request addresses, as [`DocumentReads::find`] routes it (history reads).
+    fn resolve_row(
+        &mut self,
+        reference: &DocumentReference,
+        locale: Option<&Locale>,
+    ) -> Result<Option<StoredRow>> {
+        Ok(self.find(reference, locale)?.map(|found| found.row))
+    }
+}
+
+/// What history reads fetch of a row's revisions.
+pub(crate) trait RevisionReads: DocumentReads {
+    /// How many revisions row `row_id` has.
+    fn revision_count(&mut self, row_id: i64) -> Result<u64>;
+
+    /// Row `row_id`'s revisions, newest first, `limit` of them after skipping `offset`.
+    fn revision_infos(
+        &mut self,
+        row_id: i64,
+        offset: usize,
+        limit: usize,
+    ) -> Result<Vec<RevisionInfo>>;
+
+    /// One revision of row `row_id` in full, if it exists.
+    fn revision(&mut self, row_id: i64, version: Version) -> Result<Option<Revision>>;
+}
+
+/// The document `found` describes, in its model form.
+pub(crate) fn document(
+    found: Option<Found>,
+    reference: &DocumentReference,
+) -> Result<Option<Document>> {
+    let Some(found) = found else {
+        return Ok(None);
+    };
+    let default_locale = stored::locale(&found.default_language)?;
+    let translations = locales(&found.translations)?;
+    found
+        .row
+        .into_document(reference, default_locale, translations)
+        .map(Some)
+}
+
+/// The default locale and translations of the document `found` describes.
+pub(crate) fn document_locales(found: Option<Found>) -> Result<Option<DocumentLocales>> {
+    let Some(found) = found else {
+        return Ok(None);
+    };
+    Ok(Some(DocumentLocales {
+        default_locale: stored::locale(&found.default_language)?,
+        translations: locales(&found.translations)?,
+    }))
+}
+
+fn locales(values: &[String]) -> Result<Vec<Locale>> {
+    values.iter().map(|value| stored::locale(value)).collect()
+}
+
+/// A page of the addressed row's history; `None` when the document or translation is missing.
+pub(crate) fn history<R: RevisionReads>(
+    rows: &mut R,
+    reference: &DocumentReference,
+    locale: Option<&Locale>,
+    offset: usize,
+    limit: usize,
+) -> Result<Option<HistoryPage>> {
+    let Some(row) = rows.resolve_row(reference, locale)? else {
+        return Ok(None);
+    };
+    Ok(Some(HistoryPage {
+        current: row.version,
+        total: rows.revision_count(row.id)?,
+        revisions: rows.revision_infos(row.id, offset, limit)?,
+    }))
+}
+
+/// One revision of the addressed row; `None` when the row or the revision is missing.
+pub(crate) fn revision<R: RevisionReads>(
+    rows: &mut R,
+    reference: &DocumentReference,
+    locale: Option<&Locale>,
+    version: Version,
+) -> Result<Option<Revision>> {
+    match rows.resolve_row(reference, locale)? {
+        Some(row) => rows.revision(row.id, version),
+        None => Ok(None),
+    }
+}
+
+/// The two revisions a diff compares, read in one snapshot, and whether they are a
+/// translation's; [`diff`] compares them outside it.
+pub(crate) fn diff_revisions<R: RevisionReads>(
+    rows: &mut R,
+    reference: &DocumentReference,
+    locale: Option<&Locale>,
+    from: Version,
+    to: Version,
+) -> Result<(Revision, Revision, bool)> {
+    let row = rows
+        .resolve_row(reference, locale)?
+        .ok_or_else(|| unknown_document(reference))?;
+    let old = rows
+        .revision(row.id, from)?
+        .ok_or_else(|| unknown_revision(from))?;
+    let new = rows
+        .revision(row.id, to)?
+        .ok_or_else(|| unknown_revision(to))?;
+    Ok((old, new, row.locale != DEFAULT_ROW))
+}
+
+/// The diff of what [`diff_revisions`] read: CPU work, done after the read has ended.
+pub(crate) fn diff((old, new, translation): (Revision, Revision, bool)) -> RevisionDiff {
+    crate::history::diff(old, new, translation)
+}

@@ -1,0 +1,275 @@
+//! Class fields and objects, over [`ObjectRows`] (writes) and [`ObjectReads`] (reads).
+//!
+//! An object write takes the owning document first ([`crate::flow::owner`]), then reads the
+//! class (held `FOR SHARE` on PostgreSQL, so it cannot change under values coerced by it),
+//! coerces every value before anything is written, and writes nothing when the object already
+//! holds them and the document would not change either.
+
+use std::collections::{BTreeMap, HashMap};
+
+use crate::Result;
+use crate::flow::owner::{self, OwnerRows, require_locked};
+use crate::model::class::ClassDefinition;
+use crate::model::document::SaveOutcome;
+use crate::model::locale::Locale;
+use crate::model::object::{
+    FieldChange, ObjectDelete, ObjectHit, ObjectPage, ObjectRecord, ObjectWrite, ObjectWriteOutcome,
+};
+use crate::model::wiki::WikiId;
+use crate::objects::query::{CheckedQuery, ObjectQuery, check_query};
+use crate::plan::class::{PlannedChange, class_reference, plan_field_change};
+use crate::plan::document::all_unchanged;
+use crate::plan::object::{
+    NewValue, coerce_values, object_touch, unknown_class, unknown_object, visible_values,
+};
+use crate::plan::owner::Touch;
+use crate::reference::DocumentReference;
+use crate::scan::AuthorizedScan;
+use crate::stored::corrupt;
+pub(crate) use crate::structure::StoredObject;
+
+/// What class and object writes read and write inside a backend's write transaction.
+pub(crate) trait ObjectRows: OwnerRows {
+    /// The class `class_document` defines, disabled fields included (`None` if it defines no
+    /// field); with `share`, its document is held against changes for the rest of the
+    /// transaction where the backend locks rows.
+    fn load_class(
+        &mut self,
+        class_document: &DocumentReference,
+        share: bool,
+    ) -> Result<Option<ClassDefinition>>;
+
+    /// The id of object `class`/`number` of the default row `document_id`, if it exists.
+    fn object_id(&mut self, document_id: i64, class: &str, number: u32) -> Result<Option<i64>>;
+
+    /// Whether object `object_id` already stores exactly `values`
+    /// ([`crate::plan::object::holds_values`]).
+    fn holds_values(&mut self, object_id: i64, values: &[NewValue<'_>]) -> Result<bool>;
+
+    /// Adds an object of `class` to the default row `document_id` under the next free number:
+    /// its id and number.
+    fn insert_object(&mut self, document_id: i64, class: &str) -> Result<(i64, u32)>;
+
+    /// Sets the fields of `values` on object `object_id`, clearing those whose value is `None`.
+    fn write_values(&mut self, object_id: i64, values: &[NewValue<'_>]) -> Result<()>;
+
+    /// Deletes object `object_id` and its values.
+    fn delete_object(&mut self, object_id: i64) -> Result<()>;
+
+    /// Writes a planned field change on the class document's default row `document_id`.
+    fn change_field(&mut self, document_id: i64, change: PlannedChange<'_>) -> Result<()>;
+}
+
+/// Applies a field change: the class document is taken, the change checked against the class
+/// as it is then, the document saved, then the field row changes. A modification that leaves
+/// the field as it is writes nothing and returns [`SaveOutcome::Unchanged`] (after the
+/// compare-and-set check), and the transaction is then a no-op.
+pub(crate) fn change_class<T: ObjectRows>(
+    tx: &mut T,
+    touch: &Touch<'_>,
+    change: &FieldChange,
+    locale: &Locale,
+) -> Result<SaveOutcome> {
+    tx.lock_owner(touch.reference)?;
+    let class = tx.load_class(touch.reference, false)?;
+    let Some(planned) = plan_field_change(class.as_ref(), touch.reference, change)? else {
+        let version = owner::untouched(tx, touch)?
+            .ok_or_else(|| corrupt("class without its document row"))?;
+        tx.nothing_changed();
+        return Ok(SaveOutcome::Unchanged { version });
+    };
+    let (document_id, touched) = owner::touch(tx, touch, locale)?;
+    tx.change_field(document_id, planned)?;
+    Ok(touched.outcome())
+}
+
+/// Creates or updates one object: the owning document is taken, the class and every value are
+/// checked before anything is written, then the document is saved, then the object and its
+/// values. An update whose values (and title) are already stored writes nothing: the
+/// outcome's document is then [`SaveOutcome::Unchanged`], and the caller decides whether the
+/// whole transaction was a no-op.
+pub(crate) fn write_object<T: ObjectRows>(
+    tx: &mut T,
+    touch: &Touch<'_>,
+    class_document: &DocumentReference,
+    number: Option<u32>,
+    values: &BTreeMap<String, String>,
+    locale: &Locale,
+) -> Result<ObjectWriteOutcome> {
+    let document_id = tx.lock_owner(touch.reference)?;
+    let class = tx
+        .load_class(class_document, true)?
+        .ok_or_else(|| unknown_class(class_document))?;
+    let coerced = coerce_values(&class, values, number.is_none())?;
+    let existing = match number {
+        Some(number) => {
+            let unknown = || unknown_object(&class.name, number, touch.reference);
+            let document_id = document_id.ok_or_else(unknown)?;
+            let object_id = tx
+                .object_id(document_id, &class.name, number)?
+                .ok_or_else(unknown)?;
+            Some((object_id, number))
+        }
+        None => None,
+    };
+    if let Some((object_id, number)) = existing
+        && tx.holds_values(object_id, &coerced)?
+        && let Some(version) = owner::untouched(tx, touch)?
+    {
+        return Ok(ObjectWriteOutcome {
+            number,
+            created_object: false,
+            document: SaveOutcome::Unchanged { version },
+        });
+    }
+    let (document_id, touched) = owner::touch(tx, touch, locale)?;
+    let (object_id, number) = match existing {
+        Some(found) => found,
+        None => tx.insert_object(document_id, &class.name)?,
+    };
+    tx.write_values(object_id, &coerced)?;
+    Ok(ObjectWriteOutcome {
+        number,
+        created_object: existing.is_none(),
+        document: touched.outcome(),
+    })
+}
+
+/// Every write of `writes` (each with the class document its validation resolved) in one
+/// transaction, in order; a no-op only when each one is.
+pub(crate) fn write_objects<T: ObjectRows>(
+    tx: &mut T,
+    writes: &[(&ObjectWrite, DocumentReference)],
+    locale: &Locale,
+) -> Result<Vec<ObjectWriteOutcome>> {
+    let outcomes = writes
+        .iter()
+        .map(|(write, class)| {
+            write_object(
+                tx,
+                &object_touch(write),
+                class,
+                write.number,
+                &write.values,
+                locale,
+            )
+        })
+        .collect::<Result<Vec<_>>>()?;
+    if all_unchanged(outcomes.iter().map(|outcome| &outcome.document)) {
+        tx.nothing_changed();
+    }
+    Ok(outcomes)
+}
+
+/// Deletes one object of class `class` and saves its document.
+pub(crate) fn delete_object<T: ObjectRows>(
+    tx: &mut T,
+    delete: &ObjectDelete,
+    class: &DocumentReference,
+    touch: &Touch<'_>,
+    locale: &Locale,
+) -> Result<SaveOutcome> {
+    let class = class.local();
+    let document_id = require_locked(tx, &delete.reference)?;
+    let object_id = tx
+        .object_id(document_id, &class, delete.number)?
+        .ok_or_else(|| unknown_object(&class, delete.number, &delete.reference))?;
+    let (_, touched) = owner::touch(tx, touch, locale)?;
+    tx.delete_object(object_id)?;
+    Ok(touched.outcome())
+}
+
+/// What object reads fetch inside one read.
+pub(crate) trait ObjectReads {
+    /// The class `class_document` defines, disabled fields included; `None` if it defines no
+    /// field.
+    fn load_class(&mut self, class_document: &DocumentReference)
+    -> Result<Option<ClassDefinition>>;
+
+    /// The id of the document's default row, or [`crate::StoreError::NotFound`].
+    fn require_document(&mut self, reference: &DocumentReference) -> Result<i64>;
+
+    /// The objects of the default row `document_id` with their stored values, ordered by class
+    /// and number.
+    fn stored_objects(&mut self, document_id: i64) -> Result<Vec<StoredObject>>;
+}
+
+/// The objects of a document, each with the values of its class's enabled fields (none when
+/// its class no longer exists).
+pub(crate) fn objects<R: ObjectReads>(
+    rows: &mut R,
+    reference: &DocumentReference,
+) -> Result<Vec<ObjectRecord>> {
+    let document_id = rows.require_document(reference)?;
+    let stored = rows.stored_objects(document_id)?;
+    let mut classes = ClassCache::default();
+    stored
+        .into_iter()
+        .map(|(class, number, values)| {
+            let definition =
+                classes.get(reference.wiki(), &class, |class| rows.load_class(class))?;
+            Ok(ObjectRecord {
+                number,
+                values: visible_values(definition, values),
+                class,
+            })
+        })
+        .collect()
+}
+
+/// The class an object query names (resolved in `wiki`) and the query checked against it, the
+/// class's own name in place of the agent's spelling.
+pub(crate) fn checked_query<R: ObjectReads>(
+    rows: &mut R,
+    wiki: &WikiId,
+    query: &ObjectQuery,
+) -> Result<(ClassDefinition, CheckedQuery)> {
+    let class_document = class_reference(&query.class, wiki)?;
+    let class = rows
+        .load_class(&class_document)?
+        .ok_or_else(|| unknown_class(&class_document))?;
+    let checked = check_query(
+        &class,
+        &ObjectQuery {
+            class: class.name.clone(),
+            ..query.clone()
+        },
+    )?;
+    Ok((class, checked))
+}
+
+/// An object query's page: its hits and what `scan` counted.
+pub(crate) fn page(hits: Vec<ObjectHit>, scan: &AuthorizedScan) -> ObjectPage {
+    ObjectPage {
+        hits,
+        total: scan.total(),
+        truncated: scan.cut(),
+    }
+}
+
+/// Class definitions looked up once per listing.
+#[derive(Default)]
+pub(crate) struct ClassCache {
+    loaded: HashMap<String, Option<ClassDefinition>>,
+}
+
+impl ClassCache {
+    /// The definition of `class` (a class document's name in `wiki`), loaded with `load` the
+    /// first time it is asked for; `None` for a class that no longer exists or a name that is
+    /// not a reference.
+    pub(crate) fn get(
+        &mut self,
+        wiki: &WikiId,
+        class: &str,
+        load: impl FnOnce(&DocumentReference) -> Result<Option<ClassDefinition>>,
+    ) -> Result<Option<&ClassDefinition>> {
+        if !self.loaded.contains_key(class) {
+            let definition = match class_reference(class, wiki) {
+                Ok(reference) => load(&reference)?,
+                Err(_) => None,
+            };
+            self.loaded.insert(class.to_owned(), definition);
+        }
+        Ok(self.loaded.get(class).and_then(Option::as_ref))
+    }
+}
