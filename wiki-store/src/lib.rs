@@ -65,9 +65,9 @@ pub mod transfer;
 mod tree;
 
 pub use api::{
-    AdminStore, AttachmentStore, ChangeFeed, ConfigStore, DocumentStore, HierarchyStore, LinkStore,
-    ObjectStore, RightsStore, SearchStore, SecretStore, TokenStore, TrashStore, UserStore,
-    VectorStore, WikiStore,
+    AdminStore, AttachmentStore, ChangeFeed, ConfigStore, DocumentStore, HierarchyStore,
+    LeaseStore, LinkStore, ObjectStore, RightsStore, SearchStore, SecretStore, TokenStore,
+    TrashStore, UserStore, VectorStore, WikiStore,
 };
 pub use config::{Limits, StoreConfig};
 pub use error::{Entity, Field, InvalidInput, StoreError};
@@ -97,6 +97,7 @@ pub trait Store:
     + SecretStore
     + VectorStore
     + AdminStore
+    + LeaseStore
     + Send
     + Sync
 {
@@ -119,6 +120,7 @@ impl<T> Store for T where
         + SecretStore
         + VectorStore
         + AdminStore
+        + LeaseStore
         + Send
         + Sync
 {

@@ -24,6 +24,7 @@ mod feed;
 mod hierarchy;
 mod history;
 mod import;
+mod leases;
 mod links;
 mod migrations;
 mod object_query;
