@@ -35,6 +35,7 @@ pub(crate) const MIGRATIONS: &[Migration] = &[
     migration!(9, "0009_admin_state"),
     migration!(10, "0010_revision_structure"),
     migration!(11, "0011_leases"),
+    migration!(12, "0012_vector_seq"),
 ];
 
 /// Brings the database to the newest schema.

@@ -39,6 +39,7 @@ pub const TABLES: &[Table] = &[
     Table::new("farm_secrets", "farm secrets"),
     Table::new("vector_rows", "vector index rows"),
     Table::new("vector_entries", "vector index entries"),
+    Table::new("vector_seq", "vector sequence").seeded(),
     Table::new(
         "audit_calls",
         "recent tool calls (the admin page's audit view)",

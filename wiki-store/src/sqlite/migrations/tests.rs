@@ -496,6 +496,31 @@ fn version_11_leases_from_10() {
     assert!(store.document(&page("Kept.Page"), None).unwrap().is_some());
 }
 
+#[test]
+fn version_12_vector_seq_from_11() {
+    let (dir, mut conn) = at_version(11);
+    let id = insert_document(&conn, "Kept", "Page", "indexed before");
+    conn.execute(
+        "INSERT INTO vector_rows (index_name, document_id, version_major, version_minor) \
+         VALUES ('m', ?1, 1, 1)",
+        [id],
+    )
+    .unwrap();
+    upgrade(&mut conn, 12);
+    assert_eq!(count(&conn, "SELECT value FROM vector_seq"), 0);
+    assert_eq!(
+        count(&conn, "SELECT written_seq FROM vector_rows"),
+        0,
+        "an old row was written before any sequence value"
+    );
+    let store = current_store(&dir, conn);
+    let index = VectorIndex::new(WikiId::main(), "m");
+    assert_eq!(store.vector_seq().unwrap(), 0);
+    assert!(store.vector_changes(&index, 0, 10).unwrap().rows.is_empty());
+    let row = store.vector_row(&index, &page("Kept.Page"), None).unwrap();
+    assert!(row.is_some(), "the old row is kept");
+}
+
 /// A database at the newest version with a second wiki in it.
 fn latest_with_a_wiki() -> (TempDir, Connection) {
     let (dir, conn) = at_version(schema::latest(MIGRATIONS));
