@@ -44,7 +44,7 @@ const TICK: Duration = Duration::from_secs(1);
 /// Rows indexed per step.
 const ROWS_PER_STEP: usize = 32;
 
-/// How long the indexer waits after a store failure before it tries again.
+/// How long the indexer rests after a store failure before it works again.
 const BACKOFF: Duration = Duration::from_secs(30);
 
 /// A running background indexer; dropping it stops the thread (after its current step) and
@@ -136,8 +136,10 @@ impl Worker {
         let mut passed_at: Option<u64> = None;
         let mut last_pass = Instant::now();
         let mut pending = true;
+        // After a store failure, no work until then; the lease is still renewed meanwhile, so
+        // a passing failure does not hand the farm to another process.
+        let mut resume_at: Option<Instant> = None;
         while !self.stopped() {
-            let mut wait = TICK;
             if asked.is_none_or(|at| at.elapsed() >= POLL) {
                 asked = Some(Instant::now());
                 holding = Some(self.ask_lease(holding));
@@ -145,7 +147,10 @@ impl Worker {
             let holding = holding == Some(true);
             let marker = self.store.commit_marker().ok();
             let moved = marker.is_none() || marker != passed_at;
-            let outcome = if holding && (pending || moved || last_pass.elapsed() >= POLL) {
+            let resting = resume_at.is_some_and(|at| Instant::now() < at);
+            let outcome = if resting {
+                Ok(())
+            } else if holding && (pending || moved || last_pass.elapsed() >= POLL) {
                 pending = false;
                 last_pass = Instant::now();
                 passed_at = marker;
@@ -157,16 +162,20 @@ impl Worker {
                 Ok(())
             };
             let outcome = outcome.and_then(|()| self.index.reload_old_matrices(&*self.store));
-            if let Err(error) = outcome {
-                tracing::warn!(%error, "semantic indexing failed; retrying later");
-                // Try again from scratch after the pause.
-                passed_at = None;
-                wait = BACKOFF;
+            match outcome {
+                Ok(()) if !resting => resume_at = None,
+                Ok(()) => {}
+                Err(error) => {
+                    tracing::warn!(%error, "semantic indexing failed; retrying later");
+                    // Try again from scratch after the pause.
+                    passed_at = None;
+                    resume_at = Some(Instant::now() + BACKOFF);
+                }
             }
             if self.stopped() {
                 break;
             }
-            match woken.recv_timeout(wait) {
+            match woken.recv_timeout(TICK) {
                 Ok(()) => pending = true,
                 Err(RecvTimeoutError::Timeout) => {}
                 Err(RecvTimeoutError::Disconnected) => break,
