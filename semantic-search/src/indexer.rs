@@ -1,16 +1,25 @@
-//! The background indexer: a thread of its own that keeps every wiki's semantic index current.
+//! The background indexer: a thread of its own that keeps every wiki's semantic index current,
+//! one per farm however many processes serve it.
 //!
-//! It wakes on this process's change events (a save, a delete, a new wiki) and at least every
-//! [`POLL`] (for other processes' writes, which reach it only through the store), then indexes
-//! stale rows [`ROWS_PER_STEP`] at a time until none is left, checking between steps whether it
-//! was asked to stop. Embedding is CPU-heavy; a thread of its own keeps it off the async
-//! workers, and one thread keeps it to one core.
+//! Of the processes serving one farm (PostgreSQL replicas, or several on one SQLite directory)
+//! only the one holding the store's lease [`LEASE`] indexes; the others would embed the same
+//! rows again and race on the same vector rows. Every process asks for the lease each [`POLL`]
+//! (the holder renews it, for [`LEASE_TTL`]), so when the holder dies without releasing it
+//! (SIGKILL) another takes over once it expires; one that stops releases it on the way out.
+//! A process without the lease still serves queries: its in-memory vectors follow what the
+//! holder stores, through the store's vector sequence, within a [`TICK`].
+//!
+//! The holder wakes on this process's change events (a save, a new wiki) and checks the
+//! store's commit marker every [`TICK`] (cheap: no query) for other processes' writes, then
+//! indexes stale rows [`ROWS_PER_STEP`] at a time until none is left, checking between steps
+//! whether it was asked to stop. Embedding is CPU-heavy; a thread of its own keeps it off the
+//! async workers, and one thread keeps it to one core.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, RecvTimeoutError, SyncSender};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender};
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use wiki_server::store::Store;
 use wiki_server::store::api::Subscription;
@@ -18,16 +27,28 @@ use wiki_server::store::model::change::{ChangeEvent, ChangeKind};
 
 use crate::index::SemanticIndex;
 
-/// The longest the indexer sleeps without an event.
+/// The store lease whose holder indexes the farm.
+pub const LEASE: &str = "semantic-indexer";
+
+/// How often the lease is asked for (renewed by its holder), and the longest the holder goes
+/// without a pass.
 pub(crate) const POLL: Duration = Duration::from_secs(5);
+
+/// How long a lease lasts unrenewed: three missed renewals, so a slow pass or a busy database
+/// does not hand it over, and a dead holder is replaced within 15 to 20 seconds.
+pub const LEASE_TTL: Duration = Duration::from_secs(15);
+
+/// How often the commit marker is checked for other processes' writes.
+const TICK: Duration = Duration::from_secs(1);
 
 /// Rows indexed per step.
 const ROWS_PER_STEP: usize = 32;
 
-/// How long the indexer waits after a store failure before it tries again.
+/// How long the indexer rests after a store failure before it works again.
 const BACKOFF: Duration = Duration::from_secs(30);
 
-/// A running background indexer; dropping it stops the thread (after its current step).
+/// A running background indexer; dropping it stops the thread (after its current step) and
+/// gives the lease up.
 pub struct Indexer {
     stop: Arc<AtomicBool>,
     wake: SyncSender<()>,
@@ -43,7 +64,7 @@ impl std::fmt::Debug for Indexer {
 
 impl Indexer {
     /// Starts indexing `store` with `index`. Without a model there is nothing to do: the
-    /// thread is not started.
+    /// thread is not started (and the lease never asked for).
     pub fn spawn(store: Arc<dyn Store>, index: SemanticIndex) -> std::io::Result<Indexer> {
         let stop = Arc::new(AtomicBool::new(false));
         // One pending wake-up is enough: a pass sees every change made before it starts.
@@ -58,31 +79,16 @@ impl Indexer {
             }
         }));
         let thread = if index.embedder().is_some() {
-            let stop = Arc::clone(&stop);
+            let worker = Worker {
+                store,
+                index,
+                stop: Arc::clone(&stop),
+                holder: holder_id(),
+            };
             Some(
                 std::thread::Builder::new()
                     .name("semantic-indexer".into())
-                    .spawn(move || {
-                        loop {
-                            let wait = match pass(&*store, &index, &stop) {
-                                Ok(()) => POLL,
-                                Err(error) => {
-                                    tracing::warn!(%error, "semantic indexing failed; retrying later");
-                                    BACKOFF
-                                }
-                            };
-                            if stop.load(Ordering::Acquire) {
-                                return;
-                            }
-                            match woken.recv_timeout(wait) {
-                                Ok(()) | Err(RecvTimeoutError::Timeout) => {}
-                                Err(RecvTimeoutError::Disconnected) => return,
-                            }
-                            if stop.load(Ordering::Acquire) {
-                                return;
-                            }
-                        }
-                    })?,
+                    .spawn(move || worker.run(&woken))?,
             )
         } else {
             None
@@ -96,7 +102,121 @@ impl Indexer {
     }
 }
 
-/// Indexes every wiki until nothing is stale or a stop is asked for.
+/// A holder id unique to this process (and this indexer): the pid for an operator reading
+/// the table, and 64 bits from std's randomly seeded hasher (keys from the OS's random source)
+/// over the clock, so a pid reused on another host or after a restart differs.
+fn holder_id() -> String {
+    use std::hash::{BuildHasher, Hasher};
+    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+    hasher.write_u32(std::process::id());
+    if let Ok(since) = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH) {
+        hasher.write_u128(since.as_nanos());
+    }
+    format!("pid{}-{:016x}", std::process::id(), hasher.finish())
+}
+
+/// The indexer thread's state.
+struct Worker {
+    store: Arc<dyn Store>,
+    index: SemanticIndex,
+    stop: Arc<AtomicBool>,
+    holder: String,
+}
+
+impl Worker {
+    fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Acquire)
+    }
+
+    fn run(self, woken: &Receiver<()>) {
+        // Unknown until first asked, so the first answer is logged either way.
+        let mut holding: Option<bool> = None;
+        // When the lease was last asked for, and the commit marker the last pass started at.
+        let mut asked: Option<Instant> = None;
+        let mut passed_at: Option<u64> = None;
+        let mut last_pass = Instant::now();
+        let mut pending = true;
+        // After a store failure, no work until then; the lease is still renewed meanwhile, so
+        // a passing failure does not hand the farm to another process.
+        let mut resume_at: Option<Instant> = None;
+        while !self.stopped() {
+            if asked.is_none_or(|at| at.elapsed() >= POLL) {
+                asked = Some(Instant::now());
+                holding = Some(self.ask_lease(holding));
+            }
+            let holding = holding == Some(true);
+            let marker = self.store.commit_marker().ok();
+            let moved = marker.is_none() || marker != passed_at;
+            let resting = resume_at.is_some_and(|at| Instant::now() < at);
+            let outcome = if resting {
+                Ok(())
+            } else if holding && (pending || moved || last_pass.elapsed() >= POLL) {
+                pending = false;
+                last_pass = Instant::now();
+                passed_at = marker;
+                pass(&*self.store, &self.index, &self.stop)
+            } else if !holding && moved {
+                passed_at = marker;
+                self.index.follow_stored_vectors(&*self.store)
+            } else {
+                Ok(())
+            };
+            let outcome = outcome.and_then(|()| self.index.reload_old_matrices(&*self.store));
+            match outcome {
+                Ok(()) if !resting => resume_at = None,
+                Ok(()) => {}
+                Err(error) => {
+                    tracing::warn!(%error, "semantic indexing failed; retrying later");
+                    // Try again from scratch after the pause.
+                    passed_at = None;
+                    resume_at = Some(Instant::now() + BACKOFF);
+                }
+            }
+            if self.stopped() {
+                break;
+            }
+            match woken.recv_timeout(TICK) {
+                Ok(()) => pending = true,
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => break,
+            }
+        }
+        if holding == Some(true) {
+            match self.store.release_lease(LEASE, &self.holder) {
+                Ok(_) => {
+                    tracing::info!(holder = %self.holder, "semantic indexer stopped; lease released")
+                }
+                Err(error) => {
+                    tracing::warn!(%error, "could not release the semantic indexer's lease; it expires by itself")
+                }
+            }
+        }
+    }
+
+    /// Asks for (or renews) the lease; whether this process holds it now. A failure counts as
+    /// not holding it: the database is what the lease is kept in.
+    fn ask_lease(&self, held: Option<bool>) -> bool {
+        let holding = match self.store.try_lease(LEASE, &self.holder, LEASE_TTL) {
+            Ok(holding) => holding,
+            Err(error) => {
+                tracing::warn!(%error, "could not renew the semantic indexer's lease");
+                false
+            }
+        };
+        if Some(holding) != held {
+            if holding {
+                tracing::info!(holder = %self.holder, "this process indexes the farm (semantic indexer lease taken)");
+            } else {
+                tracing::info!(holder = %self.holder, "another process indexes the farm (semantic indexer lease held elsewhere)");
+            }
+        }
+        self.index.set_indexed_elsewhere(!holding);
+        holding
+    }
+}
+
+/// Indexes every wiki until nothing is stale or a stop is asked for, then brings the in-memory
+/// vectors up to what other processes stored.
 fn pass(store: &dyn Store, index: &SemanticIndex, stop: &AtomicBool) -> crate::Result<()> {
     for wiki in store.list_wikis()? {
         loop {
@@ -112,8 +232,7 @@ fn pass(store: &dyn Store, index: &SemanticIndex, stop: &AtomicBool) -> crate::R
             }
         }
     }
-    // What no event reported (another process's vectors), off the query path.
-    index.reload_old_matrices(store)
+    index.follow_stored_vectors(store)
 }
 
 impl Drop for Indexer {

@@ -45,7 +45,7 @@ pub use error::{Error, Result};
 pub use index::{
     CatchUp, INDEX_NAME, Nearest, REBUILD_ROWS, RowInfo, SemanticIndex, model_package, nearest,
 };
-pub use indexer::Indexer;
+pub use indexer::{Indexer, LEASE as INDEXER_LEASE, LEASE_TTL as INDEXER_LEASE_TTL};
 pub use install::{DEFAULT_INDEX_URL, Installed, Installer, Progress};
 pub use model_dir::{MODEL_DIR_ENV, ModelDir};
 pub use package::{ModelPackage, PinnedFile};

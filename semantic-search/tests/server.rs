@@ -9,9 +9,10 @@
 mod support;
 
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use mcp_runtime::call::ToolCall;
-use semantic_search::{SemanticIndex, SemanticService, collections};
+use semantic_search::{Indexer, SemanticIndex, SemanticService, collections};
 use serde_json::{Value, json};
 use tempfile::TempDir;
 use wiki_server::store::model::document::DocumentSave;
@@ -117,31 +118,50 @@ impl Farm {
     }
 
     async fn call(&self, tool: &str, arguments: Value, user: &str) -> Result<String, String> {
-        let Value::Object(arguments) = arguments else {
-            panic!("arguments must be an object");
-        };
-        let caller = Caller::user(WikiId::main(), user);
-        let server = self
-            .manager
-            .endpoint(caller.wiki())
-            .await
-            .map_err(|e| e.message.to_string())?;
-        let result = self
-            .manager
-            .call(&server, &caller, ToolCall::new(tool, arguments))
-            .await
-            .map_err(|e| e.message.to_string())?;
-        let text = result
-            .content
-            .first()
-            .and_then(|block| block.as_text())
-            .map(|text| text.text.clone())
-            .unwrap_or_default();
-        if result.is_error == Some(true) {
-            Err(text)
-        } else {
-            Ok(text)
-        }
+        call_on(&self.manager, tool, arguments, user).await
+    }
+
+    /// Another process on this farm's directory: its own store connection, index and manager.
+    fn replica(&self, index: SemanticIndex) -> (SqliteStore, Arc<Manager>) {
+        let store = ok(SqliteStore::open(self._dir.path()));
+        let shared: Arc<dyn Store> = Arc::new(store.clone());
+        let manager = Arc::new(ok(Manager::new(
+            Arc::clone(&shared),
+            ServerSettings::default().with_service(SemanticService::new(index, shared)),
+        )));
+        (store, manager)
+    }
+}
+
+/// Calls `tool` through `manager` as `user`: the tool's text, or its error's.
+async fn call_on(
+    manager: &Manager,
+    tool: &str,
+    arguments: Value,
+    user: &str,
+) -> Result<String, String> {
+    let Value::Object(arguments) = arguments else {
+        panic!("arguments must be an object");
+    };
+    let caller = Caller::user(WikiId::main(), user);
+    let server = manager
+        .endpoint(caller.wiki())
+        .await
+        .map_err(|e| e.message.to_string())?;
+    let result = manager
+        .call(&server, &caller, ToolCall::new(tool, arguments))
+        .await
+        .map_err(|e| e.message.to_string())?;
+    let text = result
+        .content
+        .first()
+        .and_then(|block| block.as_text())
+        .map(|text| text.text.clone())
+        .unwrap_or_default();
+    if result.is_error == Some(true) {
+        Err(text)
+    } else {
+        Ok(text)
     }
 }
 
@@ -455,4 +475,102 @@ async fn the_in_memory_scan_ranks_as_the_stored_scan_and_follows_saves_and_delet
         ranked(&after)
     );
     assert!(index.chunks_in_memory(&main) > 0);
+}
+
+/// Two processes' worth of store, index, indexer and manager on one SQLite directory: exactly
+/// one indexes (holds the lease), a page saved through the other is found by meaning through
+/// the other within seconds (its vectors follow what the holder stores), and when the holder
+/// stops, the other takes over.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_processes_on_one_farm_index_once_and_each_searches_what_the_other_stored() {
+    let (Some(index_a), Some(index_b)) = (
+        model_index("two_processes_on_one_farm"),
+        model_index("two_processes_on_one_farm"),
+    ) else {
+        return;
+    };
+    let farm = Farm::new(index_a.clone());
+    let (store_b, manager_b) = farm.replica(index_b.clone());
+    let shared_a: Arc<dyn Store> = Arc::new(farm.store.clone());
+    let shared_b: Arc<dyn Store> = Arc::new(store_b.clone());
+    let indexer_a = ok(Indexer::spawn(shared_a, index_a.clone()));
+    let indexer_b = ok(Indexer::spawn(shared_b, index_b.clone()));
+
+    let until = |what: &str, limit: Duration, test: &dyn Fn() -> bool| {
+        let deadline = Instant::now() + limit;
+        while !test() {
+            assert!(Instant::now() < deadline, "{what}: not within {limit:?}");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    };
+    until(
+        "one of them finds the lease held",
+        Duration::from_secs(30),
+        &|| index_a.indexed_elsewhere() || index_b.indexed_elsewhere(),
+    );
+    // Past a renewal: still exactly one.
+    std::thread::sleep(Duration::from_secs(6));
+    assert!(
+        index_a.indexed_elsewhere() != index_b.indexed_elsewhere(),
+        "exactly one indexes"
+    );
+    let a_holds = index_b.indexed_elsewhere();
+    let (holder_store, other_store, other_manager, holder, other, other_index) = if a_holds {
+        (
+            &farm.store,
+            &store_b,
+            &manager_b,
+            indexer_a,
+            indexer_b,
+            &index_b,
+        )
+    } else {
+        (
+            &store_b,
+            &farm.store,
+            &farm.manager,
+            indexer_b,
+            indexer_a,
+            &index_a,
+        )
+    };
+
+    let found_promptly = async |store: &SqliteStore, page: &str| {
+        save(
+            store,
+            page,
+            "Getting the service running",
+            "Unpack the archive on a Linux machine and start the wizard; it asks for a port.\n",
+        );
+        let wanted = format!("main:{page}");
+        let deadline = Instant::now() + Duration::from_secs(15);
+        loop {
+            let out = ok(call_on(
+                other_manager,
+                "search_collections",
+                json!({"query": "how do I install it", "limitSemanticResults": 20}),
+                "alice",
+            )
+            .await);
+            if block(&out, "Semantic").contains(&wanted) {
+                return;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "{page} not found through the process that does not index:\n{out}"
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    };
+    // Saved through the process that does not index, then through the one that does.
+    found_promptly(other_store, "Guides.ThroughTheOther").await;
+    found_promptly(holder_store, "Guides.ThroughTheHolder").await;
+
+    // The holder stops (releasing the lease): the other indexes from its next ask on.
+    drop(holder);
+    until("the other takes over", Duration::from_secs(15), &|| {
+        !other_index.indexed_elsewhere()
+    });
+    found_promptly(other_store, "Guides.AfterTheHandOver").await;
+    drop(other);
 }

@@ -322,6 +322,12 @@ pub enum InvalidInput {
         /// Which rule it breaks.
         reason: &'static str,
     },
+    /// A lease's name, holder or time to live breaks its rules.
+    #[error("invalid lease: {reason}")]
+    Lease {
+        /// Which rule it breaks.
+        reason: &'static str,
+    },
 }
 
 impl StoreError {

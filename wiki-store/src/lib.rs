@@ -67,9 +67,9 @@ pub mod transfer;
 mod tree;
 
 pub use api::{
-    AdminStore, AttachmentStore, ChangeFeed, ConfigStore, DocumentStore, HierarchyStore, LinkStore,
-    ObjectStore, RightsStore, SearchStore, SecretStore, TokenStore, TrashStore, UserStore,
-    VectorStore, WikiStore,
+    AdminStore, AttachmentStore, ChangeFeed, ConfigStore, DocumentStore, HierarchyStore,
+    LeaseStore, LinkStore, ObjectStore, RightsStore, SearchStore, SecretStore, TokenStore,
+    TrashStore, UserStore, VectorStore, WikiStore,
 };
 pub use config::{Limits, StoreConfig};
 pub use error::{Entity, Field, InvalidInput, StoreError};
@@ -99,6 +99,7 @@ pub trait Store:
     + SecretStore
     + VectorStore
     + AdminStore
+    + LeaseStore
     + Send
     + Sync
 {
@@ -121,6 +122,7 @@ impl<T> Store for T where
         + SecretStore
         + VectorStore
         + AdminStore
+        + LeaseStore
         + Send
         + Sync
 {

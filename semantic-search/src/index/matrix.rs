@@ -5,13 +5,18 @@
 //! (30,000 to 50,000 chunks) that is most of a second; the scan here is a few milliseconds.
 //!
 //! Kept current without a reload: this process's indexing replaces a row's vectors as it stores
-//! them ([`Matrices::store_row`]); a save or delete the store reports (its change feed: this
-//! process's writes, and on a shared database the other replicas') marks the document dirty,
-//! and the next query of its wiki reloads just those rows from the store. What no event reports
-//! (vectors another process stored) is picked up by a full reload once a matrix is older than
-//! [`RELOAD_AFTER`], which the background indexer does off the query path. A deleted row that
-//! is still here is harmless: its passage is read from the store for each result, and a row
-//! with none is skipped.
+//! them ([`Matrices::store_row`]); a save or delete this process's change feed reports marks
+//! the document dirty, and the next query of its wiki reloads just those rows from the store.
+//! Vectors another process stored (the farm's one indexer is maybe elsewhere) are followed
+//! through the store's vector sequence: each matrix keeps the sequence value it is current
+//! with and the commit marker it last checked; while the marker stays put (in memory on
+//! PostgreSQL, shared memory on SQLite: no query) nothing was written anywhere, and once it
+//! moves, one `vector_changes` read names the rows written since, which are reloaded
+//! ([`Matrices::follow`], on a query and on the indexer's tick, so within about a second).
+//! What the sequence cannot name (rows another process removed: a delete there, a clear) is
+//! dropped by a full reload once a matrix is older than [`RELOAD_AFTER`], done by the indexer
+//! off the query path; until then such a row is harmless: its passage is read from the store
+//! for each result, and a row with none is skipped.
 //!
 //! Memory: 384 × 4 bytes per chunk (about 1.5 KiB), plus the row table.
 
@@ -30,8 +35,13 @@ use wiki_server::store::reference::DocumentReference;
 use crate::Result;
 use crate::index::SemanticIndex;
 
-/// How old a matrix may get before the indexer reloads it whole (for what no event reports).
+/// How old a matrix may get before the indexer reloads it whole (for rows another process
+/// removed, which neither an event nor the vector sequence names).
 pub(crate) const RELOAD_AFTER: Duration = Duration::from_secs(300);
+
+/// The most rows one [`Matrices::follow`] reloads one by one; more written since the last look
+/// (a rebuild elsewhere) and the matrix is reloaded whole, which is cheaper by then.
+const FOLLOW_ROWS: usize = 256;
 
 /// Dead chunks tolerated before a matrix is compacted (and at least as many as live ones).
 const COMPACT_AFTER: usize = 1024;
@@ -85,6 +95,10 @@ pub(crate) struct WikiMatrix {
     by_row: HashMap<RowKey, usize>,
     dead_chunks: usize,
     loaded: Instant,
+    /// The vector sequence this matrix is current with: every row written up to it is here.
+    seq: u64,
+    /// The commit marker read before `seq` was: while it stays, `seq` is still current.
+    checked: Option<u64>,
 }
 
 /// One ranked row: its best chunk's similarity, the row, and that chunk.
@@ -105,11 +119,16 @@ impl WikiMatrix {
             by_row: HashMap::new(),
             dead_chunks: 0,
             loaded: Instant::now(),
+            seq: 0,
+            checked: None,
         }
     }
 
     /// Every stored vector of `wiki` of `dims` values (others are another model's, skipped).
     fn load(store: &dyn Store, wiki: &WikiId, dims: usize) -> Result<Self> {
+        // Read before the scan: whatever is written meanwhile is after them, so followed later.
+        let checked = store.commit_marker().ok();
+        let seq = store.vector_seq()?;
         let mut grouped: HashMap<RowKey, (RowInfo, Vec<VectorEntry>)> = HashMap::new();
         store.scan_vectors(
             &SemanticIndex::store_index(wiki),
@@ -140,6 +159,8 @@ impl WikiMatrix {
         for (info, entries) in grouped.into_values() {
             matrix.push(info, &entries);
         }
+        matrix.seq = seq;
+        matrix.checked = checked;
         Ok(matrix)
     }
 
@@ -429,7 +450,67 @@ impl Matrices {
         for reference in dirty {
             self.reload_document(store, &matrix, &reference)?;
         }
+        self.follow_matrix(store, wiki, &matrix, dims)?;
         Ok(matrix)
+    }
+
+    /// Brings every loaded matrix up to the vectors any process stored (the indexer's tick).
+    pub(crate) fn follow(&self, store: &dyn Store, dims: usize) -> Result<()> {
+        let loaded: Vec<(WikiId, Arc<RwLock<WikiMatrix>>)> = lock(&self.wikis)
+            .iter()
+            .map(|(wiki, matrix)| (wiki.clone(), Arc::clone(matrix)))
+            .collect();
+        for (wiki, matrix) in loaded {
+            self.follow_matrix(store, &wiki, &matrix, dims)?;
+        }
+        Ok(())
+    }
+
+    /// Reloads the rows of `wiki` written since its matrix's sequence value, unless the commit
+    /// marker says nothing was committed since the last look (then no query at all).
+    fn follow_matrix(
+        &self,
+        store: &dyn Store,
+        wiki: &WikiId,
+        matrix: &RwLock<WikiMatrix>,
+        dims: usize,
+    ) -> Result<()> {
+        // Read first: whatever commits after it moves the marker again.
+        let marker = store.commit_marker().ok();
+        let (checked, since) = {
+            let held = matrix
+                .read()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            (held.checked, held.seq)
+        };
+        if marker.is_some() && checked == marker {
+            return Ok(());
+        }
+        let changes =
+            store.vector_changes(&SemanticIndex::store_index(wiki), since, FOLLOW_ROWS)?;
+        if changes.more {
+            let loaded = WikiMatrix::load(store, wiki, dims)?;
+            *matrix
+                .write()
+                .unwrap_or_else(std::sync::PoisonError::into_inner) = loaded;
+            return Ok(());
+        }
+        let mut references: Vec<DocumentReference> =
+            changes.rows.into_iter().map(|row| row.reference).collect();
+        references.sort();
+        references.dedup();
+        for reference in references {
+            self.reload_document(store, matrix, &reference)?;
+        }
+        let mut held = matrix
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        // Another follow may have gone further meanwhile: never step back.
+        if changes.seq >= held.seq {
+            held.seq = changes.seq;
+            held.checked = marker;
+        }
+        Ok(())
     }
 
     /// Reloads every loaded matrix older than [`RELOAD_AFTER`] (the indexer calls this).

@@ -16,6 +16,7 @@ mod nearest;
 
 use std::collections::HashMap;
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use wiki_server::store::Store;
@@ -49,6 +50,8 @@ pub struct SemanticIndex {
     /// Per wiki, the store's commit marker when its backlog was last seen empty (see
     /// [`SemanticIndex::catch_up_if_changed`]).
     caught_up: Arc<Mutex<HashMap<WikiId, u64>>>,
+    /// Whether another process holds the farm's indexer lease.
+    elsewhere: Arc<AtomicBool>,
 }
 
 impl std::fmt::Debug for SemanticIndex {
@@ -94,6 +97,7 @@ impl SemanticIndex {
             chunker: Chunker::default(),
             matrices: Arc::default(),
             caught_up: Arc::default(),
+            elsewhere: Arc::default(),
         }
     }
 
@@ -104,6 +108,7 @@ impl SemanticIndex {
             chunker: Chunker::default(),
             matrices: Arc::default(),
             caught_up: Arc::default(),
+            elsewhere: Arc::default(),
         }
     }
 
@@ -133,7 +138,7 @@ impl SemanticIndex {
     pub fn catch_up(&self, store: &dyn Store, wiki: &WikiId, max_rows: usize) -> Result<CatchUp> {
         let index = Self::store_index(wiki);
         let backlog = store.vector_backlog(&index, max_rows)?;
-        let Some(embedder) = self.embedder() else {
+        let Some(embedder) = self.embedder().filter(|_| !backlog.rows.is_empty()) else {
             return Ok(CatchUp {
                 remaining: backlog.total,
                 ..CatchUp::default()
@@ -256,12 +261,32 @@ impl SemanticIndex {
             .remove(wiki);
     }
 
-    /// Reloads the matrices old enough that another process's writes may be missing.
+    /// Reloads the matrices old enough that rows another process removed may still be there.
     pub(crate) fn reload_old_matrices(&self, store: &dyn Store) -> Result<()> {
         match self.embedder() {
             Some(embedder) => self.matrices.reload_old(store, embedder.dimension()),
             None => Ok(()),
         }
+    }
+
+    /// Brings the in-memory vectors up to what any process stored (nothing to read while the
+    /// store's commit marker has not moved).
+    pub(crate) fn follow_stored_vectors(&self, store: &dyn Store) -> Result<()> {
+        match self.embedder() {
+            Some(embedder) => self.matrices.follow(store, embedder.dimension()),
+            None => Ok(()),
+        }
+    }
+
+    /// Whether another process holds the farm's indexer lease: then calls leave indexing to it
+    /// (see [`crate::Indexer`]). False where no indexer runs (a test, a one-off command).
+    pub fn indexed_elsewhere(&self) -> bool {
+        self.elsewhere.load(Ordering::Acquire)
+    }
+
+    /// Records whether another process holds the indexer lease (the indexer says).
+    pub(crate) fn set_indexed_elsewhere(&self, elsewhere: bool) {
+        self.elsewhere.store(elsewhere, Ordering::Release);
     }
 }
 

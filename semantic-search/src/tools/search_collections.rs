@@ -5,8 +5,8 @@
 //! right) and kept within the chosen collections before it is counted.
 //!
 //! Each call first indexes a few stale rows of the wikis it searches ([`CALL_ROWS`], the
-//! bounded share of a call; the background indexer does the rest), then says how many rows the
-//! index is still behind on. Without a model it answers keyword results and says how to
+//! bounded share of a call; the background indexer does the rest; none where another process
+//! holds the farm's indexer lease), then says how many rows the index is still behind on. Without a model it answers keyword results and says how to
 //! install the model.
 
 use std::fmt::Write as _;
@@ -256,7 +256,13 @@ async fn semantic_results(
             ctx.cancellation(),
             move |index, store| -> Result<_, StoreError> {
                 let mut behind = Vec::with_capacity(scope.len());
-                let mut budget = CALL_ROWS;
+                // Where another process holds the indexer lease, it indexes: a call here would
+                // embed the same rows again.
+                let mut budget = if index.indexed_elsewhere() {
+                    0
+                } else {
+                    CALL_ROWS
+                };
                 for wiki in scope.keys() {
                     let done = index
                         .catch_up_if_changed(store, wiki, budget)

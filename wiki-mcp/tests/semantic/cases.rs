@@ -28,6 +28,10 @@ pub(crate) fn cases() -> Vec<Case> {
             serve_finds_a_page_written_through_mcp_by_meaning_and_forgets_it_once_deleted,
         ),
         (
+            "two_servers_on_one_farm_index_once_and_both_find_new_pages_promptly",
+            two_servers_on_one_farm_index_once_and_both_find_new_pages_promptly,
+        ),
+        (
             "searches_and_collections_show_only_what_the_caller_may_view",
             searches_and_collections_show_only_what_the_caller_may_view,
         ),
@@ -230,6 +234,13 @@ fn served_with_writes(
     backend: &Backend,
     model: std::path::PathBuf,
 ) -> (Farm, Server, String, String) {
+    let (farm, admin, alice) = farm_with_writes(backend, model);
+    let server = farm.serve();
+    (farm, server, admin, alice)
+}
+
+/// A demo farm whose `main` lets agents write and delete pages, and tokens of admin and alice.
+fn farm_with_writes(backend: &Backend, model: std::path::PathBuf) -> (Farm, String, String) {
     let farm = Farm::create(backend, model);
     farm.ok(&[
         "config",
@@ -240,8 +251,7 @@ fn served_with_writes(
     ]);
     let admin = farm.token("admin");
     let alice = farm.token("alice");
-    let server = farm.serve();
-    (farm, server, admin, alice)
+    (farm, admin, alice)
 }
 
 fn search(server: &Server, token: &str, query: &str) -> String {
@@ -318,6 +328,88 @@ fn serve_finds_a_page_written_through_mcp_by_meaning_and_forgets_it_once_deleted
     within("the deleted page is no longer found", CATCH_UP, || {
         (!search(&server, &alice, "how do I install").contains(&reference)).then_some(())
     });
+}
+
+/// How soon a page saved through one server is found by meaning through the other, once the
+/// index has caught up: the holder sees the save within a second (its own event, or the commit
+/// marker), embeds one page, and the other's next query follows the vector sequence. Far below
+/// the five-minute safety reload; generous for a debug build on a loaded machine.
+const PROMPTLY: Duration = Duration::from_secs(15);
+
+/// How soon the survivor takes the lease a killed holder never released: its time to live plus
+/// one poll, with room.
+const TAKE_OVER: Duration = Duration::from_secs(60);
+
+const TAKEN: &str = "this process indexes the farm";
+const ELSEWHERE: &str = "another process indexes the farm";
+
+fn log_of(path: &std::path::Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_default()
+}
+
+/// Writes `page` through `through` and waits until `on` finds it by a question in other words.
+fn found_promptly(through: &Server, on: &Server, admin: &str, alice: &str, page: &str) {
+    let written = through
+        .call(
+            "main",
+            Some(admin),
+            "write_document",
+            json!({"reference": page, "title": SETUP_TITLE, "content": SETUP_CONTENT}),
+        )
+        .ok();
+    assert!(written.contains("Version: 1.1"), "{written}");
+    let reference = format!("<reference>main:{page}</reference>");
+    within(
+        &format!("{page} is found by meaning through the other server"),
+        PROMPTLY,
+        || {
+            block(&search(on, alice, "how do I install"), "Semantic results:")
+                .contains(&reference)
+                .then_some(())
+        },
+    );
+}
+
+fn two_servers_on_one_farm_index_once_and_both_find_new_pages_promptly(backend: &Backend) {
+    let Some(model) = installed_model("two_servers_on_one_farm") else {
+        return;
+    };
+    let (farm, admin, alice) = farm_with_writes(backend, model);
+    let (log_a, log_b) = (farm.data().join("a.log"), farm.data().join("b.log"));
+    let mut a = farm.serve_logged(&log_a);
+    within("A takes the indexer lease", CATCH_UP, || {
+        log_of(&log_a).contains(TAKEN).then_some(())
+    });
+    let b = farm.serve_logged(&log_b);
+    within("B finds the lease held", CATCH_UP, || {
+        log_of(&log_b).contains(ELSEWHERE).then_some(())
+    });
+    // A indexes the demo pages; B says how far behind the index is until it has.
+    within("the index catches up", CATCH_UP, || {
+        (!search(&b, &alice, "how do I install").contains("The semantic index of wiki"))
+            .then_some(())
+    });
+    assert!(
+        !log_of(&log_b).contains(TAKEN),
+        "exactly one server indexes:\n{}",
+        log_of(&log_b)
+    );
+
+    // Saved through the server that does not index, and through the one that does: the
+    // other server's in-memory vectors follow what the indexer stored.
+    found_promptly(&b, &b, &admin, &alice, "Sandbox.ThroughB");
+    found_promptly(&a, &b, &admin, &alice, "Sandbox.ThroughA");
+    found_promptly(&b, &a, &admin, &alice, "Sandbox.SeenOnA");
+
+    // The holder dies without releasing its lease; B takes over once it expires.
+    a.kill();
+    within(
+        "B takes the lease over from the killed holder",
+        TAKE_OVER,
+        || log_of(&log_b).contains(TAKEN).then_some(()),
+    );
+    found_promptly(&b, &b, &admin, &alice, "Sandbox.AfterTheKill");
+    drop(b);
 }
 
 fn searches_and_collections_show_only_what_the_caller_may_view(backend: &Backend) {

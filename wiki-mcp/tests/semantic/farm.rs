@@ -108,9 +108,21 @@ impl Farm {
 
     /// Starts `wiki-mcp serve` on loopback and waits for it to listen.
     pub(crate) fn serve(&self) -> Server {
+        self.serve_with(self.command())
+    }
+
+    /// [`Farm::serve`], its log (the semantic indexer's at INFO) written to `log`.
+    pub(crate) fn serve_logged(&self, log: &Path) -> Server {
+        let mut command = self.command();
+        command
+            .env("WIKI_MCP_LOG", "warn,semantic_search=info")
+            .stderr(std::fs::File::create(log).unwrap());
+        self.serve_with(command)
+    }
+
+    fn serve_with(&self, mut command: Command) -> Server {
         let (child, address) = spawn_listening(
-            self.command()
-                .args(["serve", "--listen", "127.0.0.1:0", "--rate-limit", "0"]),
+            command.args(["serve", "--listen", "127.0.0.1:0", "--rate-limit", "0"]),
             Duration::from_secs(60),
         );
         Server {
@@ -129,6 +141,14 @@ pub(crate) struct Server {
     child: Child,
     address: SocketAddr,
     client: reqwest::blocking::Client,
+}
+
+impl Server {
+    /// Kills the process at once (SIGKILL): it releases nothing.
+    pub(crate) fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
 }
 
 impl Drop for Server {

@@ -9,13 +9,10 @@ use std::time::Duration;
 
 /// Spawns `command` (a `serve --listen 127.0.0.1:0 ...`) with its stdout piped, and returns the
 /// child with the address its banner names, waiting at most `within`. The rest of stdout is
-/// drained on a thread so the pipe never fills.
+/// drained on a thread so the pipe never fills. Its stderr is the test's unless `command` says
+/// otherwise.
 pub(crate) fn spawn_listening(command: &mut Command, within: Duration) -> (Child, SocketAddr) {
-    let mut child = command
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .unwrap();
+    let mut child = command.stdout(Stdio::piped()).spawn().unwrap();
     let stdout = child.stdout.take().unwrap();
     let (found, address) = std::sync::mpsc::channel();
     std::thread::spawn(move || {

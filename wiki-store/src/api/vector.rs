@@ -2,7 +2,7 @@
 
 use crate::Result;
 use crate::model::locale::Locale;
-use crate::model::vector::{ScannedVector, VectorBacklog, VectorIndex, VectorRow};
+use crate::model::vector::{ScannedVector, VectorBacklog, VectorChanges, VectorIndex, VectorRow};
 use crate::reference::DocumentReference;
 
 /// Per-wiki, named sets of vectors computed from document rows (see [`crate::model::vector`]).
@@ -10,7 +10,11 @@ use crate::reference::DocumentReference;
 /// The store keeps what a caller computed and tells it what to recompute; it never computes.
 /// Entries follow their row: deleting a document (or its wiki) deletes them, and a save makes
 /// the row stale until the caller stores entries for the new version. Writing entries is not a
-/// change a server caches: no change event, the change sequence stays where it is.
+/// change a server caches: no change event, the change sequence stays where it is. It advances
+/// the farm's vector sequence instead ([`VectorStore::vector_seq`]), which moves the commit
+/// marker ([`crate::ChangeFeed::commit_marker`]) of every process, so one holding vectors in
+/// memory learns cheaply that another stored some, and [`VectorStore::vector_changes`] says
+/// which.
 pub trait VectorStore {
     /// The rows of `index`'s wiki whose entries are missing or computed from another version:
     /// the first `limit`, oldest first, and how many there are in all. Hidden pages count.
@@ -40,6 +44,22 @@ pub trait VectorStore {
     ) -> Result<()>;
 
     /// Deletes every entry of `index` (a rebuild starts from nothing); returns how many rows
-    /// had entries.
+    /// had entries. Advances the vector sequence when it removed any.
     fn clear_vectors(&self, index: &VectorIndex) -> Result<u64>;
+
+    /// The farm's vector sequence: advanced by every [`VectorStore::put_vector_row`] that
+    /// stored entries and every [`VectorStore::clear_vectors`] that removed some, in any
+    /// process, committed in its order.
+    fn vector_seq(&self) -> Result<u64>;
+
+    /// The rows of `index` whose entries were stored after vector sequence value `since`
+    /// (the first `limit`, oldest write first) and the sequence as of the read. Rows removed
+    /// since (deleted documents, a clear) are not listed: a caller that must forget them
+    /// rereads the index.
+    fn vector_changes(
+        &self,
+        index: &VectorIndex,
+        since: u64,
+        limit: usize,
+    ) -> Result<VectorChanges>;
 }

@@ -7,6 +7,7 @@ pub mod class;
 pub mod document;
 pub mod hierarchy;
 pub mod history;
+pub mod lease;
 pub mod link;
 pub mod locale;
 pub mod mcp_config;

@@ -93,3 +93,25 @@ pub struct ScannedVector {
     /// The entry.
     pub entry: VectorEntry,
 }
+
+/// A row whose entries were stored after some vector sequence value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WrittenRow {
+    /// The document.
+    pub reference: DocumentReference,
+    /// The row: `None` for the default row.
+    pub locale: Option<Locale>,
+}
+
+/// What was stored in an index since a vector sequence value (see
+/// [`crate::VectorStore::vector_changes`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VectorChanges {
+    /// The vector sequence when the rows were read: every write up to it is in `rows` (or
+    /// left out with `more`); ask again from it.
+    pub seq: u64,
+    /// The rows written since, oldest write first, at most the limit asked for.
+    pub rows: Vec<WrittenRow>,
+    /// Whether more rows were written than the limit: a caller rereads the index whole.
+    pub more: bool,
+}

@@ -14,8 +14,9 @@ impl ChangeFeed for PostgresStore {
     /// The highest change sequence this store has seen committed, kept in memory by its own
     /// commits and the listening thread (notifications, or polls every 250 ms while it cannot
     /// listen): reading it costs no round trip, and a commit by another process moves it
-    /// within a second. It moves with the sequence, so a commit that changed nothing a server
-    /// caches (a no-op save, a token use) leaves it as it is.
+    /// within a second. It moves with the change sequence and the vector sequence (the sum of
+    /// the two), so a commit that changed neither (a no-op save, a token use, a lease) leaves
+    /// it as it is.
     fn commit_marker(&self) -> Result<u64> {
         Ok(self.feed().marker())
     }

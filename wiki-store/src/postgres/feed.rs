@@ -2,8 +2,10 @@
 //! in-memory commit marker, so [`crate::ChangeFeed::commit_marker`] never costs a round trip.
 //!
 //! Every committing write notifies `wiki_mcp_changes` with its new change sequence value, in its
-//! transaction, so the notification arrives only once the commit is visible. The marker is the
-//! highest sequence value this store knows of: raised by its own commits as they return, by
+//! transaction, so the notification arrives only once the commit is visible; every vector write
+//! notifies `wiki_mcp_vectors` with its new vector sequence value alike. The marker is the sum
+//! of the highest values of the two sequences this store knows of (each only grows, so the sum
+//! is equal only while neither moved): raised by its own commits as they return, by
 //! notifications of everyone's, and by polls. An own commit's notification carries a value the
 //! marker holds already, so it does not move the marker twice; a commit by another process
 //! moves it within a round trip.
@@ -24,7 +26,7 @@ use postgres::{Client, Notification};
 use crate::Result;
 use crate::postgres::convert::{PgResultExt, RowExt, unsigned};
 use crate::postgres::pool::{Conn, Pool};
-use crate::postgres::write::CHANGES_CHANNEL;
+use crate::postgres::write::{CHANGES_CHANNEL, VECTORS_CHANNEL};
 
 /// How often a poll runs while not listening, and how long a wait for notifications lasts.
 pub(crate) const TICK: Duration = Duration::from_millis(250);
@@ -39,19 +41,33 @@ const MAX_BACKOFF: Duration = Duration::from_secs(5);
 #[derive(Debug, Default)]
 pub(crate) struct Feed {
     marker: AtomicU64,
+    vectors: AtomicU64,
     listening: AtomicBool,
     stopped: AtomicBool,
 }
 
 impl Feed {
-    /// The highest change sequence value known here.
+    /// The highest change sequence value known here plus the highest vector sequence value.
     pub(crate) fn marker(&self) -> u64 {
-        self.marker.load(Ordering::Acquire)
+        self.marker
+            .load(Ordering::Acquire)
+            .wrapping_add(self.vectors.load(Ordering::Acquire))
     }
 
     /// Notes a sequence value seen committed (own commit, notification or poll).
     pub(crate) fn committed(&self, seq: u64) {
         self.marker.fetch_max(seq, Ordering::AcqRel);
+    }
+
+    /// Notes a vector sequence value seen committed (own commit, notification or poll).
+    pub(crate) fn vectors_committed(&self, seq: u64) {
+        self.vectors.fetch_max(seq, Ordering::AcqRel);
+    }
+
+    /// Notes both sequences as a poll read them.
+    fn polled(&self, (seq, vectors): (u64, u64)) {
+        self.committed(seq);
+        self.vectors_committed(vectors);
     }
 
     /// Whether the thread holds its listening connection now.
@@ -98,8 +114,8 @@ fn run(pool: &Pool, feed: &Feed) {
         // Not listening: poll every tick until it is time to try again.
         let retry_at = Instant::now() + backoff;
         while !feed.stopped() && Instant::now() < retry_at {
-            if let Ok(seq) = pool.get().and_then(|mut conn| read_seq(&mut conn)) {
-                feed.committed(seq);
+            if let Ok(seqs) = pool.get().and_then(|mut conn| read_seqs(&mut conn)) {
+                feed.polled(seqs);
             }
             std::thread::sleep(TICK);
         }
@@ -107,11 +123,13 @@ fn run(pool: &Pool, feed: &Feed) {
     }
 }
 
-/// A connection listening on the changes channel.
+/// A connection listening on the changes and vectors channels.
 fn listen(pool: &Pool) -> Result<Client> {
     let mut client = pool.connect_listener()?;
     client
-        .batch_execute(&format!("LISTEN {CHANGES_CHANNEL}"))
+        .batch_execute(&format!(
+            "LISTEN {CHANGES_CHANNEL}; LISTEN {VECTORS_CHANNEL}"
+        ))
         .pg()?;
     Ok(client)
 }
@@ -119,7 +137,7 @@ fn listen(pool: &Pool) -> Result<Client> {
 /// Follows notifications until the connection fails (`Err`) or the feed stops (`Ok`).
 fn follow(mut client: Client, feed: &Feed) -> Result<()> {
     // Commits made before LISTEN took effect sent nothing to us: one poll covers them.
-    feed.committed(seq_of(&mut client)?);
+    feed.polled(seqs_of(&mut client)?);
     let mut last_heard = Instant::now();
     while !feed.stopped() {
         let heard = {
@@ -142,7 +160,7 @@ fn follow(mut client: Client, feed: &Feed) -> Result<()> {
         } else if last_heard.elapsed() >= HEARTBEAT {
             // Silence is normal on a quiet farm; a query tells a dead connection from it, and
             // doubles as a poll.
-            feed.committed(seq_of(&mut client)?);
+            feed.polled(seqs_of(&mut client)?);
             last_heard = Instant::now();
         }
     }
@@ -152,15 +170,33 @@ fn follow(mut client: Client, feed: &Feed) -> Result<()> {
 /// Notes the sequence a notification carries (a payload that is not one is not ours).
 fn note(feed: &Feed, notification: &Notification) {
     if let Ok(seq) = notification.payload().parse::<u64>() {
-        feed.committed(seq);
+        if notification.channel() == VECTORS_CHANNEL {
+            feed.vectors_committed(seq);
+        } else {
+            feed.committed(seq);
+        }
     }
 }
 
-fn seq_of(client: &mut Client) -> Result<u64> {
-    let row = client
-        .query_one("SELECT value FROM change_seq WHERE id = 1", &[])
-        .pg()?;
-    unsigned(row.col::<i64>(0)?, "change sequence")
+/// Both sequences in one statement.
+const SEQS: &str = "SELECT (SELECT value FROM change_seq WHERE id = 1), \
+     (SELECT value FROM vector_seq WHERE id = 1)";
+
+fn seqs_of(client: &mut Client) -> Result<(u64, u64)> {
+    let row = client.query_one(SEQS, &[]).pg()?;
+    Ok((
+        unsigned(row.col::<i64>(0)?, "change sequence")?,
+        unsigned(row.col::<i64>(1)?, "vector sequence")?,
+    ))
+}
+
+/// Both sequences (change, vectors), on a pooled connection.
+pub(crate) fn read_seqs(conn: &mut Conn) -> Result<(u64, u64)> {
+    let row = conn.query_one(SEQS, &[])?;
+    Ok((
+        unsigned(row.col::<i64>(0)?, "change sequence")?,
+        unsigned(row.col::<i64>(1)?, "vector sequence")?,
+    ))
 }
 
 /// The current change sequence value, on a pooled connection.

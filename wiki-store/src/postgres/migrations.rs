@@ -29,6 +29,8 @@ pub(crate) const MIGRATIONS: &[Migration] = &[
     migration!(2, "0002_vector_indexes"),
     migration!(3, "0003_admin_state"),
     migration!(4, "0004_revision_structure"),
+    migration!(5, "0005_leases"),
+    migration!(6, "0006_vector_seq"),
 ];
 
 /// The advisory lock key migrations hold ("wikimcps" in ASCII), the same for every replica.

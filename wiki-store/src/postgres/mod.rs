@@ -25,6 +25,7 @@ mod feed;
 mod hierarchy;
 mod history;
 mod import;
+mod leases;
 mod links;
 mod migrations;
 mod object_query;
@@ -111,8 +112,11 @@ impl PostgresStore {
             Duration::from_millis(u64::from(config.connect_timeout_ms)),
         ));
         let feed = Arc::new(Feed::default());
-        match pool.get().and_then(|mut conn| feed::read_seq(&mut conn)) {
-            Ok(seq) => feed.committed(seq),
+        match pool.get().and_then(|mut conn| feed::read_seqs(&mut conn)) {
+            Ok((seq, vectors)) => {
+                feed.committed(seq);
+                feed.vectors_committed(vectors);
+            }
             Err(error @ StoreError::Unavailable(_)) => {
                 tracing::warn!(database = %target, error = %error, source = ?std::error::Error::source(&error), "database unreachable; the store connects when it answers");
             }

@@ -7,13 +7,15 @@ use crate::Result;
 use crate::api::VectorStore;
 use crate::model::locale::Locale;
 use crate::model::vector::{
-    ScannedVector, StaleRow, VectorBacklog, VectorEntry, VectorIndex, VectorRow,
+    ScannedVector, StaleRow, VectorBacklog, VectorChanges, VectorEntry, VectorIndex, VectorRow,
+    WrittenRow,
 };
 use crate::model::version::Version;
 use crate::plan::vector::{decode, encode, validate_index, validate_row};
 use crate::postgres::PostgresStore;
 use crate::postgres::convert::{RowExt, unsigned};
 use crate::postgres::pool::Conn;
+use crate::postgres::write::BUMP_VECTOR_SEQ;
 use crate::reference::DocumentReference;
 use crate::stored::{self, row_key, to_i64};
 
@@ -106,16 +108,19 @@ impl VectorStore for PostgresStore {
         let major = i64::from(row.version.major);
         let minor = i64::from(row.version.minor);
         let vectors: Vec<Vec<u8>> = row.entries.iter().map(|e| encode(&e.vector)).collect();
-        self.write(|tx| {
+        let written = self.write(|tx| {
             tx.nothing_changed();
             let Some(id) = row_id(tx, &row.reference, row.locale.as_ref(), " FOR SHARE")? else {
-                return Ok(false);
+                return Ok(None);
             };
+            let written: i64 = tx.query_one(BUMP_VECTOR_SEQ, &[])?.col(0)?;
             tx.execute(
-                "INSERT INTO vector_rows (index_name, document_id, version_major, version_minor) \
-                 VALUES ($1, $2, $3, $4) ON CONFLICT (index_name, document_id) DO UPDATE \
-                 SET version_major = excluded.version_major, version_minor = excluded.version_minor",
-                &[&index.name, &id, &major, &minor],
+                "INSERT INTO vector_rows \
+                 (index_name, document_id, version_major, version_minor, written_seq) \
+                 VALUES ($1, $2, $3, $4, $5) ON CONFLICT (index_name, document_id) DO UPDATE \
+                 SET version_major = excluded.version_major, \
+                   version_minor = excluded.version_minor, written_seq = excluded.written_seq",
+                &[&index.name, &id, &major, &minor, &written],
             )?;
             tx.execute(
                 "DELETE FROM vector_entries WHERE index_name = $1 AND document_id = $2",
@@ -126,11 +131,26 @@ impl VectorStore for PostgresStore {
                     "INSERT INTO vector_entries \
                      (index_name, document_id, entry_key, digest, text, vector) \
                      VALUES ($1, $2, $3, $4, $5, $6)",
-                    &[&index.name, &id, &entry.key, &entry.digest, &entry.text, vector],
+                    &[
+                        &index.name,
+                        &id,
+                        &entry.key,
+                        &entry.digest,
+                        &entry.text,
+                        vector,
+                    ],
                 )?;
             }
-            Ok(true)
-        })
+            Ok(Some(written))
+        })?;
+        match written {
+            Some(seq) => {
+                self.feed()
+                    .vectors_committed(unsigned(seq, "vector sequence")?);
+                Ok(true)
+            }
+            None => Ok(false),
+        }
     }
 
     fn scan_vectors(
@@ -185,15 +205,72 @@ impl VectorStore for PostgresStore {
     fn clear_vectors(&self, index: &VectorIndex) -> Result<u64> {
         validate_index(index)?;
         let wiki = index.wiki.as_str();
-        self.write(|tx| {
+        let (removed, written) = self.write(|tx| {
             tx.nothing_changed();
-            tx.execute(
+            let removed = tx.execute(
                 "DELETE FROM vector_rows WHERE index_name = $2 AND document_id IN \
                  (SELECT id FROM documents WHERE wiki = $1)",
                 &[&wiki, &index.name],
-            )
+            )?;
+            let written = if removed > 0 {
+                Some(tx.query_one(BUMP_VECTOR_SEQ, &[])?.col::<i64>(0)?)
+            } else {
+                None
+            };
+            Ok((removed, written))
+        })?;
+        if let Some(seq) = written {
+            self.feed()
+                .vectors_committed(unsigned(seq, "vector sequence")?);
+        }
+        Ok(removed)
+    }
+
+    fn vector_seq(&self) -> Result<u64> {
+        self.read(read_vector_seq)
+    }
+
+    fn vector_changes(
+        &self,
+        index: &VectorIndex,
+        since: u64,
+        limit: usize,
+    ) -> Result<VectorChanges> {
+        validate_index(index)?;
+        let wiki = index.wiki.as_str();
+        let since = i64::try_from(since).unwrap_or(i64::MAX);
+        let fetch = to_i64(limit.saturating_add(1));
+        // One snapshot: every write up to the sequence read is visible to the row read (vector
+        // writes commit in the order of their values, see `BUMP_VECTOR_SEQ`).
+        self.snapshot(|conn| {
+            let seq = read_vector_seq(conn)?;
+            let mut rows = Vec::new();
+            for row in conn.query(
+                "SELECT d.space, d.name, d.locale \
+                 FROM vector_rows v JOIN documents d ON d.id = v.document_id \
+                 WHERE v.index_name = $2 AND d.wiki = $1 AND v.written_seq > $3 \
+                 ORDER BY v.written_seq LIMIT $4",
+                &[&wiki, &index.name, &since, &fetch],
+            )? {
+                rows.push(WrittenRow {
+                    reference: stored::page(
+                        &index.wiki,
+                        &stored::space(&row.col::<String>(0)?)?,
+                        row.col(1)?,
+                    )?,
+                    locale: stored::row_locale(&row.col::<String>(2)?)?,
+                });
+            }
+            let more = rows.len() > limit;
+            rows.truncate(limit);
+            Ok(VectorChanges { seq, rows, more })
         })
     }
+}
+
+fn read_vector_seq(conn: &mut Conn) -> Result<u64> {
+    let row = conn.query_one("SELECT value FROM vector_seq WHERE id = 1", &[])?;
+    unsigned(row.col::<i64>(0)?, "vector sequence")
 }
 
 /// The id of exactly one row (`None`: the default row), if it exists; `lock` is appended to

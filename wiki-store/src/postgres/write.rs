@@ -43,6 +43,26 @@ macro_rules! changes_channel {
 /// The channel every commit notifies with its new change sequence value.
 pub(crate) const CHANGES_CHANNEL: &str = changes_channel!();
 
+/// The channel every vector write notifies with its new vector sequence value (a macro, so the
+/// statement below is one constant).
+macro_rules! vectors_channel {
+    () => {
+        "wiki_mcp_vectors"
+    };
+}
+
+/// The channel every vector write notifies with its new vector sequence value.
+pub(crate) const VECTORS_CHANNEL: &str = vectors_channel!();
+
+/// Advances the vector sequence and notifies the new value, in one statement. The row stays
+/// locked to the commit, so vector writes commit in the order of their values.
+pub(crate) const BUMP_VECTOR_SEQ: &str = concat!(
+    "WITH bumped AS (UPDATE vector_seq SET value = value + 1 WHERE id = 1 RETURNING value) ",
+    "SELECT bumped.value FROM bumped CROSS JOIN LATERAL pg_notify('",
+    vectors_channel!(),
+    "', bumped.value::text) AS notified"
+);
+
 /// Advances the sequence and notifies the new value, in one statement.
 const BUMP_CHANGE_SEQ: &str = concat!(
     "WITH bumped AS (UPDATE change_seq SET value = value + 1 WHERE id = 1 RETURNING value) ",

@@ -34,6 +34,8 @@ pub(crate) const MIGRATIONS: &[Migration] = &[
     migration!(8, "0008_vector_indexes"),
     migration!(9, "0009_admin_state"),
     migration!(10, "0010_revision_structure"),
+    migration!(11, "0011_leases"),
+    migration!(12, "0012_vector_seq"),
 ];
 
 /// Brings the database to the newest schema.

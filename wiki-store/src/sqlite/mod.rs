@@ -15,6 +15,7 @@ mod documents;
 mod export;
 mod hierarchy;
 mod history;
+mod leases;
 mod links;
 mod migrations;
 mod object_query;

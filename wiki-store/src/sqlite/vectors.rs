@@ -6,7 +6,8 @@ use crate::Result;
 use crate::api::VectorStore;
 use crate::model::locale::Locale;
 use crate::model::vector::{
-    ScannedVector, StaleRow, VectorBacklog, VectorEntry, VectorIndex, VectorRow,
+    ScannedVector, StaleRow, VectorBacklog, VectorChanges, VectorEntry, VectorIndex, VectorRow,
+    WrittenRow,
 };
 use crate::model::version::Version;
 use crate::plan::vector::{decode, encode, validate_index, validate_row};
@@ -115,13 +116,22 @@ impl VectorStore for SqliteStore {
             let Some(id) = row_id(tx, &row.reference, row.locale.as_ref())? else {
                 return Ok(false);
             };
+            let written = bump_vector_seq(tx)?;
             tx.prepare_cached(
-                "INSERT INTO vector_rows (index_name, document_id, version_major, version_minor) \
-                 VALUES (?1, ?2, ?3, ?4) ON CONFLICT (index_name, document_id) DO UPDATE \
-                 SET version_major = excluded.version_major, version_minor = excluded.version_minor",
+                "INSERT INTO vector_rows \
+                 (index_name, document_id, version_major, version_minor, written_seq) \
+                 VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (index_name, document_id) DO UPDATE \
+                 SET version_major = excluded.version_major, \
+                   version_minor = excluded.version_minor, written_seq = excluded.written_seq",
             )
             .db()?
-            .execute(params![index.name, id, row.version.major, row.version.minor])
+            .execute(params![
+                index.name,
+                id,
+                row.version.major,
+                row.version.minor,
+                written
+            ])
             .db()?;
             tx.prepare_cached(
                 "DELETE FROM vector_entries WHERE index_name = ?1 AND document_id = ?2",
@@ -205,9 +215,77 @@ impl VectorStore for SqliteStore {
                 .db()?
                 .execute(params![index.wiki.as_str(), index.name])
                 .db()?;
+            if removed > 0 {
+                bump_vector_seq(tx)?;
+            }
             Ok(u64::try_from(removed).unwrap_or_default())
         })
     }
+
+    fn vector_seq(&self) -> Result<u64> {
+        self.read(read_vector_seq)
+    }
+
+    fn vector_changes(
+        &self,
+        index: &VectorIndex,
+        since: u64,
+        limit: usize,
+    ) -> Result<VectorChanges> {
+        validate_index(index)?;
+        let since = i64::try_from(since).unwrap_or(i64::MAX);
+        // One read transaction: the sequence and the rows are of one snapshot.
+        self.read(|conn| {
+            let seq = read_vector_seq(conn)?;
+            let mut stmt = conn
+                .prepare_cached(
+                    "SELECT d.space, d.name, d.locale \
+                     FROM vector_rows v JOIN documents d ON d.id = v.document_id \
+                     WHERE v.index_name = ?2 AND d.wiki = ?1 AND v.written_seq > ?3 \
+                     ORDER BY v.written_seq LIMIT ?4",
+                )
+                .db()?;
+            let mut found = stmt
+                .query(params![
+                    index.wiki.as_str(),
+                    index.name,
+                    since,
+                    to_i64(limit.saturating_add(1))
+                ])
+                .db()?;
+            let mut rows = Vec::new();
+            while let Some(row) = found.next().db()? {
+                rows.push(WrittenRow {
+                    reference: stored::page(
+                        &index.wiki,
+                        &stored::space(&row.get::<_, String>(0).db()?)?,
+                        row.get(1).db()?,
+                    )?,
+                    locale: stored::row_locale(&row.get::<_, String>(2).db()?)?,
+                });
+            }
+            let more = rows.len() > limit;
+            rows.truncate(limit);
+            Ok(VectorChanges { seq, rows, more })
+        })
+    }
+}
+
+/// Advances the vector sequence inside the caller's write transaction; the new value.
+fn bump_vector_seq(conn: &Connection) -> Result<i64> {
+    conn.prepare_cached("UPDATE vector_seq SET value = value + 1 WHERE id = 1 RETURNING value")
+        .db()?
+        .query_row([], |row| row.get(0))
+        .db()
+}
+
+fn read_vector_seq(conn: &Connection) -> Result<u64> {
+    let value: i64 = conn
+        .prepare_cached("SELECT value FROM vector_seq WHERE id = 1")
+        .db()?
+        .query_row([], |row| row.get(0))
+        .db()?;
+    Ok(u64::try_from(value).unwrap_or_default())
 }
 
 /// The id of exactly one row (`None`: the default row), if it exists.

@@ -39,6 +39,7 @@ pub const TABLES: &[Table] = &[
     Table::new("farm_secrets", "farm secrets"),
     Table::new("vector_rows", "vector index rows"),
     Table::new("vector_entries", "vector index entries"),
+    Table::new("vector_seq", "vector sequence").seeded(),
     Table::new(
         "audit_calls",
         "recent tool calls (the admin page's audit view)",
@@ -51,8 +52,10 @@ pub const TABLES: &[Table] = &[
 /// arrive), and the admin page's short-lived sign-in state (`admin_sessions`, `admin_logins`):
 /// a session is bound to the server that opened it, so after a migration administrators sign in
 /// again on the new farm rather than carrying cookies across. (The audit record, `audit_calls`,
-/// is copied: it is the farm's history of calls.)
-pub const BOOKKEEPING: &[&str] = &["schema_version", "admin_sessions", "admin_logins"];
+/// is copied: it is the farm's history of calls.) Leases (`leases`) are claims of the source's
+/// running processes: copied, they would make the new farm wait for holders that never run
+/// there, so its servers take them afresh.
+pub const BOOKKEEPING: &[&str] = &["schema_version", "admin_sessions", "admin_logins", "leases"];
 
 /// The table named `name`, if the farm has one by that name.
 pub fn table(name: &str) -> Option<&'static Table> {

@@ -30,6 +30,7 @@ mod field_rules;
 mod hierarchy;
 mod import;
 mod interrupts;
+mod leases;
 mod links;
 mod look_alikes;
 mod object_queries;
@@ -63,6 +64,7 @@ fn suite() -> Vec<(&'static str, Vec<Case>)> {
         ("hierarchy", hierarchy::cases()),
         ("import", import::cases()),
         ("interrupts", interrupts::cases()),
+        ("leases", leases::cases()),
         ("links", links::cases()),
         ("look_alikes", look_alikes::cases()),
         ("object_queries", object_queries::cases()),

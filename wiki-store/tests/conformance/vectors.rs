@@ -1,6 +1,8 @@
 //! Vector indexes: entries computed by a caller, kept beside their rows, stale after a save,
 //! gone with their row.
 
+use std::time::{Duration, Instant};
+
 use wiki_store::model::document::{DocumentSave, Expected};
 use wiki_store::model::locale::Locale;
 use wiki_store::model::trash::DocumentDelete;
@@ -295,8 +297,107 @@ fn a_backlog_reports_all_but_lists_at_most_the_limit(db: &Fixture) {
     assert_eq!(first, 5, "a scan stops when asked");
 }
 
+fn written(store: &dyn Store, since: u64, limit: usize) -> (u64, Vec<String>, bool) {
+    let changes = store.vector_changes(&index(), since, limit).unwrap();
+    let rows = changes
+        .rows
+        .iter()
+        .map(|row| {
+            let locale = row.locale.as_ref().map_or("", Locale::as_str);
+            format!("{}:{locale}", row.reference)
+        })
+        .collect();
+    (changes.seq, rows, changes.more)
+}
+
+/// Another process's view: its commit marker moves within a couple of seconds of `before`.
+fn marker_moves(store: &dyn Store, before: u64) -> bool {
+    let deadline = Instant::now() + Duration::from_secs(3);
+    while Instant::now() < deadline {
+        if store.commit_marker().unwrap() != before {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    false
+}
+
+fn vector_writes_advance_the_vector_sequence_and_another_process_learns_which_rows(db: &Fixture) {
+    let (a, b) = (db.store(), db.reopen());
+    put(&*a, "Docs.Install", "Install", "Set it up");
+    put(&*a, "Docs.Usage", "Usage", "Use it");
+    let (_subscription, seen) = count_events(&*a);
+    let change_seq = a.change_seq().unwrap();
+    let start = b.vector_seq().unwrap();
+    assert_eq!(written(&*b, start, 10), (start, vec![], false));
+
+    let marker = b.commit_marker().unwrap();
+    assert!(
+        a.put_vector_row(
+            &index(),
+            &row("Docs.Install", "1.1", vec![entry("k", "d", &[1.0])])
+        )
+        .unwrap()
+    );
+    assert!(
+        marker_moves(&*b, marker),
+        "another process's commit marker moves with a vector write"
+    );
+    let (seq, rows, more) = written(&*b, start, 10);
+    assert!(seq > start, "the vector sequence advanced");
+    assert_eq!(rows, ["main:Docs.Install:"]);
+    assert!(!more);
+    assert_eq!(b.vector_seq().unwrap(), seq);
+    assert_eq!(written(&*b, seq, 10), (seq, vec![], false), "nothing since");
+
+    // A row written again is listed once, after the other.
+    a.put_vector_row(
+        &index(),
+        &row("Docs.Usage", "1.1", vec![entry("k", "d", &[1.0])]),
+    )
+    .unwrap();
+    a.put_vector_row(
+        &index(),
+        &row("Docs.Install", "1.1", vec![entry("k", "e", &[0.5])]),
+    )
+    .unwrap();
+    let (later, rows, _) = written(&*b, start, 10);
+    assert_eq!(rows, ["main:Docs.Usage:", "main:Docs.Install:"]);
+    assert_eq!(
+        written(&*b, seq, 10).1,
+        rows,
+        "both were written after `seq`"
+    );
+    assert_eq!(
+        written(&*b, start, 1),
+        (later, vec!["main:Docs.Usage:".to_owned()], true)
+    );
+    let other = VectorIndex::new(WikiId::main(), "model-b");
+    assert!(
+        b.vector_changes(&other, start, 10).unwrap().rows.is_empty(),
+        "another index's writes are not this one's"
+    );
+
+    // A write that stores nothing leaves the sequence; a clear moves it.
+    assert!(
+        !a.put_vector_row(
+            &index(),
+            &row("Docs.Gone", "1.1", vec![entry("k", "d", &[1.0])])
+        )
+        .unwrap()
+    );
+    assert_eq!(b.vector_seq().unwrap(), later);
+    assert_eq!(a.clear_vectors(&index()).unwrap(), 2);
+    assert!(b.vector_seq().unwrap() > later, "a clear advances it");
+    assert_eq!(a.clear_vectors(&index()).unwrap(), 0);
+
+    assert_eq!(a.change_seq().unwrap(), change_seq, "no change of content");
+    assert_eq!(*seen.lock().unwrap(), 0, "no change event");
+}
+
 pub(crate) fn cases() -> Vec<Case> {
     cases![
+        vector_writes_advance_the_vector_sequence_and_another_process_learns_which_rows,
         rows_are_stale_until_their_entries_are_stored_for_their_version,
         entries_go_with_their_row_and_their_wiki,
         entries_are_checked_before_anything_is_stored,

@@ -1,6 +1,6 @@
 //! Schema versions on a database several replicas share.
 
-use wiki_store::api::DocumentStore;
+use wiki_store::api::{DocumentStore, LeaseStore, VectorStore};
 use wiki_store::model::document::DocumentSave;
 use wiki_store::model::structure::StructureComparison;
 use wiki_store::model::version::Version;
@@ -13,8 +13,8 @@ use crate::{Case, cases};
 
 /// The newest schema version: the number of migrations in `src/postgres/sql/` (0002 added the
 /// vector indexes, 0003 the admin state, 0004 the revisions' records of objects and
-/// attachments).
-const LATEST: u32 = 4;
+/// attachments, 0005 the leases, 0006 the vector sequence).
+const LATEST: u32 = 6;
 
 fn replicas_starting_together_on_an_empty_database_migrate_it_once(server: &str) {
     let database = ScratchDatabase::create(server);
@@ -83,6 +83,9 @@ fn revisions_from_schema_3_migrate_and_say_they_recorded_nothing(server: &str) {
         .batch_execute(
             "ALTER TABLE revisions DROP COLUMN structure; \
              ALTER TABLE trash_revisions DROP COLUMN structure; \
+             DROP TABLE leases; \
+             DROP TABLE vector_seq; \
+             ALTER TABLE vector_rows DROP COLUMN written_seq; \
              UPDATE schema_version SET version = 3",
         )
         .unwrap();
@@ -104,8 +107,39 @@ fn revisions_from_schema_3_migrate_and_say_they_recorded_nothing(server: &str) {
     assert_eq!(i64::from(version), i64::from(LATEST));
 }
 
+/// A database of schema 4 (no leases, no vector sequence) gets both, and they work.
+fn a_database_of_schema_4_gets_leases_and_the_vector_sequence(server: &str) {
+    let database = ScratchDatabase::create(server);
+    let store = PostgresStore::connect_with(database.url(), StoreConfig::default()).unwrap();
+    let page = DocumentReference::parse("Kept.Page", &WikiId::main()).unwrap();
+    store
+        .save_document(&DocumentSave::new(page.clone(), "kept", "alice"))
+        .unwrap();
+    drop(store);
+    let mut admin = database.client();
+    admin
+        .batch_execute(
+            "DROP TABLE leases; DROP TABLE vector_seq; \
+             ALTER TABLE vector_rows DROP COLUMN written_seq; \
+             UPDATE schema_version SET version = 4",
+        )
+        .unwrap();
+    let store = PostgresStore::connect_with(database.url(), StoreConfig::default()).unwrap();
+    let ttl = std::time::Duration::from_secs(60);
+    assert!(store.try_lease("job", "p1", ttl).unwrap());
+    assert!(!store.try_lease("job", "p2", ttl).unwrap());
+    assert!(store.document(&page, None).unwrap().is_some());
+    assert_eq!(store.vector_seq().unwrap(), 0);
+    let version: i32 = admin
+        .query_one("SELECT version FROM schema_version", &[])
+        .unwrap()
+        .get(0);
+    assert_eq!(i64::from(version), i64::from(LATEST));
+}
+
 pub(crate) fn cases() -> Vec<Case> {
     cases![
+        a_database_of_schema_4_gets_leases_and_the_vector_sequence,
         revisions_from_schema_3_migrate_and_say_they_recorded_nothing,
         replicas_starting_together_on_an_empty_database_migrate_it_once,
         a_database_of_a_newer_schema_is_refused_untouched,

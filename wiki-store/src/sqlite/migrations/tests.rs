@@ -10,8 +10,8 @@ use tempfile::TempDir;
 
 use super::*;
 use crate::api::{
-    AdminStore, AttachmentStore, DocumentStore, ObjectStore, RightsStore, SearchStore, SecretStore,
-    TokenStore, TrashStore, UserStore, VectorStore,
+    AdminStore, AttachmentStore, DocumentStore, LeaseStore, ObjectStore, RightsStore, SearchStore,
+    SecretStore, TokenStore, TrashStore, UserStore, VectorStore,
 };
 use crate::model::admin::AdminSession;
 use crate::model::document::Expected;
@@ -465,6 +465,60 @@ fn version_10_revision_structure_from_9() {
         StructureComparison::Unrecorded(vec![Version::FIRST]),
         "the bin keeps 1.2's record: only 1.1 has none"
     );
+}
+
+#[test]
+fn version_11_leases_from_10() {
+    let (dir, mut conn) = at_version(10);
+    insert_document(&conn, "Kept", "Page", "still here");
+    upgrade(&mut conn, 11);
+    assert_eq!(count(&conn, "SELECT count(*) FROM leases"), 0);
+    conn.execute(
+        "INSERT INTO leases (name, holder, expires_ms) VALUES ('job', 'p1', 1)",
+        [],
+    )
+    .unwrap();
+    assert!(
+        conn.execute(
+            "INSERT INTO leases (name, holder, expires_ms) VALUES ('job', 'p2', 2)",
+            [],
+        )
+        .is_err(),
+        "one holder per name"
+    );
+    let store = current_store(&dir, conn);
+    let ttl = std::time::Duration::from_secs(60);
+    assert!(
+        store.try_lease("job", "p2", ttl).unwrap(),
+        "p1's lease expired long ago"
+    );
+    assert!(!store.try_lease("job", "p1", ttl).unwrap());
+    assert!(store.document(&page("Kept.Page"), None).unwrap().is_some());
+}
+
+#[test]
+fn version_12_vector_seq_from_11() {
+    let (dir, mut conn) = at_version(11);
+    let id = insert_document(&conn, "Kept", "Page", "indexed before");
+    conn.execute(
+        "INSERT INTO vector_rows (index_name, document_id, version_major, version_minor) \
+         VALUES ('m', ?1, 1, 1)",
+        [id],
+    )
+    .unwrap();
+    upgrade(&mut conn, 12);
+    assert_eq!(count(&conn, "SELECT value FROM vector_seq"), 0);
+    assert_eq!(
+        count(&conn, "SELECT written_seq FROM vector_rows"),
+        0,
+        "an old row was written before any sequence value"
+    );
+    let store = current_store(&dir, conn);
+    let index = VectorIndex::new(WikiId::main(), "m");
+    assert_eq!(store.vector_seq().unwrap(), 0);
+    assert!(store.vector_changes(&index, 0, 10).unwrap().rows.is_empty());
+    let row = store.vector_row(&index, &page("Kept.Page"), None).unwrap();
+    assert!(row.is_some(), "the old row is kept");
 }
 
 /// A database at the newest version with a second wiki in it.
