@@ -48,9 +48,15 @@ impl Execute for GrindHttp {
                     break "ran a minute".to_owned();
                 }
             };
+            let interrupted = end == "interrupted";
             ENDS.lock()
                 .unwrap_or_else(PoisonError::into_inner)
                 .push((wiki.to_string(), end));
+            // As a real tool does: the store's refusal is the call's answer, so the audit says
+            // `cancelled` whether the call path or the tool's own end is seen first.
+            if interrupted {
+                return Err(StoreError::Interrupted);
+            }
             Ok(())
         })
         .await?;

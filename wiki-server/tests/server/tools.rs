@@ -96,10 +96,16 @@ impl Execute for Grind {
                     break "ran a minute".to_owned();
                 }
             };
+            let interrupted = end == "interrupted";
             GRIND_ENDS
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner)
                 .push((wiki.to_string(), end));
+            // As a real tool does: the store's refusal is the call's answer, so the audit says
+            // `cancelled` whether the call path or the tool's own end is seen first.
+            if interrupted {
+                return Err(StoreError::Interrupted);
+            }
             Ok(())
         })
         .await?;
