@@ -5,8 +5,10 @@ Usage: python check_clients.py ENDPOINT_URL TOKEN
 - `legacy`: the initialize handshake (protocols before 2026-07-28).
 - `auto`: protocol 2026-07-28 negotiated by server/discover, per-request metadata, no session.
 
-In each mode, as the token's user and as the guest: list the tools, call `man`, and check that a
-call with an unknown argument comes back as a tool error naming it. Exits non-zero on failure.
+In each mode, as the token's user and as the guest: list the tools, call `man`, check that a
+call with an unknown argument comes back as a tool error naming it, and search through the
+semantic-search crate's tools (the demo farm has no model: `search_collections` answers its
+keyword results and says how to install one). Exits non-zero on failure.
 """
 
 import asyncio
@@ -33,7 +35,15 @@ async def check(url: str, token: str | None, mode: str) -> None:
             bad = await client.call_tool("man", {"nonsense": 1})
             assert bad.is_error, f"{mode}/{who}: an unknown argument was accepted"
             assert "nonsense" in bad.content[0].text, bad.content[0].text
-            print(f"ok: {mode} mode as {who}: {len(names)} tools ({', '.join(names)}), man works")
+            collections = await client.call_tool("list_collections", {})
+            listed = collections.content[0].text
+            assert not collections.is_error, f"{mode}/{who}: list_collections failed: {listed}"
+            assert "main" in listed.splitlines(), f"{mode}/{who}: no main collection: {listed}"
+            found = await client.call_tool("search_collections", {"query": "install"})
+            hits = found.content[0].text
+            assert not found.is_error, f"{mode}/{who}: search_collections failed: {hits}"
+            assert "<result>" in hits and "Guides.Install" in hits, f"{mode}/{who}: {hits[:400]}"
+            print(f"ok: {mode} mode as {who}: {len(names)} tools ({', '.join(names)}), man and the collections search work")
 
 
 async def main() -> None:
