@@ -34,6 +34,7 @@ mod direct;
 mod directory;
 mod front;
 mod identity;
+mod in_flight;
 mod limits;
 mod malformed;
 mod oauth;
@@ -43,6 +44,7 @@ mod router;
 mod shutdown;
 mod url;
 
+pub(crate) use in_flight::CancelScope;
 pub use connections::ConnectionLimits;
 pub use directory::Directory;
 pub use limits::RateLimit;
