@@ -255,9 +255,7 @@ impl CancelNotice<'_> {
     fn parse(body: &[u8]) -> Option<CancelNotice<'_>> {
         serde_json::from_slice::<CancelNotice<'_>>(body)
             .ok()
-            .filter(|notice| {
-                notice.jsonrpc == "2.0" && notice.method == "notifications/cancelled"
-            })
+            .filter(|notice| notice.jsonrpc == "2.0" && notice.method == "notifications/cancelled")
     }
 }
 
@@ -311,7 +309,10 @@ mod tests {
         drop(one);
         assert_eq!(registry.len(), 1);
         alice.hear(notice(r#""a""#).as_bytes());
-        assert!(!first.is_cancelled(), "a finished call is no longer reached");
+        assert!(
+            !first.is_cancelled(),
+            "a finished call is no longer reached"
+        );
         assert!(second.is_cancelled());
         drop(two);
         assert_eq!(registry.len(), 0);
@@ -322,7 +323,9 @@ mod tests {
         let parse = |body: &str| CancelNotice::parse(body.as_bytes()).map(|n| n.params.request_id);
         assert_eq!(parse(&notice("1")), Some(RequestId::Number(1)));
         assert_eq!(
-            parse(r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"x","_meta":{}}}"#),
+            parse(
+                r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"x","_meta":{}}}"#
+            ),
             Some(RequestId::String("x".into()))
         );
         for body in [

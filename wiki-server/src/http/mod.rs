@@ -44,9 +44,9 @@ mod router;
 mod shutdown;
 mod url;
 
-pub(crate) use in_flight::CancelScope;
 pub use connections::ConnectionLimits;
 pub use directory::Directory;
+pub(crate) use in_flight::CancelScope;
 pub use limits::RateLimit;
 pub use router::{HttpOptions, HttpServer};
 pub use shutdown::shutdown_on_signal;

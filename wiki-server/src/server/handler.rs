@@ -21,9 +21,9 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 
 use super::manager::{DEFAULT_DESCRIPTION, MAN_HINT};
-use crate::http::CancelScope;
 use super::policy::MAN;
 use super::{Caller, Manager, WikiServer};
+use crate::http::CancelScope;
 
 /// The name the server reports (`serverInfo.name`); the wiki's name is its title.
 pub const SERVER_NAME: &str = "wiki-mcp";
