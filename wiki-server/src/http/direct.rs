@@ -23,6 +23,11 @@
 //!   malformed JSON goes to rmcp, which has the rules and the error messages for all of them.
 //!
 //! The wiki, the caller and the wiki's server come from the identity middleware, as for rmcp.
+//!
+//! An authenticated caller's call is registered in this replica's in-flight registry while it
+//! runs (`in_flight.rs`), and a POST of `notifications/cancelled` (which takes the same header
+//! checks, then goes on to rmcp, which answers it 202 as before) cancels it. That holds with
+//! direct answers off too: the body of such a POST is then read here only to hear the cancel.
 
 use std::sync::Arc;
 
@@ -41,6 +46,7 @@ use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use super::cancel_on_drop::CancelOnDrop;
+use super::in_flight::CancelScope;
 use super::router::Shared;
 use mcp_runtime::call::ToolCall;
 use mcp_runtime::param::JsonObject;
@@ -97,8 +103,10 @@ pub(crate) async fn answer_tool_calls(
     next: Next,
 ) -> Response {
     let limit = shared.options.max_body_bytes;
-    if !shared.options.direct_tool_calls
-        || request.method() != Method::POST
+    let direct = shared.options.direct_tool_calls;
+    // With direct answers off, a body is read here only to hear a cancel (`in_flight.rs`).
+    if request.method() != Method::POST
+        || !(direct || request.extensions().get::<CancelScope>().is_some())
         || !eligible_headers(request.headers(), limit)
     {
         return next.run(request).await;
@@ -115,7 +123,11 @@ pub(crate) async fn answer_tool_calls(
                 .into_response();
         }
     };
-    let Some(call) = ToolCallRequest::parse(&body) else {
+    let Some(call) = ToolCallRequest::parse(&body).filter(|_| direct) else {
+        // rmcp answers a notification 202 and drops it: a cancel is heard here first.
+        if let Some(scope) = parts.extensions.get::<CancelScope>() {
+            scope.hear(&body);
+        }
         return next.run(Request::from_parts(parts, Body::from(body))).await;
     };
     // Answered here: the request's own caller and server, taken rather than copied. The
@@ -142,10 +154,16 @@ pub(crate) async fn answer_tool_calls(
     // streams, the body; the guard moves from the one to the other.
     let cancellation = CancellationToken::new();
     let disconnect = cancellation.clone().drop_guard();
+    // A `notifications/cancelled` with this id and credential cancels it too, while it runs.
+    let registration = parts
+        .extensions
+        .get::<CancelScope>()
+        .map(|scope| scope.register(id.clone(), cancellation.clone()));
     let mut request = ToolCall::new(call.params.name, call.params.arguments.unwrap_or_default())
         .with_cancellation(cancellation.clone());
     let Some(token) = progress_token else {
         let message = reply(shared.manager().call(&server, &caller, request).await, id);
+        drop(registration);
         drop(disconnect);
         return json_response(&message);
     };
@@ -154,8 +172,11 @@ pub(crate) async fn answer_tool_calls(
     // a fast scan's reports are queued by the time its reply is, and still reach the client.
     let (notify, mut notifications) = mpsc::unbounded_channel();
     request = request.with_progress(Arc::new(StreamProgress { token, notify }));
-    let mut running =
-        Box::pin(async move { reply(shared.manager().call(&server, &caller, request).await, id) });
+    let mut running = Box::pin(async move {
+        let message = reply(shared.manager().call(&server, &caller, request).await, id);
+        drop(registration);
+        message
+    });
     let (first, finished) = tokio::select! {
         biased;
         message = &mut running => match notifications.try_recv() {

@@ -10,7 +10,8 @@
 //! 4. The caller's rate bucket: 429 with `Retry-After` when empty.
 //!
 //! The result is a [`Caller`] in the request's extensions, which the handler reads back; nothing
-//! is taken from a session.
+//! is taken from a session. An authenticated request also gets a [`CancelScope`] (its token's
+//! digest), under which its call can be cancelled by `notifications/cancelled` (`in_flight.rs`).
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::Arc;
@@ -22,6 +23,7 @@ use http::header::{AUTHORIZATION, RETRY_AFTER};
 use http::{HeaderMap, HeaderValue, StatusCode};
 use wiki_store::model::wiki::WikiId;
 
+use super::in_flight::{CancelScope, Credential};
 use super::limits::{RateKey, retry_after_seconds};
 use super::oauth::unauthorized;
 use super::router::Shared;
@@ -78,8 +80,16 @@ pub(crate) async fn identify(
         return not_found();
     };
     let address = client_address(&request);
+    let mut scope = None;
     let caller = match (credentials, resolution.user) {
-        (Credentials::Bearer(_), Some(user)) => Caller::user(wiki, user),
+        (Credentials::Bearer(token), Some(user)) => {
+            // Only the same token on the same wiki may cancel this request's call.
+            scope = Some(CancelScope::new(
+                &shared.in_flight,
+                Credential::new(&wiki, &token),
+            ));
+            Caller::user(wiki, user)
+        }
         (Credentials::Bearer(_) | Credentials::Unusable, _) => {
             if let Some(response) = shared.throttle(RateKey::Address(address)) {
                 return response;
@@ -101,6 +111,9 @@ pub(crate) async fn identify(
         return response;
     }
     request.extensions_mut().insert(caller);
+    if let Some(scope) = scope {
+        request.extensions_mut().insert(scope);
+    }
     // The server this request was admitted by, so the handler need not look it up again.
     request.extensions_mut().insert(server);
     next.run(request).await

@@ -7,7 +7,9 @@
 //! `Retry-After`), then rmcp with a typed [`Caller`](crate::server::Caller) in the request's
 //! extensions. The wiki and the caller are resolved from each request, never from a session.
 //! A plain stateless `tools/call` is answered just before rmcp, by `direct.rs`, with the same
-//! handler code and rmcp's model types but without rmcp's per-request service task.
+//! handler code and rmcp's model types but without rmcp's per-request service task. A POSTed
+//! `notifications/cancelled` from a bearer-token caller cancels that caller's call with that id
+//! on this replica (`in_flight.rs`), which statelessness would otherwise leave unheard.
 //!
 //! # Stateless
 //!
@@ -34,6 +36,7 @@ mod direct;
 mod directory;
 mod front;
 mod identity;
+mod in_flight;
 mod limits;
 mod malformed;
 mod oauth;
@@ -45,6 +48,7 @@ mod url;
 
 pub use connections::ConnectionLimits;
 pub use directory::Directory;
+pub(crate) use in_flight::CancelScope;
 pub use limits::RateLimit;
 pub use router::{HttpOptions, HttpServer};
 pub use shutdown::shutdown_on_signal;

@@ -22,6 +22,7 @@ use super::direct::answer_tool_calls;
 use super::directory::{Directory, Resolution};
 use super::front;
 use super::identity::{identify, too_many_requests};
+use super::in_flight::InFlight;
 use super::limits::{RateKey, RateLimit, RateLimiter};
 use super::malformed;
 use super::oauth::{METADATA_SUFFIX, metadata};
@@ -78,6 +79,8 @@ pub(crate) struct Shared {
     pub(crate) base_url: BaseUrl,
     directory: Arc<Directory>,
     limiter: Option<RateLimiter>,
+    /// This replica's calls by credential and request id, for `notifications/cancelled`.
+    pub(crate) in_flight: Arc<InFlight>,
 }
 
 impl Shared {
@@ -209,6 +212,7 @@ impl HttpServer {
                 base_url: self.base_url.clone(),
                 directory: Arc::clone(&directory),
                 limiter: self.options.rate_limit.map(RateLimiter::new),
+                in_flight: Arc::default(),
             },
             handler,
             &shutdown,

@@ -23,6 +23,7 @@ use rmcp::{ErrorData, RoleServer, ServerHandler};
 use super::manager::{DEFAULT_DESCRIPTION, MAN_HINT};
 use super::policy::MAN;
 use super::{Caller, Manager, WikiServer};
+use crate::http::CancelScope;
 
 /// The name the server reports (`serverInfo.name`); the wiki's name is its title.
 pub const SERVER_NAME: &str = "wiki-mcp";
@@ -158,6 +159,13 @@ impl ServerHandler for McpHandler {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let (caller, server) = self.resolve(&context).await?;
+        // Over HTTP, an authenticated caller's `notifications/cancelled` POST reaches this call
+        // through the in-flight registry while it runs (rmcp's own pool is per request there).
+        let _registration = context
+            .extensions
+            .get::<http::request::Parts>()
+            .and_then(|parts| parts.extensions.get::<CancelScope>())
+            .map(|scope| scope.register(context.id.clone(), context.ct.clone()));
         self.inner
             .manager
             .respond(&server, &caller, ToolCall::from_rmcp(request, &context))

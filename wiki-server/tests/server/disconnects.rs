@@ -21,7 +21,7 @@ use crate::tools::{grind_end, grind_started};
 
 /// The most a hang-up may take to stop the store work and be audited: far below the
 /// keep-alive interval of rmcp's streams (15 s) and the grind's own minute.
-const PROMPTLY: Duration = Duration::from_secs(3);
+pub(crate) const PROMPTLY: Duration = Duration::from_secs(3);
 
 /// The protocol a test's request speaks: it decides the body and the headers.
 #[derive(Clone, Copy)]
@@ -156,7 +156,7 @@ impl HangUp {
 }
 
 /// Waits up to [`PROMPTLY`] for the audit record of the `grind` call on `wiki`; its outcome.
-async fn outcome(manager: &Manager, wiki: &str) -> Option<String> {
+pub(crate) async fn outcome(manager: &Manager, wiki: &str) -> Option<String> {
     let deadline = Instant::now() + PROMPTLY;
     while Instant::now() < deadline {
         let records = manager

@@ -6,6 +6,7 @@
 
 mod audit_record;
 mod calls;
+mod cancel_notifications;
 mod disconnects;
 mod doors;
 mod harness;
