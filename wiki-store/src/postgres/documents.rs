@@ -109,7 +109,10 @@ pub(crate) fn wiki_exists(conn: &mut Conn, wiki: &str) -> Result<bool> {
 
 /// Resolves an exact-match locale request: the default row for `None` or the default language,
 /// else that translation row; `None` when the document or translation is missing. One
-/// statement reads the default row, the requested translation row and the translations.
+/// statement and one index scan read every row of the document, in locale order (the default
+/// row, `''`, first): the translations are their locales, and only the default row and the
+/// requested one carry their content (the others' is never read, so never detoasted). Two
+/// scans (the rows, then the locales in a sub-select) cost about 10% more per read in pgbench.
 fn find(
     conn: &mut Conn,
     reference: &DocumentReference,
@@ -118,16 +121,12 @@ fn find(
     let (wiki, space, name) = key(reference);
     let requested = stored::row_key(locale);
     let rows = conn.query(
-        &format!(
-            "SELECT {ROW_COLUMNS}, ARRAY(SELECT t.locale FROM documents t WHERE t.wiki = $1 AND t.space = $2 \
-             AND t.name = $3 AND t.locale <> '' ORDER BY t.locale) \
-             FROM documents WHERE wiki = $1 AND space = $2 AND name = $3 AND locale IN ('', $4) \
-             ORDER BY locale"
-        ),
+        "SELECT id, locale, language, title, CASE WHEN locale IN ('', $4) THEN content ELSE '' END, \
+         syntax, hidden, creator, author, created_ms, updated_ms, version_major, version_minor \
+         FROM documents WHERE wiki = $1 AND space = $2 AND name = $3 ORDER BY locale",
         &[&wiki, &space, &name, &requested],
     )?;
-    let mut rows = rows.iter();
-    let Some(first) = rows.next() else {
+    let Some((first, others)) = rows.split_first() else {
         return Ok(None);
     };
     let default = stored_row(first)?;
@@ -135,20 +134,22 @@ fn find(
         // A translation without its default row is not a document.
         return Ok(None);
     }
-    let translations: Vec<String> = first.col(13)?;
+    let translations = others
+        .iter()
+        .map(|row| row.col::<String>(1))
+        .collect::<Result<Vec<_>>>()?;
     let default_language = default.language.clone();
     let row = match read_target(locale, &default.language) {
         None => default,
-        Some(translation) => match rows.next() {
-            Some(row) => {
-                let row = stored_row(row)?;
-                if row.locale != translation.as_str() {
-                    return Ok(None);
-                }
-                row
+        Some(translation) => {
+            let position = translations
+                .iter()
+                .position(|stored| stored == translation.as_str());
+            match position.and_then(|at| others.get(at)) {
+                Some(row) => stored_row(row)?,
+                None => return Ok(None),
             }
-            None => return Ok(None),
-        },
+        }
     };
     Ok(Some(Found {
         row,

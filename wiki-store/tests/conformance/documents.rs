@@ -223,7 +223,22 @@ fn translations_are_exact_match_rows_with_their_own_history(db: &Fixture) {
 
     let locales = store.document_locales(&r).unwrap().unwrap();
     assert_eq!(locales.default_locale, en);
-    assert_eq!(locales.translations, vec![fr]);
+    assert_eq!(locales.translations, vec![fr.clone()]);
+
+    // With several translations each read gets its own row, and every read lists them all.
+    let es = Locale::parse("es").unwrap();
+    store
+        .save_document(&DocumentSave::new(r.clone(), "Hola", "a").locale(es.clone()))
+        .unwrap();
+    for (locale, content) in [(&es, "Hola"), (&fr, "Bonjour")] {
+        let read = store.document(&r, Some(locale)).unwrap().unwrap();
+        assert_eq!(read.content, content);
+        assert_eq!(read.translations, vec![es.clone(), fr.clone()]);
+    }
+    let default = store.document(&r, None).unwrap().unwrap();
+    assert_eq!(default.content, "Hello, en");
+    assert_eq!(default.translations, vec![es.clone(), fr.clone()]);
+    assert_eq!(store.document(&r, Some(&de)).unwrap(), None);
 }
 
 fn bad_input_is_refused_before_anything_is_written(db: &Fixture) {
