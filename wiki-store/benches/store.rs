@@ -6,7 +6,8 @@
 //! - `save`: `DocumentStore::save_document` (an update of an existing page) vs. the raw
 //!   statements of a save (lookups, row update, revision, links, change sequence, FTS through the
 //!   triggers) in one IMMEDIATE transaction; throughput in documents/s, single writer.
-//! - `read`: `DocumentStore::document` by reference vs. the raw row and translations selects.
+//! - `read`: `DocumentStore::document` by reference vs. the raw row and translations selects
+//!   (and, on PostgreSQL, vs. the round trip of a prepared `SELECT 1`: the floor of any read).
 //!
 //! The 100k wiki is generated once and cached under Cargo's target tmp dir;
 //! `WIKI_STORE_BENCH_PAGES` changes its size (the cache is per size); `WIKI_STORE_BENCH_PEER_FIRST`
@@ -390,7 +391,8 @@ fn read(c: &mut Criterion) {
     let raw = raw_reader(&dir);
     let reference = spec().page(4242 % pages().max(1)).expect("reference");
     let space = reference.space().to_string();
-    let postgres = postgres_server("read").map(|server| generated_postgres(&server));
+    let postgres_url = postgres_server("read");
+    let postgres = postgres_url.as_deref().map(generated_postgres);
     let mut group = c.benchmark_group("read");
     group
         .sample_size(50)
@@ -449,6 +451,16 @@ fn read(c: &mut Criterion) {
                         .expect("exists"),
                 )
             })
+        });
+    }
+    if let Some(server) = &postgres_url {
+        // The floor of any read over the socket: one prepared statement that does no work, on
+        // a connection of the same server. A read cannot come closer to SQLite's in-process one
+        // than this round trip, so the README reports the read against it as well.
+        let mut client = postgres::Client::connect(server, postgres::NoTls).expect("connect");
+        let statement = client.prepare("SELECT 1").expect("prepare");
+        group.bench_function("postgres_round_trip", |b| {
+            b.iter(|| black_box(client.query_one(&statement, &[]).expect("round trip")))
         });
     }
     group.finish();
