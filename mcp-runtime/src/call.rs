@@ -12,7 +12,10 @@
 //!    `isError` result with the parameter's message) and runs the tool, under the per-call
 //!    timeout and inside a panic boundary that covers both creating and polling the future.
 //! 4. **Normalize**: a panic or a timeout becomes a generic `isError` result that leaks nothing
-//!    (details only in the log), never a JSON-RPC error or a dropped connection.
+//!    (details only in the log), never a JSON-RPC error or a dropped connection. A call whose
+//!    token fired (`notifications/cancelled`) before it answered gets the call path's own
+//!    cancellation answer, even when the tool returned an error of its own first (its answer to
+//!    the stop, racing this one): only a tool's success survives its cancellation.
 //! 5. **Audit**: one record per call that reached step 2 ([`crate::audit`]), never the
 //!    arguments.
 //!
@@ -347,20 +350,19 @@ async fn run(
                 Ok(output) => (Outcome::Ok, Ok(output)),
                 Err(error) => (Outcome::Failed, Err(error)),
             },
-            Ok(Err(error)) => (stopped(&error, &cancellation), Err(error)),
+            // The token fired first: the tool's error is most likely its answer to the stop it
+            // was sent (the store's interruption, a refused job slot), returned in the same
+            // moment the call path would answer. One answer for every cancelled call, however
+            // the race went: the call path's (the tool's own goes to the log). A panic is a bug
+            // whenever it happens, and stays one.
+            Ok(Err(error)) if cancellation.is_cancelled() => {
+                tracing::debug!(tool = id, answer = error.message(), "a cancelled tool's own answer");
+                cancelled(served, ctx)
+            }
+            Ok(Err(error)) => (stopped(&error), Err(error)),
             Err(panic) => (Outcome::Failed, Err(internal_error(id, &*panic))),
         },
-        () = cancellation.cancelled() => {
-            tracing::info!(tool = id, user = ctx.user_or_guest(), "tool call cancelled");
-            (
-                Outcome::Cancelled,
-                Err(ToolError::new(format!(
-                    "Error: the call of '{id}' was cancelled before it finished.{}",
-                    unfinished_write(served)
-                ))
-                .with_kind(ErrorKind::Cancelled)),
-            )
-        }
+        () = cancellation.cancelled() => cancelled(served, ctx),
         () = ctx.clock().expired(started, timeout) => {
             // Tell whatever the tool started (blocking store work, a renderer) to stop.
             cancellation.cancel();
@@ -387,6 +389,21 @@ async fn run(
             )
         }
     }
+}
+
+/// The answer to a call whose token fired (`notifications/cancelled`, its client going away)
+/// before it answered, whatever the tool did after: the timeout has its own answer.
+fn cancelled(served: ServedTool, ctx: &ToolContext) -> (Outcome, ToolResult) {
+    let id = served.id();
+    tracing::info!(tool = id, user = ctx.user_or_guest(), "tool call cancelled");
+    (
+        Outcome::Cancelled,
+        Err(ToolError::new(format!(
+            "Error: the call of '{id}' was cancelled before it finished.{}",
+            unfinished_write(served)
+        ))
+        .with_kind(ErrorKind::Cancelled)),
+    )
 }
 
 /// What an agent must know when a write tool was stopped: a write already handed to the store
@@ -460,15 +477,11 @@ fn seconds(duration: Duration) -> String {
     }
 }
 
-/// The audit outcome of a tool's error: declined and unconfirmed writes and questions for the
-/// person are not ordinary errors, and a tool that gave up because its call was cancelled (it
-/// saw the token first: a heavy job refused its slot, a scan stopped) is audited `cancelled`,
-/// as the call path's own answer to the cancellation would be.
-fn stopped(error: &ToolError, cancellation: &CancellationToken) -> Outcome {
+/// The audit outcome of a tool's error, returned before its call's token fired: declined and
+/// unconfirmed writes and questions for the person are not ordinary errors. (A tool that gave
+/// up because its call was cancelled is answered and audited as the call path's cancellation.)
+fn stopped(error: &ToolError) -> Outcome {
     match error.stop() {
-        Stop::Error if error.kind() == ErrorKind::Cancelled && cancellation.is_cancelled() => {
-            Outcome::Cancelled
-        }
         Stop::Error => Outcome::Error,
         Stop::Declined => Outcome::Declined,
         Stop::Unconfirmed => Outcome::Unconfirmed,

@@ -1,7 +1,8 @@
 //! A contributed tool that writes twice in one call, on a wiki with `confirm_writes=true` over
-//! protocol 2026-07-28: the person's one yes covers the call, so both writes land (before, the
-//! second write asked again after the first had landed, and its single-use answer was refused,
-//! leaving the call half-done).
+//! protocol 2026-07-28: it announces both writes, the person is asked about both in one
+//! question (before, the question named the first write only), and the one yes covers the call,
+//! so both writes land (before that, the second write asked again after the first had landed,
+//! and its single-use answer was refused, leaving the call half-done).
 
 use serde_json::json;
 use wiki_server::prelude::*;
@@ -24,16 +25,31 @@ pub(crate) struct WriteTwice {
 impl Execute for WriteTwice {
     async fn execute(self, ctx: &ToolContext) -> ToolResult {
         let door = ctx.doors()?.write()?;
+        let change = RowChange {
+            content: self.content.clone(),
+            title: None,
+            major: false,
+        };
+        let mut targets = Vec::new();
         for reference in [&self.first, &self.second] {
             let target = door.target(reference, None, None, Right::Edit).await?;
             let base = target.base(None, BaseRule::RequiredIfExists, "Retry the call.")?;
-            let change = RowChange {
-                content: self.content.clone(),
-                title: None,
-                major: false,
-            };
-            door.save(&target, change, Comment::new(None, "Written twice"), base)
-                .await?;
+            targets.push((target, base));
+        }
+        // Both writes announced first: the person is asked about both at once.
+        let planned: Vec<_> = targets
+            .iter()
+            .map(|(target, _)| PlannedWrite::Save(target, &change))
+            .collect();
+        door.announce(&planned).await?;
+        for (target, base) in targets {
+            door.save(
+                &target,
+                change.clone(),
+                Comment::new(None, "Written twice"),
+                base,
+            )
+            .await?;
         }
         Ok(ToolOutput::text("Created both pages."))
     }
@@ -54,7 +70,12 @@ async fn one_yes_covers_every_write_of_the_call() {
     let arguments = json!({"first": "Sandbox.One", "second": "Sandbox.Two", "content": "twice"});
 
     let (message, state) = admin.asked("write_twice", &arguments).await;
-    assert!(message.contains("write_twice"), "{message}");
+    assert_eq!(
+        message,
+        "An AI agent asks to make 2 changes: create main:Sandbox.One with 5 characters; create \
+         main:Sandbox.Two with 5 characters on the wiki \"main\" (tool write_twice). Allow these \
+         changes?"
+    );
     assert_eq!(
         page(&server, "Sandbox.One"),
         None,

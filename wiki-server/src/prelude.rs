@@ -11,8 +11,8 @@ pub use mcp_runtime::prelude::*;
 
 pub use crate::WikiContext;
 pub use crate::access::write::{
-    Base, BaseRule, Comment, ObjectChange, RowChange, WriteDoor, WriteFailure, WriteTarget,
-    no_changes, version_line,
+    Base, BaseRule, Comment, ObjectChange, PlannedWrite, RowChange, WriteDoor, WriteFailure,
+    WriteTarget, no_changes, version_line,
 };
 pub use crate::access::{AuthorizedReference, Doors, StoreReader, store_failure};
 pub use crate::categories;

@@ -48,6 +48,14 @@ fn slow(steps: i64) -> ToolCall {
     }
 }
 
+/// A `slow` call that answers its own error once its token fires.
+fn answering_its_own_error() -> ToolCall {
+    match json!({"steps": 1000, "own_error": true}) {
+        serde_json::Value::Object(arguments) => ToolCall::new("slow", arguments),
+        _ => unreachable!("an object literal"),
+    }
+}
+
 fn text(result: &CallToolResult) -> String {
     let block = result.content.first().and_then(|block| block.as_text());
     block.map(|text| text.text.clone()).unwrap_or_default()
@@ -133,6 +141,59 @@ async fn a_cancelled_call_stops_and_is_audited_cancelled() {
         .unwrap_or_else(PoisonError::into_inner)
         .clone();
     assert_eq!(outcomes, [Outcome::Cancelled]);
+}
+
+/// A tool that answers its own error once the token fired (the store interrupted its work)
+/// returns in the same poll the call path sees the token: the answer is still the call path's,
+/// audited `cancelled`, whatever the tool said.
+#[tokio::test]
+async fn a_cancelled_call_answers_the_call_paths_text_even_when_the_tool_answered_first() {
+    let _serial = SERIAL.lock().await;
+    let outcomes = Outcomes::default();
+    let settings = CallSettings::default().with_audit(outcomes.clone());
+    let token = CancellationToken::new();
+    let cancel = token.clone();
+    tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(60)).await;
+        cancel.cancel();
+    });
+    let request = answering_its_own_error();
+    let result = run(request.with_cancellation(token), &settings).await;
+    assert_eq!(result.is_error, Some(true));
+    assert_eq!(
+        text(&result),
+        "Error: the call of 'slow' was cancelled before it finished."
+    );
+    let outcomes = outcomes
+        .0
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .clone();
+    assert_eq!(outcomes, [Outcome::Cancelled]);
+}
+
+/// The timeout cancels the token itself and answers at once: the same tool's own error never
+/// replaces the timeout's text, which differs from a client's cancel (it says to narrow).
+#[tokio::test]
+async fn a_timed_out_call_keeps_the_timeouts_text_when_the_tool_answers_its_own_error() {
+    let _serial = SERIAL.lock().await;
+    let outcomes = Outcomes::default();
+    let settings = CallSettings::default()
+        .with_timeout(Duration::from_millis(150))
+        .with_audit(outcomes.clone());
+    let request = answering_its_own_error();
+    let result = run(request, &settings).await;
+    assert!(
+        text(&result).starts_with("Error: tool 'slow' did not finish within 150 ms"),
+        "{}",
+        text(&result)
+    );
+    let outcomes = outcomes
+        .0
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .clone();
+    assert_eq!(outcomes, [Outcome::Timeout]);
 }
 
 #[tokio::test]

@@ -2,6 +2,7 @@
 
 use std::time::Duration;
 
+use semantic_search::{INDEXER_LEASE, INDEXER_LEASE_TTL};
 use serde_json::json;
 
 use crate::farm::{Backend, Farm, Server, block, installed_model, within};
@@ -38,6 +39,10 @@ pub(crate) fn cases() -> Vec<Case> {
         (
             "without_a_model_the_tools_answer_keywords_and_say_how_to_install_it",
             without_a_model_the_tools_answer_keywords_and_say_how_to_install_it,
+        ),
+        (
+            "index_rebuild_refuses_while_a_server_holds_the_indexer_lease",
+            index_rebuild_refuses_while_a_server_holds_the_indexer_lease,
         ),
         (
             "models_install_without_network_says_how_to_install_offline",
@@ -521,6 +526,54 @@ fn searches_and_collections_show_only_what_the_caller_may_view(backend: &Backend
     assert!(
         guides.contains("<reference>main:Guides.") && !guides.contains("main:Internal."),
         "a collection keeps to its spaces:\n{guides}"
+    );
+}
+
+/// A rebuild indexes as the farm's indexer does: while a server's indexer holds the lease it
+/// refuses (after `--wait`), changing nothing and saying what to do; once the server gives the
+/// lease up, the rebuild takes it (here it stops next at the missing model: no model is needed
+/// to show the lease is taken first) and gives it back when it ends.
+fn index_rebuild_refuses_while_a_server_holds_the_indexer_lease(backend: &Backend) {
+    let farm = Farm::without_model(backend);
+    let store = farm.store();
+    let server = "pid1-a-server-indexer";
+    assert!(
+        store
+            .try_lease(INDEXER_LEASE, server, INDEXER_LEASE_TTL)
+            .unwrap(),
+        "the test holds the lease as a server's indexer would"
+    );
+    let refused = farm.fails(&["index", "rebuild", "--wait", "0"]);
+    assert!(
+        refused.contains("holds the semantic indexer's lease")
+            && refused.contains("Nothing was changed")
+            && refused.contains("Stop the server"),
+        "{refused}"
+    );
+    assert!(
+        !refused.contains("model is not installed"),
+        "the lease is asked for first: {refused}"
+    );
+    // The refusal left the server's lease alone: another holder still cannot take it.
+    assert!(
+        !store
+            .try_lease(INDEXER_LEASE, "someone-else", INDEXER_LEASE_TTL)
+            .unwrap()
+    );
+
+    // The server stopped (releasing its lease): the rebuild gets past the lease, and gives it
+    // back on its way out, so the next server indexes at once.
+    assert!(store.release_lease(INDEXER_LEASE, server).unwrap());
+    let rebuild = farm.fails(&["index", "rebuild", "--wait", "0"]);
+    assert!(
+        rebuild.contains("the embedding model is not installed"),
+        "{rebuild}"
+    );
+    assert!(
+        store
+            .try_lease(INDEXER_LEASE, "the-next-server", INDEXER_LEASE_TTL)
+            .unwrap(),
+        "the rebuild released the lease when it ended"
     );
 }
 

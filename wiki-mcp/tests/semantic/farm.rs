@@ -57,6 +57,21 @@ impl Farm {
         }
     }
 
+    /// The farm's store, opened in this process as a server opens it (to hold a lease as a
+    /// server's indexer does).
+    pub(crate) fn store(&self) -> Box<dyn wiki_store::Store> {
+        match &self.database {
+            None => Box::new(wiki_store::SqliteStore::open(self.data.path()).unwrap()),
+            Some(database) => Box::new(
+                wiki_store::PostgresStore::connect_with(
+                    database.url(),
+                    wiki_store::StoreConfig::default(),
+                )
+                .unwrap(),
+            ),
+        }
+    }
+
     /// The data directory.
     pub(crate) fn data(&self) -> &Path {
         self.data.path()

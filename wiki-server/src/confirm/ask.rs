@@ -1,7 +1,7 @@
 //! Asking: one call's [`Confirmation`], which the write door consults before every write.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
 
 use mcp_runtime::call::ToolCall;
@@ -39,6 +39,10 @@ pub(crate) struct Confirmation {
     store: Arc<dyn Store>,
     /// The person said yes once in this call: the call's later writes run on it.
     confirmed: AtomicBool,
+    /// How many writes the question answered yes described, and how many asked so far: a
+    /// tool writing more than it announced is logged (its contributor should announce them).
+    covered: AtomicUsize,
+    asked: AtomicUsize,
 }
 
 impl std::fmt::Debug for Confirmation {
@@ -83,6 +87,8 @@ impl Confirmation {
             ttl: asking.ttl,
             store: asking.store,
             confirmed: AtomicBool::new(false),
+            covered: AtomicUsize::new(0),
+            asked: AtomicUsize::new(0),
         })
     }
 
@@ -91,14 +97,44 @@ impl Confirmation {
     /// nothing written.
     ///
     /// One yes covers the whole call: the person approved this tool with these arguments, and
-    /// the question describes its first write. A tool that writes twice therefore never has
-    /// its second write refused after the first landed (on 2026-07-28 the answer and its state
-    /// are single-use, bound to the first write's target, and could not cover a second one).
+    /// the question describes the writes the tool announced
+    /// ([`crate::access::write::WriteDoor::announce`]), or its first write when it announced
+    /// none. A tool that writes twice therefore never has its second write refused after the
+    /// first landed (on 2026-07-28 the answer and its state are single-use, bound to the first
+    /// question's targets, and could not cover a second one).
     pub(crate) async fn ask(&self, proposal: &Proposal, base: &str) -> Result<(), ToolError> {
+        if self.confirmed.load(Ordering::Acquire) {
+            let asked = self.asked.fetch_add(1, Ordering::AcqRel) + 1;
+            if asked > self.covered.load(Ordering::Acquire) {
+                tracing::warn!(
+                    tool = self.tool,
+                    writes = asked,
+                    "a write ran on a confirmation whose question did not describe it; the \
+                     tool should announce its writes first (WriteDoor::announce)"
+                );
+            }
+            return Ok(());
+        }
+        self.ask_covering(proposal, base, proposal.writes()).await?;
+        // This write is the first the question covered.
+        self.asked.fetch_add(1, Ordering::AcqRel);
+        Ok(())
+    }
+
+    /// Asks about `proposal`, which describes the next `writes` writes of the call; a yes
+    /// covers them (and, as [`Confirmation::ask`] says, the rest of the call).
+    pub(crate) async fn ask_covering(
+        &self,
+        proposal: &Proposal,
+        base: &str,
+        writes: usize,
+    ) -> Result<(), ToolError> {
         if self.confirmed.load(Ordering::Acquire) {
             return Ok(());
         }
         self.ask_person(proposal, base).await?;
+        self.covered.store(writes, Ordering::Release);
+        self.asked.store(0, Ordering::Release);
         self.confirmed.store(true, Ordering::Release);
         Ok(())
     }

@@ -1,6 +1,8 @@
 //! A tool that works in steps until told to stop, reporting progress: what the cancellation,
 //! timeout and progress tests drive. It records, on a shared flag, whether its blocking
-//! worker saw the stop signal, which is what a store query's interrupt hangs on.
+//! worker saw the stop signal, which is what a store query's interrupt hangs on. With
+//! `own_error` it answers its own error the moment its call is cancelled, as a tool whose store
+//! work was interrupted does.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
@@ -20,6 +22,9 @@ pub(crate) struct Slow {
     /// How many steps.
     #[param(default = 5, range = 1..=1000)]
     steps: i64,
+    /// Once the call is cancelled, answer this tool's own error at once instead of working on:
+    /// what a tool whose interrupted store work failed does, racing the call path's answer.
+    own_error: bool,
 }
 
 impl Execute for Slow {
@@ -35,6 +40,12 @@ impl Execute for Slow {
             }
             seen.store(true, Ordering::SeqCst);
         });
+        if self.own_error {
+            ctx.cancellation().cancelled().await;
+            return Err(ToolError::new(
+                "Error: slow's own answer to its interruption. Retry.",
+            ));
+        }
         for step in 1..=steps {
             tokio::time::sleep(Duration::from_millis(20)).await;
             ctx.progress(step, Some(steps), || format!("step {step} of {steps}"));

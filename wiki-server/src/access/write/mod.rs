@@ -2,8 +2,9 @@
 //!
 //! `ctx.doors()?.write()?` opens it for the calling user; [`WriteDoor::target`] resolves the
 //! row a write addresses and every operation (`save`, `write_attachment`, `delete_attachment`,
-//! `write_object`, `delete_object`, `change_class`, `delete_document`) writes through it. What it
-//! owns, so no tool re-decides it:
+//! `write_object`, `delete_object`, `change_class`, `delete_document`) writes through it; a
+//! tool that writes more than once announces its writes first ([`WriteDoor::announce`]) so a
+//! confirmation question names them all. What it owns, so no tool re-decides it:
 //! - **view before anything**: the caller must hold view AND the operation's right (edit, or
 //!   delete for a document); a page it cannot view, existing or not, is refused exactly as
 //!   reading it is, before anything is read, compared or written: no version, no match count,
@@ -22,6 +23,7 @@
 
 mod base;
 mod failure;
+mod plan;
 mod proposal;
 mod record;
 pub mod reserved;
@@ -43,6 +45,7 @@ use wiki_store::{Store, StoreError};
 
 pub use base::{Base, BaseRule};
 pub use failure::WriteFailure;
+pub use plan::PlannedWrite;
 pub use record::{AI_PREFIX, Comment, MAX_COMMENT_CHARS, no_changes, version_line};
 pub use target::WriteTarget;
 

@@ -27,7 +27,7 @@ impl WriteDoor<'_> {
 
 /// The row as the write read it: its locale and version, or `new`; a confirmation given for
 /// one state of the page does not carry over to another.
-fn read_at(target: &WriteTarget) -> String {
+pub(super) fn read_at(target: &WriteTarget) -> String {
     let locale = target
         .locale()
         .map_or_else(String::new, |l| format!("{l}:"));
