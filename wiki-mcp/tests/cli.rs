@@ -586,10 +586,15 @@ fn serve_prints_how_to_connect_and_applies_admin_commands_without_a_restart() {
     assert_eq!(status_of_tools_list(address, "main", Some(&token)), 200);
     assert_eq!(status_of_tools_list(address, "dev", None), 200);
 
-    // Admin commands in other processes, while the server runs.
-    ok(data, &["config", "set", "--wiki", "dev", "enabled=false"]);
+    // Admin commands in other processes, while the server runs: each applies to the server's
+    // requests from one commit-marker window after it (`wiki_store::sqlite::MARKER_WINDOW`).
+    let admin = |args: &[&str]| {
+        ok(data, args);
+        std::thread::sleep(wiki_store::sqlite::MARKER_WINDOW);
+    };
+    admin(&["config", "set", "--wiki", "dev", "enabled=false"]);
     assert_eq!(status_of_tools_list(address, "dev", None), 404);
-    ok(data, &["config", "set", "--wiki", "dev", "enabled=true"]);
+    admin(&["config", "set", "--wiki", "dev", "enabled=true"]);
     assert_eq!(status_of_tools_list(address, "dev", None), 200);
     let prefix = ok(data, &["token", "list", "--user", "admin"])
         .lines()
@@ -597,7 +602,7 @@ fn serve_prints_how_to_connect_and_applies_admin_commands_without_a_restart() {
         .and_then(|line| line.split_whitespace().next())
         .map(str::to_owned)
         .unwrap_or_else(|| panic!("no admin token listed"));
-    ok(data, &["token", "revoke", &prefix]);
+    admin(&["token", "revoke", &prefix]);
     assert_eq!(status_of_tools_list(address, "main", Some(&token)), 401);
 }
 

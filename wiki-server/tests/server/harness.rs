@@ -107,13 +107,17 @@ impl Farm {
         self.database.open()
     }
 
-    /// Returns once `seen` holds after a write by [`Farm::other_process`]: on the very next
-    /// check on SQLite (every request compares the file's data_version), within the change
-    /// feed's delay on PostgreSQL (a LISTEN/NOTIFY round, issue 13's bound is one second; five
-    /// are allowed here for a loaded machine). Panics when it does not.
+    /// Returns once `seen` holds after a write by [`Farm::other_process`]: on SQLite, on the
+    /// first check one commit-marker window after the write (a request reuses the file's
+    /// data_version for at most [`wiki_store::sqlite::MARKER_WINDOW`]); on PostgreSQL within
+    /// the change feed's delay (a LISTEN/NOTIFY round, issue 13's bound is one second; five are
+    /// allowed here for a loaded machine). Panics when it does not.
     pub(crate) async fn until_seen(&self, what: &str, mut seen: impl AsyncFnMut() -> bool) {
         let patience = match self.database.backend() {
-            Backend::Sqlite => Duration::ZERO,
+            Backend::Sqlite => {
+                tokio::time::sleep(wiki_store::sqlite::MARKER_WINDOW).await;
+                Duration::ZERO
+            }
             Backend::Postgres { .. } => Duration::from_secs(5),
         };
         let deadline = Instant::now() + patience;

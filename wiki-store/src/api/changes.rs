@@ -45,10 +45,12 @@ pub trait ChangeFeed {
     /// changed, including in another process.
     fn change_seq(&self) -> Result<u64>;
 
-    /// A cheap probe for commits: two calls on the same store value return equal values only
-    /// when no connection (of this process or another) committed to the database in between;
-    /// a different value means something may have changed, and [`ChangeFeed::change_seq`] says
-    /// what. Meant for every request of a server, before deciding whether to read the sequence.
+    /// A cheap probe for commits: a commit made through this store value (or a clone) moves it
+    /// before the write returns; a commit by any other connection or process moves it within a
+    /// short window (SQLite: [`crate::sqlite::MARKER_WINDOW`], 1 ms; PostgreSQL: when its
+    /// notification arrives). A different value means something may have changed, and
+    /// [`ChangeFeed::change_seq`] says what. Meant for every request of a server, before
+    /// deciding whether to read the sequence.
     ///
     /// The default is the change sequence itself (always correct, never cheaper).
     fn commit_marker(&self) -> Result<u64> {

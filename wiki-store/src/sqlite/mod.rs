@@ -36,6 +36,8 @@ mod write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+pub use pool::MARKER_WINDOW;
+
 use crate::Result;
 use crate::StoreError;
 use crate::config::StoreConfig;

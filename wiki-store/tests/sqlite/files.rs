@@ -1,5 +1,5 @@
 //! SQLite only: the files in the data directory, the data_version commit marker across
-//! processes, and what a damaged or inspected database file shows.
+//! processes (and its reuse window), and what a damaged or inspected database file shows.
 
 use wiki_store::model::document::DocumentSave;
 use wiki_store::model::mcp_config::{McpConfig, SpaceFilterMode};
@@ -29,7 +29,7 @@ fn the_data_directory_holds_one_database_in_wal_mode() {
 }
 
 #[test]
-fn the_commit_marker_moves_with_every_commit_of_any_connection_and_only_then() {
+fn the_commit_marker_moves_with_own_commits_at_once_and_others_within_the_window() {
     let (dir, store) = store();
     // A second store on the same file stands for another process: it shares nothing in memory.
     let other = SqliteStore::open(data(&dir)).unwrap();
@@ -42,12 +42,22 @@ fn the_commit_marker_moves_with_every_commit_of_any_connection_and_only_then() {
     assert_ne!(after_own, quiet);
     assert_eq!(store.commit_marker().unwrap(), after_own);
 
-    // data_version moves at once for a commit by another connection, which is what lets a
-    // server skip the sequence read on every request without missing another process's write.
+    // data_version moves for a commit by another connection, which is what lets a server skip
+    // the sequence read on every request without missing another process's write; a reading is
+    // reused for at most the window, so the commit shows once the window has passed.
     put(&other, "Marker.B", "b");
+    std::thread::sleep(wiki_store::sqlite::MARKER_WINDOW);
     let after_other = store.commit_marker().unwrap();
     assert_ne!(after_other, after_own);
+    std::thread::sleep(wiki_store::sqlite::MARKER_WINDOW);
     assert_eq!(store.commit_marker().unwrap(), after_other);
+
+    // Many readings within one window, then an own commit: the commit still shows at once.
+    for _ in 0..100 {
+        assert_eq!(store.commit_marker().unwrap(), after_other);
+    }
+    put(&store, "Marker.C", "c");
+    assert_ne!(store.commit_marker().unwrap(), after_other);
 }
 
 #[test]
