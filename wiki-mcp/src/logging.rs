@@ -3,10 +3,14 @@
 //! Lines are formatted on the calling thread and written by a background thread
 //! (`tracing_appender::non_blocking`): one audit line per tool call must not put a `write(2)` on
 //! stderr, or a stalled terminal or pipe, on the request path of every call. The channel blocks
-//! when full instead of dropping (`lossy(false)`): an audit line is never lost to load. Keep the
+//! when full instead of dropping (`lossy(false)`): an audit line is never lost to load. The
+//! writer thread writes through a buffer it flushes whenever its queue is empty, so a burst of
+//! lines costs one `write(2)` rather than one each (a loaded server's writer thread spent most
+//! of its 4% of the CPU in those calls) and no line waits once the burst is written. Keep the
 //! returned [`LogGuard`] alive until the process ends; dropping it flushes what is queued.
 
 use std::fs::OpenOptions;
+use std::io::BufWriter;
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
@@ -45,9 +49,9 @@ pub fn install(options: &LogOptions) -> Result<LogGuard> {
                 .append(true)
                 .open(path)
                 .with_context(|| format!("cannot open the log file {}", path.display()))?;
-            builder.finish(file)
+            builder.finish(BufWriter::new(file))
         }
-        None => builder.finish(std::io::stderr()),
+        None => builder.finish(BufWriter::new(std::io::stderr())),
     };
     let subscriber = tracing_subscriber::fmt()
         .with_env_filter(filter)
