@@ -17,12 +17,16 @@
 //! a tool's progress reports cost a branch). All run stateless with JSON replies, so each call
 //! is one POST; the clients run in the same
 //! process (a reqwest client per connection, the URL parsed once). Reported: calls/s, p50 and
-//! p99 latency, and the ratios against each bare variant. `cargo bench -p wiki-mcp-tests
-//! --bench load` runs 5 s per server (`LOAD_SECONDS` overrides); without `--bench` (a test
-//! build) it runs a 0.2 s smoke pass so it cannot rot.
+//! p99 latency, and the ratios against each bare variant. Then, when `wrk` is installed, the same
+//! servers again under `wrk` in another process (one thread, 64 connections; `support/wrk.rs`),
+//! which leaves the servers the CPU the in-process clients take. `cargo bench -p wiki-mcp-tests
+//! --bench load` runs 5 s per server and client (`LOAD_SECONDS` overrides); without `--bench` (a
+//! test build) it runs a 0.2 s smoke pass of the in-process clients so it cannot rot.
 
 #[path = "support/measured.rs"]
 mod measured;
+#[path = "support/wrk.rs"]
+mod wrk;
 
 use std::path::Path;
 use std::sync::Arc;
@@ -274,6 +278,39 @@ fn main() {
                 measured[index].add(load(url, token, duration / 2).await);
             }
         }
+        // The same servers under `wrk`, a client in another process (see `support/wrk.rs`).
+        let wrk_totals = if benching && wrk::available() {
+            let script = wrk::write_script(dir.path());
+            let mut totals: Vec<wrk::WrkTotal> =
+                servers.iter().map(|_| wrk::WrkTotal::default()).collect();
+            for round in 0..2 {
+                let mut order: Vec<usize> = (0..servers.len()).collect();
+                if round == 1 {
+                    order.reverse();
+                }
+                for index in order {
+                    let (_, url, token) = servers[index];
+                    let script = script.clone();
+                    let url = url.to_owned();
+                    let authorization = token.map(|token| format!("Bearer {token}"));
+                    let run = tokio::task::spawn_blocking(move || {
+                        wrk::run(
+                            &script,
+                            &url,
+                            authorization.as_deref(),
+                            CLIENTS,
+                            duration / 2,
+                        )
+                    })
+                    .await
+                    .expect("the wrk run");
+                    totals[index].add(run);
+                }
+            }
+            Some(totals)
+        } else {
+            None
+        };
         shutdown.cancel();
 
         println!("load: {CLIENTS} concurrent clients, {seconds} s each, tools/call echo over HTTP");
@@ -297,6 +334,36 @@ fn main() {
             rate(2) / rate(1),
             rate(3) / rate(1)
         );
+        match wrk_totals {
+            Some(totals) => {
+                println!(
+                    "wrk (another process, 1 thread, {CLIENTS} connections), {} s each:",
+                    2.0 * (seconds / 2.0).ceil().max(1.0)
+                );
+                println!(
+                    "{:<18} {:>10} {:>10} {:>10}",
+                    "server", "calls/s", "p50", "p99"
+                );
+                for ((name, _, _), total) in servers.iter().zip(&totals) {
+                    println!(
+                        "{name:<18} {:>10.0} {:>10.2?} {:>10.2?}",
+                        total.per_second(),
+                        total.worst(|run| run.p50),
+                        total.worst(|run| run.p99)
+                    );
+                }
+                let rate = |index: usize| totals[index].per_second();
+                println!(
+                    "wrk: wiki-mcp / rmcp default: {:.2}x throughput; wiki-mcp / rmcp static: \
+                     {:.2}x; via rmcp / rmcp static: {:.2}x",
+                    rate(2) / rate(0),
+                    rate(2) / rate(1),
+                    rate(3) / rate(1)
+                );
+            }
+            None if benching => println!("wrk: skipped (not installed; `apt-get install wrk`)"),
+            None => {}
+        }
     });
 }
 
