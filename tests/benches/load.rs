@@ -265,47 +265,33 @@ fn main() {
                 Some(via_rmcp_token.as_str()),
             ),
         ];
-        // Two rounds in opposite orders, half the time each: drift in the machine's speed
-        // (other work, thermal) weighs on every server alike.
         let mut measured: Vec<Measured> = servers.iter().map(|_| Measured::default()).collect();
-        for round in 0..2 {
-            let mut order: Vec<usize> = (0..servers.len()).collect();
-            if round == 1 {
-                order.reverse();
-            }
-            for index in order {
-                let (_, url, token) = servers[index];
-                measured[index].add(load(url, token, duration / 2).await);
-            }
+        for index in rounds(servers.len()) {
+            let (_, url, token) = servers[index];
+            measured[index].add(load(url, token, duration / 2).await);
         }
         // The same servers under `wrk`, a client in another process (see `support/wrk.rs`).
         let wrk_totals = if benching && wrk::available() {
             let script = wrk::write_script(dir.path());
             let mut totals: Vec<wrk::WrkTotal> =
                 servers.iter().map(|_| wrk::WrkTotal::default()).collect();
-            for round in 0..2 {
-                let mut order: Vec<usize> = (0..servers.len()).collect();
-                if round == 1 {
-                    order.reverse();
-                }
-                for index in order {
-                    let (_, url, token) = servers[index];
-                    let script = script.clone();
-                    let url = url.to_owned();
-                    let authorization = token.map(|token| format!("Bearer {token}"));
-                    let run = tokio::task::spawn_blocking(move || {
-                        wrk::run(
-                            &script,
-                            &url,
-                            authorization.as_deref(),
-                            CLIENTS,
-                            duration / 2,
-                        )
-                    })
-                    .await
-                    .expect("the wrk run");
-                    totals[index].add(run);
-                }
+            for index in rounds(servers.len()) {
+                let (_, url, token) = servers[index];
+                let script = script.clone();
+                let url = url.to_owned();
+                let authorization = token.map(|token| format!("Bearer {token}"));
+                let run = tokio::task::spawn_blocking(move || {
+                    wrk::run(
+                        &script,
+                        &url,
+                        authorization.as_deref(),
+                        CLIENTS,
+                        duration / 2,
+                    )
+                })
+                .await
+                .expect("the wrk run");
+                totals[index].add(run);
             }
             Some(totals)
         } else {
@@ -365,6 +351,12 @@ fn main() {
             None => {}
         }
     });
+}
+
+/// The order servers are measured in: two rounds in opposite orders, half the time each, so
+/// drift in the machine's speed (other work, thermal) weighs on every server alike.
+fn rounds(servers: usize) -> impl Iterator<Item = usize> {
+    (0..servers).chain((0..servers).rev())
 }
 
 /// Installs `serve`'s subscriber, writing to a file in `dir`.
