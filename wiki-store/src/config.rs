@@ -53,6 +53,11 @@ pub struct StoreConfig {
     /// waits for a free pooled connection before the store reports itself unavailable
     /// (PostgreSQL; SQLite opens files).
     pub connect_timeout_ms: u32,
+    /// How long a reading of the commit marker is reused, in milliseconds (SQLite: the probe's
+    /// `data_version`, so another process's commit shows at most this late; 0 asks every time;
+    /// the default is [`crate::sqlite::MARKER_WINDOW`]). PostgreSQL's marker is kept in memory
+    /// by its notification thread and ignores it.
+    pub commit_marker_window_ms: u32,
 }
 
 impl Default for StoreConfig {
@@ -64,6 +69,7 @@ impl Default for StoreConfig {
             lock_timeout_ms: 5_000,
             statement_timeout_ms: 30_000,
             connect_timeout_ms: 5_000,
+            commit_marker_window_ms: crate::sqlite::MARKER_WINDOW_MS,
         }
     }
 }

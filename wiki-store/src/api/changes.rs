@@ -47,7 +47,8 @@ pub trait ChangeFeed {
 
     /// A cheap probe for commits: a commit made through this store value (or a clone) moves it
     /// before the write returns; a commit by any other connection or process moves it within a
-    /// short window (SQLite: [`crate::sqlite::MARKER_WINDOW`], 1 ms; PostgreSQL: when its
+    /// short window (SQLite: [`crate::StoreConfig::commit_marker_window_ms`], by default
+    /// [`crate::sqlite::MARKER_WINDOW`], 1 ms; PostgreSQL: when its
     /// notification arrives). A different value means something may have changed, and
     /// [`ChangeFeed::change_seq`] says what. Meant for every request of a server, before
     /// deciding whether to read the sequence.

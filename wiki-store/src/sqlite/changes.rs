@@ -38,8 +38,9 @@ impl ChangeFeed for SqliteStore {
     /// SQLite's `PRAGMA data_version` on a dedicated connection: it moves whenever another
     /// connection commits (this process's writer, or another process), and reading it touches
     /// only the WAL index in shared memory (no query, no disk I/O), under file locks. A reading
-    /// is reused for [`crate::sqlite::MARKER_WINDOW`] unless this store's writer committed
-    /// since, so another process's commit shows at most that late.
+    /// is reused for the store's marker window ([`crate::StoreConfig::commit_marker_window_ms`],
+    /// by default [`crate::sqlite::MARKER_WINDOW`]) unless this store's writer committed since,
+    /// so another process's commit shows at most that late.
     fn commit_marker(&self) -> Result<u64> {
         self.pool().data_version()
     }

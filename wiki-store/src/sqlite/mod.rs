@@ -36,7 +36,7 @@ mod write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-pub use pool::MARKER_WINDOW;
+pub use pool::{MARKER_WINDOW, MARKER_WINDOW_MS};
 
 use crate::Result;
 use crate::StoreError;

@@ -25,16 +25,22 @@ pub(crate) struct Pool {
     /// Reads `PRAGMA data_version` only: a connection of its own, so the value moves on every
     /// commit made anywhere else, the writer above included.
     probe: Mutex<Probe>,
+    /// How long a probe reading is reused ([`StoreConfig::commit_marker_window_ms`]).
+    marker_window: Duration,
 }
 
-/// How long a read of the commit marker is reused before the probe connection is asked again.
+/// How long a read of the commit marker is reused before the probe connection is asked again,
+/// by default ([`StoreConfig::commit_marker_window_ms`] sets it per store).
 ///
 /// Asking costs a read transaction's worth of file locking on the WAL index (a few `fcntl`
 /// calls): under load that was 6-7% of a server's CPU, paid by every request. Reused for a
 /// millisecond, it is paid at most a thousand times a second, and a commit of another process
 /// is still seen by every request that arrives at least this long after it. Commits through
 /// this pool's own writer are seen at once: releasing the writer forgets the reading.
-pub const MARKER_WINDOW: Duration = Duration::from_millis(1);
+pub const MARKER_WINDOW: Duration = Duration::from_millis(MARKER_WINDOW_MS as u64);
+
+/// [`MARKER_WINDOW`] in milliseconds, the unit of [`StoreConfig`]'s durations.
+pub const MARKER_WINDOW_MS: u32 = 1;
 
 /// The probe connection and its latest reading.
 struct Probe {
@@ -110,18 +116,19 @@ impl Pool {
                 conn: probe,
                 last: None,
             }),
+            marker_window: Duration::from_millis(u64::from(config.commit_marker_window_ms)),
         })
     }
 
-    /// `PRAGMA data_version` of the probe connection, or its reading of less than
-    /// [`MARKER_WINDOW`] ago when this pool's writer committed nothing since.
+    /// `PRAGMA data_version` of the probe connection, or its reading of less than the marker
+    /// window ago when this pool's writer committed nothing since.
     pub(crate) fn data_version(&self) -> Result<u64, StoreError> {
         let mut probe = self.probe.lock();
         // Taken before the read: a commit after this instant may be missed by the reading, and
         // the window counts from here, so no commit is missed for longer than the window.
         let now = Instant::now();
         if let Some((asked, version)) = probe.last
-            && now.duration_since(asked) < MARKER_WINDOW
+            && now.duration_since(asked) < self.marker_window
         {
             return Ok(version);
         }
