@@ -503,10 +503,16 @@ impl Drop for Served {
 }
 
 fn serve(data: &Path) -> Served {
+    serve_with(data, &[])
+}
+
+/// [`serve`] with more arguments after `serve --listen 127.0.0.1:0`.
+fn serve_with(data: &Path, more: &[&str]) -> Served {
     let mut child = Command::new(BINARY)
         .arg("--data")
         .arg(data)
         .args(["serve", "--listen", "127.0.0.1:0"])
+        .args(more)
         .env_remove("WIKI_MCP_DATA")
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -540,7 +546,16 @@ fn serve(data: &Path) -> Served {
 
 /// POSTs `tools/list` to a wiki's endpoint over a plain socket; returns the status code.
 fn status_of_tools_list(address: &str, wiki: &str, token: Option<&str>) -> u16 {
-    let body = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#;
+    status_of_post(
+        address,
+        wiki,
+        token,
+        r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#,
+    )
+}
+
+/// POSTs `body` to a wiki's endpoint over a plain socket; returns the status code.
+fn status_of_post(address: &str, wiki: &str, token: Option<&str>, body: &str) -> u16 {
     let authorization = token
         .map(|token| format!("Authorization: Bearer {token}\r\n"))
         .unwrap_or_default();
@@ -604,6 +619,36 @@ fn serve_prints_how_to_connect_and_applies_admin_commands_without_a_restart() {
         .unwrap_or_else(|| panic!("no admin token listed"));
     admin(&["token", "revoke", &prefix]);
     assert_eq!(status_of_tools_list(address, "main", Some(&token)), 401);
+}
+
+#[test]
+fn a_call_s_audit_line_reaches_the_log_file_while_the_server_runs() {
+    let dir = TempDir::new().expect("a temp dir");
+    let data = dir.path().join("data");
+    let log = dir.path().join("wiki-mcp.log");
+    let log_arg = log.to_string_lossy().into_owned();
+    let served = serve_with(&data, &["--log-file", &log_arg]);
+    let call =
+        r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"man","arguments":{}}}"#;
+    assert_eq!(status_of_post(&served.address, "dev", None, call), 200);
+    // The log writer buffers its writes, and must flush once its queue is empty: the line is
+    // in the file while the server still runs, not when it exits.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        let written = std::fs::read_to_string(&log).unwrap_or_default();
+        if written
+            .lines()
+            .any(|line| line.contains("MCP tool call") && line.contains("tool=man"))
+        {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no audit line for the call in the log after 10 s:\n{written}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    drop(served);
 }
 
 /// The admin token's `CREATED` and `LAST USED` columns in `token list`.
