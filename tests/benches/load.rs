@@ -324,7 +324,7 @@ fn main() {
             Some(totals) => {
                 println!(
                     "wrk (another process, 1 thread, {CLIENTS} connections), {} s each:",
-                    2.0 * (seconds / 2.0).ceil().max(1.0)
+                    2.0 * wrk::whole_seconds(duration / 2)
                 );
                 println!(
                     "{:<18} {:>10} {:>10} {:>10}",

@@ -69,8 +69,7 @@ pub(crate) fn run(
     connections: usize,
     duration: Duration,
 ) -> WrkRun {
-    // wrk takes whole seconds.
-    let seconds = duration.as_secs_f64().ceil().max(1.0);
+    let seconds = whole_seconds(duration);
     let output = Command::new("wrk")
         .args(["-t1", &format!("-c{connections}"), &format!("-d{seconds}s")])
         .arg("-s")
@@ -88,6 +87,11 @@ pub(crate) fn run(
         "{url}: {failed} requests failed under wrk:\n{stdout}"
     );
     run
+}
+
+/// How long `wrk` runs when asked for `duration`: it takes whole seconds, so rounded up.
+pub(crate) fn whole_seconds(duration: Duration) -> f64 {
+    duration.as_secs_f64().ceil().max(1.0)
 }
 
 /// The figures of the script's `WRK` line, and how many requests failed.
