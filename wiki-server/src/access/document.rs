@@ -125,7 +125,11 @@ impl Doors {
             return false;
         }
         self.rights
-            .decide(&self.principal, right, &RightScope::Page(reference.clone()))
+            .decide(
+                self.principal(),
+                right,
+                &RightScope::Page(reference.clone()),
+            )
             .allowed
     }
 
@@ -133,7 +137,7 @@ impl Doors {
     pub fn administers(&self, wiki: &WikiId) -> bool {
         self.rights
             .decide(
-                &self.principal,
+                self.principal(),
                 Right::Admin,
                 &RightScope::Wiki(wiki.clone()),
             )

@@ -44,7 +44,7 @@ pub struct Doors {
     store: Arc<dyn Store>,
     wiki: WikiId,
     reach: bool,
-    principal: Arc<Principal>,
+    principal: Arc<CallerPrincipal>,
     rights: Arc<RightsSnapshot>,
     filter: Arc<SpaceFilter>,
     /// What a write of this call must ask first, when it must ([`crate::confirm`]).
@@ -55,11 +55,19 @@ pub struct Doors {
     cancellation: Arc<OnceLock<CancellationToken>>,
 }
 
+/// The caller of one call. Its groups (a walk over the snapshot's memberships) are resolved
+/// only when a door first decides a right: a call that opens no door (`man`, most tools of a
+/// server of one's own) pays nothing for them, and the doors of every call are built.
+struct CallerPrincipal {
+    user: String,
+    resolved: OnceLock<Principal>,
+}
+
 impl std::fmt::Debug for Doors {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Doors")
             .field("wiki", &self.wiki)
-            .field("user", &self.principal.user())
+            .field("user", &self.principal.user)
             .field("reach", &self.reach)
             .field("filter", &self.filter)
             .finish_non_exhaustive()
@@ -78,7 +86,10 @@ impl Doors {
         filter: Arc<SpaceFilter>,
     ) -> Self {
         Self {
-            principal: Arc::new(rights.principal(user)),
+            principal: Arc::new(CallerPrincipal {
+                user: user.to_owned(),
+                resolved: OnceLock::new(),
+            }),
             store,
             wiki,
             reach,
@@ -87,6 +98,19 @@ impl Doors {
             confirmation: None,
             cancellation: Arc::default(),
         }
+    }
+
+    /// The caller with the groups it belongs to, resolved from the rights snapshot on first
+    /// use.
+    fn principal(&self) -> &Principal {
+        self.principal
+            .resolved
+            .get_or_init(|| self.rights.principal(&self.principal.user))
+    }
+
+    /// The calling user's name (the guest's name for the guest).
+    fn user(&self) -> &str {
+        &self.principal.user
     }
 
     /// Binds the call's stop signal (the first binding wins: one call, one token).

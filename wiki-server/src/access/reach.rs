@@ -40,7 +40,7 @@ impl Doors {
     pub fn can_view_wiki(&self, wiki: &WikiId) -> bool {
         self.rights
             .decide(
-                &self.principal,
+                self.principal(),
                 Right::View,
                 &RightScope::Wiki(wiki.clone()),
             )

@@ -40,6 +40,7 @@ use wiki_store::model::object::{
     ClassChange, FieldChange, ObjectDelete, ObjectWrite, ObjectWriteOutcome,
 };
 use wiki_store::model::trash::{DocumentDelete, TrashEntry};
+use wiki_store::model::user::GUEST_USER;
 use wiki_store::rights::Right;
 use wiki_store::{Store, StoreError};
 
@@ -82,7 +83,7 @@ impl Doors {
     /// The write door for this call's user. The guest never writes (the middleware does not
     /// even offer it a write tool): `No authenticated user in context.`
     pub fn write(&self) -> Result<WriteDoor<'_>, ToolError> {
-        if self.principal.is_guest() {
+        if self.user() == GUEST_USER {
             return Err(
                 ToolError::new("No authenticated user in context.").with_kind(ErrorKind::Forbidden)
             );
@@ -100,7 +101,7 @@ pub struct WriteDoor<'a> {
 impl WriteDoor<'_> {
     /// The user every write is recorded as.
     pub fn author(&self) -> &str {
-        self.doors.principal.user()
+        self.doors.user()
     }
 
     /// Resolves `reference` (with the tool's `wiki` argument) for a write needing `right`
