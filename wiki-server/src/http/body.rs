@@ -6,13 +6,11 @@
 //! costs nothing extra and gives every route the same answers: `413` past the cap (at once when
 //! `Content-Length` says so), `408` past the deadline, `400` for a body that breaks off.
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use axum::body::Body;
 use axum::body::HttpBody as _;
-use axum::extract::{Request, State};
-use axum::middleware::Next;
+use axum::extract::Request;
 use axum::response::{IntoResponse, Response};
 use http::StatusCode;
 use http::header::CONTENT_LENGTH;
@@ -25,14 +23,10 @@ pub(crate) struct BodyLimits {
     pub(crate) timeout: Duration,
 }
 
-/// The middleware: the request goes on with its body in memory, or is answered here.
-pub(crate) async fn read_whole(
-    State(limits): State<Arc<BodyLimits>>,
-    request: Request,
-    next: Next,
-) -> Response {
+/// The request with its body in memory, or the answer to give instead.
+pub(crate) async fn read_whole(limits: &BodyLimits, request: Request) -> Result<Request, Response> {
     if request.body().is_end_stream() {
-        return next.run(request).await;
+        return Ok(request);
     }
     let declared = request
         .headers()
@@ -40,7 +34,7 @@ pub(crate) async fn read_whole(
         .and_then(|value| value.to_str().ok())
         .and_then(|value| value.parse::<u64>().ok());
     if declared.is_some_and(|length| length > limits.max_bytes as u64) {
-        return too_large(limits.max_bytes);
+        return Err(too_large(limits.max_bytes));
     }
     let (parts, body) = request.into_parts();
     let read = tokio::time::timeout(limits.timeout, axum::body::to_bytes(body, limits.max_bytes));
@@ -48,30 +42,29 @@ pub(crate) async fn read_whole(
         Ok(Ok(bytes)) => bytes,
         Ok(Err(error)) => {
             if is_length_limit(&error) {
-                return too_large(limits.max_bytes);
+                return Err(too_large(limits.max_bytes));
             }
             tracing::debug!(%error, "a request body broke off");
-            return (
+            return Err((
                 StatusCode::BAD_REQUEST,
                 "Bad Request: the request body could not be read (the connection broke off or \
                  the chunked encoding is invalid)\n",
             )
-                .into_response();
+                .into_response());
         }
         Err(_) => {
             let seconds = limits.timeout.as_secs_f64();
-            return (
+            return Err((
                 StatusCode::REQUEST_TIMEOUT,
                 format!(
                     "Request Timeout: the request body did not arrive within {seconds} s; \
                      send it at once\n"
                 ),
             )
-                .into_response();
+                .into_response());
         }
     };
-    next.run(Request::from_parts(parts, Body::from(bytes)))
-        .await
+    Ok(Request::from_parts(parts, Body::from(bytes)))
 }
 
 fn is_length_limit(error: &axum::Error) -> bool {

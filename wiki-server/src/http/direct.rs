@@ -22,7 +22,8 @@
 //!   protocol metadata in `_meta`, a task request), another method, a notification, a batch or
 //!   malformed JSON goes to rmcp, which has the rules and the error messages for all of them.
 //!
-//! The wiki, the caller and the wiki's server come from the identity middleware, as for rmcp.
+//! The wiki, the caller and the wiki's server come from the identity step (`identity.rs`), which
+//! runs in the same middleware just before; rmcp gets them in the request's extensions.
 //!
 //! An authenticated caller's call is registered in this replica's in-flight registry while it
 //! runs (`in_flight.rs`), and a POST of `notifications/cancelled` (which takes the same header
@@ -32,7 +33,7 @@
 use std::sync::Arc;
 
 use axum::body::{Body, Bytes};
-use axum::extract::{Request, State};
+use axum::extract::Request;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use http::header::{ACCEPT, CONTENT_LENGTH, CONTENT_TYPE};
@@ -46,13 +47,11 @@ use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use super::cancel_on_drop::CancelOnDrop;
-use super::in_flight::CancelScope;
+use super::identity::Admitted;
 use super::router::Shared;
 use mcp_runtime::call::ToolCall;
 use mcp_runtime::param::JsonObject;
 use mcp_runtime::signals::{ProgressSink, ProgressUpdate};
-
-use crate::server::{Caller, WikiServer};
 
 const JSON: &str = "application/json";
 const EVENT_STREAM: &str = "text/event-stream";
@@ -96,9 +95,11 @@ impl ToolCallRequest<'_> {
     }
 }
 
-/// The middleware between the identity gate and rmcp.
+/// The answer to an admitted request: a plain `tools/call` here, anything else by rmcp (`next`),
+/// which then finds the caller in the request's extensions.
 pub(crate) async fn answer_tool_calls(
-    State(shared): State<Arc<Shared>>,
+    shared: Arc<Shared>,
+    admitted: Admitted,
     request: Request,
     next: Next,
 ) -> Response {
@@ -106,12 +107,12 @@ pub(crate) async fn answer_tool_calls(
     let direct = shared.options.direct_tool_calls;
     // With direct answers off, a body is read here only to hear a cancel (`in_flight.rs`).
     if request.method() != Method::POST
-        || !(direct || request.extensions().get::<CancelScope>().is_some())
+        || !(direct || admitted.scope.is_some())
         || !eligible_headers(request.headers(), limit)
     {
-        return next.run(request).await;
+        return to_rmcp(admitted, request, next).await;
     }
-    let (mut parts, body) = request.into_parts();
+    let (parts, body) = request.into_parts();
     let body = match axum::body::to_bytes(body, limit).await {
         Ok(body) => body,
         Err(error) => {
@@ -125,28 +126,16 @@ pub(crate) async fn answer_tool_calls(
     };
     let Some(call) = ToolCallRequest::parse(&body).filter(|_| direct) else {
         // rmcp answers a notification 202 and drops it: a cancel is heard here first.
-        if let Some(scope) = parts.extensions.get::<CancelScope>() {
+        if let Some(scope) = &admitted.scope {
             scope.hear(&body);
         }
-        return next.run(Request::from_parts(parts, Body::from(body))).await;
+        return to_rmcp(admitted, Request::from_parts(parts, Body::from(body)), next).await;
     };
-    // Answered here: the request's own caller and server, taken rather than copied. The
-    // identity gate always inserts both; were one missing, rmcp's handler reports it.
-    let (caller, server) = match (
-        parts.extensions.remove::<Caller>(),
-        parts.extensions.remove::<Arc<WikiServer>>(),
-    ) {
-        (Some(caller), Some(server)) => (caller, server),
-        (caller, server) => {
-            if let Some(caller) = caller {
-                parts.extensions.insert(caller);
-            }
-            if let Some(server) = server {
-                parts.extensions.insert(server);
-            }
-            return next.run(Request::from_parts(parts, Body::from(body))).await;
-        }
-    };
+    let Admitted {
+        caller,
+        server,
+        scope,
+    } = admitted;
     tracing::debug!(wiki = %caller.wiki(), id = ?call.id, "answering a tools/call directly");
     let id = call.id;
     let progress_token = call.params.meta.and_then(|meta| meta.progress_token);
@@ -155,9 +144,8 @@ pub(crate) async fn answer_tool_calls(
     let cancellation = CancellationToken::new();
     let disconnect = cancellation.clone().drop_guard();
     // A `notifications/cancelled` with this id and credential cancels it too, while it runs.
-    let registration = parts
-        .extensions
-        .get::<CancelScope>()
+    let registration = scope
+        .as_ref()
         .map(|scope| scope.register(id.clone(), cancellation.clone()));
     let mut request = ToolCall::new(call.params.name, call.params.arguments.unwrap_or_default())
         .with_cancellation(cancellation.clone());
@@ -224,6 +212,12 @@ pub(crate) async fn answer_tool_calls(
         Body::new(body),
     )
         .into_response()
+}
+
+/// rmcp's answer, with the caller handed to its handler.
+async fn to_rmcp(admitted: Admitted, mut request: Request, next: Next) -> Response {
+    admitted.into_extensions(request.extensions_mut());
+    next.run(request).await
 }
 
 /// The JSON-RPC reply to a call: what rmcp's handler sends a peer before 2026-07-28 (the only

@@ -9,8 +9,8 @@
 //!    configuration turns the guest off; then 401 with `WWW-Authenticate`.
 //! 4. The caller's rate bucket: 429 with `Retry-After` when empty.
 //!
-//! The result is a [`Caller`] in the request's extensions, which the handler reads back; nothing
-//! is taken from a session. An authenticated request also gets a [`CancelScope`] (its token's
+//! The result is an [`Admitted`] caller, which the direct `tools/call` answer uses as it is and
+//! which goes to rmcp's handler in the request's extensions; nothing is taken from a session. An authenticated request also gets a [`CancelScope`] (its token's
 //! digest), under which its call can be cancelled by `notifications/cancelled` (`in_flight.rs`).
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
@@ -20,14 +20,15 @@ use axum::extract::{ConnectInfo, Path, Request, State};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use http::header::{AUTHORIZATION, RETRY_AFTER};
-use http::{HeaderMap, HeaderValue, StatusCode};
+use http::{Extensions, HeaderMap, HeaderValue, StatusCode};
 use wiki_store::model::wiki::WikiId;
 
+use super::direct::answer_tool_calls;
 use super::in_flight::{CancelScope, Credential};
 use super::limits::{RateKey, retry_after_seconds};
 use super::oauth::unauthorized;
 use super::router::Shared;
-use crate::server::Caller;
+use crate::server::{Caller, WikiServer};
 
 /// What the `Authorization` header says.
 #[derive(Debug, PartialEq, Eq)]
@@ -57,29 +58,61 @@ fn credentials(headers: &HeaderMap) -> Credentials {
     }
 }
 
-/// The middleware in front of the MCP service.
-pub(crate) async fn identify(
+/// Who a request admitted to the MCP endpoint comes from, and the server of its wiki.
+pub(crate) struct Admitted {
+    pub(crate) caller: Caller,
+    /// The server this request was admitted by, so the handler need not look it up again.
+    pub(crate) server: Arc<WikiServer>,
+    /// For an authenticated caller: under which its call can be cancelled.
+    pub(crate) scope: Option<CancelScope>,
+}
+
+impl Admitted {
+    /// Hands the caller, its server and its cancel scope to rmcp's handler through the
+    /// request's extensions.
+    pub(crate) fn into_extensions(self, extensions: &mut Extensions) {
+        extensions.insert(self.caller);
+        extensions.insert(self.server);
+        if let Some(scope) = self.scope {
+            extensions.insert(scope);
+        }
+    }
+}
+
+/// The middleware in front of the MCP service: the request's caller (or the refusal to
+/// answer), then the direct answer of a plain `tools/call` or rmcp (`direct.rs`).
+pub(crate) async fn mcp_endpoint(
     State(shared): State<Arc<Shared>>,
     Path(wiki): Path<String>,
-    mut request: Request,
+    request: Request,
     next: Next,
 ) -> Response {
-    let Ok(wiki) = WikiId::new(&wiki) else {
-        return not_found();
+    let address = client_address(&request);
+    match identify(&shared, &wiki, request.headers(), address).await {
+        Ok(admitted) => answer_tool_calls(shared, admitted, request, next).await,
+        Err(refusal) => refusal,
+    }
+}
+
+/// Steps 1 to 4 above for a request on `wiki` with `headers`, from `address`.
+async fn identify(
+    shared: &Shared,
+    wiki: &str,
+    headers: &HeaderMap,
+    address: IpAddr,
+) -> Result<Admitted, Response> {
+    let Ok(wiki) = WikiId::new(wiki) else {
+        return Err(not_found());
     };
-    let credentials = credentials(request.headers());
+    let credentials = credentials(headers);
     let token = match &credentials {
         Credentials::Bearer(token) => Some(token.clone()),
         Credentials::None | Credentials::Unusable => None,
     };
-    let resolution = match shared.resolve(wiki.clone(), token).await {
-        Ok(resolution) => resolution,
-        Err(response) => return response,
-    };
+    let resolution = shared.resolve(wiki.clone(), token).await?;
     let Some(server) = resolution.server else {
-        return not_found();
+        return Err(not_found());
     };
-    let address = client_address(&request);
     let mut scope = None;
     let caller = match (credentials, resolution.user) {
         (Credentials::Bearer(token), Some(user)) => {
@@ -92,13 +125,13 @@ pub(crate) async fn identify(
         }
         (Credentials::Bearer(_) | Credentials::Unusable, _) => {
             if let Some(response) = shared.throttle(RateKey::Address(address)) {
-                return response;
+                return Err(response);
             }
-            return unauthorized(&shared, &wiki, true);
+            return Err(unauthorized(shared, &wiki, true));
         }
         (Credentials::None, _) => {
             if !shared.options.authorization_servers.is_empty() || !server.guest_access() {
-                return unauthorized(&shared, &wiki, false);
+                return Err(unauthorized(shared, &wiki, false));
             }
             Caller::guest(wiki)
         }
@@ -108,15 +141,13 @@ pub(crate) async fn identify(
         None => RateKey::Address(address),
     };
     if let Some(response) = shared.throttle(key) {
-        return response;
+        return Err(response);
     }
-    request.extensions_mut().insert(caller);
-    if let Some(scope) = scope {
-        request.extensions_mut().insert(scope);
-    }
-    // The server this request was admitted by, so the handler need not look it up again.
-    request.extensions_mut().insert(server);
-    next.run(request).await
+    Ok(Admitted {
+        caller,
+        server,
+        scope,
+    })
 }
 
 /// The peer's address; unspecified when the router is served without connection info.

@@ -7,7 +7,6 @@
 //! another. HTTP (RFC 9110 §7.2, RFC 6454 §7) allows none of these.
 
 use axum::extract::Request;
-use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use http::header::{AUTHORIZATION, HOST, ORIGIN};
 use http::{HeaderMap, HeaderName, StatusCode};
@@ -15,13 +14,13 @@ use http::{HeaderMap, HeaderName, StatusCode};
 /// The headers a request may carry once at most.
 const SINGLE: [HeaderName; 3] = [AUTHORIZATION, HOST, ORIGIN];
 
-/// The middleware: `400` with the reason, or the request goes on.
-pub(crate) async fn refuse(request: Request, next: Next) -> Response {
+/// `400` with the reason, or `Ok` for the request to go on.
+pub(crate) fn check(request: &Request) -> Result<(), Response> {
     match problem(request.headers(), request.uri()) {
         Some(reason) => {
-            (StatusCode::BAD_REQUEST, format!("Bad Request: {reason}\n")).into_response()
+            Err((StatusCode::BAD_REQUEST, format!("Bad Request: {reason}\n")).into_response())
         }
-        None => next.run(request).await,
+        None => Ok(()),
     }
 }
 

@@ -11,10 +11,8 @@
 //! off rather than duplicated.
 
 use std::net::IpAddr;
-use std::sync::Arc;
 
-use axum::extract::{Request, State};
-use axum::middleware::Next;
+use axum::extract::Request;
 use axum::response::{IntoResponse, Response};
 use http::header::{HOST, ORIGIN};
 use http::uri::{Authority, Scheme};
@@ -88,28 +86,24 @@ fn port_or_default(authority: &Authority, scheme: &Scheme) -> u16 {
 }
 
 /// The middleware: 403 for a foreign `Host` or `Origin`, before anything else runs.
-pub(crate) async fn check(
-    State(policy): State<Arc<OriginPolicy>>,
-    request: Request,
-    next: Next,
-) -> Response {
+pub(crate) fn check(policy: &OriginPolicy, request: &Request) -> Result<(), Response> {
     let host = request
         .headers()
         .get(HOST)
         .and_then(|value| value.to_str().ok())
         .or_else(|| request.uri().authority().map(Authority::as_str));
     if !host.is_some_and(|host| policy.host_allowed(host)) {
-        return refuse("Host header not allowed");
+        return Err(refuse("Host header not allowed"));
     }
     if let Some(origin) = request.headers().get(ORIGIN) {
         let allowed = origin
             .to_str()
             .is_ok_and(|origin| policy.origin_allowed(origin));
         if !allowed {
-            return refuse("Origin not allowed");
+            return Err(refuse("Origin not allowed"));
         }
     }
-    next.run(request).await
+    Ok(())
 }
 
 fn refuse(what: &'static str) -> Response {

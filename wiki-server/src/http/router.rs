@@ -16,18 +16,18 @@ use wiki_store::model::wiki::WikiId;
 
 use super::MCP_PATH;
 use super::admin;
-use super::body::{self, BodyLimits};
+use super::body::BodyLimits;
 use super::connections::{ConnectionLimits, serve_connections};
-use super::direct::answer_tool_calls;
 use super::directory::{Directory, Resolution};
 use super::front;
-use super::identity::{identify, too_many_requests};
+use super::gate::{self, Gate};
+use super::identity::{mcp_endpoint, too_many_requests};
 use super::in_flight::InFlight;
 use super::limits::{RateKey, RateLimit, RateLimiter};
-use super::malformed;
 use super::oauth::{METADATA_SUFFIX, metadata};
-use super::origin::{self, OriginPolicy};
+use super::origin::OriginPolicy;
 use super::pages;
+use super::rmcp_endpoint::RmcpEndpoint;
 use super::url::BaseUrl;
 use crate::server::{Manager, McpHandler};
 
@@ -235,33 +235,36 @@ impl HttpServer {
     }
 }
 
-/// The routes and their layers. Layers added last run first: the refusal of malformed heads
-/// (400), then the Host/Origin check (403), then the body read (cap and deadline) wrap
-/// everything; the identity middleware wraps only the MCP endpoint.
+/// The routes and their layers. The front door (`gate.rs`: malformed heads 400, Host/Origin
+/// 403, the body read within its cap and deadline) wraps everything; the identity step and the
+/// direct `tools/call` answer wrap only the MCP endpoint.
 fn application(shared: Shared, handler: McpHandler, shutdown: &CancellationToken) -> Router {
     let config = StreamableHttpServerConfig::default()
         .with_legacy_session_mode(false)
         .with_json_response(true)
         .with_max_request_body_bytes(shared.options.max_body_bytes)
         .with_cancellation_token(shutdown.child_token())
-        // Checked for every route by `origin::check`, with the public URL taken into account.
+        // Checked for every route by the front door (`gate.rs`), with the public URL taken
+        // into account.
         .disable_allowed_hosts()
         .disable_allowed_origins();
-    let mcp = StreamableHttpService::new(
+    let mcp = RmcpEndpoint::new(StreamableHttpService::new(
         move || Ok(handler.clone()),
         Arc::new(NeverSessionManager::default()),
         config,
-    );
-    let policy = Arc::new(OriginPolicy::new(shared.options.public_url.clone()));
+    ));
     let base_url = shared.base_url.clone();
     let links = pages::routes(
         Arc::clone(shared.directory.manager()),
         shared.options.page_rate_limit,
         shared.options.authorization_servers.is_empty(),
     );
-    let body_limits = Arc::new(BodyLimits {
-        max_bytes: shared.options.max_body_bytes,
-        timeout: shared.options.connections.body_timeout,
+    let gate = Arc::new(Gate {
+        origins: OriginPolicy::new(shared.options.public_url.clone()),
+        body: BodyLimits {
+            max_bytes: shared.options.max_body_bytes,
+            timeout: shared.options.connections.body_timeout,
+        },
     });
     let shared = Arc::new(shared);
     let metadata_path = format!("{MCP_PATH}{METADATA_SUFFIX}");
@@ -270,14 +273,10 @@ fn application(shared: Shared, handler: McpHandler, shutdown: &CancellationToken
     let inserted_metadata_path = format!("{METADATA_SUFFIX}{MCP_PATH}");
     Router::new()
         .route_service(MCP_PATH, mcp)
-        // Runs after `identify` (layers added later run first): it needs the caller.
+        // The caller, then a plain `tools/call` answered directly or the request handed to rmcp.
         .route_layer(axum::middleware::from_fn_with_state(
             Arc::clone(&shared),
-            answer_tool_calls,
-        ))
-        .route_layer(axum::middleware::from_fn_with_state(
-            Arc::clone(&shared),
-            identify,
+            mcp_endpoint,
         ))
         .route(&metadata_path, get(metadata))
         .route(&inserted_metadata_path, get(metadata))
@@ -285,10 +284,5 @@ fn application(shared: Shared, handler: McpHandler, shutdown: &CancellationToken
         .merge(admin::routes(Arc::clone(&shared)))
         .merge(front::routes(base_url))
         .with_state(shared)
-        .layer(axum::middleware::from_fn_with_state(
-            body_limits,
-            body::read_whole,
-        ))
-        .layer(axum::middleware::from_fn_with_state(policy, origin::check))
-        .layer(axum::middleware::from_fn(malformed::refuse))
+        .layer(axum::middleware::from_fn_with_state(gate, gate::admit))
 }
