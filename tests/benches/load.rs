@@ -20,8 +20,9 @@
 //! p99 latency, and the ratios against each bare variant. Then, when `wrk` is installed, the same
 //! servers again under `wrk` in another process (one thread, 64 connections; `support/wrk.rs`),
 //! which leaves the servers the CPU the in-process clients take. `cargo bench -p wiki-mcp-tests
-//! --bench load` runs 5 s per server and client (`LOAD_SECONDS` overrides); without `--bench` (a
-//! test build) it runs a 0.2 s smoke pass of the in-process clients so it cannot rot.
+//! --bench load` runs 5 s per server and client (`LOAD_SECONDS` overrides; `LOAD_ONLY=wiki-mcp`
+//! measures that server alone, for a profiler); without `--bench` (a test build) it runs a 0.2 s
+//! smoke pass of the in-process clients so it cannot rot.
 
 #[path = "support/measured.rs"]
 mod measured;
@@ -265,8 +266,9 @@ fn main() {
                 Some(via_rmcp_token.as_str()),
             ),
         ];
+        let profiling_one = std::env::var_os("LOAD_ONLY").is_some();
         let mut measured: Vec<Measured> = servers.iter().map(|_| Measured::default()).collect();
-        for index in rounds(servers.len()) {
+        for index in rounds(servers.len()).filter(|&index| profiled(servers[index].0)) {
             let (_, url, token) = servers[index];
             measured[index].add(load(url, token, duration / 2).await);
         }
@@ -275,7 +277,7 @@ fn main() {
             let script = wrk::write_script(dir.path());
             let mut totals: Vec<wrk::WrkTotal> =
                 servers.iter().map(|_| wrk::WrkTotal::default()).collect();
-            for index in rounds(servers.len()) {
+            for index in rounds(servers.len()).filter(|&index| profiled(servers[index].0)) {
                 let (_, url, token) = servers[index];
                 let script = script.clone();
                 let url = url.to_owned();
@@ -313,13 +315,17 @@ fn main() {
             );
         }
         let rate = |index: usize| measured[index].per_second();
-        println!(
-            "wiki-mcp / rmcp default: {:.2}x throughput; wiki-mcp / rmcp static: {:.2}x; \
-             via rmcp / rmcp static: {:.2}x",
-            rate(2) / rate(0),
-            rate(2) / rate(1),
-            rate(3) / rate(1)
-        );
+        if profiling_one {
+            println!("(one server measured: no ratios)");
+        } else {
+            println!(
+                "wiki-mcp / rmcp default: {:.2}x throughput; wiki-mcp / rmcp static: {:.2}x; \
+                 via rmcp / rmcp static: {:.2}x",
+                rate(2) / rate(0),
+                rate(2) / rate(1),
+                rate(3) / rate(1)
+            );
+        }
         match wrk_totals {
             Some(totals) => {
                 println!(
@@ -339,13 +345,15 @@ fn main() {
                     );
                 }
                 let rate = |index: usize| totals[index].per_second();
-                println!(
-                    "wrk: wiki-mcp / rmcp default: {:.2}x throughput; wiki-mcp / rmcp static: \
+                if !profiling_one {
+                    println!(
+                        "wrk: wiki-mcp / rmcp default: {:.2}x throughput; wiki-mcp / rmcp static: \
                      {:.2}x; via rmcp / rmcp static: {:.2}x",
-                    rate(2) / rate(0),
-                    rate(2) / rate(1),
-                    rate(3) / rate(1)
-                );
+                        rate(2) / rate(0),
+                        rate(2) / rate(1),
+                        rate(3) / rate(1)
+                    );
+                }
             }
             None if benching => println!("wrk: skipped (not installed; `apt-get install wrk`)"),
             None => {}
@@ -357,6 +365,12 @@ fn main() {
 /// drift in the machine's speed (other work, thermal) weighs on every server alike.
 fn rounds(servers: usize) -> impl Iterator<Item = usize> {
     (0..servers).chain((0..servers).rev())
+}
+
+/// Whether the server named `name` is measured: all of them, unless `LOAD_ONLY` names one (to
+/// profile one server's phase alone, e.g. `LOAD_ONLY=wiki-mcp perf record …`; no ratios then).
+fn profiled(name: &str) -> bool {
+    std::env::var("LOAD_ONLY").map_or(true, |only| only == name)
 }
 
 /// Installs `serve`'s subscriber, writing to a file in `dir`.
