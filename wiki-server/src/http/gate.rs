@@ -28,10 +28,10 @@ pub(crate) struct Gate {
 
 /// The middleware around every route.
 pub(crate) async fn admit(State(gate): State<Arc<Gate>>, request: Request, next: Next) -> Response {
-    if let Err(refusal) = malformed::check(&request) {
+    if let Some(refusal) = malformed::refusal(&request) {
         return refusal;
     }
-    if let Err(refusal) = origin::check(&gate.origins, &request) {
+    if let Some(refusal) = origin::refusal(&gate.origins, &request) {
         return refusal;
     }
     match body::read_whole(&gate.body, request).await {

@@ -14,14 +14,10 @@ use http::{HeaderMap, HeaderName, StatusCode};
 /// The headers a request may carry once at most.
 const SINGLE: [HeaderName; 3] = [AUTHORIZATION, HOST, ORIGIN];
 
-/// `400` with the reason, or `Ok` for the request to go on.
-pub(crate) fn check(request: &Request) -> Result<(), Response> {
-    match problem(request.headers(), request.uri()) {
-        Some(reason) => {
-            Err((StatusCode::BAD_REQUEST, format!("Bad Request: {reason}\n")).into_response())
-        }
-        None => Ok(()),
-    }
+/// The `400` to answer, with the reason; `None` lets the request go on.
+pub(crate) fn refusal(request: &Request) -> Option<Response> {
+    problem(request.headers(), request.uri())
+        .map(|reason| (StatusCode::BAD_REQUEST, format!("Bad Request: {reason}\n")).into_response())
 }
 
 /// What is wrong with the request's head, if anything.

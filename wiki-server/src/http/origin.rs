@@ -85,25 +85,25 @@ fn port_or_default(authority: &Authority, scheme: &Scheme) -> u16 {
         .unwrap_or(if *scheme == Scheme::HTTPS { 443 } else { 80 })
 }
 
-/// The middleware: 403 for a foreign `Host` or `Origin`, before anything else runs.
-pub(crate) fn check(policy: &OriginPolicy, request: &Request) -> Result<(), Response> {
+/// The `403` to answer for a foreign `Host` or `Origin`; `None` lets the request go on.
+pub(crate) fn refusal(policy: &OriginPolicy, request: &Request) -> Option<Response> {
     let host = request
         .headers()
         .get(HOST)
         .and_then(|value| value.to_str().ok())
         .or_else(|| request.uri().authority().map(Authority::as_str));
     if !host.is_some_and(|host| policy.host_allowed(host)) {
-        return Err(refuse("Host header not allowed"));
+        return Some(refuse("Host header not allowed"));
     }
     if let Some(origin) = request.headers().get(ORIGIN) {
         let allowed = origin
             .to_str()
             .is_ok_and(|origin| policy.origin_allowed(origin));
         if !allowed {
-            return Err(refuse("Origin not allowed"));
+            return Some(refuse("Origin not allowed"));
         }
     }
-    Ok(())
+    None
 }
 
 fn refuse(what: &'static str) -> Response {
