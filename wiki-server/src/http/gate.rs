@@ -10,10 +10,11 @@
 //! rest of the stack again, which on the load bench's trivial call was a measurable share of
 //! the CPU; the order above is the one the three layers had.
 
+use std::sync::Arc;
+
 use axum::extract::{Request, State};
 use axum::middleware::Next;
 use axum::response::Response;
-use std::sync::Arc;
 
 use super::body::{self, BodyLimits};
 use super::malformed;
