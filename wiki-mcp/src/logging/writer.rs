@@ -204,7 +204,6 @@ mod tests {
         drop(guard);
         let written = String::from_utf8(sink.0.lock().clone()).expect("text");
         let lines: Vec<&str> = written.lines().collect();
-        // 4 x 20,000 lines of ~220 bytes: well past MAX_WAITING, so loggers waited for room.
         assert_eq!(lines.len(), 80_000);
         for thread in 0..4 {
             let mine: Vec<usize> = lines
@@ -223,6 +222,92 @@ mod tests {
                 "thread {thread}'s lines in order"
             );
         }
+    }
+
+    /// A sink whose first write blocks until the test releases it: a stalled disk or pipe.
+    struct Stalled {
+        sink: Sink,
+        release: Option<std::sync::mpsc::Receiver<()>>,
+    }
+
+    impl Write for Stalled {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            if let Some(release) = self.release.take() {
+                let _ = release.recv();
+            }
+            self.sink.write(bytes)
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_stalled_sink_makes_loggers_wait_and_loses_nothing() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        const LINE: usize = 1024;
+        let lines = 3 * MAX_WAITING / LINE;
+        let sink = Sink::default();
+        let (release, released) = std::sync::mpsc::channel();
+        let stalled = Stalled {
+            sink: sink.clone(),
+            release: Some(released),
+        };
+        let (writer, guard) = spawn(stalled, "test-log").expect("a thread");
+        // Bound after the guard, so a failing assertion drops it first: the sink moves on (its
+        // channel closed) and the guard's join does not wait forever.
+        let release = release;
+        let accepted = Arc::new(AtomicUsize::new(0));
+        let logger = std::thread::spawn({
+            let mut writer = writer.clone();
+            let accepted = Arc::clone(&accepted);
+            move || {
+                for line in 0..lines {
+                    let text = format!("{line:>10} {}\n", "x".repeat(LINE - 12));
+                    writer.write_all(text.as_bytes()).expect("appended");
+                    accepted.fetch_add(1, Ordering::SeqCst);
+                }
+            }
+        });
+        // Wait until the logger stops making progress: it waits for room.
+        let deadline = std::time::Instant::now() + Duration::from_secs(60);
+        let mut last = usize::MAX;
+        loop {
+            std::thread::sleep(Duration::from_millis(200));
+            let now = accepted.load(Ordering::SeqCst);
+            if now == last {
+                break;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the logger never waited"
+            );
+            last = now;
+        }
+        assert!(
+            last < lines,
+            "the logger wrote everything past a stalled sink"
+        );
+        // What it could hand over: the batch the stalled writer holds, and a full buffer.
+        assert!(
+            last * LINE <= 2 * (MAX_WAITING + LINE),
+            "{last} lines accepted"
+        );
+        release.send(()).expect("the sink is waiting");
+        logger
+            .join()
+            .expect("the logger finishes once the sink moves");
+        drop(guard);
+        let written = String::from_utf8(sink.0.lock().clone()).expect("text");
+        let numbers: Vec<usize> = written
+            .lines()
+            .map(|line| line[..10].trim().parse().expect("a line number"))
+            .collect();
+        assert_eq!(
+            numbers,
+            (0..lines).collect::<Vec<_>>(),
+            "every line, in order"
+        );
     }
 
     #[test]
