@@ -21,7 +21,7 @@
 //! servers again under `wrk` in another process (one thread, 64 connections; `support/wrk.rs`),
 //! which leaves the servers the CPU the in-process clients take. `cargo bench -p wiki-mcp-tests
 //! --bench load` runs 5 s per server and client (`LOAD_SECONDS` overrides; `LOAD_ONLY=wiki-mcp`
-//! measures that server alone, for a profiler); without `--bench` (a test build) it runs a 0.2 s
+//! measures that server alone, for a profiler's `perf record --delay`, and prints no ratio); without `--bench` (a test build) it runs a 0.2 s
 //! smoke pass of the in-process clients so it cannot rot.
 
 #[path = "support/measured.rs"]
@@ -266,9 +266,17 @@ fn main() {
                 Some(via_rmcp_token.as_str()),
             ),
         ];
-        let profiling_one = std::env::var_os("LOAD_ONLY").is_some();
+        let only = std::env::var("LOAD_ONLY").ok();
+        if let Some(only) = &only {
+            let names: Vec<&str> = servers.iter().map(|(name, _, _)| *name).collect();
+            assert!(
+                names.contains(&only.as_str()),
+                "LOAD_ONLY={only} names no server; the servers: {names:?}"
+            );
+        }
+        let measured_here = |name: &str| only.as_deref().is_none_or(|only| only == name);
         let mut measured: Vec<Measured> = servers.iter().map(|_| Measured::default()).collect();
-        for index in rounds(servers.len()).filter(|&index| profiled(servers[index].0)) {
+        for index in rounds(servers.len()).filter(|&index| measured_here(servers[index].0)) {
             let (_, url, token) = servers[index];
             measured[index].add(load(url, token, duration / 2).await);
         }
@@ -277,7 +285,7 @@ fn main() {
             let script = wrk::write_script(dir.path());
             let mut totals: Vec<wrk::WrkTotal> =
                 servers.iter().map(|_| wrk::WrkTotal::default()).collect();
-            for index in rounds(servers.len()).filter(|&index| profiled(servers[index].0)) {
+            for index in rounds(servers.len()).filter(|&index| measured_here(servers[index].0)) {
                 let (_, url, token) = servers[index];
                 let script = script.clone();
                 let url = url.to_owned();
@@ -315,7 +323,7 @@ fn main() {
             );
         }
         let rate = |index: usize| measured[index].per_second();
-        if profiling_one {
+        if only.is_some() {
             println!("(one server measured: no ratios)");
         } else {
             println!(
@@ -345,10 +353,10 @@ fn main() {
                     );
                 }
                 let rate = |index: usize| totals[index].per_second();
-                if !profiling_one {
+                if only.is_none() {
                     println!(
                         "wrk: wiki-mcp / rmcp default: {:.2}x throughput; wiki-mcp / rmcp static: \
-                     {:.2}x; via rmcp / rmcp static: {:.2}x",
+                         {:.2}x; via rmcp / rmcp static: {:.2}x",
                         rate(2) / rate(0),
                         rate(2) / rate(1),
                         rate(3) / rate(1)
@@ -365,12 +373,6 @@ fn main() {
 /// drift in the machine's speed (other work, thermal) weighs on every server alike.
 fn rounds(servers: usize) -> impl Iterator<Item = usize> {
     (0..servers).chain((0..servers).rev())
-}
-
-/// Whether the server named `name` is measured: all of them, unless `LOAD_ONLY` names one (to
-/// profile one server's phase alone, e.g. `LOAD_ONLY=wiki-mcp perf record …`; no ratios then).
-fn profiled(name: &str) -> bool {
-    std::env::var("LOAD_ONLY").map_or(true, |only| only == name)
 }
 
 /// Installs `serve`'s subscriber, writing to a file in `dir`.
