@@ -55,9 +55,9 @@ pub struct Doors {
     cancellation: Arc<OnceLock<CancellationToken>>,
 }
 
-/// The caller of one call. Its groups (a walk over the snapshot's memberships) are resolved
-/// only when a door first decides a right: a call that opens no door (`man`, most tools of a
-/// server of one's own) pays nothing for them, and the doors of every call are built.
+/// The caller of one call. The doors are built for every call, but the caller's groups (a walk
+/// over the snapshot's memberships) are resolved only when a door first decides a right: a
+/// call that decides none (`man`, many tools of a server of one's own) never pays for them.
 struct CallerPrincipal {
     user: String,
     resolved: OnceLock<Principal>,
