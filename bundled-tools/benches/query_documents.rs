@@ -19,13 +19,13 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use mcp_runtime::call::ToolCall;
 use mcp_runtime::param::JsonObject;
 use serde_json::{Value, json};
-use wiki_server::store::generate::{SyntheticWiki, generate};
-use wiki_server::store::model::search::{SearchQuery, WikiScope};
-use wiki_server::store::model::user::ALL_USERS_GROUP;
-use wiki_server::store::model::wiki::WikiId;
-use wiki_server::store::rights::{Effect, Right, RightRule, RightScope, Subject};
-use wiki_server::store::{RightsStore, SearchStore, SqliteStore, UserStore};
 use wiki_server::{Caller, Manager, ServerSettings};
+use wiki_tool_sdk::store::generate::{SyntheticWiki, generate};
+use wiki_tool_sdk::store::model::search::{SearchQuery, WikiScope};
+use wiki_tool_sdk::store::model::user::ALL_USERS_GROUP;
+use wiki_tool_sdk::store::model::wiki::WikiId;
+use wiki_tool_sdk::store::rights::{Effect, Right, RightRule, RightScope, Subject};
+use wiki_tool_sdk::store::{RightsStore, SearchStore, SqliteStore, UserStore};
 
 use bundled_tools as _;
 

@@ -5,7 +5,7 @@
 //! (a wiki server's access doors and links, a database pool, a tenant) travels as a typed
 //! extension, as in `http`'s and axum's request extensions: the server inserts one value per
 //! call, and an extension trait in the server's crate gives tools named accessors over it
-//! (`wiki_server::WikiContext::doors`). So the framework's API names no server's types, and a
+//! (`wiki_tool_sdk::WikiContext::doors`). So the framework's API names no server's types, and a
 //! server adds what its tools need without a change here.
 
 use http::Extensions;

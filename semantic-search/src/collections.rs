@@ -8,11 +8,11 @@
 //! A collection only narrows a search: results are still only rows the caller may view.
 
 use serde::{Deserialize, Serialize};
-use wiki_server::prelude::StoreReader;
-use wiki_server::store::model::document::{Document, DocumentSave, Expected};
-use wiki_server::store::model::wiki::WikiId;
-use wiki_server::store::reference::{DocumentReference, SpacePath};
-use wiki_server::store::{Store, StoreError};
+use wiki_tool_sdk::prelude::StoreReader;
+use wiki_tool_sdk::store::model::document::{Document, DocumentSave, Expected};
+use wiki_tool_sdk::store::model::wiki::WikiId;
+use wiki_tool_sdk::store::reference::{DocumentReference, SpacePath};
+use wiki_tool_sdk::store::{Store, StoreError};
 
 /// The hidden document of a wiki that holds its collection definitions.
 pub const COLLECTIONS_DOCUMENT: &str = "MCP.SemanticCollections";

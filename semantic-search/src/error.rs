@@ -84,7 +84,7 @@ pub enum Error {
 
     /// The wiki store failed (reading rows, storing vectors).
     #[error(transparent)]
-    Store(#[from] wiki_server::store::StoreError),
+    Store(#[from] wiki_tool_sdk::store::StoreError),
 }
 
 /// The command that installs the model into `dir`, as the binary will expose it.
@@ -96,10 +96,10 @@ impl Error {
     /// As a store error, for code that answers in the store's terms (a `store_call` closure):
     /// a store failure stays itself, anything else becomes a backend failure (logged, never
     /// shown).
-    pub fn into_store(self) -> wiki_server::store::StoreError {
+    pub fn into_store(self) -> wiki_tool_sdk::store::StoreError {
         match self {
             Error::Store(error) => error,
-            other => wiki_server::store::StoreError::backend(other),
+            other => wiki_tool_sdk::store::StoreError::backend(other),
         }
     }
 

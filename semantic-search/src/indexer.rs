@@ -21,9 +21,9 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use wiki_server::store::Store;
-use wiki_server::store::api::Subscription;
-use wiki_server::store::model::change::{ChangeEvent, ChangeKind};
+use wiki_tool_sdk::store::Store;
+use wiki_tool_sdk::store::api::Subscription;
+use wiki_tool_sdk::store::model::change::{ChangeEvent, ChangeKind};
 
 use crate::index::SemanticIndex;
 

@@ -21,7 +21,7 @@
 //!   the registry when a binary links this crate; a server hands them its [`SemanticIndex`]
 //!   and the store its vectors live in as a [`SemanticService`], with
 //!   `ServerSettings::with_service`. Linked into a binary, the crate does that itself at
-//!   start-up (a `wiki_server::startup` hook): the service over the served store, and the
+//!   start-up (a `wiki_tool_sdk::startup` hook): the service over the served store, and the
 //!   [`Indexer`] while the server runs.
 
 mod chunk;

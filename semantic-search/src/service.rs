@@ -9,11 +9,11 @@
 
 use std::sync::Arc;
 
-use wiki_server::heavy::run_heavy;
-use wiki_server::prelude::{CancellationToken, ToolError};
-use wiki_server::store::Store;
-use wiki_server::store::api::Subscription;
-use wiki_server::store::model::change::{ChangeEvent, ChangeKind};
+use wiki_tool_sdk::heavy::run_heavy;
+use wiki_tool_sdk::prelude::{CancellationToken, ToolError};
+use wiki_tool_sdk::store::Store;
+use wiki_tool_sdk::store::api::Subscription;
+use wiki_tool_sdk::store::model::change::{ChangeEvent, ChangeKind};
 
 use crate::SemanticIndex;
 

@@ -1,4 +1,4 @@
-//! The crate's part in starting a server (`wiki_server::startup`): when a binary links this
+//! The crate's part in starting a server (`wiki_tool_sdk::startup`): when a binary links this
 //! crate, `serve` and `stdio` load the model (`WIKI_MCP_MODEL_DIR`, else
 //! `<data>/models/all-MiniLM-L6-v2`), hand the tools a [`SemanticService`] over the served
 //! store, and run the background [`Indexer`] on the store's change feed until the server stops.
@@ -7,11 +7,11 @@
 
 use std::sync::Arc;
 
-use wiki_server::startup::{HookError, Started, Startup};
+use wiki_tool_sdk::startup::{HookError, Started, Startup};
 
 use crate::{Indexer, SemanticIndex, SemanticService};
 
-wiki_server::startup_hook!("semantic-search", start);
+wiki_tool_sdk::startup_hook!("semantic-search", start);
 
 fn start(startup: &Startup<'_>) -> Result<Started, HookError> {
     let index = SemanticIndex::load(None, startup.data_dir());

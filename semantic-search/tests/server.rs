@@ -15,16 +15,16 @@ use mcp_runtime::call::ToolCall;
 use semantic_search::{Indexer, SemanticIndex, SemanticService, collections};
 use serde_json::{Value, json};
 use tempfile::TempDir;
-use wiki_server::store::model::document::DocumentSave;
-use wiki_server::store::model::search::{SearchQuery, WikiScope};
-use wiki_server::store::model::user::ALL_USERS_GROUP;
-use wiki_server::store::model::wiki::WikiId;
-use wiki_server::store::reference::{DocumentReference, SpacePath};
-use wiki_server::store::rights::{Effect, Right, RightRule, RightScope, Subject};
-use wiki_server::store::{
+use wiki_server::{Caller, Manager, ServerSettings};
+use wiki_tool_sdk::store::model::document::DocumentSave;
+use wiki_tool_sdk::store::model::search::{SearchQuery, WikiScope};
+use wiki_tool_sdk::store::model::user::ALL_USERS_GROUP;
+use wiki_tool_sdk::store::model::wiki::WikiId;
+use wiki_tool_sdk::store::reference::{DocumentReference, SpacePath};
+use wiki_tool_sdk::store::rights::{Effect, Right, RightRule, RightScope, Subject};
+use wiki_tool_sdk::store::{
     DocumentStore, RightsStore, SearchStore, SqliteStore, Store, TrashStore, UserStore,
 };
-use wiki_server::{Caller, Manager, ServerSettings};
 
 struct Farm {
     _dir: TempDir,
@@ -460,11 +460,11 @@ async fn the_in_memory_scan_ranks_as_the_stored_scan_and_follows_saves_and_delet
     // A delete is seen on the next query without any indexing (the change feed).
     ok(farm
         .store
-        .delete_document(&wiki_server::store::model::trash::DocumentDelete {
+        .delete_document(&wiki_tool_sdk::store::model::trash::DocumentDelete {
             reference: reference("Team.Lunch"),
             author: "alice".into(),
             comment: "gone".into(),
-            expected: wiki_server::store::model::document::Expected::Any,
+            expected: wiki_tool_sdk::store::model::document::Expected::Any,
         }));
     let after = ok(index.nearest(&farm.store, &main, &lunch, 10, &mut |_| true));
     assert!(

@@ -37,8 +37,8 @@ use bundled_tools as _;
 
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
-use wiki_mcp::database::Database;
-use wiki_mcp::farm::{self, Content};
+use wiki_mcp_cli::database::Database;
+use wiki_mcp_cli::farm::{self, Content};
 use wiki_server::http::{Directory, HttpOptions, HttpServer};
 use wiki_server::{Manager, ServerSettings};
 use wiki_store::model::wiki::WikiId;

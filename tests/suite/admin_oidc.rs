@@ -14,9 +14,9 @@ use std::sync::Arc;
 use oidc_verifier::testing::{TestIssuer, TestKey};
 use oidc_verifier::{ClientCredentials, Verifier, VerifierConfig};
 use url::Url;
-use wiki_mcp::demo::DEMO_USER;
-use wiki_server::access::OidcIdentity;
+use wiki_mcp_cli::demo::DEMO_USER;
 use wiki_server::http::HttpOptions;
+use wiki_server::oidc::OidcIdentity;
 
 use crate::admin::{Browser, Page};
 use crate::harness::TestServer;

@@ -5,8 +5,8 @@
 //! and its single-use answer was refused, leaving the call half-done).
 
 use serde_json::json;
-use wiki_server::prelude::*;
 use wiki_store::ConfigStore;
+use wiki_tool_sdk::prelude::*;
 
 use crate::confirm::{Client, audited, is_error, page, text};
 use crate::harness::TestServer;

@@ -10,8 +10,8 @@ use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
 use serde_json::json;
-use wiki_server::prelude::*;
 use wiki_store::ConfigStore;
+use wiki_tool_sdk::prelude::*;
 
 use crate::harness::TestServer;
 

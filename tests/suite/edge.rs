@@ -221,7 +221,7 @@ async fn healthz_is_alive_and_the_root_page_names_the_endpoints_but_no_wiki() {
         "{html}"
     );
     assert!(
-        !html.contains(&format!("/wikis/{}/", wiki_mcp::demo::DEMO_SUBWIKI)),
+        !html.contains(&format!("/wikis/{}/", wiki_mcp_cli::demo::DEMO_SUBWIKI)),
         "{html}"
     );
     // A foreign Host is refused here too (the DNS-rebinding check covers every route).

@@ -1,7 +1,7 @@
 //! A real server on `127.0.0.1:0` over a freshly seeded demo farm in a temp dir, and the clients
 //! that drive it: rmcp's client for MCP, raw HTTP for status codes and headers.
 //!
-//! The farm is the one `wiki-mcp` seeds on a first run (`wiki_mcp::farm`), so tests see what
+//! The farm is the one `wiki-mcp` seeds on a first run (`wiki_mcp_cli::farm`), so tests see what
 //! users see. The test keeps a handle on the same store to play the admin commands' part.
 
 use std::io;
@@ -17,10 +17,10 @@ use serde_json::Value;
 use tempfile::TempDir;
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
-use wiki_mcp::demo::DEMO_USER;
-use wiki_mcp::farm::{self, ADMIN_USER, Content};
-use wiki_server::access::OidcIdentity;
+use wiki_mcp_cli::demo::DEMO_USER;
+use wiki_mcp_cli::farm::{self, ADMIN_USER, Content};
 use wiki_server::http::{Directory, HttpOptions, HttpServer};
+use wiki_server::oidc::OidcIdentity;
 use wiki_server::{Manager, ServerSettings};
 use wiki_store::{SqliteStore, Store, TokenStore};
 

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use rmcp::model::CallToolRequestParams;
 use serde_json::{Value, json};
-use wiki_mcp::demo::{DEMO_SUBWIKI, DEMO_USER};
+use wiki_mcp_cli::demo::{DEMO_SUBWIKI, DEMO_USER};
 use wiki_server::http::{BaseUrl, HttpOptions, RateLimit};
 use wiki_store::model::wiki::WikiId;
 use wiki_store::{ConfigStore, SqliteStore, TokenStore};

@@ -1,12 +1,13 @@
 //! What review would nag about, enforced as plain tests (rust-analyzer's `tidy.rs`).
 //!
-//! - Dependency arrows run one way: `wiki-mcp -> bundled-tools -> wiki-server -> (mcp-runtime ->
-//!   mcp-macros, wiki-store, oidc-verifier)`; `wiki-store` knows nothing of MCP, `mcp-macros` and `oidc-verifier`
-//!   depend on nothing of ours.
+//! - Dependency arrows run one way: `wiki-mcp -> (bundled-tools, semantic-search, wiki-mcp-cli)`,
+//!   `wiki-mcp-cli -> wiki-server -> wiki-tool-sdk`, tool crates `-> wiki-tool-sdk -> (mcp-runtime
+//!   -> mcp-macros, wiki-store)`; `wiki-store` knows nothing of MCP, `mcp-macros` and
+//!   `oidc-verifier` depend on nothing of ours.
 //! - The framework stands alone: neither `mcp-runtime` nor the `hello-stdio` example reaches a
 //!   wiki crate, even transitively (the resolved graph, from `cargo metadata`).
 //! - Every dependency version is pinned once, in the root `[workspace.dependencies]`.
-//! - Tool crates depend on the framework and the wiki server alone: the store, `time`,
+//! - Tool crates depend on the framework and the wiki tool SDK alone: the store, `time`,
 //!   serde_json, schemars and inventory come through their re-exports.
 //! - No ignored or should-panic tests, no `dbg!`, no printing outside the binary and benches.
 //! - One `#[mcp_tool]` per shipped source file: a tool file is named by its id and holds one tool.
@@ -49,9 +50,11 @@ const OUR_CRATES: &[&str] = &[
     "mcp-macros",
     "mcp-runtime",
     "wiki-store",
+    "wiki-tool-sdk",
     "wiki-server",
     "wiki-server-testing-macros",
     "bundled-tools",
+    "wiki-mcp-cli",
     "wiki-mcp",
     "oidc-verifier",
     "semantic-search",
@@ -61,13 +64,20 @@ const OUR_CRATES: &[&str] = &[
 
 /// The crates that make a server a wiki server: a crate that must stand without the wiki
 /// reaches none of them.
-const WIKI_CRATES: &[&str] = &["wiki-store", "wiki-server", "bundled-tools", "wiki-mcp"];
+const WIKI_CRATES: &[&str] = &[
+    "wiki-store",
+    "wiki-tool-sdk",
+    "wiki-server",
+    "bundled-tools",
+    "wiki-mcp-cli",
+    "wiki-mcp",
+];
 
 /// Crates of wiki tools (members, by directory). They depend, of ours, on `mcp-runtime` and
-/// `wiki-server` only, and reach what those re-export through them.
+/// `wiki-tool-sdk` only, and reach what those re-export through them.
 const TOOL_CRATES: &[&str] = &["bundled-tools", "examples/custom-server"];
 
-/// What a tool crate reaches only through the framework's or the server's re-exports, so it
+/// What a tool crate reaches only through the framework's or the SDK's re-exports, so it
 /// always uses the versions they were built with.
 const REEXPORTED: &[&str] = &["wiki-store", "time", "serde_json", "schemars", "inventory"];
 
@@ -82,38 +92,52 @@ fn allowed_arrows() -> BTreeMap<&'static str, &'static [&'static str]> {
         // A resource server's view of OIDC: no wiki type, no web framework of ours.
         ("oidc-verifier", &[][..]),
         ("mcp-runtime", &["mcp-macros"][..]),
+        // The tool contract: the framework and the store; what it needs of a server is handed
+        // in with each call.
+        ("wiki-tool-sdk", &["mcp-runtime", "wiki-store"][..]),
         // OIDC bearer tokens are mapped to wiki users in its identity layer.
         (
             "wiki-server",
             &[
                 "mcp-runtime",
                 "wiki-store",
+                "wiki-tool-sdk",
                 "oidc-verifier",
                 "wiki-server-testing-macros",
             ][..],
         ),
-        ("bundled-tools", &["mcp-runtime", "wiki-server"][..]),
+        ("bundled-tools", &["mcp-runtime", "wiki-tool-sdk"][..]),
+        // The command line links no tools: a custom binary serves exactly the crates it names.
+        // oidc-verifier: `serve --oidc-*` builds the verifier's configuration.
         (
-            "wiki-mcp",
-            // oidc-verifier: `serve --oidc-*` builds the verifier's configuration.
+            "wiki-mcp-cli",
             &[
-                "bundled-tools",
-                "semantic-search",
                 "wiki-server",
+                "wiki-tool-sdk",
                 "wiki-store",
                 "oidc-verifier",
             ][..],
         ),
+        // The stock binary: the command line, the bundled tools and semantic search.
+        (
+            "wiki-mcp",
+            &[
+                "wiki-mcp-cli",
+                "bundled-tools",
+                "semantic-search",
+                "wiki-store",
+            ][..],
+        ),
         // The model, its installer, the chunker, the index, the collections and the two tools:
-        // the public framework and wiki-server APIs and nothing else, as a third-party tool
-        // crate would. (Not in TOOL_CRATES: its model and installer parse JSON files of their
-        // own with serde_json, which the framework re-exports only for generated code.)
-        ("semantic-search", &["mcp-runtime", "wiki-server"][..]),
+        // the public framework and SDK APIs and nothing else, as a third-party tool crate
+        // would. (Not in TOOL_CRATES: its model and installer parse JSON files of their own
+        // with serde_json, which the framework re-exports only for generated code.)
+        ("semantic-search", &["mcp-runtime", "wiki-tool-sdk"][..]),
         ("examples/hello-stdio", &["mcp-runtime"][..]),
         // A tool crate as a contributor writes one, plus the command line its binary runs.
         (
             "examples/custom-server",
-            &["mcp-runtime", "wiki-server", "wiki-mcp"][..],
+            &["mcp-runtime", "wiki-tool-sdk", "wiki-mcp-cli"][..],
         ),
         // Test crates may depend on anything.
         ("ui-tests", OUR_CRATES),
@@ -173,7 +197,7 @@ fn every_dependency_version_is_pinned_once_in_the_workspace() {
 }
 
 #[test]
-fn tool_crates_depend_on_the_framework_and_the_server_alone() {
+fn tool_crates_depend_on_the_framework_and_the_sdk_alone() {
     let mut violations = Vec::new();
     for member in TOOL_CRATES {
         let manifest = read_toml(&workspace_root().join(member).join("Cargo.toml"));
@@ -181,8 +205,9 @@ fn tool_crates_depend_on_the_framework_and_the_server_alone() {
         for name in deps.into_iter().flat_map(|t| t.keys()) {
             if REEXPORTED.contains(&name.as_str()) {
                 violations.push(format!(
-                    "{member} depends directly on {name}: use wiki_server's prelude and \
-                     re-exports (wiki_server::store, wiki_server::time) or mcp_runtime's derives"
+                    "{member} depends directly on {name}: use wiki_tool_sdk's prelude and \
+                     re-exports (wiki_tool_sdk::store, wiki_tool_sdk::time) or mcp_runtime's \
+                     derives"
                 ));
             }
         }
@@ -361,6 +386,7 @@ fn only_the_binary_and_benches_print() {
     for file in rust_files() {
         let rel = relative(&file);
         let may_print = rel.starts_with("wiki-mcp/")
+            || rel.starts_with("wiki-mcp-cli/")
             || rel.contains("/benches/")
             || rel.starts_with("ui-tests/")
             || rel.starts_with("examples/")

@@ -19,9 +19,9 @@ use rmcp::service::RunningService;
 use rmcp::{RoleClient, ServiceExt, schemars, tool, tool_router};
 use serde::Deserialize;
 use serde_json::json;
-use wiki_server::prelude::*;
 use wiki_server::{Caller, Manager, McpHandler, ServerSettings};
 use wiki_store::{SqliteStore, UserStore};
+use wiki_tool_sdk::prelude::*;
 
 /// Repeat a text.
 #[mcp_tool(id = "bench_echo", category = "Bench")]

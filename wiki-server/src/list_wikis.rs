@@ -7,7 +7,7 @@ use wiki_store::model::wiki::Wiki;
 
 use mcp_runtime::output::guard::fragment;
 
-use crate::prelude::*;
+use wiki_tool_sdk::prelude::*;
 
 /// List the wikis you can reach from this endpoint, with their ids.
 ///

@@ -17,9 +17,10 @@ use mcp_runtime::prelude::*;
 use mcp_runtime::{ServedTool, ToolSet};
 use serde_json::Value;
 
-use crate::categories;
 use crate::confirm::{CONFIRM_NOTE, CONFIRM_WHEN_ASKABLE_NOTE, CONFIRM_WRITES_NOTE};
-use crate::context::{WikiContext, confirms_writes, served_tools};
+use crate::server::{confirms_writes, served_tools};
+use wiki_tool_sdk::WikiContext;
+use wiki_tool_sdk::categories;
 
 mod markdown_syntax;
 

@@ -1,8 +1,8 @@
 //! An attachment's metadata as the structured outputs carry it (get_document lists them,
 //! get_attachment describes the one it reads).
 
-use wiki_server::prelude::*;
-use wiki_server::store::model::attachment::AttachmentInfo;
+use wiki_tool_sdk::prelude::*;
+use wiki_tool_sdk::store::model::attachment::AttachmentInfo;
 
 /// One attachment.
 #[mcp_output]

@@ -1,5 +1,5 @@
 //! Heavy work of tools (rendering, PDF extraction) in the server's shared heavy slots
-//! ([`wiki_server::heavy`]: the blocking pool, a few jobs at a time, shared with the signed view
+//! ([`wiki_tool_sdk::heavy`]: the blocking pool, a few jobs at a time, shared with the signed view
 //! page), with the server's busy message as the tool's error.
 
 use mcp_runtime::prelude::*;
@@ -12,7 +12,7 @@ where
     T: Send + 'static,
     F: FnOnce() -> T + Send + 'static,
 {
-    wiki_server::heavy::run_heavy(ctx.cancellation(), job)
+    wiki_tool_sdk::heavy::run_heavy(ctx.cancellation(), job)
         .await
         .map_err(|not_run| not_run.tool_error(what))
 }

@@ -3,8 +3,8 @@
 //! the one line each revision is listed as.
 
 use mcp_runtime::output::guard::fragment;
-use wiki_server::prelude::*;
-use wiki_server::store::model::history::RevisionInfo;
+use wiki_tool_sdk::prelude::*;
+use wiki_tool_sdk::store::model::history::RevisionInfo;
 
 /// Parses the version argument `name`: absent is `None`; anything present, the empty string
 /// included, must be `\d{1,9}\.\d{1,9}`.

@@ -10,7 +10,7 @@ use mcp_runtime::output::lines::{line_at, line_starts};
 use pulldown_cmark::{Event, Parser, Tag, TagEnd};
 
 /// The Markdown dialect of our content (the signed view page parses the same one).
-pub(crate) use wiki_server::markdown::options as markdown_options;
+pub(crate) use wiki_tool_sdk::markdown::options as markdown_options;
 
 /// One heading of the source.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -3,7 +3,7 @@
 //! A page of nothing is never a success: an agent that paged too far learns it at once instead
 //! of reading an empty result as "no more data" or "no matches".
 
-use wiki_server::prelude::*;
+use wiki_tool_sdk::prelude::*;
 
 /// `Error: 'offset' 40 is past the last object (30 objects). Use an offset below 30.`; `one`
 /// names one item, `count` says how many there are (`30 objects`, `30 matching documents`).

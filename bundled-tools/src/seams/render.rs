@@ -12,15 +12,15 @@ use std::fmt::Write as _;
 use std::sync::LazyLock;
 
 use mcp_runtime::output::guard::fragment;
-use wiki_server::prelude::*;
+use wiki_tool_sdk::prelude::*;
 
 use pulldown_cmark::{Event, HeadingLevel, Parser, Tag, TagEnd};
-use wiki_server::links::Signer;
-use wiki_server::markdown::links::resolve_wiki_links;
-use wiki_server::store::reference::DocumentReference;
+use wiki_tool_sdk::links::Signer;
+use wiki_tool_sdk::markdown::links::resolve_wiki_links;
+use wiki_tool_sdk::store::reference::DocumentReference;
 
 use super::outline::{collapse_whitespace, markdown_options};
-use wiki_server::markdown::limits::{
+use wiki_tool_sdk::markdown::limits::{
     TooComplex, check_block_nesting, check_html_nesting, check_size,
 };
 
@@ -183,7 +183,7 @@ pub(crate) struct PageLinks {
 }
 
 /// Renders Markdown `source` as `rendering`, cut into sections, or says why the page is past
-/// the bounds of `wiki_server::markdown::limits` (checked before the plain-text writer or the
+/// the bounds of `wiki_tool_sdk::markdown::limits` (checked before the plain-text writer or the
 /// sanitizer runs). With `links`, HTML renderings carry signed links for the page's wiki targets.
 pub(crate) fn render(
     source: &str,
@@ -605,7 +605,7 @@ mod tests {
             render(&emphasis, Rendering::HtmlFull, None),
             Err(TooComplex::HtmlNesting { .. })
         ));
-        let large = "word ".repeat(wiki_server::markdown::limits::MAX_RENDER_CHARS / 5 + 1);
+        let large = "word ".repeat(wiki_tool_sdk::markdown::limits::MAX_RENDER_CHARS / 5 + 1);
         assert!(matches!(
             render(&large, Rendering::Plain, None),
             Err(TooComplex::Size { .. })

@@ -7,11 +7,11 @@
 //! Rights never depend on the locale: authorization uses the locale-free reference first.
 
 use mcp_runtime::output::guard::fragment;
-use wiki_server::locale::parse_locale;
-use wiki_server::prelude::*;
-use wiki_server::store::model::document::DocumentLocales;
-use wiki_server::store::model::locale::Locale;
-use wiki_server::store::reference::DocumentReference;
+use wiki_tool_sdk::locale::parse_locale;
+use wiki_tool_sdk::prelude::*;
+use wiki_tool_sdk::store::model::document::DocumentLocales;
+use wiki_tool_sdk::store::model::locale::Locale;
+use wiki_tool_sdk::store::reference::DocumentReference;
 
 /// Parses the `locale` argument (already trimmed; `None` when absent or blank) into the store's
 /// form. The server's parser words the refusals ("must be a locale", "too specific").
@@ -80,7 +80,7 @@ fn join(locales: &[Locale]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use wiki_server::store::model::wiki::WikiId;
+    use wiki_tool_sdk::store::model::wiki::WikiId;
 
     use super::*;
 

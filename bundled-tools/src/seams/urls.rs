@@ -6,12 +6,12 @@
 //! shows, the user and an expiry, verified by the page that serves it) lives in this one function
 //! body, so no tool forms a URL by hand.
 
-use wiki_server::links::LinkPage;
-use wiki_server::prelude::*;
-use wiki_server::store::model::document::SaveOutcome;
-use wiki_server::store::model::locale::Locale;
-use wiki_server::store::model::version::Version;
-use wiki_server::store::reference::DocumentReference;
+use wiki_tool_sdk::links::LinkPage;
+use wiki_tool_sdk::prelude::*;
+use wiki_tool_sdk::store::model::document::SaveOutcome;
+use wiki_tool_sdk::store::model::locale::Locale;
+use wiki_tool_sdk::store::model::version::Version;
+use wiki_tool_sdk::store::reference::DocumentReference;
 
 /// What a link shows.
 #[derive(Debug, Clone, Copy)]
@@ -106,7 +106,7 @@ pub(crate) fn review_line(
 
 #[cfg(test)]
 mod tests {
-    use wiki_server::store::model::wiki::WikiId;
+    use wiki_tool_sdk::store::model::wiki::WikiId;
 
     use super::*;
 

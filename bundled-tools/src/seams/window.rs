@@ -22,7 +22,7 @@ use mcp_runtime::output::budget::{MAX_OUTPUT_CHARS, MAX_OUTPUT_TOKENS, budgeted}
 use mcp_runtime::output::lines::{
     self, Line, normalize_line_endings, numbered_lines, terminator_name,
 };
-use wiki_server::prelude::*;
+use wiki_tool_sdk::prelude::*;
 
 /// How many unusual line ends a footer names before "+K more".
 const TERMINATORS_NAMED: usize = 5;

@@ -1,7 +1,7 @@
 //! A line window's numbers as the structured outputs carry them (get_document, get_history's
 //! snapshots, get_attachment's text): which lines the text shows and where reading goes on.
 
-use wiki_server::prelude::*;
+use wiki_tool_sdk::prelude::*;
 
 use super::counted::count;
 use super::window::LineWindow;

@@ -3,8 +3,8 @@
 //! without parsing the text. Only a write that went through the door builds one, so it never
 //! describes a page the caller may not view.
 
-use wiki_server::prelude::*;
-use wiki_server::store::model::document::SaveOutcome;
+use wiki_tool_sdk::prelude::*;
+use wiki_tool_sdk::store::model::document::SaveOutcome;
 
 /// A write tool's structured result.
 #[mcp_output]

@@ -6,9 +6,9 @@
 //! attachment's existence, then the store's compare-and-set inside the deleting transaction.
 
 use mcp_runtime::output::guard::fragment;
-use wiki_server::prelude::*;
-use wiki_server::store::rights::Right;
-use wiki_server::store::{Entity, StoreError};
+use wiki_tool_sdk::prelude::*;
+use wiki_tool_sdk::store::rights::Right;
+use wiki_tool_sdk::store::{Entity, StoreError};
 
 use crate::seams::history::required_version;
 use crate::seams::urls::review_line;

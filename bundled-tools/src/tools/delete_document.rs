@@ -6,9 +6,9 @@
 //! under its compare-and-set on the default row.
 
 use mcp_runtime::output::guard::fragment;
-use wiki_server::prelude::*;
-use wiki_server::store::reference::DocumentReference;
-use wiki_server::store::rights::Right;
+use wiki_tool_sdk::prelude::*;
+use wiki_tool_sdk::store::reference::DocumentReference;
+use wiki_tool_sdk::store::rights::Right;
 
 use crate::seams::history::required_version;
 use crate::seams::written::Written;
@@ -127,7 +127,7 @@ fn refuse_sensitive(reference: &DocumentReference) -> Result<(), ToolError> {
     let local = reference.local();
     let sensitive = reference.name() == PREFERENCES
         || local == "XWiki.XWikiPreferences"
-        || (reference.wiki().as_str() == wiki_server::store::model::wiki::MAIN_WIKI
+        || (reference.wiki().as_str() == wiki_tool_sdk::store::model::wiki::MAIN_WIKI
             && local.starts_with("XWiki.XWikiServer"));
     if sensitive {
         return Err(ToolError::new(format!(

@@ -10,9 +10,9 @@ mod echo;
 
 use mcp_runtime::output::guard::fragment;
 use mcp_runtime::output::lines::normalize_line_endings;
-use wiki_server::prelude::*;
-use wiki_server::store::model::document::SaveOutcome;
-use wiki_server::store::rights::Right;
+use wiki_tool_sdk::prelude::*;
+use wiki_tool_sdk::store::model::document::SaveOutcome;
+use wiki_tool_sdk::store::rights::Right;
 
 use self::apply::{Applied, apply};
 use self::echo::echo;

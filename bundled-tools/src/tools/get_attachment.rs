@@ -24,11 +24,11 @@ use mcp_runtime::output::guard::fragment;
 use mcp_runtime::output::lines::normalize_line_endings;
 use mcp_runtime::output::size::human_size;
 use mcp_runtime::tool::ContentBlock;
-use wiki_server::access::{Doors, store_failure};
-use wiki_server::prelude::*;
-use wiki_server::store::model::attachment::AttachmentInfo;
-use wiki_server::store::reference::DocumentReference;
-use wiki_server::time::OffsetDateTime;
+use wiki_tool_sdk::access::{Doors, store_failure};
+use wiki_tool_sdk::prelude::*;
+use wiki_tool_sdk::store::model::attachment::AttachmentInfo;
+use wiki_tool_sdk::store::reference::DocumentReference;
+use wiki_tool_sdk::time::OffsetDateTime;
 
 use self::output::{AttachmentOutput, AttachmentShows, CharWindow};
 use self::pdf::{Extracted, PDF_TEXT_CAP, pdf_text};
@@ -416,7 +416,7 @@ fn header(
 
 /// `yyyy-MM-dd HH:mm` in UTC, the header's date form.
 fn minute(date: OffsetDateTime) -> String {
-    let utc = date.to_offset(wiki_server::time::UtcOffset::UTC);
+    let utc = date.to_offset(wiki_tool_sdk::time::UtcOffset::UTC);
     format!(
         "{:04}-{:02}-{:02} {:02}:{:02}",
         utc.year(),

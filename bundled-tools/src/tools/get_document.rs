@@ -14,13 +14,13 @@ use mcp_runtime::output::guard::{fence_for, fenced, fragment};
 use mcp_runtime::output::lines::normalize_line_endings;
 use mcp_runtime::output::result::budgeted_result;
 use mcp_runtime::output::size::human_size;
-use wiki_server::access::{Doors, store_failure};
-use wiki_server::prelude::*;
-use wiki_server::store::model::attachment::AttachmentInfo;
-use wiki_server::store::model::class::ClassDefinition;
-use wiki_server::store::model::document::Document;
-use wiki_server::store::model::locale::Locale;
-use wiki_server::store::model::object::ObjectRecord;
+use wiki_tool_sdk::access::{Doors, store_failure};
+use wiki_tool_sdk::prelude::*;
+use wiki_tool_sdk::store::model::attachment::AttachmentInfo;
+use wiki_tool_sdk::store::model::class::ClassDefinition;
+use wiki_tool_sdk::store::model::document::Document;
+use wiki_tool_sdk::store::model::locale::Locale;
+use wiki_tool_sdk::store::model::object::ObjectRecord;
 
 use self::output::{DocumentOutput, Shows, WindowOutput};
 use crate::seams::attachment_meta::AttachmentMeta;
@@ -32,7 +32,7 @@ use crate::seams::render::{PageLinks, Rendering, render};
 use crate::seams::translation::{locale_argument, route, translations_line};
 use crate::seams::urls::{Target, link};
 use crate::seams::window::{line_window_at, numbered_whole, split_lines};
-use wiki_server::markdown::limits::TooComplex;
+use wiki_tool_sdk::markdown::limits::TooComplex;
 
 /// How many attachments the header names before "+K more".
 const ATTACHMENTS_SHOWN: usize = 10;
@@ -457,34 +457,37 @@ async fn load(
     let reference = found.reference().clone();
     let endpoint = doors.wiki().clone();
     let loaded = doors
-        .blocking(move |store| -> wiki_server::store::Result<Option<Loaded>> {
-            let Some(document) = store.document(&reference, row.as_ref())? else {
-                return Ok(None);
-            };
-            let attachments = store.attachments(&reference)?;
-            let (objects, class) = if document.content.trim().is_empty() {
-                (store.objects(&reference)?, store.class(&reference)?)
-            } else {
-                (Vec::new(), None)
-            };
-            let default_title = if document.locale.is_some() && document.title.trim().is_empty() {
-                store
-                    .document(&reference, None)?
-                    .map(|default| default.title)
-                    .filter(|title| !title.trim().is_empty())
-            } else {
-                None
-            };
-            let rendered_allowed = rendered && store.mcp_config(&endpoint).allow_rendered;
-            Ok(Some(Loaded {
-                document,
-                attachments,
-                objects,
-                class,
-                default_title,
-                rendered_allowed,
-            }))
-        })
+        .blocking(
+            move |store| -> wiki_tool_sdk::store::Result<Option<Loaded>> {
+                let Some(document) = store.document(&reference, row.as_ref())? else {
+                    return Ok(None);
+                };
+                let attachments = store.attachments(&reference)?;
+                let (objects, class) = if document.content.trim().is_empty() {
+                    (store.objects(&reference)?, store.class(&reference)?)
+                } else {
+                    (Vec::new(), None)
+                };
+                let default_title = if document.locale.is_some() && document.title.trim().is_empty()
+                {
+                    store
+                        .document(&reference, None)?
+                        .map(|default| default.title)
+                        .filter(|title| !title.trim().is_empty())
+                } else {
+                    None
+                };
+                let rendered_allowed = rendered && store.mcp_config(&endpoint).allow_rendered;
+                Ok(Some(Loaded {
+                    document,
+                    attachments,
+                    objects,
+                    class,
+                    default_title,
+                    rendered_allowed,
+                }))
+            },
+        )
         .await?
         .map_err(|error| store_failure("read the document", &error))?;
     // Deleted between the existence check and this read.

@@ -12,13 +12,13 @@ use std::fmt::Write as _;
 
 use mcp_runtime::output::budget::{MAX_OUTPUT_CHARS, MAX_OUTPUT_TOKENS};
 use mcp_runtime::output::guard::fragment;
-use wiki_server::access::{AuthorizedReference, Doors, store_failure};
-use wiki_server::instant::iso_instant;
-use wiki_server::prelude::*;
-use wiki_server::store::StoreError;
-use wiki_server::store::model::history::{DiffHunk, HistoryPage, Revision, RevisionDiff};
-use wiki_server::store::model::locale::Locale;
-use wiki_server::store::model::version::Version;
+use wiki_tool_sdk::access::{AuthorizedReference, Doors, store_failure};
+use wiki_tool_sdk::instant::iso_instant;
+use wiki_tool_sdk::prelude::*;
+use wiki_tool_sdk::store::StoreError;
+use wiki_tool_sdk::store::model::history::{DiffHunk, HistoryPage, Revision, RevisionDiff};
+use wiki_tool_sdk::store::model::locale::Locale;
+use wiki_tool_sdk::store::model::version::Version;
 
 use self::output::{HistoryMode, HistoryOutput, RevisionOutput};
 use crate::seams::counted::counted;

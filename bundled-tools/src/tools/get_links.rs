@@ -17,12 +17,12 @@ use std::fmt::Write as _;
 
 use mcp_runtime::output::budget::budgeted;
 use mcp_runtime::output::guard::fragment;
-use wiki_server::access::{AuthorizedReference, Doors, store_failure};
-use wiki_server::prelude::*;
-use wiki_server::store::model::link::{BacklinkPage, LinkTarget};
-use wiki_server::store::model::search::WikiScope;
-use wiki_server::store::reference::DocumentReference;
-use wiki_server::store::rights::Right;
+use wiki_tool_sdk::access::{AuthorizedReference, Doors, store_failure};
+use wiki_tool_sdk::prelude::*;
+use wiki_tool_sdk::store::model::link::{BacklinkPage, LinkTarget};
+use wiki_tool_sdk::store::model::search::WikiScope;
+use wiki_tool_sdk::store::reference::DocumentReference;
+use wiki_tool_sdk::store::rights::Right;
 
 use self::output::{IncomingLinks, LinkedAttachment, LinksOutput, OutgoingLinks, page_slice};
 use crate::seams::counted::count;

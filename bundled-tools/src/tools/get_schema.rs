@@ -13,13 +13,13 @@ use std::fmt::Write as _;
 
 use mcp_runtime::output::guard::{fragment, strip_line_breaks};
 use mcp_runtime::output::result::budgeted_result;
-use wiki_server::access::{Doors, store_failure};
-use wiki_server::prelude::*;
-use wiki_server::store::model::class::{ClassDefinition, FieldDefinition, FieldType, NumberKind};
-use wiki_server::store::model::wiki::WikiId;
-use wiki_server::store::objects::query::SCAN_CEILING;
-use wiki_server::store::reference::DocumentReference;
-use wiki_server::store::rights::Right;
+use wiki_tool_sdk::access::{Doors, store_failure};
+use wiki_tool_sdk::prelude::*;
+use wiki_tool_sdk::store::model::class::{ClassDefinition, FieldDefinition, FieldType, NumberKind};
+use wiki_tool_sdk::store::model::wiki::WikiId;
+use wiki_tool_sdk::store::objects::query::SCAN_CEILING;
+use wiki_tool_sdk::store::reference::DocumentReference;
+use wiki_tool_sdk::store::rights::Right;
 
 use self::output::{ClassCount, ClassOutput, FieldOutput, SchemaOutput};
 
@@ -314,7 +314,7 @@ fn type_detail(field_type: &FieldType) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use wiki_server::store::model::rules::{FieldRules, Validation};
+    use wiki_tool_sdk::store::model::rules::{FieldRules, Validation};
 
     fn field(name: &str, pretty: Option<&str>, field_type: FieldType) -> FieldDefinition {
         FieldDefinition {

@@ -13,9 +13,9 @@ mod survey;
 
 use mcp_runtime::output::guard::fragment;
 use mcp_runtime::output::result::budgeted_result;
-use wiki_server::prelude::*;
-use wiki_server::store::reference::{DocumentReference, SpacePath};
-use wiki_server::time::OffsetDateTime;
+use wiki_tool_sdk::prelude::*;
+use wiki_tool_sdk::store::reference::{DocumentReference, SpacePath};
+use wiki_tool_sdk::time::OffsetDateTime;
 
 use crate::seams::one_line::one_line;
 use output::TreeOutput;
@@ -184,8 +184,8 @@ fn age(now: OffsetDateTime, then: OffsetDateTime) -> String {
 #[cfg(test)]
 mod tests {
     use time::macros::datetime;
-    use wiki_server::store::model::wiki::WikiId;
-    use wiki_server::time::Duration;
+    use wiki_tool_sdk::store::model::wiki::WikiId;
+    use wiki_tool_sdk::time::Duration;
 
     use super::*;
 

@@ -13,14 +13,14 @@ use std::fmt::Write as _;
 
 use mcp_runtime::output::guard::{fragment, strip_line_breaks};
 use mcp_runtime::output::result::budgeted_result;
-use wiki_server::instant::iso_instant;
-use wiki_server::prelude::*;
-use wiki_server::store::model::search::{
+use wiki_tool_sdk::instant::iso_instant;
+use wiki_tool_sdk::prelude::*;
+use wiki_tool_sdk::store::model::search::{
     SearchCandidate, SearchHit, SearchQuery, SearchResults, SearchSort,
 };
-use wiki_server::store::model::wiki::WikiId;
-use wiki_server::store::reference::SpacePath;
-use wiki_server::time::{Duration, OffsetDateTime};
+use wiki_tool_sdk::store::model::wiki::WikiId;
+use wiki_tool_sdk::store::reference::SpacePath;
+use wiki_tool_sdk::time::{Duration, OffsetDateTime};
 
 use self::hits::{SearchOutput, SearchOutputHit, shown_title};
 use self::range::{RangeError, parse_range};

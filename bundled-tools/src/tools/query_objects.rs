@@ -17,17 +17,17 @@ use std::fmt::Write as _;
 use mcp_runtime::output::guard::{fragment, strip_line_breaks};
 use mcp_runtime::output::lines::{normalize_line_endings, split_lines};
 use mcp_runtime::output::result::budgeted_result;
-use wiki_server::access::{Doors, store_failure};
-use wiki_server::instant::iso_instant;
-use wiki_server::prelude::*;
-use wiki_server::store::InvalidInput;
-use wiki_server::store::StoreError;
-use wiki_server::store::model::class::{ClassDefinition, FieldType};
-use wiki_server::store::model::object::{FieldValue, ObjectHit, ObjectRecord};
-use wiki_server::store::objects::query::{
+use wiki_tool_sdk::access::{Doors, store_failure};
+use wiki_tool_sdk::instant::iso_instant;
+use wiki_tool_sdk::prelude::*;
+use wiki_tool_sdk::store::InvalidInput;
+use wiki_tool_sdk::store::StoreError;
+use wiki_tool_sdk::store::model::class::{ClassDefinition, FieldType};
+use wiki_tool_sdk::store::model::object::{FieldValue, ObjectHit, ObjectRecord};
+use wiki_tool_sdk::store::objects::query::{
     FieldFilter, MAX_FILTERS, ObjectQuery, SCAN_CEILING, SortOrder, check_query,
 };
-use wiki_server::store::rights::Right;
+use wiki_tool_sdk::store::rights::Right;
 
 use self::output::{ObjectsOutput, object_output};
 use super::get_schema::{Described, read_class};

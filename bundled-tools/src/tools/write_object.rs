@@ -11,15 +11,15 @@
 use std::collections::BTreeMap;
 
 use mcp_runtime::output::guard::fragment;
-use wiki_server::access::store_failure;
-use wiki_server::access::write::reserved::refuse_sensitive_class;
-use wiki_server::prelude::*;
-use wiki_server::store::model::class::{ClassDefinition, FieldType};
-use wiki_server::store::model::document::SaveOutcome;
-use wiki_server::store::model::object::ObjectRecord;
-use wiki_server::store::reference::DocumentReference;
-use wiki_server::store::rights::Right;
-use wiki_server::store::{InvalidInput, StoreError};
+use wiki_tool_sdk::access::store_failure;
+use wiki_tool_sdk::access::write::reserved::refuse_sensitive_class;
+use wiki_tool_sdk::prelude::*;
+use wiki_tool_sdk::store::model::class::{ClassDefinition, FieldType};
+use wiki_tool_sdk::store::model::document::SaveOutcome;
+use wiki_tool_sdk::store::model::object::ObjectRecord;
+use wiki_tool_sdk::store::reference::DocumentReference;
+use wiki_tool_sdk::store::rights::Right;
+use wiki_tool_sdk::store::{InvalidInput, StoreError};
 
 use crate::seams::history::version_argument;
 use crate::seams::urls::review_line;

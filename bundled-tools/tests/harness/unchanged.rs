@@ -5,13 +5,13 @@
 //! identical after.
 
 use serde_json::Value;
-use wiki_server::store::model::attachment::AttachmentInfo;
-use wiki_server::store::model::class::ClassDefinition;
-use wiki_server::store::model::document::{Document, DocumentLocales};
-use wiki_server::store::model::object::ObjectRecord;
-use wiki_server::store::model::trash::TrashEntry;
-use wiki_server::store::model::wiki::WikiId;
-use wiki_server::store::reference::DocumentReference;
+use wiki_tool_sdk::store::model::attachment::AttachmentInfo;
+use wiki_tool_sdk::store::model::class::ClassDefinition;
+use wiki_tool_sdk::store::model::document::{Document, DocumentLocales};
+use wiki_tool_sdk::store::model::object::ObjectRecord;
+use wiki_tool_sdk::store::model::trash::TrashEntry;
+use wiki_tool_sdk::store::model::wiki::WikiId;
+use wiki_tool_sdk::store::reference::DocumentReference;
 
 use super::{Farm, GUEST, ok, reference, wiki};
 

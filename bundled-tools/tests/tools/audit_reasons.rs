@@ -5,8 +5,8 @@
 use mcp_runtime::audit::Outcome;
 use mcp_runtime::reason::ErrorKind;
 use serde_json::{Value, json};
-use wiki_server::store::model::document::DocumentSave;
 use wiki_server::testing::farm_test;
+use wiki_tool_sdk::store::model::document::DocumentSave;
 
 use crate::harness::{Farm, ok, reference};
 

@@ -6,11 +6,11 @@
 //! inherits it.
 
 use serde_json::{Value, json};
-use wiki_server::store::model::class::FieldType;
-use wiki_server::store::model::document::{DocumentSave, Expected};
-use wiki_server::store::model::object::{ClassChange, FieldChange, ObjectWrite};
-use wiki_server::store::rights::{Effect, Right, RightRule, RightScope, Subject};
 use wiki_server::testing::farm_test;
+use wiki_tool_sdk::store::model::class::FieldType;
+use wiki_tool_sdk::store::model::document::{DocumentSave, Expected};
+use wiki_tool_sdk::store::model::object::{ClassChange, FieldChange, ObjectWrite};
+use wiki_tool_sdk::store::rights::{Effect, Right, RightRule, RightScope, Subject};
 
 use crate::harness::{Farm, GUEST, ok, reference, text, wiki};
 
@@ -35,7 +35,7 @@ fn farm() -> Farm {
     ok(farm.store.set_right(&RightRule {
         scope: RightScope::Space {
             wiki: wiki("main"),
-            space: ok(wiki_server::store::reference::SpacePath::parse("Vault")),
+            space: ok(wiki_tool_sdk::store::reference::SpacePath::parse("Vault")),
         },
         subject: Subject::User(ADMIN.to_owned()),
         right: Right::View,

@@ -1,12 +1,12 @@
 //! A contributed write tool, written as a third party would write one: outside bundled-tools'
-//! source, with `wiki_server::prelude::*` and the public write door alone. The door, not the
+//! source, with `wiki_tool_sdk::prelude::*` and the public write door alone. The door, not the
 //! tool, keeps it from the server's configuration and from pages its caller cannot view, and
 //! records what it saves as the caller with an `[AI] ` comment.
 
 use serde_json::json;
-use wiki_server::prelude::*;
-use wiki_server::store::model::document::Document;
 use wiki_server::testing::farm_test;
+use wiki_tool_sdk::prelude::*;
+use wiki_tool_sdk::store::model::document::Document;
 
 use crate::harness::unchanged::Says::Exactly;
 use crate::harness::{Farm, ok, reference, text};

@@ -3,8 +3,8 @@
 //! refusal is checked against the store: nothing was written.
 
 use serde_json::{Value, json};
-use wiki_server::store::model::wiki::WikiId;
 use wiki_server::testing::farm_test;
+use wiki_tool_sdk::store::model::wiki::WikiId;
 
 use crate::harness::unchanged::Says::{Contains, Exactly};
 use crate::harness::{Farm, ok, reference};

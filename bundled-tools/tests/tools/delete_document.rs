@@ -3,8 +3,8 @@
 //! and restoring from the bin as the admin command does.
 
 use serde_json::{Value, json};
-use wiki_server::store::model::document::DocumentSave;
 use wiki_server::testing::farm_test;
+use wiki_tool_sdk::store::model::document::DocumentSave;
 
 use crate::harness::text;
 use crate::harness::unchanged::Says::{Contains, Exactly, StartsWith};

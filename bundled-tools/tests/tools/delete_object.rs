@@ -2,9 +2,9 @@
 //! numbers, base_version always required, a missing object, sensitive classes, who may delete.
 
 use serde_json::{Value, json};
-use wiki_server::store::model::document::Expected;
-use wiki_server::store::model::object::ObjectWrite;
 use wiki_server::testing::farm_test;
+use wiki_tool_sdk::store::model::document::Expected;
+use wiki_tool_sdk::store::model::object::ObjectWrite;
 
 use crate::harness::unchanged::Says::{Contains, EndsWith, Exactly};
 use crate::harness::{Farm, TASK_CLASS, ok, reference};

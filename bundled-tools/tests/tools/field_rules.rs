@@ -4,8 +4,8 @@
 //! breaks the pattern, naming the field, the pattern and the class author's message.
 
 use serde_json::{Value, json};
-use wiki_server::store::model::object::FieldValue;
 use wiki_server::testing::farm_test;
+use wiki_tool_sdk::store::model::object::FieldValue;
 
 use crate::harness::{Farm, ok};
 use crate::write_attachment::version;

@@ -4,9 +4,9 @@
 use rmcp::model::ContentBlock;
 use serde_json::{Value, json};
 use wiki_server::ServerSettings;
-use wiki_server::store::model::attachment::AttachmentWrite;
-use wiki_server::store::model::document::Expected;
 use wiki_server::testing::farm_test;
+use wiki_tool_sdk::store::model::attachment::AttachmentWrite;
+use wiki_tool_sdk::store::model::document::Expected;
 
 use crate::harness::{Farm, GUEST, PNG, ok, reference};
 

@@ -2,11 +2,11 @@
 
 use serde_json::{Value, json};
 use wiki_server::ServerSettings;
-use wiki_server::store::model::attachment::AttachmentWrite;
-use wiki_server::store::model::document::{DocumentSave, Expected};
-use wiki_server::store::model::mcp_config::SpaceFilterMode;
-use wiki_server::store::rights::{Effect, Right, RightRule, RightScope, Subject};
 use wiki_server::testing::farm_test;
+use wiki_tool_sdk::store::model::attachment::AttachmentWrite;
+use wiki_tool_sdk::store::model::document::{DocumentSave, Expected};
+use wiki_tool_sdk::store::model::mcp_config::SpaceFilterMode;
+use wiki_tool_sdk::store::rights::{Effect, Right, RightRule, RightScope, Subject};
 
 use crate::harness::{Farm, GUEST, assert_text, error, ok, reference, text, unsigned, wiki};
 
@@ -123,7 +123,7 @@ async fn a_missing_document_suggests_a_visible_space_home_only() {
     ok(farm.store.set_right(&RightRule {
         scope: RightScope::Space {
             wiki: wiki("main"),
-            space: ok(wiki_server::store::reference::SpacePath::parse(
+            space: ok(wiki_tool_sdk::store::reference::SpacePath::parse(
                 "Help.Nested",
             )),
         },

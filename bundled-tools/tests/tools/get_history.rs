@@ -3,10 +3,10 @@
 
 use serde_json::{Value, json};
 use wiki_server::ServerSettings;
-use wiki_server::store::model::attachment::{AttachmentDelete, AttachmentWrite};
-use wiki_server::store::model::document::{DocumentSave, Expected};
-use wiki_server::store::model::object::ObjectWrite;
 use wiki_server::testing::farm_test;
+use wiki_tool_sdk::store::model::attachment::{AttachmentDelete, AttachmentWrite};
+use wiki_tool_sdk::store::model::document::{DocumentSave, Expected};
+use wiki_tool_sdk::store::model::object::ObjectWrite;
 
 use crate::harness::{Farm, TASK_CLASS, assert_text, error, ok, reference, text, unsigned};
 

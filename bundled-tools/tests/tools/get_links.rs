@@ -3,8 +3,8 @@
 //! authored, paging, refused combinations, reach.
 
 use serde_json::{Value, json};
-use wiki_server::store::model::document::DocumentSave;
 use wiki_server::testing::farm_test;
+use wiki_tool_sdk::store::model::document::DocumentSave;
 
 use crate::harness::{Farm, GUEST, ok, reference};
 

@@ -2,10 +2,10 @@
 //! upper bounds), field lines, disabled fields, missing classes, forged labels, reach.
 
 use serde_json::{Value, json};
-use wiki_server::store::model::class::{FieldType, NumberKind};
-use wiki_server::store::model::document::Expected;
-use wiki_server::store::model::object::{ClassChange, FieldChange};
 use wiki_server::testing::farm_test;
+use wiki_tool_sdk::store::model::class::{FieldType, NumberKind};
+use wiki_tool_sdk::store::model::document::Expected;
+use wiki_tool_sdk::store::model::object::{ClassChange, FieldChange};
 
 use crate::harness::{Farm, GUEST, TASK_CLASS, ok, reference};
 
@@ -60,7 +60,7 @@ async fn a_class_whose_document_is_denied_is_left_out_of_the_catalog() {
     add(&farm, "Secret.PlanClass", "goal", FieldType::String, None);
     ok(farm
         .store
-        .write_object(&wiki_server::store::model::object::ObjectWrite {
+        .write_object(&wiki_tool_sdk::store::model::object::ObjectWrite {
             reference: reference("Secret.Plans"),
             class: "Secret.PlanClass".to_owned(),
             number: None,

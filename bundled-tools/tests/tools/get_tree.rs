@@ -5,15 +5,15 @@
 //! root whose home page is denied opening through those pages only).
 
 use serde_json::{Value, json};
-use wiki_server::store::model::attachment::AttachmentWrite;
-use wiki_server::store::model::class::FieldType;
-use wiki_server::store::model::document::{DocumentSave, Expected};
-use wiki_server::store::model::mcp_config::SpaceFilterMode;
-use wiki_server::store::model::object::{ClassChange, FieldChange, ObjectWrite};
-use wiki_server::store::model::wiki::WikiId;
-use wiki_server::store::reference::SpacePath;
-use wiki_server::store::rights::{Effect, Right, RightRule, RightScope, Subject};
 use wiki_server::testing::farm_test;
+use wiki_tool_sdk::store::model::attachment::AttachmentWrite;
+use wiki_tool_sdk::store::model::class::FieldType;
+use wiki_tool_sdk::store::model::document::{DocumentSave, Expected};
+use wiki_tool_sdk::store::model::mcp_config::SpaceFilterMode;
+use wiki_tool_sdk::store::model::object::{ClassChange, FieldChange, ObjectWrite};
+use wiki_tool_sdk::store::model::wiki::WikiId;
+use wiki_tool_sdk::store::reference::SpacePath;
+use wiki_tool_sdk::store::rights::{Effect, Right, RightRule, RightScope, Subject};
 
 use crate::harness::{Farm, GUEST, assert_text, ok, reference};
 

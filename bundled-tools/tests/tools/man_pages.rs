@@ -104,8 +104,8 @@ async fn the_catalog_shows_each_category_once() {
     assert_eq!(folded.len(), headings.len(), "{catalog}");
     for heading in &headings {
         assert!(
-            *heading == "Reference" || wiki_server::categories::ALL.contains(heading),
-            "{heading:?} is not one of wiki_server::categories:\n{catalog}"
+            *heading == "Reference" || wiki_tool_sdk::categories::ALL.contains(heading),
+            "{heading:?} is not one of wiki_tool_sdk::categories:\n{catalog}"
         );
     }
     for category in [

@@ -3,9 +3,9 @@
 //! pages leave no countable trace, space filter, reach, hidden pages, FTS syntax, forged titles).
 
 use serde_json::{Value, json};
-use wiki_server::store::model::document::DocumentSave;
-use wiki_server::store::model::mcp_config::SpaceFilterMode;
 use wiki_server::testing::farm_test;
+use wiki_tool_sdk::store::model::document::DocumentSave;
+use wiki_tool_sdk::store::model::mcp_config::SpaceFilterMode;
 
 use crate::harness::{Farm, GUEST, assert_text, ok, reference};
 
@@ -359,7 +359,7 @@ async fn wiki_scope_needs_reach_and_all_spans_the_farm() {
 
 #[farm_test]
 async fn a_wiki_the_caller_may_not_view_answers_as_an_unknown_one() {
-    use wiki_server::store::model::rights::{Effect, Right, RightRule, RightScope, Subject};
+    use wiki_tool_sdk::store::model::rights::{Effect, Right, RightRule, RightScope, Subject};
     let farm = Farm::new();
     ok(farm.store.set_right(&RightRule {
         scope: RightScope::Wiki(crate::harness::wiki("sub")),

@@ -2,9 +2,9 @@
 //! rows only, masked passwords, the document inventory, refusals, forged values, reach.
 
 use serde_json::{Value, json};
-use wiki_server::store::model::document::Expected;
-use wiki_server::store::model::object::ObjectWrite;
 use wiki_server::testing::farm_test;
+use wiki_tool_sdk::store::model::document::Expected;
+use wiki_tool_sdk::store::model::object::ObjectWrite;
 
 use crate::harness::{Farm, GUEST, TASK_CLASS, ok, reference};
 
@@ -343,8 +343,8 @@ async fn other_wikis_need_reach() {
 /// its lines ran together.
 #[farm_test]
 async fn one_objects_full_values_read_back_whole_and_lines_stay_apart() {
-    use wiki_server::store::model::class::FieldType;
-    use wiki_server::store::model::object::{ClassChange, FieldChange};
+    use wiki_tool_sdk::store::model::class::FieldType;
+    use wiki_tool_sdk::store::model::object::{ClassChange, FieldChange};
     let farm = Farm::new();
     ok(farm.store.change_class(&ClassChange {
         class_document: reference(TASK_CLASS),

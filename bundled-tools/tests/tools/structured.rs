@@ -10,8 +10,8 @@ use wiki_server::testing::farm_test;
 
 use serde_json::{Value, json};
 
-use wiki_server::store::model::wiki::WikiId;
-use wiki_server::store::rights::{Effect, Right, RightRule, RightScope, Subject};
+use wiki_tool_sdk::store::model::wiki::WikiId;
+use wiki_tool_sdk::store::rights::{Effect, Right, RightRule, RightScope, Subject};
 
 use crate::harness::{Farm, GUEST, TASK_CLASS, ok, reference};
 

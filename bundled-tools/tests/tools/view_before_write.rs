@@ -6,9 +6,9 @@
 //! space is refused the same way.
 
 use serde_json::{Value, json};
-use wiki_server::store::model::document::DocumentSave;
-use wiki_server::store::rights::{Effect, Right, RightRule, RightScope, Subject};
 use wiki_server::testing::farm_test;
+use wiki_tool_sdk::store::model::document::DocumentSave;
+use wiki_tool_sdk::store::rights::{Effect, Right, RightRule, RightScope, Subject};
 
 use crate::harness::unchanged::Says::Exactly;
 use crate::harness::{Farm, TASK_CLASS, ok, reference};
@@ -34,7 +34,7 @@ fn farm() -> Farm {
         config.enabled_tools = WRITE_TOOLS.iter().map(|id| (*id).to_owned()).collect();
     });
     ok(farm.store.set_right(&RightRule {
-        scope: RightScope::Wiki(wiki_server::store::model::wiki::WikiId::main()),
+        scope: RightScope::Wiki(wiki_tool_sdk::store::model::wiki::WikiId::main()),
         subject: Subject::User("alice".to_owned()),
         right: Right::Delete,
         effect: Effect::Allow,
@@ -45,13 +45,13 @@ fn farm() -> Farm {
         .version;
     ok(farm
         .store
-        .write_attachment(&wiki_server::store::model::attachment::AttachmentWrite {
+        .write_attachment(&wiki_tool_sdk::store::model::attachment::AttachmentWrite {
             reference: plans,
             name: "plan.txt".to_owned(),
             content: b"attack at dawn\n".to_vec(),
             author: "bob".to_owned(),
             comment: "plan".to_owned(),
-            expected: wiki_server::store::model::document::Expected::Version(version),
+            expected: wiki_tool_sdk::store::model::document::Expected::Version(version),
         }));
     farm
 }

@@ -4,8 +4,8 @@
 
 use serde_json::{Value, json};
 use wiki_server::ServerSettings;
-use wiki_server::store::model::version::Version;
 use wiki_server::testing::farm_test;
+use wiki_tool_sdk::store::model::version::Version;
 
 use crate::harness::unchanged::Says::{Contains, EndsWith, Exactly, StartsWith};
 use crate::harness::{Farm, ok, reference, unsigned};

@@ -5,9 +5,9 @@
 
 use serde_json::{Value, json};
 use wiki_server::ServerSettings;
-use wiki_server::store::model::document::{Document, DocumentSave};
-use wiki_server::store::model::locale::Locale;
 use wiki_server::testing::farm_test;
+use wiki_tool_sdk::store::model::document::{Document, DocumentSave};
+use wiki_tool_sdk::store::model::locale::Locale;
 
 use crate::harness::unchanged::Says::{Contains, Exactly, StartsWith};
 use crate::harness::{Farm, locale, ok, reference, text, unsigned};

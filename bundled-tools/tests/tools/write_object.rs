@@ -3,10 +3,10 @@
 //! checked against the store: nothing was written.
 
 use serde_json::{Value, json};
-use wiki_server::store::model::class::FieldType;
-use wiki_server::store::model::document::Expected;
-use wiki_server::store::model::object::{ClassChange, FieldChange, FieldValue, ObjectRecord};
 use wiki_server::testing::farm_test;
+use wiki_tool_sdk::store::model::class::FieldType;
+use wiki_tool_sdk::store::model::document::Expected;
+use wiki_tool_sdk::store::model::object::{ClassChange, FieldChange, FieldValue, ObjectRecord};
 
 use crate::harness::unchanged::Says::{Contains, EndsWith, Exactly, StartsWith};
 use crate::harness::{Farm, TASK_CLASS, ok, reference};

@@ -3,9 +3,9 @@
 //! attribute refusals, sensitive classes, and who may write. Refusals are checked in the store.
 
 use serde_json::{Value, json};
-use wiki_server::store::model::class::{ClassDefinition, FieldType, NumberKind};
-use wiki_server::store::model::object::FieldValue;
 use wiki_server::testing::farm_test;
+use wiki_tool_sdk::store::model::class::{ClassDefinition, FieldType, NumberKind};
+use wiki_tool_sdk::store::model::object::FieldValue;
 
 use crate::harness::unchanged::Says::{Contains, EndsWith, Exactly};
 use crate::harness::{Farm, TASK_CLASS, ok, reference};

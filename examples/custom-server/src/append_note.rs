@@ -7,7 +7,7 @@
 //! appended to, so a concurrent edit is never overwritten.
 
 use mcp_runtime::output::guard::fragment;
-use wiki_server::prelude::*;
+use wiki_tool_sdk::prelude::*;
 
 /// The longest note, in characters.
 const MAX_NOTE_CHARS: usize = 1000;

@@ -1,5 +1,5 @@
 //! The tools of the `custom-server` example, written as any wiki tool crate writes them
-//! (`use wiki_server::prelude::*;`) and registered by being linked:
+//! (`use wiki_tool_sdk::prelude::*;`) and registered by being linked:
 //!
 //! - [`page_stats`] reads a document through the doors (`ctx.doors()?.authorize(..)`, then
 //!   `read_document`) and counts its words, lines and headings;

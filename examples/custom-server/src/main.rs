@@ -9,5 +9,5 @@ use std::process::ExitCode;
 use custom_server as _;
 
 fn main() -> ExitCode {
-    wiki_mcp::main()
+    wiki_mcp_cli::main()
 }

@@ -1,7 +1,7 @@
 //! `page_stats`: the counts of one document's source, read through the doors.
 
 use mcp_runtime::output::guard::fragment;
-use wiki_server::prelude::*;
+use wiki_tool_sdk::prelude::*;
 
 /// Count the words, lines and Markdown headings of a document.
 ///

@@ -4,11 +4,11 @@
 
 use custom_server as _;
 use serde_json::json;
-use wiki_mcp::farm::{Content, seed};
-use wiki_server::store::model::wiki::WikiId;
-use wiki_server::store::reference::DocumentReference;
-use wiki_server::store::rights::Right;
+use wiki_mcp_cli::farm::{Content, seed};
 use wiki_server::testing::TestFarm;
+use wiki_tool_sdk::store::model::wiki::WikiId;
+use wiki_tool_sdk::store::reference::DocumentReference;
+use wiki_tool_sdk::store::rights::Right;
 
 fn demo() -> TestFarm {
     let farm = TestFarm::seeded(|store| seed(store, Content::Demo));

@@ -9,9 +9,9 @@
 
 use std::collections::HashMap;
 
-use wiki_server::store::Store;
-use wiki_server::store::model::document::Document;
-use wiki_server::store::model::vector::{StaleRow, VectorEntry, VectorIndex, VectorRow};
+use wiki_tool_sdk::store::Store;
+use wiki_tool_sdk::store::model::document::Document;
+use wiki_tool_sdk::store::model::vector::{StaleRow, VectorEntry, VectorIndex, VectorRow};
 
 use super::matrix::Matrices;
 use crate::{Chunker, Embedder, Error, Result};

@@ -25,12 +25,12 @@ use std::ops::Range;
 use std::sync::{Arc, Mutex, MutexGuard, RwLock};
 use std::time::{Duration, Instant};
 
-use wiki_server::store::Store;
-use wiki_server::store::model::document::Document;
-use wiki_server::store::model::locale::Locale;
-use wiki_server::store::model::vector::{ScannedVector, VectorEntry};
-use wiki_server::store::model::wiki::WikiId;
-use wiki_server::store::reference::DocumentReference;
+use wiki_tool_sdk::store::Store;
+use wiki_tool_sdk::store::model::document::Document;
+use wiki_tool_sdk::store::model::locale::Locale;
+use wiki_tool_sdk::store::model::vector::{ScannedVector, VectorEntry};
+use wiki_tool_sdk::store::model::wiki::WikiId;
+use wiki_tool_sdk::store::reference::DocumentReference;
 
 use crate::Result;
 use crate::index::SemanticIndex;

@@ -1,6 +1,6 @@
 //! The semantic index of a farm: each wiki's document rows cut into chunks ([`Chunker`]),
 //! embedded ([`Embedder`]) and kept through the store's backend-neutral
-//! [`VectorStore`](wiki_server::store::VectorStore), so it lives on every backend the store has.
+//! [`VectorStore`](wiki_tool_sdk::store::VectorStore), so it lives on every backend the store has.
 //!
 //! Incremental by construction: the store says which rows changed since their vectors were
 //! computed ([`VectorStore::vector_backlog`]: missing, or of another version), and indexing a
@@ -19,10 +19,10 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use wiki_server::store::Store;
-use wiki_server::store::model::vector::VectorIndex;
-use wiki_server::store::model::wiki::WikiId;
-use wiki_server::store::reference::DocumentReference;
+use wiki_tool_sdk::store::Store;
+use wiki_tool_sdk::store::model::vector::VectorIndex;
+use wiki_tool_sdk::store::model::wiki::WikiId;
+use wiki_tool_sdk::store::reference::DocumentReference;
 
 use crate::{Chunker, Embedder, ModelDir, ModelPackage, Result};
 

@@ -5,11 +5,11 @@
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, HashMap};
 
-use wiki_server::store::Store;
-use wiki_server::store::model::locale::Locale;
-use wiki_server::store::model::vector::ScannedVector;
-use wiki_server::store::model::wiki::WikiId;
-use wiki_server::store::reference::DocumentReference;
+use wiki_tool_sdk::store::Store;
+use wiki_tool_sdk::store::model::locale::Locale;
+use wiki_tool_sdk::store::model::vector::ScannedVector;
+use wiki_tool_sdk::store::model::wiki::WikiId;
+use wiki_tool_sdk::store::reference::DocumentReference;
 
 use crate::Result;
 use crate::index::SemanticIndex;

@@ -1,7 +1,7 @@
 //! `list_collections` (facts §1.14): the collection ids the caller may pass to
 //! search_collections.
 
-use wiki_server::prelude::*;
+use wiki_tool_sdk::prelude::*;
 
 use super::scope::offered;
 

@@ -8,7 +8,7 @@
 
 use std::collections::BTreeMap;
 
-use wiki_server::prelude::*;
+use wiki_tool_sdk::prelude::*;
 
 use crate::collections::{self, Collection};
 

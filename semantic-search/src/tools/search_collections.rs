@@ -13,8 +13,8 @@ use std::fmt::Write as _;
 
 use mcp_runtime::output::guard::strip_line_breaks;
 use mcp_runtime::output::result::budgeted_result;
-use wiki_server::prelude::*;
-use wiki_server::store::model::search::{SearchQuery, WikiScope, WordMatch};
+use wiki_tool_sdk::prelude::*;
+use wiki_tool_sdk::store::model::search::{SearchQuery, WikiScope, WordMatch};
 
 use super::scope::{Scope, offered, scope};
 use crate::SemanticService;

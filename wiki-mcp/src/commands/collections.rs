@@ -6,9 +6,9 @@ use anyhow::Result;
 use semantic_search::collections;
 use wiki_store::Store;
 
-use wiki_mcp::clap::{self, FromArgMatches, Subcommand};
-use wiki_mcp::extension::{Extension, Farm, existing_wiki, main_first};
-use wiki_mcp::farm::ADMIN_USER;
+use wiki_mcp_cli::clap::{self, FromArgMatches, Subcommand};
+use wiki_mcp_cli::extension::{Extension, Farm, existing_wiki, main_first};
+use wiki_mcp_cli::farm::ADMIN_USER;
 
 #[derive(Debug, Subcommand)]
 enum Command {
@@ -39,7 +39,7 @@ enum Command {
     },
 }
 
-/// `wiki-mcp collections`, for [`wiki_mcp::main_with`].
+/// `wiki-mcp collections`, for [`wiki_mcp_cli::main_with`].
 pub(crate) const EXTENSION: Extension = Extension {
     command: || {
         Command::augment_subcommands(clap::Command::new("collections"))

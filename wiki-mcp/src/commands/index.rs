@@ -21,8 +21,8 @@ use semantic_search::{INDEXER_LEASE, INDEXER_LEASE_TTL, REBUILD_ROWS, SemanticIn
 use wiki_store::Store;
 use wiki_store::model::wiki::WikiId;
 
-use wiki_mcp::clap::{self, FromArgMatches, Subcommand};
-use wiki_mcp::extension::{Extension, Farm, existing_wiki, main_first};
+use wiki_mcp_cli::clap::{self, FromArgMatches, Subcommand};
+use wiki_mcp_cli::extension::{Extension, Farm, existing_wiki, main_first};
 
 #[derive(Debug, Subcommand)]
 enum Command {
@@ -46,7 +46,7 @@ enum Command {
     },
 }
 
-/// `wiki-mcp index`, for [`wiki_mcp::main_with`].
+/// `wiki-mcp index`, for [`wiki_mcp_cli::main_with`].
 pub(crate) const EXTENSION: Extension = Extension {
     command: || {
         Command::augment_subcommands(clap::Command::new("index"))

@@ -8,8 +8,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use anyhow::{Result, anyhow};
 use semantic_search::{Installed, Installer, MODEL_DIR_ENV, ModelDir, Progress, model_package};
 
-use wiki_mcp::clap::{self, FromArgMatches, Subcommand};
-use wiki_mcp::extension::{Extension, Farm};
+use wiki_mcp_cli::clap::{self, FromArgMatches, Subcommand};
+use wiki_mcp_cli::extension::{Extension, Farm};
 
 #[derive(Debug, Subcommand)]
 enum Command {
@@ -32,7 +32,7 @@ struct InstallArgs {
     index_url: Option<String>,
 }
 
-/// `wiki-mcp models`, for [`wiki_mcp::main_with`].
+/// `wiki-mcp models`, for [`wiki_mcp_cli::main_with`].
 pub(crate) const EXTENSION: Extension = Extension {
     command: || {
         Command::augment_subcommands(clap::Command::new("models"))

@@ -26,7 +26,7 @@ use parking_lot::Mutex;
 use time::OffsetDateTime;
 use wiki_store::model::admin::{AuditCall, AuditRetention};
 
-use crate::context::WikiContext;
+use wiki_tool_sdk::WikiContext;
 
 /// Calls of this process kept in memory.
 pub const RECENT_CALLS: usize = 1000;

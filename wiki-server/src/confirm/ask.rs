@@ -11,9 +11,10 @@ use mcp_runtime::elicit::{
 use mcp_runtime::prelude::ToolError;
 use wiki_store::Store;
 
-use super::Proposal;
+use wiki_tool_sdk::confirm::{Asked, Confirm, Proposal};
+
 use super::state::{Binding, StateRefusal, StateSeal, arguments_digest, redeem};
-use crate::links::LinkKey;
+use wiki_tool_sdk::links::LinkKey;
 
 /// The key of the one input request a confirmation asks.
 const QUESTION_KEY: &str = "confirm_write";
@@ -91,55 +92,55 @@ impl Confirmation {
             asked: AtomicUsize::new(0),
         })
     }
+}
 
-    /// Asks the person whether `proposal` may happen to the target whose version was read as
-    /// `base` (`new` for a row to be created): `Ok` to write, or the refusal to answer with,
-    /// nothing written.
-    ///
-    /// One yes covers the whole call: the person approved this tool with these arguments, and
-    /// the question describes the writes the tool announced
-    /// ([`crate::access::write::WriteDoor::announce`]), or its first write when it announced
-    /// none. A tool that writes twice therefore never has its second write refused after the
-    /// first landed (on 2026-07-28 the answer and its state are single-use, bound to the first
-    /// question's targets, and could not cover a second one).
-    pub(crate) async fn ask(&self, proposal: &Proposal, base: &str) -> Result<(), ToolError> {
-        if self.confirmed.load(Ordering::Acquire) {
-            let asked = self.asked.fetch_add(1, Ordering::AcqRel) + 1;
-            if asked > self.covered.load(Ordering::Acquire) {
-                tracing::warn!(
-                    tool = self.tool,
-                    writes = asked,
-                    "a write ran on a confirmation whose question did not describe it; the \
-                     tool should announce its writes first (WriteDoor::announce)"
-                );
+impl Confirm for Confirmation {
+    /// One yes covers the whole call (see [`Confirm`]). A tool that writes twice therefore
+    /// never has its second write refused after the first landed (on 2026-07-28 the answer and
+    /// its state are single-use, bound to the first question's targets, and could not cover a
+    /// second one).
+    fn ask<'a>(&'a self, proposal: &'a Proposal, base: &'a str) -> Asked<'a> {
+        Box::pin(async move {
+            if self.confirmed.load(Ordering::Acquire) {
+                let asked = self.asked.fetch_add(1, Ordering::AcqRel) + 1;
+                if asked > self.covered.load(Ordering::Acquire) {
+                    tracing::warn!(
+                        tool = self.tool,
+                        writes = asked,
+                        "a write ran on a confirmation whose question did not describe it; the \
+                         tool should announce its writes first (WriteDoor::announce)"
+                    );
+                }
+                return Ok(());
             }
-            return Ok(());
-        }
-        self.ask_covering(proposal, base, proposal.writes()).await?;
-        // This write is the first the question covered.
-        self.asked.fetch_add(1, Ordering::AcqRel);
-        Ok(())
+            self.ask_covering(proposal, base, proposal.writes()).await?;
+            // This write is the first the question covered.
+            self.asked.fetch_add(1, Ordering::AcqRel);
+            Ok(())
+        })
     }
 
-    /// Asks about `proposal`, which describes the next `writes` writes of the call; a yes
-    /// covers them (and, as [`Confirmation::ask`] says, the rest of the call).
-    pub(crate) async fn ask_covering(
-        &self,
-        proposal: &Proposal,
-        base: &str,
+    fn ask_covering<'a>(
+        &'a self,
+        proposal: &'a Proposal,
+        base: &'a str,
         writes: usize,
-    ) -> Result<(), ToolError> {
-        if self.confirmed.load(Ordering::Acquire) {
-            return Ok(());
-        }
-        self.ask_person(proposal, base).await?;
-        self.covered.store(writes, Ordering::Release);
-        self.asked.store(0, Ordering::Release);
-        self.confirmed.store(true, Ordering::Release);
-        Ok(())
+    ) -> Asked<'a> {
+        Box::pin(async move {
+            if self.confirmed.load(Ordering::Acquire) {
+                return Ok(());
+            }
+            self.ask_person(proposal, base).await?;
+            self.covered.store(writes, Ordering::Release);
+            self.asked.store(0, Ordering::Release);
+            self.confirmed.store(true, Ordering::Release);
+            Ok(())
+        })
     }
+}
 
-    /// [`Confirmation::ask`] for the call's first write.
+impl Confirmation {
+    /// [`Confirm::ask`] for the call's first write.
     async fn ask_person(&self, proposal: &Proposal, base: &str) -> Result<(), ToolError> {
         let question = proposal.question(self.tool, &self.wiki);
         match &self.elicitation {
@@ -276,9 +277,9 @@ impl Confirmation {
 fn lifetime(ttl: Duration) -> String {
     let seconds = ttl.as_secs().max(1);
     if seconds.is_multiple_of(60) {
-        super::question::plural((seconds / 60) as usize, "minute", "minutes")
+        wiki_tool_sdk::confirm::question::plural((seconds / 60) as usize, "minute", "minutes")
     } else {
-        super::question::plural(seconds as usize, "second", "seconds")
+        wiki_tool_sdk::confirm::question::plural(seconds as usize, "second", "seconds")
     }
 }
 

@@ -3,7 +3,7 @@
 //!
 //! **When**: the tool is declared `#[mcp_tool(write, confirm)]` (the bundled deletes), or the
 //! wiki's configuration says `confirm_writes=true` (every write of every tool, bundled or
-//! contributed). It is asked from the write door ([`crate::access::write`]), which every write
+//! contributed). It is asked from the write door ([`wiki_tool_sdk::access::write`]), which every write
 //! passes through and which knows the target row, its version and the size of the change, so a
 //! contributed write tool is confirmed without a line of its own.
 //!
@@ -26,7 +26,6 @@
 //! audit `unconfirmed`.
 
 mod ask;
-pub(crate) mod question;
 pub(crate) mod state;
 
 pub use state::STATE_TTL;
@@ -53,4 +52,3 @@ pub const CONFIRM_WHEN_ASKABLE_NOTE: &str = "When your client supports elicitati
      not retry the same change unless they ask for it. A client that cannot ask (no \
      elicitation capability, or HTTP on a protocol before 2026-07-28) runs it without asking: \
      this wiki does not require confirmation (its confirm_writes setting is false).";
-pub use question::Proposal;

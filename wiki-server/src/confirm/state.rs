@@ -18,7 +18,7 @@ use serde_json::Value;
 use sha2::{Digest as _, Sha256};
 use wiki_store::{SecretStore, StoreError};
 
-use crate::links::LinkKey;
+use wiki_tool_sdk::links::LinkKey;
 
 /// How long a person has to answer (and the client to retry) before the state expires, unless
 /// the server's settings say otherwise ([`crate::ServerSettings::confirmation_ttl`]).

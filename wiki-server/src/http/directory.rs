@@ -31,7 +31,7 @@ use wiki_store::model::wiki::WikiId;
 use wiki_store::secret::token;
 
 use crate::Error;
-use crate::access::OidcIdentity;
+use crate::oidc::OidcIdentity;
 use crate::server::{Manager, WikiServer};
 
 /// The answers for one request.

@@ -1,4 +1,4 @@
-//! The pages signed links open (see [`crate::links`]): a read-only HTML view of a document, an
+//! The pages signed links open (see [`wiki_tool_sdk::links`]): a read-only HTML view of a document, an
 //! attachment download, and the differences between two revisions.
 //!
 //! Each request is checked in this order, and every failure before the content is read answers
@@ -14,8 +14,8 @@
 //! cached, and none sends a `Referer` (the URL carries the signature).
 //!
 //! A page costs what a rendering tool call costs, so it is bounded the same way: the view is
-//! rendered under the tools' bounds ([`crate::markdown::limits`]; past one, the page shows its
-//! source with a note) in the process's heavy slots ([`crate::heavy`], shared with the tools;
+//! rendered under the tools' bounds ([`wiki_tool_sdk::markdown::limits`]; past one, the page shows its
+//! source with a note) in the process's heavy slots ([`wiki_tool_sdk::heavy`], shared with the tools;
 //! 503 with `Retry-After` when they stay full), and every client address has a token bucket of
 //! its own for these pages (429 with `Retry-After`), apart from its MCP requests.
 
@@ -34,20 +34,22 @@ use http::{StatusCode, Uri};
 use percent_encoding::{NON_ALPHANUMERIC, utf8_percent_encode};
 use pulldown_cmark::{Event, Parser, html};
 use tokio_util::sync::CancellationToken;
-use wiki_store::StoreError;
 use wiki_store::model::history::DiffLineKind;
 use wiki_store::reference::DocumentReference;
 use wiki_store::rights::Right;
+use wiki_store::{Store, StoreError};
 
 use super::identity::{client_address, too_many_requests};
 use super::limits::{RateKey, RateLimit, RateLimiter};
-use crate::access::{AuthorizedReference, Doors};
-use crate::heavy::{NotRun, run_heavy};
-use crate::links::{LINK_TTL, LinkClaims, LinkPage, Signer};
-use crate::markdown;
-use crate::markdown::limits::{TooComplex, check_block_nesting, check_html_nesting, check_size};
-use crate::markdown::links::resolve_wiki_links;
 use crate::server::{Caller, Manager};
+use wiki_tool_sdk::access::{AuthorizedReference, Doors};
+use wiki_tool_sdk::heavy::{NotRun, run_heavy};
+use wiki_tool_sdk::links::{LINK_TTL, LinkClaims, LinkPage, Signer};
+use wiki_tool_sdk::markdown;
+use wiki_tool_sdk::markdown::limits::{
+    TooComplex, check_block_nesting, check_html_nesting, check_size,
+};
+use wiki_tool_sdk::markdown::links::resolve_wiki_links;
 
 /// What the pages share: the manager, the per-address buckets (`None`: no rate limit), and
 /// whether guest links may open at all (not when an authorization server is configured: every
@@ -156,7 +158,7 @@ async fn authorize(
     };
     let doors = manager.doors(&server, &caller);
     if let Some(user) = &claims.user
-        && !issued_to_this_user(&doors, user, claims).await?
+        && !issued_to_this_user(manager.store(), user, claims).await?
     {
         return Ok(None);
     }
@@ -169,12 +171,13 @@ async fn authorize(
 /// Whether `user` exists and was created no later than the link was issued (whole seconds: a
 /// link carries its expiry in seconds, issued [`LINK_TTL`] before it).
 async fn issued_to_this_user(
-    doors: &Doors,
+    store: &Arc<dyn Store>,
     user: &str,
     claims: &LinkClaims,
 ) -> Result<bool, Response> {
     let name = user.to_owned();
-    let found = doors.with_store(move |store| store.user(&name)).await;
+    let store = Arc::clone(store);
+    let found = tokio::task::spawn_blocking(move || store.user(&name)).await;
     let issued = claims.expires.saturating_sub(LINK_TTL.as_secs());
     match found {
         Ok(Ok(record)) => {
@@ -224,7 +227,7 @@ async fn view(
     page(&title, &format!("{heading}{rendered}"))
 }
 
-/// The page's sanitized HTML, or past a bound of [`crate::markdown::limits`] its escaped source
+/// The page's sanitized HTML, or past a bound of [`wiki_tool_sdk::markdown::limits`] its escaped source
 /// with a note saying which: the bounds are checked on the parser's events and the generated
 /// HTML, before the sanitizer (whose cost is not linear in nesting) sees them.
 fn render_bounded(source: &str, page: &DocumentReference, signer: &Signer) -> String {

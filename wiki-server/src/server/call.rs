@@ -16,7 +16,7 @@ use mcp_runtime::toolset::ToolSet;
 
 use super::{Caller, Manager, WikiServer};
 use crate::confirm::{Asking, Confirmation};
-use crate::context::WikiCall;
+use wiki_tool_sdk::serving::WikiCall;
 
 impl Manager {
     /// The enabled server of `wiki` for an MCP request, or the JSON-RPC error to answer: an
@@ -145,7 +145,7 @@ impl Manager {
         if let (Some(confirmation), Some(call)) =
             (confirmation, ctx.extensions_mut().get_mut::<WikiCall>())
         {
-            call.doors = call.doors.clone().with_confirmation(confirmation);
+            call.confirming(Arc::new(confirmation));
         }
     }
 }

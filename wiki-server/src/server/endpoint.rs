@@ -10,7 +10,7 @@ use mcp_runtime::ToolSet;
 use wiki_store::model::mcp_config::McpConfig;
 use wiki_store::model::wiki::WikiId;
 
-use crate::access::SpaceFilter;
+use wiki_tool_sdk::access::SpaceFilter;
 
 /// What a wiki's server was built from: when a rebuild would read the same inputs, the old
 /// server is kept.

@@ -41,12 +41,14 @@ use super::endpoint::{EndpointInputs, WikiServer};
 use super::freshness::FreshnessGate;
 use super::policy::{MAN, effective_tools, guest_tools};
 use crate::Error;
-use crate::access::{Doors, SpaceFilter};
 use crate::audit::flush::AuditFlusher;
 use crate::audit::{RecentCalls, WikiAudit};
-use crate::context::WikiCall;
-use crate::links::LinkKey;
+use wiki_tool_sdk::access::{Doors, SpaceFilter};
+use wiki_tool_sdk::serving::WikiCall;
+
+use super::served::ServedBy;
 use crate::registry::registry;
+use wiki_tool_sdk::links::LinkKey;
 
 /// The description sent as instructions when a wiki configures none.
 pub const DEFAULT_DESCRIPTION: &str = "wiki-mcp server";
@@ -140,6 +142,13 @@ impl ServerSettings {
     /// `Arc` or a handle). A tool reads it with `ctx.extension::<T>()`.
     pub fn with_service<T: Clone + Send + Sync + 'static>(mut self, service: T) -> Self {
         self.services.insert(service);
+        self
+    }
+
+    /// Adds every service of `services` (what the start-up hooks started:
+    /// [`wiki_tool_sdk::startup::start_hooks`]).
+    pub fn with_services(mut self, services: http::Extensions) -> Self {
+        self.services.extend(services);
         self
     }
 }
@@ -429,12 +438,12 @@ impl Manager {
     pub(crate) fn context(&self, server: &Arc<WikiServer>, caller: &Caller) -> ToolContext {
         let mut ctx = ToolContext::new(caller.user_name().map(str::to_owned));
         ctx.extensions_mut().extend(self.settings.services.clone());
-        ctx.with_extension(WikiCall {
-            doors: self.doors(server, caller),
-            public_url: self.settings.public_url.clone(),
-            link_key: self.link_key(),
-            server: Arc::clone(server),
-        })
+        ctx.with_extension(WikiCall::new(
+            self.doors(server, caller),
+            self.settings.public_url.clone(),
+            self.link_key(),
+        ))
+        .with_extension(ServedBy(Arc::clone(server)))
     }
 
     /// Applies what changed since the last request: reloads the rights snapshot and makes every

@@ -7,6 +7,7 @@ mod freshness;
 mod handler;
 mod manager;
 pub mod policy;
+mod served;
 
 pub use caller::Caller;
 pub use endpoint::WikiServer;
@@ -14,3 +15,4 @@ pub use handler::{McpHandler, SERVER_NAME};
 pub use manager::{
     DEFAULT_CALL_TIMEOUT, DEFAULT_DESCRIPTION, LinkKeySource, MAN_HINT, Manager, ServerSettings,
 };
+pub(crate) use served::{confirms_writes, served_tools};

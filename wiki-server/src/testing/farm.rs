@@ -50,7 +50,7 @@ impl TestFarm {
 
     /// A farm `seed` fills before it is served; the stock binary's first-run farm (users `admin`
     /// and `alice`, wikis `main` and `dev`, the demo pages) is
-    /// `TestFarm::seeded(|store| wiki_mcp::farm::seed(store, Content::Demo))`.
+    /// `TestFarm::seeded(|store| wiki_mcp_cli::farm::seed(store, Content::Demo))`.
     pub fn seeded<E: Display>(seed: impl FnOnce(&dyn Store) -> Result<(), E>) -> Self {
         Self::with_settings(ServerSettings::default(), seed)
     }

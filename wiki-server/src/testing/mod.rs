@@ -10,7 +10,7 @@
 //! ```no_run
 //! # async fn example() {
 //! use serde_json::json;
-//! use wiki_server::store::rights::Right;
+//! use wiki_tool_sdk::store::rights::Right;
 //! use wiki_server::testing::TestFarm;
 //!
 //! // An empty farm (the main wiki), with a user who may view and edit it, and one page.
@@ -28,7 +28,7 @@
 //! ```
 //!
 //! - [`TestFarm`]: the farm (empty, or seeded by a function of yours, e.g. the stock demo farm's
-//!   `wiki_mcp::farm::seed`), its store, users and rights, wiki configuration;
+//!   `wiki_mcp_cli::farm::seed`), its store, users and rights, wiki configuration;
 //! - [`As`]: a caller (a user or the guest, on a wiki): `call`, `tools_list`;
 //! - [`Called`]: what a call returned, with its text, error text and structured content;
 //! - [`golden`]: committed snapshots of outputs, re-blessed with `BLESS=1`;

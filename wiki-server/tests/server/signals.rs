@@ -279,9 +279,9 @@ fn queued_ran(wiki: &str) -> bool {
 /// are dropped; returns once every slot is held, with the holders' tasks.
 async fn hold_every_heavy_slot() -> (
     Vec<std::sync::mpsc::Sender<()>>,
-    Vec<tokio::task::JoinHandle<Result<(), wiki_server::heavy::NotRun>>>,
+    Vec<tokio::task::JoinHandle<Result<(), wiki_tool_sdk::heavy::NotRun>>>,
 ) {
-    let slots = wiki_server::budgets::budgets().heavy_slots;
+    let slots = wiki_tool_sdk::budgets::budgets().heavy_slots;
     let (started, mut running) = tokio::sync::mpsc::unbounded_channel::<()>();
     let mut releases = Vec::new();
     let mut holders = Vec::new();
@@ -290,8 +290,8 @@ async fn hold_every_heavy_slot() -> (
         let started = started.clone();
         releases.push(release);
         holders.push(tokio::spawn(async move {
-            let never = wiki_server::prelude::CancellationToken::new();
-            wiki_server::heavy::run_heavy(&never, move || {
+            let never = wiki_tool_sdk::prelude::CancellationToken::new();
+            wiki_tool_sdk::heavy::run_heavy(&never, move || {
                 let _ = started.send(());
                 // Returns once the sender is dropped.
                 let _ = held.recv();

@@ -4,8 +4,8 @@ use std::time::Duration;
 
 use mcp_runtime::param::{JsonObject, Param, ParamError, ParamSpec};
 use serde_json::Value;
-use wiki_server::prelude::*;
 use wiki_store::rights::Right;
+use wiki_tool_sdk::prelude::*;
 
 /// Repeat a text.
 #[mcp_tool(id = "echo", category = "Testing")]
@@ -159,7 +159,7 @@ pub(crate) struct Queued {}
 impl Execute for Queued {
     async fn execute(self, ctx: &ToolContext) -> ToolResult {
         let wiki = ctx.wiki().cloned().unwrap_or_else(WikiId::main).to_string();
-        wiki_server::heavy::run_heavy(ctx.cancellation(), move || {
+        wiki_tool_sdk::heavy::run_heavy(ctx.cancellation(), move || {
             QUEUED_RAN
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner)

@@ -16,7 +16,7 @@ use super::Edit;
 /// The most replacements one call makes, all edits together: the process's budget
 /// (`serve --max-replacements`, 10,000 by default).
 fn max_replacements() -> usize {
-    wiki_server::budgets::budgets().max_replacements
+    wiki_tool_sdk::budgets::budgets().max_replacements
 }
 
 /// The longest document an edit may produce, in characters (write_document's limit too).

@@ -1,7 +1,7 @@
 //! What `get_attachment` returns, structured: the attachment's metadata (its header lines as
 //! fields), what the result shows of its content and, for text, which characters.
 
-use wiki_server::prelude::*;
+use wiki_tool_sdk::prelude::*;
 
 use super::text_window::TextWindow;
 use crate::seams::attachment_meta::AttachmentMeta;

@@ -30,13 +30,13 @@ use super::pdf_syntax::{Syntax, Value};
 /// The most bytes the streams of one PDF may decode to, all together: the process's budget
 /// (`serve --pdf-max-inflated-mb`).
 pub(super) fn max_decoded_bytes() -> usize {
-    wiki_server::budgets::budgets().pdf_max_inflated_bytes
+    wiki_tool_sdk::budgets::budgets().pdf_max_inflated_bytes
 }
 
 /// The most objects one PDF may hold (object streams' members included): the process's budget
 /// (`serve --pdf-max-objects`).
 fn max_objects() -> usize {
-    wiki_server::budgets::budgets().pdf_max_objects
+    wiki_tool_sdk::budgets::budgets().pdf_max_objects
 }
 
 /// The most cross-reference sections followed.

@@ -10,9 +10,9 @@
 use std::sync::{Arc, LazyLock, Mutex};
 
 use hashlink::LruCache;
-use wiki_server::store::model::attachment::AttachmentInfo;
-use wiki_server::store::reference::DocumentReference;
-use wiki_server::time::OffsetDateTime;
+use wiki_tool_sdk::store::model::attachment::AttachmentInfo;
+use wiki_tool_sdk::store::reference::DocumentReference;
+use wiki_tool_sdk::time::OffsetDateTime;
 
 use super::pdf::Extracted;
 
@@ -111,9 +111,9 @@ impl TextCache {
 
 #[cfg(test)]
 mod tests {
-    use wiki_server::store::attachments::MediaTypes;
-    use wiki_server::store::model::version::Version;
-    use wiki_server::store::model::wiki::WikiId;
+    use wiki_tool_sdk::store::attachments::MediaTypes;
+    use wiki_tool_sdk::store::model::version::Version;
+    use wiki_tool_sdk::store::model::wiki::WikiId;
 
     use super::*;
 

@@ -12,7 +12,7 @@ use std::fmt::Write as _;
 use mcp_runtime::output::budget::{MAX_OUTPUT_CHARS, MAX_OUTPUT_TOKENS};
 use mcp_runtime::output::guard::{fence_for, fenced};
 use mcp_runtime::output::lines::is_line_terminator;
-use wiki_server::prelude::*;
+use wiki_tool_sdk::prelude::*;
 
 /// Room kept for the footer, so header, body and footer together stay within the budget.
 const FOOTER_RESERVE: usize = 300;

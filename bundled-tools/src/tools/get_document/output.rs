@@ -2,7 +2,7 @@
 //! fields) and which part of it the text shows. The content itself stays in the text, with
 //! its line numbers, where edits are formed from.
 
-use wiki_server::prelude::*;
+use wiki_tool_sdk::prelude::*;
 
 use crate::seams::attachment_meta::AttachmentMeta;
 pub(crate) use crate::seams::window_output::WindowOutput;

@@ -1,8 +1,8 @@
 //! What `get_history` returns, structured: the revision list, one revision's snapshot, or a
 //! diff's summary, as its text shows them.
 
-use wiki_server::prelude::*;
-use wiki_server::store::model::history::RevisionInfo;
+use wiki_tool_sdk::prelude::*;
+use wiki_tool_sdk::store::model::history::RevisionInfo;
 
 use crate::seams::window_output::WindowOutput;
 

@@ -6,10 +6,10 @@ use std::fmt::Write as _;
 use mcp_runtime::output::budget::MAX_OUTPUT_CHARS;
 use mcp_runtime::output::guard::fragment;
 use mcp_runtime::output::size::human_size;
-use wiki_server::store::model::structure::{
+use wiki_tool_sdk::store::model::structure::{
     FieldChange, StructureChange, StructureComparison, ValueChange,
 };
-use wiki_server::store::model::version::Version;
+use wiki_tool_sdk::store::model::version::Version;
 
 use super::output::{
     AttachmentSideOutput, FieldChangeOutput, StructureChangeKind, StructureChangeOutput,

@@ -1,7 +1,7 @@
 //! What `get_links` returns, structured: the backlinks and outgoing links its lists show (the
 //! same page of each), with their counts.
 
-use wiki_server::prelude::*;
+use wiki_tool_sdk::prelude::*;
 
 /// A document's links.
 #[mcp_output]

@@ -1,8 +1,8 @@
 //! What `get_schema` returns, structured: the catalog of classes in use, or one class's
 //! fields, as its lines show them.
 
-use wiki_server::prelude::*;
-use wiki_server::store::model::class::{FieldDefinition, FieldType, NumberKind};
+use wiki_tool_sdk::prelude::*;
+use wiki_tool_sdk::store::model::class::{FieldDefinition, FieldType, NumberKind};
 
 /// A catalog (no class) or one class.
 #[mcp_output]

@@ -11,11 +11,11 @@ use std::collections::VecDeque;
 use std::fmt::Write as _;
 
 use mcp_runtime::output::guard::fragment;
-use wiki_server::access::{Doors, store_failure};
-use wiki_server::prelude::*;
-use wiki_server::store::StoreError;
-use wiki_server::store::reference::DocumentReference;
-use wiki_server::store::rights::Right;
+use wiki_tool_sdk::access::{Doors, store_failure};
+use wiki_tool_sdk::prelude::*;
+use wiki_tool_sdk::store::StoreError;
+use wiki_tool_sdk::store::reference::DocumentReference;
+use wiki_tool_sdk::store::rights::Right;
 
 use super::output::{self, TreeMode, TreeOutput, TreePage};
 use super::{Shape, bracketed, no_home, node_text, title_part};
@@ -221,7 +221,7 @@ fn walk(
     root: Root,
     shape: Shape,
     scan: &mut ScanSignals,
-) -> wiki_server::store::Result<Option<Walk>> {
+) -> wiki_tool_sdk::store::Result<Option<Walk>> {
     let (root, root_row) = match root {
         Root::Page(reference) => {
             let row = store.document(&reference, None)?;
@@ -320,7 +320,7 @@ fn walk(
 fn contents(
     store: &StoreReader<'_>,
     reference: &DocumentReference,
-) -> wiki_server::store::Result<(Vec<String>, usize)> {
+) -> wiki_tool_sdk::store::Result<(Vec<String>, usize)> {
     let mut classes: Vec<String> = Vec::new();
     for object in store.objects(reference)? {
         let short = object.class.rsplit('.').next().unwrap_or(&object.class);

@@ -2,7 +2,7 @@
 //! counts and markers as fields rather than text. A page the caller may not view is no more
 //! here than in the lines; a space whose home page is missing or denied names no reference.
 
-use wiki_server::prelude::*;
+use wiki_tool_sdk::prelude::*;
 
 /// A survey (no root) or an explore (root).
 #[mcp_output]

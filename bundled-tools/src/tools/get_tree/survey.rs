@@ -6,13 +6,13 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use wiki_server::access::{Doors, store_failure};
-use wiki_server::prelude::*;
-use wiki_server::store::model::hierarchy::{SpaceSummary, TreeNode};
-use wiki_server::store::model::wiki::WikiId;
-use wiki_server::store::reference::{DocumentReference, SpacePath};
-use wiki_server::store::scan::{AuthorizedScan, Offered};
-use wiki_server::time::OffsetDateTime;
+use wiki_tool_sdk::access::{Doors, store_failure};
+use wiki_tool_sdk::prelude::*;
+use wiki_tool_sdk::store::model::hierarchy::{SpaceSummary, TreeNode};
+use wiki_tool_sdk::store::model::wiki::WikiId;
+use wiki_tool_sdk::store::reference::{DocumentReference, SpacePath};
+use wiki_tool_sdk::store::scan::{AuthorizedScan, Offered};
+use wiki_tool_sdk::time::OffsetDateTime;
 
 use crate::seams::counted::{count as output_count, counted};
 use crate::seams::paging::offset_past_end;
@@ -149,7 +149,7 @@ fn read_spaces(
     wiki: &WikiId,
     show_hidden: bool,
     signals: &mut ScanSignals,
-) -> wiki_server::store::Result<(BTreeMap<SpacePath, Space>, bool)> {
+) -> wiki_tool_sdk::store::Result<(BTreeMap<SpacePath, Space>, bool)> {
     let batch = FETCH_CEILING + 1;
     let mut scan = AuthorizedScan::new(0, FETCH_CEILING, FETCH_CEILING);
     let mut rows = Vec::new();

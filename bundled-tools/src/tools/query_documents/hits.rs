@@ -1,8 +1,8 @@
 //! What `query_documents` returns, structured: the page of authorized results its blocks show,
 //! with the counts its footer states.
 
-use wiki_server::prelude::*;
-use wiki_server::store::model::search::SearchHit;
+use wiki_tool_sdk::prelude::*;
+use wiki_tool_sdk::store::model::search::SearchHit;
 
 /// One page of results.
 #[mcp_output]

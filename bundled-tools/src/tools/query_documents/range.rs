@@ -5,8 +5,8 @@
 //! anywhere, but a strict grammar still means an agent learns at once that its value was not
 //! understood instead of getting silently unfiltered results.
 
-use wiki_server::time::format_description::well_known::Rfc3339;
-use wiki_server::time::{Date, Duration, Month, OffsetDateTime, Time};
+use wiki_tool_sdk::time::format_description::well_known::Rfc3339;
+use wiki_tool_sdk::time::{Date, Duration, Month, OffsetDateTime, Time};
 
 /// The instants a range keeps, inclusive; `None` is an open side.
 pub(super) type Bounds = (Option<OffsetDateTime>, Option<OffsetDateTime>);

@@ -3,8 +3,8 @@
 
 use std::collections::BTreeMap;
 
-use wiki_server::prelude::*;
-use wiki_server::store::model::object::{FieldValue, ObjectRecord};
+use wiki_tool_sdk::prelude::*;
+use wiki_tool_sdk::store::model::object::{FieldValue, ObjectRecord};
 
 /// A query, one object, or an inventory.
 #[mcp_output]

@@ -16,10 +16,10 @@ use super::AdminState;
 use super::auth::Admin;
 use super::html::{self, escape};
 use crate::audit::retention;
-use crate::instant::iso_instant;
 use mcp_runtime::reason::ErrorKind;
 use time::OffsetDateTime;
 use wiki_store::model::admin::AuditFilter;
+use wiki_tool_sdk::instant::iso_instant;
 
 /// Rows shown at most.
 const MAX_SHOWN: u32 = 200;

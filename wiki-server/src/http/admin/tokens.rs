@@ -19,7 +19,7 @@ use wiki_store::model::token::TokenInfo;
 use super::AdminState;
 use super::auth::{Admin, admin_posting, unavailable};
 use super::html::{self, csrf_field, escape};
-use crate::instant::utc_minute;
+use wiki_tool_sdk::instant::utc_minute;
 
 /// Tokens listed at most (newest first); beyond, the page says how many are not shown.
 const MAX_LISTED: usize = 500;

@@ -1,5 +1,5 @@
 //! `serve`'s and `stdio`'s work-budget flags: how long a call may run, and the bounds of the
-//! process's heavy work (`wiki_server::budgets`: rendering, PDF extraction, replacements, the
+//! process's heavy work (`wiki_tool_sdk::budgets`: rendering, PDF extraction, replacements, the
 //! heavy slots). Each has an environment variable, so a container sets them without a command
 //! line. A zero or absurd value is refused before anything is served: it would refuse all work,
 //! hang it, or let one call take the machine.
@@ -7,7 +7,7 @@
 use std::time::Duration;
 
 use anyhow::{Result, bail};
-use wiki_server::budgets::{Budgets, install};
+use wiki_tool_sdk::budgets::{Budgets, install};
 
 /// The defaults shown by `--help` are [`Budgets::default`]'s.
 #[derive(Debug, clap::Args)]

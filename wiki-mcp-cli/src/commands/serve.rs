@@ -10,9 +10,9 @@ use tokio_util::sync::CancellationToken;
 use wiki_server::http::{
     BaseUrl, Directory, HttpOptions, HttpServer, RateLimit, shutdown_on_signal,
 };
-use wiki_server::links::LinkKey;
 use wiki_server::{Manager, ServerSettings};
 use wiki_store::model::wiki::WikiId;
+use wiki_tool_sdk::links::LinkKey;
 
 use super::database::FarmTarget;
 
@@ -100,7 +100,8 @@ pub(crate) fn exec(farm: &FarmTarget, args: Args) -> Result<()> {
     };
     let store = opened.store;
     // The linked crates' services (semantic search's model and indexer), until serving ends.
-    let (settings, _hooks) = wiki_server::startup::start_hooks(&store, farm.data_dir(), settings)?;
+    let (services, _hooks) = wiki_tool_sdk::startup::start_hooks(&store, farm.data_dir())?;
+    let settings = settings.with_services(services);
     super::runtime()?.block_on(async move {
         let server = HttpServer::bind(args.listen.as_str(), options)
             .await

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use anyhow::{Context, Result};
 use oidc_verifier::{ClientCredentials, IssuerUrl, UserClaim, Verifier, VerifierConfig};
-use wiki_server::access::OidcIdentity;
+use wiki_server::oidc::OidcIdentity;
 
 /// The identity provider whose access tokens sign users in.
 #[derive(Debug, Clone, clap::Args)]

@@ -52,7 +52,7 @@ impl Proposal {
     }
 
     /// The question the person reads.
-    pub(crate) fn question(&self, tool: &str, wiki: &str) -> String {
+    pub fn question(&self, tool: &str, wiki: &str) -> String {
         let allow = if self.writes > 1 {
             "Allow these changes?"
         } else {
@@ -84,7 +84,7 @@ pub(crate) fn characters(text: &str) -> String {
 }
 
 /// `n thing` or `n things`.
-pub(crate) fn plural(n: usize, one: &str, many: &str) -> String {
+pub fn plural(n: usize, one: &str, many: &str) -> String {
     format!("{} {}", count(n), if n == 1 { one } else { many })
 }
 

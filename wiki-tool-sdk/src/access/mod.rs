@@ -11,7 +11,6 @@
 //! base_version compare-and-set, `[AI] ` comments.
 
 mod document;
-mod oidc;
 mod reach;
 mod reader;
 mod rows;
@@ -28,14 +27,13 @@ use wiki_store::rights::{Principal, RightsSnapshot};
 use wiki_store::{Store, StoreError};
 
 pub use document::AuthorizedReference;
-pub use oidc::{OidcIdentity, OidcOutcome, OidcRefusal};
 pub use reach::ALL_WIKIS;
 pub use reader::StoreReader;
 pub use space::SpaceFilter;
 
 use mcp_runtime::prelude::{ErrorKind, ToolError};
 
-use crate::confirm::Confirmation;
+use crate::confirm::Confirm;
 
 /// The doors of one call: who asks, from which wiki, with which reach, filter and rights.
 /// Cheap to clone (shared state behind `Arc`s).
@@ -48,7 +46,7 @@ pub struct Doors {
     rights: Arc<RightsSnapshot>,
     filter: Arc<SpaceFilter>,
     /// What a write of this call must ask first, when it must ([`crate::confirm`]).
-    confirmation: Option<Arc<Confirmation>>,
+    confirmation: Option<Arc<dyn Confirm>>,
     /// The call's stop signal, bound by the first `ctx.doors()` of the call (the call path
     /// creates the token after the doors): when it fires, the store statement the call is
     /// running is interrupted. Unbound outside a served call (nothing to stop it then).
@@ -75,9 +73,10 @@ impl std::fmt::Debug for Doors {
 }
 
 impl Doors {
-    /// The doors for `user` (the guest's name for the guest) on `wiki`; the manager builds
-    /// them per call from the wiki's server and the current rights snapshot.
-    pub(crate) fn new(
+    /// The doors for `user` (the guest's name for the guest) on `wiki`: the server builds them
+    /// per call from the wiki's configuration and the current rights snapshot, and hands them
+    /// to the call ([`crate::serving::WikiCall`]).
+    pub fn new(
         store: Arc<dyn Store>,
         wiki: WikiId,
         user: &str,
@@ -118,9 +117,10 @@ impl Doors {
         self.cancellation.get_or_init(|| cancellation.clone());
     }
 
-    /// These doors, for a call whose writes must be confirmed first.
-    pub(crate) fn with_confirmation(mut self, confirmation: Confirmation) -> Self {
-        self.confirmation = Some(Arc::new(confirmation));
+    /// These doors, for a call whose writes must be confirmed first (the server decides which
+    /// calls must, and how they ask: [`crate::confirm`]).
+    pub fn with_confirmation(mut self, confirmation: Arc<dyn Confirm>) -> Self {
+        self.confirmation = Some(confirmation);
         self
     }
 

@@ -22,11 +22,11 @@ use crate::logging::{self, LogOptions};
 /// use std::process::ExitCode;
 ///
 /// // Linked for their tools: the registry sees only what the binary links.
-/// use bundled_tools as _;
-/// // use my_tools as _; (your crate of tools)
+/// // use my_tools as _;      (your crate of tools)
+/// // use bundled_tools as _; (the stock tools, if the server serves them too)
 ///
 /// fn main() -> ExitCode {
-///     wiki_mcp::main()
+///     wiki_mcp_cli::main()
 /// }
 /// ```
 ///

@@ -37,11 +37,10 @@ pub(crate) fn exec(farm: &FarmTarget, args: Args) -> Result<()> {
         Caller::user(wiki.clone(), args.user)
     };
     // Made before the runtime: store calls block (PostgreSQL's client runs its own runtime).
-    let (settings, _hooks) = wiki_server::startup::start_hooks(
-        &store,
-        farm.data_dir(),
-        ServerSettings::default().with_call_timeout(call_timeout),
-    )?;
+    let (services, _hooks) = wiki_tool_sdk::startup::start_hooks(&store, farm.data_dir())?;
+    let settings = ServerSettings::default()
+        .with_call_timeout(call_timeout)
+        .with_services(services);
     let manager = Arc::new(Manager::new(store, settings)?);
     super::runtime()?.block_on(async move {
         match manager.server(&wiki).await? {

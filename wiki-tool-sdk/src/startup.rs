@@ -7,13 +7,14 @@
 //! loaded model). A crate registers a [`StartupHook`] with [`startup_hook!`](crate::startup_hook)
 //! (`inventory` underneath, re-exported so the crate needs no dependency of its own); whoever
 //! starts a server (`wiki-mcp serve` and `stdio`, or a custom binary) calls [`start_hooks`]
-//! before it builds its [`Manager`](crate::Manager): each hook gets the farm's store and the
-//! data directory and returns the services its tools read ([`Started::with_service`], which
-//! become [`ServerSettings::with_service`] values) and what must keep running until the server
-//! stops ([`Started::with_guard`], dropped when the returned [`RunningHooks`] is).
+//! before it builds its server's manager: each hook gets the farm's store and the
+//! data directory and returns the services its tools read ([`Started::with_service`]: values
+//! every call's context carries, handed to the server with `ServerSettings::with_services`) and
+//! what must keep running until the server stops ([`Started::with_guard`], dropped when the
+//! returned [`RunningHooks`] is).
 //!
 //! ```
-//! use wiki_server::startup::{HookError, Started, Startup};
+//! use wiki_tool_sdk::startup::{HookError, Started, Startup};
 //!
 //! /// What the tools read from their context (`ctx.extension::<Greeting>()`).
 //! #[derive(Clone)]
@@ -25,7 +26,7 @@
 //!     Ok(Started::new().with_service(greeting))
 //! }
 //!
-//! wiki_server::startup_hook!("greeting", start);
+//! wiki_tool_sdk::startup_hook!("greeting", start);
 //! ```
 //!
 //! A hook runs on the starting thread, outside the async runtime: it may block briefly (load a
@@ -36,8 +37,6 @@ use std::path::Path;
 use std::sync::Arc;
 
 use wiki_store::Store;
-
-use crate::ServerSettings;
 
 /// Why a hook could not start: the server then refuses to start (an operator reads it).
 pub type HookError = Box<dyn std::error::Error + Send + Sync>;
@@ -99,7 +98,7 @@ impl Started {
         Self::default()
     }
 
-    /// A value every call's context carries, as [`ServerSettings::with_service`].
+    /// A value every call's context carries (`ctx.extension::<T>()`).
     pub fn with_service<T: Clone + Send + Sync + 'static>(mut self, service: T) -> Self {
         self.services.insert(service);
         self
@@ -145,13 +144,14 @@ pub struct HookFailed {
     pub source: HookError,
 }
 
-/// Runs every linked [`StartupHook`] (by name, so the order is stable) and adds their services
-/// to `settings`. On a failure the hooks already started are stopped.
+/// Runs every linked [`StartupHook`] (by name, so the order is stable) and returns their
+/// services, for the server to put in every call's context. On a failure the hooks already
+/// started are stopped.
 pub fn start_hooks(
     store: &Arc<dyn Store>,
     data_dir: &Path,
-    mut settings: ServerSettings,
-) -> Result<(ServerSettings, RunningHooks), HookFailed> {
+) -> Result<(http::Extensions, RunningHooks), HookFailed> {
+    let mut services = http::Extensions::new();
     let mut hooks: Vec<&StartupHook> = inventory::iter::<StartupHook>.into_iter().collect();
     hooks.sort_by_key(|hook| hook.name);
     let startup = Startup { store, data_dir };
@@ -161,11 +161,11 @@ pub fn start_hooks(
             hook: hook.name,
             source,
         })?;
-        settings.services.extend(started.services);
+        services.extend(started.services);
         running
             .guards
             .extend(started.guards.into_iter().map(|guard| (hook.name, guard)));
         tracing::debug!(hook = hook.name, "started");
     }
-    Ok((settings, running))
+    Ok((services, running))
 }

@@ -1,4 +1,4 @@
-//! Everything a wiki content tool needs: `use wiki_server::prelude::*;`.
+//! Everything a wiki content tool needs: `use wiki_tool_sdk::prelude::*;`.
 //!
 //! The framework's prelude (`#[mcp_tool]`, `Execute`, `ToolContext`, results), the wiki side of
 //! the context ([`WikiContext`]: `ctx.doors()`, `ctx.link(..)`, `ctx.store_call(..)`), the doors

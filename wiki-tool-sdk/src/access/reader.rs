@@ -11,7 +11,7 @@
 //! A read compiles:
 //!
 //! ```
-//! use wiki_server::prelude::*;
+//! use wiki_tool_sdk::prelude::*;
 //!
 //! async fn title(doors: &Doors, page: DocumentReference) -> Result<Option<String>, ToolError> {
 //!     let row = doors.blocking(move |store| store.document(&page, None)).await?;
@@ -22,8 +22,8 @@
 //! and a write around the door does not, even with the store traits in scope:
 //!
 //! ```compile_fail,E0599
-//! use wiki_server::prelude::*;
-//! use wiki_server::store::model::document::DocumentSave;
+//! use wiki_tool_sdk::prelude::*;
+//! use wiki_tool_sdk::store::model::document::DocumentSave;
 //!
 //! async fn overwrite(doors: &Doors, save: DocumentSave) {
 //!     let _ = doors.blocking(move |store| store.save_document(&save)).await;

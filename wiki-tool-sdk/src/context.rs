@@ -1,9 +1,8 @@
 //! [`WikiContext`]: what a wiki tool reaches through its `ToolContext`.
 //!
-//! The framework's context knows the caller and carries typed extensions; the manager attaches
-//! one [`WikiCall`] to every call it runs ([`Manager::call`](crate::Manager::call)): the doors
-//! built for this caller on this wiki, the link settings, and the wiki's server (for `man`).
-//! This trait reads it back under names a tool author expects, so a tool writes
+//! The framework's context knows the caller and carries typed extensions; the server attaches
+//! one [`WikiCall`] to every call it runs: the doors built for this caller on this wiki and the
+//! link settings. This trait reads it back under names a tool author expects, so a tool writes
 //! `ctx.doors()?` and never sees the extension map. Outside a served call (a context built in a
 //! test) there is no `WikiCall`: the doors refuse with an agent-facing message, and links are
 //! not printed.
@@ -11,25 +10,14 @@
 use std::future::Future;
 use std::sync::Arc;
 
-use mcp_runtime::ToolSet;
 use mcp_runtime::prelude::{ErrorKind, ToolContext, ToolError};
 use wiki_store::model::user::GUEST_USER;
 use wiki_store::model::wiki::WikiId;
 use wiki_store::reference::DocumentReference;
 
 use crate::access::{Doors, StoreReader, store_failure};
-use crate::links::{LinkKey, LinkPage};
-use crate::server::WikiServer;
-
-/// The extension the manager attaches to each call: cheap to clone (`Arc`s).
-#[derive(Debug, Clone)]
-pub(crate) struct WikiCall {
-    pub(crate) doors: Doors,
-    pub(crate) public_url: Option<Arc<str>>,
-    /// `None` only while the farm's key is unknown (a call cannot be served then anyway).
-    pub(crate) link_key: Option<Arc<LinkKey>>,
-    pub(crate) server: Arc<WikiServer>,
-}
+use crate::links::LinkPage;
+use crate::serving::WikiCall;
 
 mod sealed {
     /// Only the framework's `ToolContext` is a wiki context.
@@ -37,7 +25,7 @@ mod sealed {
     impl Sealed for mcp_runtime::ToolContext {}
 }
 
-/// The wiki side of a tool's context: `use wiki_server::prelude::*;` brings it into scope.
+/// The wiki side of a tool's context: `use wiki_tool_sdk::prelude::*;` brings it into scope.
 ///
 /// Tools reach content only through [`WikiContext::doors`]: the reach gate, the caller's rights
 /// and the space filter, in that order. Store work runs off the async workers
@@ -141,14 +129,4 @@ impl WikiContext for ToolContext {
 
 fn wiki_call(ctx: &ToolContext) -> Option<&WikiCall> {
     ctx.extension::<WikiCall>()
-}
-
-/// The tools this caller can use on this wiki (what `man` lists), when served.
-pub(crate) fn served_tools(ctx: &ToolContext) -> Option<&ToolSet> {
-    wiki_call(ctx).map(|call| call.server.tools(ctx.is_guest()))
-}
-
-/// Whether the wiki of this call confirms every write (`confirm_writes`).
-pub(crate) fn confirms_writes(ctx: &ToolContext) -> bool {
-    wiki_call(ctx).is_some_and(|call| call.server.confirm_writes())
 }

@@ -55,8 +55,8 @@ pub(crate) fn runtime() -> Result<tokio::runtime::Runtime> {
 
 /// A time as the listings print it, `2026-11-30 13:52 UTC`: to the minute, in UTC whatever the
 /// stored offset (token uses are only recorded to the minute anyway).
-pub(crate) fn utc_minute(at: wiki_server::time::OffsetDateTime) -> String {
-    format!("{} UTC", wiki_server::instant::utc_minute(at))
+pub(crate) fn utc_minute(at: wiki_tool_sdk::time::OffsetDateTime) -> String {
+    format!("{} UTC", wiki_tool_sdk::instant::utc_minute(at))
 }
 
 /// `a, b,,c` as `["a", "b", "c"]`: trimmed, empty items dropped.

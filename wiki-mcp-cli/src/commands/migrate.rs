@@ -12,9 +12,9 @@ use std::time::UNIX_EPOCH;
 
 use anyhow::{Context, Result, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use wiki_server::links::{LINK_KEY_SECRET, LinkKey};
 use wiki_store::transfer::{BatchLimits, Copied, SecretOverride, TransferError, copy_farm};
 use wiki_store::{PostgresStore, SqliteStore};
+use wiki_tool_sdk::links::{LINK_KEY_SECRET, LinkKey};
 
 use super::database::FarmTarget;
 use super::serve::LINK_KEY_FILE;

@@ -1,0 +1,40 @@
+//! What a server hands each call of a wiki tool: the one [`WikiCall`] extension of its
+//! `ToolContext`, which [`WikiContext`](crate::WikiContext) reads back.
+//!
+//! Tool authors never build it: the server (wiki-server's manager) attaches one to every call
+//! it runs, and the harness of its `testing` feature does the same. Everything the doors need
+//! from the server arrives here as a value: the doors themselves (built for the caller, with the
+//! call's [`Confirm`](crate::confirm::Confirm) when its writes must be confirmed), the public URL
+//! links start with, and the farm's link key.
+
+use std::sync::Arc;
+
+use crate::access::Doors;
+use crate::confirm::Confirm;
+use crate::links::LinkKey;
+
+/// The extension a server attaches to each call: cheap to clone (`Arc`s).
+#[derive(Debug, Clone)]
+pub struct WikiCall {
+    pub(crate) doors: Doors,
+    pub(crate) public_url: Option<Arc<str>>,
+    /// `None` only while the farm's key is unknown (a call cannot be served then anyway).
+    pub(crate) link_key: Option<Arc<LinkKey>>,
+}
+
+impl WikiCall {
+    /// A call through `doors`, printing links under `public_url` signed with `link_key` (no
+    /// links without both).
+    pub fn new(doors: Doors, public_url: Option<Arc<str>>, link_key: Option<Arc<LinkKey>>) -> Self {
+        Self {
+            doors,
+            public_url,
+            link_key,
+        }
+    }
+
+    /// This call, its writes asking `confirmation` first.
+    pub fn confirming(&mut self, confirmation: Arc<dyn Confirm>) {
+        self.doors = self.doors.clone().with_confirmation(confirmation);
+    }
+}
