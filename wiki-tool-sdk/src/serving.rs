@@ -4,7 +4,7 @@
 //! Tool authors never build it: the server (wiki-server's manager) attaches one to every call
 //! it runs, and the harness of its `testing` feature does the same. Everything the doors need
 //! from the server arrives here as a value: the doors themselves (built for the caller, with the
-//! call's [`Confirm`](crate::confirm::Confirm) when its writes must be confirmed), the public URL
+//! call's [`crate::confirm::Confirm`] when its writes must be confirmed), the public URL
 //! links start with, and the farm's link key.
 
 use std::sync::Arc;

@@ -7,7 +7,7 @@
 //! [`Doors::authorize`], searches through [`Doors::search`] and queries over many rows through
 //! [`Doors::row_visible`]; a tool that parses a reference and calls the store itself bypasses the
 //! reach gate and the filter. Every write goes through the write door ([`Doors::write`],
-//! [`write`]): view and the operation's right before anything, the configuration refused,
+//! [`write`](mod@write)): view and the operation's right before anything, the configuration refused,
 //! base_version compare-and-set, `[AI] ` comments.
 
 mod document;

@@ -2,7 +2,7 @@
 
 /// How many writes a question names one by one; the rest are counted (`and 3 more`), so a
 /// batch of hundreds still reads as a question.
-pub(crate) const LISTED: usize = 10;
+pub const LISTED: usize = 10;
 
 /// What a call's writes will do as the person is asked about them: the tool, the wiki and
 /// what will happen.

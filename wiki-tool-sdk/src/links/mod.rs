@@ -5,7 +5,7 @@
 //! HMAC-SHA256, under a random per-farm key, over everything the link shows (the page kind, the
 //! wiki, the reference, the locale, the attachment name, the two revisions), the endpoint that
 //! issued it, the user it was issued to and its expiry. The server that serves the page
-//! ([`crate::http`]) verifies the signature and the expiry, then checks the user's view right
+//! (wiki-server's `http` pages) verifies the signature and the expiry, then checks the user's view right
 //! AGAIN, as of now: a link never grants more than what its user may currently view, and an
 //! altered or expired link is refused.
 //!
