@@ -17,4 +17,5 @@ mod http;
 mod links;
 mod oidc;
 mod tidy;
+mod tidy_weight;
 mod writes;
