@@ -164,7 +164,10 @@ async fn serve_ours(
     )
     .await
     .expect("bind");
-    let endpoint = format!("{}/rest/wikis/main/aiLLM/mcp", server.base_url());
+    let endpoint = format!(
+        "{}/rest/wikis/main/aiLLM/mcp",
+        server.local_url().expect("the bound address")
+    );
     let store: Arc<dyn Store> = Arc::new(store);
     let manager = Arc::new(Manager::new(store, ServerSettings::default()).expect("the manager"));
     tokio::spawn(server.serve(Arc::new(Directory::new(manager)), shutdown));

@@ -77,8 +77,11 @@ async fn serve(
     )
     .await
     .expect("bind");
-    let endpoint = format!("{}/rest/wikis/main/aiLLM/mcp", server.base_url());
-    let settings = settings.with_public_url(server.base_url().to_string());
+    let endpoint = format!(
+        "{}/rest/wikis/main/aiLLM/mcp",
+        server.local_url().expect("the bound address")
+    );
+    let settings = settings.with_public_url(server.local_url().expect("the bound address"));
     // Store calls block (PostgreSQL's client runs its own runtime): off the async workers.
     let manager = tokio::task::spawn_blocking(move || Manager::new(store, settings))
         .await

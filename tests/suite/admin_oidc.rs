@@ -15,7 +15,7 @@ use oidc_verifier::testing::{TestIssuer, TestKey};
 use oidc_verifier::{ClientCredentials, Verifier, VerifierConfig};
 use url::Url;
 use wiki_mcp_cli::demo::DEMO_USER;
-use wiki_server::http::HttpOptions;
+use wiki_server::http::{HttpOptions, Refusal};
 use wiki_server::oidc::OidcIdentity;
 
 use crate::admin::{Browser, Page};
@@ -214,7 +214,12 @@ async fn a_replayed_code_is_refused_with_or_without_the_old_cookie() {
     let mut replay = Browser::new(&fixture.server);
     let expired = replay.get_url(&callback).await;
     assert_eq!(expired.status, 400, "{}", expired.body);
-    assert!(expired.body.contains("Sign-in expired"), "{}", expired.body);
+    assert_eq!(
+        expired.refusal(),
+        Some(Refusal::SignInExpired.code()),
+        "{}",
+        expired.body
+    );
     assert!(!session_opened(&expired));
 
     // Someone who kept the cookie too: the farm took its record at the first callback, so the
@@ -222,7 +227,12 @@ async fn a_replayed_code_is_refused_with_or_without_the_old_cookie() {
     replay.cookies.push((LOGIN_COOKIE.to_owned(), pending));
     let refused = replay.get_url(&callback).await;
     assert_eq!(refused.status, 400, "{}", refused.body);
-    assert!(refused.body.contains("Sign-in expired"), "{}", refused.body);
+    assert_eq!(
+        refused.refusal(),
+        Some(Refusal::SignInExpired.code()),
+        "{}",
+        refused.body
+    );
     assert!(!session_opened(&refused));
     assert_eq!(fixture.issuer.token_requests(), 1);
     assert_eq!(signed_in_as(&mut replay).await, None);
@@ -246,7 +256,12 @@ async fn a_callback_replayed_on_another_replica_is_refused_before_any_exchange()
     let replayed = callback.replacen(&fixture.server.base, &replica.base, 1);
     let refused = elsewhere.get_url(&replayed).await;
     assert_eq!(refused.status, 400, "{}", refused.body);
-    assert!(refused.body.contains("Sign-in expired"), "{}", refused.body);
+    assert_eq!(
+        refused.refusal(),
+        Some(Refusal::SignInExpired.code()),
+        "{}",
+        refused.body
+    );
     assert!(!session_opened(&refused));
     assert_eq!(
         fixture.issuer.token_requests(),

@@ -9,7 +9,7 @@
 
 use std::net::SocketAddr;
 
-use wiki_server::http::{BaseUrl, HttpOptions};
+use wiki_server::http::BaseUrl;
 
 use crate::admin::{Page, form_encode, input_value};
 use crate::harness::TestServer;
@@ -156,12 +156,8 @@ impl Proxied {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_link_form_redirect_and_cookie_path_carries_the_public_urls_prefix() {
-    let server = TestServer::start_with(HttpOptions {
-        public_url: Some(BaseUrl::parse(&format!("http://{HOST}{PREFIX}/")).expect("a URL")),
-        rate_limit: None,
-        ..HttpOptions::default()
-    })
-    .await;
+    let public = BaseUrl::parse(&format!("http://{HOST}{PREFIX}/")).expect("a URL");
+    let server = TestServer::start_with_settings(|settings| settings.with_public_url(public)).await;
     let mut browser = Proxied::new(&server);
 
     let first = browser.get(&format!("{PREFIX}/admin")).await;

@@ -5,9 +5,9 @@ use std::time::Duration;
 
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
-use wiki_server::http::{ConnectionLimits, HttpOptions};
+use wiki_server::http::{ConnectionLimits, HttpOptions, REFUSAL_HEADER, Refusal};
 
-use crate::harness::TestServer;
+use crate::harness::{Answer, TestServer};
 
 /// A server with short deadlines and small caps, and no rate limit.
 async fn server_with(connections: ConnectionLimits) -> TestServer {
@@ -36,6 +36,16 @@ async fn read_to_close(stream: &mut TcpStream) -> String {
         "the server kept the connection open: {answer:?}"
     );
     String::from_utf8_lossy(&answer).into_owned()
+}
+
+/// The refusal code in a raw answer's head.
+fn refusal_in(answer: &str) -> Option<&str> {
+    let head = answer.split("\r\n\r\n").next()?;
+    head.lines().find_map(|line| {
+        let (name, value) = line.split_once(':')?;
+        name.eq_ignore_ascii_case(REFUSAL_HEADER)
+            .then(|| value.trim())
+    })
 }
 
 /// Sends `head` (and `body`) on a fresh connection and returns everything the server says.
@@ -84,6 +94,7 @@ async fn a_body_that_does_not_arrive_in_time_is_408() {
     stream.write_all(head.as_bytes()).await.expect("sends");
     let answer = read_to_close(&mut stream).await;
     assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    assert_eq!(refusal_in(&answer), Some("body-timeout"), "{answer}");
     assert!(answer.contains("did not arrive within 0.5 s"), "{answer}");
 }
 
@@ -103,6 +114,11 @@ async fn a_declared_body_over_the_cap_is_413_before_it_is_sent() {
     )
     .await;
     assert!(answer.starts_with("HTTP/1.1 413"), "{answer}");
+    assert_eq!(
+        refusal_in(&answer),
+        Some(Refusal::BodyTooLarge { max: 1024 }.code()),
+        "{answer}"
+    );
     assert!(answer.contains("exceeds 1024 bytes"), "{answer}");
 }
 
@@ -119,6 +135,11 @@ async fn one_address_cannot_hold_more_than_its_connections() {
     tokio::time::sleep(Duration::from_millis(200)).await;
     let refused = exchange(&server, &tools_list_request("")).await;
     assert!(refused.starts_with("HTTP/1.1 503"), "{refused}");
+    assert_eq!(
+        refusal_in(&refused),
+        Some(Refusal::TooManyConnections.code()),
+        "{refused}"
+    );
     assert!(
         refused.contains("too many open connections from your address"),
         "{refused}"
@@ -189,6 +210,13 @@ async fn repeated_identity_headers_and_userinfo_are_400() {
     for (request, reason) in cases {
         let answer = exchange(&server, &request).await;
         assert!(answer.starts_with("HTTP/1.1 400"), "{request}\n{answer}");
+        assert!(
+            matches!(
+                refusal_in(&answer),
+                Some("repeated-header" | "user-information")
+            ),
+            "{request}\n{answer}"
+        );
         assert!(answer.contains(reason), "{request}\n{answer}");
     }
     // The same request, well formed, is served.
@@ -231,5 +259,8 @@ async fn healthz_is_alive_and_the_root_page_names_the_endpoints_but_no_wiki() {
         .send()
         .await
         .expect("an answer");
-    assert_eq!(foreign.status(), 403);
+    assert_eq!(
+        Answer::of(&foreign),
+        Answer::refused(&Refusal::HostNotAllowed)
+    );
 }

@@ -19,7 +19,7 @@ use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 use wiki_mcp_cli::demo::DEMO_USER;
 use wiki_mcp_cli::farm::{self, ADMIN_USER, Content};
-use wiki_server::http::{Directory, HttpOptions, HttpServer};
+use wiki_server::http::{Directory, HttpOptions, HttpServer, REFUSAL_HEADER, Refusal};
 use wiki_server::oidc::OidcIdentity;
 use wiki_server::{Manager, ServerSettings};
 use wiki_store::{SqliteStore, Store, TokenStore};
@@ -103,16 +103,16 @@ impl TestServer {
         let server = HttpServer::bind("127.0.0.1:0", options)
             .await
             .expect("bind 127.0.0.1:0");
-        let base = server.base_url().to_string();
+        let local = server.local_url().expect("the bound address");
         let bound = server.local_addr().expect("the bound address");
+        let settings = settings(ServerSettings::default().with_public_url(local));
+        let base = settings
+            .public_url
+            .as_ref()
+            .map(ToString::to_string)
+            .unwrap_or_default();
         let shared: Arc<dyn Store> = Arc::new(store.clone());
-        let manager = Arc::new(
-            Manager::new(
-                shared,
-                settings(ServerSettings::default().with_public_url(base.clone())),
-            )
-            .expect("the server manager"),
-        );
+        let manager = Arc::new(Manager::new(shared, settings).expect("the server manager"));
         let shutdown = CancellationToken::new();
         let mut directory = Directory::new(Arc::clone(&manager));
         if let Some(oidc) = oidc {
@@ -181,13 +181,9 @@ impl TestServer {
         self.post(wiki, token, &tools_list(), &[]).await
     }
 
-    /// The status [`list_tools`](Self::list_tools) is answered with.
-    pub(crate) async fn list_tools_status(
-        &self,
-        wiki: &str,
-        token: Option<&str>,
-    ) -> reqwest::StatusCode {
-        self.list_tools(wiki, token).await.status()
+    /// How [`list_tools`](Self::list_tools) is answered.
+    pub(crate) async fn list_tools_answer(&self, wiki: &str, token: Option<&str>) -> Answer {
+        Answer::of(&self.list_tools(wiki, token).await)
     }
 
     /// A second server on this farm, as another process behind the same load balancer would
@@ -204,14 +200,12 @@ impl TestServer {
         )
         .await
         .expect("bind 127.0.0.1:0");
-        let base = server.base_url().to_string();
+        let local = server.local_url().expect("the bound address");
+        let base = local.to_string();
         let shared: Arc<dyn Store> = Arc::new(store);
         let manager = Arc::new(
-            Manager::new(
-                shared,
-                ServerSettings::default().with_public_url(base.clone()),
-            )
-            .expect("the replica's manager"),
+            Manager::new(shared, ServerSettings::default().with_public_url(local))
+                .expect("the replica's manager"),
         );
         let mut directory = Directory::new(Arc::clone(&manager));
         if let Some(oidc) = oidc {
@@ -278,6 +272,39 @@ pub(crate) fn text_of(result: &CallToolResult) -> Option<String> {
         .first()
         .and_then(|content| content.as_text())
         .map(|text| text.text.clone())
+}
+
+/// How a request was answered: its status and, when it was refused, which refusal (the code in
+/// [`REFUSAL_HEADER`]), so a test tells apart refusals that share a status.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct Answer {
+    pub(crate) status: u16,
+    pub(crate) refusal: Option<String>,
+}
+
+impl Answer {
+    pub(crate) fn of(response: &reqwest::Response) -> Self {
+        Answer {
+            status: response.status().as_u16(),
+            refusal: header(response, REFUSAL_HEADER),
+        }
+    }
+
+    /// 200, no refusal.
+    pub(crate) fn ok() -> Self {
+        Answer {
+            status: 200,
+            refusal: None,
+        }
+    }
+
+    /// `refusal`'s status and code.
+    pub(crate) fn refused(refusal: &Refusal) -> Self {
+        Answer {
+            status: refusal.status().as_u16(),
+            refusal: Some(refusal.code().to_owned()),
+        }
+    }
 }
 
 /// The value of the response header `name`, if present and readable.

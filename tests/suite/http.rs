@@ -6,13 +6,18 @@ use std::time::Duration;
 use rmcp::model::CallToolRequestParams;
 use serde_json::{Value, json};
 use wiki_mcp_cli::demo::{DEMO_SUBWIKI, DEMO_USER};
-use wiki_server::http::{BaseUrl, HttpOptions, RateLimit};
+use wiki_server::http::{BaseUrl, HttpOptions, RateLimit, Refusal};
 use wiki_store::model::wiki::WikiId;
 use wiki_store::{ConfigStore, SqliteStore, TokenStore};
 
-use crate::harness::{TestServer, header, text_of, tools_list};
+use crate::harness::{Answer, TestServer, header, text_of, tools_list};
 
 const AUTHORIZATION_SERVER: &str = "https://auth.example.com";
+
+/// A token that is no token, or revoked, on a server without an authorization server.
+const INVALID_TOKEN: Refusal = Refusal::InvalidToken {
+    resource_metadata: None,
+};
 
 async fn json_body(response: reqwest::Response) -> Value {
     let bytes = response.bytes().await.expect("a body");
@@ -37,23 +42,35 @@ fn set_config(
 async fn unknown_and_disabled_wikis_are_404_before_authentication() {
     let server = TestServer::start().await;
     let bad = Some("wmcp_not_a_token");
-    assert_eq!(server.list_tools_status("nowhere", bad).await, 404);
-    assert_eq!(server.list_tools_status("Not-A-Wiki-Id!", None).await, 404);
+    assert_eq!(
+        server.list_tools_answer("nowhere", bad).await,
+        Answer::refused(&Refusal::UnknownWiki)
+    );
+    assert_eq!(
+        server.list_tools_answer("Not-A-Wiki-Id!", None).await,
+        Answer::refused(&Refusal::UnknownWiki)
+    );
     // Control: the same bad token on a served wiki is an authentication failure.
-    assert_eq!(server.list_tools_status(DEMO_SUBWIKI, bad).await, 401);
+    assert_eq!(
+        server.list_tools_answer(DEMO_SUBWIKI, bad).await,
+        Answer::refused(&INVALID_TOKEN)
+    );
 
     set_config(&server.store, DEMO_SUBWIKI, |config| config.enabled = false);
-    assert_eq!(server.list_tools_status(DEMO_SUBWIKI, bad).await, 404);
+    assert_eq!(
+        server.list_tools_answer(DEMO_SUBWIKI, bad).await,
+        Answer::refused(&Refusal::UnknownWiki)
+    );
     let valid = server.alice_token.clone();
     assert_eq!(
-        server.list_tools_status(DEMO_SUBWIKI, Some(&valid)).await,
-        404,
+        server.list_tools_answer(DEMO_SUBWIKI, Some(&valid)).await,
+        Answer::refused(&Refusal::UnknownWiki),
         "a disabled endpoint is absent even for a valid user"
     );
     set_config(&server.store, DEMO_SUBWIKI, |config| config.enabled = true);
     assert_eq!(
-        server.list_tools_status(DEMO_SUBWIKI, Some(&valid)).await,
-        200,
+        server.list_tools_answer(DEMO_SUBWIKI, Some(&valid)).await,
+        Answer::ok(),
         "re-enabled without a restart"
     );
 }
@@ -62,7 +79,7 @@ async fn unknown_and_disabled_wikis_are_404_before_authentication() {
 async fn a_bad_token_is_401_with_a_bearer_challenge() {
     let server = TestServer::start().await;
     let response = server.list_tools("main", Some("wmcp_forged")).await;
-    assert_eq!(response.status(), 401);
+    assert_eq!(Answer::of(&response), Answer::refused(&INVALID_TOKEN));
     assert_eq!(
         header(&response, "www-authenticate").as_deref(),
         Some(r#"Bearer realm="wiki-mcp", error="invalid_token""#)
@@ -76,8 +93,8 @@ async fn a_bad_token_is_401_with_a_bearer_challenge() {
         )
         .await;
     assert_eq!(
-        basic.status(),
-        401,
+        Answer::of(&basic),
+        Answer::refused(&INVALID_TOKEN),
         "another scheme is not a credential we accept"
     );
 }
@@ -86,7 +103,10 @@ async fn a_bad_token_is_401_with_a_bearer_challenge() {
 async fn a_token_revoked_by_another_process_is_refused_one_marker_window_later() {
     let server = TestServer::start().await;
     let token = server.alice_token.clone();
-    assert_eq!(server.list_tools_status("main", Some(&token)).await, 200);
+    assert_eq!(
+        server.list_tools_answer("main", Some(&token)).await,
+        Answer::ok()
+    );
     // A second store on the same files: its writes reach the server only through the database
     // (the change sequence), as an admin command's would.
     let other_process = SqliteStore::open(server.dir.path()).expect("open the farm again");
@@ -101,7 +121,10 @@ async fn a_token_revoked_by_another_process_is_refused_one_marker_window_later()
     // Another connection's commit is seen by every request arriving a commit-marker window
     // after it.
     tokio::time::sleep(wiki_store::sqlite::MARKER_WINDOW).await;
-    assert_eq!(server.list_tools_status("main", Some(&token)).await, 401);
+    assert_eq!(
+        server.list_tools_answer("main", Some(&token)).await,
+        Answer::refused(&INVALID_TOKEN)
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -116,7 +139,12 @@ async fn an_authorization_server_turns_anonymous_requests_into_401_with_metadata
     let metadata_url = format!("{endpoint}/.well-known/oauth-protected-resource");
 
     let response = server.list_tools("main", None).await;
-    assert_eq!(response.status(), 401);
+    assert_eq!(
+        Answer::of(&response),
+        Answer::refused(&Refusal::TokenRequired {
+            resource_metadata: Some(metadata_url.clone())
+        })
+    );
     assert_eq!(
         header(&response, "www-authenticate"),
         Some(format!(
@@ -146,10 +174,16 @@ async fn an_authorization_server_turns_anonymous_requests_into_401_with_metadata
         "{}/rest/wikis/nowhere/aiLLM/mcp/.well-known/oauth-protected-resource",
         server.base
     );
-    assert_eq!(reqwest::get(&unknown).await.expect("answer").status(), 404);
+    assert_eq!(
+        Answer::of(&reqwest::get(&unknown).await.expect("answer")),
+        Answer::refused(&Refusal::UnknownWiki)
+    );
 
     let token = server.alice_token.clone();
-    assert_eq!(server.list_tools_status("main", Some(&token)).await, 200);
+    assert_eq!(
+        server.list_tools_answer("main", Some(&token)).await,
+        Answer::ok()
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -160,10 +194,10 @@ async fn without_an_authorization_server_the_metadata_is_404_and_the_guest_is_se
         server.endpoint("main")
     );
     assert_eq!(
-        reqwest::get(&metadata_url).await.expect("answer").status(),
-        404
+        Answer::of(&reqwest::get(&metadata_url).await.expect("answer")),
+        Answer::refused(&Refusal::NotFound)
     );
-    assert_eq!(server.list_tools_status("main", None).await, 200);
+    assert_eq!(server.list_tools_answer("main", None).await, Answer::ok());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -171,30 +205,45 @@ async fn a_wiki_without_guest_access_answers_401_with_a_challenge() {
     let server = TestServer::start().await;
     set_config(&server.store, "main", |config| config.guest_access = false);
     let response = server.list_tools("main", None).await;
-    assert_eq!(response.status(), 401);
+    assert_eq!(
+        Answer::of(&response),
+        Answer::refused(&Refusal::TokenRequired {
+            resource_metadata: None
+        })
+    );
     assert_eq!(
         header(&response, "www-authenticate").as_deref(),
         Some(r#"Bearer realm="wiki-mcp""#)
     );
     let token = server.alice_token.clone();
-    assert_eq!(server.list_tools_status("main", Some(&token)).await, 200);
+    assert_eq!(
+        server.list_tools_answer("main", Some(&token)).await,
+        Answer::ok()
+    );
     // Another wiki keeps its own setting.
-    assert_eq!(server.list_tools_status(DEMO_SUBWIKI, None).await, 200);
+    assert_eq!(
+        server.list_tools_answer(DEMO_SUBWIKI, None).await,
+        Answer::ok()
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn foreign_hosts_and_origins_are_refused() {
     let server = TestServer::start().await;
     let forbidden = [
-        ("host", "evil.example"),
-        ("origin", "http://evil.example"),
-        ("origin", "null"),
+        ("host", "evil.example", Refusal::HostNotAllowed),
+        ("origin", "http://evil.example", Refusal::OriginNotAllowed),
+        ("origin", "null", Refusal::OriginNotAllowed),
     ];
-    for (name, value) in forbidden {
+    for (name, value, refusal) in forbidden {
         let response = server
             .post("main", None, &tools_list(), &[(name, value)])
             .await;
-        assert_eq!(response.status(), 403, "{name}: {value}");
+        assert_eq!(
+            Answer::of(&response),
+            Answer::refused(&refusal),
+            "{name}: {value}"
+        );
     }
     let local = server
         .post(
@@ -213,21 +262,23 @@ async fn foreign_hosts_and_origins_are_refused() {
     let probe = server
         .post("nowhere", None, &tools_list(), &[("host", "evil.example")])
         .await;
-    assert_eq!(probe.status(), 403);
+    assert_eq!(
+        Answer::of(&probe),
+        Answer::refused(&Refusal::HostNotAllowed)
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_public_url_adds_its_host_to_the_accepted_ones() {
-    let server = TestServer::start_with(HttpOptions {
-        public_url: Some(BaseUrl::parse("https://wiki.example.com/").expect("a URL")),
-        rate_limit: None,
-        ..HttpOptions::default()
-    })
-    .await;
+    let public = BaseUrl::parse("https://wiki.example.com/").expect("a URL");
+    let server = TestServer::start_with_settings(|settings| settings.with_public_url(public)).await;
     assert_eq!(server.base, "https://wiki.example.com");
     // The test talks to the bound loopback address; the Host header is what a reverse proxy
     // would forward.
-    for (host, expected) in [("wiki.example.com", 200), ("evil.example", 403)] {
+    for (host, expected) in [
+        ("wiki.example.com", Answer::ok()),
+        ("evil.example", Answer::refused(&Refusal::HostNotAllowed)),
+    ] {
         let response = reqwest::Client::new()
             .post(format!("http://{}/rest/wikis/main/aiLLM/mcp", server.bound))
             .header("host", host)
@@ -237,7 +288,7 @@ async fn a_public_url_adds_its_host_to_the_accepted_ones() {
             .send()
             .await
             .expect("an answer");
-        assert_eq!(response.status(), expected, "Host: {host}");
+        assert_eq!(Answer::of(&response), expected, "Host: {host}");
     }
 }
 
@@ -253,16 +304,28 @@ async fn the_rate_limit_answers_429_with_retry_after() {
     .await;
     let alice = server.alice_token.clone();
     for _ in 0..2 {
-        assert_eq!(server.list_tools_status("main", Some(&alice)).await, 200);
+        assert_eq!(
+            server.list_tools_answer("main", Some(&alice)).await,
+            Answer::ok()
+        );
     }
     let limited = server.list_tools("main", Some(&alice)).await;
-    assert_eq!(limited.status(), 429);
+    assert_eq!(
+        Answer::of(&limited),
+        Answer::refused(&Refusal::RateLimited { retry_after: 1 })
+    );
     assert_eq!(header(&limited, "retry-after").as_deref(), Some("1"));
     // Buckets are per caller.
     let admin = server.admin_token.clone();
-    assert_eq!(server.list_tools_status("main", Some(&admin)).await, 200);
+    assert_eq!(
+        server.list_tools_answer("main", Some(&admin)).await,
+        Answer::ok()
+    );
     tokio::time::sleep(Duration::from_millis(1100)).await;
-    assert_eq!(server.list_tools_status("main", Some(&alice)).await, 200);
+    assert_eq!(
+        server.list_tools_answer("main", Some(&alice)).await,
+        Answer::ok()
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -277,8 +340,16 @@ async fn a_body_over_the_cap_is_413() {
         "jsonrpc": "2.0", "id": 1, "method": "tools/call",
         "params": {"name": "man", "arguments": {"tool": "x".repeat(8192)}},
     });
-    assert_eq!(server.post("main", None, &big, &[]).await.status(), 413);
-    assert_eq!(server.list_tools_status("main", None).await, 200);
+    let refused = server.post("main", None, &big, &[]).await;
+    assert_eq!(
+        Answer::of(&refused),
+        Answer::refused(&Refusal::BodyTooLarge { max: 4096 })
+    );
+    assert_eq!(
+        refused.text().await.expect("a body"),
+        Refusal::BodyTooLarge { max: 4096 }.body()
+    );
+    assert_eq!(server.list_tools_answer("main", None).await, Answer::ok());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -10,7 +10,8 @@ use wiki_store::model::user::GUEST_USER;
 use wiki_store::model::wiki::WikiId;
 use wiki_store::reference::SpacePath;
 
-use crate::harness::{TestServer, call_tool, header, text_of};
+use crate::harness::{Answer, TestServer, call_tool, header, text_of};
+use wiki_server::http::Refusal;
 
 /// Calls `tool` on main as the token's user (or the guest) and returns the value of the first
 /// output line starting with `prefix` (e.g. `"URL: "`).
@@ -54,9 +55,9 @@ async fn view_link(server: &TestServer, token: Option<&str>, reference: &str) ->
     .await
 }
 
-/// The status a browser opening `url` gets.
-async fn status_of(url: &str) -> reqwest::StatusCode {
-    reqwest::get(url).await.expect("the link answers").status()
+/// How a browser opening `url` is answered.
+async fn answer_of(url: &str) -> Answer {
+    Answer::of(&reqwest::get(url).await.expect("the link answers"))
 }
 
 fn deny_view(server: &TestServer, space: &str, user: &str) {
@@ -127,7 +128,11 @@ async fn a_view_link_serves_sanitized_html_and_altered_links_are_refused() {
         url.split("&sig=").next().unwrap_or_default().to_owned(),
     ] {
         let refused = reqwest::get(&altered).await.expect("the link answers");
-        assert_eq!(refused.status(), 403, "{altered}");
+        assert_eq!(
+            Answer::of(&refused),
+            Answer::refused(&Refusal::LinkRefused),
+            "{altered}"
+        );
     }
 }
 
@@ -135,9 +140,12 @@ async fn a_view_link_serves_sanitized_html_and_altered_links_are_refused() {
 async fn a_link_dies_with_its_users_view_right() {
     let server = TestServer::start().await;
     let url = view_link(&server, Some(&server.alice_token), "Internal.Roadmap").await;
-    assert_eq!(status_of(&url).await, 200);
+    assert_eq!(answer_of(&url).await, Answer::ok());
     deny_view(&server, "Internal", "alice");
-    assert_eq!(status_of(&url).await, 403);
+    assert_eq!(
+        answer_of(&url).await,
+        Answer::refused(&Refusal::LinkRefused)
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -145,12 +153,18 @@ async fn guest_links_open_only_what_the_guest_may_view() {
     let server = TestServer::start().await;
     let url = view_link(&server, None, "Guides.Install").await;
     assert!(!url.contains("user="), "{url}");
-    assert_eq!(status_of(&url).await, 200);
+    assert_eq!(answer_of(&url).await, Answer::ok());
     // Pointing the guest's link at the private space breaks the signature.
     let private = url.replace("/Guides/Install", "/Internal/WebHome");
-    assert_eq!(status_of(&private).await, 403);
+    assert_eq!(
+        answer_of(&private).await,
+        Answer::refused(&Refusal::LinkRefused)
+    );
     deny_view(&server, "Guides", GUEST_USER);
-    assert_eq!(status_of(&url).await, 403);
+    assert_eq!(
+        answer_of(&url).await,
+        Answer::refused(&Refusal::LinkRefused)
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -180,7 +194,10 @@ async fn a_compare_link_serves_the_escaped_diff() {
     assert!(html.contains("+&lt;script&gt;alert(1)"), "{html}");
     assert!(!html.contains("<script>"));
     let other = url.replace("from=1.1", "from=1.2");
-    assert_eq!(status_of(&other).await, 403);
+    assert_eq!(
+        answer_of(&other).await,
+        Answer::refused(&Refusal::LinkRefused)
+    );
 }
 
 /// Saves `content` as alice on main's `reference`.
@@ -259,10 +276,13 @@ async fn link_pages_have_a_rate_limit_per_address_of_their_own() {
     // pages' one.
     let url = view_link(&server, Some(&server.alice_token), "Guides.Install").await;
     for _ in 0..5 {
-        assert_eq!(status_of(&url).await, 200);
+        assert_eq!(answer_of(&url).await, Answer::ok());
     }
     let limited = reqwest::get(&url).await.expect("answer");
-    assert_eq!(limited.status(), 429);
+    assert_eq!(
+        Answer::of(&limited),
+        Answer::refused(&Refusal::RateLimited { retry_after: 1 })
+    );
     assert_eq!(header(&limited, "retry-after").as_deref(), Some("1"));
     // The guest's MCP bucket of the same address is untouched by the pages.
     let list = server.list_tools("main", None).await;
@@ -273,26 +293,35 @@ async fn link_pages_have_a_rate_limit_per_address_of_their_own() {
 async fn a_guest_link_dies_when_the_wiki_turns_the_guest_off() {
     let server = TestServer::start().await;
     let url = view_link(&server, None, "Guides.Install").await;
-    assert_eq!(status_of(&url).await, 200);
+    assert_eq!(answer_of(&url).await, Answer::ok());
     let main = WikiId::main();
     let mut config = wiki_store::ConfigStore::mcp_config(&server.store, &main);
     config.guest_access = false;
     wiki_store::ConfigStore::set_mcp_config(&server.store, &main, &config, "admin")
         .expect("the configuration saves");
-    assert_eq!(status_of(&url).await, 403);
+    assert_eq!(
+        answer_of(&url).await,
+        Answer::refused(&Refusal::LinkRefused)
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_user_deleted_and_created_again_does_not_inherit_the_old_links() {
     let server = TestServer::start().await;
     let url = view_link(&server, Some(&server.alice_token), "Guides.Install").await;
-    assert_eq!(status_of(&url).await, 200);
+    assert_eq!(answer_of(&url).await, Answer::ok());
     // A second later, so the new account is created after the link was issued, to the second.
     tokio::time::sleep(std::time::Duration::from_millis(1100)).await;
     wiki_store::UserStore::delete_user(&server.store, "alice").expect("alice is deleted");
-    assert_eq!(status_of(&url).await, 403);
+    assert_eq!(
+        answer_of(&url).await,
+        Answer::refused(&Refusal::LinkRefused)
+    );
     wiki_store::UserStore::create_user(&server.store, "alice", None).expect("a new alice");
-    assert_eq!(status_of(&url).await, 403);
+    assert_eq!(
+        answer_of(&url).await,
+        Answer::refused(&Refusal::LinkRefused)
+    );
     // The new account's own links open.
     let token = wiki_store::TokenStore::create_token(&server.store, "alice", "test")
         .expect("a token")
@@ -300,7 +329,7 @@ async fn a_user_deleted_and_created_again_does_not_inherit_the_old_links() {
         .expose()
         .to_owned();
     let fresh = view_link(&server, Some(&token), "Guides.Install").await;
-    assert_eq!(status_of(&fresh).await, 200);
+    assert_eq!(answer_of(&fresh).await, Answer::ok());
 }
 
 /// The `href` (or `src`) values of `html` that point into the link pages, `&amp;` unescaped.
@@ -405,21 +434,15 @@ async fn rendered_html_carries_signed_links_that_open_for_those_who_may_view() {
                 .all(|link| link.starts_with(&server.base) && link.contains("user=alice")),
             "{links:?} {images:?}"
         );
-        let status = |url: String| async move {
-            reqwest::get(&url)
-                .await
-                .expect("the link answers")
-                .status()
-                .as_u16()
-        };
+        let status = |url: String| async move { answer_of(&url).await };
         // The guide, the dev home (alice may view dev), the notes and the picture open.
         for url in [&links[0], &links[1], &links[2], &images[0]] {
-            assert_eq!(status(url.clone()).await, 200, "{detail}: {url}");
+            assert_eq!(status(url.clone()).await, Answer::ok(), "{detail}: {url}");
         }
         // The page alice may not view is signed (it gives nothing away) and refused.
         assert_eq!(
             status(links[3].clone()).await,
-            403,
+            Answer::refused(&Refusal::LinkRefused),
             "{detail}: {}",
             links[3]
         );

@@ -14,13 +14,13 @@ use oidc_verifier::{Clock, ManualClock, SigningAlgorithm, SystemClock, Verifier,
 use rmcp::model::CallToolRequestParams;
 use serde_json::{Value, json};
 use wiki_mcp_cli::demo::DEMO_USER;
-use wiki_server::http::HttpOptions;
+use wiki_server::http::{HttpOptions, Refusal};
 use wiki_server::oidc::OidcIdentity;
 use wiki_store::model::wiki::WikiId;
 use wiki_store::reference::DocumentReference;
 use wiki_store::{ConfigStore, DocumentStore, UserStore};
 
-use crate::harness::{TestServer, header};
+use crate::harness::{Answer, TestServer, header};
 
 /// The audience the server is configured with.
 const AUDIENCE: &str = "wiki-mcp";
@@ -193,13 +193,17 @@ async fn every_refused_token_is_the_same_401_invalid_token_saying_nothing_of_why
         ("the guest", fixture.token_for("guest")),
         ("not a wiki user name", fixture.token_for("carol smith")),
     ];
-    let metadata = format!(
-        "resource_metadata=\"{}/.well-known/oauth-protected-resource\"",
+    let metadata_url = format!(
+        "{}/.well-known/oauth-protected-resource",
         fixture.server.endpoint("main")
     );
+    let metadata = format!("resource_metadata=\"{metadata_url}\"");
+    let invalid = Answer::refused(&Refusal::InvalidToken {
+        resource_metadata: Some(metadata_url.clone()),
+    });
     for (case, token) in &cases {
         let response = fixture.server.list_tools("main", Some(token)).await;
-        assert_eq!(response.status(), 401, "{case}");
+        assert_eq!(Answer::of(&response), invalid, "{case}");
         let challenge = header(&response, "www-authenticate").unwrap_or_default();
         assert!(
             challenge.starts_with("Bearer ") && challenge.contains("error=\"invalid_token\""),
@@ -218,7 +222,12 @@ async fn every_refused_token_is_the_same_401_invalid_token_saying_nothing_of_why
     }
     // No credential at all: the challenge, without an error code (RFC 6750 §3.1).
     let anonymous = fixture.server.list_tools("main", None).await;
-    assert_eq!(anonymous.status(), 401);
+    assert_eq!(
+        Answer::of(&anonymous),
+        Answer::refused(&Refusal::TokenRequired {
+            resource_metadata: Some(metadata_url)
+        })
+    );
     let challenge = header(&anonymous, "www-authenticate").unwrap_or_default();
     assert!(challenge.contains(&metadata), "{challenge}");
     assert!(!challenge.contains("error="), "{challenge}");
@@ -268,7 +277,15 @@ async fn create_users_makes_an_unknown_user_with_no_rights_of_its_own() {
         .server
         .list_tools("main", Some(&fixture.token_for("guest")))
         .await;
-    assert_eq!(guest.status(), 401);
+    assert_eq!(
+        Answer::of(&guest).refusal.as_deref(),
+        Some(
+            Refusal::InvalidToken {
+                resource_metadata: None
+            }
+            .code()
+        )
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -284,8 +301,13 @@ async fn a_deleted_user_is_refused_from_the_next_request() {
         .expect("the user is deleted");
     let after = fixture.server.list_tools("main", Some(&token)).await;
     assert_eq!(
-        after.status(),
-        401,
+        Answer::of(&after).refusal.as_deref(),
+        Some(
+            Refusal::InvalidToken {
+                resource_metadata: None
+            }
+            .code()
+        ),
         "the verified token no longer names a user"
     );
 }

@@ -4,6 +4,7 @@
 use rmcp::model::ContentBlock;
 use serde_json::{Value, json};
 use wiki_server::ServerSettings;
+use wiki_server::http::BaseUrl;
 use wiki_server::testing::farm_test;
 use wiki_tool_sdk::store::model::attachment::AttachmentWrite;
 use wiki_tool_sdk::store::model::document::Expected;
@@ -239,7 +240,8 @@ async fn images_come_back_as_image_blocks() {
 
 #[farm_test]
 async fn other_files_get_a_download_link() {
-    let settings = ServerSettings::default().with_public_url("https://wiki.example.org");
+    let settings = ServerSettings::default()
+        .with_public_url(BaseUrl::parse("https://wiki.example.org").expect("a URL"));
     let farm = Farm::with_settings(settings);
     upload(
         &farm,

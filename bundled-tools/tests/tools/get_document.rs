@@ -2,6 +2,7 @@
 
 use serde_json::{Value, json};
 use wiki_server::ServerSettings;
+use wiki_server::http::BaseUrl;
 use wiki_server::testing::farm_test;
 use wiki_tool_sdk::store::model::attachment::AttachmentWrite;
 use wiki_tool_sdk::store::model::document::{DocumentSave, Expected};
@@ -53,8 +54,10 @@ async fn the_source_comes_whole_with_its_header() {
 
 #[farm_test]
 async fn a_space_name_alone_reads_its_home_and_urls_follow_the_public_url() {
-    let farm =
-        Farm::with_settings(ServerSettings::default().with_public_url("https://wiki.example.org/"));
+    let farm = Farm::with_settings(
+        ServerSettings::default()
+            .with_public_url(BaseUrl::parse("https://wiki.example.org/").expect("a URL")),
+    );
     let read = text(get(&farm, json!({"reference": "Sandbox"}), GUEST).await);
     assert!(unsigned(&read).starts_with(
         "Reference: main:Sandbox.WebHome\nURL: https://wiki.example.org/wikis/main/view/Sandbox/WebHome\n"

@@ -3,6 +3,7 @@
 
 use serde_json::{Value, json};
 use wiki_server::ServerSettings;
+use wiki_server::http::BaseUrl;
 use wiki_server::testing::farm_test;
 use wiki_tool_sdk::store::model::attachment::{AttachmentDelete, AttachmentWrite};
 use wiki_tool_sdk::store::model::document::{DocumentSave, Expected};
@@ -127,8 +128,10 @@ async fn a_version_is_a_historical_snapshot_through_the_window() {
 
 #[farm_test]
 async fn diffs_are_unified_and_name_both_sides() {
-    let farm =
-        Farm::with_settings(ServerSettings::default().with_public_url("https://wiki.example.org"));
+    let farm = Farm::with_settings(
+        ServerSettings::default()
+            .with_public_url(BaseUrl::parse("https://wiki.example.org").expect("a URL")),
+    );
     let diff = text(history(&farm, notes(json!({"from": "1.1", "to": "1.3"})), "alice").await);
     assert_text(
         &unsigned(&diff),

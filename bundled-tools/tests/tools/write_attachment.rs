@@ -4,6 +4,7 @@
 
 use serde_json::{Value, json};
 use wiki_server::ServerSettings;
+use wiki_server::http::BaseUrl;
 use wiki_server::testing::farm_test;
 use wiki_tool_sdk::store::model::version::Version;
 
@@ -294,7 +295,10 @@ async fn write_tools_are_off_until_enabled() {
 
 #[farm_test]
 async fn results_link_the_change_and_the_file() {
-    let farm = farm_with(ServerSettings::default().with_public_url("https://wiki.example.org/"));
+    let farm = farm_with(
+        ServerSettings::default()
+            .with_public_url(BaseUrl::parse("https://wiki.example.org/").expect("a URL")),
+    );
     let before = version(&farm, "Sandbox.WebHome").unwrap_or_else(|| panic!("seeded"));
     let text = ok(write(
         &farm,

@@ -5,6 +5,7 @@
 
 use serde_json::{Value, json};
 use wiki_server::ServerSettings;
+use wiki_server::http::BaseUrl;
 use wiki_server::testing::farm_test;
 use wiki_tool_sdk::store::model::document::{Document, DocumentSave};
 use wiki_tool_sdk::store::model::locale::Locale;
@@ -305,8 +306,10 @@ async fn write_tools_are_off_by_default() {
 
 #[farm_test]
 async fn results_link_the_new_page_or_the_change() {
-    let farm =
-        writable_farm_with(ServerSettings::default().with_public_url("https://wiki.example.org/"));
+    let farm = writable_farm_with(
+        ServerSettings::default()
+            .with_public_url(BaseUrl::parse("https://wiki.example.org/").expect("a URL")),
+    );
     let created = text(
         write(
             &farm,

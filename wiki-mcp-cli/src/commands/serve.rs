@@ -69,7 +69,6 @@ pub(crate) fn exec(farm: &FarmTarget, args: Args) -> Result<()> {
     let public_url = args.public_url.as_deref().map(BaseUrl::parse).transpose()?;
     let oidc = args.oidc.identity()?;
     let options = HttpOptions {
-        public_url,
         authorization_servers: args.authorization_servers,
         max_body_bytes: args.max_body_bytes,
         connections: args.connections.limits()?,
@@ -107,7 +106,11 @@ pub(crate) fn exec(farm: &FarmTarget, args: Args) -> Result<()> {
             .await
             .with_context(|| format!("cannot listen on {}", args.listen))?;
         // Links in tool output start with the public URL, else the bound address.
-        let settings = settings.with_public_url(server.base_url().to_string());
+        let base = match public_url {
+            Some(public) => public,
+            None => server.local_url()?,
+        };
+        let settings = settings.with_public_url(base.clone());
         // Store calls block (PostgreSQL's client runs its own runtime): off the async workers.
         let (manager, wikis) = tokio::task::spawn_blocking(move || -> Result<_> {
             let manager = Arc::new(Manager::new(Arc::clone(&store), settings)?);
@@ -123,7 +126,7 @@ pub(crate) fn exec(farm: &FarmTarget, args: Args) -> Result<()> {
         .await
         .context("the start-up task did not complete")??;
         let token = first_token.as_ref().map(|issued| issued.token.expose());
-        print_banner(&server, &wikis, token)?;
+        print_banner(&server, &base, &wikis, token)?;
         let shutdown = CancellationToken::new();
         tokio::spawn(shutdown_on_signal(shutdown.clone()));
         let mut directory = Directory::new(manager);
@@ -140,8 +143,12 @@ pub(crate) fn exec(farm: &FarmTarget, args: Args) -> Result<()> {
 /// What a person needs to connect: the bound address, each wiki's endpoint, and a client
 /// configuration to paste. The configuration never holds a real token (it is meant to be copied
 /// and shared); on a first run the new admin token is printed once, on its own line.
-fn print_banner(server: &HttpServer, wikis: &[WikiId], token: Option<&str>) -> Result<()> {
-    let base = server.base_url();
+fn print_banner(
+    server: &HttpServer,
+    base: &BaseUrl,
+    wikis: &[WikiId],
+    token: Option<&str>,
+) -> Result<()> {
     let mut out = std::io::stdout().lock();
     writeln!(out, "wiki-mcp listening on {}", server.local_addr()?)?;
     writeln!(out, "Endpoints:")?;

@@ -11,10 +11,10 @@ use std::time::Duration;
 use axum::body::Body;
 use axum::body::HttpBody as _;
 use axum::extract::Request;
-use axum::response::{IntoResponse, Response};
-use http::StatusCode;
 use http::header::CONTENT_LENGTH;
 use http_body_util::LengthLimitError;
+
+use super::refusal::Refusal;
 
 /// The cap and the deadline of request bodies.
 #[derive(Debug, Clone, Copy)]
@@ -24,7 +24,7 @@ pub(crate) struct BodyLimits {
 }
 
 /// The request with its body in memory, or the answer to give instead.
-pub(crate) async fn read_whole(limits: &BodyLimits, request: Request) -> Result<Request, Response> {
+pub(crate) async fn read_whole(limits: &BodyLimits, request: Request) -> Result<Request, Refusal> {
     if request.body().is_end_stream() {
         return Ok(request);
     }
@@ -34,7 +34,9 @@ pub(crate) async fn read_whole(limits: &BodyLimits, request: Request) -> Result<
         .and_then(|value| value.to_str().ok())
         .and_then(|value| value.parse::<u64>().ok());
     if declared.is_some_and(|length| length > limits.max_bytes as u64) {
-        return Err(too_large(limits.max_bytes));
+        return Err(Refusal::BodyTooLarge {
+            max: limits.max_bytes,
+        });
     }
     let (parts, body) = request.into_parts();
     let read = tokio::time::timeout(limits.timeout, axum::body::to_bytes(body, limits.max_bytes));
@@ -42,26 +44,17 @@ pub(crate) async fn read_whole(limits: &BodyLimits, request: Request) -> Result<
         Ok(Ok(bytes)) => bytes,
         Ok(Err(error)) => {
             if is_length_limit(&error) {
-                return Err(too_large(limits.max_bytes));
+                return Err(Refusal::BodyTooLarge {
+                    max: limits.max_bytes,
+                });
             }
             tracing::debug!(%error, "a request body broke off");
-            return Err((
-                StatusCode::BAD_REQUEST,
-                "Bad Request: the request body could not be read (the connection broke off or \
-                 the chunked encoding is invalid)\n",
-            )
-                .into_response());
+            return Err(Refusal::BodyUnreadable);
         }
         Err(_) => {
-            let seconds = limits.timeout.as_secs_f64();
-            return Err((
-                StatusCode::REQUEST_TIMEOUT,
-                format!(
-                    "Request Timeout: the request body did not arrive within {seconds} s; \
-                     send it at once\n"
-                ),
-            )
-                .into_response());
+            return Err(Refusal::BodyTimeout {
+                seconds: limits.timeout.as_secs_f64(),
+            });
         }
     };
     Ok(Request::from_parts(parts, Body::from(bytes)))
@@ -76,15 +69,4 @@ fn is_length_limit(error: &axum::Error) -> bool {
         source = current.source();
     }
     false
-}
-
-fn too_large(max: usize) -> Response {
-    (
-        StatusCode::PAYLOAD_TOO_LARGE,
-        format!(
-            "Payload Too Large: the request body exceeds {max} bytes; send a smaller one \
-             (serve --max-body-bytes raises the cap)\n"
-        ),
-    )
-        .into_response()
 }

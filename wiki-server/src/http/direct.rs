@@ -37,7 +37,7 @@ use axum::extract::Request;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use http::header::{ACCEPT, CONTENT_LENGTH, CONTENT_TYPE};
-use http::{HeaderMap, HeaderValue, Method, StatusCode};
+use http::{HeaderMap, HeaderValue, Method};
 use rmcp::model::{
     Notification, ProgressNotificationParam, ProgressToken, ProtocolVersion, RequestId,
     ServerJsonRpcMessage, ServerNotification, ServerResult,
@@ -48,6 +48,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::cancel_on_drop::CancelOnDrop;
 use super::identity::Admitted;
+use super::refusal::Refusal;
 use super::router::Shared;
 use mcp_runtime::call::ToolCall;
 use mcp_runtime::param::JsonObject;
@@ -117,11 +118,7 @@ pub(crate) async fn answer_tool_calls(
         Ok(body) => body,
         Err(error) => {
             tracing::debug!(%error, "could not read a request body");
-            return (
-                StatusCode::BAD_REQUEST,
-                "Bad Request: the request body could not be read\n",
-            )
-                .into_response();
+            return Refusal::BodyUnreadable.into_response();
         }
     };
     let Some(call) = ToolCallRequest::parse(&body).filter(|_| direct) else {
@@ -277,7 +274,7 @@ fn json_response(message: &ServerJsonRpcMessage) -> Response {
             .into_response(),
         Err(error) => {
             tracing::error!(%error, "could not serialize a tools/call reply");
-            StatusCode::INTERNAL_SERVER_ERROR.into_response()
+            Refusal::Internal.into_response()
         }
     }
 }

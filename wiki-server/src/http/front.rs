@@ -16,20 +16,16 @@ use http::header::{CACHE_CONTROL, CONTENT_SECURITY_POLICY, CONTENT_TYPE, HeaderV
 
 use super::MCP_PATH;
 use super::pages::escape_text;
-use super::url::BaseUrl;
+use super::router::Shared;
 
 /// The liveness path.
 pub(crate) const HEALTH_PATH: &str = "/healthz";
 
 /// `/` and `/healthz`.
-pub(crate) fn routes<S>(base_url: BaseUrl) -> Router<S>
-where
-    S: Clone + Send + Sync + 'static,
-{
+pub(crate) fn routes() -> Router<Arc<Shared>> {
     Router::new()
         .route("/", get(index))
         .route(HEALTH_PATH, get(health))
-        .with_state(Arc::new(base_url))
 }
 
 async fn health() -> Response {
@@ -40,8 +36,8 @@ async fn health() -> Response {
     response
 }
 
-async fn index(State(base): State<Arc<BaseUrl>>) -> Response {
-    let base = base.to_string();
+async fn index(State(shared): State<Arc<Shared>>) -> Response {
+    let base = shared.base_url().to_string();
     let endpoint = format!("{base}{MCP_PATH}");
     let main = endpoint.replace("{wiki}", "main");
     let html = format!(

@@ -14,29 +14,32 @@ use std::sync::Arc;
 
 use axum::extract::{Request, State};
 use axum::middleware::Next;
-use axum::response::Response;
+use axum::response::{IntoResponse, Response};
 
 use super::body::{self, BodyLimits};
 use super::malformed;
 use super::origin::{self, OriginPolicy};
+use crate::server::Manager;
 
 /// What the front door checks requests against.
 #[derive(Debug)]
 pub(crate) struct Gate {
-    pub(crate) origins: OriginPolicy,
+    /// Whose settings hold the public URL, whose host and origin are accepted.
+    pub(crate) manager: Arc<Manager>,
     pub(crate) body: BodyLimits,
 }
 
 /// The middleware around every route.
 pub(crate) async fn admit(State(gate): State<Arc<Gate>>, request: Request, next: Next) -> Response {
     if let Some(refusal) = malformed::refusal(&request) {
-        return refusal;
+        return refusal.into_response();
     }
-    if let Some(refusal) = origin::refusal(&gate.origins, &request) {
-        return refusal;
+    let origins = OriginPolicy::new(gate.manager.settings().public_url.as_ref());
+    if let Some(refusal) = origin::refusal(origins, &request) {
+        return refusal.into_response();
     }
     match body::read_whole(&gate.body, request).await {
         Ok(request) => next.run(request).await,
-        Err(refusal) => refusal,
+        Err(refusal) => refusal.into_response(),
     }
 }

@@ -19,14 +19,15 @@ use std::sync::Arc;
 use axum::extract::{ConnectInfo, Path, Request, State};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use http::header::{AUTHORIZATION, RETRY_AFTER};
-use http::{Extensions, HeaderMap, HeaderValue, StatusCode};
+use http::header::AUTHORIZATION;
+use http::{Extensions, HeaderMap};
 use wiki_store::model::wiki::WikiId;
 
 use super::direct::answer_tool_calls;
 use super::in_flight::{CancelScope, Credential};
-use super::limits::{RateKey, retry_after_seconds};
+use super::limits::RateKey;
 use super::oauth::unauthorized;
+use super::refusal::Refusal;
 use super::router::Shared;
 use crate::server::{Caller, WikiServer};
 
@@ -90,7 +91,7 @@ pub(crate) async fn mcp_endpoint(
     let address = client_address(&request);
     match identify(&shared, &wiki, request.headers(), address).await {
         Ok(admitted) => answer_tool_calls(shared, admitted, request, next).await,
-        Err(refusal) => refusal,
+        Err(refusal) => refusal.into_response(),
     }
 }
 
@@ -100,9 +101,9 @@ async fn identify(
     wiki: &str,
     headers: &HeaderMap,
     address: IpAddr,
-) -> Result<Admitted, Response> {
+) -> Result<Admitted, Refusal> {
     let Ok(wiki) = WikiId::new(wiki) else {
-        return Err(not_found());
+        return Err(Refusal::UnknownWiki);
     };
     let credentials = credentials(headers);
     let token = match &credentials {
@@ -111,7 +112,7 @@ async fn identify(
     };
     let resolution = shared.resolve(wiki.clone(), token).await?;
     let Some(server) = resolution.server else {
-        return Err(not_found());
+        return Err(Refusal::UnknownWiki);
     };
     let mut scope = None;
     let caller = match (credentials, resolution.user) {
@@ -158,26 +159,10 @@ pub(crate) fn client_address(request: &Request) -> IpAddr {
         .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |info| info.0.ip())
 }
 
-pub(crate) fn not_found() -> Response {
-    (StatusCode::NOT_FOUND, "Not Found\n").into_response()
-}
-
-/// 429 with `Retry-After` in whole seconds.
-pub(crate) fn too_many_requests(wait: std::time::Duration) -> Response {
-    let seconds = retry_after_seconds(wait);
-    let mut response = (
-        StatusCode::TOO_MANY_REQUESTS,
-        format!("Too Many Requests: retry in {seconds} s\n"),
-    )
-        .into_response();
-    response
-        .headers_mut()
-        .insert(RETRY_AFTER, HeaderValue::from(seconds));
-    response
-}
-
 #[cfg(test)]
 mod tests {
+    use http::HeaderValue;
+
     use super::*;
 
     fn headers(authorization: &str) -> HeaderMap {

@@ -7,45 +7,42 @@
 //! another. HTTP (RFC 9110 §7.2, RFC 6454 §7) allows none of these.
 
 use axum::extract::Request;
-use axum::response::{IntoResponse, Response};
+use http::HeaderMap;
+use http::HeaderName;
 use http::header::{AUTHORIZATION, HOST, ORIGIN};
-use http::{HeaderMap, HeaderName, StatusCode};
+
+use super::refusal::Refusal;
 
 /// The headers a request may carry once at most.
 const SINGLE: [HeaderName; 3] = [AUTHORIZATION, HOST, ORIGIN];
 
-/// The `400` to answer, with the reason; `None` lets the request go on.
-pub(crate) fn refusal(request: &Request) -> Option<Response> {
+/// The `400` to answer; `None` lets the request go on.
+pub(crate) fn refusal(request: &Request) -> Option<Refusal> {
     problem(request.headers(), request.uri())
-        .map(|reason| (StatusCode::BAD_REQUEST, format!("Bad Request: {reason}\n")).into_response())
 }
 
 /// What is wrong with the request's head, if anything.
-fn problem(headers: &HeaderMap, uri: &http::Uri) -> Option<String> {
+fn problem(headers: &HeaderMap, uri: &http::Uri) -> Option<Refusal> {
     for name in &SINGLE {
         if headers.get_all(name).iter().nth(1).is_some() {
-            return Some(format!(
-                "the {name} header appears more than once; send it once"
-            ));
+            return Some(Refusal::RepeatedHeader { name: name.clone() });
         }
     }
-    for name in [HOST, ORIGIN] {
+    for (name, place) in [(HOST, "the host header"), (ORIGIN, "the origin header")] {
         let has_userinfo = headers
             .get(&name)
             .is_some_and(|value| value.as_bytes().contains(&b'@'));
         if has_userinfo {
-            return Some(format!(
-                "the {name} header carries user information (user@host); send the host alone"
-            ));
+            return Some(Refusal::UserInformation { place });
         }
     }
     if uri
         .authority()
         .is_some_and(|authority| authority.as_str().contains('@'))
     {
-        return Some(
-            "the request URL carries user information (user@host); send the host alone".to_owned(),
-        );
+        return Some(Refusal::UserInformation {
+            place: "the request URL",
+        });
     }
     None
 }
@@ -69,14 +66,34 @@ mod tests {
         let root = http::Uri::from_static("/");
         let host = (HOST, "localhost");
         assert_eq!(problem(&headers(std::slice::from_ref(&host)), &root), None);
-        assert!(problem(&headers(&[host.clone(), host.clone()]), &root).is_some());
+        let repeated = |name: HeaderName| Some(Refusal::RepeatedHeader { name });
+        let userinfo = |place| Some(Refusal::UserInformation { place });
+        assert_eq!(
+            problem(&headers(&[host.clone(), host.clone()]), &root),
+            repeated(HOST)
+        );
         let bearer = (AUTHORIZATION, "Bearer a");
-        assert!(problem(&headers(&[host.clone(), bearer.clone(), bearer]), &root).is_some());
+        assert_eq!(
+            problem(&headers(&[host.clone(), bearer.clone(), bearer]), &root),
+            repeated(AUTHORIZATION)
+        );
         let origin = (ORIGIN, "http://localhost");
-        assert!(problem(&headers(&[origin.clone(), origin]), &root).is_some());
-        assert!(problem(&headers(&[(HOST, "evil@localhost")]), &root).is_some());
-        assert!(problem(&headers(&[(ORIGIN, "http://a:b@localhost")]), &root).is_some());
+        assert_eq!(
+            problem(&headers(&[origin.clone(), origin]), &root),
+            repeated(ORIGIN)
+        );
+        assert_eq!(
+            problem(&headers(&[(HOST, "evil@localhost")]), &root),
+            userinfo("the host header")
+        );
+        assert_eq!(
+            problem(&headers(&[(ORIGIN, "http://a:b@localhost")]), &root),
+            userinfo("the origin header")
+        );
         let absolute = http::Uri::from_static("http://evil@localhost/x");
-        assert!(problem(&headers(&[host]), &absolute).is_some());
+        assert_eq!(
+            problem(&headers(&[host]), &absolute),
+            userinfo("the request URL")
+        );
     }
 }

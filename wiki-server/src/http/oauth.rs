@@ -11,18 +11,14 @@ use std::sync::Arc;
 use axum::Json;
 use axum::extract::{Path, State};
 use axum::response::{IntoResponse, Response};
-use http::header::WWW_AUTHENTICATE;
-use http::{HeaderValue, StatusCode};
 use serde_json::json;
 use wiki_store::model::wiki::WikiId;
 
+use super::refusal::Refusal;
 use super::router::Shared;
 
 /// Appended to an endpoint URL: where its RFC 9728 metadata lives.
 pub(crate) const METADATA_SUFFIX: &str = "/.well-known/oauth-protected-resource";
-
-/// The realm named in challenges.
-const REALM: &str = "wiki-mcp";
 
 /// `GET …/aiLLM/mcp/.well-known/oauth-protected-resource`: the metadata, or 404 when no
 /// authorization server is configured or the wiki is not served.
@@ -31,45 +27,31 @@ pub(crate) async fn metadata(
     Path(wiki): Path<String>,
 ) -> Response {
     let Ok(wiki) = WikiId::new(&wiki) else {
-        return StatusCode::NOT_FOUND.into_response();
+        return Refusal::UnknownWiki.into_response();
     };
     if shared.options.authorization_servers.is_empty() {
-        return StatusCode::NOT_FOUND.into_response();
+        return Refusal::NotFound.into_response();
     }
     match shared.resolve(wiki.clone(), None).await {
         Ok(resolution) if resolution.server.is_some() => Json(json!({
-            "resource": shared.base_url.endpoint(&wiki),
+            "resource": shared.base_url().endpoint(&wiki),
             "authorization_servers": shared.options.authorization_servers,
             "bearer_methods_supported": ["header"],
         }))
         .into_response(),
-        Ok(_) => StatusCode::NOT_FOUND.into_response(),
-        Err(response) => response,
+        Ok(_) => Refusal::UnknownWiki.into_response(),
+        Err(refusal) => refusal.into_response(),
     }
 }
 
 /// 401 with the `Bearer` challenge; `resource_metadata` when an authorization server is
 /// configured, `error="invalid_token"` when a presented token was refused (RFC 6750 §3.1).
-pub(crate) fn unauthorized(shared: &Shared, wiki: &WikiId, invalid_token: bool) -> Response {
-    let mut challenge = format!("Bearer realm=\"{REALM}\"");
+pub(crate) fn unauthorized(shared: &Shared, wiki: &WikiId, invalid_token: bool) -> Refusal {
+    let resource_metadata = (!shared.options.authorization_servers.is_empty())
+        .then(|| shared.base_url().resource_metadata(wiki));
     if invalid_token {
-        challenge.push_str(", error=\"invalid_token\"");
-    }
-    if !shared.options.authorization_servers.is_empty() {
-        challenge.push_str(&format!(
-            ", resource_metadata=\"{}\"",
-            shared.base_url.resource_metadata(wiki)
-        ));
-    }
-    let body = if invalid_token {
-        "Unauthorized: the bearer token is invalid or revoked\n"
+        Refusal::InvalidToken { resource_metadata }
     } else {
-        "Unauthorized: this endpoint requires a bearer token\n"
-    };
-    let mut response = (StatusCode::UNAUTHORIZED, body).into_response();
-    // Built from a wiki id and a validated base URL: always a valid header value.
-    if let Ok(value) = HeaderValue::from_str(&challenge) {
-        response.headers_mut().insert(WWW_AUTHENTICATE, value);
+        Refusal::TokenRequired { resource_metadata }
     }
-    response
 }

@@ -13,23 +13,25 @@
 use std::net::IpAddr;
 
 use axum::extract::Request;
-use axum::response::{IntoResponse, Response};
+use http::Uri;
 use http::header::{HOST, ORIGIN};
 use http::uri::{Authority, Scheme};
-use http::{StatusCode, Uri};
 
+use super::refusal::Refusal;
 use super::url::BaseUrl;
 
 /// Which `Host` and `Origin` values the server accepts.
-#[derive(Debug, Clone)]
-pub(crate) struct OriginPolicy {
-    public: Option<BaseUrl>,
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct OriginPolicy<'a> {
+    public: Option<&'a BaseUrl>,
 }
 
-impl OriginPolicy {
-    /// Loopback names always; the public URL's host and origin too when one is configured.
-    pub(crate) fn new(public: Option<BaseUrl>) -> Self {
-        OriginPolicy { public }
+impl<'a> OriginPolicy<'a> {
+    /// Loopback names always; the base URL's host and origin too when it is a public URL.
+    pub(crate) fn new(base: Option<&'a BaseUrl>) -> Self {
+        OriginPolicy {
+            public: base.filter(|base| base.is_public()),
+        }
     }
 
     /// Whether a `Host` header value names this server.
@@ -40,7 +42,7 @@ impl OriginPolicy {
         if is_loopback(authority.host()) {
             return true;
         }
-        self.public.as_ref().is_some_and(|public| {
+        self.public.is_some_and(|public| {
             let scheme = public.scheme();
             same_host_and_port(&authority, scheme, public.authority(), scheme)
         })
@@ -57,7 +59,7 @@ impl OriginPolicy {
         if is_loopback(authority.host()) {
             return true;
         }
-        self.public.as_ref().is_some_and(|public| {
+        self.public.is_some_and(|public| {
             scheme == public.scheme()
                 && same_host_and_port(authority, scheme, public.authority(), public.scheme())
         })
@@ -86,28 +88,24 @@ fn port_or_default(authority: &Authority, scheme: &Scheme) -> u16 {
 }
 
 /// The `403` to answer for a foreign `Host` or `Origin`; `None` lets the request go on.
-pub(crate) fn refusal(policy: &OriginPolicy, request: &Request) -> Option<Response> {
+pub(crate) fn refusal(policy: OriginPolicy<'_>, request: &Request) -> Option<Refusal> {
     let host = request
         .headers()
         .get(HOST)
         .and_then(|value| value.to_str().ok())
         .or_else(|| request.uri().authority().map(Authority::as_str));
     if !host.is_some_and(|host| policy.host_allowed(host)) {
-        return Some(refuse("Host header not allowed"));
+        return Some(Refusal::HostNotAllowed);
     }
     if let Some(origin) = request.headers().get(ORIGIN) {
         let allowed = origin
             .to_str()
             .is_ok_and(|origin| policy.origin_allowed(origin));
         if !allowed {
-            return Some(refuse("Origin not allowed"));
+            return Some(Refusal::OriginNotAllowed);
         }
     }
     None
-}
-
-fn refuse(what: &'static str) -> Response {
-    (StatusCode::FORBIDDEN, format!("Forbidden: {what}\n")).into_response()
 }
 
 #[cfg(test)]
@@ -142,7 +140,8 @@ mod tests {
 
     #[test]
     fn a_public_url_adds_its_host_and_origin() -> Result<(), Error> {
-        let policy = OriginPolicy::new(Some(BaseUrl::parse("https://Wiki.Example.com/x")?));
+        let public = BaseUrl::parse("https://Wiki.Example.com/x")?;
+        let policy = OriginPolicy::new(Some(&public));
         assert!(policy.host_allowed("wiki.example.com"));
         assert!(policy.host_allowed("wiki.example.com:443"));
         assert!(!policy.host_allowed("wiki.example.com:8443"));
@@ -151,6 +150,14 @@ mod tests {
         assert!(!policy.origin_allowed("http://wiki.example.com"));
         assert!(!policy.origin_allowed("https://evil.example"));
         Ok(())
+    }
+
+    #[test]
+    fn a_bound_address_adds_nothing() {
+        let bound = BaseUrl::for_address(([10, 0, 0, 1], 80).into());
+        let policy = OriginPolicy::new(Some(&bound));
+        assert!(!policy.host_allowed("10.0.0.1"));
+        assert!(!policy.origin_allowed("http://10.0.0.1"));
     }
 
     #[test]

@@ -39,8 +39,10 @@ use wiki_store::reference::DocumentReference;
 use wiki_store::rights::Right;
 use wiki_store::{Store, StoreError};
 
-use super::identity::{client_address, too_many_requests};
+use super::identity::client_address;
 use super::limits::{RateKey, RateLimit, RateLimiter};
+use super::refusal::Refusal;
+use super::url::BaseUrl;
 use crate::server::{Caller, Manager};
 use wiki_tool_sdk::access::{AuthorizedReference, Doors};
 use wiki_tool_sdk::heavy::{NotRun, run_heavy};
@@ -80,34 +82,28 @@ where
         .with_state(Arc::new(pages))
 }
 
-/// What every refusal before the content says.
-const REFUSED: &str = "This link is invalid, has expired, or no longer grants access. Ask for \
-                       a fresh link.";
-
 async fn serve(State(pages): State<Arc<Pages>>, request: Request) -> Response {
     if let Some(limiter) = &pages.limiter
         && let Err(wait) = limiter.acquire(RateKey::Address(client_address(&request)))
     {
-        let mut response = too_many_requests(wait);
-        harden(&mut response);
-        return response;
+        return refuse(Refusal::rate_limited(wait));
     }
     let manager = &pages.manager;
     let uri: &Uri = request.uri();
     // Unknown only while the database has not answered since the server started.
     let Some(key) = manager.link_key() else {
-        return unavailable();
+        return refuse(Refusal::StoreUnavailable);
     };
     let claims = match LinkClaims::from_url(uri.path(), uri.query(), &key) {
         Ok(claims) => claims,
         Err(error) => {
             tracing::debug!(%error, "link refused");
-            return refused();
+            return refuse(Refusal::LinkRefused);
         }
     };
     let (doors, authorized) = match authorize(&pages, &claims).await {
         Ok(Some(authorized)) => authorized,
-        Ok(None) => return refused(),
+        Ok(None) => return refuse(Refusal::LinkRefused),
         Err(response) => return response,
     };
     match &claims.page {
@@ -118,8 +114,8 @@ async fn serve(State(pages): State<Arc<Pages>>, request: Request) -> Response {
                 manager
                     .settings()
                     .public_url
-                    .clone()
-                    .unwrap_or_else(|| Arc::from("")),
+                    .as_ref()
+                    .map_or_else(|| Arc::from(""), BaseUrl::shared),
                 key,
                 claims.endpoint.clone(),
                 claims.user.clone(),
@@ -146,7 +142,7 @@ async fn authorize(
         Ok(_) => return Ok(None),
         Err(error) => {
             tracing::warn!(%error, "could not check a link's endpoint");
-            return Err(unavailable());
+            return Err(refuse(Refusal::StoreUnavailable));
         }
     };
     let caller = match &claims.user {
@@ -187,9 +183,9 @@ async fn issued_to_this_user(
         Ok(Err(StoreError::NotFound { .. })) => Ok(false),
         Ok(Err(error)) => {
             tracing::warn!(%error, "could not look up a link's user");
-            Err(unavailable())
+            Err(refuse(Refusal::StoreUnavailable))
         }
-        Err(_) => Err(unavailable()),
+        Err(_) => Err(refuse(Refusal::StoreUnavailable)),
     }
 }
 
@@ -201,7 +197,7 @@ async fn view(
 ) -> Response {
     let document = match doors.read_document(authorized, locale).await {
         Ok(document) => document,
-        Err(_) => return not_found("This document (or translation) does not exist."),
+        Err(_) => return refuse(Refusal::DocumentNotFound),
     };
     let content = document.content;
     let source = authorized.reference().clone();
@@ -265,14 +261,7 @@ pub(crate) fn escape_text(text: &str) -> String {
 /// 503 with `Retry-After` when every heavy slot stayed taken.
 fn busy_page(busy: NotRun) -> Response {
     tracing::debug!(%busy, "a view page waited for a rendering slot in vain");
-    let mut response = plain(
-        StatusCode::SERVICE_UNAVAILABLE,
-        "The server is busy rendering other pages. Retry in a few seconds.",
-    );
-    response
-        .headers_mut()
-        .insert(http::header::RETRY_AFTER, HeaderValue::from_static("5"));
-    response
+    refuse(Refusal::RenderingBusy)
 }
 
 async fn download(doors: &Doors, authorized: &AuthorizedReference, name: &str) -> Response {
@@ -283,12 +272,12 @@ async fn download(doors: &Doors, authorized: &AuthorizedReference, name: &str) -
         .await;
     let (info, bytes) = match content {
         Ok(Ok(Some(found))) => found,
-        Ok(Ok(None)) => return not_found("This attachment does not exist."),
+        Ok(Ok(None)) => return refuse(Refusal::AttachmentNotFound),
         Ok(Err(error)) => {
             tracing::warn!(%error, "could not read an attachment for a link");
-            return unavailable();
+            return refuse(Refusal::StoreUnavailable);
         }
-        Err(_) => return unavailable(),
+        Err(_) => return refuse(Refusal::StoreUnavailable),
     };
     let content_type = HeaderValue::from_str(info.media.effective())
         .unwrap_or(HeaderValue::from_static("application/octet-stream"));
@@ -315,8 +304,8 @@ async fn compare(
         .await;
     let diff = match diff {
         Ok(Ok(diff)) => diff,
-        Ok(Err(_)) => return not_found("One of these revisions does not exist."),
-        Err(_) => return unavailable(),
+        Ok(Err(_)) => return refuse(Refusal::RevisionNotFound),
+        Err(_) => return refuse(Refusal::StoreUnavailable),
     };
     let mut body = format!(
         "<p class=\"meta\">{} · version {from} → {to}</p>",
@@ -410,23 +399,9 @@ fn disposition(name: &str) -> String {
     )
 }
 
-fn refused() -> Response {
-    plain(StatusCode::FORBIDDEN, REFUSED)
-}
-
-fn not_found(message: &'static str) -> Response {
-    plain(StatusCode::NOT_FOUND, message)
-}
-
-fn unavailable() -> Response {
-    plain(
-        StatusCode::SERVICE_UNAVAILABLE,
-        "The wiki could not be read. Retry in a moment.",
-    )
-}
-
-fn plain(status: StatusCode, message: &'static str) -> Response {
-    let mut response = (status, message).into_response();
+/// `refusal` with the pages' hardened headers.
+fn refuse(refusal: Refusal) -> Response {
+    let mut response = refusal.into_response();
     harden(&mut response);
     response
 }

@@ -5,9 +5,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use axum::Router;
-use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use http::StatusCode;
 use rmcp::transport::streamable_http_server::session::never::NeverSessionManager;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio::net::{TcpListener, ToSocketAddrs};
@@ -21,12 +19,12 @@ use super::connections::{ConnectionLimits, serve_connections};
 use super::directory::{Directory, Resolution};
 use super::front;
 use super::gate::{self, Gate};
-use super::identity::{mcp_endpoint, too_many_requests};
+use super::identity::mcp_endpoint;
 use super::in_flight::InFlight;
 use super::limits::{RateKey, RateLimit, RateLimiter};
 use super::oauth::{METADATA_SUFFIX, metadata};
-use super::origin::OriginPolicy;
 use super::pages;
+use super::refusal::Refusal;
 use super::rmcp_endpoint::RmcpEndpoint;
 use super::url::BaseUrl;
 use crate::server::{Manager, McpHandler};
@@ -34,9 +32,6 @@ use crate::server::{Manager, McpHandler};
 /// How the HTTP endpoint is exposed.
 #[derive(Debug, Clone)]
 pub struct HttpOptions {
-    /// The URL clients use (behind a proxy, say): the base of every link, and the one
-    /// non-loopback `Host`/`Origin` accepted. `None`: loopback only, links to the bound address.
-    pub public_url: Option<BaseUrl>,
     /// Authorization servers advertised in the RFC 9728 metadata, besides the OIDC issuers of
     /// the directory (`Directory::with_oidc`), which are always listed. Non-empty: requests
     /// without credentials get 401 with `WWW-Authenticate: Bearer resource_metadata=…` instead
@@ -58,11 +53,10 @@ pub struct HttpOptions {
 }
 
 impl Default for HttpOptions {
-    /// Loopback only, no authorization server, 16 MiB bodies (a 10 MiB attachment in base64
+    /// No authorization server, 16 MiB bodies (a 10 MiB attachment in base64
     /// fits), the default connection limits and rate limit, direct tool calls.
     fn default() -> Self {
         HttpOptions {
-            public_url: None,
             authorization_servers: Vec::new(),
             max_body_bytes: 16 * 1024 * 1024,
             connections: ConnectionLimits::default(),
@@ -76,7 +70,8 @@ impl Default for HttpOptions {
 /// What every middleware and handler of the application shares.
 pub(crate) struct Shared {
     pub(crate) options: HttpOptions,
-    pub(crate) base_url: BaseUrl,
+    /// The bound address's URL, for when the settings name no public URL.
+    local_url: BaseUrl,
     directory: Arc<Directory>,
     limiter: Option<RateLimiter>,
     /// This replica's calls by credential and request id, for `notifications/cancelled`.
@@ -87,6 +82,17 @@ impl Shared {
     /// The server manager every wiki's server comes from.
     pub(crate) fn manager(&self) -> &Manager {
         self.directory.manager()
+    }
+
+    /// Where clients reach this server: the settings' public URL
+    /// ([`ServerSettings::public_url`](crate::ServerSettings::public_url)), else the bound
+    /// address.
+    pub(crate) fn base_url(&self) -> &BaseUrl {
+        self.manager()
+            .settings()
+            .public_url
+            .as_ref()
+            .unwrap_or(&self.local_url)
     }
 
     /// The directory: token and OIDC resolution beside the manager.
@@ -100,45 +106,24 @@ impl Shared {
         &self,
         wiki: WikiId,
         token: Option<String>,
-    ) -> Result<Resolution, Response> {
+    ) -> Result<Resolution, Refusal> {
         self.directory.resolve(&wiki, token).await.map_err(|error| {
             tracing::error!(wiki = %wiki, %error, source = ?std::error::Error::source(&error), "resolving a request's wiki and credentials failed");
-            store_unavailable(&error)
+            Refusal::of_store(&error)
         })
     }
 
     /// Takes one request from `key`'s bucket, or the 429 to answer.
-    pub(crate) fn throttle(&self, key: RateKey) -> Option<Response> {
+    pub(crate) fn throttle(&self, key: RateKey) -> Option<Refusal> {
         let limiter = self.limiter.as_ref()?;
-        limiter.acquire(key).err().map(too_many_requests)
+        limiter.acquire(key).err().map(Refusal::rate_limited)
     }
 }
-
-/// The 503 of a request the store could not answer: a transient failure says to retry soon.
-pub(crate) fn store_unavailable(error: &crate::Error) -> Response {
-    if !matches!(error, crate::Error::Store(store) if store.is_transient()) {
-        return StatusCode::SERVICE_UNAVAILABLE.into_response();
-    }
-    let mut response = (
-        StatusCode::SERVICE_UNAVAILABLE,
-        "The wiki store is temporarily unavailable: retry in a few seconds.\n",
-    )
-        .into_response();
-    response.headers_mut().insert(
-        http::header::RETRY_AFTER,
-        http::HeaderValue::from_static(STORE_RETRY_AFTER_SECONDS),
-    );
-    response
-}
-
-/// What a 503 of an unreachable store asks clients to wait before retrying.
-const STORE_RETRY_AFTER_SECONDS: &str = "2";
 
 /// The HTTP server, bound and ready to serve.
 #[derive(Debug)]
 pub struct HttpServer {
     listener: TcpListener,
-    base_url: BaseUrl,
     options: HttpOptions,
 }
 
@@ -146,15 +131,7 @@ impl HttpServer {
     /// Binds `addr` (port 0 picks a free port).
     pub async fn bind(addr: impl ToSocketAddrs, options: HttpOptions) -> io::Result<Self> {
         let listener = TcpListener::bind(addr).await?;
-        let base_url = match &options.public_url {
-            Some(public) => public.clone(),
-            None => BaseUrl::for_address(listener.local_addr()?),
-        };
-        Ok(HttpServer {
-            listener,
-            base_url,
-            options,
-        })
+        Ok(HttpServer { listener, options })
     }
 
     /// The address actually bound.
@@ -162,9 +139,11 @@ impl HttpServer {
         self.listener.local_addr()
     }
 
-    /// The base URL of links and client configurations.
-    pub fn base_url(&self) -> &BaseUrl {
-        &self.base_url
+    /// `http://` and the address actually bound: the base URL of links and client
+    /// configurations when no public URL is set
+    /// ([`ServerSettings::with_public_url`](crate::ServerSettings::with_public_url)).
+    pub fn local_url(&self) -> io::Result<BaseUrl> {
+        Ok(BaseUrl::for_address(self.listener.local_addr()?))
     }
 
     /// Serves until `shutdown` is cancelled, then stops accepting, closes open SSE streams
@@ -209,7 +188,7 @@ impl HttpServer {
         let app = application(
             Shared {
                 options,
-                base_url: self.base_url.clone(),
+                local_url: self.local_url()?,
                 directory: Arc::clone(&directory),
                 limiter: self.options.rate_limit.map(RateLimiter::new),
                 in_flight: Arc::default(),
@@ -253,14 +232,13 @@ fn application(shared: Shared, handler: McpHandler, shutdown: &CancellationToken
         Arc::new(NeverSessionManager::default()),
         config,
     ));
-    let base_url = shared.base_url.clone();
     let links = pages::routes(
         Arc::clone(shared.directory.manager()),
         shared.options.page_rate_limit,
         shared.options.authorization_servers.is_empty(),
     );
     let gate = Arc::new(Gate {
-        origins: OriginPolicy::new(shared.options.public_url.clone()),
+        manager: Arc::clone(shared.directory.manager()),
         body: BodyLimits {
             max_bytes: shared.options.max_body_bytes,
             timeout: shared.options.connections.body_timeout,
@@ -282,7 +260,8 @@ fn application(shared: Shared, handler: McpHandler, shutdown: &CancellationToken
         .route(&inserted_metadata_path, get(metadata))
         .merge(links)
         .merge(admin::routes(Arc::clone(&shared)))
-        .merge(front::routes(base_url))
+        .merge(front::routes())
+        .fallback(|| async { Refusal::NotFound })
         .with_state(shared)
         .layer(axum::middleware::from_fn_with_state(gate, gate::admit))
 }

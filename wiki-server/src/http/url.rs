@@ -2,6 +2,7 @@
 
 use std::fmt;
 use std::net::SocketAddr;
+use std::sync::Arc;
 
 use http::Uri;
 use http::uri::{Authority, Scheme};
@@ -11,14 +12,20 @@ use crate::Error;
 
 /// Where clients reach the server: `scheme://authority[/prefix]`, without a trailing slash.
 ///
-/// Built from `serve --public-url` (behind a reverse proxy, say) or from the bound loopback
-/// address. Its authority is the one non-loopback `Host` the server accepts, so a public URL is
-/// also the DNS-rebinding allow-list.
+/// Built from `serve --public-url` (behind a reverse proxy, say) or from the bound address.
+/// A public URL's authority is the one non-loopback `Host` the server accepts, so it is also the
+/// DNS-rebinding allow-list; a bound address's is not (`is_public`). Held once, in
+/// [`ServerSettings::public_url`](crate::ServerSettings::public_url): tools' links, the pages,
+/// the admin page and the Host check all read it there.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BaseUrl {
     scheme: Scheme,
     authority: Authority,
     prefix: String,
+    /// From a public URL, not a bound address.
+    public: bool,
+    /// The URL as links start with it, shared by every call's context.
+    text: Arc<str>,
 }
 
 impl BaseUrl {
@@ -50,11 +57,18 @@ impl BaseUrl {
             return Err(refuse("a query or fragment is not allowed"));
         }
         let prefix = uri.path().trim_end_matches('/').to_owned();
-        Ok(BaseUrl {
+        Ok(BaseUrl::new(scheme, authority, prefix, true))
+    }
+
+    fn new(scheme: Scheme, authority: Authority, prefix: String, public: bool) -> Self {
+        let text = Arc::from(format!("{scheme}://{authority}{prefix}"));
+        BaseUrl {
             scheme,
             authority,
             prefix,
-        })
+            public,
+            text,
+        }
     }
 
     /// `http://<addr>`: the base URL of a server bound to `addr` with no public URL.
@@ -63,13 +77,21 @@ impl BaseUrl {
             SocketAddr::V4(v4) => format!("{}:{}", v4.ip(), v4.port()),
             SocketAddr::V6(v6) => format!("[{}]:{}", v6.ip(), v6.port()),
         };
-        BaseUrl {
-            scheme: Scheme::HTTP,
-            // A socket address always forms a valid authority.
-            authority: Authority::try_from(authority.as_str())
-                .unwrap_or_else(|_| Authority::from_static("127.0.0.1")),
-            prefix: String::new(),
-        }
+        // A socket address always forms a valid authority.
+        let authority = Authority::try_from(authority.as_str())
+            .unwrap_or_else(|_| Authority::from_static("127.0.0.1"));
+        BaseUrl::new(Scheme::HTTP, authority, String::new(), false)
+    }
+
+    /// Whether this is a public URL (`serve --public-url`), whose host the server accepts,
+    /// rather than the bound address.
+    pub fn is_public(&self) -> bool {
+        self.public
+    }
+
+    /// The URL as a shared string (what a call's context hands to link signers).
+    pub(crate) fn shared(&self) -> Arc<str> {
+        Arc::clone(&self.text)
     }
 
     /// The MCP endpoint of `wiki`.
@@ -108,7 +130,7 @@ impl BaseUrl {
 
 impl fmt::Display for BaseUrl {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}://{}{}", self.scheme, self.authority, self.prefix)
+        f.write_str(&self.text)
     }
 }
 

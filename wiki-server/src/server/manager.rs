@@ -43,6 +43,7 @@ use super::policy::{MAN, effective_tools, guest_tools};
 use crate::Error;
 use crate::audit::flush::AuditFlusher;
 use crate::audit::{RecentCalls, WikiAudit};
+use crate::http::BaseUrl;
 use wiki_tool_sdk::access::{Doors, SpaceFilter};
 use wiki_tool_sdk::serving::WikiCall;
 
@@ -66,8 +67,11 @@ pub const DEFAULT_CALL_TIMEOUT: Duration = mcp_runtime::call::DEFAULT_CALL_TIMEO
 pub struct ServerSettings {
     /// How long one tool call may run before it ends in an `isError` result.
     pub call_timeout: Duration,
-    /// The public base URL links in tool output start with (`serve --public-url`).
-    pub public_url: Option<Arc<str>>,
+    /// Where clients reach this server: the base of links in tool output and on the pages,
+    /// and, when it is a public URL (`serve --public-url`), the one non-loopback `Host` the
+    /// HTTP transport accepts. `serve` sets the public URL, or the bound address; `None`: no
+    /// links. The one place it is held: the HTTP transport reads it here.
+    pub public_url: Option<BaseUrl>,
     /// Where the key that signs the links tools print (and that the link pages verify) comes
     /// from. The default is random per process; `serve` loads the farm's key: a file beside a
     /// SQLite farm ([`LinkKey::load_or_create`]), the store's farm secret on a shared database.
@@ -114,9 +118,9 @@ impl ServerSettings {
         self
     }
 
-    /// Sets the public base URL.
-    pub fn with_public_url(mut self, url: impl Into<Arc<str>>) -> Self {
-        self.public_url = Some(url.into());
+    /// Sets where clients reach the server ([`ServerSettings::public_url`]).
+    pub fn with_public_url(mut self, url: BaseUrl) -> Self {
+        self.public_url = Some(url);
         self
     }
 
@@ -440,7 +444,7 @@ impl Manager {
         ctx.extensions_mut().extend(self.settings.services.clone());
         ctx.with_extension(WikiCall::new(
             self.doors(server, caller),
-            self.settings.public_url.clone(),
+            self.settings.public_url.as_ref().map(BaseUrl::shared),
             self.link_key(),
         ))
         .with_extension(ServedBy(Arc::clone(server)))

@@ -9,14 +9,15 @@ use std::sync::Arc;
 
 use axum::extract::FromRequestParts;
 use axum::response::{IntoResponse, Redirect, Response};
+use http::HeaderMap;
 use http::request::Parts;
-use http::{HeaderMap, StatusCode};
 use wiki_store::model::rights::{Right, RightScope};
 use wiki_store::model::wiki::WikiId;
 
 use super::AdminState;
 use super::html::{self, Nav};
 use super::session::{self, Session, check_csrf};
+use crate::http::Refusal;
 
 /// What a signed-in administrator may administer.
 #[derive(Debug, Clone)]
@@ -75,13 +76,7 @@ pub(crate) async fn administered(
 
 /// The page for a store that cannot be read (the log says why).
 pub(crate) fn unavailable(state: &AdminState) -> Response {
-    html::message(
-        &state.prefix,
-        StatusCode::SERVICE_UNAVAILABLE,
-        "Temporarily unavailable",
-        None,
-        "The wiki store could not be read. Try again in a moment; the server log says why.",
-    )
+    html::refusal(&state.prefix, None, &Refusal::StoreUnavailable)
 }
 
 /// The request's administrator, or the response to send instead: a redirect to sign-in when
@@ -104,12 +99,10 @@ async fn authorize(state: &AdminState, session: Session) -> Result<Admin, Respon
         }),
         None => {
             session::close_user(state, &session.user).await?;
-            Err(html::message(
+            Err(html::refusal(
                 &state.prefix,
-                StatusCode::FORBIDDEN,
-                "Not an administrator",
                 None,
-                "This user no longer administers any wiki; the session is closed.",
+                &Refusal::NoLongerAdministrator,
             ))
         }
     }
@@ -144,12 +137,5 @@ pub(crate) async fn admin_posting(
 
 /// The refusal of a form without its session's CSRF token.
 pub(crate) fn csrf_refused(state: &AdminState) -> Response {
-    html::message(
-        &state.prefix,
-        StatusCode::FORBIDDEN,
-        "Form refused",
-        None,
-        "This form was not sent from a current admin page (missing or stale security token, or \
-         the session ended). Open the page again and resubmit.",
-    )
+    html::refusal(&state.prefix, None, &Refusal::FormRefused)
 }

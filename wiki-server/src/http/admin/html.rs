@@ -7,6 +7,8 @@ use axum::response::{Html, IntoResponse, Response};
 use http::header::{CACHE_CONTROL, CONTENT_SECURITY_POLICY, X_FRAME_OPTIONS};
 use http::{HeaderValue, StatusCode};
 
+use crate::http::Refusal;
+
 /// Text escaped for HTML element content and double-quoted attribute values.
 pub(crate) fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
@@ -145,6 +147,19 @@ pub(crate) fn message(
             escape(prefix)
         ),
     )
+}
+
+/// `refusal` as a [`message`] page: its status, title, text and declared headers.
+pub(crate) fn refusal(prefix: &str, nav: Option<&Nav<'_>>, refusal: &Refusal) -> Response {
+    let mut response = message(
+        prefix,
+        refusal.status(),
+        refusal.title(),
+        nav,
+        &refusal.text(),
+    );
+    refusal.add_headers(response.headers_mut());
+    response
 }
 
 #[cfg(test)]

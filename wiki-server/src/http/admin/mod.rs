@@ -64,8 +64,8 @@ impl AdminState {
 
 /// The `/admin` routes.
 pub(crate) fn routes(shared: Arc<Shared>) -> Router<Arc<Shared>> {
-    let secure = shared.base_url.scheme() == &http::uri::Scheme::HTTPS;
-    let prefix = shared.base_url.path_prefix().to_owned();
+    let secure = shared.base_url().scheme() == &http::uri::Scheme::HTTPS;
+    let prefix = shared.base_url().path_prefix().to_owned();
     let state = Arc::new(AdminState {
         shared,
         secure,

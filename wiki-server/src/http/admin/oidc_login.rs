@@ -42,6 +42,7 @@ use super::html::{self, escape};
 use super::on_store::now_ms;
 use super::session::{cookie_value_within, digest};
 use super::signin::open_session;
+use crate::http::Refusal;
 use crate::http::limits::RateKey;
 
 /// The pending sign-in's cookie.
@@ -95,7 +96,7 @@ pub(crate) fn signin_choices(state: &AdminState) -> String {
 
 /// Where the issuer sends the browser back: the callback on the server's public URL.
 fn redirect_uri(state: &AdminState) -> Option<Url> {
-    Url::parse(&format!("{}/admin/oidc/callback", state.shared.base_url)).ok()
+    Url::parse(&format!("{}/admin/oidc/callback", state.shared.base_url())).ok()
 }
 
 fn login_cookie(state: &AdminState, value: &str, max_age: u32) -> Option<HeaderValue> {
@@ -108,14 +109,7 @@ fn login_cookie(state: &AdminState, value: &str, max_age: u32) -> Option<HeaderV
 }
 
 fn not_configured(state: &AdminState) -> Response {
-    html::message(
-        &state.prefix,
-        StatusCode::NOT_FOUND,
-        "No identity provider",
-        None,
-        "This server signs administrators in with API tokens only (serve with --oidc-client-id \
-         to sign in at the identity provider).",
-    )
+    html::refusal(&state.prefix, None, &Refusal::NoIdentityProvider)
 }
 
 /// `GET /admin/oidc/start?issuer=N`: to the issuer's authorization endpoint.
@@ -152,14 +146,7 @@ pub(crate) async fn start(
         }
         Err(error) => {
             tracing::warn!(%issuer, %error, "cannot start an admin sign-in at the OIDC issuer");
-            html::message(
-                &state.prefix,
-                StatusCode::SERVICE_UNAVAILABLE,
-                "Identity provider unavailable",
-                None,
-                "The identity provider could not be reached. Try again in a moment, or sign in \
-                 with an API token; the server log says why.",
-            )
+            html::refusal(&state.prefix, None, &Refusal::IdentityProviderUnavailable)
         }
     }
 }
@@ -190,31 +177,26 @@ async fn finish(
     headers: &HeaderMap,
     answer: &Callback,
 ) -> Response {
-    let refused = |status: StatusCode, title: &str, text: &str| {
-        if let Some(response) = state.shared.throttle(RateKey::Address(address)) {
-            return response;
+    let refused = |refusal: Refusal| {
+        if let Some(limited) = state.shared.throttle(RateKey::Address(address)) {
+            return limited.into_response();
         }
-        html::page(
-            status,
-            title,
+        let mut response = html::page(
+            refusal.status(),
+            refusal.title(),
             None,
             &format!(
                 "<div class=\"signin card\"><h1>{}</h1><div class=\"error\" role=\"alert\">{}</div>\
                  <p><a href=\"{}/admin/signin\">Back to sign-in</a></p></div>",
-                escape(title),
-                escape(text),
+                escape(refusal.title()),
+                escape(&refusal.text()),
                 escape(&state.prefix)
             ),
-        )
+        );
+        refusal.add_headers(response.headers_mut());
+        response
     };
-    let expired = || {
-        refused(
-            StatusCode::BAD_REQUEST,
-            "Sign-in expired",
-            "This sign-in was not started in this browser, was already used, or took longer \
-             than ten minutes. Start again from the sign-in page.",
-        )
-    };
+    let expired = || refused(Refusal::SignInExpired);
     let Some((value, pending)) = cookie_value_within(headers, LOGIN_COOKIE, MAX_LOGIN_COOKIE)
         .and_then(|value| login.decode(&value).map(|pending| (value, pending)))
     else {
@@ -247,21 +229,11 @@ async fn finish(
         Ok(verified) => verified,
         Err(error) => {
             tracing::info!(issuer = %pending.issuer(), %error, "admin OIDC sign-in refused");
-            let text = match error {
-                LoginError::Denied { .. } => {
-                    "The identity provider did not sign you in. Start again, or sign in with an \
-                     API token."
-                }
-                LoginError::Fetch(_) => {
-                    "The identity provider could not be reached to complete the sign-in. Try \
-                     again in a moment; the server log says why."
-                }
-                _ => {
-                    "The sign-in could not be completed (the server log says why). Start again \
-                     from the sign-in page."
-                }
-            };
-            return refused(StatusCode::UNAUTHORIZED, "Sign-in failed", text);
+            return refused(match error {
+                LoginError::Denied { .. } => Refusal::SignInDenied,
+                LoginError::Fetch(_) => Refusal::SignInUnreachable,
+                _ => Refusal::SignInIncomplete,
+            });
         }
     };
     let user = verified.user();
@@ -270,26 +242,15 @@ async fn finish(
             claim = verified.user_claim(),
             "admin OIDC sign-in names no usable wiki user"
         );
-        return refused(
-            StatusCode::FORBIDDEN,
-            "Not an administrator",
-            "The identity provider signed you in, but your account does not name a wiki user \
-             who administers the farm or a wiki.",
-        );
+        return refused(Refusal::NoWikiUser);
     }
     match administered(state, user).await {
         Ok(Some(_)) => {}
         Ok(None) => {
             tracing::info!(%user, "admin OIDC sign-in refused: the user administers no wiki");
-            return refused(
-                StatusCode::FORBIDDEN,
-                "Not an administrator",
-                &format!(
-                    "You are signed in at the identity provider as {user}, but {user} does not \
-                     administer the farm or any wiki. Ask a farm administrator for the admin \
-                     right, then sign in again."
-                ),
-            );
+            return refused(Refusal::NotAdministrator {
+                user: user.to_owned(),
+            });
         }
         Err(response) => return response,
     }

@@ -102,7 +102,7 @@ pub(crate) async fn submit(
     let token = form.token.trim();
     let refused = |message: &str| {
         if let Some(response) = state.shared.throttle(RateKey::Address(address)) {
-            return response;
+            return response.into_response();
         }
         render_form(&state, StatusCode::UNAUTHORIZED, Some(message))
     };

@@ -20,6 +20,7 @@ use wiki_store::model::wiki::WikiId;
 use super::AdminState;
 use super::auth::{Admin, admin_posting, unavailable};
 use super::html::{self, csrf_field, escape};
+use crate::http::Refusal;
 use crate::policy::{LIST_WIKIS, MAN, effective_tools};
 
 /// The longest description accepted from the form (the store bounds it too).
@@ -59,7 +60,7 @@ pub(crate) async fn index(State(state): State<Arc<AdminState>>, admin: Admin) ->
             "<tr><td><a href=\"{prefix}/admin/wikis/{id}\">{id}</a>{status}</td><td>{}</td><td>{guest}</td>\
              <td><code>{}</code></td></tr>",
             escape(config.description.as_deref().unwrap_or("")),
-            escape(&state.shared.base_url.endpoint(wiki)),
+            escape(&state.shared.base_url().endpoint(wiki)),
             id = escape(wiki.as_str()),
         );
     }
@@ -84,12 +85,10 @@ fn administered_wiki(admin: &Admin, wiki: &str) -> Option<WikiId> {
 
 /// 404 alike for a wiki that does not exist and one the user does not administer.
 fn no_such_wiki(admin: &Admin) -> Response {
-    html::message(
+    html::refusal(
         &admin.prefix,
-        StatusCode::NOT_FOUND,
-        "No such wiki",
         Some(&admin.nav("/admin")),
-        "This wiki does not exist, or you do not administer it.",
+        &Refusal::NoSuchWiki,
     )
 }
 
@@ -234,7 +233,7 @@ async fn render(
          <label for=\"space_filter_documents\">Pages (one per line)</label>\
          <textarea id=\"space_filter_documents\" name=\"space_filter_documents\">{documents}</textarea>\
          </fieldset><p><button type=\"submit\">Save configuration</button></p></form>",
-        endpoint = escape(&state.shared.base_url.endpoint(wiki)),
+        endpoint = escape(&state.shared.base_url().endpoint(wiki)),
         csrf = csrf_field(&admin.session.csrf),
         enabled = checked(config.enabled),
         guest = checked(config.guest_access),
