@@ -40,6 +40,7 @@
 mod any_words;
 pub mod api;
 pub mod attachments;
+mod backend;
 pub mod config;
 mod error;
 mod flow;

@@ -1,5 +1,5 @@
 //! The admin pages' shared state (sessions, pending sign-ins, the audit log), over
-//! [`AdminRows`].
+//! [`AdminRows`] and [`AdminReads`].
 //!
 //! None of it is content: every write here leaves the change sequence alone (no cache hangs on
 //! it, and the admin pages write on every request). Each store stays bounded by the write that
@@ -7,8 +7,10 @@
 //! newest up to the limit; appending to the audit log trims it by age and by count.
 
 use crate::Result;
+use crate::api::AdminStore;
+use crate::backend::Backend;
 use crate::flow::Transaction;
-use crate::model::admin::{AdminSession, AuditCall, AuditRetention, SecretDigest};
+use crate::model::admin::{AdminSession, AuditCall, AuditFilter, AuditRetention, SecretDigest};
 
 /// The admin tables as one write transaction reads and writes them.
 pub(crate) trait AdminRows: Transaction {
@@ -54,84 +56,92 @@ pub(crate) trait AdminRows: Transaction {
     fn keep_newest_audit(&mut self, keep: i64) -> Result<()>;
 }
 
-/// Opens a session, first forgetting expired ones and keeping at most `max_live` live ones (the
-/// new one included).
-pub(crate) fn open_session<T: AdminRows>(
-    tx: &mut T,
-    session: &AdminSession,
-    max_live: u32,
-) -> Result<()> {
-    tx.nothing_changed();
-    tx.delete_expired_sessions(session.created_ms)?;
-    tx.keep_recent_sessions(i64::from(max_live.saturating_sub(1)))?;
-    tx.insert_session(session)
+/// What the admin pages read.
+pub(crate) trait AdminReads {
+    /// The newest audit rows `filter` accepts, newest first, at most `limit`.
+    fn recent_audit(&mut self, filter: &AuditFilter<'_>, limit: u32) -> Result<Vec<AuditCall>>;
 }
 
-/// Marks a live session used and returns it; an expired one is deleted and `None` returned.
-pub(crate) fn touch_session<T: AdminRows>(
-    tx: &mut T,
-    digest: &SecretDigest,
-    now_ms: i64,
-) -> Result<Option<AdminSession>> {
-    tx.nothing_changed();
-    let touched = tx.use_session(digest, now_ms)?;
-    if touched.is_none() {
-        tx.delete_session(digest)?;
+impl<B: Backend> AdminStore for B {
+    fn open_admin_session(&self, session: &AdminSession, max_live: u32) -> Result<()> {
+        self.write(|tx| {
+            tx.nothing_changed();
+            tx.delete_expired_sessions(session.created_ms)?;
+            // Room for the new one.
+            tx.keep_recent_sessions(i64::from(max_live.saturating_sub(1)))?;
+            tx.insert_session(session)
+        })
     }
-    Ok(touched)
-}
 
-/// Closes one session; whether it was open.
-pub(crate) fn close_session<T: AdminRows>(tx: &mut T, digest: &SecretDigest) -> Result<bool> {
-    tx.nothing_changed();
-    tx.delete_session(digest)
-}
+    fn touch_admin_session(
+        &self,
+        digest: &SecretDigest,
+        now_ms: i64,
+    ) -> Result<Option<AdminSession>> {
+        self.write(|tx| {
+            tx.nothing_changed();
+            let touched = tx.use_session(digest, now_ms)?;
+            if touched.is_none() {
+                tx.delete_session(digest)?;
+            }
+            Ok(touched)
+        })
+    }
 
-/// Closes every session of `user`; how many were open.
-pub(crate) fn close_sessions_of<T: AdminRows>(tx: &mut T, user: &str) -> Result<u64> {
-    tx.nothing_changed();
-    tx.delete_sessions_of(user)
-}
+    fn close_admin_session(&self, digest: &SecretDigest) -> Result<bool> {
+        self.write(|tx| {
+            tx.nothing_changed();
+            tx.delete_session(digest)
+        })
+    }
 
-/// Records a pending sign-in, first forgetting expired ones and keeping at most `max_pending`
-/// (the new one included).
-pub(crate) fn begin_login<T: AdminRows>(
-    tx: &mut T,
-    digest: &SecretDigest,
-    now_ms: i64,
-    expires_ms: i64,
-    max_pending: u32,
-) -> Result<()> {
-    tx.nothing_changed();
-    tx.delete_expired_logins(now_ms)?;
-    tx.keep_latest_logins(i64::from(max_pending.saturating_sub(1)))?;
-    tx.upsert_login(digest, expires_ms)
-}
+    fn close_admin_sessions_of(&self, user: &str) -> Result<u64> {
+        self.write(|tx| {
+            tx.nothing_changed();
+            tx.delete_sessions_of(user)
+        })
+    }
 
-/// Takes a pending sign-in once: whether it existed and had not expired at `now_ms`.
-pub(crate) fn take_login<T: AdminRows>(
-    tx: &mut T,
-    digest: &SecretDigest,
-    now_ms: i64,
-) -> Result<bool> {
-    tx.nothing_changed();
-    Ok(tx
-        .take_login(digest)?
-        .is_some_and(|expires| now_ms < expires))
-}
+    fn begin_admin_login(
+        &self,
+        digest: &SecretDigest,
+        now_ms: i64,
+        expires_ms: i64,
+        max_pending: u32,
+    ) -> Result<()> {
+        self.write(|tx| {
+            tx.nothing_changed();
+            tx.delete_expired_logins(now_ms)?;
+            // Room for the new one.
+            tx.keep_latest_logins(i64::from(max_pending.saturating_sub(1)))?;
+            tx.upsert_login(digest, expires_ms)
+        })
+    }
 
-/// Appends `calls` to the audit log, then trims it to `keep`: by age, counted back from the
-/// newest call appended, and by count. Nothing to append writes nothing.
-pub(crate) fn append_audit<T: AdminRows>(
-    tx: &mut T,
-    calls: &[AuditCall],
-    keep: AuditRetention,
-) -> Result<()> {
-    tx.nothing_changed();
-    let Some(newest) = calls.iter().map(|call| call.at_ms).max() else {
-        return Ok(());
-    };
-    tx.insert_audit(calls)?;
-    tx.delete_audit_before(newest.saturating_sub(keep.max_age_ms))?;
-    tx.keep_newest_audit(i64::from(keep.rows))
+    fn take_admin_login(&self, digest: &SecretDigest, now_ms: i64) -> Result<bool> {
+        self.write(|tx| {
+            tx.nothing_changed();
+            Ok(tx
+                .take_login(digest)?
+                .is_some_and(|expires| now_ms < expires))
+        })
+    }
+
+    /// Trims by age counted back from the newest call appended, then by count; nothing to
+    /// append writes nothing.
+    fn append_audit(&self, calls: &[AuditCall], keep: AuditRetention) -> Result<()> {
+        let Some(newest) = calls.iter().map(|call| call.at_ms).max() else {
+            return Ok(());
+        };
+        self.write(|tx| {
+            tx.nothing_changed();
+            tx.insert_audit(calls)?;
+            tx.delete_audit_before(newest.saturating_sub(keep.max_age_ms))?;
+            tx.keep_newest_audit(i64::from(keep.rows))
+        })
+    }
+
+    fn recent_audit(&self, filter: &AuditFilter<'_>, limit: u32) -> Result<Vec<AuditCall>> {
+        self.read(|rows| rows.recent_audit(filter, limit))
+    }
 }

@@ -6,6 +6,8 @@
 //! and replaces its links. Reads route a locale exactly ([`crate::plan::document::read_target`]).
 
 use crate::Result;
+use crate::api::DocumentStore;
+use crate::backend::Backend;
 use crate::flow::Transaction;
 use crate::model::document::{Document, DocumentLocales, DocumentSave, SaveOutcome};
 use crate::model::history::{HistoryPage, Revision, RevisionDiff, RevisionInfo};
@@ -15,6 +17,7 @@ use crate::model::version::Version;
 use crate::model::wiki::WikiId;
 use crate::plan::document::{
     RowWrite, SavePlan, all_unchanged, plan_save, target_row, unknown_document, unknown_revision,
+    validate_save,
 };
 use crate::plan::wiki::unknown_wiki;
 use crate::reference::DocumentReference;
@@ -81,35 +84,6 @@ pub(crate) fn save<T: DocumentRows>(
     }
 }
 
-/// [`save`] as a whole write: a save that changes nothing leaves the change sequence alone.
-pub(crate) fn save_one<T: DocumentRows>(
-    tx: &mut T,
-    one: &DocumentSave,
-    default_locale: &Locale,
-) -> Result<SaveOutcome> {
-    let outcome = save(tx, one, default_locale)?;
-    if matches!(outcome, SaveOutcome::Unchanged { .. }) {
-        tx.nothing_changed();
-    }
-    Ok(outcome)
-}
-
-/// Every save of `saves` in one transaction, in order; a no-op only when each one is.
-pub(crate) fn save_all<T: DocumentRows>(
-    tx: &mut T,
-    saves: &[DocumentSave],
-    default_locale: &Locale,
-) -> Result<Vec<SaveOutcome>> {
-    let outcomes = saves
-        .iter()
-        .map(|one| save(tx, one, default_locale))
-        .collect::<Result<Vec<_>>>()?;
-    if all_unchanged(outcomes.iter()) {
-        tx.nothing_changed();
-    }
-    Ok(outcomes)
-}
-
 /// A document as a read finds it: the row a request addresses, the document's default language
 /// and its translations' stored locales, in order.
 pub(crate) struct Found {
@@ -156,90 +130,118 @@ pub(crate) trait RevisionReads: DocumentReads {
     fn revision(&mut self, row_id: i64, version: Version) -> Result<Option<Revision>>;
 }
 
-/// The document `found` describes, in its model form.
-pub(crate) fn document(
-    found: Option<Found>,
-    reference: &DocumentReference,
-) -> Result<Option<Document>> {
-    let Some(found) = found else {
-        return Ok(None);
-    };
-    let default_locale = stored::locale(&found.default_language)?;
-    let translations = locales(&found.translations)?;
-    found
-        .row
-        .into_document(reference, default_locale, translations)
-        .map(Some)
-}
+impl<B: Backend> DocumentStore for B {
+    fn save_document(&self, save: &DocumentSave) -> Result<SaveOutcome> {
+        validate_save(save, &self.config().limits)?;
+        let default_locale = &self.config().default_locale;
+        self.write(|tx| {
+            let outcome = self::save(tx, save, default_locale)?;
+            // A save that changes nothing leaves the change sequence alone.
+            if matches!(outcome, SaveOutcome::Unchanged { .. }) {
+                tx.nothing_changed();
+            }
+            Ok(outcome)
+        })
+    }
 
-/// The default locale and translations of the document `found` describes.
-pub(crate) fn document_locales(found: Option<Found>) -> Result<Option<DocumentLocales>> {
-    let Some(found) = found else {
-        return Ok(None);
-    };
-    Ok(Some(DocumentLocales {
-        default_locale: stored::locale(&found.default_language)?,
-        translations: locales(&found.translations)?,
-    }))
+    fn save_documents(&self, saves: &[DocumentSave]) -> Result<Vec<SaveOutcome>> {
+        for save in saves {
+            validate_save(save, &self.config().limits)?;
+        }
+        let default_locale = &self.config().default_locale;
+        self.write(|tx| {
+            let outcomes = saves
+                .iter()
+                .map(|one| save(tx, one, default_locale))
+                .collect::<Result<Vec<_>>>()?;
+            if all_unchanged(outcomes.iter()) {
+                tx.nothing_changed();
+            }
+            Ok(outcomes)
+        })
+    }
+
+    fn document(
+        &self,
+        reference: &DocumentReference,
+        locale: Option<&Locale>,
+    ) -> Result<Option<Document>> {
+        let Some(found) = self.read(|rows| rows.find(reference, locale))? else {
+            return Ok(None);
+        };
+        let default_locale = stored::locale(&found.default_language)?;
+        let translations = locales(&found.translations)?;
+        found
+            .row
+            .into_document(reference, default_locale, translations)
+            .map(Some)
+    }
+
+    fn document_locales(&self, reference: &DocumentReference) -> Result<Option<DocumentLocales>> {
+        let Some(found) = self.read(|rows| rows.find(reference, None))? else {
+            return Ok(None);
+        };
+        Ok(Some(DocumentLocales {
+            default_locale: stored::locale(&found.default_language)?,
+            translations: locales(&found.translations)?,
+        }))
+    }
+
+    fn history(
+        &self,
+        reference: &DocumentReference,
+        locale: Option<&Locale>,
+        offset: usize,
+        limit: usize,
+    ) -> Result<Option<HistoryPage>> {
+        self.snapshot(|rows| {
+            let Some(row) = rows.resolve_row(reference, locale)? else {
+                return Ok(None);
+            };
+            Ok(Some(HistoryPage {
+                current: row.version,
+                total: rows.revision_count(row.id)?,
+                revisions: rows.revision_infos(row.id, offset, limit)?,
+            }))
+        })
+    }
+
+    fn revision(
+        &self,
+        reference: &DocumentReference,
+        locale: Option<&Locale>,
+        version: Version,
+    ) -> Result<Option<Revision>> {
+        self.snapshot(|rows| match rows.resolve_row(reference, locale)? {
+            Some(row) => rows.revision(row.id, version),
+            None => Ok(None),
+        })
+    }
+
+    fn diff(
+        &self,
+        reference: &DocumentReference,
+        locale: Option<&Locale>,
+        from: Version,
+        to: Version,
+    ) -> Result<RevisionDiff> {
+        // The two revisions are read in one snapshot and compared after it has ended.
+        let (old, new, translation) = self.snapshot(|rows| {
+            let row = rows
+                .resolve_row(reference, locale)?
+                .ok_or_else(|| unknown_document(reference))?;
+            let old = rows
+                .revision(row.id, from)?
+                .ok_or_else(|| unknown_revision(from))?;
+            let new = rows
+                .revision(row.id, to)?
+                .ok_or_else(|| unknown_revision(to))?;
+            Ok((old, new, row.locale != DEFAULT_ROW))
+        })?;
+        Ok(crate::history::diff(old, new, translation))
+    }
 }
 
 fn locales(values: &[String]) -> Result<Vec<Locale>> {
     values.iter().map(|value| stored::locale(value)).collect()
-}
-
-/// A page of the addressed row's history; `None` when the document or translation is missing.
-pub(crate) fn history<R: RevisionReads>(
-    rows: &mut R,
-    reference: &DocumentReference,
-    locale: Option<&Locale>,
-    offset: usize,
-    limit: usize,
-) -> Result<Option<HistoryPage>> {
-    let Some(row) = rows.resolve_row(reference, locale)? else {
-        return Ok(None);
-    };
-    Ok(Some(HistoryPage {
-        current: row.version,
-        total: rows.revision_count(row.id)?,
-        revisions: rows.revision_infos(row.id, offset, limit)?,
-    }))
-}
-
-/// One revision of the addressed row; `None` when the row or the revision is missing.
-pub(crate) fn revision<R: RevisionReads>(
-    rows: &mut R,
-    reference: &DocumentReference,
-    locale: Option<&Locale>,
-    version: Version,
-) -> Result<Option<Revision>> {
-    match rows.resolve_row(reference, locale)? {
-        Some(row) => rows.revision(row.id, version),
-        None => Ok(None),
-    }
-}
-
-/// The two revisions a diff compares, read in one snapshot, and whether they are a
-/// translation's; [`diff`] compares them outside it.
-pub(crate) fn diff_revisions<R: RevisionReads>(
-    rows: &mut R,
-    reference: &DocumentReference,
-    locale: Option<&Locale>,
-    from: Version,
-    to: Version,
-) -> Result<(Revision, Revision, bool)> {
-    let row = rows
-        .resolve_row(reference, locale)?
-        .ok_or_else(|| unknown_document(reference))?;
-    let old = rows
-        .revision(row.id, from)?
-        .ok_or_else(|| unknown_revision(from))?;
-    let new = rows
-        .revision(row.id, to)?
-        .ok_or_else(|| unknown_revision(to))?;
-    Ok((old, new, row.locale != DEFAULT_ROW))
-}
-
-/// The diff of what [`diff_revisions`] read: CPU work, done after the read has ended.
-pub(crate) fn diff((old, new, translation): (Revision, Revision, bool)) -> RevisionDiff {
-    crate::history::diff(old, new, translation)
 }

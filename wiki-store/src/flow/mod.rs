@@ -22,8 +22,10 @@
 
 pub(crate) mod admin;
 pub(crate) mod attachments;
+pub(crate) mod changes;
 pub(crate) mod config;
 pub(crate) mod documents;
+pub(crate) mod leases;
 pub(crate) mod objects;
 pub(crate) mod owner;
 pub(crate) mod rights;

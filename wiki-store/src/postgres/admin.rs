@@ -1,93 +1,49 @@
-//! The PostgreSQL implementation of [`crate::AdminStore`]. Each operation is one short
+//! The statements behind [`crate::AdminStore`]. Each operation is one short
 //! transaction; taking a pending sign-in is one `DELETE ... RETURNING`, so of replicas taking
 //! the same one at once exactly one gets it.
 
 use crate::Result;
-use crate::api::AdminStore;
-use crate::flow::admin::{self, AdminRows};
-use crate::model::admin::{AdminSession, AuditCall, AuditFilter, AuditRetention, SecretDigest};
-use crate::postgres::PostgresStore;
+use crate::flow::admin::{AdminReads, AdminRows};
+use crate::model::admin::{AdminSession, AuditCall, AuditFilter, SecretDigest};
 use crate::postgres::convert::RowExt;
+use crate::postgres::pool::Conn;
 use crate::postgres::write::WriteTx;
 
-impl AdminStore for PostgresStore {
-    fn open_admin_session(&self, session: &AdminSession, max_live: u32) -> Result<()> {
-        self.write(|tx| admin::open_session(tx, session, max_live))
-    }
-
-    fn touch_admin_session(
-        &self,
-        digest: &SecretDigest,
-        now_ms: i64,
-    ) -> Result<Option<AdminSession>> {
-        self.write(|tx| admin::touch_session(tx, digest, now_ms))
-    }
-
-    fn close_admin_session(&self, digest: &SecretDigest) -> Result<bool> {
-        self.write(|tx| admin::close_session(tx, digest))
-    }
-
-    fn close_admin_sessions_of(&self, user: &str) -> Result<u64> {
-        self.write(|tx| admin::close_sessions_of(tx, user))
-    }
-
-    fn begin_admin_login(
-        &self,
-        digest: &SecretDigest,
-        now_ms: i64,
-        expires_ms: i64,
-        max_pending: u32,
-    ) -> Result<()> {
-        self.write(|tx| admin::begin_login(tx, digest, now_ms, expires_ms, max_pending))
-    }
-
-    fn take_admin_login(&self, digest: &SecretDigest, now_ms: i64) -> Result<bool> {
-        self.write(|tx| admin::take_login(tx, digest, now_ms))
-    }
-
-    fn append_audit(&self, calls: &[AuditCall], keep: AuditRetention) -> Result<()> {
-        if calls.is_empty() {
-            return Ok(());
-        }
-        self.write(|tx| admin::append_audit(tx, calls, keep))
-    }
-
-    fn recent_audit(&self, filter: &AuditFilter<'_>, limit: u32) -> Result<Vec<AuditCall>> {
+impl AdminReads for Conn {
+    fn recent_audit(&mut self, filter: &AuditFilter<'_>, limit: u32) -> Result<Vec<AuditCall>> {
         let wikis: Option<Vec<&str>> = filter
             .wikis
             .map(|wikis| wikis.iter().map(String::as_str).collect());
         let limit = i64::from(limit);
-        self.read(|conn| {
-            conn.query(
-                "SELECT at_ms, wiki, tool, user_name, outcome, reason, duration_ms FROM audit_calls \
+        self.query(
+            "SELECT at_ms, wiki, tool, user_name, outcome, reason, duration_ms FROM audit_calls \
                  WHERE ($1::text IS NULL OR wiki = $1) AND ($2::text IS NULL OR tool = $2) \
                  AND ($3::text IS NULL OR user_name = $3) AND ($4::text IS NULL OR outcome = $4) \
                  AND ($5::text IS NULL OR reason = $5) \
                  AND ($6::text[] IS NULL OR wiki = ANY ($6)) ORDER BY id DESC LIMIT $7",
-                &[
-                    &filter.wiki,
-                    &filter.tool,
-                    &filter.user,
-                    &filter.outcome,
-                    &filter.reason,
-                    &wikis,
-                    &limit,
-                ],
-            )?
-            .iter()
-            .map(|row| {
-                Ok(AuditCall {
-                    at_ms: row.col(0)?,
-                    wiki: row.col(1)?,
-                    tool: row.col(2)?,
-                    user: row.col(3)?,
-                    outcome: row.col(4)?,
-                    reason: row.col(5)?,
-                    duration_ms: row.col(6)?,
-                })
+            &[
+                &filter.wiki,
+                &filter.tool,
+                &filter.user,
+                &filter.outcome,
+                &filter.reason,
+                &wikis,
+                &limit,
+            ],
+        )?
+        .iter()
+        .map(|row| {
+            Ok(AuditCall {
+                at_ms: row.col(0)?,
+                wiki: row.col(1)?,
+                tool: row.col(2)?,
+                user: row.col(3)?,
+                outcome: row.col(4)?,
+                reason: row.col(5)?,
+                duration_ms: row.col(6)?,
             })
-            .collect()
         })
+        .collect()
     }
 }
 

@@ -5,17 +5,13 @@
 use postgres::Row;
 
 use crate::Result;
-use crate::api::DocumentStore;
-use crate::flow::documents::{self, DocumentReads, DocumentRows, Found};
+use crate::flow::documents::{DocumentReads, DocumentRows, Found};
 use crate::flow::owner::OwnerRows;
-use crate::model::document::{Document, DocumentLocales, DocumentSave, SaveOutcome};
-use crate::model::history::{HistoryPage, Revision, RevisionDiff};
 use crate::model::link::LinkTarget;
 use crate::model::locale::Locale;
 use crate::model::version::Version;
 use crate::model::wiki::WikiId;
-use crate::plan::document::{RowWrite, read_target, validate_save};
-use crate::postgres::PostgresStore;
+use crate::plan::document::{RowWrite, read_target};
 use crate::postgres::convert::{RowExt, unsigned};
 use crate::postgres::pool::Conn;
 use crate::postgres::write::WriteTx;
@@ -277,62 +273,4 @@ fn replace_links(conn: &mut Conn, source_id: i64, links: &[LinkTarget]) -> Resul
         &[&source_id, &count, &wikis, &spaces, &names, &attachments],
     )?;
     Ok(())
-}
-
-impl DocumentStore for PostgresStore {
-    fn save_document(&self, save: &DocumentSave) -> Result<SaveOutcome> {
-        validate_save(save, &self.config().limits)?;
-        self.write(|tx| documents::save_one(tx, save, &self.config().default_locale))
-    }
-
-    fn save_documents(&self, saves: &[DocumentSave]) -> Result<Vec<SaveOutcome>> {
-        for save in saves {
-            validate_save(save, &self.config().limits)?;
-        }
-        self.write(|tx| documents::save_all(tx, saves, &self.config().default_locale))
-    }
-
-    fn document(
-        &self,
-        reference: &DocumentReference,
-        locale: Option<&Locale>,
-    ) -> Result<Option<Document>> {
-        let found = self.read(|conn| find(conn, reference, locale))?;
-        documents::document(found, reference)
-    }
-
-    fn document_locales(&self, reference: &DocumentReference) -> Result<Option<DocumentLocales>> {
-        documents::document_locales(self.read(|conn| find(conn, reference, None))?)
-    }
-
-    fn history(
-        &self,
-        reference: &DocumentReference,
-        locale: Option<&Locale>,
-        offset: usize,
-        limit: usize,
-    ) -> Result<Option<HistoryPage>> {
-        self.snapshot(|conn| documents::history(conn, reference, locale, offset, limit))
-    }
-
-    fn revision(
-        &self,
-        reference: &DocumentReference,
-        locale: Option<&Locale>,
-        version: Version,
-    ) -> Result<Option<Revision>> {
-        self.snapshot(|conn| documents::revision(conn, reference, locale, version))
-    }
-
-    fn diff(
-        &self,
-        reference: &DocumentReference,
-        locale: Option<&Locale>,
-        from: Version,
-        to: Version,
-    ) -> Result<RevisionDiff> {
-        let read =
-            self.snapshot(|conn| documents::diff_revisions(conn, reference, locale, from, to))?;
-        Ok(documents::diff(read))
-    }
 }

@@ -198,9 +198,3 @@ pub(crate) fn read_seqs(conn: &mut Conn) -> Result<(u64, u64)> {
         unsigned(row.col::<i64>(1)?, "vector sequence")?,
     ))
 }
-
-/// The current change sequence value, on a pooled connection.
-pub(crate) fn read_seq(conn: &mut Conn) -> Result<u64> {
-    let row = conn.query_one("SELECT value FROM change_seq WHERE id = 1", &[])?;
-    unsigned(row.col::<i64>(0)?, "change sequence")
-}

@@ -47,12 +47,14 @@ use std::str::FromStr;
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::backend::Backend;
 use crate::config::StoreConfig;
 use crate::error::InvalidInput;
 use crate::listeners::Listeners;
 use crate::postgres::convert::is_conflict;
 use crate::postgres::feed::Feed;
 use crate::postgres::pool::{Conn, Pool};
+use crate::postgres::write::WriteTx;
 use crate::{Result, StoreError};
 
 /// How long a connection may sit idle inside a transaction before the server ends it: a
@@ -197,6 +199,41 @@ impl PostgresStore {
                 }
             }
         })
+    }
+}
+
+impl Backend for PostgresStore {
+    type Read<'c> = Conn;
+    type Write<'t> = WriteTx<'t>;
+
+    fn config(&self) -> &StoreConfig {
+        &self.inner.config
+    }
+
+    fn read<T>(&self, f: impl FnMut(&mut Self::Read<'_>) -> Result<T>) -> Result<T> {
+        PostgresStore::read(self, f)
+    }
+
+    fn snapshot<T>(&self, f: impl FnMut(&mut Self::Read<'_>) -> Result<T>) -> Result<T> {
+        PostgresStore::snapshot(self, f)
+    }
+
+    fn write<T>(&self, f: impl FnMut(&mut Self::Write<'_>) -> Result<T>) -> Result<T> {
+        PostgresStore::write(self, f)
+    }
+
+    fn listeners(&self) -> &Arc<Listeners> {
+        &self.inner.listeners
+    }
+
+    /// The highest change sequence this store has seen committed, kept in memory by its own
+    /// commits and the listening thread (notifications, or polls every 250 ms while it cannot
+    /// listen): reading it costs no round trip, and a commit by another process moves it
+    /// within a second. It moves with the change sequence and the vector sequence (the sum of
+    /// the two), so a commit that changed neither (a no-op save, a token use, a lease) leaves
+    /// it as it is.
+    fn commit_marker(&self) -> Result<u64> {
+        Ok(self.inner.feed.marker())
     }
 }
 

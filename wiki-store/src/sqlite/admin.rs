@@ -1,12 +1,10 @@
-//! The SQLite implementation of [`crate::AdminStore`].
+//! The statements behind [`crate::AdminStore`].
 
-use rusqlite::{OptionalExtension, Row, params, params_from_iter};
+use rusqlite::{Connection, OptionalExtension, Row, params, params_from_iter};
 
 use crate::Result;
-use crate::api::AdminStore;
-use crate::flow::admin::{self, AdminRows};
-use crate::model::admin::{AdminSession, AuditCall, AuditFilter, AuditRetention, SecretDigest};
-use crate::sqlite::SqliteStore;
+use crate::flow::admin::{AdminReads, AdminRows};
+use crate::model::admin::{AdminSession, AuditCall, AuditFilter, SecretDigest};
 use crate::sqlite::convert::DbResultExt;
 use crate::sqlite::write::WriteTx;
 
@@ -21,49 +19,8 @@ fn session(digest: &SecretDigest, row: &Row<'_>) -> rusqlite::Result<AdminSessio
     })
 }
 
-impl AdminStore for SqliteStore {
-    fn open_admin_session(&self, session: &AdminSession, max_live: u32) -> Result<()> {
-        self.write(|tx| admin::open_session(tx, session, max_live))
-    }
-
-    fn touch_admin_session(
-        &self,
-        digest: &SecretDigest,
-        now_ms: i64,
-    ) -> Result<Option<AdminSession>> {
-        self.write(|tx| admin::touch_session(tx, digest, now_ms))
-    }
-
-    fn close_admin_session(&self, digest: &SecretDigest) -> Result<bool> {
-        self.write(|tx| admin::close_session(tx, digest))
-    }
-
-    fn close_admin_sessions_of(&self, user: &str) -> Result<u64> {
-        self.write(|tx| admin::close_sessions_of(tx, user))
-    }
-
-    fn begin_admin_login(
-        &self,
-        digest: &SecretDigest,
-        now_ms: i64,
-        expires_ms: i64,
-        max_pending: u32,
-    ) -> Result<()> {
-        self.write(|tx| admin::begin_login(tx, digest, now_ms, expires_ms, max_pending))
-    }
-
-    fn take_admin_login(&self, digest: &SecretDigest, now_ms: i64) -> Result<bool> {
-        self.write(|tx| admin::take_login(tx, digest, now_ms))
-    }
-
-    fn append_audit(&self, calls: &[AuditCall], keep: AuditRetention) -> Result<()> {
-        if calls.is_empty() {
-            return Ok(());
-        }
-        self.write(|tx| admin::append_audit(tx, calls, keep))
-    }
-
-    fn recent_audit(&self, filter: &AuditFilter<'_>, limit: u32) -> Result<Vec<AuditCall>> {
+impl AdminReads for &Connection {
+    fn recent_audit(&mut self, filter: &AuditFilter<'_>, limit: u32) -> Result<Vec<AuditCall>> {
         // The wiki set is a list of bound parameters (`?7`, `?8`, ...): never text in the SQL.
         let wikis = filter.wikis.map_or(String::new(), |wikis| {
             let marks: Vec<String> = (0..wikis.len()).map(|i| format!("?{}", i + 7)).collect();
@@ -89,23 +46,21 @@ impl AdminStore for SqliteStore {
         for wiki in filter.wikis.unwrap_or_default() {
             values.push(wiki.clone().into());
         }
-        self.read(|conn| {
-            let mut statement = conn.prepare(&sql).db()?;
-            let rows = statement
-                .query_map(params_from_iter(values.iter()), |row| {
-                    Ok(AuditCall {
-                        at_ms: row.get(0)?,
-                        wiki: row.get(1)?,
-                        tool: row.get(2)?,
-                        user: row.get(3)?,
-                        outcome: row.get(4)?,
-                        reason: row.get(5)?,
-                        duration_ms: row.get(6)?,
-                    })
+        let mut statement = self.prepare(&sql).db()?;
+        let rows = statement
+            .query_map(params_from_iter(values.iter()), |row| {
+                Ok(AuditCall {
+                    at_ms: row.get(0)?,
+                    wiki: row.get(1)?,
+                    tool: row.get(2)?,
+                    user: row.get(3)?,
+                    outcome: row.get(4)?,
+                    reason: row.get(5)?,
+                    duration_ms: row.get(6)?,
                 })
-                .db()?;
-            rows.collect::<rusqlite::Result<Vec<_>>>().db()
-        })
+            })
+            .db()?;
+        rows.collect::<rusqlite::Result<Vec<_>>>().db()
     }
 }
 

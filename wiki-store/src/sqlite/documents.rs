@@ -4,18 +4,14 @@
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use crate::Result;
-use crate::api::DocumentStore;
-use crate::flow::documents::{self, DocumentReads, DocumentRows, Found};
+use crate::flow::documents::{DocumentReads, DocumentRows, Found};
 use crate::flow::owner::OwnerRows;
-use crate::model::document::{Document, DocumentLocales, DocumentSave, SaveOutcome};
-use crate::model::history::{HistoryPage, Revision, RevisionDiff};
 use crate::model::link::LinkTarget;
 use crate::model::locale::Locale;
 use crate::model::version::Version;
 use crate::model::wiki::WikiId;
-use crate::plan::document::{RowWrite, read_target, validate_save};
+use crate::plan::document::{RowWrite, read_target};
 use crate::reference::DocumentReference;
-use crate::sqlite::SqliteStore;
 use crate::sqlite::convert::DbResultExt;
 use crate::sqlite::write::WriteTx;
 use crate::stored::{self, DEFAULT_ROW, StoredRow, corrupt, now_ms, to_i64};
@@ -304,62 +300,4 @@ fn replace_links(conn: &Connection, source_id: i64, links: &[LinkTarget]) -> Res
             .db()?;
     }
     Ok(())
-}
-
-impl DocumentStore for SqliteStore {
-    fn save_document(&self, save: &DocumentSave) -> Result<SaveOutcome> {
-        validate_save(save, &self.config().limits)?;
-        self.write(|tx| documents::save_one(tx, save, &self.config().default_locale))
-    }
-
-    fn save_documents(&self, saves: &[DocumentSave]) -> Result<Vec<SaveOutcome>> {
-        for save in saves {
-            validate_save(save, &self.config().limits)?;
-        }
-        self.write(|tx| documents::save_all(tx, saves, &self.config().default_locale))
-    }
-
-    fn document(
-        &self,
-        reference: &DocumentReference,
-        locale: Option<&Locale>,
-    ) -> Result<Option<Document>> {
-        let found = self.read(|mut conn| conn.find(reference, locale))?;
-        documents::document(found, reference)
-    }
-
-    fn document_locales(&self, reference: &DocumentReference) -> Result<Option<DocumentLocales>> {
-        documents::document_locales(self.read(|mut conn| conn.find(reference, None))?)
-    }
-
-    fn history(
-        &self,
-        reference: &DocumentReference,
-        locale: Option<&Locale>,
-        offset: usize,
-        limit: usize,
-    ) -> Result<Option<HistoryPage>> {
-        self.read(|mut conn| documents::history(&mut conn, reference, locale, offset, limit))
-    }
-
-    fn revision(
-        &self,
-        reference: &DocumentReference,
-        locale: Option<&Locale>,
-        version: Version,
-    ) -> Result<Option<Revision>> {
-        self.read(|mut conn| documents::revision(&mut conn, reference, locale, version))
-    }
-
-    fn diff(
-        &self,
-        reference: &DocumentReference,
-        locale: Option<&Locale>,
-        from: Version,
-        to: Version,
-    ) -> Result<RevisionDiff> {
-        let read = self
-            .read(|mut conn| documents::diff_revisions(&mut conn, reference, locale, from, to))?;
-        Ok(documents::diff(read))
-    }
 }

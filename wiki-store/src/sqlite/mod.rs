@@ -40,10 +40,12 @@ pub use pool::{MARKER_WINDOW, MARKER_WINDOW_MS};
 
 use crate::Result;
 use crate::StoreError;
+use crate::backend::Backend;
 use crate::config::StoreConfig;
 use crate::listeners::Listeners;
 use convert::DbResultExt;
 use pool::Pool;
+use write::WriteTx;
 
 /// The database file's name inside the data directory.
 pub const DATABASE_FILE: &str = "wiki.db";
@@ -150,5 +152,41 @@ impl SqliteStore {
     /// Runs `f` in a read transaction on a reader connection.
     pub(crate) fn read<T>(&self, f: impl FnOnce(&rusqlite::Connection) -> Result<T>) -> Result<T> {
         self.inner.pool.read(f)
+    }
+}
+
+impl Backend for SqliteStore {
+    type Read<'c> = &'c rusqlite::Connection;
+    type Write<'t> = WriteTx<'t>;
+
+    fn config(&self) -> &StoreConfig {
+        &self.inner.config
+    }
+
+    fn read<T>(&self, mut f: impl FnMut(&mut Self::Read<'_>) -> Result<T>) -> Result<T> {
+        self.inner.pool.read(|mut conn| f(&mut conn))
+    }
+
+    /// Every SQLite read is one read transaction, so one snapshot already.
+    fn snapshot<T>(&self, f: impl FnMut(&mut Self::Read<'_>) -> Result<T>) -> Result<T> {
+        Backend::read(self, f)
+    }
+
+    fn write<T>(&self, f: impl FnMut(&mut Self::Write<'_>) -> Result<T>) -> Result<T> {
+        SqliteStore::write(self, f)
+    }
+
+    fn listeners(&self) -> &Arc<Listeners> {
+        &self.inner.listeners
+    }
+
+    /// SQLite's `PRAGMA data_version` on a dedicated connection: it moves whenever another
+    /// connection commits (this process's writer, or another process), and reading it touches
+    /// only the WAL index in shared memory (no query, no disk I/O), under file locks. A reading
+    /// is reused for the store's marker window ([`crate::StoreConfig::commit_marker_window_ms`],
+    /// by default [`crate::sqlite::MARKER_WINDOW`]) unless this store's writer committed since,
+    /// so another process's commit shows at most that late.
+    fn commit_marker(&self) -> Result<u64> {
+        self.inner.pool.data_version()
     }
 }

@@ -1,0 +1,52 @@
+//! The one trait a storage engine implements: how to run a read, a snapshot and a write, and
+//! the connection and transaction types whose row traits (declared in [`crate::flow`]) hold its
+//! SQL. Every public store trait ([`crate::api`]) is implemented once, in [`crate::flow`], for
+//! every `B: Backend`; so is each check of the input, which no backend can forget.
+//!
+//! The shape is sqlx's `Database`: the engine names its types once and everything above is
+//! written against them, monomorphized per backend (no virtual call or allocation per row).
+
+use std::sync::Arc;
+
+use crate::Result;
+use crate::config::StoreConfig;
+use crate::flow::admin::{AdminReads, AdminRows};
+use crate::flow::changes::ChangeReads;
+use crate::flow::documents::{DocumentReads, DocumentRows, RevisionReads};
+use crate::flow::leases::LeaseRows;
+use crate::flow::owner::OwnerRows;
+use crate::listeners::Listeners;
+
+/// A storage engine under the store's API.
+///
+/// What a method may count on, whatever the engine: [`Backend::read`] and
+/// [`Backend::snapshot`] may run their closure again on a fresh connection after losing one
+/// (PostgreSQL), and [`Backend::write`] after a conflict with a concurrent writer, so a closure
+/// re-reads what it needs and keeps no effect outside the transaction. A write's events reach
+/// [`Backend::listeners`] only once it commits.
+pub(crate) trait Backend: Send + Sync {
+    /// A connection that reads, as a read or a snapshot hands it out.
+    type Read<'c>: AdminReads + ChangeReads + DocumentReads + RevisionReads;
+
+    /// A write in progress: one transaction, its queued events and its change-sequence bump.
+    type Write<'t>: AdminRows + DocumentRows + LeaseRows + OwnerRows;
+
+    /// The configuration the store was opened with.
+    fn config(&self) -> &StoreConfig;
+
+    /// Runs `f` where each statement sees a consistent state on its own (a read of one
+    /// statement; SQLite runs every read in a read transaction anyway).
+    fn read<T>(&self, f: impl FnMut(&mut Self::Read<'_>) -> Result<T>) -> Result<T>;
+
+    /// Runs `f` in one read snapshot: all of its statements see the same committed state.
+    fn snapshot<T>(&self, f: impl FnMut(&mut Self::Read<'_>) -> Result<T>) -> Result<T>;
+
+    /// Runs `f` in one write transaction; an `Err` rolls everything back.
+    fn write<T>(&self, f: impl FnMut(&mut Self::Write<'_>) -> Result<T>) -> Result<T>;
+
+    /// This process's change listeners, shared by the store's clones.
+    fn listeners(&self) -> &Arc<Listeners>;
+
+    /// The engine's cheap probe for commits ([`crate::ChangeFeed::commit_marker`]).
+    fn commit_marker(&self) -> Result<u64>;
+}
