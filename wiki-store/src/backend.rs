@@ -11,10 +11,23 @@ use std::sync::Arc;
 use crate::Result;
 use crate::config::StoreConfig;
 use crate::flow::admin::{AdminReads, AdminRows};
+use crate::flow::attachments::{AttachmentReads, AttachmentRows};
 use crate::flow::changes::ChangeReads;
+use crate::flow::config::{ConfigReads, ConfigRows};
 use crate::flow::documents::{DocumentReads, DocumentRows, RevisionReads};
+use crate::flow::hierarchy::HierarchyReads;
 use crate::flow::leases::LeaseRows;
+use crate::flow::links::LinkReads;
+use crate::flow::objects::{ObjectReads, ObjectRows};
 use crate::flow::owner::OwnerRows;
+use crate::flow::rights::{RightsReads, RightsRows};
+use crate::flow::search::SearchReads;
+use crate::flow::secrets::SecretRows;
+use crate::flow::tokens::{TokenReads, TokenRows};
+use crate::flow::trash::{TrashReads, TrashRows};
+use crate::flow::users::{AccountReads, AccountRows};
+use crate::flow::vectors::{VectorReads, VectorRows};
+use crate::flow::wikis::{WikiReads, WikiRows};
 use crate::listeners::Listeners;
 
 /// A storage engine under the store's API.
@@ -26,10 +39,38 @@ use crate::listeners::Listeners;
 /// [`Backend::listeners`] only once it commits.
 pub(crate) trait Backend: Send + Sync {
     /// A connection that reads, as a read or a snapshot hands it out.
-    type Read<'c>: AdminReads + ChangeReads + DocumentReads + RevisionReads;
+    type Read<'c>: AccountReads
+        + AdminReads
+        + AttachmentReads
+        + ChangeReads
+        + ConfigReads
+        + DocumentReads
+        + HierarchyReads
+        + LinkReads
+        + ObjectReads
+        + RevisionReads
+        + RightsReads
+        + SearchReads
+        + TokenReads
+        + TrashReads
+        + VectorReads
+        + WikiReads;
 
     /// A write in progress: one transaction, its queued events and its change-sequence bump.
-    type Write<'t>: AdminRows + DocumentRows + LeaseRows + OwnerRows;
+    type Write<'t>: AccountRows
+        + AdminRows
+        + AttachmentRows
+        + ConfigRows
+        + DocumentRows
+        + LeaseRows
+        + ObjectRows
+        + OwnerRows
+        + RightsRows
+        + SecretRows
+        + TokenRows
+        + TrashRows
+        + VectorRows
+        + WikiRows;
 
     /// The configuration the store was opened with.
     fn config(&self) -> &StoreConfig;

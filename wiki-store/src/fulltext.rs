@@ -89,6 +89,21 @@ pub(crate) struct Scanned {
     pub(crate) candidate: SearchCandidate,
 }
 
+/// The parsed form of `key`, parsing it only the first time it is seen: wikis, spaces and
+/// languages repeat across a batch of candidates.
+pub(crate) fn parsed<T: Clone>(
+    cache: &mut HashMap<String, T>,
+    key: &str,
+    parse: impl FnOnce(&str) -> Result<T>,
+) -> Result<T> {
+    if let Some(value) = cache.get(key) {
+        return Ok(value.clone());
+    }
+    let value = parse(key)?;
+    cache.insert(key.to_owned(), value.clone());
+    Ok(value)
+}
+
 /// Candidates a backend reads per batch for `query`: one more than the scan limit, so that a
 /// scan whose candidates are all authorized (the common case) is one read that also tells
 /// whether it was cut.

@@ -11,9 +11,9 @@
 //!
 //! Every rule is decided in backend-neutral modules (write planners per aggregate, column
 //! encodings, authorized paging, full-text words, tree folding, schema versions, rights), and
-//! each method's sequence of reads and writes is one generic flow over the rows a backend
-//! fetches, so a backend is SQL, transactions and a change feed; `tests/conformance` runs one suite against
-//! each.
+//! every store method is written once over a backend trait (a read, a snapshot and a write over
+//! the backend's connection and transaction types), so a backend is SQL, transactions and a
+//! change feed; `tests/conformance` runs one suite against each.
 //!
 //! ```
 //! use wiki_store::model::document::DocumentSave;

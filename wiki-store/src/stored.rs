@@ -136,6 +136,16 @@ pub(crate) fn space(value: &str) -> Result<SpacePath> {
     SpacePath::parse(value).map_err(|_| corrupt("stored space does not parse"))
 }
 
+/// The stored `(wiki, space, name)` columns of a reference: the one encoding both schemas key
+/// documents by, which [`reference`] reads back.
+pub(crate) fn reference_columns(reference: &DocumentReference) -> (&str, String, &str) {
+    (
+        reference.wiki().as_str(),
+        reference.space().to_string(),
+        reference.name(),
+    )
+}
+
 /// Rebuilds a reference from its stored `wiki`, `space` and `name` columns.
 pub(crate) fn reference(
     wiki_id: &str,
@@ -184,11 +194,7 @@ pub(crate) fn scope_columns(scope: &RightScope) -> (&str, String, &str) {
     match scope {
         RightScope::Wiki(wiki) => (wiki.as_str(), String::new(), ""),
         RightScope::Space { wiki, space } => (wiki.as_str(), space.to_string(), ""),
-        RightScope::Page(reference) => (
-            reference.wiki().as_str(),
-            reference.space().to_string(),
-            reference.name(),
-        ),
+        RightScope::Page(reference) => reference_columns(reference),
     }
 }
 

@@ -8,9 +8,12 @@
 use std::collections::BTreeMap;
 
 use crate::Result;
-use crate::config::Limits;
+use crate::api::ConfigStore;
+use crate::backend::Backend;
+use crate::flow::Transaction;
+use crate::flow::documents::DocumentReads;
 use crate::flow::objects::{ObjectReads, ObjectRows, write_object};
-use crate::flow::owner;
+use crate::flow::owner::{self, OwnerRows};
 use crate::model::class::ClassDefinition;
 use crate::model::document::SaveOutcome;
 use crate::model::locale::Locale;
@@ -20,7 +23,8 @@ use crate::model::rules::FieldRules;
 use crate::model::wiki::WikiId;
 use crate::plan::class::PlannedChange;
 use crate::plan::config::{
-    class_touch, config_read, config_touch, config_values, missing_fields, reference_in,
+    class_touch, config_read, config_touch, config_values, missing_fields, or_fail_closed,
+    reference_in,
 };
 use crate::plan::wiki::unknown_wiki;
 use crate::reference::DocumentReference;
@@ -34,12 +38,6 @@ pub(crate) trait ConfigRows: ObjectRows {
 
 /// What a configuration read fetches inside one read (one snapshot).
 pub(crate) trait ConfigReads: ObjectReads {
-    /// Whether the wiki exists.
-    fn wiki_exists(&mut self, wiki: &WikiId) -> Result<bool>;
-
-    /// The id of the document's default row, if it exists.
-    fn default_row_id(&mut self, reference: &DocumentReference) -> Result<Option<i64>>;
-
     /// The id of the lowest-numbered object of `class` on the default row `document_id`.
     fn first_object_id(&mut self, document_id: i64, class: &str) -> Result<Option<i64>>;
 
@@ -51,44 +49,54 @@ pub(crate) trait ConfigReads: ObjectReads {
     ) -> Result<BTreeMap<String, FieldValue>>;
 }
 
-/// Checks a configuration write before any transaction: its values as stored, refused when a
-/// value, the wiki's configuration documents or the touch are not acceptable.
-pub(crate) fn validate_set(
-    wiki: &WikiId,
-    config: &McpConfig,
-    author: &str,
-    limits: &Limits,
-) -> Result<BTreeMap<String, String>> {
-    let values = config_values(config)?;
-    reference_in(wiki, MCP_CONFIG_CLASS)?;
-    let document = reference_in(wiki, MCP_CONFIG_DOCUMENT)?;
-    config_touch(&document, author).validate(limits)?;
-    Ok(values)
-}
-
-/// Saves the configuration `values` (checked by [`validate_set`]) on the
-/// hidden document of `wiki`, defining the class first if needed; a no-op when neither the
-/// class nor the values change.
-pub(crate) fn set<T: ConfigRows>(
-    tx: &mut T,
-    wiki: &WikiId,
-    values: &BTreeMap<String, String>,
-    author: &str,
-    locale: &Locale,
-) -> Result<SaveOutcome> {
-    let class_document = reference_in(wiki, MCP_CONFIG_CLASS)?;
-    let document = reference_in(wiki, MCP_CONFIG_DOCUMENT)?;
-    let defined = ensure_class(tx, &class_document, author, locale)?;
-    let number = match tx.lock_owner(&document)? {
-        Some(document_id) => tx.first_object_number(document_id, MCP_CONFIG_CLASS)?,
-        None => None,
-    };
-    let touch = config_touch(&document, author);
-    let outcome = write_object(tx, &touch, &class_document, number, values, locale)?;
-    if !defined && matches!(outcome.document, SaveOutcome::Unchanged { .. }) {
-        tx.nothing_changed();
+impl<B: Backend> ConfigStore for B {
+    fn mcp_config(&self, wiki: &WikiId) -> McpConfig {
+        // An `Err` means "unreadable", and the caller fails closed.
+        let read = self.snapshot(|rows| {
+            if !rows.wiki_exists(wiki)? {
+                return Err(unknown_wiki(wiki));
+            }
+            let document = reference_in(wiki, MCP_CONFIG_DOCUMENT)?;
+            let Some(document_id) = rows.default_row_id(&document)? else {
+                return config_read(None);
+            };
+            let Some(object_id) = rows.first_object_id(document_id, MCP_CONFIG_CLASS)? else {
+                return config_read(None);
+            };
+            let class = rows
+                .load_class(&reference_in(wiki, MCP_CONFIG_CLASS)?)?
+                .ok_or_else(|| corrupt("configuration object without its class"))?;
+            config_read(Some(&rows.object_values(object_id, &class)?))
+        });
+        or_fail_closed(wiki, read)
     }
-    Ok(outcome.document)
+
+    /// Defines the class first if needed; a no-op when neither the class nor the values change.
+    fn set_mcp_config(
+        &self,
+        wiki: &WikiId,
+        config: &McpConfig,
+        author: &str,
+    ) -> Result<SaveOutcome> {
+        let values = config_values(config)?;
+        let class_document = reference_in(wiki, MCP_CONFIG_CLASS)?;
+        let document = reference_in(wiki, MCP_CONFIG_DOCUMENT)?;
+        let touch = config_touch(&document, author);
+        touch.validate(&self.config().limits)?;
+        let locale = &self.config().default_locale;
+        self.write(|tx| {
+            let defined = ensure_class(tx, &class_document, author, locale)?;
+            let number = match tx.lock_owner(&document)? {
+                Some(document_id) => tx.first_object_number(document_id, MCP_CONFIG_CLASS)?,
+                None => None,
+            };
+            let outcome = write_object(tx, &touch, &class_document, number, &values, locale)?;
+            if !defined && matches!(outcome.document, SaveOutcome::Unchanged { .. }) {
+                tx.nothing_changed();
+            }
+            Ok(outcome.document)
+        })
+    }
 }
 
 /// Defines (or completes) the configuration class in this wiki, as one save of its hidden
@@ -117,22 +125,4 @@ fn ensure_class<T: ConfigRows>(
         )?;
     }
     Ok(true)
-}
-
-/// Reads the configuration of `wiki`; an `Err` means "unreadable" and the caller fails closed.
-pub(crate) fn read<R: ConfigReads>(rows: &mut R, wiki: &WikiId) -> Result<McpConfig> {
-    if !rows.wiki_exists(wiki)? {
-        return Err(unknown_wiki(wiki));
-    }
-    let document = reference_in(wiki, MCP_CONFIG_DOCUMENT)?;
-    let Some(document_id) = rows.default_row_id(&document)? else {
-        return config_read(None);
-    };
-    let Some(object_id) = rows.first_object_id(document_id, MCP_CONFIG_CLASS)? else {
-        return config_read(None);
-    };
-    let class = rows
-        .load_class(&reference_in(wiki, MCP_CONFIG_CLASS)?)?
-        .ok_or_else(|| corrupt("configuration object without its class"))?;
-    config_read(Some(&rows.object_values(object_id, &class)?))
 }

@@ -94,6 +94,18 @@ pub(crate) struct Found {
 
 /// What document reads fetch inside one read (one snapshot).
 pub(crate) trait DocumentReads {
+    /// Whether the wiki exists.
+    fn wiki_exists(&mut self, wiki: &WikiId) -> Result<bool>;
+
+    /// The id of a document's default row: what attachments, objects and page rights hang on.
+    fn default_row_id(&mut self, reference: &DocumentReference) -> Result<Option<i64>>;
+
+    /// The id of an existing document's default row, or [`crate::StoreError::NotFound`].
+    fn require_document(&mut self, reference: &DocumentReference) -> Result<i64> {
+        self.default_row_id(reference)?
+            .ok_or_else(|| unknown_document(reference))
+    }
+
     /// The row an exact-match locale request addresses (the default row for `None` or the
     /// default language, else that translation), with the document's default language and
     /// translations; `None` when the document or the translation is missing.

@@ -1,22 +1,20 @@
-//! The backend-neutral half of the store's methods: the order in which a method reads and
-//! writes, and the assembly of what it read into the model.
+//! The store's methods, written once: every public trait of [`crate::api`] is implemented here
+//! for every [`crate::backend::Backend`], with the order in which a method reads and writes,
+//! the input checks it makes before any transaction, and the assembly of what it read into the
+//! model.
 //!
 //! [`crate::plan`] decides (pure functions over borrowed rows); this module drives: it asks a
 //! backend for rows, hands them to the planner and tells the backend what to write. Each file
-//! declares, for one aggregate, a trait of "the rows a backend can fetch and write" (implemented
-//! by each backend's write transaction or read connection with its own SQL and row decoding,
-//! nothing else) and implements the store's methods once over it. So the sequence of statements
-//! a save makes, which rows it locks first, when a write is a no-op and how rows become a
-//! [`crate::model`] value cannot drift apart between SQLite and PostgreSQL.
+//! declares, for one aggregate, the row traits a backend implements with its own SQL and row
+//! decoding (`…Reads` on its read connection, `…Rows` on its write transaction), so the
+//! sequence of statements a save makes, which rows it locks first, when a write is a no-op and
+//! how rows become a [`crate::model`] value cannot drift apart between SQLite and PostgreSQL.
 //!
-//! Where the backends read the same thing differently, the trait asks for the result, not the
+//! Where the backends read the same thing differently, a trait asks for the result, not the
 //! statements: PostgreSQL finds a document, its default language and its translations in one
 //! statement where SQLite runs three, and each keeps its way (so neither backend pays a round
-//! trip the other needs). Flows are generic, not `dyn`: each backend gets its own monomorphized
-//! copy, with no virtual call or extra allocation per row.
-//!
-//! What stays in a backend: which transaction a method runs in (SQLite's read transaction,
-//! PostgreSQL's snapshot or single statement), SQL, row decoding and row locks. A trait method
+//! trip the other needs). The implementations are generic, not `dyn`: each backend gets its own
+//! monomorphized copy, with no virtual call or extra allocation per row. A row-trait method
 //! that locks on PostgreSQL (`FOR UPDATE`, `FOR SHARE`) is a plain read on SQLite, whose write
 //! transaction already excludes every other writer.
 
@@ -25,14 +23,20 @@ pub(crate) mod attachments;
 pub(crate) mod changes;
 pub(crate) mod config;
 pub(crate) mod documents;
+pub(crate) mod hierarchy;
 pub(crate) mod leases;
+pub(crate) mod links;
 pub(crate) mod objects;
 pub(crate) mod owner;
 pub(crate) mod rights;
+pub(crate) mod search;
+pub(crate) mod secrets;
 pub(crate) mod structure;
 pub(crate) mod tokens;
 pub(crate) mod trash;
 pub(crate) mod users;
+pub(crate) mod vectors;
+pub(crate) mod wikis;
 
 use crate::model::change::ChangeKind;
 use crate::model::wiki::WikiId;

@@ -8,19 +8,27 @@
 use std::collections::{BTreeMap, HashMap};
 
 use crate::Result;
+use crate::api::ObjectStore;
+use crate::backend::Backend;
+use crate::flow::Transaction;
+use crate::flow::documents::DocumentReads;
 use crate::flow::owner::{self, OwnerRows, require_locked};
 use crate::model::class::ClassDefinition;
 use crate::model::document::SaveOutcome;
 use crate::model::locale::Locale;
 use crate::model::object::{
-    FieldChange, ObjectDelete, ObjectHit, ObjectPage, ObjectRecord, ObjectWrite, ObjectWriteOutcome,
+    ClassChange, ClassUsage, ObjectDelete, ObjectHit, ObjectPage, ObjectRecord, ObjectWrite,
+    ObjectWriteOutcome,
 };
 use crate::model::wiki::WikiId;
-use crate::objects::query::{CheckedQuery, ObjectQuery, check_query};
-use crate::plan::class::{PlannedChange, class_reference, plan_field_change};
+use crate::objects::query::{CheckedQuery, ObjectQuery, SCAN_CEILING, check_query};
+use crate::plan::class::{
+    PlannedChange, class_reference, plan_field_change, validate_class_change,
+};
 use crate::plan::document::all_unchanged;
 use crate::plan::object::{
-    NewValue, coerce_values, object_touch, unknown_class, unknown_object, visible_values,
+    NewValue, coerce_values, object_touch, unknown_class, unknown_object, validate_object_delete,
+    validate_object_writes, visible_values,
 };
 use crate::plan::owner::Touch;
 use crate::reference::DocumentReference;
@@ -58,29 +66,6 @@ pub(crate) trait ObjectRows: OwnerRows {
 
     /// Writes a planned field change on the class document's default row `document_id`.
     fn change_field(&mut self, document_id: i64, change: PlannedChange<'_>) -> Result<()>;
-}
-
-/// Applies a field change: the class document is taken, the change checked against the class
-/// as it is then, the document saved, then the field row changes. A modification that leaves
-/// the field as it is writes nothing and returns [`SaveOutcome::Unchanged`] (after the
-/// compare-and-set check), and the transaction is then a no-op.
-pub(crate) fn change_class<T: ObjectRows>(
-    tx: &mut T,
-    touch: &Touch<'_>,
-    change: &FieldChange,
-    locale: &Locale,
-) -> Result<SaveOutcome> {
-    tx.lock_owner(touch.reference)?;
-    let class = tx.load_class(touch.reference, false)?;
-    let Some(planned) = plan_field_change(class.as_ref(), touch.reference, change)? else {
-        let version = owner::untouched(tx, touch)?
-            .ok_or_else(|| corrupt("class without its document row"))?;
-        tx.nothing_changed();
-        return Ok(SaveOutcome::Unchanged { version });
-    };
-    let (document_id, touched) = owner::touch(tx, touch, locale)?;
-    tx.change_field(document_id, planned)?;
-    Ok(touched.outcome())
 }
 
 /// Creates or updates one object: the owning document is taken, the class and every value are
@@ -135,115 +120,163 @@ pub(crate) fn write_object<T: ObjectRows>(
     })
 }
 
-/// Every write of `writes` (each with the class document its validation resolved) in one
-/// transaction, in order; a no-op only when each one is.
-pub(crate) fn write_objects<T: ObjectRows>(
-    tx: &mut T,
-    writes: &[(&ObjectWrite, DocumentReference)],
-    locale: &Locale,
-) -> Result<Vec<ObjectWriteOutcome>> {
-    let outcomes = writes
-        .iter()
-        .map(|(write, class)| {
-            write_object(
-                tx,
-                &object_touch(write),
-                class,
-                write.number,
-                &write.values,
-                locale,
-            )
-        })
-        .collect::<Result<Vec<_>>>()?;
-    if all_unchanged(outcomes.iter().map(|outcome| &outcome.document)) {
-        tx.nothing_changed();
-    }
-    Ok(outcomes)
-}
-
-/// Deletes one object of class `class` and saves its document.
-pub(crate) fn delete_object<T: ObjectRows>(
-    tx: &mut T,
-    delete: &ObjectDelete,
-    class: &DocumentReference,
-    touch: &Touch<'_>,
-    locale: &Locale,
-) -> Result<SaveOutcome> {
-    let class = class.local();
-    let document_id = require_locked(tx, &delete.reference)?;
-    let object_id = tx
-        .object_id(document_id, &class, delete.number)?
-        .ok_or_else(|| unknown_object(&class, delete.number, &delete.reference))?;
-    let (_, touched) = owner::touch(tx, touch, locale)?;
-    tx.delete_object(object_id)?;
-    Ok(touched.outcome())
-}
-
 /// What object reads fetch inside one read.
-pub(crate) trait ObjectReads {
+pub(crate) trait ObjectReads: DocumentReads {
     /// The class `class_document` defines, disabled fields included; `None` if it defines no
     /// field.
     fn load_class(&mut self, class_document: &DocumentReference)
     -> Result<Option<ClassDefinition>>;
 
-    /// The id of the document's default row, or [`crate::StoreError::NotFound`].
-    fn require_document(&mut self, reference: &DocumentReference) -> Result<i64>;
-
     /// The objects of the default row `document_id` with their stored values, ordered by class
     /// and number.
     fn stored_objects(&mut self, document_id: i64) -> Result<Vec<StoredObject>>;
+
+    /// Classes with objects in `wiki` and how many each has, by name, at most [`SCAN_CEILING`].
+    fn class_usage(&mut self, wiki: &WikiId) -> Result<Vec<ClassUsage>>;
+
+    /// The objects of `class` in `wiki` that `checked` selects, in its order, each offered to
+    /// `scan` (which asks `authorize` and decides what is paged) until it stops; the paged
+    /// ones with the values of the class's enabled fields.
+    fn object_hits(
+        &mut self,
+        wiki: &WikiId,
+        class: &ClassDefinition,
+        checked: &CheckedQuery,
+        scan: &mut AuthorizedScan,
+        authorize: &mut dyn FnMut(&DocumentReference) -> bool,
+    ) -> Result<Vec<ObjectHit>>;
 }
 
-/// The objects of a document, each with the values of its class's enabled fields (none when
-/// its class no longer exists).
-pub(crate) fn objects<R: ObjectReads>(
-    rows: &mut R,
-    reference: &DocumentReference,
-) -> Result<Vec<ObjectRecord>> {
-    let document_id = rows.require_document(reference)?;
-    let stored = rows.stored_objects(document_id)?;
-    let mut classes = ClassCache::default();
-    stored
-        .into_iter()
-        .map(|(class, number, values)| {
-            let definition =
-                classes.get(reference.wiki(), &class, |class| rows.load_class(class))?;
-            Ok(ObjectRecord {
-                number,
-                values: visible_values(definition, values),
-                class,
+impl<B: Backend> ObjectStore for B {
+    fn class(&self, class_document: &DocumentReference) -> Result<Option<ClassDefinition>> {
+        self.read(|rows| rows.load_class(class_document))
+    }
+
+    /// The class document is taken, the change checked against the class as it is then, the
+    /// document saved, then the field row changes. A modification that leaves the field as it
+    /// is writes nothing (after the compare-and-set check).
+    fn change_class(&self, change: &ClassChange) -> Result<SaveOutcome> {
+        let touch = validate_class_change(change, &self.config().limits)?;
+        let locale = &self.config().default_locale;
+        self.write(|tx| {
+            tx.lock_owner(touch.reference)?;
+            let class = tx.load_class(touch.reference, false)?;
+            let Some(planned) = plan_field_change(class.as_ref(), touch.reference, &change.change)?
+            else {
+                let version = owner::untouched(tx, &touch)?
+                    .ok_or_else(|| corrupt("class without its document row"))?;
+                tx.nothing_changed();
+                return Ok(SaveOutcome::Unchanged { version });
+            };
+            let (document_id, touched) = owner::touch(tx, &touch, locale)?;
+            tx.change_field(document_id, planned)?;
+            Ok(touched.outcome())
+        })
+    }
+
+    fn class_usage(&self, wiki: &WikiId) -> Result<Vec<ClassUsage>> {
+        self.read(|rows| rows.class_usage(wiki))
+    }
+
+    /// Values through each object's class (none when its class no longer exists).
+    fn objects(&self, reference: &DocumentReference) -> Result<Vec<ObjectRecord>> {
+        self.snapshot(|rows| {
+            let document_id = rows.require_document(reference)?;
+            let stored = rows.stored_objects(document_id)?;
+            let mut classes = ClassCache::default();
+            stored
+                .into_iter()
+                .map(|(class, number, values)| {
+                    let definition =
+                        classes.get(reference.wiki(), &class, |class| rows.load_class(class))?;
+                    Ok(ObjectRecord {
+                        number,
+                        values: visible_values(definition, values),
+                        class,
+                    })
+                })
+                .collect()
+        })
+    }
+
+    fn write_object(&self, write: &ObjectWrite) -> Result<ObjectWriteOutcome> {
+        let mut outcomes = self.write_objects(std::slice::from_ref(write))?;
+        outcomes
+            .pop()
+            .ok_or_else(|| corrupt("object write outcome"))
+    }
+
+    /// In order; a no-op only when each write is.
+    fn write_objects(&self, writes: &[ObjectWrite]) -> Result<Vec<ObjectWriteOutcome>> {
+        let prepared = validate_object_writes(writes, &self.config().limits)?;
+        let locale = &self.config().default_locale;
+        self.write(|tx| {
+            let outcomes = prepared
+                .iter()
+                .map(|(write, class)| {
+                    write_object(
+                        tx,
+                        &object_touch(write),
+                        class,
+                        write.number,
+                        &write.values,
+                        locale,
+                    )
+                })
+                .collect::<Result<Vec<_>>>()?;
+            if all_unchanged(outcomes.iter().map(|outcome| &outcome.document)) {
+                tx.nothing_changed();
+            }
+            Ok(outcomes)
+        })
+    }
+
+    fn delete_object(&self, delete: &ObjectDelete) -> Result<SaveOutcome> {
+        let (class, touch) = validate_object_delete(delete, &self.config().limits)?;
+        let class = class.local();
+        let locale = &self.config().default_locale;
+        self.write(|tx| {
+            let document_id = require_locked(tx, &delete.reference)?;
+            let object_id = tx
+                .object_id(document_id, &class, delete.number)?
+                .ok_or_else(|| unknown_object(&class, delete.number, &delete.reference))?;
+            let (_, touched) = owner::touch(tx, &touch, locale)?;
+            tx.delete_object(object_id)?;
+            Ok(touched.outcome())
+        })
+    }
+
+    /// The class is resolved in `wiki` and the query checked against it (the class's own name
+    /// in place of the agent's spelling) before any candidate is read; denied candidates do
+    /// not count towards the ceiling.
+    fn query_objects(
+        &self,
+        wiki: &WikiId,
+        query: &ObjectQuery,
+        offset: usize,
+        limit: usize,
+        authorize: &mut dyn FnMut(&DocumentReference) -> bool,
+    ) -> Result<ObjectPage> {
+        let class_document = class_reference(&query.class, wiki)?;
+        self.snapshot(|rows| {
+            let class = rows
+                .load_class(&class_document)?
+                .ok_or_else(|| unknown_class(&class_document))?;
+            let checked = check_query(
+                &class,
+                &ObjectQuery {
+                    class: class.name.clone(),
+                    ..query.clone()
+                },
+            )?;
+            let mut scan = AuthorizedScan::new(offset, limit, SCAN_CEILING);
+            let hits = rows.object_hits(wiki, &class, &checked, &mut scan, &mut *authorize)?;
+            Ok(ObjectPage {
+                hits,
+                total: scan.total(),
+                truncated: scan.cut(),
             })
         })
-        .collect()
-}
-
-/// The class an object query names (resolved in `wiki`) and the query checked against it, the
-/// class's own name in place of the agent's spelling.
-pub(crate) fn checked_query<R: ObjectReads>(
-    rows: &mut R,
-    wiki: &WikiId,
-    query: &ObjectQuery,
-) -> Result<(ClassDefinition, CheckedQuery)> {
-    let class_document = class_reference(&query.class, wiki)?;
-    let class = rows
-        .load_class(&class_document)?
-        .ok_or_else(|| unknown_class(&class_document))?;
-    let checked = check_query(
-        &class,
-        &ObjectQuery {
-            class: class.name.clone(),
-            ..query.clone()
-        },
-    )?;
-    Ok((class, checked))
-}
-
-/// An object query's page: its hits and what `scan` counted.
-pub(crate) fn page(hits: Vec<ObjectHit>, scan: &AuthorizedScan) -> ObjectPage {
-    ObjectPage {
-        hits,
-        total: scan.total(),
-        truncated: scan.cut(),
     }
 }
 

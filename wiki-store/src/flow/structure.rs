@@ -2,21 +2,18 @@
 //! ([`crate::structure`]), read over [`StructureRows`] as the writing transaction sees them.
 
 use crate::Result;
+use crate::flow::attachments::AttachmentReads;
 use crate::flow::objects::{ClassCache, ObjectReads, StoredObject};
-use crate::model::attachment::AttachmentInfo;
 use crate::model::structure::Structure;
 use crate::model::version::Version;
 use crate::model::wiki::WikiId;
 use crate::structure::{attachment_states, object_state};
 
 /// What recording a revision's structure reads (inside the write that saved the revision).
-pub(crate) trait StructureRows: ObjectReads {
+pub(crate) trait StructureRows: ObjectReads + AttachmentReads {
     /// The objects of the default row `document_id` with their stored values, in one read,
     /// ordered by class, number and field.
     fn objects_with_values(&mut self, document_id: i64) -> Result<Vec<StoredObject>>;
-
-    /// The current version of each attachment of the default row `document_id`, by name.
-    fn current_attachments(&mut self, document_id: i64) -> Result<Vec<AttachmentInfo>>;
 }
 
 /// The objects (values read through their class; Password values as fingerprints) and

@@ -1,13 +1,18 @@
-//! API token issue and revocation, over [`TokenRows`]: a token names a user who must exist
+//! API tokens, over [`TokenRows`] (writes) and [`TokenReads`]: a token names a user who must exist
 //! (held until the write ends on PostgreSQL, so a concurrent deletion of the user cannot leave
 //! the token behind), and either write queues the accounts event.
 
+use time::OffsetDateTime;
+
 use crate::Result;
+use crate::api::TokenStore;
+use crate::backend::Backend;
+use crate::flow::Transaction;
 use crate::flow::users::{Account, AccountRows, changed};
 use crate::model::token::{IssuedToken, TokenInfo};
-use crate::plan::account::{unknown_token, unknown_user};
-use crate::secret::token::GeneratedToken;
-use crate::stored::{from_ms, now_ms};
+use crate::plan::account::{unknown_token, unknown_user, validate_token_request};
+use crate::secret::token::{self, GeneratedToken};
+use crate::stored::{from_ms, now_ms, to_ms};
 
 /// What token writes store beyond the accounts.
 pub(crate) trait TokenRows: AccountRows {
@@ -22,39 +27,74 @@ pub(crate) trait TokenRows: AccountRows {
 
     /// Deletes the token `prefix`; whether it was stored.
     fn delete_token(&mut self, prefix: &str) -> Result<bool>;
+
+    /// Records that the token `prefix` was used at `at_ms`, in one statement that only writes
+    /// a later time, so concurrent recorders cannot move it back.
+    fn record_use(&mut self, prefix: &str, at_ms: i64) -> Result<()>;
 }
 
-/// Stores a generated token for `user` (validated: `label` is the checked one) and returns it
-/// in clear, the only time it is.
-pub(crate) fn create<T: TokenRows>(
-    tx: &mut T,
-    token: &GeneratedToken,
-    user: &str,
-    label: &str,
-) -> Result<IssuedToken> {
-    if !tx.account_exists(Account::User, user, true)? {
-        return Err(unknown_user(user));
-    }
-    let created = now_ms();
-    tx.insert_token(token, user, label, created)?;
-    changed(tx);
-    Ok(IssuedToken {
-        token: token.clear.clone(),
-        info: TokenInfo {
-            prefix: token.prefix.clone(),
-            user: user.to_owned(),
-            label: label.to_owned(),
-            created: from_ms(created),
-            last_used: None,
-        },
-    })
+/// What token reads fetch.
+pub(crate) trait TokenReads {
+    /// The tokens of `user` (of everyone for `None`), oldest first.
+    fn tokens(&mut self, user: Option<&str>) -> Result<Vec<TokenInfo>>;
+
+    /// The stored digest and user of the token `prefix`, if any.
+    fn token_digest(&mut self, prefix: &str) -> Result<Option<(Vec<u8>, String)>>;
 }
 
-/// Revokes the token `prefix`, refused when there is none.
-pub(crate) fn revoke<T: TokenRows>(tx: &mut T, prefix: &str) -> Result<()> {
-    if !tx.delete_token(prefix)? {
-        return Err(unknown_token(prefix));
+impl<B: Backend> TokenStore for B {
+    /// Returns the token in clear, the only time it is.
+    fn create_token(&self, user: &str, label: &str) -> Result<IssuedToken> {
+        let label = validate_token_request(user, label)?;
+        let token = token::generate();
+        self.write(|tx| {
+            if !tx.account_exists(Account::User, user, true)? {
+                return Err(unknown_user(user));
+            }
+            let created = now_ms();
+            tx.insert_token(&token, user, label, created)?;
+            changed(tx);
+            Ok(IssuedToken {
+                token: token.clear.clone(),
+                info: TokenInfo {
+                    prefix: token.prefix.clone(),
+                    user: user.to_owned(),
+                    label: label.to_owned(),
+                    created: from_ms(created),
+                    last_used: None,
+                },
+            })
+        })
     }
-    changed(tx);
-    Ok(())
+
+    fn list_tokens(&self, user: Option<&str>) -> Result<Vec<TokenInfo>> {
+        self.read(|rows| rows.tokens(user))
+    }
+
+    fn revoke_token(&self, prefix: &str) -> Result<()> {
+        self.write(|tx| {
+            if !tx.delete_token(prefix)? {
+                return Err(unknown_token(prefix));
+            }
+            changed(tx);
+            Ok(())
+        })
+    }
+
+    /// Not a change: the sequence stays put and nothing is notified.
+    fn record_token_use(&self, prefix: &str, at: OffsetDateTime) -> Result<()> {
+        let at_ms = to_ms(at);
+        self.write(|tx| {
+            tx.nothing_changed();
+            tx.record_use(prefix, at_ms)
+        })
+    }
+
+    fn resolve_token(&self, presented: &str) -> Result<Option<String>> {
+        let Some(presented) = token::parse(presented) else {
+            return Ok(None);
+        };
+        let stored = self.read(|rows| rows.token_digest(&presented.prefix))?;
+        Ok(presented.authenticate(stored))
+    }
 }

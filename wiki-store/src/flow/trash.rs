@@ -1,4 +1,4 @@
-//! The recycle bin's moves, over [`TrashRows`]: a document (every row and everything hanging
+//! The recycle bin, over [`TrashRows`] and [`TrashReads`]: a document (every row and everything hanging
 //! on it) into the bin and back, an attachment back onto its document.
 //!
 //! A deletion takes the default row first (locked on PostgreSQL), checks the compare-and-set,
@@ -7,16 +7,19 @@
 //! exists again, and moves the rows back under new ids.
 
 use crate::Result;
-use crate::config::Limits;
+use crate::api::TrashStore;
+use crate::backend::Backend;
+use crate::flow::Transaction;
 use crate::flow::attachments::AttachmentRows;
+use crate::flow::documents::DocumentRows;
 use crate::flow::owner::{self, require_locked};
-use crate::model::locale::Locale;
 use crate::model::trash::{DocumentDelete, TrashEntry, TrashId};
 use crate::model::version::Version;
+use crate::model::wiki::WikiId;
 use crate::plan::document::check_expected;
 use crate::plan::trash::{
     attachment_exists, deleted_event, document_exists, missing_document, restore_comment,
-    restore_touch, unknown_entry,
+    restore_touch, restored_event, unknown_entry, validate_delete,
 };
 use crate::reference::DocumentReference;
 use crate::stored::{DEFAULT_ROW, from_ms, now_ms};
@@ -50,18 +53,108 @@ pub(crate) trait TrashRows: AttachmentRows {
     fn document_exists(&mut self, reference: &DocumentReference) -> Result<bool>;
 
     /// Moves a bin entry's document rows, and everything that hung on them, back under new row
-    /// ids (the document is known to be absent).
-    fn move_document_in(&mut self, entry: &TrashEntry) -> Result<()>;
+    /// ids (the document is known to be absent); the restored default row's version, if the
+    /// entry has that row.
+    fn move_document_in(&mut self, entry: &TrashEntry) -> Result<Option<Version>>;
 
     /// Moves a bin entry's attachments back onto the default row `document_id`.
     fn move_attachments_in(&mut self, entry: TrashId, document_id: i64) -> Result<()>;
 
     /// Deletes bin entry `id` (its rows go with it).
     fn delete_entry(&mut self, id: TrashId) -> Result<()>;
+
+    /// The name of attachment `attachment_id`.
+    fn attachment_name(&mut self, attachment_id: i64) -> Result<String>;
+
+    /// Copies attachment `attachment_id` with every version into bin entry `entry`, then
+    /// deletes it.
+    fn move_attachment_out(&mut self, entry: TrashId, attachment_id: i64) -> Result<()>;
+}
+
+/// What the bin's listing reads.
+pub(crate) trait TrashReads {
+    /// The bin entries of `wiki`, newest first.
+    fn trash_entries(&mut self, wiki: &WikiId) -> Result<Vec<TrashEntry>>;
+}
+
+impl<B: Backend> TrashStore for B {
+    /// The default row is taken first, the compare-and-set checked, then the rows moved out.
+    fn delete_document(&self, delete: &DocumentDelete) -> Result<TrashEntry> {
+        validate_delete(delete, &self.config().limits)?;
+        self.write(|tx| {
+            let reference = &delete.reference;
+            let row = tx.lock_row(reference, DEFAULT_ROW)?;
+            check_expected(delete.expected, row.as_ref().map(|row| row.version))?;
+            let row = row.ok_or_else(|| missing_document(reference))?;
+            let entry = insert_entry(
+                tx,
+                reference,
+                None,
+                row.version,
+                &delete.author,
+                &delete.comment,
+            )?;
+            tx.move_document_out(entry.id, reference, row.id)?;
+            let (wiki, event) = deleted_event(reference);
+            tx.emit(wiki, event);
+            Ok(entry)
+        })
+    }
+
+    fn trash(&self, wiki: &WikiId) -> Result<Vec<TrashEntry>> {
+        self.read(|rows| rows.trash_entries(wiki))
+    }
+
+    /// The entry is taken first (held, so two restores of one entry take turns and the second
+    /// finds it gone); a restored attachment's document is saved by `author`.
+    fn restore(&self, id: TrashId, author: &str) -> Result<TrashEntry> {
+        let config = self.config();
+        self.write(|tx| {
+            let entry = tx.lock_entry(id)?.ok_or_else(|| unknown_entry(id))?;
+            match &entry.attachment {
+                None => {
+                    if tx.document_exists(&entry.reference)? {
+                        return Err(document_exists(&entry.reference));
+                    }
+                    let version = tx.move_document_in(&entry)?.unwrap_or(entry.version);
+                    let (wiki, event) = restored_event(&entry.reference, version);
+                    tx.emit(wiki, event);
+                }
+                Some(name) => {
+                    let comment = restore_comment(name);
+                    let touch = restore_touch(&entry.reference, author, &comment, &config.limits)?;
+                    let document_id = require_locked(tx, &entry.reference)?;
+                    if tx.attachment_id(document_id, name)?.is_some() {
+                        return Err(attachment_exists(name, &entry.reference));
+                    }
+                    owner::touch(tx, &touch, &config.default_locale)?;
+                    tx.move_attachments_in(entry.id, document_id)?;
+                }
+            }
+            tx.delete_entry(entry.id)?;
+            Ok(entry)
+        })
+    }
+}
+
+/// Moves attachment `attachment_id` of `reference` (now at `version`, the caller has saved the
+/// document) with every version into a new bin entry.
+pub(crate) fn trash_attachment<T: TrashRows>(
+    tx: &mut T,
+    attachment_id: i64,
+    reference: &DocumentReference,
+    version: Version,
+    author: &str,
+    comment: &str,
+) -> Result<TrashId> {
+    let name = tx.attachment_name(attachment_id)?;
+    let entry = insert_entry(tx, reference, Some(&name), version, author, comment)?;
+    tx.move_attachment_out(entry.id, attachment_id)?;
+    Ok(entry.id)
 }
 
 /// Stores a new bin entry, deleted now by `author`, and returns it.
-pub(crate) fn insert_entry<T: TrashRows>(
+fn insert_entry<T: TrashRows>(
     tx: &mut T,
     reference: &DocumentReference,
     attachment: Option<&str>,
@@ -80,60 +173,4 @@ pub(crate) fn insert_entry<T: TrashRows>(
         comment: comment.to_owned(),
         deleted: from_ms(deleted),
     })
-}
-
-/// Moves a document into the bin (validated: [`crate::plan::trash::validate_delete`]).
-pub(crate) fn delete_document<T: TrashRows>(
-    tx: &mut T,
-    delete: &DocumentDelete,
-) -> Result<TrashEntry> {
-    let reference = &delete.reference;
-    let row = tx.lock_row(reference, DEFAULT_ROW)?;
-    check_expected(delete.expected, row.as_ref().map(|row| row.version))?;
-    let row = row.ok_or_else(|| missing_document(reference))?;
-    let entry = insert_entry(
-        tx,
-        reference,
-        None,
-        row.version,
-        &delete.author,
-        &delete.comment,
-    )?;
-    tx.move_document_out(entry.id, reference, row.id)?;
-    let (wiki, event) = deleted_event(reference);
-    tx.emit(wiki, event);
-    Ok(entry)
-}
-
-/// Restores bin entry `id`: a document (refused if it exists again), or an attachment onto its
-/// document (which must exist, and is saved by `author`; refused if an attachment of that name
-/// exists again). The entry leaves the bin.
-pub(crate) fn restore<T: TrashRows>(
-    tx: &mut T,
-    id: TrashId,
-    author: &str,
-    locale: &Locale,
-    limits: &Limits,
-) -> Result<TrashEntry> {
-    let entry = tx.lock_entry(id)?.ok_or_else(|| unknown_entry(id))?;
-    match &entry.attachment {
-        None => {
-            if tx.document_exists(&entry.reference)? {
-                return Err(document_exists(&entry.reference));
-            }
-            tx.move_document_in(&entry)?;
-        }
-        Some(name) => {
-            let comment = restore_comment(name);
-            let touch = restore_touch(&entry.reference, author, &comment, limits)?;
-            let document_id = require_locked(tx, &entry.reference)?;
-            if tx.attachment_id(document_id, name)?.is_some() {
-                return Err(attachment_exists(name, &entry.reference));
-            }
-            owner::touch(tx, &touch, locale)?;
-            tx.move_attachments_in(entry.id, document_id)?;
-        }
-    }
-    tx.delete_entry(entry.id)?;
-    Ok(entry)
 }

@@ -5,12 +5,15 @@
 //! sequence alone. Deleting a user or group takes every membership and rule naming it along.
 
 use crate::Result;
+use crate::api::UserStore;
+use crate::backend::Backend;
 use crate::flow::Transaction;
 use crate::model::rights::Subject;
 use crate::model::user::{ALL_USERS_GROUP, Group, User};
 use crate::plan::account::{
-    accounts_changed, all_users_group, group_exists as group_taken, group_of, not_a_member,
-    unknown_group, unknown_user, user_exists as user_taken, with_all_users,
+    accounts_changed, all_users_group, built_in_user, group_exists as group_taken, group_of,
+    not_a_member, refuse_all_users, refuse_guest, unknown_group, unknown_user,
+    user_exists as user_taken, validate_new_group, validate_new_user, with_all_users,
 };
 use crate::stored::{from_ms, now_ms, subject_parts};
 
@@ -71,82 +74,6 @@ pub(crate) fn changed<T: Transaction + ?Sized>(tx: &mut T) {
     tx.emit(wiki, event);
 }
 
-/// Creates a user (validated: `display_name` is the checked one).
-pub(crate) fn create_user<T: AccountRows>(
-    tx: &mut T,
-    name: &str,
-    display_name: Option<&str>,
-) -> Result<User> {
-    if tx.account_exists(Account::User, name, false)? {
-        return Err(user_taken(name));
-    }
-    let created = now_ms();
-    tx.insert_user(name, display_name, created)?;
-    changed(tx);
-    Ok(User {
-        name: name.to_owned(),
-        display_name: display_name.map(str::to_owned),
-        created: from_ms(created),
-    })
-}
-
-/// Creates a group without members (validated).
-pub(crate) fn create_group<T: AccountRows>(tx: &mut T, name: &str) -> Result<Group> {
-    if tx.account_exists(Account::Group, name, false)? {
-        return Err(group_taken(name));
-    }
-    tx.insert_group(name, now_ms())?;
-    changed(tx);
-    Ok(Group {
-        name: name.to_owned(),
-        users: Vec::new(),
-        groups: Vec::new(),
-    })
-}
-
-/// Deletes a user or group and everything naming it.
-pub(crate) fn delete<T: AccountRows>(tx: &mut T, account: Account, name: &str) -> Result<()> {
-    if !tx.delete_account(account, name)? {
-        return Err(match account {
-            Account::User => unknown_user(name),
-            Account::Group => unknown_group(name),
-        });
-    }
-    tx.forget_subject(account, name)?;
-    changed(tx);
-    Ok(())
-}
-
-/// Adds `member` to `group` (both must exist, and are held until the write ends); a no-op when
-/// it already belongs.
-pub(crate) fn add_member<T: AccountRows>(tx: &mut T, group: &str, member: &Subject) -> Result<()> {
-    if !tx.account_exists(Account::Group, group, true)? {
-        return Err(unknown_group(group));
-    }
-    tx.require_subject(member)?;
-    let (kind, name) = subject_parts(member);
-    if tx.insert_member(group, kind, name)? {
-        changed(tx);
-    } else {
-        tx.nothing_changed();
-    }
-    Ok(())
-}
-
-/// Removes `member` from `group`, refused when it is not a member.
-pub(crate) fn remove_member<T: AccountRows>(
-    tx: &mut T,
-    group: &str,
-    member: &Subject,
-) -> Result<()> {
-    let (kind, name) = subject_parts(member);
-    if !tx.delete_member(group, kind, name)? {
-        return Err(not_a_member(group, member));
-    }
-    changed(tx);
-    Ok(())
-}
-
 /// A member as stored: its kind (`user` or `group`) and name.
 pub(crate) type Member = (String, String);
 
@@ -166,25 +93,132 @@ pub(crate) trait AccountReads {
 
     /// Every stored group with its members, ordered by name (members as [`AccountReads::members`]).
     fn groups_with_members(&mut self) -> Result<Vec<StoredGroup>>;
+
+    /// The registered user `name`, if stored.
+    fn user(&mut self, name: &str) -> Result<Option<User>>;
+
+    /// Every registered user, ordered by name.
+    fn users(&mut self) -> Result<Vec<User>>;
 }
 
-/// One group, the built-in all-users group included.
-pub(crate) fn group<R: AccountReads>(rows: &mut R, name: &str) -> Result<Group> {
-    if name == ALL_USERS_GROUP {
-        return Ok(all_users_group(rows.user_names()?));
+impl<B: Backend> UserStore for B {
+    fn create_user(&self, name: &str, display_name: Option<&str>) -> Result<User> {
+        let display_name = validate_new_user(name, display_name)?;
+        self.write(|tx| {
+            if tx.account_exists(Account::User, name, false)? {
+                return Err(user_taken(name));
+            }
+            let created = now_ms();
+            tx.insert_user(name, display_name, created)?;
+            changed(tx);
+            Ok(User {
+                name: name.to_owned(),
+                display_name: display_name.map(str::to_owned),
+                created: from_ms(created),
+            })
+        })
     }
-    if !rows.group_exists(name)? {
-        return Err(unknown_group(name));
+
+    fn user(&self, name: &str) -> Result<User> {
+        if let Some(user) = built_in_user(name) {
+            return Ok(user);
+        }
+        self.read(|rows| rows.user(name))?
+            .ok_or_else(|| unknown_user(name))
     }
-    Ok(group_of(name, rows.members(name)?))
+
+    fn list_users(&self) -> Result<Vec<User>> {
+        self.read(|rows| rows.users())
+    }
+
+    fn delete_user(&self, name: &str) -> Result<()> {
+        refuse_guest(name)?;
+        self.write(|tx| delete(tx, Account::User, name))
+    }
+
+    fn create_group(&self, name: &str) -> Result<Group> {
+        validate_new_group(name)?;
+        self.write(|tx| {
+            if tx.account_exists(Account::Group, name, false)? {
+                return Err(group_taken(name));
+            }
+            tx.insert_group(name, now_ms())?;
+            changed(tx);
+            Ok(Group {
+                name: name.to_owned(),
+                users: Vec::new(),
+                groups: Vec::new(),
+            })
+        })
+    }
+
+    fn group(&self, name: &str) -> Result<Group> {
+        self.snapshot(|rows| {
+            if name == ALL_USERS_GROUP {
+                return Ok(all_users_group(rows.user_names()?));
+            }
+            if !rows.group_exists(name)? {
+                return Err(unknown_group(name));
+            }
+            Ok(group_of(name, rows.members(name)?))
+        })
+    }
+
+    /// The built-in all-users group in its place by name.
+    fn list_groups(&self) -> Result<Vec<Group>> {
+        self.snapshot(|rows| {
+            let groups = rows
+                .groups_with_members()?
+                .into_iter()
+                .map(|(name, members)| group_of(&name, members))
+                .collect();
+            Ok(with_all_users(groups, all_users_group(rows.user_names()?)))
+        })
+    }
+
+    fn delete_group(&self, name: &str) -> Result<()> {
+        self.write(|tx| delete(tx, Account::Group, name))
+    }
+
+    /// Both must exist, and are held until the write ends; a no-op when it already belongs.
+    fn add_member(&self, group: &str, member: &Subject) -> Result<()> {
+        refuse_all_users(group)?;
+        self.write(|tx| {
+            if !tx.account_exists(Account::Group, group, true)? {
+                return Err(unknown_group(group));
+            }
+            tx.require_subject(member)?;
+            let (kind, name) = subject_parts(member);
+            if tx.insert_member(group, kind, name)? {
+                changed(tx);
+            } else {
+                tx.nothing_changed();
+            }
+            Ok(())
+        })
+    }
+
+    fn remove_member(&self, group: &str, member: &Subject) -> Result<()> {
+        self.write(|tx| {
+            let (kind, name) = subject_parts(member);
+            if !tx.delete_member(group, kind, name)? {
+                return Err(not_a_member(group, member));
+            }
+            changed(tx);
+            Ok(())
+        })
+    }
 }
 
-/// Every group, the built-in all-users group in its place by name.
-pub(crate) fn list_groups<R: AccountReads>(rows: &mut R) -> Result<Vec<Group>> {
-    let groups = rows
-        .groups_with_members()?
-        .into_iter()
-        .map(|(name, members)| group_of(&name, members))
-        .collect();
-    Ok(with_all_users(groups, all_users_group(rows.user_names()?)))
+/// Deletes a user or group and everything naming it.
+fn delete<T: AccountRows>(tx: &mut T, account: Account, name: &str) -> Result<()> {
+    if !tx.delete_account(account, name)? {
+        return Err(match account {
+            Account::User => unknown_user(name),
+            Account::Group => unknown_group(name),
+        });
+    }
+    tx.forget_subject(account, name)?;
+    changed(tx);
+    Ok(())
 }

@@ -1,25 +1,19 @@
-//! The PostgreSQL implementation of [`crate::AttachmentStore`]: versions' bytes in `bytea`.
+//! The statements behind [`crate::AttachmentStore`]: versions' bytes in `bytea`.
 
 use postgres::Row;
 
 use crate::Result;
-use crate::api::AttachmentStore;
 use crate::attachments::MediaTypes;
-use crate::flow::attachments::{self, AttachmentRows};
-use crate::model::attachment::{
-    AttachmentDelete, AttachmentDeleted, AttachmentInfo, AttachmentWrite, AttachmentWriteOutcome,
-};
-use crate::model::trash::TrashId;
+use crate::flow::attachments::{AttachmentReads, AttachmentRows};
+use crate::model::attachment::{AttachmentInfo, AttachmentWrite};
 use crate::model::version::Version;
-use crate::plan::attachment::{CurrentAttachment, validate_delete, validate_upload};
-use crate::postgres::PostgresStore;
+use crate::plan::attachment::CurrentAttachment;
 use crate::postgres::convert::{RowExt, unsigned};
 use crate::postgres::documents::{version, version_columns};
-use crate::postgres::owner::require_document;
 use crate::postgres::pool::Conn;
-use crate::postgres::trash::trash_attachment;
 use crate::postgres::write::WriteTx;
 use crate::reference::DocumentReference;
+use crate::stored::reference_columns;
 use crate::stored::{from_ms, now_ms, to_i64};
 
 const INFO_COLUMNS: &str = "a.name, v.version_major, v.version_minor, v.size, v.declared_mime, v.sniffed_mime, \
@@ -38,24 +32,6 @@ fn info_row(row: &Row) -> Result<AttachmentInfo> {
     })
 }
 
-/// The current version of each attachment of the document row `document_id`, by name.
-pub(crate) fn current_attachments(
-    conn: &mut Conn,
-    document_id: i64,
-) -> Result<Vec<AttachmentInfo>> {
-    conn.query(
-        &format!(
-            "SELECT DISTINCT ON (a.name) {INFO_COLUMNS} FROM attachments a \
-             JOIN attachment_versions v ON v.attachment_id = a.id WHERE a.document_id = $1 \
-             ORDER BY a.name, v.version_major DESC, v.version_minor DESC"
-        ),
-        &[&document_id],
-    )?
-    .iter()
-    .map(info_row)
-    .collect()
-}
-
 /// A version's number, size and media types, from columns 1 to 5 of a row.
 fn version_of(row: &Row) -> Result<(Version, u64, MediaTypes)> {
     Ok((
@@ -68,81 +44,64 @@ fn version_of(row: &Row) -> Result<(Version, u64, MediaTypes)> {
     ))
 }
 
-impl AttachmentStore for PostgresStore {
-    fn attachments(&self, reference: &DocumentReference) -> Result<Vec<AttachmentInfo>> {
-        self.snapshot(|conn| {
-            let document_id = require_document(conn, reference)?;
-            current_attachments(conn, document_id)
-        })
-    }
-
-    fn attachment(
-        &self,
-        reference: &DocumentReference,
-        name: &str,
-    ) -> Result<Option<AttachmentInfo>> {
-        Ok(self.attachment_history(reference, name)?.into_iter().next())
+impl AttachmentReads for Conn {
+    fn current_attachments(&mut self, document_id: i64) -> Result<Vec<AttachmentInfo>> {
+        self.query(
+            &format!(
+                "SELECT DISTINCT ON (a.name) {INFO_COLUMNS} FROM attachments a \
+                 JOIN attachment_versions v ON v.attachment_id = a.id WHERE a.document_id = $1 \
+                 ORDER BY a.name, v.version_major DESC, v.version_minor DESC"
+            ),
+            &[&document_id],
+        )?
+        .iter()
+        .map(info_row)
+        .collect()
     }
 
     fn attachment_history(
-        &self,
+        &mut self,
         reference: &DocumentReference,
         name: &str,
     ) -> Result<Vec<AttachmentInfo>> {
-        let (wiki, space, page) = crate::postgres::documents::key(reference);
-        self.read(|conn| {
-            conn.query(
-                &format!(
-                    "SELECT {INFO_COLUMNS} FROM documents d JOIN attachments a ON a.document_id = d.id \
-                     JOIN attachment_versions v ON v.attachment_id = a.id \
-                     WHERE d.wiki = $1 AND d.space = $2 AND d.name = $3 AND d.locale = '' AND a.name = $4 \
-                     ORDER BY v.version_major DESC, v.version_minor DESC"
-                ),
-                &[&wiki, &space, &page, &name],
-            )?
-            .iter()
-            .map(info_row)
-            .collect()
-        })
+        let (wiki, space, page) = reference_columns(reference);
+        self.query(
+            &format!(
+                "SELECT {INFO_COLUMNS} FROM documents d JOIN attachments a ON a.document_id = d.id \
+                 JOIN attachment_versions v ON v.attachment_id = a.id \
+                 WHERE d.wiki = $1 AND d.space = $2 AND d.name = $3 AND d.locale = '' AND a.name = $4 \
+                 ORDER BY v.version_major DESC, v.version_minor DESC"
+            ),
+            &[&wiki, &space, &page, &name],
+        )?
+        .iter()
+        .map(info_row)
+        .collect()
     }
 
     fn attachment_content(
-        &self,
+        &mut self,
         reference: &DocumentReference,
         name: &str,
         version: Option<Version>,
     ) -> Result<Option<(AttachmentInfo, Vec<u8>)>> {
-        let (wiki, space, page) = crate::postgres::documents::key(reference);
+        let (wiki, space, page) = reference_columns(reference);
         let (major, minor) = match version.map(version_columns) {
             Some((major, minor)) => (Some(major), Some(minor)),
             None => (None, None),
         };
-        self.read(|conn| {
-            conn.query_opt(
-                &format!(
-                    "SELECT {INFO_COLUMNS}, v.content FROM documents d JOIN attachments a ON a.document_id = d.id \
-                     JOIN attachment_versions v ON v.attachment_id = a.id \
-                     WHERE d.wiki = $1 AND d.space = $2 AND d.name = $3 AND d.locale = '' AND a.name = $4 \
-                     AND ($5::bigint IS NULL OR (v.version_major = $5 AND v.version_minor = $6)) \
-                     ORDER BY v.version_major DESC, v.version_minor DESC LIMIT 1"
-                ),
-                &[&wiki, &space, &page, &name, &major, &minor],
-            )?
-            .map(|row| Ok((info_row(&row)?, row.col::<Vec<u8>>(9)?)))
-            .transpose()
-        })
-    }
-
-    fn write_attachment(&self, write: &AttachmentWrite) -> Result<AttachmentWriteOutcome> {
-        let (touch, media) = validate_upload(write, &self.config().limits)?;
-        let locale = &self.config().default_locale;
-        self.write(|tx| attachments::write_attachment(tx, write, &touch, &media, locale))
-    }
-
-    fn delete_attachment(&self, delete: &AttachmentDelete) -> Result<AttachmentDeleted> {
-        let touch = validate_delete(delete, &self.config().limits)?;
-        let locale = &self.config().default_locale;
-        self.write(|tx| attachments::delete_attachment(tx, delete, &touch, locale))
+        self.query_opt(
+            &format!(
+                "SELECT {INFO_COLUMNS}, v.content FROM documents d JOIN attachments a ON a.document_id = d.id \
+                 JOIN attachment_versions v ON v.attachment_id = a.id \
+                 WHERE d.wiki = $1 AND d.space = $2 AND d.name = $3 AND d.locale = '' AND a.name = $4 \
+                 AND ($5::bigint IS NULL OR (v.version_major = $5 AND v.version_minor = $6)) \
+                 ORDER BY v.version_major DESC, v.version_minor DESC LIMIT 1"
+            ),
+            &[&wiki, &space, &page, &name, &major, &minor],
+        )?
+        .map(|row| Ok((info_row(&row)?, row.col::<Vec<u8>>(9)?)))
+        .transpose()
     }
 }
 
@@ -225,16 +184,5 @@ impl AttachmentRows for WriteTx<'_> {
             ],
         )?;
         Ok(())
-    }
-
-    fn trash_attachment(
-        &mut self,
-        attachment_id: i64,
-        reference: &DocumentReference,
-        version: Version,
-        author: &str,
-        comment: &str,
-    ) -> Result<TrashId> {
-        trash_attachment(self, attachment_id, reference, version, author, comment)
     }
 }

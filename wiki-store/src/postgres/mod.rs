@@ -4,9 +4,9 @@
 //! Layout: `pool` (bounded connections with their prepared statements), `write` (transactions,
 //! row locks, bounded retries, the change sequence), `feed` (LISTEN/NOTIFY across processes and
 //! the in-memory commit marker), `migrations` + `sql/` (schema), then one file per aggregate
-//! implementing its trait from [`crate::api`] and the row traits of `crate::flow` (the one
-//! sequence of each read and write, over the backend-neutral rules of `crate::plan` and its
-//! siblings), as the SQLite backend does. Full-text search is
+//! implementing the row traits of `crate::flow` with its statements, as the SQLite backend does;
+//! the store's methods are written once over `crate::backend::Backend`, which
+//! [`PostgresStore`] implements here. Full-text search is
 //! PostgreSQL's own: a `tsvector` per row kept by a trigger in the writing transaction, a GIN
 //! index, `ts_rank` with the title weighted over the content, `ts_headline` snippets.
 //!
@@ -30,7 +30,6 @@ mod links;
 mod migrations;
 mod object_query;
 mod objects;
-mod owner;
 mod pool;
 mod rights;
 mod search;
@@ -54,7 +53,7 @@ use crate::listeners::Listeners;
 use crate::postgres::convert::is_conflict;
 use crate::postgres::feed::Feed;
 use crate::postgres::pool::{Conn, Pool};
-use crate::postgres::write::WriteTx;
+use crate::postgres::write::{Failed, WriteTx};
 use crate::{Result, StoreError};
 
 /// How long a connection may sit idle inside a transaction before the server ends it: a
@@ -157,17 +156,22 @@ impl PostgresStore {
         &self.inner.pool
     }
 
-    pub(crate) fn listeners(&self) -> &Arc<Listeners> {
-        &self.inner.listeners
-    }
-
     pub(crate) fn feed(&self) -> &Feed {
         &self.inner.feed
     }
+}
 
-    /// Runs `f` on a connection, each statement on its own (for reads of one statement, which
-    /// sees one snapshot by itself). A connection that died while pooled is replaced once.
-    pub(crate) fn read<T>(&self, mut f: impl FnMut(&mut Conn) -> Result<T>) -> Result<T> {
+impl Backend for PostgresStore {
+    type Read<'c> = Conn;
+    type Write<'t> = WriteTx<'t>;
+
+    fn config(&self) -> &StoreConfig {
+        &self.inner.config
+    }
+
+    /// Each statement on its own (for reads of one statement, which sees one snapshot by
+    /// itself). A connection that died while pooled is replaced once.
+    fn read<T>(&self, mut f: impl FnMut(&mut Self::Read<'_>) -> Result<T>) -> Result<T> {
         let mut conn = self.pool().get()?;
         let outcome = f(&mut conn);
         let outcome = match outcome {
@@ -182,9 +186,9 @@ impl PostgresStore {
         outcome.map_err(busy_as_unavailable)
     }
 
-    /// Runs `f` in one read-only `REPEATABLE READ` transaction, so reads of several statements
-    /// see one snapshot, as a SQLite read transaction does.
-    pub(crate) fn snapshot<T>(&self, mut f: impl FnMut(&mut Conn) -> Result<T>) -> Result<T> {
+    /// One read-only `REPEATABLE READ` transaction, so reads of several statements see one
+    /// snapshot, as a SQLite read transaction does.
+    fn snapshot<T>(&self, mut f: impl FnMut(&mut Self::Read<'_>) -> Result<T>) -> Result<T> {
         self.read(|conn| {
             conn.begin("ISOLATION LEVEL REPEATABLE READ READ ONLY")?;
             match f(conn) {
@@ -200,26 +204,38 @@ impl PostgresStore {
             }
         })
     }
-}
 
-impl Backend for PostgresStore {
-    type Read<'c> = Conn;
-    type Write<'t> = WriteTx<'t>;
-
-    fn config(&self) -> &StoreConfig {
-        &self.inner.config
-    }
-
-    fn read<T>(&self, f: impl FnMut(&mut Self::Read<'_>) -> Result<T>) -> Result<T> {
-        PostgresStore::read(self, f)
-    }
-
-    fn snapshot<T>(&self, f: impl FnMut(&mut Self::Read<'_>) -> Result<T>) -> Result<T> {
-        PostgresStore::snapshot(self, f)
-    }
-
-    fn write<T>(&self, f: impl FnMut(&mut Self::Write<'_>) -> Result<T>) -> Result<T> {
-        PostgresStore::write(self, f)
+    /// One write transaction, again from the start when it collides with a concurrent writer
+    /// (at most [`write::MAX_ATTEMPTS`] times, then [`StoreError::ConcurrentSave`]). `f` re-reads
+    /// what it plans on, and its events are queued afresh each time.
+    fn write<T>(&self, mut f: impl FnMut(&mut Self::Write<'_>) -> Result<T>) -> Result<T> {
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            match write::attempt(self.pool(), &mut f) {
+                Ok((value, seq, vectors, events)) => {
+                    if let Some(seq) = seq {
+                        self.feed().committed(seq);
+                    }
+                    if let Some(vectors) = vectors {
+                        self.feed().vectors_committed(vectors);
+                    }
+                    self.inner
+                        .listeners
+                        .publish_committed(seq.unwrap_or(0), events);
+                    return Ok(value);
+                }
+                Err(Failed::Retry(error)) if attempt < write::MAX_ATTEMPTS => {
+                    tracing::debug!(attempt, error = %error, source = ?std::error::Error::source(&error), "write collided; retrying");
+                    std::thread::sleep(write::backoff(attempt));
+                }
+                Err(Failed::Retry(error)) => {
+                    tracing::warn!(attempts = attempt, source = ?std::error::Error::source(&error), "write given up to concurrent writers");
+                    return Err(StoreError::ConcurrentSave { attempts: attempt });
+                }
+                Err(Failed::Fail(error)) => return Err(error),
+            }
+        }
     }
 
     fn listeners(&self) -> &Arc<Listeners> {

@@ -1,146 +1,25 @@
-//! The PostgreSQL implementation of [`crate::ObjectStore`].
+//! The statements behind [`crate::ObjectStore`] ([`crate::flow::objects`]).
 
 use std::collections::{BTreeMap, HashMap};
 
 use crate::Result;
-use crate::api::ObjectStore;
-use crate::flow::objects::{self, ObjectReads, ObjectRows, StoredObject};
+use crate::flow::objects::{ObjectReads, ObjectRows, StoredObject};
 use crate::model::class::ClassDefinition;
-use crate::model::document::SaveOutcome;
-use crate::model::object::{
-    ClassChange, ClassUsage, FieldValue, ObjectDelete, ObjectHit, ObjectPage, ObjectRecord,
-    ObjectWrite, ObjectWriteOutcome,
-};
+use crate::model::object::{ClassUsage, FieldValue, ObjectHit, ObjectRecord};
 use crate::model::wiki::WikiId;
 use crate::objects::coerce::StoredValue;
-use crate::objects::query::{ObjectQuery, SCAN_CEILING};
-use crate::plan::class::{PlannedChange, validate_class_change};
-use crate::plan::object::{
-    NewValue, holds_values, validate_object_delete, validate_object_writes, visible_values,
-};
-use crate::postgres::PostgresStore;
+use crate::objects::query::{CheckedQuery, SCAN_CEILING};
+use crate::plan::class::PlannedChange;
+use crate::plan::object::{NewValue, holds_values, visible_values};
 use crate::postgres::convert::{RowExt, unsigned};
-use crate::postgres::documents::{key, version};
+use crate::postgres::documents::version;
 use crate::postgres::object_query::{compile, stored_value, value_columns};
-use crate::postgres::owner::require_document;
 use crate::postgres::pool::Conn;
 use crate::postgres::write::WriteTx;
 use crate::reference::DocumentReference;
 use crate::scan::{AuthorizedScan, Offered};
-use crate::stored::{self, corrupt, object_number, to_i64};
-
-impl ObjectStore for PostgresStore {
-    fn class(&self, class_document: &DocumentReference) -> Result<Option<ClassDefinition>> {
-        self.read(|conn| load_class(conn, class_document, false))
-    }
-
-    fn change_class(&self, change: &ClassChange) -> Result<SaveOutcome> {
-        let touch = validate_class_change(change, &self.config().limits)?;
-        let locale = &self.config().default_locale;
-        self.write(|tx| objects::change_class(tx, &touch, &change.change, locale))
-    }
-
-    fn class_usage(&self, wiki: &WikiId) -> Result<Vec<ClassUsage>> {
-        self.read(|conn| {
-            conn.query(
-                "SELECT o.class, count(*) FROM objects o JOIN documents d ON d.id = o.document_id \
-                 WHERE d.wiki = $1 GROUP BY o.class ORDER BY o.class LIMIT $2",
-                &[&wiki.as_str(), &to_i64(SCAN_CEILING)],
-            )?
-            .iter()
-            .map(|row| {
-                Ok(ClassUsage {
-                    class: row.col(0)?,
-                    objects: unsigned(row.col::<i64>(1)?, "object count")?,
-                })
-            })
-            .collect()
-        })
-    }
-
-    fn objects(&self, reference: &DocumentReference) -> Result<Vec<ObjectRecord>> {
-        self.snapshot(|conn| objects::objects(conn, reference))
-    }
-
-    fn write_object(&self, write: &ObjectWrite) -> Result<ObjectWriteOutcome> {
-        let mut outcomes = self.write_objects(std::slice::from_ref(write))?;
-        outcomes
-            .pop()
-            .ok_or_else(|| corrupt("object write outcome"))
-    }
-
-    fn write_objects(&self, writes: &[ObjectWrite]) -> Result<Vec<ObjectWriteOutcome>> {
-        let prepared = validate_object_writes(writes, &self.config().limits)?;
-        let locale = &self.config().default_locale;
-        self.write(|tx| objects::write_objects(tx, &prepared, locale))
-    }
-
-    fn delete_object(&self, delete: &ObjectDelete) -> Result<SaveOutcome> {
-        let (class, touch) = validate_object_delete(delete, &self.config().limits)?;
-        let locale = &self.config().default_locale;
-        self.write(|tx| objects::delete_object(tx, delete, &class, &touch, locale))
-    }
-
-    fn query_objects(
-        &self,
-        wiki: &WikiId,
-        query: &ObjectQuery,
-        offset: usize,
-        limit: usize,
-        authorize: &mut dyn FnMut(&DocumentReference) -> bool,
-    ) -> Result<ObjectPage> {
-        self.snapshot(|conn| {
-            let (class, checked) = objects::checked_query(conn, wiki, query)?;
-            // Denied candidates do not count towards the ceiling: batches are read (in the one
-            // snapshot) until SCAN_CEILING authorized objects are counted, the candidates run
-            // out, or the examination budget ends.
-            let batch = SCAN_CEILING + 1;
-            let compiled = compile(wiki, &checked, batch);
-            let mut scan = AuthorizedScan::new(offset, limit, SCAN_CEILING);
-            let mut page = Vec::new();
-            let mut read = 0;
-            loop {
-                let from = to_i64(read);
-                let mut params = compiled.binds.params();
-                params.push(&from);
-                let rows = conn.query(&compiled.sql, &params)?;
-                read += rows.len();
-                for row in &rows {
-                    let space = stored::space(row.col(1)?)?;
-                    let reference = stored::page(wiki, &space, row.col(2)?)?;
-                    match scan.offer(|| authorize(&reference)) {
-                        Offered::Stop => break,
-                        Offered::Passed => continue,
-                        Offered::OnPage => {}
-                    }
-                    let id: i64 = row.col(0)?;
-                    page.push((id, reference, version(row, 3)?, object_number(row.col(5)?)?));
-                }
-                if scan.stopped() || rows.len() < batch {
-                    break;
-                }
-            }
-            let ids: Vec<i64> = page.iter().map(|(id, ..)| *id).collect();
-            let mut values = values_of(conn, &ids)?;
-            let hits = page
-                .into_iter()
-                .map(|(id, reference, version, number)| ObjectHit {
-                    version,
-                    object: ObjectRecord {
-                        class: class.name.clone(),
-                        number,
-                        values: visible_values(
-                            Some(&class),
-                            values.remove(&id).unwrap_or_default(),
-                        ),
-                    },
-                    reference,
-                })
-                .collect();
-            Ok(objects::page(hits, &scan))
-        })
-    }
-}
+use crate::stored::reference_columns;
+use crate::stored::{self, object_number, to_i64};
 
 impl ObjectReads for Conn {
     fn load_class(
@@ -148,10 +27,6 @@ impl ObjectReads for Conn {
         class_document: &DocumentReference,
     ) -> Result<Option<ClassDefinition>> {
         load_class(self, class_document, false)
-    }
-
-    fn require_document(&mut self, reference: &DocumentReference) -> Result<i64> {
-        require_document(self, reference)
     }
 
     fn stored_objects(&mut self, document_id: i64) -> Result<Vec<StoredObject>> {
@@ -178,6 +53,73 @@ impl ObjectReads for Conn {
             }
         }
         Ok(objects)
+    }
+
+    fn class_usage(&mut self, wiki: &WikiId) -> Result<Vec<ClassUsage>> {
+        self.query(
+            "SELECT o.class, count(*) FROM objects o JOIN documents d ON d.id = o.document_id \
+             WHERE d.wiki = $1 GROUP BY o.class ORDER BY o.class LIMIT $2",
+            &[&wiki.as_str(), &to_i64(SCAN_CEILING)],
+        )?
+        .iter()
+        .map(|row| {
+            Ok(ClassUsage {
+                class: row.col(0)?,
+                objects: unsigned(row.col::<i64>(1)?, "object count")?,
+            })
+        })
+        .collect()
+    }
+
+    /// Batches of candidates (in the one snapshot) until the scan stops or they run out, then
+    /// the paged objects' values in one statement.
+    fn object_hits(
+        &mut self,
+        wiki: &WikiId,
+        class: &ClassDefinition,
+        checked: &CheckedQuery,
+        scan: &mut AuthorizedScan,
+        authorize: &mut dyn FnMut(&DocumentReference) -> bool,
+    ) -> Result<Vec<ObjectHit>> {
+        let batch = SCAN_CEILING + 1;
+        let compiled = compile(wiki, checked, batch);
+        let mut page = Vec::new();
+        let mut read = 0;
+        loop {
+            let from = to_i64(read);
+            let mut params = compiled.binds.params();
+            params.push(&from);
+            let rows = self.query(&compiled.sql, &params)?;
+            read += rows.len();
+            for row in &rows {
+                let space = stored::space(row.col(1)?)?;
+                let reference = stored::page(wiki, &space, row.col(2)?)?;
+                match scan.offer(|| authorize(&reference)) {
+                    Offered::Stop => break,
+                    Offered::Passed => continue,
+                    Offered::OnPage => {}
+                }
+                let id: i64 = row.col(0)?;
+                page.push((id, reference, version(row, 3)?, object_number(row.col(5)?)?));
+            }
+            if scan.stopped() || rows.len() < batch {
+                break;
+            }
+        }
+        let ids: Vec<i64> = page.iter().map(|(id, ..)| *id).collect();
+        let mut values = values_of(self, &ids)?;
+        Ok(page
+            .into_iter()
+            .map(|(id, reference, version, number)| ObjectHit {
+                version,
+                object: ObjectRecord {
+                    class: class.name.clone(),
+                    number,
+                    values: visible_values(Some(class), values.remove(&id).unwrap_or_default()),
+                },
+                reference,
+            })
+            .collect())
     }
 }
 
@@ -271,7 +213,7 @@ pub(crate) fn load_class(
     class_document: &DocumentReference,
     share: bool,
 ) -> Result<Option<ClassDefinition>> {
-    let (wiki, space, name) = key(class_document);
+    let (wiki, space, name) = reference_columns(class_document);
     let lock = if share { " FOR SHARE" } else { "" };
     let Some(row) = conn.query_opt(
         &format!(

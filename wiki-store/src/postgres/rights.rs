@@ -1,74 +1,50 @@
-//! The PostgreSQL implementation of [`crate::RightsStore`].
+//! The statements behind [`crate::RightsStore`].
 
 use postgres::Row;
 
 use crate::Result;
-use crate::api::RightsStore;
-use crate::flow::rights::{self, RightsRows};
+use crate::flow::rights::{RightsReads, RightsRows};
 use crate::model::rights::{Right, RightRule, RightScope, Subject};
 use crate::model::wiki::WikiId;
-use crate::postgres::PostgresStore;
 use crate::postgres::convert::RowExt;
+use crate::postgres::pool::Conn;
 use crate::postgres::write::WriteTx;
-use crate::rights::{GroupMembership, RightsSnapshot};
+use crate::rights::GroupMembership;
 use crate::stored::{StoredRule, scope_columns, subject_of, subject_parts};
 
 const RULE_COLUMNS: &str = "wiki, space, page, subject_kind, subject, right_name, effect";
 
-impl RightsStore for PostgresStore {
-    fn set_right(&self, rule: &RightRule) -> Result<()> {
-        self.write(|tx| rights::set(tx, rule))
+impl RightsReads for Conn {
+    fn wiki_rules(&mut self, wiki: &WikiId) -> Result<Vec<RightRule>> {
+        self.query(
+            &format!("SELECT {RULE_COLUMNS} FROM rights WHERE wiki = $1"),
+            &[&wiki.as_str()],
+        )?
+        .iter()
+        .map(|row| raw_rule(row)?.decode())
+        .collect()
     }
 
-    fn remove_right(&self, scope: &RightScope, subject: &Subject, right: Right) -> Result<()> {
-        self.write(|tx| rights::remove(tx, scope, subject, right))
+    fn all_rules(&mut self) -> Result<Vec<RightRule>> {
+        self.query(&format!("SELECT {RULE_COLUMNS} FROM rights"), &[])?
+            .iter()
+            .map(|row| raw_rule(row)?.decode())
+            .collect()
     }
 
-    fn list_rights(&self, wiki: &WikiId) -> Result<Vec<RightRule>> {
-        self.read(|conn| {
-            let mut rules = conn
-                .query(
-                    &format!(
-                        "SELECT {RULE_COLUMNS} FROM rights WHERE wiki = $1 \
-                         ORDER BY space, page, subject_kind, subject, right_name"
-                    ),
-                    &[&wiki.as_str()],
-                )?
-                .iter()
-                .map(|row| raw_rule(row)?.decode())
-                .collect::<Result<Vec<_>>>()?;
-            rules.sort();
-            Ok(rules)
+    fn memberships(&mut self) -> Result<Vec<GroupMembership>> {
+        self.query(
+            "SELECT group_name, member_kind, member FROM group_members",
+            &[],
+        )?
+        .iter()
+        .map(|row| {
+            Ok(GroupMembership {
+                group: row.col(0)?,
+                member: subject_of(row.col(1)?, row.col(2)?),
+            })
         })
-    }
-
-    fn rights_snapshot(&self) -> Result<RightsSnapshot> {
-        self.snapshot(|conn| {
-            let rules = conn
-                .query(&format!("SELECT {RULE_COLUMNS} FROM rights"), &[])?
-                .iter()
-                .map(|row| raw_rule(row)?.decode())
-                .collect::<Result<Vec<_>>>()?;
-            let memberships = conn
-                .query(
-                    "SELECT group_name, member_kind, member FROM group_members",
-                    &[],
-                )?
-                .iter()
-                .map(|row| {
-                    Ok(GroupMembership {
-                        group: row.col(0)?,
-                        member: subject_of(row.col(1)?, row.col(2)?),
-                    })
-                })
-                .collect::<Result<Vec<_>>>()?;
-            let registered = conn
-                .query("SELECT name FROM users", &[])?
-                .iter()
-                .map(|row| row.col(0))
-                .collect::<Result<Vec<String>>>()?;
-            Ok(RightsSnapshot::new(rules, memberships, registered))
-        })
+        .collect()
     }
 }
 

@@ -14,16 +14,13 @@ use std::collections::HashMap;
 use postgres::Row;
 
 use crate::Result;
-use crate::any_words::words_for;
-use crate::api::SearchStore;
+use crate::flow::search::SearchReads;
 use crate::fulltext::{
-    BROWSE_SNIPPET_CHARS, SHOWN_TITLE, Scanned, SearchText, batch_size, foreseen_page, no_results,
-    parse_highlights, results, search_text,
+    BROWSE_SNIPPET_CHARS, SHOWN_TITLE, Scanned, batch_size, parse_highlights, parsed,
 };
 use crate::model::search::{
-    SearchCandidate, SearchQuery, SearchResults, SearchSort, Snippet, WikiScope, WordMatch,
+    SearchCandidate, SearchQuery, SearchSort, Snippet, WikiScope, WordMatch,
 };
-use crate::postgres::PostgresStore;
 use crate::postgres::binds::Binds;
 use crate::postgres::convert::RowExt;
 use crate::postgres::pool::Conn;
@@ -128,109 +125,6 @@ fn candidate_query(query: &SearchQuery, words: Option<&[String]>) -> (String, Bi
     (sql, binds)
 }
 
-/// The batch of candidates from candidate `offset`.
-fn candidates(conn: &mut Conn, sql: &str, binds: &Binds, offset: usize) -> Result<Vec<Scanned>> {
-    let offset = to_i64(offset);
-    let mut params = binds.params();
-    params.push(&offset);
-    let rows = conn.query(sql, &params)?;
-    // Wikis, spaces and languages repeat across candidates: parse each distinct value once.
-    let mut wikis = HashMap::new();
-    let mut spaces = HashMap::new();
-    let mut locales = HashMap::new();
-    rows.iter()
-        .map(|row| {
-            let wiki = parsed(&mut wikis, row.col(1)?, stored::wiki)?;
-            let space = parsed(&mut spaces, row.col(2)?, stored::space)?;
-            let reference = DocumentReference::new(wiki, space, row.col::<String>(3)?)
-                .map_err(|_| corrupt("stored page name does not parse"))?;
-            let locale = match row.col::<&str>(4)? {
-                DEFAULT_ROW => None,
-                locale => Some(parsed(&mut locales, locale, stored::locale)?),
-            };
-            let rank: Option<f32> = row.col(10)?;
-            Ok(Scanned {
-                id: row.col(0)?,
-                candidate: SearchCandidate {
-                    reference,
-                    locale,
-                    language: parsed(&mut locales, row.col(5)?, stored::locale)?,
-                    title: row.col(6)?,
-                    author: row.col(7)?,
-                    updated: from_ms(row.col(8)?),
-                    hidden: row.col(9)?,
-                    score: rank.map(f64::from),
-                },
-            })
-        })
-        .collect()
-}
-
-/// The parsed form of `key`, parsing it only the first time it is seen.
-fn parsed<T: Clone>(
-    cache: &mut HashMap<String, T>,
-    key: &str,
-    parse: impl FnOnce(&str) -> Result<T>,
-) -> Result<T> {
-    if let Some(value) = cache.get(key) {
-        return Ok(value.clone());
-    }
-    let value = parse(key)?;
-    cache.insert(key.to_owned(), value.clone());
-    Ok(value)
-}
-
-/// The snippets of rows `ids`: with words, the content's best fragment with the matches marked
-/// and `…` where the fragment does not reach the content's start or end (as SQLite's
-/// `snippet()`); browsing, the content's first characters.
-fn read_snippets(
-    conn: &mut Conn,
-    ids: &[i64],
-    words: Option<&[String]>,
-    mode: WordMatch,
-) -> Result<HashMap<i64, Snippet>> {
-    if ids.is_empty() {
-        return Ok(HashMap::new());
-    }
-    let ids = ids.to_vec();
-    let Some(words) = words else {
-        let rows = conn.query(
-            "SELECT id, left(content, $2) FROM documents WHERE id = ANY($1)",
-            &[
-                &ids,
-                &i32::try_from(BROWSE_SNIPPET_CHARS).unwrap_or(i32::MAX),
-            ],
-        )?;
-        return rows
-            .iter()
-            .map(|row| Ok((row.col(0)?, parse_highlights(row.col(1)?))))
-            .collect();
-    };
-    // The fragment is found back in the content to tell whether text with words in it lies
-    // before or after it; only a short stretch is parsed to decide, so a long page costs no
-    // more than its headline. `OFFSET 0` keeps each step computed once: flattened, the
-    // headline was evaluated once per use of it, four times.
-    let words_query = words_query(mode, words.len());
-    let rows = conn.query(
-        &format!(
-            "WITH q AS ({words_query}) \
-             SELECT d.id, m.marked, \
-               p.at > 0 AND (p.at = 1 OR (p.at <= 257 AND to_tsvector('simple', left(d.content, p.at - 1)) = ''::tsvector)), \
-               p.at > 0 AND (p.rest <= 0 OR (p.rest <= 256 AND to_tsvector('simple', right(d.content, p.rest)) = ''::tsvector)) \
-             FROM documents d CROSS JOIN q \
-             CROSS JOIN LATERAL (SELECT ts_headline('simple', d.content, q.query, $3) AS marked OFFSET 0) m \
-             CROSS JOIN LATERAL (SELECT translate(m.marked, E'\\x02\\x03', '') AS plain OFFSET 0) f \
-             CROSS JOIN LATERAL (SELECT s.at, length(d.content) - s.at + 1 - length(f.plain) AS rest \
-                                 FROM (SELECT strpos(d.content, f.plain) AS at OFFSET 0) s) p \
-             WHERE d.id = ANY($2)"
-        ),
-        &[&words.to_vec(), &ids, &HEADLINE_OPTIONS],
-    )?;
-    rows.iter()
-        .map(|row| Ok((row.col(0)?, snippet(row)?)))
-        .collect()
-}
-
 fn snippet(row: &Row) -> Result<Snippet> {
     let marked: &str = row.col(1)?;
     let whole_start: bool = row.col(2)?;
@@ -246,41 +140,98 @@ fn snippet(row: &Row) -> Result<Snippet> {
     Ok(parse_highlights(&text))
 }
 
-impl SearchStore for PostgresStore {
-    fn search(
-        &self,
+impl SearchReads for Conn {
+    fn candidates(
+        &mut self,
         query: &SearchQuery,
-        authorize: &mut dyn FnMut(&SearchCandidate) -> bool,
-    ) -> Result<SearchResults> {
-        let words = match search_text(query.text.as_deref()) {
-            SearchText::Browse => None,
-            SearchText::Nothing => return Ok(no_results(Vec::new())),
-            SearchText::Words(words) => Some(words_for(query.words, words)),
-        };
-        if matches!(&query.wikis, WikiScope::Only(wikis) if wikis.is_empty()) {
-            return Ok(no_results(words.unwrap_or_default()));
-        }
-        let words = words.as_deref();
+        words: Option<&[String]>,
+        offset: usize,
+    ) -> Result<Vec<Scanned>> {
         let (sql, binds) = candidate_query(query, words);
-        // Candidates are read first and authorized after the connection is released, so an
-        // authorization callback may itself use the store. Snippets for the page that results
-        // if every candidate is authorized (the common case) are taken on the same connection;
-        // only rows that page did not foresee need another statement.
-        let (rows, snippets) = self.read(|conn| {
-            let rows = candidates(conn, &sql, &binds, 0)?;
-            let found = read_snippets(conn, &foreseen_page(query, &rows), words, query.words)?;
-            Ok((rows, found))
-        })?;
-        let terms = words.map(<[String]>::to_vec).unwrap_or_default();
-        results(
-            query,
-            rows,
-            snippets,
-            terms,
-            authorize,
-            |offset| self.read(|conn| candidates(conn, &sql, &binds, offset)),
-            |unforeseen| self.read(|conn| read_snippets(conn, unforeseen, words, query.words)),
-        )
+        let offset = to_i64(offset);
+        let mut params = binds.params();
+        params.push(&offset);
+        let rows = self.query(&sql, &params)?;
+        // Wikis, spaces and languages repeat across candidates: parse each distinct value once.
+        let mut wikis = HashMap::new();
+        let mut spaces = HashMap::new();
+        let mut locales = HashMap::new();
+        rows.iter()
+            .map(|row| {
+                let wiki = parsed(&mut wikis, row.col(1)?, stored::wiki)?;
+                let space = parsed(&mut spaces, row.col(2)?, stored::space)?;
+                let reference = DocumentReference::new(wiki, space, row.col::<String>(3)?)
+                    .map_err(|_| corrupt("stored page name does not parse"))?;
+                let locale = match row.col::<&str>(4)? {
+                    DEFAULT_ROW => None,
+                    locale => Some(parsed(&mut locales, locale, stored::locale)?),
+                };
+                let rank: Option<f32> = row.col(10)?;
+                Ok(Scanned {
+                    id: row.col(0)?,
+                    candidate: SearchCandidate {
+                        reference,
+                        locale,
+                        language: parsed(&mut locales, row.col(5)?, stored::locale)?,
+                        title: row.col(6)?,
+                        author: row.col(7)?,
+                        updated: from_ms(row.col(8)?),
+                        hidden: row.col(9)?,
+                        score: rank.map(f64::from),
+                    },
+                })
+            })
+            .collect()
+    }
+
+    /// One statement for all rows: with words, `ts_headline` with `…` where the fragment does
+    /// not reach the content's start or end (as SQLite's `snippet()`).
+    fn snippets(
+        &mut self,
+        query: &SearchQuery,
+        words: Option<&[String]>,
+        ids: &[i64],
+    ) -> Result<HashMap<i64, Snippet>> {
+        if ids.is_empty() {
+            return Ok(HashMap::new());
+        }
+        let ids = ids.to_vec();
+        let Some(words) = words else {
+            let rows = self.query(
+                "SELECT id, left(content, $2) FROM documents WHERE id = ANY($1)",
+                &[
+                    &ids,
+                    &i32::try_from(BROWSE_SNIPPET_CHARS).unwrap_or(i32::MAX),
+                ],
+            )?;
+            return rows
+                .iter()
+                .map(|row| Ok((row.col(0)?, parse_highlights(row.col(1)?))))
+                .collect();
+        };
+        // The fragment is found back in the content to tell whether text with words in it lies
+        // before or after it; only a short stretch is parsed to decide, so a long page costs no
+        // more than its headline. `OFFSET 0` keeps each step computed once: flattened, the
+        // headline was evaluated once per use of it, four times.
+        let words_query = words_query(query.words, words.len());
+        let rows = self.query(
+            &format!(
+                "WITH q AS ({words_query}) \
+                 SELECT d.id, m.marked, \
+                   p.at > 0 AND (p.at = 1 OR (p.at <= 257 AND to_tsvector('simple', left(d.content, p.at - 1)) = ''::tsvector)), \
+                   p.at > 0 AND (p.rest <= 0 OR (p.rest <= 256 AND to_tsvector('simple', right(d.content, p.rest)) = ''::tsvector)) \
+                 FROM documents d CROSS JOIN q \
+                 CROSS JOIN LATERAL (SELECT ts_headline('simple', d.content, q.query, $3) AS marked OFFSET 0) m \
+                 CROSS JOIN LATERAL (SELECT translate(m.marked, E'\\x02\\x03', '') AS plain OFFSET 0) f \
+                 CROSS JOIN LATERAL (SELECT s.at, length(d.content) - s.at + 1 - length(f.plain) AS rest \
+                                     FROM (SELECT strpos(d.content, f.plain) AS at OFFSET 0) s) p \
+                 WHERE d.id = ANY($2)"
+            ),
+            &[&words.to_vec(), &ids, &HEADLINE_OPTIONS],
+        )?;
+        rows.iter()
+            .map(|row| Ok((row.col(0)?, snippet(row)?)))
+            .collect()
     }
 }
 

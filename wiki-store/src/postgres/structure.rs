@@ -3,10 +3,8 @@
 
 use crate::Result;
 use crate::flow::structure::{self as recorded, StructureRows};
-use crate::model::attachment::AttachmentInfo;
 use crate::model::version::Version;
 use crate::model::wiki::WikiId;
-use crate::postgres::attachments::current_attachments;
 use crate::postgres::convert::RowExt;
 use crate::postgres::documents::version_columns;
 use crate::postgres::object_query::stored_value;
@@ -53,9 +51,5 @@ impl StructureRows for Conn {
             );
         }
         Ok(objects)
-    }
-
-    fn current_attachments(&mut self, document_id: i64) -> Result<Vec<AttachmentInfo>> {
-        current_attachments(self, document_id)
     }
 }

@@ -1,4 +1,4 @@
-//! The PostgreSQL implementation of [`crate::TrashStore`]: moving documents and attachments
+//! The statements behind [`crate::TrashStore`]: moving documents and attachments
 //! into the `trash_*` tables and back, each move one transaction.
 
 use std::collections::HashMap;
@@ -6,18 +6,16 @@ use std::collections::HashMap;
 use postgres::Row;
 
 use crate::Result;
-use crate::api::TrashStore;
-use crate::flow::trash::{self, TrashRows};
-use crate::model::trash::{DocumentDelete, TrashEntry, TrashId};
+use crate::flow::trash::{TrashReads, TrashRows};
+use crate::model::trash::{TrashEntry, TrashId};
 use crate::model::version::Version;
 use crate::model::wiki::WikiId;
-use crate::plan::trash::{restored_event, validate_delete};
-use crate::postgres::PostgresStore;
 use crate::postgres::convert::RowExt;
-use crate::postgres::documents::{key, version, version_columns};
+use crate::postgres::documents::{version, version_columns};
 use crate::postgres::pool::Conn;
 use crate::postgres::write::WriteTx;
 use crate::reference::DocumentReference;
+use crate::stored::reference_columns;
 use crate::stored::{self, DEFAULT_ROW, corrupt, from_ms};
 
 const ENTRY_COLUMNS: &str = "id, wiki, space, name, attachment, version_major, version_minor, deleted_by, comment, deleted_ms";
@@ -30,29 +28,17 @@ const VERSION_COLUMNS: &str = "version_major, version_minor, size, declared_mime
 const FIELD_COLUMNS: &str = "name, position, field_type, pretty_name, attributes, disabled";
 const VALUE_COLUMNS: &str = "field, text_value, int_value, real_value, number";
 
-impl TrashStore for PostgresStore {
-    fn delete_document(&self, delete: &DocumentDelete) -> Result<TrashEntry> {
-        validate_delete(delete, &self.config().limits)?;
-        self.write(|tx| trash::delete_document(tx, delete))
-    }
-
-    fn trash(&self, wiki: &WikiId) -> Result<Vec<TrashEntry>> {
-        self.read(|conn| {
-            conn.query(
-                &format!(
-                    "SELECT {ENTRY_COLUMNS} FROM trash_entries WHERE wiki = $1 ORDER BY deleted_ms DESC, id DESC"
-                ),
-                &[&wiki.as_str()],
-            )?
-            .iter()
-            .map(entry_row)
-            .collect()
-        })
-    }
-
-    fn restore(&self, id: TrashId, author: &str) -> Result<TrashEntry> {
-        let config = self.config();
-        self.write(|tx| trash::restore(tx, id, author, &config.default_locale, &config.limits))
+impl TrashReads for Conn {
+    fn trash_entries(&mut self, wiki: &WikiId) -> Result<Vec<TrashEntry>> {
+        self.query(
+            &format!(
+                "SELECT {ENTRY_COLUMNS} FROM trash_entries WHERE wiki = $1 ORDER BY deleted_ms DESC, id DESC"
+            ),
+            &[&wiki.as_str()],
+        )?
+        .iter()
+        .map(entry_row)
+        .collect()
     }
 }
 
@@ -66,7 +52,7 @@ impl TrashRows for WriteTx<'_> {
         comment: &str,
         deleted_ms: i64,
     ) -> Result<i64> {
-        let (wiki, space, name) = key(reference);
+        let (wiki, space, name) = reference_columns(reference);
         let (major, minor) = version_columns(version);
         self.query_one(
             "INSERT INTO trash_entries (wiki, space, name, attachment, version_major, version_minor, deleted_by, \
@@ -76,13 +62,68 @@ impl TrashRows for WriteTx<'_> {
         .col(0)
     }
 
+    /// Copies every row of a document and everything hanging on it into the bin, then deletes the
+    /// rows (the cascade removes revisions, links, attachments, fields and objects, and the search
+    /// vectors go with their rows). The caller holds the default row's lock; translation rows are
+    /// locked here, before they are copied.
     fn move_document_out(
         &mut self,
         entry: TrashId,
         reference: &DocumentReference,
         default_id: i64,
     ) -> Result<()> {
-        move_document_out(self, entry, reference, default_id)
+        let (wiki, space, name) = reference_columns(reference);
+        self.execute(
+            "SELECT 1 FROM documents WHERE wiki = $1 AND space = $2 AND name = $3 FOR UPDATE",
+            &[&wiki, &space, &name],
+        )?;
+        let rows = "SELECT id FROM documents WHERE wiki = $2 AND space = $3 AND name = $4";
+        let statements = [
+            format!(
+                "INSERT INTO trash_documents (entry_id, old_id, {DOCUMENT_COLUMNS}) \
+                 SELECT $1, id, {DOCUMENT_COLUMNS} FROM documents WHERE wiki = $2 AND space = $3 AND name = $4"
+            ),
+            format!(
+                "INSERT INTO trash_revisions (entry_id, old_document_id, {REVISION_COLUMNS}) \
+                 SELECT $1, document_id, {REVISION_COLUMNS} FROM revisions WHERE document_id IN ({rows})"
+            ),
+            format!(
+                "INSERT INTO trash_links (entry_id, old_document_id, {LINK_COLUMNS}) \
+                 SELECT $1, source_id, {LINK_COLUMNS} FROM links WHERE source_id IN ({rows})"
+            ),
+        ];
+        for sql in &statements {
+            self.execute(sql, &[&entry.0, &wiki, &space, &name])?;
+        }
+        let owned = [
+            "INSERT INTO trash_attachments (entry_id, old_id, name) SELECT $1, id, name FROM attachments WHERE document_id = $2"
+                .to_owned(),
+            format!(
+                "INSERT INTO trash_attachment_versions (entry_id, old_attachment_id, {VERSION_COLUMNS}) \
+                 SELECT $1, attachment_id, {VERSION_COLUMNS} FROM attachment_versions \
+                 WHERE attachment_id IN (SELECT id FROM attachments WHERE document_id = $2)"
+            ),
+            format!(
+                "INSERT INTO trash_class_fields (entry_id, {FIELD_COLUMNS}) \
+                 SELECT $1, {FIELD_COLUMNS} FROM class_fields WHERE document_id = $2"
+            ),
+            "INSERT INTO trash_objects (entry_id, old_id, class, number) SELECT $1, id, class, number FROM objects \
+             WHERE document_id = $2"
+                .to_owned(),
+            format!(
+                "INSERT INTO trash_object_values (entry_id, old_object_id, {VALUE_COLUMNS}) \
+                 SELECT $1, object_id, {VALUE_COLUMNS} FROM object_values \
+                 WHERE object_id IN (SELECT id FROM objects WHERE document_id = $2)"
+            ),
+        ];
+        for sql in &owned {
+            self.execute(sql, &[&entry.0, &default_id])?;
+        }
+        self.execute(
+            "DELETE FROM documents WHERE wiki = $1 AND space = $2 AND name = $3",
+            &[&wiki, &space, &name],
+        )?;
+        Ok(())
     }
 
     fn lock_entry(&mut self, id: TrashId) -> Result<Option<TrashEntry>> {
@@ -95,7 +136,7 @@ impl TrashRows for WriteTx<'_> {
     }
 
     fn document_exists(&mut self, reference: &DocumentReference) -> Result<bool> {
-        let (wiki, space, name) = key(reference);
+        let (wiki, space, name) = reference_columns(reference);
         Ok(self
             .query_opt(
                 "SELECT 1 FROM documents WHERE wiki = $1 AND space = $2 AND name = $3 LIMIT 1",
@@ -104,228 +145,144 @@ impl TrashRows for WriteTx<'_> {
             .is_some())
     }
 
-    fn move_document_in(&mut self, entry: &TrashEntry) -> Result<()> {
-        move_document_in(self, entry)
+    /// Moves a bin entry's document back under new row ids (the caller checked it is absent).
+    fn move_document_in(&mut self, entry: &TrashEntry) -> Result<Option<Version>> {
+        let reference = &entry.reference;
+        let (wiki, space, name) = reference_columns(reference);
+        let old_rows: Vec<(i64, String)> = self
+            .query(
+                "SELECT old_id, locale FROM trash_documents WHERE entry_id = $1 ORDER BY locale",
+                &[&entry.id.0],
+            )?
+            .iter()
+            .map(|row| Ok((row.col(0)?, row.col(1)?)))
+            .collect::<Result<_>>()?;
+        let mut new_ids = HashMap::new();
+        for (old_id, _) in &old_rows {
+            let new_id: i64 = self
+                .query_one(
+                    &format!(
+                        "INSERT INTO documents (wiki, space, name, {DOCUMENT_COLUMNS}) \
+                         SELECT $2, $3, $4, {DOCUMENT_COLUMNS} FROM trash_documents WHERE entry_id = $1 AND old_id = $5 \
+                         RETURNING id"
+                    ),
+                    &[&entry.id.0, &wiki, &space, &name, old_id],
+                )?
+                .col(0)?;
+            new_ids.insert(*old_id, new_id);
+            for sql in [
+                format!(
+                    "INSERT INTO revisions (document_id, {REVISION_COLUMNS}) SELECT $3, {REVISION_COLUMNS} \
+                     FROM trash_revisions WHERE entry_id = $1 AND old_document_id = $2"
+                ),
+                format!(
+                    "INSERT INTO links (source_id, {LINK_COLUMNS}) SELECT $3, {LINK_COLUMNS} \
+                     FROM trash_links WHERE entry_id = $1 AND old_document_id = $2"
+                ),
+            ] {
+                self.execute(&sql, &[&entry.id.0, old_id, &new_id])?;
+            }
+        }
+        let default_id = old_rows
+            .iter()
+            .find(|(_, locale)| locale == DEFAULT_ROW)
+            .and_then(|(old_id, _)| new_ids.get(old_id).copied())
+            .ok_or_else(|| corrupt("recycle bin entry without its default row"))?;
+        self.move_attachments_in(entry.id, default_id)?;
+        self.execute(
+            &format!(
+                "INSERT INTO class_fields (document_id, {FIELD_COLUMNS}) SELECT $2, {FIELD_COLUMNS} \
+                 FROM trash_class_fields WHERE entry_id = $1"
+            ),
+            &[&entry.id.0, &default_id],
+        )?;
+        let objects: Vec<(i64, String, i64)> = self
+            .query(
+                "SELECT old_id, class, number FROM trash_objects WHERE entry_id = $1",
+                &[&entry.id.0],
+            )?
+            .iter()
+            .map(|row| Ok((row.col(0)?, row.col(1)?, row.col(2)?)))
+            .collect::<Result<_>>()?;
+        for (old_id, class, number) in objects {
+            let new_id: i64 = self
+                .query_one(
+                    "INSERT INTO objects (document_id, class, number) VALUES ($1, $2, $3) RETURNING id",
+                    &[&default_id, &class, &number],
+                )?
+                .col(0)?;
+            self.execute(
+                &format!(
+                    "INSERT INTO object_values (object_id, {VALUE_COLUMNS}) SELECT $3, {VALUE_COLUMNS} \
+                     FROM trash_object_values WHERE entry_id = $1 AND old_object_id = $2"
+                ),
+                &[&entry.id.0, &old_id, &new_id],
+            )?;
+        }
+        self.query_opt(
+            "SELECT version_major, version_minor FROM documents WHERE id = $1",
+            &[&default_id],
+        )?
+        .map(|row| version(&row, 0))
+        .transpose()
     }
 
+    /// Moves a bin entry's attachments (with their versions) onto `document_id`.
     fn move_attachments_in(&mut self, entry: TrashId, document_id: i64) -> Result<()> {
-        restore_attachments(self, entry, document_id)
+        let attachments: Vec<(i64, String)> = self
+            .query(
+                "SELECT old_id, name FROM trash_attachments WHERE entry_id = $1",
+                &[&entry.0],
+            )?
+            .iter()
+            .map(|row| Ok((row.col(0)?, row.col(1)?)))
+            .collect::<Result<_>>()?;
+        for (old_id, name) in attachments {
+            let new_id: i64 = self
+                .query_one(
+                    "INSERT INTO attachments (document_id, name) VALUES ($1, $2) RETURNING id",
+                    &[&document_id, &name],
+                )?
+                .col(0)?;
+            self.execute(
+                &format!(
+                    "INSERT INTO attachment_versions (attachment_id, {VERSION_COLUMNS}) SELECT $3, {VERSION_COLUMNS} \
+                     FROM trash_attachment_versions WHERE entry_id = $1 AND old_attachment_id = $2"
+                ),
+                &[&entry.0, &old_id, &new_id],
+            )?;
+        }
+        Ok(())
     }
 
     fn delete_entry(&mut self, id: TrashId) -> Result<()> {
         self.execute("DELETE FROM trash_entries WHERE id = $1", &[&id.0])?;
         Ok(())
     }
-}
 
-/// Moves one attachment (every version) into a new bin entry; the caller has saved the document.
-pub(crate) fn trash_attachment(
-    tx: &mut WriteTx<'_>,
-    attachment_id: i64,
-    reference: &DocumentReference,
-    version: Version,
-    author: &str,
-    comment: &str,
-) -> Result<TrashId> {
-    let name: String = tx
-        .query_one(
+    fn attachment_name(&mut self, attachment_id: i64) -> Result<String> {
+        self.query_one(
             "SELECT name FROM attachments WHERE id = $1",
             &[&attachment_id],
         )?
-        .col(0)?;
-    let entry = trash::insert_entry(tx, reference, Some(&name), version, author, comment)?;
-    tx.execute(
-        "INSERT INTO trash_attachments (entry_id, old_id, name) SELECT $1, id, name FROM attachments WHERE id = $2",
-        &[&entry.id.0, &attachment_id],
-    )?;
-    tx.execute(
-        &format!(
-            "INSERT INTO trash_attachment_versions (entry_id, old_attachment_id, {VERSION_COLUMNS}) \
-             SELECT $1, attachment_id, {VERSION_COLUMNS} FROM attachment_versions WHERE attachment_id = $2"
-        ),
-        &[&entry.id.0, &attachment_id],
-    )?;
-    tx.execute("DELETE FROM attachments WHERE id = $1", &[&attachment_id])?;
-    Ok(entry.id)
-}
+        .col(0)
+    }
 
-/// Copies every row of a document and everything hanging on it into the bin, then deletes the
-/// rows (the cascade removes revisions, links, attachments, fields and objects, and the search
-/// vectors go with their rows). The caller holds the default row's lock; translation rows are
-/// locked here, before they are copied.
-fn move_document_out(
-    tx: &mut WriteTx<'_>,
-    entry: TrashId,
-    reference: &DocumentReference,
-    default_id: i64,
-) -> Result<()> {
-    let (wiki, space, name) = key(reference);
-    tx.execute(
-        "SELECT 1 FROM documents WHERE wiki = $1 AND space = $2 AND name = $3 FOR UPDATE",
-        &[&wiki, &space, &name],
-    )?;
-    let rows = "SELECT id FROM documents WHERE wiki = $2 AND space = $3 AND name = $4";
-    let statements = [
-        format!(
-            "INSERT INTO trash_documents (entry_id, old_id, {DOCUMENT_COLUMNS}) \
-             SELECT $1, id, {DOCUMENT_COLUMNS} FROM documents WHERE wiki = $2 AND space = $3 AND name = $4"
-        ),
-        format!(
-            "INSERT INTO trash_revisions (entry_id, old_document_id, {REVISION_COLUMNS}) \
-             SELECT $1, document_id, {REVISION_COLUMNS} FROM revisions WHERE document_id IN ({rows})"
-        ),
-        format!(
-            "INSERT INTO trash_links (entry_id, old_document_id, {LINK_COLUMNS}) \
-             SELECT $1, source_id, {LINK_COLUMNS} FROM links WHERE source_id IN ({rows})"
-        ),
-    ];
-    for sql in &statements {
-        tx.execute(sql, &[&entry.0, &wiki, &space, &name])?;
-    }
-    let owned = [
-        "INSERT INTO trash_attachments (entry_id, old_id, name) SELECT $1, id, name FROM attachments WHERE document_id = $2"
-            .to_owned(),
-        format!(
-            "INSERT INTO trash_attachment_versions (entry_id, old_attachment_id, {VERSION_COLUMNS}) \
-             SELECT $1, attachment_id, {VERSION_COLUMNS} FROM attachment_versions \
-             WHERE attachment_id IN (SELECT id FROM attachments WHERE document_id = $2)"
-        ),
-        format!(
-            "INSERT INTO trash_class_fields (entry_id, {FIELD_COLUMNS}) \
-             SELECT $1, {FIELD_COLUMNS} FROM class_fields WHERE document_id = $2"
-        ),
-        "INSERT INTO trash_objects (entry_id, old_id, class, number) SELECT $1, id, class, number FROM objects \
-         WHERE document_id = $2"
-            .to_owned(),
-        format!(
-            "INSERT INTO trash_object_values (entry_id, old_object_id, {VALUE_COLUMNS}) \
-             SELECT $1, object_id, {VALUE_COLUMNS} FROM object_values \
-             WHERE object_id IN (SELECT id FROM objects WHERE document_id = $2)"
-        ),
-    ];
-    for sql in &owned {
-        tx.execute(sql, &[&entry.0, &default_id])?;
-    }
-    tx.execute(
-        "DELETE FROM documents WHERE wiki = $1 AND space = $2 AND name = $3",
-        &[&wiki, &space, &name],
-    )?;
-    Ok(())
-}
-
-/// Moves a bin entry's document back under new row ids (the caller checked it is absent).
-fn move_document_in(tx: &mut WriteTx<'_>, entry: &TrashEntry) -> Result<()> {
-    let reference = &entry.reference;
-    let (wiki, space, name) = key(reference);
-    let old_rows: Vec<(i64, String)> = tx
-        .query(
-            "SELECT old_id, locale FROM trash_documents WHERE entry_id = $1 ORDER BY locale",
-            &[&entry.id.0],
-        )?
-        .iter()
-        .map(|row| Ok((row.col(0)?, row.col(1)?)))
-        .collect::<Result<_>>()?;
-    let mut new_ids = HashMap::new();
-    for (old_id, _) in &old_rows {
-        let new_id: i64 = tx
-            .query_one(
-                &format!(
-                    "INSERT INTO documents (wiki, space, name, {DOCUMENT_COLUMNS}) \
-                     SELECT $2, $3, $4, {DOCUMENT_COLUMNS} FROM trash_documents WHERE entry_id = $1 AND old_id = $5 \
-                     RETURNING id"
-                ),
-                &[&entry.id.0, &wiki, &space, &name, old_id],
-            )?
-            .col(0)?;
-        new_ids.insert(*old_id, new_id);
-        for sql in [
-            format!(
-                "INSERT INTO revisions (document_id, {REVISION_COLUMNS}) SELECT $3, {REVISION_COLUMNS} \
-                 FROM trash_revisions WHERE entry_id = $1 AND old_document_id = $2"
-            ),
-            format!(
-                "INSERT INTO links (source_id, {LINK_COLUMNS}) SELECT $3, {LINK_COLUMNS} \
-                 FROM trash_links WHERE entry_id = $1 AND old_document_id = $2"
-            ),
-        ] {
-            tx.execute(&sql, &[&entry.id.0, old_id, &new_id])?;
-        }
-    }
-    let default_id = old_rows
-        .iter()
-        .find(|(_, locale)| locale == DEFAULT_ROW)
-        .and_then(|(old_id, _)| new_ids.get(old_id).copied())
-        .ok_or_else(|| corrupt("recycle bin entry without its default row"))?;
-    restore_attachments(tx, entry.id, default_id)?;
-    tx.execute(
-        &format!(
-            "INSERT INTO class_fields (document_id, {FIELD_COLUMNS}) SELECT $2, {FIELD_COLUMNS} \
-             FROM trash_class_fields WHERE entry_id = $1"
-        ),
-        &[&entry.id.0, &default_id],
-    )?;
-    let objects: Vec<(i64, String, i64)> = tx
-        .query(
-            "SELECT old_id, class, number FROM trash_objects WHERE entry_id = $1",
-            &[&entry.id.0],
-        )?
-        .iter()
-        .map(|row| Ok((row.col(0)?, row.col(1)?, row.col(2)?)))
-        .collect::<Result<_>>()?;
-    for (old_id, class, number) in objects {
-        let new_id: i64 = tx
-            .query_one(
-                "INSERT INTO objects (document_id, class, number) VALUES ($1, $2, $3) RETURNING id",
-                &[&default_id, &class, &number],
-            )?
-            .col(0)?;
-        tx.execute(
-            &format!(
-                "INSERT INTO object_values (object_id, {VALUE_COLUMNS}) SELECT $3, {VALUE_COLUMNS} \
-                 FROM trash_object_values WHERE entry_id = $1 AND old_object_id = $2"
-            ),
-            &[&entry.id.0, &old_id, &new_id],
+    fn move_attachment_out(&mut self, entry: TrashId, attachment_id: i64) -> Result<()> {
+        self.execute(
+            "INSERT INTO trash_attachments (entry_id, old_id, name) SELECT $1, id, name FROM attachments WHERE id = $2",
+            &[&entry.0, &attachment_id],
         )?;
-    }
-    let version = tx
-        .query_opt(
-            "SELECT version_major, version_minor FROM documents WHERE id = $1",
-            &[&default_id],
-        )?
-        .map(|row| version(&row, 0))
-        .transpose()?
-        .unwrap_or(entry.version);
-    let (wiki, event) = restored_event(reference, version);
-    tx.emit(wiki, event);
-    Ok(())
-}
-
-/// Moves a bin entry's attachments (with their versions) onto `document_id`.
-fn restore_attachments(conn: &mut Conn, entry: TrashId, document_id: i64) -> Result<()> {
-    let attachments: Vec<(i64, String)> = conn
-        .query(
-            "SELECT old_id, name FROM trash_attachments WHERE entry_id = $1",
-            &[&entry.0],
-        )?
-        .iter()
-        .map(|row| Ok((row.col(0)?, row.col(1)?)))
-        .collect::<Result<_>>()?;
-    for (old_id, name) in attachments {
-        let new_id: i64 = conn
-            .query_one(
-                "INSERT INTO attachments (document_id, name) VALUES ($1, $2) RETURNING id",
-                &[&document_id, &name],
-            )?
-            .col(0)?;
-        conn.execute(
+        self.execute(
             &format!(
-                "INSERT INTO attachment_versions (attachment_id, {VERSION_COLUMNS}) SELECT $3, {VERSION_COLUMNS} \
-                 FROM trash_attachment_versions WHERE entry_id = $1 AND old_attachment_id = $2"
+                "INSERT INTO trash_attachment_versions (entry_id, old_attachment_id, {VERSION_COLUMNS}) \
+                 SELECT $1, attachment_id, {VERSION_COLUMNS} FROM attachment_versions WHERE attachment_id = $2"
             ),
-            &[&entry.0, &old_id, &new_id],
+            &[&entry.0, &attachment_id],
         )?;
+        self.execute("DELETE FROM attachments WHERE id = $1", &[&attachment_id])?;
+        Ok(())
     }
-    Ok(())
 }
 
 fn entry_row(row: &Row) -> Result<TrashEntry> {

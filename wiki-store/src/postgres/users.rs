@@ -1,4 +1,4 @@
-//! The PostgreSQL implementation of [`crate::UserStore`].
+//! The statements behind [`crate::UserStore`].
 //!
 //! A write that depends on a user or group existing (a membership, a rule, a token) reads it
 //! `FOR SHARE`: a concurrent deletion then waits for it to commit and removes what it added, or
@@ -6,84 +6,14 @@
 //! deleted user or group.
 
 use crate::Result;
-use crate::api::UserStore;
-use crate::flow::users::{self, Account, AccountReads, AccountRows, Member, StoredGroup};
+use crate::flow::users::{Account, AccountReads, AccountRows, Member, StoredGroup};
 use crate::model::rights::Subject;
-use crate::model::user::{Group, User};
-use crate::plan::account::{
-    self, built_in_user, refuse_all_users, refuse_guest, unknown_user, validate_new_group,
-    validate_new_user,
-};
-use crate::postgres::PostgresStore;
+use crate::model::user::User;
+use crate::plan::account;
 use crate::postgres::convert::RowExt;
 use crate::postgres::pool::Conn;
 use crate::postgres::write::WriteTx;
 use crate::stored::from_ms;
-
-impl UserStore for PostgresStore {
-    fn create_user(&self, name: &str, display_name: Option<&str>) -> Result<User> {
-        let display_name = validate_new_user(name, display_name)?;
-        self.write(|tx| users::create_user(tx, name, display_name))
-    }
-
-    fn user(&self, name: &str) -> Result<User> {
-        if let Some(user) = built_in_user(name) {
-            return Ok(user);
-        }
-        self.read(|conn| {
-            conn.query_opt(
-                "SELECT name, display_name, created_ms FROM users WHERE name = $1",
-                &[&name],
-            )?
-            .map(|row| user_row(&row))
-            .transpose()?
-            .ok_or_else(|| unknown_user(name))
-        })
-    }
-
-    fn list_users(&self) -> Result<Vec<User>> {
-        self.read(|conn| {
-            conn.query(
-                "SELECT name, display_name, created_ms FROM users ORDER BY name",
-                &[],
-            )?
-            .iter()
-            .map(user_row)
-            .collect()
-        })
-    }
-
-    fn delete_user(&self, name: &str) -> Result<()> {
-        refuse_guest(name)?;
-        self.write(|tx| users::delete(tx, Account::User, name))
-    }
-
-    fn create_group(&self, name: &str) -> Result<Group> {
-        validate_new_group(name)?;
-        self.write(|tx| users::create_group(tx, name))
-    }
-
-    fn group(&self, name: &str) -> Result<Group> {
-        self.snapshot(|conn| users::group(conn, name))
-    }
-
-    fn list_groups(&self) -> Result<Vec<Group>> {
-        self.snapshot(users::list_groups)
-    }
-
-    fn delete_group(&self, name: &str) -> Result<()> {
-        self.write(|tx| users::delete(tx, Account::Group, name))
-    }
-
-    fn add_member(&self, group: &str, member: &Subject) -> Result<()> {
-        refuse_all_users(group)?;
-        self.write(|tx| users::add_member(tx, group, member))
-    }
-
-    fn remove_member(&self, group: &str, member: &Subject) -> Result<()> {
-        self.write(|tx| users::remove_member(tx, group, member))
-    }
-}
 
 impl AccountRows for WriteTx<'_> {
     fn account_exists(&mut self, account: Account, name: &str, share: bool) -> Result<bool> {
@@ -206,6 +136,25 @@ impl AccountReads for Conn {
             }
         }
         Ok(stored)
+    }
+
+    fn user(&mut self, name: &str) -> Result<Option<User>> {
+        self.query_opt(
+            "SELECT name, display_name, created_ms FROM users WHERE name = $1",
+            &[&name],
+        )?
+        .map(|row| user_row(&row))
+        .transpose()
+    }
+
+    fn users(&mut self) -> Result<Vec<User>> {
+        self.query(
+            "SELECT name, display_name, created_ms FROM users ORDER BY name",
+            &[],
+        )?
+        .iter()
+        .map(user_row)
+        .collect()
     }
 }
 

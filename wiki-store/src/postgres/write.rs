@@ -23,9 +23,8 @@ use crate::flow::structure::{Revised, Unrecorded};
 use crate::model::change::ChangeKind;
 use crate::model::version::Version;
 use crate::model::wiki::WikiId;
-use crate::postgres::PostgresStore;
 use crate::postgres::convert::{RowExt, is_conflict, unsigned};
-use crate::postgres::pool::Conn;
+use crate::postgres::pool::{Conn, Pool};
 use crate::postgres::structure;
 use crate::{Result, StoreError};
 
@@ -85,6 +84,8 @@ pub(crate) struct WriteTx<'c> {
     events: Vec<(WikiId, ChangeKind)>,
     changed: bool,
     unrecorded: Unrecorded,
+    /// The vector sequence value this write advanced to, for the feed once it commits.
+    vectors: Option<u64>,
 }
 
 impl WriteTx<'_> {
@@ -109,6 +110,12 @@ impl WriteTx<'_> {
     /// is recorded once final.
     pub(crate) fn revised(&mut self, wiki: WikiId, document_id: i64, version: Version) {
         self.unrecorded.revised(wiki, document_id, version);
+    }
+
+    /// Called when this write advanced the vector sequence to `seq`: the feed learns it once
+    /// the write commits, so this process's commit marker moves before the write returns.
+    pub(crate) fn vectors_written(&mut self, seq: u64) {
+        self.vectors = Some(seq);
     }
 }
 
@@ -144,93 +151,68 @@ impl DerefMut for WriteTx<'_> {
 }
 
 /// How one attempt ended, when it did not commit.
-enum Failed {
+pub(super) enum Failed {
     /// A conflict with a concurrent writer, or a dead pooled connection: run it again.
     Retry(StoreError),
     /// Anything else: the write's answer.
     Fail(StoreError),
 }
 
-/// What a committed attempt leaves: the value, the sequence it advanced to (none when it
-/// changed nothing) and its queued events.
-type Committed<T> = (T, Option<u64>, Vec<(WikiId, ChangeKind)>);
+/// What a committed attempt leaves: the value, the change sequence it advanced to (none when it
+/// changed nothing), the vector sequence likewise, and its queued events.
+pub(super) type Committed<T> = (T, Option<u64>, Option<u64>, Vec<(WikiId, ChangeKind)>);
 
-impl PostgresStore {
-    /// Runs `f` in one write transaction, again from the start when it collides with a
-    /// concurrent writer. An `Err` from `f` rolls everything back; `f` must be repeatable (it
-    /// re-reads what it plans on, and its events are queued afresh each time).
-    pub(crate) fn write<T>(&self, mut f: impl FnMut(&mut WriteTx<'_>) -> Result<T>) -> Result<T> {
-        let mut attempt = 0;
-        loop {
-            attempt += 1;
-            match self.attempt(&mut f) {
-                Ok((value, seq, events)) => {
-                    if let Some(seq) = seq {
-                        self.feed().committed(seq);
-                    }
-                    self.listeners().publish_committed(seq.unwrap_or(0), events);
-                    return Ok(value);
-                }
-                Err(Failed::Retry(error)) if attempt < MAX_ATTEMPTS => {
-                    tracing::debug!(attempt, error = %error, source = ?std::error::Error::source(&error), "write collided; retrying");
-                    std::thread::sleep(backoff(attempt));
-                }
-                Err(Failed::Retry(error)) => {
-                    tracing::warn!(attempts = attempt, source = ?std::error::Error::source(&error), "write given up to concurrent writers");
-                    return Err(StoreError::ConcurrentSave { attempts: attempt });
-                }
-                Err(Failed::Fail(error)) => return Err(error),
-            }
+/// One attempt of a write: a `READ COMMITTED` transaction running `f`, then the structure
+/// records and the change sequence, then the commit (unless an interrupt came first).
+pub(super) fn attempt<T>(
+    pool: &Pool,
+    f: &mut impl FnMut(&mut WriteTx<'_>) -> Result<T>,
+) -> std::result::Result<Committed<T>, Failed> {
+    let mut conn = pool.get().map_err(Failed::Fail)?;
+    if let Err(error) = conn.begin("ISOLATION LEVEL READ COMMITTED") {
+        // A pooled connection that died while idle fails on its first statement, before
+        // anything was done: the others are likely dead too, and a fresh one will do.
+        if matches!(error, StoreError::Unavailable(_)) && conn.reused() {
+            drop(conn);
+            pool.discard_idle();
+            return Err(Failed::Retry(error));
         }
+        return Err(Failed::Fail(error));
     }
-
-    fn attempt<T>(
-        &self,
-        f: &mut impl FnMut(&mut WriteTx<'_>) -> Result<T>,
-    ) -> std::result::Result<Committed<T>, Failed> {
-        let mut conn = self.pool().get().map_err(Failed::Fail)?;
-        if let Err(error) = conn.begin("ISOLATION LEVEL READ COMMITTED") {
-            // A pooled connection that died while idle fails on its first statement, before
-            // anything was done: the others are likely dead too, and a fresh one will do.
-            if matches!(error, StoreError::Unavailable(_)) && conn.reused() {
-                drop(conn);
-                self.pool().discard_idle();
-                return Err(Failed::Retry(error));
-            }
-            return Err(Failed::Fail(error));
-        }
-        let mut tx = WriteTx {
-            conn: &mut conn,
-            events: Vec::new(),
-            changed: true,
-            unrecorded: Unrecorded::default(),
+    let mut tx = WriteTx {
+        conn: &mut conn,
+        events: Vec::new(),
+        changed: true,
+        unrecorded: Unrecorded::default(),
+        vectors: None,
+    };
+    let outcome = f(&mut tx).and_then(|value| {
+        let unrecorded = tx.unrecorded.take();
+        record(tx.conn, unrecorded)?;
+        let seq = if tx.changed {
+            Some(bump_change_seq(&mut tx)?)
+        } else {
+            None
         };
-        let outcome = f(&mut tx).and_then(|value| {
-            let unrecorded = tx.unrecorded.take();
-            record(tx.conn, unrecorded)?;
-            let seq = if tx.changed {
-                Some(bump_change_seq(&mut tx)?)
-            } else {
-                None
-            };
-            Ok((value, seq))
-        });
-        let WriteTx { events, .. } = tx;
-        // Interrupted between statements: rolled back below, like any failure.
-        let outcome = outcome.and_then(|done| crate::interrupt::check().map(|()| done));
-        match outcome {
-            Ok((value, seq)) => match conn.commit() {
-                Ok(()) => Ok((value, seq, events)),
-                Err(error) => Err(classify(error)),
-            },
-            Err(error) => {
-                // The failure is the answer; a connection that cannot roll back is dropped.
-                let _ = conn.rollback();
-                if matches!(error, StoreError::Unavailable(_)) {
-                    self.pool().discard_idle();
-                }
-                Err(classify(error))
+        Ok((value, seq))
+    });
+    let WriteTx {
+        events, vectors, ..
+    } = tx;
+    // Interrupted between statements: rolled back below, like any failure.
+    let outcome = outcome.and_then(|done| crate::interrupt::check().map(|()| done));
+    match outcome {
+        Ok((value, seq)) => match conn.commit() {
+            Ok(()) => Ok((value, seq, vectors, events)),
+            Err(error) => Err(classify(error)),
+        },
+        Err(error) => {
+            // The failure is the answer; a connection that cannot roll back is dropped.
+            let _ = conn.rollback();
+            if matches!(error, StoreError::Unavailable(_)) {
+                pool.discard_idle();
             }
+            Err(classify(error))
         }
     }
 }
@@ -245,7 +227,7 @@ fn classify(error: StoreError) -> Failed {
 
 /// A short, growing, jittered pause before attempt `attempt + 1`, so colliding writers spread
 /// out instead of colliding again.
-fn backoff(attempt: u32) -> Duration {
+pub(super) fn backoff(attempt: u32) -> Duration {
     let ceiling_ms = (2u64 << attempt.min(6)).min(100);
     Duration::from_millis(rand::rng().random_range(1..=ceiling_ms))
 }

@@ -1,23 +1,16 @@
-//! The SQLite implementation of [`crate::AttachmentStore`].
+//! The statements behind [`crate::AttachmentStore`].
 
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use crate::Result;
-use crate::api::AttachmentStore;
 use crate::attachments::MediaTypes;
-use crate::flow::attachments::{self, AttachmentRows};
-use crate::model::attachment::{
-    AttachmentDelete, AttachmentDeleted, AttachmentInfo, AttachmentWrite, AttachmentWriteOutcome,
-};
-use crate::model::trash::TrashId;
+use crate::flow::attachments::{AttachmentReads, AttachmentRows};
+use crate::flow::documents::DocumentReads;
+use crate::model::attachment::{AttachmentInfo, AttachmentWrite};
 use crate::model::version::Version;
-use crate::plan::attachment::{CurrentAttachment, validate_delete, validate_upload};
+use crate::plan::attachment::CurrentAttachment;
 use crate::reference::DocumentReference;
-use crate::sqlite::SqliteStore;
 use crate::sqlite::convert::DbResultExt;
-use crate::sqlite::documents::default_row_id;
-use crate::sqlite::owner::require_document;
-use crate::sqlite::trash::trash_attachment;
 use crate::sqlite::write::WriteTx;
 use crate::stored::{from_ms, now_ms};
 
@@ -35,23 +28,6 @@ fn info_row(row: &Row<'_>) -> rusqlite::Result<AttachmentInfo> {
         comment: row.get(7)?,
         date: from_ms(row.get(8)?),
     })
-}
-
-/// The current version of each attachment of the document row `document_id`, by name.
-pub(crate) fn current_attachments(
-    conn: &Connection,
-    document_id: i64,
-) -> Result<Vec<AttachmentInfo>> {
-    let sql = format!(
-        "SELECT {INFO_COLUMNS} FROM attachments a JOIN attachment_versions v ON v.attachment_id = a.id \
-         WHERE a.document_id = ?1 AND {CURRENT} ORDER BY a.name"
-    );
-    conn.prepare_cached(&sql)
-        .db()?
-        .query_map([document_id], info_row)
-        .db()?
-        .collect::<rusqlite::Result<Vec<_>>>()
-        .db()
 }
 
 /// A version's number, size and media types, from columns 1 to 5 of a row.
@@ -74,81 +50,68 @@ const CURRENT: &str = "NOT EXISTS (SELECT 1 FROM attachment_versions w WHERE w.a
                        AND (w.version_major > v.version_major OR (w.version_major = v.version_major \
                        AND w.version_minor > v.version_minor)))";
 
-impl AttachmentStore for SqliteStore {
-    fn attachments(&self, reference: &DocumentReference) -> Result<Vec<AttachmentInfo>> {
-        self.read(|conn| {
-            let document_id = require_document(conn, reference)?;
-            current_attachments(conn, document_id)
-        })
-    }
-
-    fn attachment(
-        &self,
-        reference: &DocumentReference,
-        name: &str,
-    ) -> Result<Option<AttachmentInfo>> {
-        Ok(self.attachment_history(reference, name)?.into_iter().next())
+impl AttachmentReads for &Connection {
+    fn current_attachments(&mut self, document_id: i64) -> Result<Vec<AttachmentInfo>> {
+        let sql = format!(
+            "SELECT {INFO_COLUMNS} FROM attachments a JOIN attachment_versions v ON v.attachment_id = a.id \
+             WHERE a.document_id = ?1 AND {CURRENT} ORDER BY a.name"
+        );
+        self.prepare_cached(&sql)
+            .db()?
+            .query_map([document_id], info_row)
+            .db()?
+            .collect::<rusqlite::Result<Vec<_>>>()
+            .db()
     }
 
     fn attachment_history(
-        &self,
+        &mut self,
         reference: &DocumentReference,
         name: &str,
     ) -> Result<Vec<AttachmentInfo>> {
-        self.read(|conn| {
-            let Some(document_id) = default_row_id(conn, reference)? else {
-                return Ok(Vec::new());
-            };
-            let sql = format!(
-                "SELECT {INFO_COLUMNS} FROM attachments a JOIN attachment_versions v ON v.attachment_id = a.id \
-                 WHERE a.document_id = ?1 AND a.name = ?2 ORDER BY v.version_major DESC, v.version_minor DESC"
-            );
-            conn.prepare_cached(&sql)
-                .db()?
-                .query_map(params![document_id, name], info_row)
-                .db()?
-                .collect::<rusqlite::Result<Vec<_>>>()
-                .db()
-        })
+        let Some(document_id) = self.default_row_id(reference)? else {
+            return Ok(Vec::new());
+        };
+        let sql = format!(
+            "SELECT {INFO_COLUMNS} FROM attachments a JOIN attachment_versions v ON v.attachment_id = a.id \
+             WHERE a.document_id = ?1 AND a.name = ?2 ORDER BY v.version_major DESC, v.version_minor DESC"
+        );
+        self.prepare_cached(&sql)
+            .db()?
+            .query_map(params![document_id, name], info_row)
+            .db()?
+            .collect::<rusqlite::Result<Vec<_>>>()
+            .db()
     }
 
     fn attachment_content(
-        &self,
+        &mut self,
         reference: &DocumentReference,
         name: &str,
         version: Option<Version>,
     ) -> Result<Option<(AttachmentInfo, Vec<u8>)>> {
-        self.read(|conn| {
-            let Some(document_id) = default_row_id(conn, reference)? else {
-                return Ok(None);
-            };
-            let sql = format!(
-                "SELECT {INFO_COLUMNS}, v.content FROM attachments a \
-                 JOIN attachment_versions v ON v.attachment_id = a.id \
-                 WHERE a.document_id = ?1 AND a.name = ?2 AND (?3 IS NULL OR (v.version_major = ?3 AND v.version_minor = ?4)) \
-                 ORDER BY v.version_major DESC, v.version_minor DESC LIMIT 1"
-            );
-            conn.prepare_cached(&sql)
-                .db()?
-                .query_row(
-                    params![document_id, name, version.map(|v| v.major), version.map(|v| v.minor)],
-                    |row| Ok((info_row(row)?, row.get::<_, Vec<u8>>(9)?)),
-                )
-                .optional()
-                .db()
-        })
-    }
-
-    fn write_attachment(&self, write: &AttachmentWrite) -> Result<AttachmentWriteOutcome> {
-        let (touch, media) = validate_upload(write, &self.config().limits)?;
-        let locale = &self.config().default_locale;
-        self.write(|tx| attachments::write_attachment(tx, write, &touch, &media, locale))
-    }
-
-    fn delete_attachment(&self, delete: &AttachmentDelete) -> Result<AttachmentDeleted> {
-        let touch = validate_delete(delete, &self.config().limits)?;
-        let locale = &self.config().default_locale;
-        self.write(|tx| attachments::delete_attachment(tx, delete, &touch, locale))
+        let Some(document_id) = self.default_row_id(reference)? else {
+            return Ok(None);
+        };
+        let sql = format!(
+            "SELECT {INFO_COLUMNS}, v.content FROM attachments a \
+             JOIN attachment_versions v ON v.attachment_id = a.id \
+             WHERE a.document_id = ?1 AND a.name = ?2 AND (?3 IS NULL OR (v.version_major = ?3 AND v.version_minor = ?4)) \
+             ORDER BY v.version_major DESC, v.version_minor DESC LIMIT 1"
+        );
+        self.prepare_cached(&sql)
+            .db()?
+            .query_row(
+                params![
+                    document_id,
+                    name,
+                    version.map(|v| v.major),
+                    version.map(|v| v.minor)
+                ],
+                |row| Ok((info_row(row)?, row.get::<_, Vec<u8>>(9)?)),
+            )
+            .optional()
+            .db()
     }
 }
 
@@ -236,17 +199,6 @@ impl AttachmentRows for WriteTx<'_> {
         ])
         .db()?;
         Ok(())
-    }
-
-    fn trash_attachment(
-        &mut self,
-        attachment_id: i64,
-        reference: &DocumentReference,
-        version: Version,
-        author: &str,
-        comment: &str,
-    ) -> Result<TrashId> {
-        trash_attachment(self, attachment_id, reference, version, author, comment)
     }
 }
 

@@ -14,7 +14,7 @@ use crate::plan::document::{RowWrite, read_target};
 use crate::reference::DocumentReference;
 use crate::sqlite::convert::DbResultExt;
 use crate::sqlite::write::WriteTx;
-use crate::stored::{self, DEFAULT_ROW, StoredRow, corrupt, now_ms, to_i64};
+use crate::stored::{self, DEFAULT_ROW, StoredRow, corrupt, now_ms, reference_columns, to_i64};
 
 const ROW_COLUMNS: &str = "id, locale, language, title, content, syntax, hidden, creator, author, created_ms, \
                            updated_ms, version_major, version_minor";
@@ -45,131 +45,60 @@ pub(crate) fn load_row(
     reference: &DocumentReference,
     locale: &str,
 ) -> Result<Option<StoredRow>> {
+    let (wiki, space, name) = reference_columns(reference);
     let sql = format!(
         "SELECT {ROW_COLUMNS} FROM documents WHERE wiki = ?1 AND space = ?2 AND name = ?3 AND locale = ?4"
     );
     conn.prepare_cached(&sql)
         .db()?
-        .query_row(
-            params![
-                reference.wiki().as_str(),
-                reference.space().to_string(),
-                reference.name(),
-                locale
-            ],
-            stored_row,
-        )
+        .query_row(params![wiki, space, name, locale], stored_row)
         .optional()
         .db()
 }
 
-/// The id of a document's default row: what attachments, objects and page rights hang on.
-pub(crate) fn default_row_id(
-    conn: &Connection,
-    reference: &DocumentReference,
-) -> Result<Option<i64>> {
-    conn.prepare_cached(
-        "SELECT id FROM documents WHERE wiki = ?1 AND space = ?2 AND name = ?3 AND locale = ''",
-    )
-    .db()?
-    .query_row(
-        params![
-            reference.wiki().as_str(),
-            reference.space().to_string(),
-            reference.name()
-        ],
-        |row| row.get(0),
-    )
-    .optional()
-    .db()
-}
-
-/// Resolves an exact-match locale request to a row: the default row for `None` or the default
-/// language, else the translation row. `None` when the document or translation is missing.
-pub(crate) fn resolve_row(
-    conn: &Connection,
-    reference: &DocumentReference,
-    locale: Option<&Locale>,
-) -> Result<Option<StoredRow>> {
-    let Some(default) = load_row(conn, reference, DEFAULT_ROW)? else {
-        return Ok(None);
-    };
-    match read_target(locale, &default.language) {
-        Some(translation) => load_row(conn, reference, translation.as_str()),
-        None => Ok(Some(default)),
-    }
-}
-
 /// The stored locales of a document's translations, in order.
 fn translations(conn: &Connection, reference: &DocumentReference) -> Result<Vec<String>> {
+    let (wiki, space, name) = reference_columns(reference);
     conn.prepare_cached(
         "SELECT locale FROM documents WHERE wiki = ?1 AND space = ?2 AND name = ?3 AND locale <> '' ORDER BY locale",
     )
     .db()?
-    .query_map(
-        params![
-            reference.wiki().as_str(),
-            reference.space().to_string(),
-            reference.name()
-        ],
-        |row| row.get(0),
-    )
+    .query_map(params![wiki, space, name], |row| row.get(0))
     .db()?
     .collect::<rusqlite::Result<_>>()
     .db()
 }
 
-/// Whether the wiki exists.
-pub(crate) fn wiki_exists(conn: &Connection, wiki: &WikiId) -> Result<bool> {
-    Ok(conn
-        .prepare_cached("SELECT 1 FROM wikis WHERE id = ?1")
-        .db()?
-        .query_row([wiki.as_str()], |_| Ok(()))
-        .optional()
-        .db()?
-        .is_some())
-}
-
-impl DocumentRows for WriteTx<'_> {
-    fn lock_row(
-        &mut self,
-        reference: &DocumentReference,
-        locale: &str,
-    ) -> Result<Option<StoredRow>> {
-        // The IMMEDIATE transaction already excludes every other writer.
-        load_row(self, reference, locale)
-    }
-
+impl DocumentReads for &Connection {
     fn wiki_exists(&mut self, wiki: &WikiId) -> Result<bool> {
-        wiki_exists(self, wiki)
-    }
-
-    fn write_row(&mut self, write: &RowWrite<'_>, id: Option<i64>) -> Result<i64> {
-        write_row(self, write, id)
-    }
-
-    fn replace_links(&mut self, source_id: i64, links: &[LinkTarget]) -> Result<()> {
-        replace_links(self, source_id, links)
-    }
-}
-
-impl OwnerRows for WriteTx<'_> {
-    fn lock_owner(&mut self, reference: &DocumentReference) -> Result<Option<i64>> {
-        default_row_id(self, reference)
+        Ok(self
+            .prepare_cached("SELECT 1 FROM wikis WHERE id = ?1")
+            .db()?
+            .query_row([wiki.as_str()], |_| Ok(()))
+            .optional()
+            .db()?
+            .is_some())
     }
 
     fn default_row_id(&mut self, reference: &DocumentReference) -> Result<Option<i64>> {
-        default_row_id(self, reference)
+        let (wiki, space, name) = reference_columns(reference);
+        self.prepare_cached(
+            "SELECT id FROM documents WHERE wiki = ?1 AND space = ?2 AND name = ?3 AND locale = ''",
+        )
+        .db()?
+        .query_row(params![wiki, space, name], |row| row.get(0))
+        .optional()
+        .db()
     }
-}
 
-impl DocumentReads for &Connection {
+    /// The default row, the addressed translation (when it is one) and the translations' locales,
+    /// in three statements.
     fn find(
         &mut self,
         reference: &DocumentReference,
         locale: Option<&Locale>,
     ) -> Result<Option<Found>> {
-        let Some(row) = resolve_row(self, reference, locale)? else {
+        let Some(row) = self.resolve_row(reference, locale)? else {
             return Ok(None);
         };
         let default_language = if row.locale == DEFAULT_ROW {
@@ -186,118 +115,147 @@ impl DocumentReads for &Connection {
         }))
     }
 
+    /// The default row, then the translation row when the request addresses one.
     fn resolve_row(
         &mut self,
         reference: &DocumentReference,
         locale: Option<&Locale>,
     ) -> Result<Option<StoredRow>> {
-        resolve_row(self, reference, locale)
-    }
-}
-
-/// Writes a planned row version: updates the row `id` or (for `None`) inserts it, records its
-/// revision and queues its event. Returns the row's id. Links are the caller's: a content save
-/// replaces them, a touch of the owning document keeps them.
-pub(crate) fn write_row(
-    tx: &mut WriteTx<'_>,
-    write: &RowWrite<'_>,
-    id: Option<i64>,
-) -> Result<i64> {
-    let now = now_ms();
-    let version = write.version;
-    let id = match id {
-        Some(id) => {
-            tx.settle(id)?;
-            tx.prepare_cached(
-                "UPDATE documents SET title = ?2, content = ?3, syntax = ?4, hidden = ?5, author = ?6, \
-                 updated_ms = ?7, version_major = ?8, version_minor = ?9 WHERE id = ?1",
-            )
-            .db()?
-            .execute(params![id, write.title, write.content, write.syntax, write.hidden, write.author, now, version.major, version.minor])
-            .db()?;
-            id
-        }
-        None => {
-            let reference = write.reference;
-            tx.prepare_cached(
-                "INSERT INTO documents (wiki, space, name, locale, language, title, content, syntax, hidden, \
-                 creator, author, created_ms, updated_ms, version_major, version_minor) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10, ?11, ?11, ?12, ?13) RETURNING id",
-            )
-            .db()?
-            .query_row(
-                params![
-                    reference.wiki().as_str(),
-                    reference.space().to_string(),
-                    reference.name(),
-                    stored::row_key(write.translation),
-                    write.language,
-                    write.title,
-                    write.content,
-                    write.syntax,
-                    write.hidden,
-                    write.author,
-                    now,
-                    version.major,
-                    version.minor
-                ],
-                |row| row.get(0),
-            )
-            .db()?
-        }
-    };
-    tx.prepare_cached(
-        "INSERT INTO revisions (document_id, major, minor, title, content, syntax, hidden, author, comment, saved_ms) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
-    )
-    .db()?
-    .execute(params![
-        id,
-        version.major,
-        version.minor,
-        write.title,
-        write.content,
-        write.syntax,
-        write.hidden,
-        write.author,
-        write.comment,
-        now
-    ])
-    .db()?;
-    if write.translation.is_none() {
-        tx.revised(write.reference.wiki().clone(), id, version);
-    }
-    let (wiki, event) = write.event();
-    tx.emit(wiki, event);
-    Ok(id)
-}
-
-fn replace_links(conn: &Connection, source_id: i64, links: &[LinkTarget]) -> Result<()> {
-    conn.prepare_cached("DELETE FROM links WHERE source_id = ?1")
-        .db()?
-        .execute([source_id])
-        .db()?;
-    let mut insert = conn
-        .prepare_cached(
-            "INSERT INTO links (source_id, position, target_wiki, target_space, target_name, attachment) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-        )
-        .db()?;
-    for (position, link) in links.iter().enumerate() {
-        let (target, attachment) = match link {
-            LinkTarget::Document(target) => (target, None),
-            LinkTarget::Attachment { document, name } => (document, Some(name.as_str())),
+        let Some(default) = load_row(self, reference, DEFAULT_ROW)? else {
+            return Ok(None);
         };
-        insert
-            .execute(params![
-                source_id,
-                to_i64(position),
-                target.wiki().as_str(),
-                target.space().to_string(),
-                target.name(),
-                attachment
-            ])
-            .db()?;
+        match read_target(locale, &default.language) {
+            Some(translation) => load_row(self, reference, translation.as_str()),
+            None => Ok(Some(default)),
+        }
     }
-    Ok(())
+}
+
+impl DocumentRows for WriteTx<'_> {
+    fn lock_row(
+        &mut self,
+        reference: &DocumentReference,
+        locale: &str,
+    ) -> Result<Option<StoredRow>> {
+        // The IMMEDIATE transaction already excludes every other writer.
+        load_row(self, reference, locale)
+    }
+
+    fn wiki_exists(&mut self, wiki: &WikiId) -> Result<bool> {
+        let mut conn: &Connection = self;
+        DocumentReads::wiki_exists(&mut conn, wiki)
+    }
+
+    fn write_row(&mut self, write: &RowWrite<'_>, id: Option<i64>) -> Result<i64> {
+        let now = now_ms();
+        let version = write.version;
+        let id = match id {
+            Some(id) => {
+                self.settle(id)?;
+                self.prepare_cached(
+                    "UPDATE documents SET title = ?2, content = ?3, syntax = ?4, hidden = ?5, author = ?6, \
+                     updated_ms = ?7, version_major = ?8, version_minor = ?9 WHERE id = ?1",
+                )
+                .db()?
+                .execute(params![id, write.title, write.content, write.syntax, write.hidden, write.author, now, version.major, version.minor])
+                .db()?;
+                id
+            }
+            None => {
+                let (wiki, space, name) = reference_columns(write.reference);
+                self.prepare_cached(
+                    "INSERT INTO documents (wiki, space, name, locale, language, title, content, syntax, hidden, \
+                     creator, author, created_ms, updated_ms, version_major, version_minor) \
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10, ?11, ?11, ?12, ?13) RETURNING id",
+                )
+                .db()?
+                .query_row(
+                    params![
+                        wiki,
+                        space,
+                        name,
+                        stored::row_key(write.translation),
+                        write.language,
+                        write.title,
+                        write.content,
+                        write.syntax,
+                        write.hidden,
+                        write.author,
+                        now,
+                        version.major,
+                        version.minor
+                    ],
+                    |row| row.get(0),
+                )
+                .db()?
+            }
+        };
+        self.prepare_cached(
+            "INSERT INTO revisions (document_id, major, minor, title, content, syntax, hidden, author, comment, saved_ms) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+        )
+        .db()?
+        .execute(params![
+            id,
+            version.major,
+            version.minor,
+            write.title,
+            write.content,
+            write.syntax,
+            write.hidden,
+            write.author,
+            write.comment,
+            now
+        ])
+        .db()?;
+        if write.translation.is_none() {
+            self.revised(write.reference.wiki().clone(), id, version);
+        }
+        let (wiki, event) = write.event();
+        self.emit(wiki, event);
+        Ok(id)
+    }
+
+    fn replace_links(&mut self, source_id: i64, links: &[LinkTarget]) -> Result<()> {
+        self.prepare_cached("DELETE FROM links WHERE source_id = ?1")
+            .db()?
+            .execute([source_id])
+            .db()?;
+        let mut insert = self
+            .prepare_cached(
+                "INSERT INTO links (source_id, position, target_wiki, target_space, target_name, attachment) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            )
+            .db()?;
+        for (position, link) in links.iter().enumerate() {
+            let (target, attachment) = match link {
+                LinkTarget::Document(target) => (target, None),
+                LinkTarget::Attachment { document, name } => (document, Some(name.as_str())),
+            };
+            let (wiki, space, name) = reference_columns(target);
+            insert
+                .execute(params![
+                    source_id,
+                    to_i64(position),
+                    wiki,
+                    space,
+                    name,
+                    attachment
+                ])
+                .db()?;
+        }
+        Ok(())
+    }
+}
+
+impl OwnerRows for WriteTx<'_> {
+    /// The IMMEDIATE transaction already excludes every other writer.
+    fn lock_owner(&mut self, reference: &DocumentReference) -> Result<Option<i64>> {
+        self.default_row_id(reference)
+    }
+
+    fn default_row_id(&mut self, reference: &DocumentReference) -> Result<Option<i64>> {
+        let mut conn: &Connection = self;
+        conn.default_row_id(reference)
+    }
 }

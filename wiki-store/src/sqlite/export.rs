@@ -18,7 +18,7 @@ impl FarmExport for SqliteStore {
         sink: &mut dyn FarmSink,
     ) -> Result<(), TransferError> {
         // The closure's own result carries the sink's errors out of the read transaction.
-        self.read(|conn| Ok(export(conn, limits, sink)))?
+        self.pool().read(|conn| Ok(export(conn, limits, sink)))?
     }
 }
 

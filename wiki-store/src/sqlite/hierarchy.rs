@@ -1,11 +1,10 @@
-//! Tree queries: top-level spaces with counts, children of a page, page listings.
-//!
-//! Spaces are not stored on their own: a space exists while a document lives in it or below
-//! it. Top-level totals come from one scan of the `(wiki, space, locale, hidden, updated_ms)`
-//! index, grouped per stored space and folded into the top level here. The children of a page
-//! are what one caller may view: every page row goes through the caller's `authorize` before it
-//! is listed or counted, and a nested-space node is built from authorized rows only
-//! ([`space_nodes`]).
+//! The statements behind [`crate::HierarchyStore`]: one scan of the `(wiki, space, locale,
+//! hidden, updated_ms)` index for the top-level totals, one statement per home page, and for a
+//! nested-space node a probe of each stored space below, partition by partition (`space,
+//! hidden`), newest first along the same index, stopping at the first row the caller may view:
+//! an open space costs one row per stored space, and only a partition of denied pages is read
+//! to its end, so a call never reads more rows than the subtree holds and never loads them all
+//! at once.
 
 use std::collections::BTreeMap;
 
@@ -13,121 +12,136 @@ use rusqlite::types::Value;
 use rusqlite::{Connection, OptionalExtension, params, params_from_iter};
 
 use crate::Result;
-use crate::api::HierarchyStore;
-use crate::model::hierarchy::{ChildrenPage, SpaceSummary, TreeNode};
+use crate::flow::hierarchy::{HierarchyReads, PageRow};
+use crate::model::hierarchy::TreeNode;
 use crate::model::wiki::WikiId;
 use crate::reference::{DocumentReference, HOME_PAGE, SpacePath};
-use crate::sqlite::SqliteStore;
 use crate::sqlite::convert::DbResultExt;
-use crate::stored::{self, from_ms, to_i64};
-use crate::tree::{self, Counts};
+use crate::stored::{self, reference_columns, to_i64};
+use crate::tree;
 
-mod space_nodes;
-
-use space_nodes::space_nodes;
-
-/// Counts per top-level space, nested spaces folded in. Not authorized: the totals of
-/// [`HierarchyStore::top_level_spaces`], which say how much a space holds, not what one caller
-/// may see of it.
-fn top_level_counts(conn: &Connection, wiki: &WikiId) -> Result<BTreeMap<SpacePath, Counts>> {
-    let mut stmt = conn
-        .prepare_cached(
-            "SELECT space, hidden, count(*), max(updated_ms) FROM documents \
-             WHERE wiki = ?1 AND locale = '' GROUP BY space, hidden",
-        )
-        .db()?;
-    let mut rows = stmt.query(params![wiki.as_str()]).db()?;
-    let mut stored = Vec::new();
-    while let Some(row) = rows.next().db()? {
-        let count: i64 = row.get(2).db()?;
-        stored.push((
-            stored::space(&row.get::<_, String>(0).db()?)?,
-            row.get(1).db()?,
-            count.unsigned_abs(),
-            row.get(3).db()?,
-        ));
-    }
-    Ok(tree::top_level_counts(stored))
-}
-
-/// Title, hidden flag and last update of a page's default row.
-fn page_state(
-    conn: &Connection,
-    reference: &DocumentReference,
-) -> Result<Option<(String, bool, i64)>> {
-    conn.prepare_cached(
-        "SELECT title, hidden, updated_ms FROM documents WHERE wiki = ?1 AND space = ?2 AND name = ?3 AND locale = ''",
-    )
-    .db()?
-    .query_row(params![reference.wiki().as_str(), reference.space().to_string(), reference.name()], |row| {
-        Ok((row.get(0)?, row.get(1)?, row.get(2)?))
-    })
-    .optional()
-    .db()
-}
-
-impl HierarchyStore for SqliteStore {
-    fn top_level_spaces(&self, wiki: &WikiId, include_hidden: bool) -> Result<Vec<SpaceSummary>> {
-        self.read(|conn| {
-            tree::space_summaries(
-                wiki,
-                top_level_counts(conn, wiki)?,
-                include_hidden,
-                |home| Ok(page_state(conn, home)?.map(|(title, _, _)| title)),
+impl HierarchyReads for &Connection {
+    fn space_counts(&mut self, wiki: &WikiId) -> Result<Vec<(SpacePath, bool, u64, i64)>> {
+        let mut stmt = self
+            .prepare_cached(
+                "SELECT space, hidden, count(*), max(updated_ms) FROM documents \
+                 WHERE wiki = ?1 AND locale = '' GROUP BY space, hidden",
             )
-        })
+            .db()?;
+        let mut rows = stmt.query(params![wiki.as_str()]).db()?;
+        let mut counted = Vec::new();
+        while let Some(row) = rows.next().db()? {
+            let count: i64 = row.get(2).db()?;
+            counted.push((
+                stored::space(&row.get::<_, String>(0).db()?)?,
+                row.get(1).db()?,
+                count.unsigned_abs(),
+                row.get(3).db()?,
+            ));
+        }
+        Ok(counted)
     }
 
-    fn children(
-        &self,
-        parent: &DocumentReference,
-        include_hidden: bool,
-        offset: usize,
-        limit: usize,
-        authorize: &mut dyn FnMut(&DocumentReference) -> bool,
-    ) -> Result<ChildrenPage> {
-        if let Some(none) = tree::childless(parent) {
-            return Ok(none);
-        }
-        let wiki = parent.wiki();
-        let space = parent.space();
-        self.read(|conn| {
-            // The pages of the space, then its nested spaces; all of them viewable.
-            let mut nodes: Vec<TreeNode> = Vec::new();
-            let mut stmt = conn
-                .prepare_cached(
-                    "SELECT name, title, hidden, updated_ms FROM documents \
-                     WHERE wiki = ?1 AND space = ?2 AND locale = '' AND name <> ?3",
-                )
+    fn home_states(
+        &mut self,
+        wiki: &WikiId,
+        spaces: &[SpacePath],
+    ) -> Result<BTreeMap<SpacePath, (String, bool)>> {
+        let mut stmt = self
+            .prepare_cached(
+                "SELECT title, hidden FROM documents \
+                 WHERE wiki = ?1 AND space = ?2 AND name = ?3 AND locale = ''",
+            )
+            .db()?;
+        let mut homes = BTreeMap::new();
+        for space in spaces {
+            let home = space.home(wiki);
+            let (wiki, space_text, name) = reference_columns(&home);
+            let state = stmt
+                .query_row(params![wiki, space_text, name], |row| {
+                    Ok((row.get(0)?, row.get(1)?))
+                })
+                .optional()
                 .db()?;
-            let mut rows = stmt
-                .query(params![wiki.as_str(), space.to_string(), HOME_PAGE])
+            if let Some(state) = state {
+                homes.insert(space.clone(), state);
+            }
+        }
+        Ok(homes)
+    }
+
+    fn space_pages(
+        &mut self,
+        wiki: &WikiId,
+        space: &SpacePath,
+        include_hidden: bool,
+    ) -> Result<Vec<PageRow>> {
+        self.prepare_cached(
+            "SELECT name, title, hidden, updated_ms FROM documents \
+             WHERE wiki = ?1 AND space = ?2 AND locale = '' AND name <> ?3 AND hidden <= ?4",
+        )
+        .db()?
+        .query_map(
+            params![wiki.as_str(), space.to_string(), HOME_PAGE, include_hidden],
+            |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?)),
+        )
+        .db()?
+        .collect::<rusqlite::Result<_>>()
+        .db()
+    }
+
+    fn newest_viewable_below(
+        &mut self,
+        wiki: &WikiId,
+        parent: &SpacePath,
+        include_hidden: bool,
+        authorize: &mut dyn FnMut(&DocumentReference) -> bool,
+    ) -> Result<Vec<(SpacePath, bool, i64)>> {
+        let parent = parent.to_string();
+        let partitions: Vec<(String, bool)> = self
+            .prepare_cached(
+                "SELECT space, hidden FROM documents \
+                 WHERE wiki = ?1 AND space > ?2 AND space < ?3 AND locale = '' AND hidden <= ?4 \
+                 GROUP BY space, hidden",
+            )
+            .db()?
+            .query_map(
+                params![
+                    wiki.as_str(),
+                    format!("{parent}."),
+                    format!("{parent}/"),
+                    include_hidden
+                ],
+                |row| Ok((row.get(0)?, row.get(1)?)),
+            )
+            .db()?
+            .collect::<rusqlite::Result<_>>()
+            .db()?;
+        let mut probe = self
+            .prepare_cached(
+                "SELECT name, updated_ms FROM documents \
+                 WHERE wiki = ?1 AND space = ?2 AND locale = '' AND hidden = ?3 \
+                 ORDER BY updated_ms DESC",
+            )
+            .db()?;
+        let mut newest = Vec::new();
+        for (stored_space, hidden) in partitions {
+            let space = stored::space(&stored_space)?;
+            let mut rows = probe
+                .query(params![wiki.as_str(), stored_space, hidden])
                 .db()?;
             while let Some(row) = rows.next().db()? {
-                let hidden: bool = row.get(2).db()?;
-                if hidden && !include_hidden {
-                    continue;
+                if authorize(&stored::page(wiki, &space, row.get(0).db()?)?) {
+                    newest.push((space, hidden, row.get(1).db()?));
+                    break;
                 }
-                let reference = stored::page(wiki, space, row.get(0).db()?)?;
-                if !authorize(&reference) {
-                    continue;
-                }
-                nodes.push(TreeNode {
-                    reference,
-                    title: Some(row.get(1).db()?),
-                    hidden,
-                    has_children: false,
-                    updated: Some(from_ms(row.get(3).db()?)),
-                });
             }
-            drop(rows);
-            nodes.extend(space_nodes(conn, wiki, space, include_hidden, authorize)?);
-            Ok(tree::children_page(nodes, include_hidden, offset, limit))
-        })
+        }
+        Ok(newest)
     }
 
     fn pages(
-        &self,
+        &mut self,
         wiki: &WikiId,
         space: Option<&SpacePath>,
         include_hidden: bool,
@@ -151,24 +165,22 @@ impl HierarchyStore for SqliteStore {
         sql.push_str(" ORDER BY space, name LIMIT ? OFFSET ?");
         values.push(Value::Integer(to_i64(limit)));
         values.push(Value::Integer(to_i64(offset)));
-        self.read(|conn| {
-            let mut stmt = conn.prepare_cached(&sql).db()?;
-            let mut rows = stmt.query(params_from_iter(values.iter())).db()?;
-            let mut out = Vec::new();
-            while let Some(row) = rows.next().db()? {
-                let reference = stored::reference(
-                    wiki.as_str(),
-                    &row.get::<_, String>(0).db()?,
-                    row.get(1).db()?,
-                )?;
-                out.push(tree::page_node(
-                    reference,
-                    row.get(2).db()?,
-                    row.get(3).db()?,
-                    row.get(4).db()?,
-                ));
-            }
-            Ok(out)
-        })
+        let mut stmt = self.prepare_cached(&sql).db()?;
+        let mut rows = stmt.query(params_from_iter(values.iter())).db()?;
+        let mut out = Vec::new();
+        while let Some(row) = rows.next().db()? {
+            let reference = stored::reference(
+                wiki.as_str(),
+                &row.get::<_, String>(0).db()?,
+                row.get(1).db()?,
+            )?;
+            out.push(tree::page_node(
+                reference,
+                row.get(2).db()?,
+                row.get(3).db()?,
+                row.get(4).db()?,
+            ));
+        }
+        Ok(out)
     }
 }

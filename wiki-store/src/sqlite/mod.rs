@@ -1,10 +1,9 @@
 //! The embedded SQLite backend (bundled SQLite, WAL, FTS5).
 //!
 //! Layout: `pool` (connections), `write` (transactions and events), `migrations` + `sql/` (schema),
-//! then one file per aggregate implementing its trait from [`crate::api`] and the row traits of
-//! `crate::flow`, whose generic methods sequence each read and write and hand the rows to the
-//! backend-neutral rules (`crate::plan` and its siblings): this module holds SQL, row decoding,
-//! transactions, the change feed and FTS5, and no rule of its own.
+//! then one file per aggregate implementing the row traits of `crate::flow` with its statements;
+//! the store's methods are written once over `crate::backend::Backend`, which [`SqliteStore`]
+//! implements here. No rule of its own: SQL, row decoding, transactions, the change feed, FTS5.
 
 mod admin;
 mod attachments;
@@ -20,7 +19,6 @@ mod links;
 mod migrations;
 mod object_query;
 mod objects;
-mod owner;
 mod pool;
 mod rights;
 mod search;
@@ -121,7 +119,7 @@ impl SqliteStore {
     /// Checks the database file and the full-text index against the documents. Returns the
     /// problems found (empty when all is well).
     pub fn integrity_check(&self) -> Result<Vec<String>> {
-        let mut problems: Vec<String> = self.read(|conn| {
+        let mut problems: Vec<String> = self.pool().read(|conn| {
             conn.prepare("PRAGMA integrity_check")
                 .db()?
                 .query_map([], |row| row.get::<_, String>(0))
@@ -144,15 +142,6 @@ impl SqliteStore {
     pub(crate) fn pool(&self) -> &Pool {
         &self.inner.pool
     }
-
-    pub(crate) fn listeners(&self) -> &Arc<Listeners> {
-        &self.inner.listeners
-    }
-
-    /// Runs `f` in a read transaction on a reader connection.
-    pub(crate) fn read<T>(&self, f: impl FnOnce(&rusqlite::Connection) -> Result<T>) -> Result<T> {
-        self.inner.pool.read(f)
-    }
 }
 
 impl Backend for SqliteStore {
@@ -163,6 +152,7 @@ impl Backend for SqliteStore {
         &self.inner.config
     }
 
+    /// A read transaction on a reader connection.
     fn read<T>(&self, mut f: impl FnMut(&mut Self::Read<'_>) -> Result<T>) -> Result<T> {
         self.inner.pool.read(|mut conn| f(&mut conn))
     }
@@ -172,8 +162,21 @@ impl Backend for SqliteStore {
         Backend::read(self, f)
     }
 
-    fn write<T>(&self, f: impl FnMut(&mut Self::Write<'_>) -> Result<T>) -> Result<T> {
-        SqliteStore::write(self, f)
+    /// One `IMMEDIATE` transaction on the writer connection. An `Err` from `f` rolls everything
+    /// back, and so does an interrupt ([`crate::interrupt`]) that comes before the commit.
+    fn write<T>(&self, mut f: impl FnMut(&mut Self::Write<'_>) -> Result<T>) -> Result<T> {
+        let (value, seq, events) = {
+            let mut conn = self.inner.pool.writer();
+            // Declared after the guard, so it is withdrawn before the writer is released.
+            let handle = conn.get_interrupt_handle();
+            let _interrupt = crate::interrupt::register(move || move || handle.interrupt())?;
+            let mut tx = WriteTx::begin(&mut conn)?;
+            let value = f(&mut tx)?;
+            let (seq, events) = tx.commit()?;
+            (value, seq, events)
+        };
+        self.inner.listeners.publish_committed(seq, events);
+        Ok(value)
     }
 
     fn listeners(&self) -> &Arc<Listeners> {

@@ -1,5 +1,4 @@
-//! The SQLite implementation of [`crate::ObjectStore`]: the statements behind
-//! [`crate::flow::objects`].
+//! The statements behind [`crate::ObjectStore`] ([`crate::flow::objects`]).
 
 use std::collections::BTreeMap;
 
@@ -7,130 +6,22 @@ use rusqlite::types::Value;
 use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::Result;
-use crate::api::ObjectStore;
-use crate::flow::objects::{self, ObjectReads, ObjectRows, StoredObject};
+use crate::flow::documents::DocumentReads;
+use crate::flow::objects::{ObjectReads, ObjectRows, StoredObject};
 use crate::model::class::ClassDefinition;
-use crate::model::document::SaveOutcome;
-use crate::model::object::{
-    ClassChange, ClassUsage, FieldValue, ObjectDelete, ObjectHit, ObjectPage, ObjectRecord,
-    ObjectWrite, ObjectWriteOutcome,
-};
+use crate::model::object::{ClassUsage, FieldValue, ObjectHit, ObjectRecord};
 use crate::model::version::Version;
 use crate::model::wiki::WikiId;
 use crate::objects::coerce::StoredValue;
-use crate::objects::query::{ObjectQuery, SCAN_CEILING};
-use crate::plan::class::{PlannedChange, validate_class_change};
-use crate::plan::object::{
-    NewValue, holds_values, validate_object_delete, validate_object_writes, visible_values,
-};
+use crate::objects::query::{CheckedQuery, SCAN_CEILING};
+use crate::plan::class::PlannedChange;
+use crate::plan::object::{NewValue, holds_values, visible_values};
 use crate::reference::DocumentReference;
 use crate::scan::{AuthorizedScan, MAX_EXAMINED, Offered};
-use crate::sqlite::SqliteStore;
 use crate::sqlite::convert::DbResultExt;
-use crate::sqlite::documents::default_row_id;
 use crate::sqlite::object_query::{compile, sql_value};
-use crate::sqlite::owner::require_document;
 use crate::sqlite::write::WriteTx;
 use crate::stored::{self, corrupt, object_number, to_i64};
-
-impl ObjectStore for SqliteStore {
-    fn class(&self, class_document: &DocumentReference) -> Result<Option<ClassDefinition>> {
-        self.read(|conn| load_class(conn, class_document))
-    }
-
-    fn change_class(&self, change: &ClassChange) -> Result<SaveOutcome> {
-        let touch = validate_class_change(change, &self.config().limits)?;
-        let locale = &self.config().default_locale;
-        self.write(|tx| objects::change_class(tx, &touch, &change.change, locale))
-    }
-
-    fn class_usage(&self, wiki: &WikiId) -> Result<Vec<ClassUsage>> {
-        self.read(|conn| {
-            conn.prepare_cached(
-                "SELECT o.class, count(*) FROM objects o JOIN documents d ON d.id = o.document_id \
-                 WHERE d.wiki = ?1 GROUP BY o.class ORDER BY o.class LIMIT ?2",
-            )
-            .db()?
-            .query_map(params![wiki.as_str(), to_i64(SCAN_CEILING)], |row| {
-                Ok(ClassUsage {
-                    class: row.get(0)?,
-                    objects: row.get::<_, i64>(1)?.unsigned_abs(),
-                })
-            })
-            .db()?
-            .collect::<rusqlite::Result<Vec<_>>>()
-            .db()
-        })
-    }
-
-    fn objects(&self, reference: &DocumentReference) -> Result<Vec<ObjectRecord>> {
-        self.read(|mut conn| objects::objects(&mut conn, reference))
-    }
-
-    fn write_object(&self, write: &ObjectWrite) -> Result<ObjectWriteOutcome> {
-        let mut outcomes = self.write_objects(std::slice::from_ref(write))?;
-        outcomes
-            .pop()
-            .ok_or_else(|| corrupt("object write outcome"))
-    }
-
-    fn write_objects(&self, writes: &[ObjectWrite]) -> Result<Vec<ObjectWriteOutcome>> {
-        let prepared = validate_object_writes(writes, &self.config().limits)?;
-        let locale = &self.config().default_locale;
-        self.write(|tx| objects::write_objects(tx, &prepared, locale))
-    }
-
-    fn delete_object(&self, delete: &ObjectDelete) -> Result<SaveOutcome> {
-        let (class, touch) = validate_object_delete(delete, &self.config().limits)?;
-        let locale = &self.config().default_locale;
-        self.write(|tx| objects::delete_object(tx, delete, &class, &touch, locale))
-    }
-
-    fn query_objects(
-        &self,
-        wiki: &WikiId,
-        query: &ObjectQuery,
-        offset: usize,
-        limit: usize,
-        authorize: &mut dyn FnMut(&DocumentReference) -> bool,
-    ) -> Result<ObjectPage> {
-        self.read(|mut conn| {
-            let (class, checked) = objects::checked_query(&mut conn, wiki, query)?;
-            // Denied candidates do not count towards the ceiling: the scan reads on until it
-            // has counted SCAN_CEILING authorized objects (or its examination budget ends).
-            let compiled = compile(wiki, &checked, MAX_EXAMINED + 1);
-            let mut statement = conn.prepare(&compiled.sql).db()?;
-            let mut rows = statement
-                .query(rusqlite::params_from_iter(compiled.params.iter()))
-                .db()?;
-            let mut hits = Vec::new();
-            let mut scan = AuthorizedScan::new(offset, limit, SCAN_CEILING);
-            while let Some(row) = rows.next().db()? {
-                let space = stored::space(&row.get::<_, String>(1).db()?)?;
-                let reference = stored::page(wiki, &space, row.get(2).db()?)?;
-                match scan.offer(|| authorize(&reference)) {
-                    Offered::Stop => break,
-                    Offered::Passed => continue,
-                    Offered::OnPage => {}
-                }
-                let id: i64 = row.get(0).db()?;
-                hits.push(ObjectHit {
-                    version: Version {
-                        major: row.get(3).db()?,
-                        minor: row.get(4).db()?,
-                    },
-                    object: ObjectRecord {
-                        class: class.name.clone(),
-                        number: object_number(row.get(5).db()?)?,
-                        values: read_values(conn, id, Some(&class))?,
-                    },
-                    reference,
-                });
-            }
-            Ok(objects::page(hits, &scan))
-        })
-    }
-}
 
 impl ObjectReads for &Connection {
     fn load_class(
@@ -138,10 +29,6 @@ impl ObjectReads for &Connection {
         class_document: &DocumentReference,
     ) -> Result<Option<ClassDefinition>> {
         load_class(self, class_document)
-    }
-
-    fn require_document(&mut self, reference: &DocumentReference) -> Result<i64> {
-        require_document(self, reference)
     }
 
     fn stored_objects(&mut self, document_id: i64) -> Result<Vec<StoredObject>> {
@@ -159,6 +46,65 @@ impl ObjectReads for &Connection {
                 Ok((class, object_number(number)?, stored_values(self, id)?))
             })
             .collect()
+    }
+
+    fn class_usage(&mut self, wiki: &WikiId) -> Result<Vec<ClassUsage>> {
+        self.prepare_cached(
+            "SELECT o.class, count(*) FROM objects o JOIN documents d ON d.id = o.document_id \
+             WHERE d.wiki = ?1 GROUP BY o.class ORDER BY o.class LIMIT ?2",
+        )
+        .db()?
+        .query_map(params![wiki.as_str(), to_i64(SCAN_CEILING)], |row| {
+            Ok(ClassUsage {
+                class: row.get(0)?,
+                objects: row.get::<_, i64>(1)?.unsigned_abs(),
+            })
+        })
+        .db()?
+        .collect::<rusqlite::Result<Vec<_>>>()
+        .db()
+    }
+
+    /// One statement stepped row by row (the examination budget bounds it), each paged
+    /// object's values read as it is paged.
+    fn object_hits(
+        &mut self,
+        wiki: &WikiId,
+        class: &ClassDefinition,
+        checked: &CheckedQuery,
+        scan: &mut AuthorizedScan,
+        authorize: &mut dyn FnMut(&DocumentReference) -> bool,
+    ) -> Result<Vec<ObjectHit>> {
+        let conn: &Connection = self;
+        let compiled = compile(wiki, checked, MAX_EXAMINED + 1);
+        let mut statement = conn.prepare(&compiled.sql).db()?;
+        let mut rows = statement
+            .query(rusqlite::params_from_iter(compiled.params.iter()))
+            .db()?;
+        let mut hits = Vec::new();
+        while let Some(row) = rows.next().db()? {
+            let space = stored::space(&row.get::<_, String>(1).db()?)?;
+            let reference = stored::page(wiki, &space, row.get(2).db()?)?;
+            match scan.offer(|| authorize(&reference)) {
+                Offered::Stop => break,
+                Offered::Passed => continue,
+                Offered::OnPage => {}
+            }
+            let id: i64 = row.get(0).db()?;
+            hits.push(ObjectHit {
+                version: Version {
+                    major: row.get(3).db()?,
+                    minor: row.get(4).db()?,
+                },
+                object: ObjectRecord {
+                    class: class.name.clone(),
+                    number: object_number(row.get(5).db()?)?,
+                    values: read_values(conn, id, Some(class))?,
+                },
+                reference,
+            });
+        }
+        Ok(hits)
     }
 }
 
@@ -273,7 +219,7 @@ pub(crate) fn load_class(
     conn: &Connection,
     class_document: &DocumentReference,
 ) -> Result<Option<ClassDefinition>> {
-    let Some(document_id) = default_row_id(conn, class_document)? else {
+    let Some(document_id) = { conn }.default_row_id(class_document)? else {
         return Ok(None);
     };
     let fields = conn

@@ -1,87 +1,61 @@
-//! The SQLite implementation of [`crate::RightsStore`].
+//! The statements behind [`crate::RightsStore`].
 
-use rusqlite::params;
+use rusqlite::{Connection, params};
 
 use crate::Result;
-use crate::api::RightsStore;
-use crate::flow::rights::{self, RightsRows};
+use crate::flow::documents::DocumentReads;
+use crate::flow::rights::{RightsReads, RightsRows};
 use crate::model::rights::{Right, RightRule, RightScope, Subject};
 use crate::model::wiki::WikiId;
-use crate::rights::{GroupMembership, RightsSnapshot};
-use crate::sqlite::SqliteStore;
+use crate::rights::GroupMembership;
 use crate::sqlite::convert::DbResultExt;
-use crate::sqlite::documents::wiki_exists;
 use crate::sqlite::write::WriteTx;
 use crate::stored::{StoredRule, scope_columns, subject_of, subject_parts};
 
 const RULE_COLUMNS: &str = "wiki, space, page, subject_kind, subject, right_name, effect";
 
-impl RightsStore for SqliteStore {
-    fn set_right(&self, rule: &RightRule) -> Result<()> {
-        self.write(|tx| rights::set(tx, rule))
+impl RightsReads for &Connection {
+    fn wiki_rules(&mut self, wiki: &WikiId) -> Result<Vec<RightRule>> {
+        let sql = format!("SELECT {RULE_COLUMNS} FROM rights WHERE wiki = ?1");
+        self.prepare_cached(&sql)
+            .db()?
+            .query_map([wiki.as_str()], raw_rule)
+            .db()?
+            .map(|raw| raw.db().and_then(StoredRule::decode))
+            .collect()
     }
 
-    fn remove_right(&self, scope: &RightScope, subject: &Subject, right: Right) -> Result<()> {
-        self.write(|tx| rights::remove(tx, scope, subject, right))
+    fn all_rules(&mut self) -> Result<Vec<RightRule>> {
+        let sql = format!("SELECT {RULE_COLUMNS} FROM rights");
+        self.prepare_cached(&sql)
+            .db()?
+            .query_map([], raw_rule)
+            .db()?
+            .map(|raw| raw.db().and_then(StoredRule::decode))
+            .collect()
     }
 
-    fn list_rights(&self, wiki: &WikiId) -> Result<Vec<RightRule>> {
-        self.read(|conn| {
-            let sql = format!(
-                "SELECT {RULE_COLUMNS} FROM rights WHERE wiki = ?1 \
-                 ORDER BY space, page, subject_kind, subject, right_name"
-            );
-            let mut rules = conn
-                .prepare_cached(&sql)
-                .db()?
-                .query_map([wiki.as_str()], raw_rule)
-                .db()?
-                .map(|raw| raw.db().and_then(StoredRule::decode))
-                .collect::<Result<Vec<_>>>()?;
-            rules.sort();
-            Ok(rules)
-        })
-    }
-
-    fn rights_snapshot(&self) -> Result<RightsSnapshot> {
-        self.read(|conn| {
-            let sql = format!("SELECT {RULE_COLUMNS} FROM rights");
-            let rules = conn
-                .prepare_cached(&sql)
-                .db()?
-                .query_map([], raw_rule)
-                .db()?
-                .map(|raw| raw.db().and_then(StoredRule::decode))
-                .collect::<Result<Vec<_>>>()?;
-            let memberships = conn
-                .prepare_cached("SELECT group_name, member_kind, member FROM group_members")
-                .db()?
-                .query_map([], |row| {
-                    let kind: String = row.get(1)?;
-                    Ok(GroupMembership {
-                        group: row.get(0)?,
-                        member: subject_of(&kind, row.get(2)?),
-                    })
+    fn memberships(&mut self) -> Result<Vec<GroupMembership>> {
+        self.prepare_cached("SELECT group_name, member_kind, member FROM group_members")
+            .db()?
+            .query_map([], |row| {
+                let kind: String = row.get(1)?;
+                Ok(GroupMembership {
+                    group: row.get(0)?,
+                    member: subject_of(&kind, row.get(2)?),
                 })
-                .db()?
-                .collect::<rusqlite::Result<Vec<_>>>()
-                .db()?;
-            let registered = conn
-                .prepare_cached("SELECT name FROM users")
-                .db()?
-                .query_map([], |row| row.get::<_, String>(0))
-                .db()?
-                .collect::<rusqlite::Result<Vec<_>>>()
-                .db()?;
-            Ok(RightsSnapshot::new(rules, memberships, registered))
-        })
+            })
+            .db()?
+            .collect::<rusqlite::Result<Vec<_>>>()
+            .db()
     }
 }
 
 impl RightsRows for WriteTx<'_> {
     fn hold_wiki(&mut self, wiki: &WikiId) -> Result<bool> {
         // The IMMEDIATE transaction already holds the wiki still.
-        wiki_exists(self, wiki)
+        let mut conn: &Connection = self;
+        conn.wiki_exists(wiki)
     }
 
     fn upsert_rule(&mut self, rule: &RightRule) -> Result<bool> {

@@ -11,17 +11,14 @@ use std::collections::HashMap;
 use rusqlite::types::Value;
 use rusqlite::{Connection, OptionalExtension, params_from_iter};
 
-use crate::any_words::words_for;
-use crate::api::SearchStore;
+use crate::flow::search::SearchReads;
 use crate::fulltext::{
-    BROWSE_SNIPPET_CHARS, SHOWN_TITLE, Scanned, SearchText, batch_size, foreseen_page, no_results,
-    parse_highlights, results, search_text,
+    BROWSE_SNIPPET_CHARS, SHOWN_TITLE, Scanned, batch_size, parse_highlights, parsed,
 };
 use crate::model::search::{
-    SearchCandidate, SearchQuery, SearchResults, SearchSort, Snippet, WikiScope, WordMatch,
+    SearchCandidate, SearchQuery, SearchSort, Snippet, WikiScope, WordMatch,
 };
 use crate::reference::DocumentReference;
-use crate::sqlite::SqliteStore;
 use crate::sqlite::convert::DbResultExt;
 use crate::stored::{self, DEFAULT_ROW, corrupt, from_ms, to_i64, to_ms};
 use crate::{Result, StoreError};
@@ -113,63 +110,12 @@ pub(crate) fn candidate_query(query: &SearchQuery, expression: Option<&str>) -> 
     CandidateQuery { sql, values }
 }
 
-fn candidates(conn: &Connection, query: &CandidateQuery, offset: usize) -> Result<Vec<Scanned>> {
-    let offset = Value::Integer(to_i64(offset));
-    let mut stmt = conn.prepare_cached(&query.sql).db()?;
-    let values = query.values.iter().chain(std::iter::once(&offset));
-    let mut rows = stmt.query(params_from_iter(values)).db()?;
-    // Wikis, spaces and languages repeat across candidates: parse each distinct value once.
-    let mut wikis = HashMap::new();
-    let mut spaces = HashMap::new();
-    let mut locales = HashMap::new();
-    let mut out = Vec::new();
-    while let Some(row) = rows.next().db()? {
-        let wiki = parsed(&mut wikis, text(row, 1)?, stored::wiki)?;
-        let space = parsed(&mut spaces, text(row, 2)?, stored::space)?;
-        let reference = DocumentReference::new(wiki, space, text(row, 3)?)
-            .map_err(|_| corrupt("stored page name does not parse"))?;
-        let locale = match text(row, 4)? {
-            DEFAULT_ROW => None,
-            locale => Some(parsed(&mut locales, locale, stored::locale)?),
-        };
-        let rank: Option<f64> = row.get(10).db()?;
-        out.push(Scanned {
-            id: row.get(0).db()?,
-            candidate: SearchCandidate {
-                reference,
-                locale,
-                language: parsed(&mut locales, text(row, 5)?, stored::locale)?,
-                title: row.get(6).db()?,
-                author: row.get(7).db()?,
-                updated: from_ms(row.get(8).db()?),
-                hidden: row.get(9).db()?,
-                score: rank.map(|rank| -rank),
-            },
-        });
-    }
-    Ok(out)
-}
-
 /// A text column, borrowed from the row.
 fn text<'r>(row: &'r rusqlite::Row<'_>, index: usize) -> Result<&'r str> {
     row.get_ref(index)
         .db()?
         .as_str()
         .map_err(StoreError::backend)
-}
-
-/// The parsed form of `key`, parsing it only the first time it is seen.
-fn parsed<T: Clone>(
-    cache: &mut HashMap<String, T>,
-    key: &str,
-    parse: impl FnOnce(&str) -> Result<T>,
-) -> Result<T> {
-    if let Some(value) = cache.get(key) {
-        return Ok(value.clone());
-    }
-    let value = parse(key)?;
-    cache.insert(key.to_owned(), value.clone());
-    Ok(value)
 }
 
 fn snippet(conn: &Connection, id: i64, expression: Option<&str>) -> Result<Snippet> {
@@ -197,53 +143,62 @@ fn snippet(conn: &Connection, id: i64, expression: Option<&str>) -> Result<Snipp
     Ok(parse_highlights(&text.unwrap_or_default()))
 }
 
-impl SearchStore for SqliteStore {
-    fn search(
-        &self,
+impl SearchReads for &Connection {
+    fn candidates(
+        &mut self,
         query: &SearchQuery,
-        authorize: &mut dyn FnMut(&SearchCandidate) -> bool,
-    ) -> Result<SearchResults> {
-        let (expression, terms) = match search_text(query.text.as_deref()) {
-            SearchText::Browse => (None, Vec::new()),
-            SearchText::Nothing => return Ok(no_results(Vec::new())),
-            SearchText::Words(words) => {
-                let words = words_for(query.words, words);
-                (Some(match_expression(&words, query.words)), words)
-            }
-        };
-        if matches!(&query.wikis, WikiScope::Only(wikis) if wikis.is_empty()) {
-            return Ok(no_results(terms));
+        words: Option<&[String]>,
+        offset: usize,
+    ) -> Result<Vec<Scanned>> {
+        let offset = Value::Integer(to_i64(offset));
+        let expression = words.map(|words| match_expression(words, query.words));
+        let compiled = candidate_query(query, expression.as_deref());
+        let mut stmt = self.prepare_cached(&compiled.sql).db()?;
+        let values = compiled.values.iter().chain(std::iter::once(&offset));
+        let mut rows = stmt.query(params_from_iter(values)).db()?;
+        // Wikis, spaces and languages repeat across candidates: parse each distinct value once.
+        let mut wikis = HashMap::new();
+        let mut spaces = HashMap::new();
+        let mut locales = HashMap::new();
+        let mut out = Vec::new();
+        while let Some(row) = rows.next().db()? {
+            let wiki = parsed(&mut wikis, text(row, 1)?, stored::wiki)?;
+            let space = parsed(&mut spaces, text(row, 2)?, stored::space)?;
+            let reference = DocumentReference::new(wiki, space, text(row, 3)?)
+                .map_err(|_| corrupt("stored page name does not parse"))?;
+            let locale = match text(row, 4)? {
+                DEFAULT_ROW => None,
+                locale => Some(parsed(&mut locales, locale, stored::locale)?),
+            };
+            let rank: Option<f64> = row.get(10).db()?;
+            out.push(Scanned {
+                id: row.get(0).db()?,
+                candidate: SearchCandidate {
+                    reference,
+                    locale,
+                    language: parsed(&mut locales, text(row, 5)?, stored::locale)?,
+                    title: row.get(6).db()?,
+                    author: row.get(7).db()?,
+                    updated: from_ms(row.get(8).db()?),
+                    hidden: row.get(9).db()?,
+                    score: rank.map(|rank| -rank),
+                },
+            });
         }
-        let expression = expression.as_deref();
-        let sql = candidate_query(query, expression);
-        // Candidates are read first and authorized after the connection is released, so an
-        // authorization callback may itself use the store. Snippets for the page that results
-        // if every candidate is authorized (the common case) are taken in the same read; only
-        // rows that page did not foresee need a second read.
-        let (rows, snippets) = self.read(|conn| {
-            let rows = candidates(conn, &sql, 0)?;
-            let mut snippets = HashMap::new();
-            for id in foreseen_page(query, &rows) {
-                snippets.insert(id, snippet(conn, id, expression)?);
-            }
-            Ok((rows, snippets))
-        })?;
-        results(
-            query,
-            rows,
-            snippets,
-            terms,
-            authorize,
-            |offset| self.read(|conn| candidates(conn, &sql, offset)),
-            |unforeseen| {
-                self.read(|conn| {
-                    unforeseen
-                        .iter()
-                        .map(|&id| Ok((id, snippet(conn, id, expression)?)))
-                        .collect()
-                })
-            },
-        )
+        Ok(out)
+    }
+
+    /// One statement per row: FTS5's `snippet()` needs the row's match.
+    fn snippets(
+        &mut self,
+        query: &SearchQuery,
+        words: Option<&[String]>,
+        ids: &[i64],
+    ) -> Result<HashMap<i64, Snippet>> {
+        let expression = words.map(|words| match_expression(words, query.words));
+        ids.iter()
+            .map(|&id| Ok((id, snippet(self, id, expression.as_deref())?)))
+            .collect()
     }
 }
 

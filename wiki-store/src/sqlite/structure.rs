@@ -6,10 +6,8 @@ use rusqlite::{Connection, params};
 
 use crate::Result;
 use crate::flow::structure::{self as recorded, StructureRows};
-use crate::model::attachment::AttachmentInfo;
 use crate::model::version::Version;
 use crate::model::wiki::WikiId;
-use crate::sqlite::attachments::current_attachments;
 use crate::sqlite::convert::DbResultExt;
 use crate::sqlite::objects::from_sql_value;
 use crate::stored::object_number;
@@ -68,9 +66,5 @@ impl StructureRows for &Connection {
             push_row(&mut objects, class, object_number(number)?, value);
         }
         Ok(objects)
-    }
-
-    fn current_attachments(&mut self, document_id: i64) -> Result<Vec<AttachmentInfo>> {
-        current_attachments(self, document_id)
     }
 }

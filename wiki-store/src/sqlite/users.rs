@@ -1,83 +1,15 @@
-//! The SQLite implementation of [`crate::UserStore`].
+//! The statements behind [`crate::UserStore`].
 
 use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::Result;
-use crate::api::UserStore;
-use crate::flow::users::{self, Account, AccountReads, AccountRows, Member, StoredGroup};
+use crate::flow::users::{Account, AccountReads, AccountRows, Member, StoredGroup};
 use crate::model::rights::Subject;
-use crate::model::user::{Group, User};
-use crate::plan::account::{
-    self, built_in_user, refuse_all_users, refuse_guest, unknown_user, validate_new_group,
-    validate_new_user,
-};
-use crate::sqlite::SqliteStore;
+use crate::model::user::User;
+use crate::plan::account;
 use crate::sqlite::convert::DbResultExt;
 use crate::sqlite::write::WriteTx;
 use crate::stored::from_ms;
-
-impl UserStore for SqliteStore {
-    fn create_user(&self, name: &str, display_name: Option<&str>) -> Result<User> {
-        let display_name = validate_new_user(name, display_name)?;
-        self.write(|tx| users::create_user(tx, name, display_name))
-    }
-
-    fn user(&self, name: &str) -> Result<User> {
-        if let Some(user) = built_in_user(name) {
-            return Ok(user);
-        }
-        self.read(|conn| {
-            conn.prepare_cached("SELECT name, display_name, created_ms FROM users WHERE name = ?1")
-                .db()?
-                .query_row([name], user_row)
-                .optional()
-                .db()?
-                .ok_or_else(|| unknown_user(name))
-        })
-    }
-
-    fn list_users(&self) -> Result<Vec<User>> {
-        self.read(|conn| {
-            conn.prepare_cached("SELECT name, display_name, created_ms FROM users ORDER BY name")
-                .db()?
-                .query_map([], user_row)
-                .db()?
-                .collect::<rusqlite::Result<Vec<_>>>()
-                .db()
-        })
-    }
-
-    fn delete_user(&self, name: &str) -> Result<()> {
-        refuse_guest(name)?;
-        self.write(|tx| users::delete(tx, Account::User, name))
-    }
-
-    fn create_group(&self, name: &str) -> Result<Group> {
-        validate_new_group(name)?;
-        self.write(|tx| users::create_group(tx, name))
-    }
-
-    fn group(&self, name: &str) -> Result<Group> {
-        self.read(|mut conn| users::group(&mut conn, name))
-    }
-
-    fn list_groups(&self) -> Result<Vec<Group>> {
-        self.read(|mut conn| users::list_groups(&mut conn))
-    }
-
-    fn delete_group(&self, name: &str) -> Result<()> {
-        self.write(|tx| users::delete(tx, Account::Group, name))
-    }
-
-    fn add_member(&self, group: &str, member: &Subject) -> Result<()> {
-        refuse_all_users(group)?;
-        self.write(|tx| users::add_member(tx, group, member))
-    }
-
-    fn remove_member(&self, group: &str, member: &Subject) -> Result<()> {
-        self.write(|tx| users::remove_member(tx, group, member))
-    }
-}
 
 impl AccountRows for WriteTx<'_> {
     fn account_exists(&mut self, account: Account, name: &str, _share: bool) -> Result<bool> {
@@ -196,6 +128,23 @@ impl AccountReads for &Connection {
                 Ok((name, members))
             })
             .collect()
+    }
+
+    fn user(&mut self, name: &str) -> Result<Option<User>> {
+        self.prepare_cached("SELECT name, display_name, created_ms FROM users WHERE name = ?1")
+            .db()?
+            .query_row([name], user_row)
+            .optional()
+            .db()
+    }
+
+    fn users(&mut self) -> Result<Vec<User>> {
+        self.prepare_cached("SELECT name, display_name, created_ms FROM users ORDER BY name")
+            .db()?
+            .query_map([], user_row)
+            .db()?
+            .collect::<rusqlite::Result<Vec<_>>>()
+            .db()
     }
 }
 

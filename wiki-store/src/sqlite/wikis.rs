@@ -1,95 +1,67 @@
-//! The farm of wikis.
+//! The statements behind [`crate::WikiStore`].
 
-use rusqlite::{OptionalExtension, Row, params};
+use rusqlite::{Connection, OptionalExtension, Row, params};
 
-use crate::api::WikiStore;
+use crate::Result;
+use crate::flow::wikis::{WikiReads, WikiRows};
 use crate::model::wiki::{Wiki, WikiId};
-use crate::plan::wiki::{
-    created_event, deleted_event, unknown_wiki, validate_delete, validate_new_wiki, wiki_exists,
-};
-use crate::sqlite::SqliteStore;
 use crate::sqlite::convert::DbResultExt;
-use crate::stored::{from_ms, now_ms};
-use crate::{Result, StoreError};
+use crate::sqlite::write::WriteTx;
+use crate::stored::{self, from_ms};
 
-impl WikiStore for SqliteStore {
-    fn create_wiki(&self, id: &WikiId, pretty_name: &str) -> Result<Wiki> {
-        validate_new_wiki(pretty_name)?;
-        self.write(|tx| {
-            let created_ms = now_ms();
-            let inserted = tx
-                .prepare_cached(
-                    "INSERT OR IGNORE INTO wikis (id, pretty_name, created_ms) VALUES (?1, ?2, ?3)",
-                )
-                .db()?
-                .execute(params![id.as_str(), pretty_name, created_ms])
-                .db()?;
-            if inserted == 0 {
-                return Err(wiki_exists(id));
-            }
-            let (wiki, event) = created_event(id);
-            tx.emit(wiki, event);
-            Ok(Wiki {
-                id: id.clone(),
-                pretty_name: pretty_name.to_owned(),
-                created: from_ms(created_ms),
-            })
-        })
+impl WikiRows for WriteTx<'_> {
+    fn insert_wiki(&mut self, id: &WikiId, pretty_name: &str, created_ms: i64) -> Result<bool> {
+        let inserted = self
+            .prepare_cached(
+                "INSERT OR IGNORE INTO wikis (id, pretty_name, created_ms) VALUES (?1, ?2, ?3)",
+            )
+            .db()?
+            .execute(params![id.as_str(), pretty_name, created_ms])
+            .db()?;
+        Ok(inserted > 0)
     }
 
-    fn list_wikis(&self) -> Result<Vec<Wiki>> {
-        self.read(|conn| {
-            let mut stmt = conn
-                .prepare_cached("SELECT id, pretty_name, created_ms FROM wikis ORDER BY id")
-                .db()?;
-            let rows = stmt.query_map([], wiki_row).db()?;
-            let mut wikis = Vec::new();
-            for row in rows {
-                wikis.push(row.db()??);
-            }
-            Ok(wikis)
-        })
-    }
-
-    fn wiki(&self, id: &WikiId) -> Result<Option<Wiki>> {
-        self.read(|conn| {
-            conn.prepare_cached("SELECT id, pretty_name, created_ms FROM wikis WHERE id = ?1")
-                .db()?
-                .query_row([id.as_str()], wiki_row)
-                .optional()
-                .db()?
-                .transpose()
-        })
-    }
-
-    fn delete_wiki(&self, id: &WikiId) -> Result<()> {
-        validate_delete(id)?;
-        self.write(|tx| {
-            let deleted = tx
-                .prepare_cached("DELETE FROM wikis WHERE id = ?1")
-                .db()?
-                .execute([id.as_str()])
-                .db()?;
-            if deleted == 0 {
-                return Err(unknown_wiki(id));
-            }
-            let (wiki, event) = deleted_event(id);
-            tx.emit(wiki, event);
-            Ok(())
-        })
+    fn delete_wiki(&mut self, id: &WikiId) -> Result<bool> {
+        let deleted = self
+            .prepare_cached("DELETE FROM wikis WHERE id = ?1")
+            .db()?
+            .execute([id.as_str()])
+            .db()?;
+        Ok(deleted > 0)
     }
 }
 
-/// Reads a wiki row; an id that no longer validates is reported, not trusted.
-fn wiki_row(row: &Row<'_>) -> rusqlite::Result<Result<Wiki>> {
-    let id: String = row.get(0)?;
-    let pretty_name: String = row.get(1)?;
-    let created_ms: i64 = row.get(2)?;
-    Ok(WikiId::new(&id)
-        .map(|id| Wiki {
-            id,
-            pretty_name,
-            created: from_ms(created_ms),
-        })
-        .map_err(StoreError::from))
+impl WikiReads for &Connection {
+    fn wikis(&mut self) -> Result<Vec<Wiki>> {
+        self.prepare_cached("SELECT id, pretty_name, created_ms FROM wikis ORDER BY id")
+            .db()?
+            .query_map([], wiki_row)
+            .db()?
+            .map(|row| wiki(row.db()?))
+            .collect()
+    }
+
+    fn wiki(&mut self, id: &WikiId) -> Result<Option<Wiki>> {
+        self.prepare_cached("SELECT id, pretty_name, created_ms FROM wikis WHERE id = ?1")
+            .db()?
+            .query_row([id.as_str()], wiki_row)
+            .optional()
+            .db()?
+            .map(wiki)
+            .transpose()
+    }
+}
+
+/// A wiki row's columns.
+fn wiki_row(row: &Row<'_>) -> rusqlite::Result<(String, String, i64)> {
+    Ok((row.get(0)?, row.get(1)?, row.get(2)?))
+}
+
+/// A wiki from its columns; an id that no longer validates is reported, not trusted.
+fn wiki((id, pretty_name, created_ms): (String, String, i64)) -> Result<Wiki> {
+    Ok(Wiki {
+        id: stored::wiki(&id)?,
+        pretty_name,
+        created: from_ms(created_ms),
+    })
 }

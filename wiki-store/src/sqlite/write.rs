@@ -11,7 +11,6 @@ use crate::flow::structure::{Revised, Unrecorded};
 use crate::model::change::ChangeKind;
 use crate::model::version::Version;
 use crate::model::wiki::WikiId;
-use crate::sqlite::SqliteStore;
 use crate::sqlite::changes::bump_change_seq;
 use crate::sqlite::convert::DbResultExt;
 use crate::sqlite::structure;
@@ -82,39 +81,34 @@ impl Deref for WriteTx<'_> {
     }
 }
 
-impl SqliteStore {
-    /// Runs `f` in one `IMMEDIATE` write transaction. An `Err` from `f` rolls everything back,
-    /// and so does an interrupt ([`crate::interrupt`]) that comes before the commit.
-    pub(crate) fn write<T>(&self, f: impl FnOnce(&mut WriteTx<'_>) -> Result<T>) -> Result<T> {
-        let (value, seq, events) = {
-            let mut conn = self.pool().writer();
-            // Declared after the guard, so it is withdrawn before the writer is released.
-            let handle = conn.get_interrupt_handle();
-            let _interrupt = crate::interrupt::register(move || move || handle.interrupt())?;
-            let tx = conn
+impl<'c> WriteTx<'c> {
+    /// Opens an `IMMEDIATE` transaction on the writer connection.
+    pub(super) fn begin(conn: &'c mut Connection) -> Result<Self> {
+        Ok(WriteTx {
+            tx: conn
                 .transaction_with_behavior(TransactionBehavior::Immediate)
-                .db()?;
-            let mut write = WriteTx {
-                tx,
-                events: Vec::new(),
-                changed: true,
-                unrecorded: Unrecorded::default(),
-            };
-            let value = f(&mut write)?;
-            let WriteTx {
-                tx,
-                events,
-                changed,
-                mut unrecorded,
-            } = write;
-            record(&tx, unrecorded.take())?;
-            let seq = if changed { bump_change_seq(&tx)? } else { 0 };
-            // Interrupted between statements: dropping `tx` rolls everything back.
-            crate::interrupt::check()?;
-            tx.commit().db()?;
-            (value, seq, events)
-        };
-        self.listeners().publish_committed(seq, events);
-        Ok(value)
+                .db()?,
+            events: Vec::new(),
+            changed: true,
+            unrecorded: Unrecorded::default(),
+        })
+    }
+
+    /// Records what is still unrecorded, advances the change sequence unless nothing changed,
+    /// and commits, unless an interrupt ([`crate::interrupt`]) came first: dropping the
+    /// transaction rolls everything back. The sequence value (0 when nothing changed) and the
+    /// queued events, to publish.
+    pub(super) fn commit(self) -> Result<(u64, Vec<(WikiId, ChangeKind)>)> {
+        let WriteTx {
+            tx,
+            events,
+            changed,
+            mut unrecorded,
+        } = self;
+        record(&tx, unrecorded.take())?;
+        let seq = if changed { bump_change_seq(&tx)? } else { 0 };
+        crate::interrupt::check()?;
+        tx.commit().db()?;
+        Ok((seq, events))
     }
 }
