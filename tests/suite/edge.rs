@@ -228,13 +228,18 @@ async fn repeated_identity_headers_and_userinfo_are_400() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn healthz_is_alive_and_the_root_page_names_the_endpoints_but_no_wiki() {
+async fn healthz_and_readyz_answer_and_the_root_page_names_the_endpoints_but_no_wiki() {
     let server = TestServer::start().await;
     let health = reqwest::get(format!("{}/healthz", server.base))
         .await
         .expect("an answer");
     assert_eq!(health.status(), 200);
     assert_eq!(health.text().await.expect("a body"), "ok\n");
+    let ready = reqwest::get(format!("{}/readyz", server.base))
+        .await
+        .expect("an answer");
+    assert_eq!(Answer::of(&ready), Answer::ok());
+    assert_eq!(ready.text().await.expect("a body"), "ready\n");
     let root = reqwest::get(format!("{}/", server.base))
         .await
         .expect("an answer");

@@ -1,9 +1,12 @@
-//! The two routes that are not MCP: `GET /healthz` for process supervisors and load balancers,
-//! and `GET /`, which tells a person who opens the server's address in a browser what it is.
+//! The routes that are not MCP: `GET /healthz` for process supervisors, `GET /readyz` for load
+//! balancers, and `GET /`, which tells a person who opens the server's address in a browser
+//! what it is.
 //!
-//! Neither says anything a caller could not already know: no wiki names (an anonymous caller may
+//! None says anything a caller could not already know: no wiki names (an anonymous caller may
 //! not be allowed to learn them), no version, no store details. `/healthz` is liveness: the
-//! process accepts and answers requests.
+//! process accepts and answers requests, whatever its database does (restarting a replica does
+//! not bring its database back). `/readyz` is readiness: 503 while the store cannot be reached,
+//! 200 again by itself once it can ([`super::readiness`]).
 
 use std::sync::Arc;
 
@@ -21,15 +24,30 @@ use super::router::Shared;
 /// The liveness path.
 pub(crate) const HEALTH_PATH: &str = "/healthz";
 
-/// `/` and `/healthz`.
+/// The readiness path.
+pub(crate) const READY_PATH: &str = "/readyz";
+
+/// `/`, `/healthz` and `/readyz`.
 pub(crate) fn routes() -> Router<Arc<Shared>> {
     Router::new()
         .route("/", get(index))
         .route(HEALTH_PATH, get(health))
+        .route(READY_PATH, get(ready))
 }
 
 async fn health() -> Response {
-    let mut response = (StatusCode::OK, "ok\n").into_response();
+    not_cached((StatusCode::OK, "ok\n").into_response())
+}
+
+async fn ready(State(shared): State<Arc<Shared>>) -> Response {
+    not_cached(match shared.readiness.refusal(shared.manager()).await {
+        None => (StatusCode::OK, "ready\n").into_response(),
+        Some(refusal) => refusal.into_response(),
+    })
+}
+
+/// A probe's answer is about now: no cache may keep it.
+fn not_cached(mut response: Response) -> Response {
     response
         .headers_mut()
         .insert(CACHE_CONTROL, HeaderValue::from_static("no-store"));
@@ -55,6 +73,8 @@ async fn index(State(shared): State<Arc<Shared>>) -> Response {
          <li><code>{base}/wikis/…</code>: pages opened by the signed links that tools print.</li>\
          <li><code>{base}/admin</code>: the administration page (sign-in required).</li>\
          <li><code>{base}{HEALTH_PATH}</code>: liveness, for process supervisors.</li>\
+         <li><code>{base}{READY_PATH}</code>: readiness (503 while the database cannot be \
+         reached), for load balancers.</li>\
          </ul></body></html>\n",
         endpoint = escape_text(&endpoint),
         main = escape_text(&main),

@@ -43,6 +43,7 @@ mod malformed;
 mod oauth;
 mod origin;
 mod pages;
+mod readiness;
 mod refusal;
 mod rmcp_endpoint;
 mod router;

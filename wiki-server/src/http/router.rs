@@ -24,6 +24,7 @@ use super::in_flight::InFlight;
 use super::limits::{RateKey, RateLimit, RateLimiter};
 use super::oauth::{METADATA_SUFFIX, metadata};
 use super::pages;
+use super::readiness::Readiness;
 use super::refusal::Refusal;
 use super::rmcp_endpoint::RmcpEndpoint;
 use super::url::BaseUrl;
@@ -76,6 +77,8 @@ pub(crate) struct Shared {
     limiter: Option<RateLimiter>,
     /// This replica's calls by credential and request id, for `notifications/cancelled`.
     pub(crate) in_flight: Arc<InFlight>,
+    /// The latest readiness probe (`/readyz`).
+    pub(crate) readiness: Readiness,
 }
 
 impl Shared {
@@ -192,6 +195,7 @@ impl HttpServer {
                 directory: Arc::clone(&directory),
                 limiter: self.options.rate_limit.map(RateLimiter::new),
                 in_flight: Arc::default(),
+                readiness: Readiness::default(),
             },
             handler,
             &shutdown,
