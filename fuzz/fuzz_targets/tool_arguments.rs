@@ -41,7 +41,7 @@ fn tool(id: &'static str, parse: fn(&JsonObject) -> Result<(), ParamError>) -> T
     let definition = registry
         .get(id)
         .expect("a contract tool")
-        .definition(true)
+        .definition(mcp_runtime::SchemaVariant::Extended)
         .expect("its definition");
     let schema = Value::Object((*definition.input_schema).clone());
     let schema = jsonschema::validator_for(&schema).expect("the advertised schema compiles");

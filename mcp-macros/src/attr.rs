@@ -26,15 +26,9 @@ pub(crate) const TOOL_KEYS: &[&str] = &[
     "confirm",
 ];
 
-/// The keys `#[param(...)]` accepts on a tool's field.
+/// The keys `#[param(...)]` accepts on a field of a tool or of a `ParamObject`.
 pub(crate) const FIELD_KEYS: &[&str] = &[
-    "rename",
-    "default",
-    "range",
-    "clamp",
-    "required",
-    "raw",
-    "cross_wiki",
+    "rename", "default", "range", "clamp", "required", "raw", "extended", "flatten",
 ];
 
 /// A parsed value and the tokens it came from (`key = value`), for errors spanning both.
@@ -72,16 +66,75 @@ pub(crate) struct ToolAttrs {
     pub(crate) confirm: Option<Spanned<()>>,
 }
 
-/// `#[param(...)]` on a tool's field.
+/// A number literal of `default` or `range`, as written (whether it fits the field's type is
+/// checked by the compiler, through the runtime's key traits).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum NumberLit {
+    Int(i128),
+    Float(f64),
+}
+
+impl NumberLit {
+    /// For comparisons between literals (`range` order, `default` within `range`).
+    #[allow(clippy::cast_precision_loss)]
+    pub(crate) fn as_f64(self) -> f64 {
+        match self {
+            Self::Int(value) => value as f64,
+            Self::Float(value) => value,
+        }
+    }
+
+    /// `a <= b`, exactly for two integers.
+    pub(crate) fn at_most(self, other: Self) -> bool {
+        match (self, other) {
+            (Self::Int(a), Self::Int(b)) => a <= b,
+            (a, b) => a.as_f64() <= b.as_f64(),
+        }
+    }
+}
+
+impl std::fmt::Display for NumberLit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Int(value) => value.fmt(f),
+            Self::Float(value) => write!(f, "{value:?}"),
+        }
+    }
+}
+
+/// `#[param(...)]` on a field.
 #[derive(Default)]
 pub(crate) struct FieldAttrs {
     pub(crate) rename: Option<Spanned<String>>,
-    pub(crate) default: Option<Spanned<i64>>,
-    pub(crate) range: Option<Spanned<(i64, i64)>>,
+    pub(crate) default: Option<Spanned<NumberLit>>,
+    pub(crate) range: Option<Spanned<(NumberLit, NumberLit)>>,
     pub(crate) clamp: Option<Spanned<()>>,
     pub(crate) required: Option<Spanned<()>>,
     pub(crate) raw: Option<Spanned<()>>,
-    pub(crate) cross_wiki: Option<Spanned<()>>,
+    pub(crate) extended: Option<Spanned<()>>,
+    /// `flatten`: the field's `ParamObject` type's fields are top-level parameters.
+    pub(crate) flatten: Option<Spanned<()>>,
+}
+
+impl FieldAttrs {
+    /// Every key given, with its tokens, in declaration order of [`FIELD_KEYS`].
+    pub(crate) fn given(&self) -> Vec<(&'static str, &TokenStream)> {
+        let rename = self.rename.as_ref().map(|s| &s.tokens);
+        let default = self.default.as_ref().map(|s| &s.tokens);
+        let range = self.range.as_ref().map(|s| &s.tokens);
+        let flags = [
+            ("clamp", &self.clamp),
+            ("required", &self.required),
+            ("raw", &self.raw),
+            ("extended", &self.extended),
+            ("flatten", &self.flatten),
+        ];
+        [("rename", rename), ("default", default), ("range", range)]
+            .into_iter()
+            .chain(flags.map(|(key, flag)| (key, flag.as_ref().map(|s| &s.tokens))))
+            .filter_map(|(key, tokens)| tokens.map(|tokens| (key, tokens)))
+            .collect()
+    }
 }
 
 /// Parses `#[mcp_tool(...)]`'s arguments, recording every mistake in `cx`.
@@ -116,7 +169,7 @@ pub(crate) fn parse_tool_attrs(cx: &Ctxt, args: TokenStream) -> ToolAttrs {
     attrs
 }
 
-/// Parses every `#[param(...)]` on a tool's field.
+/// Parses every `#[param(...)]` on a field of a tool or of a `ParamObject`.
 pub(crate) fn parse_field_attrs(cx: &Ctxt, field: &syn::Field) -> FieldAttrs {
     let mut attrs = FieldAttrs::default();
     let mut seen = Vec::new();
@@ -132,12 +185,13 @@ pub(crate) fn parse_field_attrs(cx: &Ctxt, field: &syn::Field) -> FieldAttrs {
                         tokens: s.tokens,
                     });
                 }
-                "default" => attrs.default = integer_value(cx, &meta)?,
+                "default" => attrs.default = number_value(cx, &meta)?,
                 "range" => attrs.range = range_value(cx, &meta)?,
                 "clamp" => attrs.clamp = flag(cx, &meta, &key)?,
                 "required" => attrs.required = flag(cx, &meta, &key)?,
                 "raw" => attrs.raw = flag(cx, &meta, &key)?,
-                "cross_wiki" => attrs.cross_wiki = flag(cx, &meta, &key)?,
+                "extended" => attrs.extended = flag(cx, &meta, &key)?,
+                "flatten" => attrs.flatten = flag(cx, &meta, &key)?,
                 _ => not_parsed(cx, &meta, &key),
             }
             Ok(())
@@ -149,8 +203,8 @@ pub(crate) fn parse_field_attrs(cx: &Ctxt, field: &syn::Field) -> FieldAttrs {
     attrs
 }
 
-/// Parses `#[param(rename = "...")]`, the only key on enum variants and object fields; `what`
-/// names the place for the message ("a ParamEnum variant").
+/// Parses `#[param(rename = "...")]`, the only key on enum variants; `what` names the place for
+/// the message ("a ParamEnum variant").
 pub(crate) fn parse_rename_only(
     cx: &Ctxt,
     attrs: &[syn::Attribute],
@@ -425,15 +479,18 @@ fn rename_rule(cx: &Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<Option<Span
     }
 }
 
-/// `default = 20` (or a negative literal).
-fn integer_value(cx: &Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<Option<Spanned<i64>>> {
+/// `default = 20` (or a negative or float literal).
+fn number_value(cx: &Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<Option<Spanned<NumberLit>>> {
     let path = meta.path.clone();
     if !meta.input.peek(Token![=]) {
-        cx.error_spanned_by(&path, "`default` takes an integer: write `default = 20`");
+        cx.error_spanned_by(
+            &path,
+            "`default` takes a number: write `default = 20` (or `default = 0.5` on an `f64`)",
+        );
         return skip_value(meta).map(|()| None);
     }
     let expr: Expr = meta.value()?.parse()?;
-    match integer_literal(&expr, "default") {
+    match number_literal(&expr, "default") {
         Ok(value) => Ok(Some(Spanned {
             value,
             tokens: quote!(#path = #expr),
@@ -445,8 +502,11 @@ fn integer_value(cx: &Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<Option<Sp
     }
 }
 
-/// `range = 1..=100`: an inclusive range of integer literals.
-fn range_value(cx: &Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<Option<Spanned<(i64, i64)>>> {
+/// `range = 1..=100`: an inclusive range of number literals.
+fn range_value(
+    cx: &Ctxt,
+    meta: &ParseNestedMeta<'_>,
+) -> syn::Result<Option<Spanned<(NumberLit, NumberLit)>>> {
     let path = meta.path.clone();
     if !meta.input.peek(Token![=]) {
         cx.error_spanned_by(
@@ -473,15 +533,12 @@ fn range_value(cx: &Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<Option<Span
     let (Some(start), Some(end)) = (&range.start, &range.end) else {
         cx.error_spanned_by(
             &expr,
-            "`range` needs both bounds, e.g. `range = 1..=100` (use i64::MIN or i64::MAX \
-             literals for an open side)",
+            "`range` needs both bounds, e.g. `range = 1..=100` (write the type's own least or \
+             greatest value for an open side, e.g. `range = 1..=9223372036854775807`)",
         );
         return Ok(None);
     };
-    match (
-        integer_literal(start, "range"),
-        integer_literal(end, "range"),
-    ) {
+    match (number_literal(start, "range"), number_literal(end, "range")) {
         (Ok(min), Ok(max)) => Ok(Some(Spanned {
             value: (min, max),
             tokens: quote!(#path = #expr),
@@ -495,33 +552,47 @@ fn range_value(cx: &Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<Option<Span
     }
 }
 
-/// An integer literal, optionally negated, that fits an `i64`.
-fn integer_literal(expr: &Expr, key: &str) -> syn::Result<i64> {
+/// A number literal, optionally negated: an integer (any size a `u64` or `i64` can hold, checked
+/// against the field's type by the compiler) or a finite float.
+fn number_literal(expr: &Expr, key: &str) -> syn::Result<NumberLit> {
     let expected = || {
         syn::Error::new_spanned(
             expr,
-            format!("`{key}` takes integer literals such as `20` or `-1`"),
+            format!(
+                "`{key}` takes number literals such as `20`, `-1` or `0.5` (not a constant or \
+                 other expression)"
+            ),
         )
     };
+    let too_big =
+        || syn::Error::new_spanned(expr, "this number is too large for any parameter type");
     match expr {
         Expr::Lit(ExprLit {
             lit: Lit::Int(int), ..
-        }) => int.base10_parse::<i64>(),
+        }) => int
+            .base10_parse::<i128>()
+            .map(NumberLit::Int)
+            .map_err(|_| too_big()),
+        Expr::Lit(ExprLit {
+            lit: Lit::Float(float),
+            ..
+        }) => match float.base10_parse::<f64>() {
+            Ok(value) if value.is_finite() => Ok(NumberLit::Float(value)),
+            _ => Err(too_big()),
+        },
         Expr::Unary(ExprUnary {
             op: UnOp::Neg(_),
             expr: inner,
             ..
-        }) => match &**inner {
-            Expr::Lit(ExprLit {
-                lit: Lit::Int(int), ..
-            }) => {
-                let magnitude = int.base10_parse::<i128>()?;
-                i64::try_from(-magnitude)
-                    .map_err(|_| syn::Error::new_spanned(expr, "this integer does not fit an i64"))
-            }
+        }) => match number_literal(inner, key)? {
+            NumberLit::Int(value) => Ok(NumberLit::Int(-value)),
+            NumberLit::Float(value) => Ok(NumberLit::Float(-value)),
+        }
+        .and_then(|value| match &**inner {
+            Expr::Lit(_) => Ok(value),
             _ => Err(expected()),
-        },
-        Expr::Group(group) => integer_literal(&group.expr, key),
+        }),
+        Expr::Group(group) => number_literal(&group.expr, key),
         _ => Err(expected()),
     }
 }
@@ -539,22 +610,37 @@ fn not_parsed(cx: &Ctxt, meta: &ParseNestedMeta<'_>, key: &str) {
 mod tests {
     use super::*;
 
-    fn int(source: &str) -> syn::Result<i64> {
-        integer_literal(&syn::parse_str(source)?, "default")
+    fn number(source: &str) -> syn::Result<NumberLit> {
+        number_literal(&syn::parse_str(source)?, "default")
     }
 
     #[test]
-    fn integer_literals_accept_negatives_and_the_i64_extremes() {
-        assert_eq!(int("20").ok(), Some(20));
-        assert_eq!(int("-1").ok(), Some(-1));
-        assert_eq!(int("-9223372036854775808").ok(), Some(i64::MIN));
-        assert_eq!(int("9223372036854775807").ok(), Some(i64::MAX));
+    fn number_literals_accept_negatives_floats_and_the_64_bit_extremes() {
+        assert_eq!(number("20").ok(), Some(NumberLit::Int(20)));
+        assert_eq!(number("-1").ok(), Some(NumberLit::Int(-1)));
+        assert_eq!(
+            number("-9223372036854775808").ok(),
+            Some(NumberLit::Int(i64::MIN.into()))
+        );
+        assert_eq!(
+            number("18446744073709551615").ok(),
+            Some(NumberLit::Int(u64::MAX.into()))
+        );
+        assert_eq!(number("-0.5").ok(), Some(NumberLit::Float(-0.5)));
+        assert_eq!(number("1e3").ok(), Some(NumberLit::Float(1000.0)));
     }
 
     #[test]
-    fn non_integers_and_overflow_are_refused() {
-        for source in ["9223372036854775808", "\"20\"", "1.5", "LIMIT", "-x"] {
-            assert!(int(source).is_err(), "{source}");
+    fn non_numbers_and_overflow_are_refused() {
+        for source in [
+            "\"20\"",
+            "LIMIT",
+            "-x",
+            "--1",
+            "1e999",
+            "340282366920938463463374607431768211456",
+        ] {
+            assert!(number(source).is_err(), "{source}");
         }
     }
 

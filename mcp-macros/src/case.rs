@@ -41,15 +41,6 @@ impl RenameRule {
             .map(|(_, rule)| *rule)
     }
 
-    /// How serde spells this rule.
-    pub(crate) fn spelling(self) -> &'static str {
-        Self::ALL
-            .iter()
-            .find(|(_, rule)| *rule == self)
-            .map(|(spelling, _)| *spelling)
-            .unwrap_or("snake_case")
-    }
-
     /// The accepted spellings, comma-separated.
     pub(crate) fn spellings() -> String {
         Self::ALL

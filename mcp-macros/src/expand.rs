@@ -1,20 +1,19 @@
-//! Code generation for `#[mcp_tool]`: the parser (`impl ToolParams`), the parameter table and the
-//! `inventory` registration, all naming only `::mcp_runtime::__private::…`.
-//!
-//! Each field's schema and parser come from one place, `<FieldType as Param>`, so they cannot
-//! drift; the generated code only wires names, docs and `#[param]` values into `ParamSpec`s.
+//! Code generation for `#[mcp_tool]`: the parser (`impl ToolParams`), the parameter table
+//! (`params.rs`, shared with `#[derive(ParamObject)]`) and the `inventory` registration, all
+//! naming only `::mcp_runtime::__private::…`.
 
-use proc_macro2::{Span, TokenStream};
+use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned as _;
-use syn::{DeriveInput, Ident, LitStr};
+use syn::{DeriveInput, LitStr};
 
 use crate::attr;
 use crate::attr::CategoryValue;
 use crate::ctxt::Ctxt;
 use crate::docs;
 use crate::fallback;
-use crate::model::{Field, Tool};
+use crate::model::Tool;
+use crate::params;
 use crate::valid;
 
 /// `#[mcp_tool(args)] item`: the struct as written (minus `#[param]`), plus its tool impls, or
@@ -38,9 +37,12 @@ fn expand(tool: &Tool<'_>) -> TokenStream {
     let private = quote!(::mcp_runtime::__private);
     let item = fallback::strip_param_attrs(tool.input);
     let fields = tool.fields();
-    let count = fields.len();
-    let decls = fields.iter().map(|field| param_decl(field, &private));
+    let len = params::table_len(fields, &private);
+    let init = params::table_init(fields, &private, &quote!(__LEN));
+    let owner = tool.input.ident.to_string();
+    let unique_names = params::unique_names(fields, &private, &quote!(&__TABLE), &owner);
     let parser = parser(tool, &private);
+    let key_checks = params::key_checks(fields, &private);
     let declaration = declaration(tool, &private);
     let unique_id = unique_id_item(tool);
     quote! {
@@ -49,104 +51,35 @@ fn expand(tool: &Tool<'_>) -> TokenStream {
         #unique_id
 
         const _: () = {
+            const __LEN: #private::usize = #len;
+            const __TABLE: [#private::ParamDecl; __LEN] = #init;
+            #unique_names
             // A `static`, not a `const`: the parser borrows each spec in place, where a `const`
             // could be copied at every use.
-            static __PARAMS: [#private::ParamDecl; #count] = [#(#decls),*];
+            static __PARAMS: [#private::ParamDecl; __LEN] = __TABLE;
 
             #parser
+
+            #key_checks
 
             #private::inventory::submit! { #declaration }
         };
     }
 }
 
-/// One `ParamDecl`: the field's spec and its type's schema entry points, spanned on the type so
-/// an unsupported type is reported there, through `Param`'s `on_unimplemented`.
-fn param_decl(field: &Field<'_>, private: &TokenStream) -> TokenStream {
-    let ty = &field.original.ty;
-    let wire = &field.wire;
-    let description = field
-        .doc_lines
-        .as_deref()
-        .map(docs::description)
-        .unwrap_or_default();
-    let attrs = &field.attrs;
-    let mut settings = Vec::new();
-    if let Some(default) = &attrs.default {
-        let value = default.value;
-        settings.push(quote!(default: #private::Option::Some(#value)));
-    }
-    if let Some(range) = &attrs.range {
-        let (min, max) = range.value;
-        settings.push(quote!(range: #private::Option::Some((#min, #max))));
-    }
-    for (flag, set) in [
-        ("clamp", attrs.clamp.is_some()),
-        ("raw", attrs.raw.is_some()),
-        ("required", attrs.required.is_some()),
-        ("cross_wiki", attrs.cross_wiki.is_some()),
-    ] {
-        if set {
-            let flag = Ident::new(flag, Span::call_site());
-            settings.push(quote!(#flag: true));
-        }
-    }
-    let schema = quote_spanned!(ty.span()=> <#ty as #private::Param>::schema);
-    let required = quote_spanned!(ty.span()=> <#ty as #private::Param>::is_required);
-    quote! {
-        #private::ParamDecl {
-            spec: #private::ParamSpec {
-                #(#settings,)*
-                ..#private::ParamSpec::new(#wire, #description)
-            },
-            schema: #schema,
-            required: #required,
-        }
-    }
-}
-
 /// `impl ToolParams`: unknown names refused listing the accepted ones, then each field parsed by
-/// its type. Parsing always accepts the superset, cross-wiki parameters included.
+/// its type (each group by its own parser). Parsing accepts every parameter, `extended` ones
+/// included, whatever schema variant the server advertises.
 fn parser(tool: &Tool<'_>, private: &TokenStream) -> TokenStream {
     let ident = &tool.input.ident;
-    let fields = tool.fields();
-    let wires: Vec<&str> = fields.iter().map(|f| f.wire.as_str()).collect();
-    let unknown = quote! {
-        #private::Result::Err(#private::ParamError::Unknown {
-            name: key.clone(),
-            accepted: <[&'static #private::str]>::to_vec(&[#(#wires),*]),
-        })
-    };
-    let refuse_unknown = if fields.is_empty() {
-        quote! {
-            if let #private::Option::Some(key) = args.keys().next() {
-                return #unknown;
-            }
-        }
-    } else {
-        quote! {
-            for key in args.keys() {
-                match key.as_str() {
-                    #(#wires)|* => {}
-                    _ => return #unknown,
-                }
-            }
-        }
-    };
-    let inits = fields.iter().enumerate().map(|(index, field)| {
-        let name = field.ident;
-        let ty = &field.original.ty;
-        let wire = &field.wire;
-        let parse = quote_spanned!(ty.span()=> <#ty as #private::Param>::parse);
-        quote!(#name: #parse(args.get(#wire), &__PARAMS[#index].spec)?)
-    });
+    let inits = params::field_inits(tool.fields(), private, &quote!(__PARAMS));
     quote! {
         #[automatically_derived]
         impl #private::ToolParams for #ident {
             fn parse_args(
                 args: &#private::JsonObject,
             ) -> #private::Result<Self, #private::ParamError> {
-                #refuse_unknown
+                #private::refuse_unknown(args, &__PARAMS)?;
                 #private::Result::Ok(Self { #(#inits),* })
             }
         }

@@ -15,6 +15,7 @@ mod expand;
 mod fallback;
 mod model;
 mod output;
+mod params;
 mod valid;
 
 use proc_macro::TokenStream;
@@ -33,19 +34,23 @@ use proc_macro::TokenStream;
 /// }
 /// ```
 ///
-/// Tool keys: `id` (required, `^[a-zA-Z0-9_-]{1,64}$`: the advertised name and the key wikis
-/// enable the tool by), `name` (optional, must equal `id`), `write` (the tool changes content),
+/// Tool keys: `id` (required, `^[a-zA-Z0-9_-]{1,64}$`: the advertised name and the key a server
+/// enables the tool by), `name` (optional, must equal `id`), `write` (the tool changes content),
 /// `category` (default "General"), `summary` (default: the doc comment's first sentence), `man`
 /// (long prose for the `man` tool only), `title`, `rename_all` (serde's spellings), `output = T`
 /// (structured output: the `outputSchema` is derived from `T`, and the tool implements
 /// `Execute<Structured<T>>`), `idempotent` and `additive` (write tools: `idempotentHint`, and
 /// `destructiveHint: false` for a write that only adds), `open_world = true|false`
 /// (`openWorldHint`; left out when not given), `confirm` (write tools: every call asks the
-/// person behind the client before it writes, whatever the wiki's `confirm_writes`).
+/// person behind the client before it writes, whatever the server's own settings).
 ///
-/// Field keys in `#[param(...)]`: `rename = "wire"`, `default = N` and `range = a..=b` (integers),
-/// `clamp` (clamp into `range` instead of refusing), `required` (string maps), `raw` (a `String`
-/// kept exactly as sent), `cross_wiki` (an `Option` advertised only with cross-wiki reach).
+/// Field keys in `#[param(...)]`: `rename = "wire"`, `default = N` and `range = a..=b` (numbers:
+/// `i64`, `u32`, `u64`, `usize`, `f64` and their `Option`s), `clamp` (clamp into `range` instead
+/// of refusing), `required` (collections, optional unless marked), `raw` (text kept exactly as
+/// sent), `extended` (an optional parameter advertised only in the extended schema variant),
+/// `flatten` (a `ParamObject` whose fields are this tool's own parameters). Which key applies to
+/// which type is the runtime's to say: a key on a type it does not fit is a compile error on the
+/// key.
 ///
 /// The struct and each field need a doc comment; a unit or empty struct is a tool without
 /// parameters. The type also needs an `Execute` impl. Mistakes are compile errors on the
@@ -63,13 +68,16 @@ pub fn mcp_output(args: TokenStream, item: TokenStream) -> TokenStream {
 }
 
 /// A unit enum as a string parameter whose values are the variants in lower snake_case
-/// (`#[param(rename = "...")]` on a variant overrides one).
+/// (`#[param(rename = "...")]` on a variant overrides one); the variants' doc comments describe
+/// the values in the parameter's description.
 #[proc_macro_derive(ParamEnum, attributes(param))]
 pub fn derive_param_enum(input: TokenStream) -> TokenStream {
     derive::param_enum::derive(input.into()).into()
 }
 
-/// A struct as a nested object parameter (serde + schemars underneath, via the runtime).
+/// A struct whose fields are parameters (each with a doc comment and the `#[param]` keys of a
+/// tool's fields): one object parameter (`T`, `Vec<T>`, `Option<T>`), or, flattened into tools
+/// with `#[param(flatten)]`, a group of top-level parameters they share.
 #[proc_macro_derive(ParamObject, attributes(param))]
 pub fn derive_param_object(input: TokenStream) -> TokenStream {
     derive::param_object::derive(input.into()).into()

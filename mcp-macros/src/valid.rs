@@ -5,7 +5,7 @@ use proc_macro2::Span;
 
 use crate::attr::CategoryValue;
 use crate::ctxt::Ctxt;
-use crate::model::{self, Field, Shape, Tool};
+use crate::model::{Field, Shape, Tool};
 
 /// The id grammar, `^[a-zA-Z0-9_-]{1,64}$`: the portable subset every major client accepts.
 pub(crate) const MAX_ID_LEN: usize = 64;
@@ -30,10 +30,7 @@ pub(crate) fn check(cx: &Ctxt, tool: &Tool<'_>) {
             ),
         );
     }
-    for field in tool.fields() {
-        check_field(cx, field);
-    }
-    check_unique_wire_names(cx, tool.fields());
+    check_fields(cx, tool.fields(), Role::Tool);
 }
 
 fn check_shape(cx: &Ctxt, tool: &Tool<'_>) {
@@ -105,7 +102,7 @@ fn check_id(cx: &Ctxt, tool: &Tool<'_>) {
         cx.error_at(
             Span::call_site(),
             "missing `id`: write #[mcp_tool(id = \"my_tool\")]; the id is the name agents call \
-             the tool by and the key wikis enable it with",
+             the tool by and the key a server enables it with",
         );
         return;
     };
@@ -119,9 +116,9 @@ fn check_id(cx: &Ctxt, tool: &Tool<'_>) {
             cx.error_spanned_by(
                 &name.tokens,
                 format!(
-                    "`name` ({name_text:?}) differs from `id` ({id_text:?}): wikis enable tools \
-                     by id and clients call them by name, so a tool whose name differs from its \
-                     id would be dropped from every wiki; remove `name` (it defaults to the id) \
+                    "`name` ({name_text:?}) differs from `id` ({id_text:?}): servers enable \
+                     tools by id and clients call them by name, so a tool whose name differs \
+                     from its id could never be called; remove `name` (it defaults to the id) \
                      or make it equal the id"
                 ),
             );
@@ -194,16 +191,57 @@ fn check_attr_texts(cx: &Ctxt, tool: &Tool<'_>) {
     }
 }
 
-fn check_field(cx: &Ctxt, field: &Field<'_>) {
-    let ty = &field.original.ty;
+/// Whose fields these are, for the wording of their messages.
+#[derive(Clone, Copy)]
+pub(crate) enum Role {
+    /// A tool's field: a parameter.
+    Tool,
+    /// A `ParamObject`'s field: a property (or, flattened, a parameter of the tools using it).
+    Object,
+}
+
+/// The rules of every field of a tool or a `ParamObject`, then their wire names' uniqueness.
+/// Which keys apply to which types is not decided here: the runtime's key traits decide it when
+/// the expansion is compiled (`params.rs`).
+pub(crate) fn check_fields(cx: &Ctxt, fields: &[Field<'_>], role: Role) {
+    for field in fields {
+        check_field(cx, field, role);
+    }
+    check_unique_wire_names(cx, fields, role);
+}
+
+fn check_field(cx: &Ctxt, field: &Field<'_>, role: Role) {
     let attrs = &field.attrs;
-    let type_name = model::type_name(ty);
+    if let Some(flatten) = &attrs.flatten {
+        for (key, tokens) in attrs.given() {
+            if key != "flatten" {
+                cx.error_spanned_by(
+                    tokens,
+                    format!(
+                        "`{key}` does not go with `flatten`: the flattened group's own fields \
+                         carry their keys (put `#[param({key} ...)]` on them), and this field is \
+                         not a parameter itself"
+                    ),
+                );
+            }
+        }
+        let _ = flatten;
+        return;
+    }
     if field.doc_lines.is_none() {
+        let (what, whose) = match role {
+            Role::Tool => ("parameter", "the parameter's description agents read"),
+            Role::Object => (
+                "property",
+                "the description agents read (of the property, or of the parameter when the \
+                 object is flattened)",
+            ),
+        };
         cx.error_spanned_by(
             field.ident,
             format!(
-                "missing doc comment on parameter `{}`: write `/// ...` above the field; it is \
-                 the parameter's description agents read",
+                "missing doc comment on {what} `{}`: write `/// ...` above the field; it is \
+                 {whose}",
                 field.ident
             ),
         );
@@ -213,27 +251,9 @@ fn check_field(cx: &Ctxt, field: &Field<'_>) {
     {
         cx.error_spanned_by(&rename.tokens, "`rename` needs a non-empty wire name");
     }
-    let integer = model::is_integer(ty);
-    for (key, tokens) in [
-        ("default", attrs.default.as_ref().map(|d| &d.tokens)),
-        ("range", attrs.range.as_ref().map(|r| &r.tokens)),
-        ("clamp", attrs.clamp.as_ref().map(|c| &c.tokens)),
-    ] {
-        if let Some(tokens) = tokens
-            && !integer
-        {
-            cx.error_spanned_by(
-                tokens,
-                format!(
-                    "`{key}` applies to integer parameters (`i64`, `Option<i64>`), not \
-                     `{type_name}`"
-                ),
-            );
-        }
-    }
     if let Some(range) = &attrs.range {
         let (min, max) = range.value;
-        if min > max {
+        if !min.at_most(max) {
             cx.error_spanned_by(
                 &range.tokens,
                 format!(
@@ -242,7 +262,7 @@ fn check_field(cx: &Ctxt, field: &Field<'_>) {
                 ),
             );
         } else if let Some(default) = &attrs.default
-            && !(min..=max).contains(&default.value)
+            && !(min.at_most(default.value) && default.value.at_most(max))
         {
             cx.error_spanned_by(
                 &default.tokens,
@@ -255,7 +275,6 @@ fn check_field(cx: &Ctxt, field: &Field<'_>) {
         }
     }
     if let Some(clamp) = &attrs.clamp
-        && integer
         && attrs.range.is_none()
     {
         cx.error_spanned_by(
@@ -263,56 +282,31 @@ fn check_field(cx: &Ctxt, field: &Field<'_>) {
             "`clamp` needs a `range` to clamp into: add e.g. `range = 1..=100`",
         );
     }
-    if let Some(raw) = &attrs.raw
-        && !model::is_string(ty)
-    {
-        cx.error_spanned_by(
-            &raw.tokens,
-            format!(
-                "`raw` applies to string parameters (`String`, `Option<String>`, `Keep<String>`): \
-                 text kept exactly as sent, such as page content; not `{type_name}`"
-            ),
-        );
-    }
-    if let Some(required) = &attrs.required
-        && !model::is_map(ty)
-    {
-        cx.error_spanned_by(
-            &required.tokens,
-            format!(
-                "`required` applies to `BTreeMap<String, String>` parameters, which are optional \
-                 unless marked; `{type_name}` says it in its type (`T` is required, `Option<T>` \
-                 optional)"
-            ),
-        );
-    }
-    if let Some(cross_wiki) = &attrs.cross_wiki
-        && !model::is_optional(ty)
-    {
-        cx.error_spanned_by(
-            &cross_wiki.tokens,
-            format!(
-                "`cross_wiki` applies to an optional parameter (`Option<...>`, `Keep<...>`), not \
-                 `{type_name}`: endpoints without cross-wiki reach do not advertise it, so the \
-                 tool must work when it is absent"
-            ),
-        );
-    }
 }
 
-fn check_unique_wire_names(cx: &Ctxt, fields: &[Field<'_>]) {
+fn check_unique_wire_names(cx: &Ctxt, fields: &[Field<'_>], role: Role) {
     for (index, field) in fields.iter().enumerate() {
-        if let Some(first) = fields[..index].iter().find(|f| f.wire == field.wire) {
+        if field.is_group() {
+            continue;
+        }
+        if let Some(first) = fields[..index]
+            .iter()
+            .find(|f| !f.is_group() && f.wire == field.wire)
+        {
             let at = field
                 .attrs
                 .rename
                 .as_ref()
                 .map(|r| r.tokens.clone())
                 .unwrap_or_else(|| quote::ToTokens::to_token_stream(field.ident));
+            let what = match role {
+                Role::Tool => "parameters",
+                Role::Object => "fields",
+            };
             cx.error_spanned_by(
                 at,
                 format!(
-                    "parameters `{}` and `{}` both have the wire name `{}`; rename one with \
+                    "{what} `{}` and `{}` both have the wire name `{}`; rename one with \
                      #[param(rename = \"...\")]",
                     first.ident, field.ident, field.wire
                 ),

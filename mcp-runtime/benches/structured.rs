@@ -103,7 +103,8 @@ fn bench(c: &mut Criterion) {
         .build()
         .unwrap_or_else(|error| panic!("a runtime: {error}"));
     let registry = mcp_runtime::registry().unwrap_or_else(|error| panic!("{error}"));
-    let tools = ToolSet::from_registry(registry, false).unwrap_or_else(|error| panic!("{error}"));
+    let tools = ToolSet::from_registry(registry, mcp_runtime::SchemaVariant::Standard)
+        .unwrap_or_else(|error| panic!("{error}"));
     let settings = CallSettings::default();
     let one_call = |id: &'static str| {
         let result = runtime

@@ -5,9 +5,10 @@
 pub use crate::context::ToolContext;
 pub use crate::declaration::{BoxFuture, ToolDeclaration, ToolParams};
 pub use crate::invoke::{invoke, invoke_structured};
+pub use crate::param::group::{concat as concat_params, refuse_unknown, unique_names};
 pub use crate::param::{
-    DerivedParam, JsonObject, Param, ParamDecl, ParamEnum, ParamError, ParamObject, ParamSpec,
-    enum_parse, enum_schema,
+    DerivedParam, JsonObject, Number, Param, ParamDecl, ParamEnum, ParamError, ParamObject,
+    ParamSpec, enum_parse, enum_schema,
 };
 pub use crate::structured::{OutputDecl, OutputType};
 pub use crate::tool::{Execute, Structured, ToolResult};
@@ -19,4 +20,9 @@ pub use std::borrow::Cow;
 pub use std::option::Option;
 pub use std::result::Result;
 pub use std::{concat, module_path, panic, stringify};
-pub use std::{primitive::bool, primitive::str};
+pub use std::{primitive::bool, primitive::str, primitive::usize};
+
+/// The compile-time checks of `#[param(...)]` keys (see `param/keys.rs`).
+pub mod keys {
+    pub use crate::param::keys::*;
+}

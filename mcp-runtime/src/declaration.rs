@@ -50,7 +50,7 @@ pub struct ToolDeclaration {
     pub module_path: &'static str,
     /// The parameters, in declaration order.
     pub params: &'static [ParamDecl],
-    /// Parse the arguments (superset: cross-wiki params always accepted) and run the tool.
+    /// Parse the arguments (every parameter, `extended` ones included) and run the tool.
     pub invoke: for<'a> fn(&'a ToolContext, &'a JsonObject) -> BoxFuture<'a, ToolResult>,
 }
 

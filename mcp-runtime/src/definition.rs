@@ -5,9 +5,9 @@ use std::sync::Arc;
 
 use crate::declaration::ToolDeclaration;
 use crate::param::JsonObject;
-use crate::schema::input_schema;
+use crate::schema::{SchemaVariant, input_schema};
 
-/// The advertised definition of one tool, for one reach variant.
+/// The advertised definition of one tool, in one schema variant.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolDefinition {
     /// The tool's name: its id.
@@ -65,19 +65,19 @@ impl ToolAnnotations {
 }
 
 impl ToolDefinition {
-    /// Builds the definition of `declaration` for an endpoint with or without cross-wiki reach,
-    /// with `output_schema` (the registry derives and checks it once per tool). Not cheap (each
-    /// parameter's schema is generated): the registry builds it once per tool and reach variant.
+    /// Builds the definition of `declaration` in `variant`, with `output_schema` (the registry
+    /// derives and checks it once per tool). Not cheap (each parameter's schema is generated):
+    /// the registry builds it once per tool and variant.
     pub fn build(
         declaration: &ToolDeclaration,
-        cross_wiki_reach: bool,
+        variant: SchemaVariant,
         output_schema: Option<Arc<JsonObject>>,
     ) -> Self {
         Self {
             name: declaration.id,
             title: declaration.title,
             description: declaration.description,
-            input_schema: Arc::new(input_schema(declaration, cross_wiki_reach)),
+            input_schema: Arc::new(input_schema(declaration, variant)),
             output_schema,
             annotations: ToolAnnotations::of(declaration),
         }

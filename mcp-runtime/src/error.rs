@@ -1,6 +1,6 @@
 //! The framework's error type (developer- and operator-facing; agents never see it).
 
-use crate::schema::SchemaProblem;
+use crate::schema::{SchemaProblem, SchemaVariant};
 
 /// Why the framework refuses a set of tools or a tool's definition.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -9,7 +9,7 @@ pub enum Error {
     /// Two linked crates declare the same tool id; serving either silently would hide the other.
     #[error(
         "duplicate tool id `{id}`: declared in `{first}` and in `{second}`; rename one of them \
-         (an id is a tool's name on every wiki, so it must be unique in the binary)"
+         (an id is the name clients call a tool by, so it must be unique in the binary)"
     )]
     DuplicateTool {
         /// The shared id.
@@ -33,12 +33,12 @@ pub enum Error {
         owner: &'static str,
     },
     /// A tool's generated input schema is not advertisable.
-    #[error("tool `{id}` has an unusable input schema ({variant}): {problem}")]
+    #[error("tool `{id}` has an unusable input schema ({variant} variant): {problem}")]
     InvalidSchema {
         /// The tool id.
         id: &'static str,
-        /// `"with cross-wiki reach"` or `"without cross-wiki reach"`.
-        variant: &'static str,
+        /// The schema variant that was being built.
+        variant: SchemaVariant,
         /// What is wrong.
         problem: SchemaProblem,
     },

@@ -33,6 +33,7 @@ pub use context::ToolContext;
 pub use definition::{ToolAnnotations, ToolDefinition};
 pub use error::Error;
 pub use registry::{RegisteredTool, Registry, Reserved, registry};
+pub use schema::SchemaVariant;
 pub use toolset::{ServedTool, ToolSet};
 
 #[doc(hidden)]

@@ -15,7 +15,7 @@ use crate::declaration::ToolDeclaration;
 use crate::definition::ToolDefinition;
 use crate::error::Error;
 use crate::param::JsonObject;
-use crate::schema::{SchemaProblem, check_output_schema, check_schema};
+use crate::schema::{SchemaProblem, SchemaVariant, check_output_schema, check_schema};
 
 /// Tool ids a server keeps for the tools it declares itself (the wiki server's `man` and
 /// `list_wikis`): only a declaration in the `owner` crate may use them.
@@ -52,13 +52,13 @@ pub struct Registry {
     tools: Vec<RegisteredTool>,
 }
 
-/// One tool of the [`Registry`]: its declaration and its two advertised definitions (with and
-/// without cross-wiki reach), each built and checked on first use, then shared.
+/// One tool of the [`Registry`]: its declaration and its two advertised definitions (one per
+/// [`SchemaVariant`]), each built and checked on first use, then shared.
 #[derive(Debug)]
 pub struct RegisteredTool {
     declaration: &'static ToolDeclaration,
-    local: OnceLock<Result<ToolDefinition, Error>>,
-    cross_wiki: OnceLock<Result<ToolDefinition, Error>>,
+    standard: OnceLock<Result<ToolDefinition, Error>>,
+    extended: OnceLock<Result<ToolDefinition, Error>>,
     output: OnceLock<Result<Option<OutputContract>, Error>>,
 }
 
@@ -138,8 +138,8 @@ impl Registry {
                 .into_iter()
                 .map(|declaration| RegisteredTool {
                     declaration,
-                    local: OnceLock::new(),
-                    cross_wiki: OnceLock::new(),
+                    standard: OnceLock::new(),
+                    extended: OnceLock::new(),
                     output: OnceLock::new(),
                 })
                 .collect(),
@@ -171,25 +171,20 @@ impl RegisteredTool {
         self.declaration
     }
 
-    /// The definition advertised on an endpoint with or without cross-wiki reach: built once
-    /// (first call), meta-validated as JSON Schema 2020-12 and checked flat. `Err` means this
-    /// tool must not be served; the caller decides whether that skips the tool or fails.
-    pub fn definition(&self, cross_wiki_reach: bool) -> Result<&ToolDefinition, Error> {
-        let cell = if cross_wiki_reach {
-            &self.cross_wiki
-        } else {
-            &self.local
+    /// The definition advertised in `variant`: built once (first call), meta-validated as JSON
+    /// Schema 2020-12 and checked flat. `Err` means this tool must not be served; the caller
+    /// decides whether that skips the tool or fails.
+    pub fn definition(&self, variant: SchemaVariant) -> Result<&ToolDefinition, Error> {
+        let cell = match variant {
+            SchemaVariant::Standard => &self.standard,
+            SchemaVariant::Extended => &self.extended,
         };
         cell.get_or_init(|| {
             let output = self.output()?.map(|contract| Arc::clone(&contract.schema));
-            let definition = ToolDefinition::build(self.declaration, cross_wiki_reach, output);
+            let definition = ToolDefinition::build(self.declaration, variant, output);
             check_schema(&definition.input_schema).map_err(|problem| Error::InvalidSchema {
                 id: self.declaration.id,
-                variant: if cross_wiki_reach {
-                    "with cross-wiki reach"
-                } else {
-                    "without cross-wiki reach"
-                },
+                variant,
                 problem,
             })?;
             Ok(definition)
@@ -351,7 +346,11 @@ mod tests {
         let registry = Registry::from_declarations([&RECURSIVE, &NOT_AN_OBJECT], &[]);
         let refusal = |id| {
             let tool = registry.as_ref().ok().and_then(|r| r.get(id));
-            tool.map(|t| t.definition(false).map(|_| ()).map_err(|e| e.to_string()))
+            tool.map(|t| {
+                t.definition(SchemaVariant::Standard)
+                    .map(|_| ())
+                    .map_err(|e| e.to_string())
+            })
         };
         let recursive = refusal("tree").and_then(Result::err).unwrap_or_default();
         assert!(
@@ -367,17 +366,17 @@ mod tests {
     }
 
     #[test]
-    fn a_definition_is_built_once_per_reach() {
+    fn a_definition_is_built_once_per_variant() {
         let registry = Registry::from_declarations([&ALPHA], &[]);
         let tool = registry.as_ref().ok().and_then(|r| r.get("alpha"));
         let first = tool
-            .and_then(|t| t.definition(false).ok())
+            .and_then(|t| t.definition(SchemaVariant::Standard).ok())
             .map(|d| d as *const _);
         let again = tool
-            .and_then(|t| t.definition(false).ok())
+            .and_then(|t| t.definition(SchemaVariant::Standard).ok())
             .map(|d| d as *const _);
         let other = tool
-            .and_then(|t| t.definition(true).ok())
+            .and_then(|t| t.definition(SchemaVariant::Extended).ok())
             .map(|d| d as *const _);
         assert!(first.is_some() && first == again && first != other);
     }

@@ -6,19 +6,53 @@ use serde_json::Value;
 use crate::declaration::ToolDeclaration;
 use crate::param::JsonObject;
 
-/// The input schema of `declaration` for an endpoint with (`cross_wiki_reach`) or without
-/// cross-wiki reach: `{type: object, properties, required, additionalProperties: false}`.
+/// Which of its two input schemas a tool is advertised with. Every tool has both; they differ
+/// only by the parameters declared `#[param(extended)]`, which the extended variant advertises
+/// and the standard one leaves out.
+///
+/// What "extended" means is the server's: it picks a variant per endpoint (the wiki server
+/// serves the extended one where a wiki may reach other wikis, so `wiki = ...` parameters exist
+/// only there). Parsing never depends on the variant: an extended parameter is always accepted,
+/// so the server can refuse it with a message of its own rather than "not a parameter".
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum SchemaVariant {
+    /// Without the `extended` parameters.
+    Standard,
+    /// With every parameter.
+    Extended,
+}
+
+impl SchemaVariant {
+    /// Both variants, standard first.
+    pub const ALL: [Self; 2] = [Self::Standard, Self::Extended];
+
+    /// Whether this variant advertises a parameter declared with `spec`.
+    pub const fn advertises(self, spec: &crate::param::ParamSpec) -> bool {
+        matches!(self, Self::Extended) || !spec.extended
+    }
+}
+
+impl std::fmt::Display for SchemaVariant {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Self::Standard => "standard",
+            Self::Extended => "extended",
+        })
+    }
+}
+
+/// The input schema of `declaration` in `variant`: `{type: object, properties, required,
+/// additionalProperties: false}`.
 ///
 /// Properties keep declaration order; `required` is always present (possibly empty), as the
-/// reference does; a `#[param(cross_wiki)]` parameter is advertised only with reach (parsing
-/// accepts it either way, so the reach gate can refuse it with a clear message).
-pub fn input_schema(declaration: &ToolDeclaration, cross_wiki_reach: bool) -> JsonObject {
+/// reference does; a `#[param(extended)]` parameter is advertised only in the extended variant.
+pub fn input_schema(declaration: &ToolDeclaration, variant: SchemaVariant) -> JsonObject {
     let mut properties = JsonObject::new();
     let mut required = Vec::new();
     for param in declaration
         .params
         .iter()
-        .filter(|param| cross_wiki_reach || !param.spec.cross_wiki)
+        .filter(|param| variant.advertises(&param.spec))
     {
         properties.insert(
             param.spec.name.to_owned(),

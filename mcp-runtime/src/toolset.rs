@@ -13,23 +13,24 @@ use rmcp::model::{ListToolsResult, MetaObject, Tool, ToolAnnotations as RmcpAnno
 use crate::definition::ToolDefinition;
 use crate::error::Error;
 use crate::registry::{RegisteredTool, Registry};
+use crate::schema::SchemaVariant;
 
 /// A tool a server serves: its registry entry and the definition it advertises.
 #[derive(Debug, Clone, Copy)]
 pub struct ServedTool {
     /// The registry entry (declaration and invoke).
     pub tool: &'static RegisteredTool,
-    /// The definition advertised (for the server's reach variant).
+    /// The definition advertised (in the server's schema variant).
     pub definition: &'static ToolDefinition,
 }
 
 impl ServedTool {
-    /// `tool` with its definition for the reach variant `cross_wiki_reach`, built and checked
-    /// once ([`RegisteredTool::definition`]); `Err` when that definition is not advertisable.
-    pub fn new(tool: &'static RegisteredTool, cross_wiki_reach: bool) -> Result<Self, Error> {
+    /// `tool` with its definition in `variant`, built and checked once
+    /// ([`RegisteredTool::definition`]); `Err` when that definition is not advertisable.
+    pub fn new(tool: &'static RegisteredTool, variant: SchemaVariant) -> Result<Self, Error> {
         Ok(Self {
             tool,
-            definition: tool.definition(cross_wiki_reach)?,
+            definition: tool.definition(variant)?,
         })
     }
 
@@ -60,17 +61,16 @@ impl ToolSet {
         Self { tools, listed }
     }
 
-    /// Every tool of `registry` for the reach variant `cross_wiki_reach`. `Err` names the first
-    /// tool whose definition is not advertisable: a server of its own tools should not start
-    /// with one of them missing.
+    /// Every tool of `registry` in `variant`. `Err` names the first tool whose definition is
+    /// not advertisable: a server of its own tools should not start with one of them missing.
     pub fn from_registry(
         registry: &'static Registry,
-        cross_wiki_reach: bool,
+        variant: SchemaVariant,
     ) -> Result<Self, Error> {
         let tools = registry
             .tools()
             .iter()
-            .map(|tool| ServedTool::new(tool, cross_wiki_reach))
+            .map(|tool| ServedTool::new(tool, variant))
             .collect::<Result<Vec<_>, _>>()?;
         Ok(Self::new(tools))
     }
@@ -193,7 +193,8 @@ mod tests {
             Registry::from_declarations([&READ, &WRITE, &ANOTHER], &[])
                 .unwrap_or_else(|error| panic!("{error}"))
         });
-        ToolSet::from_registry(registry, false).unwrap_or_else(|error| panic!("{error}"))
+        ToolSet::from_registry(registry, SchemaVariant::Standard)
+            .unwrap_or_else(|error| panic!("{error}"))
     }
 
     fn listed(set: &ToolSet) -> Vec<String> {

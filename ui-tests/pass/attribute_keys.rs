@@ -63,7 +63,7 @@ fn main() {
     let wires: Vec<&str> = declaration.params.iter().map(|p| p.spec.name).collect();
     assert_eq!(wires, ["pageReference", "newContent"]);
     assert!(declaration.params[1].spec.raw);
-    let definition = tool.definition(false).expect("valid schema");
+    let definition = tool.definition(mcp_runtime::SchemaVariant::Standard).expect("valid schema");
     assert_eq!(definition.title, Some("Write page"));
     assert!(!definition.annotations.read_only_hint);
 

@@ -112,7 +112,7 @@ fn main() {
         .expect("no duplicate ids")
         .get("export")
         .expect("registered")
-        .definition(false)
+        .definition(mcp_runtime::SchemaVariant::Standard)
         .expect("valid, flat schema")
         .input_schema;
     assert_eq!(

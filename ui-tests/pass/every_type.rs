@@ -81,7 +81,7 @@ fn main() {
     let registry = mcp_runtime::registry().expect("no duplicate ids");
     let tool = registry.get("every_type").expect("registered");
     let schema = &tool
-        .definition(false)
+        .definition(mcp_runtime::SchemaVariant::Standard)
         .expect("valid, flat schema")
         .input_schema;
     let properties: Vec<&String> = schema["properties"]

@@ -19,7 +19,7 @@ pub struct GetHistory {
     #[param(default = 20, range = 1..=100)]
     limit: i64,
     /// Optional wiki id to read from instead of the current wiki.
-    #[param(cross_wiki)]
+    #[param(extended)]
     wiki: Option<String>,
 }
 

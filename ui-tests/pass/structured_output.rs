@@ -73,7 +73,7 @@ fn main() {
     let declaration = tool.declaration();
     assert_eq!(declaration.output.map(|o| o.type_name), Some("Revisions"));
     assert_eq!(declaration.open_world, Some(false));
-    let definition = tool.definition(false).expect("advertisable");
+    let definition = tool.definition(mcp_runtime::SchemaVariant::Standard).expect("advertisable");
     let schema = definition.output_schema.as_ref().expect("an output schema");
     assert_eq!(schema.get("type").and_then(|t| t.as_str()), Some("object"));
 

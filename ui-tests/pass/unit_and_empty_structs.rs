@@ -29,7 +29,7 @@ fn main() {
     for id in ["hello", "goodbye"] {
         let tool = registry.get(id).expect("registered");
         assert!(tool.declaration().params.is_empty());
-        let schema = &tool.definition(false).expect("valid schema").input_schema;
+        let schema = &tool.definition(mcp_runtime::SchemaVariant::Standard).expect("valid schema").input_schema;
         assert_eq!(
             schema.get("properties"),
             Some(&mcp_runtime::__private::serde_json::json!({}))

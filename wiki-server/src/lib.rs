@@ -31,5 +31,5 @@ pub use registry::{RESERVED, registry};
 pub use server::policy;
 pub use server::{
     Caller, DEFAULT_CALL_TIMEOUT, DEFAULT_DESCRIPTION, LinkKeySource, MAN_HINT, Manager,
-    McpHandler, SERVER_NAME, ServerSettings, WikiServer,
+    McpHandler, SERVER_NAME, ServerSettings, WikiServer, schema_variant,
 };

@@ -64,7 +64,7 @@ struct DeleteDocument {
     /// Why you delete it; stored prefixed with "[AI] ".
     comment: Option<String>,
     /// The wiki to delete in instead of this endpoint's wiki (see list_wikis).
-    #[param(cross_wiki)]
+    #[param(extended)]
     wiki: Option<String>,
 }
 

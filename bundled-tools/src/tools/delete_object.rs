@@ -63,7 +63,7 @@ struct DeleteObject {
     /// Why you deleted it; stored prefixed with "[AI] ".
     comment: Option<String>,
     /// The wiki to write in instead of this endpoint's wiki (see list_wikis).
-    #[param(cross_wiki)]
+    #[param(extended)]
     wiki: Option<String>,
 }
 

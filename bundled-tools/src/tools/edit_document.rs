@@ -91,7 +91,7 @@ struct EditDocument {
     /// Record a major version instead of a minor one.
     major: bool,
     /// The wiki to write in instead of this endpoint's wiki (see list_wikis).
-    #[param(cross_wiki)]
+    #[param(extended)]
     wiki: Option<String>,
 }
 
@@ -99,8 +99,10 @@ struct EditDocument {
 #[derive(Debug, Clone, ParamObject)]
 struct Edit {
     /// The exact text to replace (no line-number prefix); empty only to create a document.
+    #[param(raw)]
     old_string: String,
     /// The replacement text.
+    #[param(raw)]
     new_string: String,
     /// Replace every occurrence instead of requiring exactly one.
     replace_all: Option<bool>,

@@ -132,7 +132,7 @@ struct GetDocument {
     /// With format="html": "stripped" presentation (default) or "full" attributes.
     detail: Option<Detail>,
     /// The wiki to read from instead of this endpoint's wiki (see list_wikis).
-    #[param(cross_wiki)]
+    #[param(extended)]
     wiki: Option<String>,
 }
 

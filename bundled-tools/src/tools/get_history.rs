@@ -109,7 +109,7 @@ struct GetHistory {
     /// line longer than the output budget as the footer says.
     column: Option<i64>,
     /// The wiki to read from instead of this endpoint's wiki (see list_wikis).
-    #[param(cross_wiki)]
+    #[param(extended)]
     wiki: Option<String>,
 }
 

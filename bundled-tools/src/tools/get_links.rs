@@ -92,7 +92,7 @@ struct GetLinks {
     #[param(rename = "showHidden")]
     show_hidden: bool,
     /// The wiki of the reference, instead of this endpoint's wiki (see list_wikis).
-    #[param(cross_wiki)]
+    #[param(extended)]
     wiki: Option<String>,
 }
 

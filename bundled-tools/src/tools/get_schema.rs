@@ -74,7 +74,7 @@ struct GetSchema {
     /// for the catalog of classes in use.
     class: Option<String>,
     /// The wiki to read, instead of this endpoint's wiki (see list_wikis).
-    #[param(cross_wiki)]
+    #[param(extended)]
     wiki: Option<String>,
 }
 

@@ -75,7 +75,7 @@ struct GetTree {
     /// top-level spaces.
     root: Option<String>,
     /// The wiki to read instead of this endpoint's wiki (see list_wikis).
-    #[param(cross_wiki)]
+    #[param(extended)]
     wiki: Option<String>,
     /// Explore only: levels below root to show (1-4, default 2).
     #[param(default = 2, range = 1..=4, clamp)]

@@ -101,7 +101,7 @@ struct QueryDocuments {
     /// Words to find (all required); omit to browse. Search syntax is not interpreted.
     query: Option<String>,
     /// The wiki to search instead of this one, or "all" for every wiki (see list_wikis).
-    #[param(cross_wiki)]
+    #[param(extended)]
     wiki: Option<String>,
     /// Only documents in this space or its nested spaces, e.g. "Sales" or "Sales.Europe".
     space: Option<String>,

@@ -107,7 +107,7 @@ struct QueryObjects {
     #[param(default = 0)]
     offset: i64,
     /// The wiki to query, instead of this endpoint's wiki (see list_wikis).
-    #[param(cross_wiki)]
+    #[param(extended)]
     wiki: Option<String>,
 }
 

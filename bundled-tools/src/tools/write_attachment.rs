@@ -96,7 +96,7 @@ struct WriteAttachment {
     /// Why you uploaded it; stored prefixed with "[AI] ".
     comment: Option<String>,
     /// The wiki to write in instead of this endpoint's wiki (see list_wikis).
-    #[param(cross_wiki)]
+    #[param(extended)]
     wiki: Option<String>,
 }
 

@@ -86,7 +86,7 @@ struct WriteDocument {
     /// Record a major version instead of a minor one.
     major: bool,
     /// The wiki to write in instead of this endpoint's wiki (see list_wikis).
-    #[param(cross_wiki)]
+    #[param(extended)]
     wiki: Option<String>,
 }
 

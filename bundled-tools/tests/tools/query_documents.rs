@@ -450,7 +450,7 @@ fn the_wiki_parameter_is_advertised_only_with_reach() {
             .get(id)
             .unwrap_or_else(|| panic!("{id} is registered"));
         let has_wiki = |reach: bool| {
-            let definition = ok(tool.definition(reach));
+            let definition = ok(tool.definition(wiki_server::schema_variant(reach)));
             definition
                 .input_schema
                 .get("properties")

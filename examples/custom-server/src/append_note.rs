@@ -32,7 +32,7 @@ pub struct AppendNote {
     /// The note: one line of text, at most 1000 characters.
     note: String,
     /// The wiki to write in instead of this endpoint's wiki (see list_wikis).
-    #[param(cross_wiki)]
+    #[param(extended)]
     wiki: Option<String>,
 }
 

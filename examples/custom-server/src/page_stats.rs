@@ -11,7 +11,7 @@ pub struct PageStats {
     /// The document to measure, e.g. "Sandbox.WebHome".
     reference: String,
     /// The wiki to read in instead of this endpoint's wiki (see list_wikis).
-    #[param(cross_wiki)]
+    #[param(extended)]
     wiki: Option<String>,
 }
 

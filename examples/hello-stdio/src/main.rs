@@ -10,8 +10,8 @@
 use std::process::ExitCode;
 
 use hello_stdio as _;
-use mcp_runtime::ToolSet;
 use mcp_runtime::handler::ToolHandler;
+use mcp_runtime::{SchemaVariant, ToolSet};
 use rmcp::ServiceExt;
 use rmcp::model::Implementation;
 
@@ -32,7 +32,7 @@ async fn main() -> ExitCode {
 
 /// Serves until the client closes stdin.
 async fn serve() -> Result<(), Box<dyn std::error::Error>> {
-    let tools = ToolSet::from_registry(mcp_runtime::registry()?, false)?;
+    let tools = ToolSet::from_registry(mcp_runtime::registry()?, SchemaVariant::Standard)?;
     let info = Implementation::new(env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION"));
     let handler = ToolHandler::new(tools, info).with_instructions(INSTRUCTIONS);
     let running = handler.serve(rmcp::transport::stdio()).await?;

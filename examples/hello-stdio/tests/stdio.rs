@@ -74,9 +74,11 @@ async fn the_example_serves_its_tool_over_stdio() {
     assert_eq!(tool.title.as_deref(), Some("Text statistics"));
     // What the client sees is what the declaration derives: the same schema, built once.
     let registry = ok(mcp_runtime::registry());
-    let declared = registry
-        .get("text_stats")
-        .map(|registered| registered.definition(false).map(|d| d.input_schema.clone()));
+    let declared = registry.get("text_stats").map(|registered| {
+        registered
+            .definition(mcp_runtime::SchemaVariant::Standard)
+            .map(|d| d.input_schema.clone())
+    });
     let declared = ok(declared.unwrap_or_else(|| panic!("text_stats is not linked")));
     assert_eq!(*tool.input_schema, *declared);
     assert_eq!(

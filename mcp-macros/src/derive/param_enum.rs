@@ -1,7 +1,8 @@
 //! `#[derive(ParamEnum)]`: a unit enum as a string parameter with a fixed set of values.
 //!
-//! Emits `ParamEnum` (the wire values), `Param` (delegating to the runtime's `enum_schema` and
-//! `enum_parse`) and `DerivedParam` (so `Option<E>` is a parameter too).
+//! Emits `ParamEnum` (the wire values and the variants' doc comments), `Param` (delegating to the
+//! runtime's `enum_schema` and `enum_parse`) and `DerivedParam` (so `Option<E>` is a parameter
+//! too). On a mistake, the errors plus stub impls, so a tool naming the type reads only them.
 
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -10,6 +11,7 @@ use syn::{Data, DeriveInput, Fields};
 use crate::attr;
 use crate::case::variant_wire_name;
 use crate::ctxt::Ctxt;
+use crate::docs;
 use crate::model::ident_name;
 
 pub(crate) fn derive(input: TokenStream) -> TokenStream {
@@ -22,12 +24,19 @@ pub(crate) fn derive(input: TokenStream) -> TokenStream {
     super::reject_generics(&cx, &input, "ParamEnum");
     match cx.check() {
         Ok(()) => expand(&input, &variants),
-        Err(errors) => errors.to_compile_error(),
+        Err(errors) => fallback(&input, errors),
     }
 }
 
-/// `(variant ident, wire value)` in declaration order.
-fn variants<'a>(cx: &Ctxt, input: &'a DeriveInput) -> Vec<(&'a syn::Ident, String)> {
+/// One variant: its name, its wire value, its doc comment as one line (empty without one).
+struct Variant<'a> {
+    ident: &'a syn::Ident,
+    wire: String,
+    doc: String,
+}
+
+/// The variants in declaration order.
+fn variants<'a>(cx: &Ctxt, input: &'a DeriveInput) -> Vec<Variant<'a>> {
     let Data::Enum(data) = &input.data else {
         cx.error_spanned_by(
             &input.ident,
@@ -42,7 +51,7 @@ fn variants<'a>(cx: &Ctxt, input: &'a DeriveInput) -> Vec<(&'a syn::Ident, Strin
             "#[derive(ParamEnum)] needs at least one variant: an agent could send no valid value",
         );
     }
-    let mut variants: Vec<(&syn::Ident, String)> = Vec::new();
+    let mut variants: Vec<Variant<'_>> = Vec::new();
     for variant in &data.variants {
         if !matches!(variant.fields, Fields::Unit) {
             cx.error_spanned_by(
@@ -62,30 +71,46 @@ fn variants<'a>(cx: &Ctxt, input: &'a DeriveInput) -> Vec<(&'a syn::Ident, Strin
         if wire.trim().is_empty() {
             cx.error_spanned_by(&variant.ident, "a ParamEnum value cannot be blank");
         }
-        if let Some((first, _)) = variants.iter().find(|(_, w)| *w == wire) {
+        if let Some(first) = variants.iter().find(|v| v.wire == wire) {
             cx.error_spanned_by(
                 &variant.ident,
                 format!(
-                    "variants `{first}` and `{}` both have the wire value `{wire}`; rename one \
+                    "variants `{}` and `{}` both have the wire value `{wire}`; rename one \
                      with #[param(rename = \"...\")]",
-                    variant.ident
+                    first.ident, variant.ident
                 ),
             );
         }
-        variants.push((&variant.ident, wire));
+        // One line per value in the parameter's description: paragraphs become sentences.
+        let doc = docs::doc_lines(&variant.attrs)
+            .map(|lines| {
+                docs::description(&lines)
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .unwrap_or_default();
+        variants.push(Variant {
+            ident: &variant.ident,
+            wire,
+            doc,
+        });
     }
     variants
 }
 
-fn expand(input: &DeriveInput, variants: &[(&syn::Ident, String)]) -> TokenStream {
+fn expand(input: &DeriveInput, variants: &[Variant<'_>]) -> TokenStream {
     let private = quote!(::mcp_runtime::__private);
     let ident = &input.ident;
-    let names: Vec<_> = variants.iter().map(|(name, _)| *name).collect();
-    let wires: Vec<_> = variants.iter().map(|(_, wire)| wire.as_str()).collect();
+    let names: Vec<_> = variants.iter().map(|v| v.ident).collect();
+    let wires: Vec<_> = variants.iter().map(|v| v.wire.as_str()).collect();
+    let docs: Vec<_> = variants.iter().map(|v| v.doc.as_str()).collect();
     quote! {
         #[automatically_derived]
         impl #private::ParamEnum for #ident {
             const VALUES: &'static [&'static #private::str] = &[#(#wires),*];
+
+            const DOCS: &'static [&'static #private::str] = &[#(#docs),*];
 
             fn from_wire(value: &#private::str) -> #private::Option<Self> {
                 match value {
@@ -116,6 +141,41 @@ fn expand(input: &DeriveInput, variants: &[(&syn::Ident, String)]) -> TokenStrea
                 spec: &#private::ParamSpec,
             ) -> #private::Result<Self, #private::ParamError> {
                 #private::enum_parse::<Self>(value, spec)
+            }
+        }
+
+        #[automatically_derived]
+        impl #private::DerivedParam for #ident {}
+    }
+}
+
+/// The errors, and for a concrete type stub impls, so the tools naming the type compile past it
+/// and the author reads only the errors above.
+fn fallback(input: &DeriveInput, errors: syn::Error) -> TokenStream {
+    let errors = errors.to_compile_error();
+    if !input.generics.params.is_empty() || input.generics.where_clause.is_some() {
+        return errors;
+    }
+    let private = quote!(::mcp_runtime::__private);
+    let ident = &input.ident;
+    quote! {
+        #errors
+
+        #[automatically_derived]
+        impl #private::Param for #ident {
+            fn schema(_: &#private::ParamSpec) -> #private::JsonObject {
+                #private::JsonObject::new()
+            }
+
+            fn is_required(_: &#private::ParamSpec) -> #private::bool {
+                true
+            }
+
+            fn parse(
+                _: #private::Option<&#private::serde_json::Value>,
+                spec: &#private::ParamSpec,
+            ) -> #private::Result<Self, #private::ParamError> {
+                #private::Result::Err(#private::ParamError::Required { name: spec.name })
             }
         }
 

@@ -5,23 +5,25 @@
 //! - `#[derive(ParamEnum)]` emits `impl ParamEnum`, `impl Param` (delegating to [`enum_schema`] and
 //!   [`enum_parse`]) and `impl DerivedParam`. The derive must emit `Param` itself: a second blanket
 //!   `impl<T: ParamEnum> Param for T` would overlap the object one below.
-//! - `#[derive(ParamObject)]` emits serde `Deserialize` + schemars `JsonSchema` (through this crate's
-//!   re-exported crates, so the author depends on neither) and `impl ParamObject`. `Param` for `T`
-//!   and `Vec<T>` comes from blanket impls bounded on [`ParamObject`] (param's object module), and
-//!   [`DerivedParam`] from the blanket impl here.
+//! - `#[derive(ParamObject)]` emits `impl ParamObject` (its fields' declarations and parser).
+//!   `Param` for `T` and `Vec<T>` comes from blanket impls bounded on [`ParamObject`] (param's
+//!   object module), and [`DerivedParam`] from the blanket impl here.
 //! - `Option<T>` for either kind comes from the one blanket impl here, bounded on [`DerivedParam`]
 //!   (two blankets on `Option<T>`, one per derive, would overlap).
 
-use schemars::JsonSchema;
-use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use super::{JsonObject, Param, ParamError, ParamSpec, present, typed_schema};
+use super::{JsonObject, Param, ParamError, ParamObject, ParamSpec, present, typed_schema};
 
 /// A unit enum whose variants are the accepted string values. Implemented by `#[derive(ParamEnum)]`.
 pub trait ParamEnum: Sized + Send + Sync + 'static {
     /// The accepted wire values, in declaration order (lower snake_case unless renamed).
     const VALUES: &'static [&'static str];
+
+    /// Each value's doc comment, in the order of [`VALUES`](Self::VALUES) (`""` where a variant
+    /// has none): the schema's description lists them, so an agent (and `man`) reads what each
+    /// value does.
+    const DOCS: &'static [&'static str] = &[];
 
     /// The variant whose wire value is exactly `value`.
     fn from_wire(value: &str) -> Option<Self>;
@@ -29,10 +31,6 @@ pub trait ParamEnum: Sized + Send + Sync + 'static {
     /// This variant's wire value.
     fn to_wire(&self) -> &'static str;
 }
-
-/// A nested object parsed by serde and described by schemars. Implemented by
-/// `#[derive(ParamObject)]`, which also provides the `Deserialize` and `JsonSchema` impls.
-pub trait ParamObject: DeserializeOwned + JsonSchema + Send + 'static {}
 
 /// A type that got [`Param`] from one of the two derives. Exists so that ONE blanket impl makes
 /// `Option<T>` a parameter for both enums and objects.
@@ -64,9 +62,24 @@ impl<T: DerivedParam> Param for Option<T> {
     }
 }
 
-/// The schema of a [`ParamEnum`] parameter: a string restricted to the accepted values.
+/// The schema of a [`ParamEnum`] parameter: a string restricted to the accepted values, a plain
+/// `enum` (a `oneOf` of `const`s with their own descriptions is outside the subset Gemini and
+/// other clients accept). The values' doc comments, when the variants have any, follow the
+/// field's description as a list: `- value: what it does`.
 pub fn enum_schema<T: ParamEnum>(spec: &ParamSpec) -> JsonObject {
     let mut schema = typed_schema("string", spec);
+    if T::DOCS.iter().any(|doc| !doc.is_empty()) {
+        let mut description = spec.description.to_owned();
+        for (value, doc) in T::VALUES.iter().zip(T::DOCS) {
+            description.push_str("\n- ");
+            description.push_str(value);
+            if !doc.is_empty() {
+                description.push_str(": ");
+                description.push_str(doc);
+            }
+        }
+        schema.insert("description".to_owned(), description.into());
+    }
     schema.insert(
         "enum".to_owned(),
         Value::Array(T::VALUES.iter().map(|v| Value::from(*v)).collect()),
@@ -111,6 +124,15 @@ mod tests {
         OldestFirst,
     }
 
+    /// Listing order, documented.
+    #[derive(Debug, PartialEq, mcp_macros::ParamEnum)]
+    enum Documented {
+        /// The latest change first,
+        /// then older ones.
+        NewestFirst,
+        Oldest,
+    }
+
     const SPEC: ParamSpec = ParamSpec::new("order", "Listing order.");
 
     #[test]
@@ -118,6 +140,14 @@ mod tests {
         assert_eq!(
             Value::Object(enum_schema::<Order>(&SPEC)),
             json!({"type": "string", "description": "Listing order.", "enum": ["newest_first", "old"]})
+        );
+        assert_eq!(
+            Value::Object(enum_schema::<Documented>(&SPEC)),
+            json!({
+                "type": "string",
+                "description": "Listing order.\n- newest_first: The latest change first, then older ones.\n- oldest",
+                "enum": ["newest_first", "oldest"]
+            })
         );
         assert!(<Order as Param>::is_required(&SPEC));
         assert!(!<Option<Order> as Param>::is_required(&SPEC));

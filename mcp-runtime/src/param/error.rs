@@ -6,10 +6,11 @@
 
 use std::fmt;
 
+use super::number::Number;
 use crate::output::guard::fragment;
 
 /// Why an argument was refused. `Display` is exactly what the agent reads.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum ParamError {
     /// A required parameter is absent (or blank, for non-raw strings).
@@ -24,16 +25,16 @@ pub enum ParamError {
         /// What was expected, with its article.
         expected: &'static str,
     },
-    /// An integer outside its declared range (and not clamped).
+    /// A number outside its declared range (and not clamped).
     OutOfRange {
         /// Wire name.
         name: &'static str,
         /// Lower bound.
-        min: i64,
+        min: Number,
         /// Upper bound.
-        max: i64,
+        max: Number,
         /// The value sent.
-        got: i64,
+        got: Number,
     },
     /// A value not among an enum's accepted values.
     NotOneOf {
@@ -59,6 +60,16 @@ pub enum ParamError {
         /// value in it already guarded).
         message: String,
     },
+    /// A property of an object parameter (or of one element of an array of objects) was
+    /// refused: `inner` names the property as the parameter it is.
+    InObject {
+        /// Wire name of the object parameter.
+        name: &'static str,
+        /// The element of an array of objects, 0-based; `None` for a single object.
+        element: Option<usize>,
+        /// The property's own refusal.
+        inner: Box<ParamError>,
+    },
 }
 
 impl ParamError {
@@ -69,50 +80,73 @@ impl ParamError {
             | Self::WrongType { name, .. }
             | Self::OutOfRange { name, .. }
             | Self::NotOneOf { name, .. }
-            | Self::Invalid { name, .. } => name,
+            | Self::Invalid { name, .. }
+            | Self::InObject { name, .. } => name,
             Self::Unknown { name, .. } => name,
         }
     }
 }
 
-impl fmt::Display for ParamError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl ParamError {
+    /// The sentence after `Error: `; `in_object` words it for a property of an object parameter
+    /// (whose "parameters" are its properties).
+    fn sentence(&self, f: &mut fmt::Formatter<'_>, in_object: bool) -> fmt::Result {
         match self {
-            Self::Required { name } => write!(f, "Error: '{name}' parameter is required."),
-            Self::WrongType { name, expected } => write!(f, "Error: '{name}' must be {expected}."),
+            Self::Required { name } => write!(f, "'{name}' parameter is required."),
+            Self::WrongType { name, expected } => write!(f, "'{name}' must be {expected}."),
             Self::OutOfRange {
                 name,
                 min,
                 max,
                 got,
-            } => write!(
-                f,
-                "Error: '{name}' must be between {min} and {max} (got {got})."
-            ),
+            } => write!(f, "'{name}' must be between {min} and {max} (got {got})."),
             Self::NotOneOf {
                 name,
                 accepted,
                 got,
             } => write!(
                 f,
-                "Error: '{name}' must be one of: {} (got \"{}\").",
+                "'{name}' must be one of: {} (got \"{}\").",
                 accepted.join(", "),
                 fragment(got)
             ),
+            Self::Unknown { name, accepted } if in_object => {
+                write!(f, "'{}' is not a property of this object. ", fragment(name))?;
+                if accepted.is_empty() {
+                    f.write_str("It takes no properties: send {}.")
+                } else {
+                    write!(f, "Accepted properties: {}.", accepted.join(", "))
+                }
+            }
             Self::Unknown { name, accepted } => {
-                write!(
-                    f,
-                    "Error: '{}' is not a parameter of this tool. ",
-                    fragment(name)
-                )?;
+                write!(f, "'{}' is not a parameter of this tool. ", fragment(name))?;
                 if accepted.is_empty() {
                     f.write_str("This tool takes no parameters: call it with no arguments.")
                 } else {
                     write!(f, "Accepted parameters: {}.", accepted.join(", "))
                 }
             }
-            Self::Invalid { name, message } => write!(f, "Error: '{name}' {message}"),
+            Self::Invalid { name, message } => write!(f, "'{name}' {message}"),
+            Self::InObject {
+                name,
+                element,
+                inner,
+            } => {
+                write!(f, "'{name}' ")?;
+                if let Some(index) = element {
+                    write!(f, "element {index} ")?;
+                }
+                f.write_str("is invalid: ")?;
+                inner.sentence(f, true)
+            }
         }
+    }
+}
+
+impl fmt::Display for ParamError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Error: ")?;
+        self.sentence(f, false)
     }
 }
 
@@ -139,9 +173,9 @@ mod tests {
             (
                 ParamError::OutOfRange {
                     name: "limit",
-                    min: 1,
-                    max: 100,
-                    got: 500,
+                    min: Number::Int(1),
+                    max: Number::Int(100),
+                    got: Number::Int(500),
                 },
                 "Error: 'limit' must be between 1 and 100 (got 500).",
             ),
@@ -158,6 +192,26 @@ mod tests {
                     accepted: vec![],
                 },
                 "Error: 'x' is not a parameter of this tool. This tool takes no parameters: call it with no arguments.",
+            ),
+            (
+                ParamError::InObject {
+                    name: "edits",
+                    element: Some(1),
+                    inner: Box::new(ParamError::Required { name: "old_string" }),
+                },
+                "Error: 'edits' element 1 is invalid: 'old_string' parameter is required.",
+            ),
+            (
+                ParamError::InObject {
+                    name: "filter",
+                    element: None,
+                    inner: Box::new(ParamError::Unknown {
+                        name: "feild".to_owned(),
+                        accepted: vec!["field", "value"],
+                    }),
+                },
+                "Error: 'filter' is invalid: 'feild' is not a property of this object. \
+                 Accepted properties: field, value.",
             ),
         ];
         for (error, text) in cases {

@@ -1,17 +1,21 @@
-//! Integers: `i64` (required unless it has a `default`) and `Option<i64>`, with `#[param(default
-//! = N, range = a..=b)]` and `#[param(clamp)]`.
+//! Integers: `i64`, `u32`, `u64`, `usize` (required unless they have a `default`) and their
+//! `Option`s, with `#[param(default = N, range = a..=b)]` and `#[param(clamp)]`.
 //!
 //! Accepted: integral JSON numbers (`3`, `3.0`) and numeric strings (`"3"`, as some clients send);
-//! refused: fractions, other types, and values outside `range` unless `clamp`. The schema
-//! advertises `minimum`/`maximum` even when clamping, so a well-behaved client stays in range.
+//! refused: fractions, other types, and values outside `range` (or outside what the type holds)
+//! unless `clamp`. The schema advertises `minimum`/`maximum` even when clamping, so a
+//! well-behaved client stays in range, and without a `range` the type's own bounds a client
+//! could reach (`minimum: 0` for the unsigned types, `u32`'s maximum), never a `format` keyword
+//! (clients that do not know `uint32` would reject the tool).
 
-use serde_json::{Number, Value};
+use serde_json::{Number as JsonNumber, Value};
 
+use super::number::{Number, NumberKind};
 use super::{JsonObject, Param, ParamError, ParamSpec, present, string::trim_blank, typed_schema};
 
-/// An integer argument as sent: within `i64`, or beyond it on one side.
+/// An integer argument as sent: within `i128`, or beyond it on one side.
 enum Integral {
-    Exact(i64),
+    Exact(i128),
     TooLow,
     TooHigh,
 }
@@ -23,25 +27,25 @@ fn not_an_integer(spec: &ParamSpec) -> ParamError {
     }
 }
 
-fn from_number(number: &Number, spec: &ParamSpec) -> Result<Integral, ParamError> {
+fn from_number(number: &JsonNumber, spec: &ParamSpec) -> Result<Integral, ParamError> {
     if let Some(exact) = number.as_i64() {
-        return Ok(Integral::Exact(exact));
+        return Ok(Integral::Exact(exact.into()));
     }
-    if number.is_u64() {
-        return Ok(Integral::TooHigh);
+    if let Some(exact) = number.as_u64() {
+        return Ok(Integral::Exact(exact.into()));
     }
     let float = number.as_f64().unwrap_or(f64::NAN);
     if !float.is_finite() || float.fract() != 0.0 {
         return Err(not_an_integer(spec));
     }
-    // `i64::MAX as f64` rounds up to 2^63, itself out of range: compare strictly below it.
-    if float >= -(2f64.powi(63)) && float < 2f64.powi(63) {
-        #[allow(clippy::cast_possible_truncation)]
-        Ok(Integral::Exact(float as i64))
-    } else if float < 0.0 {
+    // Beyond every integer type's bounds either way: only the side matters.
+    if float < -(2f64.powi(100)) {
         Ok(Integral::TooLow)
-    } else {
+    } else if float > 2f64.powi(100) {
         Ok(Integral::TooHigh)
+    } else {
+        #[allow(clippy::cast_possible_truncation)]
+        Ok(Integral::Exact(float as i128))
     }
 }
 
@@ -50,7 +54,7 @@ fn from_text(text: &str, spec: &ParamSpec) -> Result<Option<Integral>, ParamErro
     if text.is_empty() {
         return Ok(None);
     }
-    if let Ok(exact) = text.parse::<i64>() {
+    if let Ok(exact) = text.parse::<i128>() {
         return Ok(Some(Integral::Exact(exact)));
     }
     let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
@@ -64,8 +68,24 @@ fn from_text(text: &str, spec: &ParamSpec) -> Result<Option<Integral>, ParamErro
     Err(not_an_integer(spec))
 }
 
-/// The argument as an integer, range-checked (or clamped); `None` when absent, `null` or blank.
-fn parse_integer(value: Option<&Value>, spec: &ParamSpec) -> Result<Option<i64>, ParamError> {
+/// The bounds a value must lie in: the declared `range` within what the type holds.
+fn bounds(spec: &ParamSpec, kind: NumberKind) -> (i128, i128) {
+    match spec.range {
+        Some((min, max)) => (
+            min.as_int().unwrap_or(kind.min).max(kind.min),
+            max.as_int().unwrap_or(kind.max).min(kind.max),
+        ),
+        None => (kind.min, kind.max),
+    }
+}
+
+/// The argument as an integer the type holds, range-checked (or clamped); `None` when absent,
+/// `null` or blank.
+fn parse_integer(
+    value: Option<&Value>,
+    spec: &ParamSpec,
+    kind: NumberKind,
+) -> Result<Option<i128>, ParamError> {
     let integral = match present(value) {
         None => return Ok(None),
         Some(Value::Number(number)) => from_number(number, spec)?,
@@ -75,13 +95,13 @@ fn parse_integer(value: Option<&Value>, spec: &ParamSpec) -> Result<Option<i64>,
         },
         Some(_) => return Err(not_an_integer(spec)),
     };
-    let (min, max) = spec.range.unwrap_or((i64::MIN, i64::MAX));
-    let out_of_range = |got: Option<i64>| match got {
+    let (min, max) = bounds(spec, kind);
+    let out_of_range = |got: Option<i128>| match got {
         Some(got) => ParamError::OutOfRange {
             name: spec.name,
-            min,
-            max,
-            got,
+            min: Number::Int(min),
+            max: Number::Int(max),
+            got: Number::Int(got),
         },
         None => ParamError::Invalid {
             name: spec.name,
@@ -99,46 +119,87 @@ fn parse_integer(value: Option<&Value>, spec: &ParamSpec) -> Result<Option<i64>,
     }
 }
 
-fn integer_schema(spec: &ParamSpec) -> JsonObject {
+/// The declared default (the compile-time check made sure the type holds it).
+fn default_of(spec: &ParamSpec) -> Option<i128> {
+    spec.default.and_then(Number::as_int)
+}
+
+fn integer_schema(spec: &ParamSpec, kind: NumberKind) -> JsonObject {
     let mut schema = typed_schema("integer", spec);
-    if let Some((min, max)) = spec.range {
-        schema.insert("minimum".to_owned(), min.into());
-        schema.insert("maximum".to_owned(), max.into());
+    match spec.range {
+        Some((min, max)) => {
+            schema.insert("minimum".to_owned(), min.to_json());
+            schema.insert("maximum".to_owned(), max.to_json());
+        }
+        // A type's own bounds, where a client could send past them: an unsigned type's 0, and
+        // `u32`'s maximum (`i64`'s and `u64`'s are beyond what clients send as integers).
+        None => {
+            if kind.min == 0 {
+                schema.insert("minimum".to_owned(), 0.into());
+            }
+            if kind.max <= i128::from(u32::MAX) {
+                schema.insert("maximum".to_owned(), Number::Int(kind.max).to_json());
+            }
+        }
     }
     if let Some(default) = spec.default {
-        schema.insert("default".to_owned(), default.into());
+        schema.insert("default".to_owned(), default.to_json());
     }
     schema
 }
 
-impl Param for i64 {
-    fn schema(spec: &ParamSpec) -> JsonObject {
-        integer_schema(spec)
-    }
+/// `Param` for an integer type and its `Option`; `$kind` is what the type holds.
+macro_rules! integer_param {
+    ($($ty:ty),*) => {$(
+        impl Param for $ty {
+            fn schema(spec: &ParamSpec) -> JsonObject {
+                integer_schema(spec, <$ty as super::keys::Numeric>::KIND)
+            }
 
-    /// Required exactly when there is no `default` to fall back on.
-    fn is_required(spec: &ParamSpec) -> bool {
-        spec.default.is_none()
-    }
+            /// Required exactly when there is no `default` to fall back on.
+            fn is_required(spec: &ParamSpec) -> bool {
+                spec.default.is_none()
+            }
 
-    fn parse(value: Option<&Value>, spec: &ParamSpec) -> Result<Self, ParamError> {
-        parse_integer(value, spec)?
-            .or(spec.default)
-            .ok_or(ParamError::Required { name: spec.name })
-    }
+            fn parse(value: Option<&Value>, spec: &ParamSpec) -> Result<Self, ParamError> {
+                let kind = <$ty as super::keys::Numeric>::KIND;
+                parse_integer(value, spec, kind)?
+                    .or_else(|| default_of(spec))
+                    .ok_or(ParamError::Required { name: spec.name })
+                    .and_then(|value| {
+                        <$ty>::try_from(value).map_err(|_| out_of_type(spec, kind))
+                    })
+            }
+        }
+
+        impl Param for Option<$ty> {
+            fn schema(spec: &ParamSpec) -> JsonObject {
+                integer_schema(spec, <$ty as super::keys::Numeric>::KIND)
+            }
+
+            fn is_required(_: &ParamSpec) -> bool {
+                false
+            }
+
+            fn parse(value: Option<&Value>, spec: &ParamSpec) -> Result<Self, ParamError> {
+                let kind = <$ty as super::keys::Numeric>::KIND;
+                parse_integer(value, spec, kind)?
+                    .or_else(|| default_of(spec))
+                    .map(|value| <$ty>::try_from(value).map_err(|_| out_of_type(spec, kind)))
+                    .transpose()
+            }
+        }
+    )*};
 }
 
-impl Param for Option<i64> {
-    fn schema(spec: &ParamSpec) -> JsonObject {
-        integer_schema(spec)
-    }
+integer_param!(i64, u32, u64, usize);
 
-    fn is_required(_: &ParamSpec) -> bool {
-        false
-    }
-
-    fn parse(value: Option<&Value>, spec: &ParamSpec) -> Result<Self, ParamError> {
-        Ok(parse_integer(value, spec)?.or(spec.default))
+/// A value beyond the type: only a declared default could be one, and the compile-time check
+/// refuses those; answered rather than unwrapped all the same.
+fn out_of_type(spec: &ParamSpec, kind: NumberKind) -> ParamError {
+    ParamError::Invalid {
+        name: spec.name,
+        message: format!("must be an integer between {} and {}.", kind.min, kind.max),
     }
 }
 
@@ -149,8 +210,8 @@ mod tests {
     use super::*;
 
     const LIMIT: ParamSpec = ParamSpec {
-        default: Some(20),
-        range: Some((1, 100)),
+        default: Some(Number::Int(20)),
+        range: Some((Number::Int(1), Number::Int(100))),
         ..ParamSpec::new("limit", "Rows per page.")
     };
     const CLAMPED: ParamSpec = ParamSpec {
@@ -216,16 +277,53 @@ mod tests {
         assert_eq!(parse(json!("-99999999999999999999"), &CLAMPED), Ok(1));
         assert_eq!(
             parse(json!(u64::MAX), &LIMIT),
+            Err("Error: 'limit' must be between 1 and 100 (got 18446744073709551615).".to_owned())
+        );
+        assert_eq!(
+            parse(json!(1e300), &LIMIT),
             Err("Error: 'limit' must be an integer between 1 and 100.".to_owned())
         );
         assert_eq!(
             parse(json!("99999999999999999999"), &BARE),
+            Err(format!(
+                "Error: 'offset' must be between {} and {} (got 99999999999999999999).",
+                i64::MIN,
+                i64::MAX
+            ))
+        );
+        assert_eq!(
+            parse(json!("-999999999999999999999999999999999999999999"), &BARE),
             Err(format!(
                 "Error: 'offset' must be an integer between {} and {}.",
                 i64::MIN,
                 i64::MAX
             ))
         );
+    }
+
+    #[test]
+    fn unsigned_types_hold_what_they_hold() {
+        assert_eq!(u32::parse(Some(&json!("7")), &BARE), Ok(7));
+        assert_eq!(
+            u32::parse(Some(&json!(-1)), &BARE).map_err(|e| e.to_string()),
+            Err("Error: 'offset' must be between 0 and 4294967295 (got -1).".to_owned())
+        );
+        assert_eq!(
+            u32::parse(Some(&json!(5_000_000_000_u64)), &BARE).map_err(|e| e.to_string()),
+            Err("Error: 'offset' must be between 0 and 4294967295 (got 5000000000).".to_owned())
+        );
+        assert_eq!(u64::parse(Some(&json!(u64::MAX)), &BARE), Ok(u64::MAX));
+        assert_eq!(usize::parse(None, &LIMIT), Ok(20));
+        assert_eq!(
+            Option::<usize>::parse(Some(&json!(500)), &CLAMPED),
+            Ok(Some(100))
+        );
+        assert_eq!(
+            Option::<u64>::parse(Some(&json!(-5)), &CLAMPED),
+            Ok(Some(1))
+        );
+        assert_eq!(Option::<u32>::parse(Some(&json!(null)), &BARE), Ok(None));
+        assert!(u32::is_required(&BARE) && !u32::is_required(&LIMIT));
     }
 
     #[test]
@@ -237,6 +335,19 @@ mod tests {
         assert_eq!(
             serde_json::Value::Object(Option::<i64>::schema(&BARE)),
             json!({"type": "integer", "description": "First line."})
+        );
+        // Unsigned: `minimum: 0`, and never a `format` some clients would not know.
+        assert_eq!(
+            serde_json::Value::Object(Option::<u32>::schema(&BARE)),
+            json!({"type": "integer", "description": "First line.", "minimum": 0, "maximum": 4294967295_u32})
+        );
+        assert_eq!(
+            serde_json::Value::Object(u64::schema(&BARE)),
+            json!({"type": "integer", "description": "First line.", "minimum": 0})
+        );
+        assert_eq!(
+            serde_json::Value::Object(usize::schema(&LIMIT)),
+            json!({"type": "integer", "description": "Rows per page.", "minimum": 1, "maximum": 100, "default": 20})
         );
     }
 }

@@ -11,16 +11,21 @@ mod array;
 mod boolean;
 mod derived;
 mod error;
+mod float;
+pub(crate) mod group;
 mod integer;
 mod keep;
+pub(crate) mod keys;
 mod map;
+mod number;
 mod object;
 pub mod string;
 
-pub use derived::{DerivedParam, ParamEnum, ParamObject, enum_parse, enum_schema};
+pub use derived::{DerivedParam, ParamEnum, enum_parse, enum_schema};
 pub use error::ParamError;
 pub use keep::Keep;
-pub use object::{object_parse, object_schema};
+pub use number::{Number, NumberKind};
+pub use object::{ParamObject, object_parse, object_schema};
 
 use serde_json::{Map, Value};
 
@@ -30,24 +35,27 @@ pub type JsonObject = Map<String, Value>;
 /// What `#[mcp_tool]` knows about one field, handed to that field type's [`Param`] impl.
 ///
 /// Built as a `const` by the macro, so every field is plain data (no allocation per call).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ParamSpec {
     /// The wire name (after `rename` / `rename_all`).
     pub name: &'static str,
     /// The field's doc comment, the parameter's description.
     pub description: &'static str,
-    /// `#[param(default = N)]`, integers only (checked by the macro).
-    pub default: Option<i64>,
-    /// `#[param(range = a..=b)]`, integers only, `a <= b` (checked by the macro).
-    pub range: Option<(i64, i64)>,
+    /// `#[param(default = N)]`, numbers only, within `range` and the type (checked when the
+    /// tool is compiled).
+    pub default: Option<Number>,
+    /// `#[param(range = a..=b)]`, numbers only, `a <= b`, within the type (checked when the tool
+    /// is compiled).
+    pub range: Option<(Number, Number)>,
     /// `#[param(clamp)]`: clamp into `range` instead of refusing.
     pub clamp: bool,
     /// `#[param(raw)]`: a string kept exactly as sent (not trimmed, blank allowed).
     pub raw: bool,
     /// `#[param(required)]`: for types that are optional by default (string maps).
     pub required: bool,
-    /// `#[param(cross_wiki)]`: advertised only when the endpoint has cross-wiki reach.
-    pub cross_wiki: bool,
+    /// `#[param(extended)]`: advertised only in the extended schema variant
+    /// ([`SchemaVariant::Extended`](crate::schema::SchemaVariant)); always parsed.
+    pub extended: bool,
 }
 
 impl ParamSpec {
@@ -61,7 +69,7 @@ impl ParamSpec {
             clamp: false,
             raw: false,
             required: false,
-            cross_wiki: false,
+            extended: false,
         }
     }
 }
@@ -82,9 +90,11 @@ pub struct ParamDecl {
     message = "`{Self}` is not a supported #[mcp_tool] parameter type",
     label = "not a parameter type; for a type of yours: `#[derive(ParamEnum)]` on a unit enum, \
              `#[derive(ParamObject)]` on a struct",
-    note = "supported: String, Option<String>, Keep<String>, i64, Option<i64>, bool, Option<bool>, \
-            Vec<String>, BTreeMap<String, String>, a unit enum with #[derive(ParamEnum)], \
-            and T / Vec<T> / Option<T> where T has #[derive(ParamObject)]"
+    note = "supported: String, Option<String>, Keep<String>, i64, u32, u64, usize, f64 (for \
+            fractions; not f32), bool, each in an Option, Vec<String>, BTreeMap<String, String>, \
+            a unit enum with #[derive(ParamEnum)], and T / Vec<T> / Option<T> where T has \
+            #[derive(ParamObject)]; a group of parameters shared by tools is a ParamObject \
+            field marked #[param(flatten)]"
 )]
 pub trait Param: Sized {
     /// This parameter's JSON Schema (2020-12, flat), including `description` from the spec.

@@ -1,112 +1,104 @@
-//! Nested objects: `T`, `Vec<T>` (and, through [`DerivedParam`](super::DerivedParam),
-//! `Option<T>`) for `T: ParamObject`, parsed by serde and described by schemars.
+//! Objects: a struct with `#[derive(ParamObject)]` is a group of parameters, used two ways:
+//! - as ONE parameter whose value is a JSON object (`T`, `Vec<T>` and, through
+//!   [`DerivedParam`](super::DerivedParam), `Option<T>`): its fields are the object's properties;
+//! - flattened into a tool with `#[param(flatten)]`: its fields are the tool's own top-level
+//!   parameters, so several tools share one declaration of them, docs included.
 //!
-//! schemars writes for itself: `$schema`, a root `title`, `$defs` + `$ref`, `["T", "null"]` type
-//! arrays and `{"type": "null"}` arms for `Option` fields. Many MCP clients reject those, so the
-//! schema is generated with subschemas inlined and then [flattened](flatten): the advertised
-//! shape is the plain 2020-12 subset every client reads. serde's errors are rewritten to name the
-//! parameter, and the serde text inside them is guarded (it may quote the agent's value).
+//! Either way each field is a parameter like a tool's: its type's [`Param`] impl gives its schema
+//! and parses it, and its `#[param(...)]` keys (`default`, `range`, `raw`, ...) mean what they
+//! mean on a tool. So the types and keys are one table, an object's schema is the same flat
+//! subset every client reads, and a refused property is named as its parameter
+//! (`Error: 'edits' element 1 is invalid: 'old_string' parameter is required.`), never by a
+//! Rust type's name.
 
-use schemars::generate::SchemaSettings;
 use serde_json::Value;
 
-use super::{JsonObject, Param, ParamError, ParamObject, ParamSpec, present, typed_schema};
-use crate::output::guard::fragment;
+use super::group::refuse_unknown;
+use super::{JsonObject, Param, ParamDecl, ParamError, ParamSpec, present, typed_schema};
 
-/// `T`'s schema, inlined and flattened, with the parameter's description (the field's doc
-/// comment, which is what the agent needs) instead of the type's own.
-pub fn object_schema<T: ParamObject>(spec: &ParamSpec) -> JsonObject {
-    let mut schema = inlined_schema::<T>();
-    schema.insert("description".to_owned(), spec.description.into());
+/// A struct of parameters. Implemented by `#[derive(ParamObject)]`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a ParamObject",
+    label = "`#[param(flatten)]` and object parameters take a struct with #[derive(ParamObject)]",
+    note = "add `#[derive(ParamObject)]` to `{Self}` (a struct whose fields, each with a doc \
+            comment, are parameters)"
+)]
+pub trait ParamObject: Sized + Send + 'static {
+    /// The fields' declarations, in order (with flattened groups in their place).
+    const PARAMS: &'static [ParamDecl];
+
+    /// Parses every field from `args` (the tool's arguments when flattened, the object's
+    /// properties when nested). Unknown names are the caller's to refuse: a flattened group
+    /// shares its arguments with the tool's other parameters.
+    fn parse_fields(args: &JsonObject) -> Result<Self, ParamError>;
+}
+
+/// The schema of an object of `T`'s fields (no description: the caller adds its own).
+fn properties_schema<T: ParamObject>() -> JsonObject {
+    let mut properties = JsonObject::new();
+    let mut required = Vec::new();
+    for param in T::PARAMS {
+        properties.insert(
+            param.spec.name.to_owned(),
+            Value::Object((param.schema)(&param.spec)),
+        );
+        if (param.required)(&param.spec) {
+            required.push(Value::from(param.spec.name));
+        }
+    }
+    let mut schema = JsonObject::new();
+    schema.insert("type".to_owned(), "object".into());
+    schema.insert("properties".to_owned(), Value::Object(properties));
+    schema.insert("required".to_owned(), Value::Array(required));
+    schema.insert("additionalProperties".to_owned(), false.into());
     schema
 }
 
-/// Parses a nested object with serde; absent (or `null`) is [`ParamError::Required`].
+/// `T`'s object schema, described by the parameter's description (the field's doc comment,
+/// which is what the agent needs).
+pub fn object_schema<T: ParamObject>(spec: &ParamSpec) -> JsonObject {
+    let mut schema = JsonObject::new();
+    schema.insert("type".to_owned(), "object".into());
+    schema.insert("description".to_owned(), spec.description.into());
+    schema.extend(properties_schema::<T>());
+    schema
+}
+
+/// Parses a nested object; absent (or `null`) is [`ParamError::Required`].
 pub fn object_parse<T: ParamObject>(
     value: Option<&Value>,
     spec: &ParamSpec,
 ) -> Result<T, ParamError> {
     let value = present(value).ok_or(ParamError::Required { name: spec.name })?;
-    deserialize(value, spec, None)
+    parse_element(value, spec, None)
 }
 
-fn deserialize<T: ParamObject>(
+/// One object: its properties refused when unknown, then parsed; a refusal names the
+/// parameter, the element and the property.
+fn parse_element<T: ParamObject>(
     value: &Value,
     spec: &ParamSpec,
     element: Option<usize>,
 ) -> Result<T, ParamError> {
-    T::deserialize(value).map_err(|error| ParamError::Invalid {
-        name: spec.name,
-        message: match element {
-            None => format!("is invalid: {}.", fragment(&error.to_string())),
-            Some(index) => format!(
-                "element {index} is invalid: {}.",
-                fragment(&error.to_string())
-            ),
-        },
-    })
-}
-
-fn inlined_schema<T: ParamObject>() -> JsonObject {
-    let settings = SchemaSettings::draft2020_12().with(|settings| {
-        settings.inline_subschemas = true;
-        settings.meta_schema = None;
-    });
-    let mut schema = Value::from(settings.into_generator().into_root_schema_for::<T>());
-    flatten(&mut schema);
-    match schema {
-        Value::Object(mut object) => {
-            object.remove("title");
-            object
-        }
-        // A boolean schema `true` (anything goes) reads as the empty schema.
-        _ => JsonObject::new(),
-    }
-}
-
-/// Rewrites schemars output into the flat subset: drops `$schema`/`$defs`, `null` arms of
-/// `type` arrays, `anyOf`/`oneOf` and `enum`, and folds a single remaining arm into its parent.
-/// Optional means "not in `required`", so a `null` arm says nothing a client needs.
-pub(crate) fn flatten(schema: &mut Value) {
-    let Value::Object(object) = schema else {
-        return;
-    };
-    object.remove("$schema");
-    object.remove("$defs");
-    if let Some(Value::Array(types)) = object.get_mut("type") {
-        types.retain(|t| t != "null");
-        if let [single] = types.as_slice() {
-            let single = single.clone();
-            object.insert("type".to_owned(), single);
-        }
-    }
-    if let Some(Value::Array(values)) = object.get_mut("enum") {
-        values.retain(|v| !v.is_null());
-    }
-    for combinator in ["anyOf", "oneOf"] {
-        let Some(Value::Array(arms)) = object.get_mut(combinator) else {
-            continue;
-        };
-        arms.retain(|arm| {
-            arm.get("type").and_then(Value::as_str) != Some("null")
-                && arm.get("const").is_none_or(|c| !c.is_null())
+    let Value::Object(properties) = value else {
+        return Err(match element {
+            None => ParamError::WrongType {
+                name: spec.name,
+                expected: "an object",
+            },
+            Some(_) => ParamError::WrongType {
+                name: spec.name,
+                expected: "an array of objects",
+            },
         });
-        if arms.len() == 1
-            && let Some(Value::Object(arm)) = arms.pop()
-        {
-            object.remove(combinator);
-            for (key, value) in arm {
-                object.entry(key).or_insert(value);
-            }
-        }
-    }
-    for value in object.values_mut() {
-        match value {
-            Value::Object(_) => flatten(value),
-            Value::Array(items) => items.iter_mut().for_each(flatten),
-            _ => {}
-        }
-    }
+    };
+    refuse_unknown(properties, T::PARAMS)
+        .and_then(|()| T::parse_fields(properties))
+        .map_err(|inner| ParamError::InObject {
+            name: spec.name,
+            element,
+            inner: Box::new(inner),
+        })
 }
 
 impl<T: ParamObject> Param for T {
@@ -126,7 +118,7 @@ impl<T: ParamObject> Param for T {
 impl<T: ParamObject> Param for Vec<T> {
     fn schema(spec: &ParamSpec) -> JsonObject {
         let mut schema = typed_schema("array", spec);
-        schema.insert("items".to_owned(), Value::Object(inlined_schema::<T>()));
+        schema.insert("items".to_owned(), Value::Object(properties_schema::<T>()));
         schema
     }
 
@@ -141,7 +133,7 @@ impl<T: ParamObject> Param for Vec<T> {
             Some(Value::Array(items)) => items
                 .iter()
                 .enumerate()
-                .map(|(index, item)| deserialize(item, spec, Some(index)))
+                .map(|(index, item)| parse_element(item, spec, Some(index)))
                 .collect(),
             Some(_) => Err(ParamError::WrongType {
                 name: spec.name,
@@ -153,15 +145,31 @@ impl<T: ParamObject> Param for Vec<T> {
 
 #[cfg(test)]
 mod tests {
-    use schemars::JsonSchema;
-    use serde::Deserialize;
     use serde_json::json;
 
     use super::*;
+    use crate::prelude::*;
+
+    /// A comparison.
+    #[derive(Debug, PartialEq, ParamEnum)]
+    enum Op {
+        /// Equal.
+        Equals,
+        /// Contains.
+        Contains,
+    }
+
+    /// Bounds.
+    #[derive(Debug, PartialEq, ParamObject)]
+    struct Bounds {
+        /// The least value.
+        low: i64,
+        /// The greatest value.
+        high: Option<u32>,
+    }
 
     /// A field filter.
-    #[derive(Debug, PartialEq, Deserialize, JsonSchema)]
-    #[serde(deny_unknown_fields)]
+    #[derive(Debug, PartialEq, ParamObject)]
     struct Filter {
         /// The field name.
         field: String,
@@ -171,65 +179,44 @@ mod tests {
         bounds: Option<Bounds>,
     }
 
-    /// A comparison.
-    #[derive(Debug, PartialEq, Deserialize, JsonSchema)]
-    #[serde(rename_all = "snake_case")]
-    enum Op {
-        /// Equal.
-        Equals,
-        /// Contains.
-        Contains,
-    }
-
-    #[derive(Debug, PartialEq, Deserialize, JsonSchema)]
-    struct Bounds {
-        low: i64,
-        high: Option<i64>,
-    }
-
-    impl ParamObject for Filter {}
-
     const SPEC: ParamSpec = ParamSpec::new("filter", "What to keep.");
 
-    fn assert_flat(value: &Value) {
-        match value {
-            Value::Object(object) => {
-                for key in ["$ref", "$defs", "$schema", "definitions"] {
-                    assert!(!object.contains_key(key), "{key} in {value}");
-                }
-                if let Some(kind) = object.get("type") {
-                    assert!(kind.is_string(), "type array in {value}");
-                }
-                object.values().for_each(assert_flat);
-            }
-            Value::Array(items) => items.iter().for_each(assert_flat),
-            _ => {}
-        }
-    }
-
     #[test]
-    fn schema_is_inlined_flat_and_described_by_the_field() {
+    fn schema_is_flat_and_described_by_the_field() {
         let schema = Value::Object(Filter::schema(&SPEC));
-        assert_flat(&schema);
-        assert_eq!(schema["description"], "What to keep.");
-        assert!(schema.get("title").is_none());
-        assert_eq!(schema["type"], "object");
-        assert_eq!(schema["required"], json!(["field"]));
         assert_eq!(
-            schema["properties"]["bounds"]["properties"]["high"]["type"],
-            "integer"
+            schema,
+            json!({
+                "type": "object",
+                "description": "What to keep.",
+                "properties": {
+                    "field": {"type": "string", "description": "The field name.", "minLength": 1, "pattern": "\\S"},
+                    "op": {"type": "string", "description": "How to compare.\n- equals: Equal.\n- contains: Contains.", "enum": ["equals", "contains"]},
+                    "bounds": {
+                        "type": "object",
+                        "description": "Nested bounds.",
+                        "properties": {
+                            "low": {"type": "integer", "description": "The least value."},
+                            "high": {"type": "integer", "description": "The greatest value.", "minimum": 0, "maximum": 4294967295_u32}
+                        },
+                        "required": ["low"],
+                        "additionalProperties": false
+                    }
+                },
+                "required": ["field"],
+                "additionalProperties": false
+            })
         );
-        assert_eq!(schema["additionalProperties"], json!(false));
         let items = Value::Object(Vec::<Filter>::schema(&SPEC));
-        assert_flat(&items);
         assert_eq!(items["type"], "array");
-        assert!(items["items"].get("title").is_none());
+        assert_eq!(items["items"]["required"], json!(["field"]));
+        assert!(items["items"].get("description").is_none());
     }
 
     #[test]
-    fn parses_with_serde() {
+    fn parses_each_property_as_its_parameter() {
         let parsed = Filter::parse(
-            Some(&json!({"field": "size", "op": "contains", "bounds": {"low": 1}})),
+            Some(&json!({"field": " size ", "op": "contains", "bounds": {"low": "1"}})),
             &SPEC,
         );
         assert_eq!(
@@ -249,18 +236,38 @@ mod tests {
     }
 
     #[test]
-    fn serde_errors_name_the_parameter_and_are_guarded() {
-        let missing =
-            Filter::parse(Some(&json!({"op": "equals"})), &SPEC).map_err(|e| e.to_string());
+    fn refusals_name_the_parameter_then_the_property() {
+        let refused = |value: Value| Filter::parse(Some(&value), &SPEC).map_err(|e| e.to_string());
         assert_eq!(
-            missing,
-            Err("Error: 'filter' is invalid: missing field `field`.".to_owned())
+            refused(json!({"op": "equals"})),
+            Err("Error: 'filter' is invalid: 'field' parameter is required.".to_owned())
         );
-        let forged = Filter::parse(Some(&json!({"field": "a", "op": "x\ny"})), &SPEC)
-            .map_err(|e| e.to_string())
-            .unwrap_err();
+        assert_eq!(
+            refused(json!({"field": "a", "bounds": {"low": 1, "high": -1}})),
+            Err(
+                "Error: 'filter' is invalid: 'bounds' is invalid: 'high' must be between 0 \
+                 and 4294967295 (got -1)."
+                    .to_owned()
+            )
+        );
+        assert_eq!(
+            refused(json!({"field": "a", "sort": 1})),
+            Err(
+                "Error: 'filter' is invalid: 'sort' is not a property of this object. \
+                 Accepted properties: field, op, bounds."
+                    .to_owned()
+            )
+        );
+        assert_eq!(
+            refused(json!("a")),
+            Err("Error: 'filter' must be an object.".to_owned())
+        );
+        let forged = refused(json!({"field": "a", "op": "x\ny"})).unwrap_err();
         assert!(
-            forged.starts_with("Error: 'filter' is invalid: unknown variant `xy`"),
+            forged.starts_with(
+                "Error: 'filter' is invalid: 'op' must be one of: equals, \
+                                contains (got \"xy\")"
+            ),
             "{forged}"
         );
         assert_eq!(
@@ -268,14 +275,14 @@ mod tests {
             Err(ParamError::Required { name: "filter" })
         );
         let element = Vec::<Filter>::parse(Some(&json!([{"field": "a"}, {"field": 1}])), &SPEC)
-            .map_err(|e| e.to_string())
-            .unwrap_err();
-        assert!(
-            element.starts_with("Error: 'filter' element 1 is invalid: invalid type"),
-            "{element}"
+            .map_err(|e| e.to_string());
+        assert_eq!(
+            element,
+            Err("Error: 'filter' element 1 is invalid: 'field' must be a string.".to_owned())
         );
         assert_eq!(
-            Vec::<Filter>::parse(Some(&json!({"field": "a"})), &SPEC).map_err(|e| e.to_string()),
+            Vec::<Filter>::parse(Some(&json!([{"field": "a"}, 2])), &SPEC)
+                .map_err(|e| e.to_string()),
             Err("Error: 'filter' must be an array of objects.".to_owned())
         );
     }
@@ -285,27 +292,5 @@ mod tests {
         assert_eq!(Option::<Filter>::parse(None, &SPEC), Ok(None));
         assert!(!Option::<Filter>::is_required(&SPEC));
         assert!(Filter::is_required(&SPEC));
-    }
-
-    #[test]
-    fn flatten_drops_null_arms() {
-        let mut schema = json!({
-            "type": ["string", "null"],
-            "properties": {
-                "a": {"anyOf": [{"type": "integer", "minimum": 0}, {"type": "null"}], "description": "A."},
-                "b": {"enum": ["x", null]}
-            }
-        });
-        flatten(&mut schema);
-        assert_eq!(
-            schema,
-            json!({
-                "type": "string",
-                "properties": {
-                    "a": {"description": "A.", "type": "integer", "minimum": 0},
-                    "b": {"enum": ["x"]}
-                }
-            })
-        );
     }
 }

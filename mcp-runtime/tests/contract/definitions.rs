@@ -1,5 +1,6 @@
-//! The served definitions: schema shape, declaration order, reach variants, annotations.
+//! The served definitions: schema shape, declaration order, schema variants, annotations.
 
+use mcp_runtime::SchemaVariant::{Extended, Standard};
 use mcp_runtime::ToolAnnotations;
 use serde_json::{Value, json};
 
@@ -14,7 +15,7 @@ fn property_names(schema: &Value) -> Vec<&str> {
 
 #[test]
 fn properties_follow_declaration_order_and_required_lists_what_the_parser_requires() {
-    let schema = schema("every_kind", true);
+    let schema = schema("every_kind", Extended);
     assert_eq!(
         property_names(&schema),
         [
@@ -26,6 +27,11 @@ fn properties_follow_declaration_order_and_required_lists_what_the_parser_requir
             "context",
             "version",
             "offset",
+            "size",
+            "ratio",
+            "weight",
+            "start",
+            "count",
             "hidden",
             "minor",
             "spaces",
@@ -35,7 +41,7 @@ fn properties_follow_declaration_order_and_required_lists_what_the_parser_requir
             "filter",
             "filters",
             "extra",
-            "wiki"
+            "source"
         ]
     );
     assert_eq!(
@@ -48,7 +54,7 @@ fn properties_follow_declaration_order_and_required_lists_what_the_parser_requir
 
 #[test]
 fn each_kind_advertises_its_constraints() {
-    let schema = schema("every_kind", true);
+    let schema = schema("every_kind", Extended);
     let properties = &schema["properties"];
     assert_eq!(
         properties["reference"],
@@ -64,6 +70,28 @@ fn each_kind_advertises_its_constraints() {
         properties["mode"]["enum"],
         json!(["source", "rendered", "rendered_html"])
     );
+    // The values' doc comments follow the field's, one line each (a plain `enum` stays: a
+    // `oneOf` of `const`s is outside the subset some clients accept).
+    assert_eq!(
+        properties["mode"]["description"],
+        "How to show the page.\n- source: The stored source.\n- rendered: The rendered text.\n\
+         - rendered_html: A two-word variant, to see the snake_case wire value."
+    );
+    assert_eq!(
+        properties["size"],
+        json!({"type": "integer", "description": "An optional size in bytes.", "minimum": 0})
+    );
+    assert_eq!(
+        properties["ratio"],
+        json!({"type": "number", "description": "A share between 0 and 1.", "minimum": 0.0,
+               "maximum": 1.0, "default": 0.5})
+    );
+    // A flattened group's fields are top-level parameters with their own docs and keys.
+    assert_eq!(
+        properties["count"],
+        json!({"type": "integer", "description": "Items per page (1 to 50).", "minimum": 1,
+               "maximum": 50, "default": 10})
+    );
     assert_eq!(properties["filter"]["description"], "One filter.");
     assert_eq!(properties["filter"]["required"], json!(["field"]));
     assert_eq!(
@@ -74,24 +102,24 @@ fn each_kind_advertises_its_constraints() {
 }
 
 #[test]
-fn cross_wiki_parameters_are_advertised_only_with_reach() {
-    let local = schema("every_kind", false);
-    let reach = schema("every_kind", true);
-    assert!(!property_names(&local).contains(&"wiki"));
+fn extended_parameters_are_advertised_only_in_the_extended_variant() {
+    let standard = schema("every_kind", Standard);
+    let extended = schema("every_kind", Extended);
+    assert!(!property_names(&standard).contains(&"source"));
     assert_eq!(
-        reach["properties"]["wiki"],
-        json!({"type": "string", "description": "Optional wiki id to read from instead of the current wiki."})
+        extended["properties"]["source"],
+        json!({"type": "string", "description": "Optional source to read from instead of the default one."})
     );
-    let mut without_wiki = reach.clone();
-    if let Some(properties) = without_wiki["properties"].as_object_mut() {
-        properties.remove("wiki");
+    let mut without_source = extended.clone();
+    if let Some(properties) = without_source["properties"].as_object_mut() {
+        properties.remove("source");
     }
-    assert_eq!(local, without_wiki);
+    assert_eq!(standard, without_source);
 }
 
 #[test]
 fn renames_apply_to_the_wire_names() {
-    let schema = schema("renamed", false);
+    let schema = schema("renamed", Standard);
     assert_eq!(
         property_names(&schema),
         ["documentReference", "showHidden", "fieldValues"]
@@ -105,14 +133,16 @@ fn renames_apply_to_the_wire_names() {
 #[test]
 fn a_tool_without_parameters_has_an_empty_closed_schema() {
     assert_eq!(
-        schema("no_params", true),
+        schema("no_params", Extended),
         json!({"type": "object", "properties": {}, "required": [], "additionalProperties": false})
     );
 }
 
 #[test]
 fn annotations_follow_write() {
-    let read = tool("every_kind").definition(false).map(|d| d.annotations);
+    let read = tool("every_kind")
+        .definition(Standard)
+        .map(|d| d.annotations);
     assert_eq!(
         read,
         Ok(ToolAnnotations {
@@ -123,7 +153,7 @@ fn annotations_follow_write() {
         })
     );
     let write = tool("renamed")
-        .definition(false)
+        .definition(Standard)
         .map(|d| (d.annotations, d.title));
     assert_eq!(
         write,
@@ -141,7 +171,7 @@ fn annotations_follow_write() {
 
 #[test]
 fn declared_hints_reach_the_definition() {
-    let tag = tool("tag").definition(false).map(|d| d.annotations);
+    let tag = tool("tag").definition(Standard).map(|d| d.annotations);
     assert_eq!(
         tag,
         Ok(ToolAnnotations {
@@ -170,6 +200,8 @@ fn the_description_is_the_doc_comment_and_the_summary_its_first_sentence() {
             .description
             .contains("Its output lists every parsed value")
     );
-    let definition = tool("every_kind").definition(true).map(|d| d.description);
+    let definition = tool("every_kind")
+        .definition(Extended)
+        .map(|d| d.description);
     assert_eq!(definition, Ok(declaration.description));
 }

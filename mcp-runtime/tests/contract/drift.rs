@@ -1,8 +1,10 @@
 //! Schema and parser cannot drift: for EVERY registered tool (this binary's test tools and the
-//! linked contributed crate), in both reach variants, the served schema is valid 2020-12 and
+//! linked contributed crate), in both schema variants, the served schema is valid 2020-12 and
 //! flat, arguments generated from that schema parse, and arguments that break it are refused
 //! with an `Error: '<param>' …` message naming the parameter. No input panics.
 
+use mcp_runtime::SchemaVariant;
+use mcp_runtime::SchemaVariant::Extended;
 use mcp_runtime::schema::check_schema;
 use proptest::prelude::*;
 use proptest::sample::{Index, select};
@@ -28,16 +30,18 @@ fn tool_ids() -> Vec<&'static str> {
     }
 }
 
-/// Runs `property` as its own proptest for each tool and reach variant, reporting the minimal
+/// Runs `property` as its own proptest for each tool and schema variant, reporting the minimal
 /// failing input with the tool it failed on.
-fn for_every_tool(property: impl Fn(&'static str, bool, &mut TestRunner) -> Result<(), String>) {
+fn for_every_tool(
+    property: impl Fn(&'static str, SchemaVariant, &mut TestRunner) -> Result<(), String>,
+) {
     for id in tool_ids() {
-        for reach in [false, true] {
+        for variant in SchemaVariant::ALL {
             let mut config = Config::with_cases(CASES);
             config.failure_persistence = None;
             let mut runner = TestRunner::new(config);
-            if let Err(failure) = property(id, reach, &mut runner) {
-                panic!("tool `{id}` (cross-wiki reach: {reach}): {failure}");
+            if let Err(failure) = property(id, variant, &mut runner) {
+                panic!("tool `{id}` ({variant} variant): {failure}");
             }
         }
     }
@@ -63,19 +67,19 @@ fn object(value: &Value) -> Map<String, Value> {
 #[test]
 fn every_served_schema_meta_validates_and_is_flat() {
     for id in tool_ids() {
-        for reach in [false, true] {
-            let definition = tool(id).definition(reach);
+        for variant in SchemaVariant::ALL {
+            let definition = tool(id).definition(variant);
             let checked = definition.map(|d| check_schema(&d.input_schema));
-            assert_eq!(checked, Ok(Ok(())), "{id} (reach {reach})");
+            assert_eq!(checked, Ok(Ok(())), "{id} ({variant} variant)");
         }
     }
 }
 
 #[test]
 fn arguments_generated_from_the_schema_parse() {
-    for_every_tool(|id, reach, runner| {
+    for_every_tool(|id, variant, runner| {
         runner
-            .run(&valid_value(&schema(id, reach)), |args| {
+            .run(&valid_value(&schema(id, variant)), |args| {
                 let result = call(id, &args);
                 // A tool may still answer with its own error (`man` with a name it does not
                 // know); what must not happen is a parameter refusal.
@@ -91,8 +95,8 @@ fn arguments_generated_from_the_schema_parse() {
 
 #[test]
 fn a_wrong_type_is_refused_naming_the_parameter() {
-    for_every_tool(|id, reach, runner| {
-        let schema = schema(id, reach);
+    for_every_tool(|id, variant, runner| {
+        let schema = schema(id, variant);
         let properties = object(&schema["properties"]);
         if properties.is_empty() {
             return Ok(());
@@ -112,8 +116,8 @@ fn a_wrong_type_is_refused_naming_the_parameter() {
 
 #[test]
 fn a_missing_required_parameter_is_refused_naming_it() {
-    for_every_tool(|id, reach, runner| {
-        let schema = schema(id, reach);
+    for_every_tool(|id, variant, runner| {
+        let schema = schema(id, variant);
         let required = required_names(&schema);
         if required.is_empty() {
             return Ok(());
@@ -136,15 +140,16 @@ fn a_missing_required_parameter_is_refused_naming_it() {
 
 #[test]
 fn an_unknown_argument_is_refused_naming_it() {
-    for_every_tool(|id, reach, runner| {
-        // Names the parser accepts are the superset's (a cross-wiki parameter is parsed on every
-        // endpoint, then refused by the reach gate), so "unknown" is relative to it.
-        let known = object(&schema(id, true)["properties"]);
+    for_every_tool(|id, variant, runner| {
+        // Names the parser accepts are the extended variant's (an extended parameter is parsed
+        // in both variants, then refused by the server if it must be), so "unknown" is relative
+        // to it.
+        let known = object(&schema(id, Extended)["properties"]);
         let unknown =
             "[a-zA-Z_]{1,12}".prop_filter("a declared name", move |n| !known.contains_key(n));
         runner
             .run(
-                &(valid_value(&schema(id, reach)), unknown),
+                &(valid_value(&schema(id, variant)), unknown),
                 |(mut args, name)| {
                     args[&name] = Value::from("x");
                     let prefix = format!("Error: '{name}' is not a parameter of this tool.");
@@ -157,8 +162,8 @@ fn an_unknown_argument_is_refused_naming_it() {
 
 #[test]
 fn out_of_range_integers_are_refused_unless_the_parameter_clamps() {
-    for_every_tool(|id, reach, runner| {
-        let schema = schema(id, reach);
+    for_every_tool(|id, variant, runner| {
+        let schema = schema(id, variant);
         let bounded: Vec<(String, i64, i64)> = object(&schema["properties"])
             .into_iter()
             .filter_map(|(name, property)| {
@@ -206,8 +211,8 @@ fn out_of_range_integers_are_refused_unless_the_parameter_clamps() {
 
 #[test]
 fn no_input_panics() {
-    for_every_tool(|id, reach, runner| {
-        let names: Vec<String> = object(&schema(id, reach)["properties"])
+    for_every_tool(|id, variant, runner| {
+        let names: Vec<String> = object(&schema(id, variant)["properties"])
             .keys()
             .cloned()
             .collect();

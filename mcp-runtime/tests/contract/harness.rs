@@ -5,7 +5,7 @@ use std::cell::RefCell;
 use std::sync::OnceLock;
 
 use mcp_runtime::call::{CallSettings, ToolCall, call as call_tool};
-use mcp_runtime::{RegisteredTool, ToolContext, ToolSet};
+use mcp_runtime::{RegisteredTool, SchemaVariant, ToolContext, ToolSet};
 use serde_json::Value;
 
 /// The registry of this test binary (its own tools plus the linked contributed crate).
@@ -19,20 +19,21 @@ pub(crate) fn tool(id: &str) -> &'static RegisteredTool {
         .unwrap_or_else(|| panic!("no tool `{id}` in the registry"))
 }
 
-/// The served input schema of `id` for the given reach, as JSON.
-pub(crate) fn schema(id: &str, cross_wiki_reach: bool) -> Value {
-    match tool(id).definition(cross_wiki_reach) {
+/// The served input schema of `id` in `variant`, as JSON.
+pub(crate) fn schema(id: &str, variant: SchemaVariant) -> Value {
+    match tool(id).definition(variant) {
         Ok(definition) => Value::Object((*definition.input_schema).clone()),
         Err(error) => panic!("{error}"),
     }
 }
 
-/// Every tool of this binary, in the reach variant (which advertises every parameter).
+/// Every tool of this binary, in the extended variant (which advertises every parameter).
 pub(crate) fn every_tool() -> &'static ToolSet {
     static TOOLS: OnceLock<ToolSet> = OnceLock::new();
     TOOLS.get_or_init(|| {
         let registry = mcp_runtime::registry().unwrap_or_else(|error| panic!("{error}"));
-        ToolSet::from_registry(registry, true).unwrap_or_else(|error| panic!("{error}"))
+        ToolSet::from_registry(registry, SchemaVariant::Extended)
+            .unwrap_or_else(|error| panic!("{error}"))
     })
 }
 

@@ -16,16 +16,18 @@ fn every_kind_parses_as_the_table_says() {
         "comment": "", "limit": "7", "context": 99, "version": 2.0, "offset": -1,
         "hidden": "TRUE", "minor": false, "spaces": [" A ", ""], "fields": {"k": " v "},
         "mode": "rendered_html", "diff_mode": null, "filter": {"field": "f", "max": 3},
-        "filters": [{"field": "a"}, {"field": "b"}], "wiki": "dev"
+        "filters": [{"field": "a"}, {"field": "b"}], "source": "dev", "size": "12",
+        "ratio": "0.25", "weight": -1.5, "start": 3, "count": 99
     });
     assert_eq!(
         call("every_kind", &args),
         Ok(
             "by alice: reference=\"Sandbox.WebHome\" content=\" raw\\r\\n\" locale=None \
-            comment=Present(\"\") limit=7 context=10 version=2 offset=Some(-1) hidden=true \
+            comment=Present(\"\") limit=7 context=10 version=2 offset=Some(-1) size=Some(12) \
+            ratio=0.25 weight=Some(-1.5) page=Page { start: 3, count: 50 } hidden=true \
             minor=Some(false) spaces=[\"A\"] fields={\"k\": \" v \"} mode=rendered_html \
             diff_mode=None filter=Filter { field: \"f\", value: None, max: Some(3) } filters=2 \
-            extra=None wiki=Some(\"dev\")"
+            extra=None source=Some(\"dev\")"
                 .to_owned()
         )
     );
@@ -36,6 +38,10 @@ fn defaults_apply_when_absent() {
     let text = call("every_kind", &minimal());
     let text = text.as_deref().unwrap_or_default();
     assert!(text.contains("comment=Absent limit=20 context=3"), "{text}");
+    assert!(
+        text.contains("size=None ratio=0.5 weight=None page=Page { start: 0, count: 10 }"),
+        "{text}"
+    );
     assert!(
         text.contains("hidden=false minor=None spaces=[] fields={}"),
         "{text}"
@@ -50,8 +56,9 @@ fn unknown_arguments_are_refused_listing_the_accepted_ones() {
         call("every_kind", &args),
         Err(
             "Error: 'limt' is not a parameter of this tool. Accepted parameters: reference, \
-             content, locale, comment, limit, context, version, offset, hidden, minor, spaces, \
-             fields, mode, diff_mode, filter, filters, extra, wiki."
+             content, locale, comment, limit, context, version, offset, size, ratio, weight, \
+             start, count, hidden, minor, spaces, fields, mode, diff_mode, filter, filters, \
+             extra, source."
                 .to_owned()
         )
     );

@@ -2,7 +2,7 @@
 //! schema advertises something the parser refuses, the values generated here expose it.
 //!
 //! Supports exactly the subset our schemas use (string with `minLength`/`pattern: \S`, `enum`,
-//! `oneOf`/`anyOf`, integer with `minimum`/`maximum`, boolean, array, object with `properties`/
+//! `oneOf`/`anyOf`, integer and number with `minimum`/`maximum`, boolean, array, object with `properties`/
 //! `required` or with `additionalProperties`), and panics on anything else, so a new construct in
 //! a schema cannot be silently skipped.
 
@@ -39,6 +39,17 @@ pub(crate) fn valid_value(schema: &Value) -> BoxedStrategy<Value> {
                 .get("maximum")
                 .and_then(Value::as_i64)
                 .unwrap_or(i64::MAX);
+            (min..=max).prop_map(Value::from).boxed()
+        }
+        Some("number") => {
+            let min = schema
+                .get("minimum")
+                .and_then(Value::as_f64)
+                .unwrap_or(-1e12);
+            let max = schema
+                .get("maximum")
+                .and_then(Value::as_f64)
+                .unwrap_or(1e12);
             (min..=max).prop_map(Value::from).boxed()
         }
         Some("boolean") => any::<bool>().prop_map(Value::from).boxed(),
@@ -126,6 +137,13 @@ pub(crate) fn wrong_values(schema: &Value) -> Vec<Value> {
         Some("integer") => vec![
             json!("three"),
             json!(1.5),
+            json!(true),
+            json!([]),
+            json!({}),
+        ],
+        Some("number") => vec![
+            json!("three"),
+            json!("NaN"),
             json!(true),
             json!([]),
             json!({}),

@@ -26,7 +26,7 @@ fn run(id: &str, arguments: Value) -> CallToolResult {
 
 fn output_schema(id: &str) -> Value {
     let definition = tool(id)
-        .definition(false)
+        .definition(mcp_runtime::SchemaVariant::Standard)
         .unwrap_or_else(|error| panic!("{error}"));
     match &definition.output_schema {
         Some(schema) => Value::Object((**schema).clone()),
@@ -59,7 +59,7 @@ fn the_output_schema_is_derived_from_the_declared_type_and_flat() {
     assert!(!text.contains("$ref") && !text.contains("$defs"), "{text}");
     // A text tool advertises none.
     let plain = tool("renamed")
-        .definition(false)
+        .definition(mcp_runtime::SchemaVariant::Standard)
         .map(|d| d.output_schema.is_none());
     assert_eq!(plain, Ok(true));
 }

@@ -3,7 +3,7 @@ use mcp_runtime::prelude::*;
 #[derive(ParamObject)]
 pub struct Point {
     /// Horizontal.
-    #[param(default = 0)]
+    #[param(max = 0)]
     x: i64,
 }
 

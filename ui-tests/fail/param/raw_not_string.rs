@@ -3,9 +3,9 @@ use mcp_runtime::prelude::*;
 /// Do something.
 #[mcp_tool(id = "tool")]
 pub struct Tool {
-    /// Content.
+    /// A count.
     #[param(raw)]
-    content: Vec<String>,
+    count: i64,
 }
 
 impl Execute for Tool {

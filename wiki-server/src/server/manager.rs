@@ -25,7 +25,7 @@ use std::sync::{Arc, OnceLock, Weak};
 use std::time::Duration;
 
 use mcp_runtime::call::{CallSettings, panic_message};
-use mcp_runtime::{Registry, ServedTool, ToolContext, ToolSet};
+use mcp_runtime::{Registry, SchemaVariant, ServedTool, ToolContext, ToolSet};
 use parking_lot::{Mutex, RwLock};
 use tokio::sync::OnceCell;
 use wiki_store::api::Subscription;
@@ -599,6 +599,17 @@ fn build(
     })))
 }
 
+/// The schema variant a wiki's tools are advertised in: cross-wiki reach is the framework's
+/// extended variant, whose extra parameters are the `wiki = ...` ones (declared
+/// `#[param(extended)]`), so a wiki without reach never advertises them.
+pub fn schema_variant(reach: bool) -> SchemaVariant {
+    if reach {
+        SchemaVariant::Extended
+    } else {
+        SchemaVariant::Standard
+    }
+}
+
 /// The tool's definition for this reach, inside its own fault boundary: a definition that
 /// panics or does not validate skips the tool with a WARN naming it.
 fn served(
@@ -606,7 +617,9 @@ fn served(
     tool: &'static mcp_runtime::RegisteredTool,
     reach: bool,
 ) -> Option<ServedTool> {
-    match catch_unwind(AssertUnwindSafe(|| ServedTool::new(tool, reach))) {
+    match catch_unwind(AssertUnwindSafe(|| {
+        ServedTool::new(tool, schema_variant(reach))
+    })) {
         Ok(Ok(served)) => Some(served),
         Ok(Err(error)) => {
             tracing::warn!(wiki = %wiki, tool = tool.id(), %error, "skipping MCP tool: invalid definition");

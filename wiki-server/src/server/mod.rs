@@ -14,5 +14,6 @@ pub use endpoint::WikiServer;
 pub use handler::{McpHandler, SERVER_NAME};
 pub use manager::{
     DEFAULT_CALL_TIMEOUT, DEFAULT_DESCRIPTION, LinkKeySource, MAN_HINT, Manager, ServerSettings,
+    schema_variant,
 };
 pub(crate) use served::{confirms_writes, served_tools};

@@ -187,7 +187,7 @@ pub(crate) struct Peek {
     /// The document, e.g. "Sandbox.WebHome".
     reference: String,
     /// Optional wiki id to read from instead of the current wiki.
-    #[param(cross_wiki)]
+    #[param(extended)]
     wiki: Option<String>,
 }
 

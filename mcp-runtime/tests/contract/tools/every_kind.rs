@@ -2,7 +2,7 @@ use std::collections::BTreeMap;
 
 use mcp_runtime::prelude::*;
 
-use super::shared::{Filter, Mode};
+use super::shared::{Filter, Mode, Page};
 
 /// Exercise every supported parameter type.
 ///
@@ -28,6 +28,16 @@ pub(crate) struct EveryKind {
     version: i64,
     /// An optional integer.
     offset: Option<i64>,
+    /// An optional size in bytes.
+    size: Option<u64>,
+    /// A share between 0 and 1.
+    #[param(default = 0.5, range = 0.0..=1.0)]
+    ratio: f64,
+    /// An optional weight.
+    weight: Option<f64>,
+    /// Paging, declared once for several tools.
+    #[param(flatten)]
+    page: Page,
     /// A flag: absent means false.
     hidden: bool,
     /// A tri-state flag.
@@ -46,17 +56,18 @@ pub(crate) struct EveryKind {
     filters: Vec<Filter>,
     /// An optional filter.
     extra: Option<Filter>,
-    /// Optional wiki id to read from instead of the current wiki.
-    #[param(cross_wiki)]
-    wiki: Option<String>,
+    /// Optional source to read from instead of the default one.
+    #[param(extended)]
+    source: Option<String>,
 }
 
 impl Execute for EveryKind {
     async fn execute(self, ctx: &ToolContext) -> ToolResult {
         Ok(ToolOutput::text(format!(
             "by {}: reference={:?} content={:?} locale={:?} comment={:?} limit={} context={} \
-             version={} offset={:?} hidden={} minor={:?} spaces={:?} fields={:?} mode={} \
-             diff_mode={:?} filter={:?} filters={} extra={:?} wiki={:?}",
+             version={} offset={:?} size={:?} ratio={} weight={:?} page={:?} hidden={} \
+             minor={:?} spaces={:?} fields={:?} mode={} diff_mode={:?} filter={:?} filters={} \
+             extra={:?} source={:?}",
             ctx.user_or_guest(),
             self.reference,
             self.content,
@@ -66,6 +77,10 @@ impl Execute for EveryKind {
             self.context,
             self.version,
             self.offset,
+            self.size,
+            self.ratio,
+            self.weight,
+            self.page,
             self.hidden,
             self.minor,
             self.spaces,
@@ -75,7 +90,7 @@ impl Execute for EveryKind {
             self.filter,
             self.filters.len(),
             self.extra,
-            self.wiki,
+            self.source,
         )))
     }
 }

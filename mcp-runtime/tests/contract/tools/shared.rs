@@ -13,6 +13,17 @@ pub(crate) enum Mode {
     RenderedHtml,
 }
 
+/// Paging, shared by tools as top-level parameters (`#[param(flatten)]`).
+#[derive(Debug, Clone, PartialEq, Eq, ParamObject)]
+pub(crate) struct Page {
+    /// The first item, 0-based.
+    #[param(default = 0)]
+    pub(crate) start: usize,
+    /// Items per page (1 to 50).
+    #[param(default = 10, range = 1..=50, clamp)]
+    pub(crate) count: u32,
+}
+
 /// A field filter.
 #[derive(Debug, Clone, PartialEq, Eq, ParamObject)]
 pub(crate) struct Filter {

@@ -1,11 +1,20 @@
 use mcp_runtime::prelude::*;
 
+/// A point.
+#[derive(ParamObject)]
+pub struct Point {
+    /// Horizontal.
+    x: i64,
+    y: i64,
+}
+
 /// Do something.
 #[mcp_tool(id = "tool")]
 pub struct Tool {
-    /// The wiki.
-    #[param(cross_wiki)]
-    wiki: String,
+    /// Where.
+    at: Point,
+    /// More points.
+    more: Vec<Point>,
 }
 
 impl Execute for Tool {

@@ -1,0 +1,17 @@
+use mcp_runtime::prelude::*;
+
+/// Do something.
+#[mcp_tool(id = "tool")]
+pub struct Tool {
+    /// A number.
+    #[param(default = 0.5)]
+    value: u32,
+}
+
+impl Execute for Tool {
+    async fn execute(self, _ctx: &ToolContext) -> ToolResult {
+        Ok(ToolOutput::text(""))
+    }
+}
+
+fn main() {}
