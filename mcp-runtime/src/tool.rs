@@ -32,8 +32,22 @@ pub type ToolResult<T = ToolOutput> = Result<T, ToolError>;
 )]
 pub trait Execute<Out = ToolOutput>: Sized + Send {
     /// Run the tool with its parsed arguments.
-    fn execute(self, ctx: &ToolContext) -> impl Future<Output = ToolResult<Out>> + Send;
+    fn execute(self, ctx: &ToolContext) -> impl ToolFuture<Out> + Send;
 }
+
+/// What `execute` returns: a future of the tool's result, which is what an `async fn execute`
+/// returns. Its own trait (implemented for every such future) so that a plain `fn execute`
+/// reads as the missing `async` it is, not as "`Result` is not a future".
+#[diagnostic::on_unimplemented(
+    message = "`execute` must be an `async fn`: make it `async fn execute(self, ctx: &ToolContext)`",
+    label = "not the future of a tool result",
+    note = "write `async fn execute(self, ctx: &ToolContext) -> ToolResult {{ .. }}` (or \
+            `-> ToolResult<Structured<T>>` for a tool declared with `output = T`): the server \
+            awaits every tool, so a tool can wait on I/O without holding a thread"
+)]
+pub trait ToolFuture<Out>: Future<Output = ToolResult<Out>> {}
+
+impl<F, Out> ToolFuture<Out> for F where F: Future<Output = ToolResult<Out>> {}
 
 /// One block of a tool's output.
 #[derive(Debug, Clone, PartialEq, Eq)]
