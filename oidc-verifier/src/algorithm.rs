@@ -1,6 +1,6 @@
 //! The signature algorithms accepted, and the key each needs.
 //!
-//! Three, as the issue and most providers settle on: RS256 (every provider's default), PS256
+//! Three, the set most providers settle on: RS256 (every provider's default), PS256
 //! and ES256. Never `none`, and never an HMAC algorithm: with a public key set, an HMAC "key"
 //! would be public too, and the classic confusion attack signs HS256 tokens with it. Refusing
 //! the names before any key is looked at closes that door whatever the key set holds.

@@ -12,8 +12,8 @@
 //!   tool router anew for every handler (stateless mode makes a handler per request);
 //! - `rmcp static`: the same with the router built once and shared (`Arc`).
 //!
-//! No call carries a `progressToken`: this is the no-progress baseline the issue's "unchanged
-//! within 5%" compares against (a call without a token gets a reporter that holds nothing, so
+//! No call carries a `progressToken`: this is the no-progress baseline that progress support
+//! must stay within 5% of (a call without a token gets a reporter that holds nothing, so
 //! a tool's progress reports cost a branch). All run stateless with JSON replies, so each call
 //! is one POST; the clients run in the same
 //! process (a reqwest client per connection, the URL parsed once). Reported: calls/s, p50 and

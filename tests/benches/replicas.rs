@@ -1,5 +1,5 @@
 //! Scale-out load: two `wiki-mcp` replicas on one PostgreSQL database against one on SQLite, in
-//! one run, over real HTTP (issue 13's load bench).
+//! one run, over real HTTP (the scale-out load bench).
 //!
 //! Each server is the full stack `serve` runs (Host/Origin check, wiki gate, bearer token,
 //! policy, doors, middleware, audit), on the demo farm with `write_document` enabled. A replica

@@ -342,7 +342,7 @@ fn signed_targets(html: &str, attribute: &str) -> Vec<String> {
         .collect()
 }
 
-/// Issue 11: the view page's wiki links were relative (`Guides.Install`) and answered 403, its
+/// Regression: the view page's wiki links were relative (`Guides.Install`) and answered 403, its
 /// attachment links and images were dropped. They are signed links for the page's holder, and
 /// they open.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -396,7 +396,7 @@ async fn the_links_of_a_view_page_are_signed_links_that_open() {
     );
 }
 
-/// Issue 11: `get_document rendered=true format=html` dropped the targets of cross-wiki links,
+/// Regression: `get_document rendered=true format=html` dropped the targets of cross-wiki links,
 /// `attach:` links and images (the sanitizer knows no `dev:` or `attach:` scheme) and printed
 /// wiki links as relative references that open nothing. Each is now the signed link of its
 /// target for the caller: it opens for a caller who may view the target, and is refused

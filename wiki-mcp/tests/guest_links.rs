@@ -1,4 +1,4 @@
-//! Issue 11: a signed link printed for the guest must stop opening once the guest is no longer
+//! Regression: a signed link printed for the guest must stop opening once the guest is no longer
 //! served: after `config set guest=false`, and on a server started with
 //! `--authorization-server` (where every request needs a token), while a user's link keeps
 //! working. The real binary, restarted on the same data directory (the link key persists).

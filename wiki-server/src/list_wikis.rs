@@ -1,4 +1,4 @@
-//! `list_wikis` (facts §1.2): the wikis an agent can name in `wiki` arguments and reference
+//! `list_wikis`: the wikis an agent can name in `wiki` arguments and reference
 //! prefixes. Served only on endpoints with cross-wiki reach.
 
 use std::fmt::Write as _;

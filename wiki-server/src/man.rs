@@ -1,4 +1,4 @@
-//! `man`: the server's manual tool (facts §2), generated from the same declarations that give
+//! `man`: the server's manual tool, generated from the same declarations that give
 //! the advertised schemas, so it cannot drift from what a client sees.
 //!
 //! Without arguments it prints the catalog (tools grouped by category, `name - summary`, then the

@@ -163,7 +163,7 @@ mod tests {
         assert!(!shown.contains('\u{2028}'));
     }
 
-    /// Regression (issue 11): a change of the final newline alone was shown with wrong notes.
+    /// Regression: a change of the final newline alone was shown with wrong notes.
     #[test]
     fn a_missing_final_newline_is_a_difference_and_says_so() {
         assert_eq!(

@@ -1,4 +1,4 @@
-//! Finding the document a reference names, in the order that leaks nothing (facts §4.1): the
+//! Finding the document a reference names, in the order that leaks nothing: the
 //! door first (reach, rights, space filter, as the caller), existence only then. A reference to
 //! a missing page that has a space home of the same name gets a "Did you mean" suggestion, and
 //! the suggestion goes through the door too, so it never names a page the caller may not see.

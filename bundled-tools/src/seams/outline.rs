@@ -1,4 +1,4 @@
-//! The heading outline of Markdown source (facts §1.5, §3.2): what get_document shows instead of
+//! The heading outline of Markdown source: what get_document shows instead of
 //! the content of a page too large for one result, with the line of each heading so that a
 //! window (`offset=`) can read one part.
 //!

@@ -469,7 +469,7 @@ fn block_break(out: &mut String) {
 }
 
 /// Three or more consecutive stack frame lines (`at a.b(C.java:1)`, `... 5 more`,
-/// `... 5 common frames omitted`) become `[... N stack frames omitted ...]` (facts §3.2): a
+/// `... 5 common frames omitted`) become `[... N stack frames omitted ...]`: a
 /// pasted trace is noise to an agent, and its first line (the exception) is kept.
 pub(crate) fn collapse_stack_traces(text: &str) -> String {
     let lines: Vec<&str> = text.split('\n').collect();

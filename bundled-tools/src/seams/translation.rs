@@ -1,4 +1,4 @@
-//! Locale routing (facts §3.6): the `locale` argument of a read picks exactly one row of a
+//! Locale routing: the `locale` argument of a read picks exactly one row of a
 //! document. The default language addresses the default row; any other locale addresses that
 //! translation row only (no fallback to the default, which would show an agent text in the wrong
 //! language under the name it asked for). A missing translation is an error that lists what

@@ -1,4 +1,4 @@
-//! The line window (facts §3.1): the one way a tool shows part of a long text as numbered lines,
+//! The line window: the one way a tool shows part of a long text as numbered lines,
 //! shared by get_document (range reads and headingless heads), get_history (version snapshots)
 //! and the edit echo.
 //!

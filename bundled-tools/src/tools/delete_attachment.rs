@@ -1,4 +1,4 @@
-//! `delete_attachment` (facts §1.13): moves one attachment, every version of it, to the recycle
+//! `delete_attachment`: moves one attachment, every version of it, to the recycle
 //! bin, saving a minor version of its document, through the write door.
 //!
 //! Order of checks: the file name argument, the write door (reach, view and edit, space filter,

@@ -1,4 +1,4 @@
-//! `delete_document` (facts §1.12): moves a document, with all its translations, to the recycle
+//! `delete_document`: moves a document, with all its translations, to the recycle
 //! bin; never a permanent delete.
 //!
 //! Order of checks: the write door (reach, view and DELETE, space filter, the configuration),
@@ -121,7 +121,7 @@ impl Execute<Structured<Written>> for DeleteDocument {
     }
 }
 
-/// The preference and server pages no agent deletes (facts §1.12); the MCP configuration
+/// The preference and server pages no agent deletes; the MCP configuration
 /// documents were refused by the write door already.
 fn refuse_sensitive(reference: &DocumentReference) -> Result<(), ToolError> {
     let local = reference.local();

@@ -1,4 +1,4 @@
-//! `delete_object` (facts §1.11): deletes one object from a document as a minor version, through
+//! `delete_object`: deletes one object from a document as a minor version, through
 //! the write door; the other objects keep their numbers.
 //!
 //! Order of checks: the write door (reach, view and edit, space filter, the configuration), the

@@ -1,4 +1,4 @@
-//! `edit_document` (facts §1.12): ordered exact-string edits applied in memory to the row as read,
+//! `edit_document`: ordered exact-string edits applied in memory to the row as read,
 //! then saved once through the write door, compare-and-set on the version they were applied to
 //! (so a concurrent save is never overwritten, with or without the agent's base_version).
 //!

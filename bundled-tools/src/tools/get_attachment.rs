@@ -1,4 +1,4 @@
-//! `get_attachment` (facts §1.8): one attachment of a document, as far as an agent can read it.
+//! `get_attachment`: one attachment of a document, as far as an agent can read it.
 //!
 //! A metadata header always comes first. Then the content, routed by the media type the store
 //! trusts (sniffed bytes win over the name, so a PNG named `notes.txt` is not inlined as text):
@@ -40,7 +40,7 @@ use crate::seams::heavy::run_heavy;
 use crate::seams::lookup::{Found, find_document};
 use crate::seams::urls::{Target, link};
 
-/// The largest image sent inline as an image block (facts §1.8).
+/// The largest image sent inline as an image block.
 const MAX_INLINE_IMAGE_BYTES: u64 = 2 * 1024 * 1024;
 
 /// How many existing names a filename miss lists.

@@ -1,4 +1,4 @@
-//! `get_document` (facts §1.5): a document's source with numbered lines, its outline when it is
+//! `get_document`: a document's source with numbered lines, its outline when it is
 //! too large for one result, line windows, translations, and a rendered (read-only) view.
 //!
 //! Order of checks: the door (reach, view right, space filter), then existence, then locale

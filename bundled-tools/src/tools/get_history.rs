@@ -1,4 +1,4 @@
-//! `get_history` (facts §1.6): a document row's revisions (list), one revision's content
+//! `get_history`: a document row's revisions (list), one revision's content
 //! (version, through the line window), or a unified diff between two revisions within the budget.
 //!
 //! Version strings are checked against the strict grammar before anything else, the door

@@ -1,4 +1,4 @@
-//! `get_links` (facts §1.7): the backlinks of a document (who links here) and its outgoing links
+//! `get_links`: the backlinks of a document (who links here) and its outgoing links
 //! (what it links to), for navigation and for repairing links before a rename or delete.
 //!
 //! Backlinks are authorized row by row before they are counted: the store's farm-wide index is
@@ -29,7 +29,7 @@ use crate::seams::counted::count;
 use crate::seams::lookup::find_document;
 use crate::seams::translation::{locale_argument, route};
 
-/// The most backlink sources read from the index before authorization (facts §1.7): the count
+/// The most backlink sources read from the index before authorization: the count
 /// is then shown as `N+`.
 const BACKLINK_CEILING: usize = 2000;
 

@@ -1,4 +1,4 @@
-//! `get_schema` (facts §1.9): the classes of a wiki and the fields of one class, so an agent can
+//! `get_schema`: the classes of a wiki and the fields of one class, so an agent can
 //! write `query_objects` filters and `write_object` values that the store accepts.
 //!
 //! The catalog lists the classes that have at least one object, with their object counts. Each

@@ -1,4 +1,4 @@
-//! `get_tree` (facts §1.3): the shape of a wiki. Without `root`, a SURVEY of the top-level spaces
+//! `get_tree`: the shape of a wiki. Without `root`, a SURVEY of the top-level spaces
 //! with their page counts and ages, small spaces expanded inline; with `root`, an EXPLORE of the
 //! pages under it, breadth first, with markers for the structured data and attachments on each.
 //!
@@ -102,7 +102,7 @@ struct Shape {
 
 impl Execute<Structured<TreeOutput>> for GetTree {
     async fn execute(self, ctx: &ToolContext) -> ToolResult<Structured<TreeOutput>> {
-        // The parser clamped depth and limit; a negative offset counts as 0 (facts §1.3).
+        // The parser clamped depth and limit; a negative offset counts as 0.
         let shape = Shape {
             depth: usize::try_from(self.depth).unwrap_or(1),
             limit: usize::try_from(self.limit).unwrap_or(1),
@@ -119,7 +119,7 @@ impl Execute<Structured<TreeOutput>> for GetTree {
     }
 }
 
-/// Page text (a name or title) for a node line (facts §1.3): line breaks and separators become
+/// Page text (a name or title) for a node line: line breaks and separators become
 /// one space, the line's own syntax characters `[ ] { } ⋯` are removed, `"` becomes `'`, and
 /// the result is capped at 200 characters and `…`.
 fn node_text(text: &str) -> String {

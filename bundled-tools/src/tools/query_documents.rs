@@ -1,4 +1,4 @@
-//! `query_documents` (facts §1.4): full-text search and browsing, through the search door.
+//! `query_documents`: full-text search and browsing, through the search door.
 //!
 //! The door sets the wiki scope (`wiki`, `all` only with reach) and hands the store a predicate
 //! (reach, space filter, view right) that the store applies to every candidate BEFORE counting
@@ -366,7 +366,7 @@ impl QueryDocuments {
         };
         let filters = self.active_filters();
         if !filters.is_empty() {
-            // The aggregated echo is stripped, not capped (facts §3.4).
+            // The aggregated echo is stripped, not capped.
             let _ = write!(
                 out,
                 " Active filters: {}.",
@@ -457,7 +457,7 @@ fn snippet(hit: &SearchHit, searched: bool) -> String {
     }
 }
 
-/// The paging footer (facts §1.4).
+/// The paging footer.
 fn footer(
     total: usize,
     capped_scan: bool,

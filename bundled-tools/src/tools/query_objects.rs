@@ -1,4 +1,4 @@
-//! `query_objects` (facts §1.10): the objects of one class matching typed filters, or the object
+//! `query_objects`: the objects of one class matching typed filters, or the object
 //! inventory of one document.
 //!
 //! The query never reaches SQL as text: filters are parsed into the store's closed
@@ -689,7 +689,7 @@ mod tests {
         assert_eq!(show_value(&FieldValue::Boolean(true), false), "true");
     }
 
-    /// Regression (issue 11): a date-only field printed as a date-time at midnight.
+    /// Regression: a date-only field printed as a date-time at midnight.
     #[test]
     fn a_date_only_value_reads_as_its_date() {
         let due = FieldValue::Date(time::macros::datetime!(2026-12-01 0:00 UTC));

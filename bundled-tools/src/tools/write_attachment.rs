@@ -1,4 +1,4 @@
-//! `write_attachment` (facts §1.13): uploads a new attachment, or a new version of one, through
+//! `write_attachment`: uploads a new attachment, or a new version of one, through
 //! the write door (view and edit, base_version, `[AI] ` comments, no-op detection: the store writes
 //! nothing for the bytes the attachment already holds).
 //!

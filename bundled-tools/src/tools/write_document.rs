@@ -1,4 +1,4 @@
-//! `write_document` (facts §1.12): creates a document (or a translation) or replaces its whole
+//! `write_document`: creates a document (or a translation) or replaces its whole
 //! content, through the write door (view and edit, base_version, `[AI] ` comments, no-op
 //! detection).
 //!

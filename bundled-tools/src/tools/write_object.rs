@@ -1,4 +1,4 @@
-//! `write_object` (facts §1.11): creates or updates one object of a class on a document, through
+//! `write_object`: creates or updates one object of a class on a document, through
 //! the write door (view and edit, base_version, `[AI] ` comments, no-op detection: the store writes
 //! nothing when the object already holds the values, compared after coercion).
 //!

@@ -1,4 +1,4 @@
-//! `write_schema` (facts §1.11): adds, modifies or removes one field of a class, through the
+//! `write_schema`: adds, modifies or removes one field of a class, through the
 //! write door (view and edit on the class document, base_version, `[AI] ` comments, no-op
 //! detection: the store writes nothing for a modification that leaves the field as it is).
 //!

@@ -521,7 +521,7 @@ async fn hidden_and_empty_pages_say_what_they_are() {
         empty.ends_with("Size: 0 lines · 0 chars · ~0 tokens\nThis document has no content."),
         "{empty}"
     );
-    // Regression (issue 11): a class document read as an empty page, with nothing to say that
+    // Regression: a class document read as an empty page, with nothing to say that
     // its fields are read with get_schema.
     let class = read_by_alice(&farm, json!({"reference": "Tasks.TaskClass"})).await;
     assert!(
@@ -532,7 +532,7 @@ async fn hidden_and_empty_pages_say_what_they_are() {
         ),
         "{class}"
     );
-    // Regression (issue 11): `Size: 1 lines · 1 chars`.
+    // Regression: `Size: 1 lines · 1 chars`.
     ok(farm
         .store
         .save_document(&DocumentSave::new(reference("Sandbox.One"), "x", "alice")));
@@ -810,7 +810,7 @@ async fn rendered_html_cannot_forge_the_tools_lines() {
     );
 }
 
-/// Regression (issue 11): a translation saved without a title showed the page name as title.
+/// Regression: a translation saved without a title showed the page name as title.
 #[farm_test]
 async fn a_translation_without_a_title_reads_the_default_title() {
     let farm = Farm::new();

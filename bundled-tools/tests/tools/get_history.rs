@@ -516,7 +516,7 @@ async fn the_manual_page_documents_the_modes() {
     }
 }
 
-/// Regression (issue 11): a revision line longer than the budget was cut and its rest could
+/// Regression: a revision line longer than the budget was cut and its rest could
 /// never be read; version mode takes get_document's column continuation.
 #[farm_test]
 async fn a_long_line_of_a_revision_is_read_to_its_end_by_column() {
@@ -553,7 +553,7 @@ async fn a_long_line_of_a_revision_is_read_to_its_end_by_column() {
     );
 }
 
-/// Regression (issue 11): a diff split lines on LF only, so a U+2028 inside a line printed a
+/// Regression: a diff split lines on LF only, so a U+2028 inside a line printed a
 /// raw line break in the diff, and a change of the final newline alone was not noted right.
 #[farm_test]
 async fn diffs_break_lines_as_windows_do_and_note_odd_endings() {

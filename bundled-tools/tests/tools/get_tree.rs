@@ -319,7 +319,7 @@ async fn past_the_fetch_ceiling_counts_are_sampled() {
     );
 }
 
-/// Regression (issue 11): the 2000-row sample was filled before authorization, so pages alice
+/// Regression: the 2000-row sample was filled before authorization, so pages alice
 /// cannot view (Secret sorts before her spaces) made her survey "sampled", with `+` counts and
 /// her own spaces "not counted".
 #[farm_test]
@@ -357,7 +357,7 @@ async fn other_wikis_need_reach_and_the_filter_applies() {
     let all = tree(&farm, json!({"wiki": "all"}), "alice").await;
     assert!(all.is_err_and(|e| e.starts_with("Error: 'wiki' must name one wiki here")));
 
-    // Regression (issue 11): an unknown wiki was read as an empty one ("0 top-level spaces"),
+    // Regression: an unknown wiki was read as an empty one ("0 top-level spaces"),
     // and one the caller may not view must answer exactly like it.
     let unknown = "Error: wiki \"nope\" does not exist. Call list_wikis for the wikis you can use.";
     assert_eq!(

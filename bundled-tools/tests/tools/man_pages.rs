@@ -37,7 +37,7 @@ async fn man(farm: &Farm, tool: &str, user: &str, wiki: &str) -> String {
     ok(farm.call("man", json!({"tool": tool}), user, wiki).await)
 }
 
-/// Regression (issue 11): on an endpoint without cross-wiki reach (`sub`), pages showed
+/// Regression: on an endpoint without cross-wiki reach (`sub`), pages showed
 /// `wiki=` examples and pointed to list_wikis, which that endpoint does not serve.
 #[farm_test]
 async fn without_reach_no_page_mentions_other_wikis() {
@@ -85,7 +85,7 @@ async fn see_also_names_only_tools_the_caller_can_call() {
     );
 }
 
-/// Regression (issue 11): three write tools said "Structured data" and the others "Structured
+/// Regression: three write tools said "Structured data" and the others "Structured
 /// Data", so the catalog printed the category twice. Every tool names one of the server's
 /// category constants, and the catalog shows each category once.
 #[farm_test]
@@ -118,7 +118,7 @@ async fn the_catalog_shows_each_category_once() {
     }
 }
 
-/// Regression (issue 11): the delete tools' pages said base_version is "always required" while
+/// Regression: the delete tools' pages said base_version is "always required" while
 /// their schemas had it optional. As in the reference, it is required: in the schema, in the
 /// page's synopsis and options, and by the parser (before anything is looked up).
 #[farm_test]
@@ -175,7 +175,7 @@ async fn the_delete_tools_require_base_version_in_schema_man_and_call() {
     }
 }
 
-/// Regression (issue 11): `man write_attachment` sent agents to a `get_attachment version=`
+/// Regression: `man write_attachment` sent agents to a `get_attachment version=`
 /// that does not exist. Every `<tool> <param>=` a page shows must be a parameter that tool has.
 #[farm_test]
 async fn pages_name_only_parameters_their_tools_have() {

@@ -1,4 +1,4 @@
-//! Object values end to end (issue 11): a date-only field reads back as a date and refuses a
+//! Object values end to end: a date-only field reads back as a date and refuses a
 //! time of day instead of dropping it, and an empty value clears a field that is not text.
 
 use serde_json::json;

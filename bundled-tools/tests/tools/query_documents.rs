@@ -95,7 +95,7 @@ fn seed_secret(farm: &Farm, count: usize, words: &str) {
     ok(farm.store.save_documents(&saves));
 }
 
-/// Regression (issue 11): the printed bm25 score was computed over the whole index, so adding
+/// Regression: the printed bm25 score was computed over the whole index, so adding
 /// pages alice cannot view that hold a word moved her scores (14.124 -> 9.105 in the audit): an
 /// oracle for how many invisible documents contain any word. Her answer must not change at all.
 #[farm_test]
@@ -120,7 +120,7 @@ async fn hidden_documents_do_not_move_what_a_search_prints() {
     );
 }
 
-/// Regression (issue 11): the scan window was filled before authorization: with more invisible
+/// Regression: the scan window was filled before authorization: with more invisible
 /// matches than the 2000 examined, alice was told "Found at least 1 ... only the first 2000
 /// examined" (an oracle) and her own documents vanished from browse and title sort.
 #[farm_test]
@@ -462,7 +462,7 @@ fn the_wiki_parameter_is_advertised_only_with_reach() {
     }
 }
 
-/// Regression (issue 11): `space="sub:Team"` and `author="main:XWiki.alice"` matched nothing,
+/// Regression: `space="sub:Team"` and `author="main:XWiki.alice"` matched nothing,
 /// silently. A space's wiki prefix selects that wiki (reach permitting); a user reference's
 /// prefixes are dropped (users are farm-wide).
 #[farm_test]

@@ -150,7 +150,7 @@ async fn paging_continues_over_authorized_rows() {
     .await);
     assert!(second.contains("main:Tasks.Bulk25"), "{second}");
     assert!(second.ends_with("Showing objects 26-30 of 30."));
-    // One convention for an offset past the end (issue 11): an error, as in query_documents.
+    // One convention for an offset past the end: an error, as in query_documents.
     let past = query(
         &farm,
         json!({"class": TASK_CLASS, "filters": ["priority = 5"], "offset": 40}),
@@ -338,7 +338,7 @@ async fn other_wikis_need_reach() {
     assert!(with_reach.is_err_and(|e| e.contains("defines no class")));
 }
 
-/// Regression (issue 11): values were capped at 200 characters with their line breaks removed
+/// Regression: values were capped at 200 characters with their line breaks removed
 /// and no tool returned a full value, so a long TextArea could not be read back and edited, and
 /// its lines ran together.
 #[farm_test]

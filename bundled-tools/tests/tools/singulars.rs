@@ -1,4 +1,4 @@
-//! Issue 11: counts of one read as one (`Size: 1 byte`, not `1 bytes`) in the attachment tools'
+//! Regression: counts of one read as one (`Size: 1 byte`, not `1 bytes`) in the attachment tools'
 //! output, as the document header already does for lines and characters.
 
 use serde_json::json;

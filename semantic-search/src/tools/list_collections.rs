@@ -1,4 +1,4 @@
-//! `list_collections` (facts §1.14): the collection ids the caller may pass to
+//! `list_collections`: the collection ids the caller may pass to
 //! search_collections.
 
 use wiki_tool_sdk::prelude::*;

@@ -1,4 +1,4 @@
-//! `search_collections` (facts §1.14): keyword results from the store's full-text search (any
+//! `search_collections`: keyword results from the store's full-text search (any
 //! of the question's words, function words left out),
 //! semantic results by cosine similarity over the index, and their fusion by reciprocal rank
 //! as the first block. Every candidate of either list is authorized (reach, space filter, view

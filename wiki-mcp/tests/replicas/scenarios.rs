@@ -1,4 +1,4 @@
-//! What two replicas on one database must show (issue 13, "Proven end to end").
+//! What two replicas on one database must show.
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;

@@ -1,5 +1,5 @@
 //! The server manager: one cached server per wiki, built lazily, rebuilt when its configuration
-//! changes (facts §6).
+//! changes.
 //!
 //! - **Built once.** Two first requests for a wiki build its server once (`OnceCell` per slot);
 //!   later requests share the `Arc`.

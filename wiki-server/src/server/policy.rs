@@ -1,4 +1,4 @@
-//! Which tools a wiki serves (facts §5): its effective tool set, and the guest's share of it.
+//! Which tools a wiki serves: its effective tool set, and the guest's share of it.
 //!
 //! The effective set is the wiki's stored list when it is non-empty, else the default policy
 //! (every tool that does not write); `man` is always in it; `list_wikis` is in it exactly when

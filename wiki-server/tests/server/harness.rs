@@ -110,7 +110,7 @@ impl Farm {
     /// Returns once `seen` holds after a write by [`Farm::other_process`]: on SQLite, on the
     /// first check one commit-marker window after the write (a request reuses the file's
     /// data_version for at most [`wiki_store::sqlite::MARKER_WINDOW`]); on PostgreSQL within
-    /// the change feed's delay (a LISTEN/NOTIFY round, issue 13's bound is one second; five are
+    /// the change feed's delay (a LISTEN/NOTIFY round, whose bound is one second; five are
     /// allowed here for a loaded machine). Panics when it does not.
     pub(crate) async fn until_seen(&self, what: &str, mut seen: impl AsyncFnMut() -> bool) {
         let patience = match self.database.backend() {

@@ -6,7 +6,7 @@ use crate::model::document::SaveOutcome;
 use crate::model::mcp_config::McpConfig;
 use crate::model::wiki::WikiId;
 
-/// The per-wiki MCP configuration (facts §5), stored as the object of class
+/// The per-wiki MCP configuration, stored as the object of class
 /// [`crate::model::mcp_config::MCP_CONFIG_CLASS`] on the wiki's hidden document
 /// [`crate::model::mcp_config::MCP_CONFIG_DOCUMENT`].
 ///

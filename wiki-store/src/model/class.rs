@@ -3,7 +3,7 @@
 //! A class lives on a document (its full name is the class name, e.g. `Blog.PostClass`); objects
 //! of the class live on any document of the same wiki. Removing a field only disables it: the
 //! definition and every stored value stay, hidden from reads and queries, and adding the field back
-//! with the same name shows them again (facts §1.11: removal is reversible).
+//! with the same name shows them again (removal is reversible).
 
 use std::collections::BTreeMap;
 use std::fmt;

@@ -1,4 +1,4 @@
-//! A wiki's MCP configuration (facts §5), and what holds when it cannot be read.
+//! A wiki's MCP configuration, and what holds when it cannot be read.
 //!
 //! Stored as the one object of class [`MCP_CONFIG_CLASS`] on the wiki's document
 //! [`MCP_CONFIG_DOCUMENT`]; the object API refuses that class, so only the configuration calls

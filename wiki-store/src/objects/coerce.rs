@@ -316,7 +316,7 @@ mod tests {
                 "2026-02-30",
                 "YYYY-MM-DD",
             ),
-            // Regression (issue 11): the time of day was silently dropped.
+            // Regression: the time of day was silently dropped.
             (
                 FieldType::Date { date_only: true },
                 "2026-11-30T23:59:00Z",

@@ -1,5 +1,5 @@
 //! What a written value means beyond its type's grammar: an empty value clears a field that is
-//! not text, and a date-only field refuses a time of day rather than dropping it (issue 11).
+//! not text, and a date-only field refuses a time of day rather than dropping it.
 
 use wiki_store::model::document::SaveOutcome;
 use wiki_store::model::object::FieldValue;

@@ -564,7 +564,7 @@ fn object_queries_authorize_every_row_before_counting_and_paging(db: &Fixture) {
     assert_eq!(names(&*store, &one_document, 0, 25).0, ["Tasks.B"]);
 }
 
-/// Regression (issue 11): the scan window was filled before authorization, so 2,100 objects the
+/// Regression: the scan window was filled before authorization, so 2,100 objects the
 /// caller could not see hid its own and made the total read "0+" (an oracle for them).
 fn denied_objects_neither_fill_the_scan_window_nor_mark_the_total(db: &Fixture) {
     use wiki_store::objects::query::SCAN_CEILING;

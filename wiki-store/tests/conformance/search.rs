@@ -348,7 +348,7 @@ fn denied_rows_leave_no_countable_trace_and_paging_counts_only_authorized_rows(d
     assert_eq!(capped.hits.len(), 5);
 }
 
-/// Regression (issue 11): the scan window was filled before authorization: with more denied
+/// Regression: the scan window was filled before authorization: with more denied
 /// matches than the scan limit, the caller's own documents vanished and the footer said "at
 /// least" (an oracle for documents it cannot see). Denied rows span several read batches here.
 fn denied_matches_neither_fill_the_scan_window_nor_mark_the_total(db: &Fixture) {
@@ -388,7 +388,7 @@ fn denied_matches_neither_fill_the_scan_window_nor_mark_the_total(db: &Fixture) 
     }
 }
 
-/// Regression (issue 11): a translation saved without a title was listed under the page name;
+/// Regression: a translation saved without a title was listed under the page name;
 /// it reads as the page does in its default language.
 fn a_translation_without_a_title_shows_the_default_title(db: &Fixture) {
     let store = db.store();

@@ -1,4 +1,4 @@
-//! The document door (facts §4.1): the only sanctioned path from an agent's reference to a
+//! The document door: the only sanctioned path from an agent's reference to a
 //! document.
 //!
 //! Steps, in this order: resolve (an explicit prefix contradicting the `wiki` argument is

@@ -197,7 +197,7 @@ fn watch(cancellation: CancellationToken, finished: CancellationToken, interrupt
     });
 }
 
-/// The agent-facing text for a failed store operation (facts §1, common conventions): a fixed
+/// The agent-facing text for a failed store operation (one convention for every tool): a fixed
 /// "Could not `<verb>`" that says to retry and, if it persists, to tell an administrator. The
 /// cause goes to the log at WARN, never to the agent.
 ///

@@ -1,4 +1,4 @@
-//! Wiki reach (facts §4.2): whether this endpoint may touch another wiki at all.
+//! Wiki reach: whether this endpoint may touch another wiki at all.
 //!
 //! Reach is a SOURCE-side grant read only from the main wiki's configuration: a reach-enabled
 //! endpoint reaches every wiki whatever the target's own flag, tools or filter, and only the
@@ -93,7 +93,7 @@ impl Doors {
         }
     }
 
-    /// The wikis a search covers, from its `wiki` argument (facts §4.2): absent, blank or this
+    /// The wikis a search covers, from its `wiki` argument: absent, blank or this
     /// wiki is this wiki; without reach anything else is refused; `all` is the whole farm; an
     /// unknown wiki, or one the caller may not view (answered alike, so the answer does not say
     /// which wikis exist), is refused with a pointer to list_wikis; a failed lookup fails closed.

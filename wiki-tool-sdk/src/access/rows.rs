@@ -1,4 +1,4 @@
-//! The row door (facts §4.4): the per-row check of hierarchy and object queries.
+//! The row door: the per-row check of hierarchy and object queries.
 //!
 //! A query over many documents (children of a page, objects of a class) authorizes every row
 //! BEFORE counting and paging, so a denied row leaves no countable trace. The check is the space

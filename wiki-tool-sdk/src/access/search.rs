@@ -1,4 +1,4 @@
-//! The search door (facts §4.4): full-text searches with the caller's filters applied before
+//! The search door: full-text searches with the caller's filters applied before
 //! counting and paging.
 //!
 //! The store's search calls a predicate per candidate and counts only what it accepts; this door

@@ -1,4 +1,4 @@
-//! The space filter (facts §4.3): which part of the farm an endpoint exposes, from the SOURCE
+//! The space filter: which part of the farm an endpoint exposes, from the SOURCE
 //! wiki's configuration only (the target wiki's own filter is never consulted).
 //!
 //! Filters scope what an agent sees; they are not secrecy (the distinct refusal reveals that an

@@ -1,4 +1,4 @@
-//! The text of a PDF attachment, for get_attachment (facts §1.8: PDF text, capped).
+//! The text of a PDF attachment, for get_attachment (PDF text, capped).
 //!
 //! Extraction is pure Rust (`pdf-extract`, over lopdf), and it cannot be interrupted: once it
 //! runs, it runs to the end. So the file is bounded BEFORE it runs, in three steps, each of
@@ -23,7 +23,7 @@ use super::pdf_budget::{Refusal, check_structure, load, max_decoded_bytes};
 use super::pdf_decode::Budget;
 use super::pdf_walk::{Plan, plan};
 
-/// The most characters of extracted text kept (facts §1.8: ~100,000); the last window says so.
+/// The most characters of extracted text kept (about 100,000); the last window says so.
 pub(super) const PDF_TEXT_CAP: usize = 100_000;
 
 /// What extraction made of a PDF.

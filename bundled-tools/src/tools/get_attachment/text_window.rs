@@ -1,4 +1,4 @@
-//! get_attachment's own text window (facts §1.8), unlike the line window of §3.1: `offset` counts
+//! get_attachment's own text window, unlike the line window of `seams/window.rs`: `offset` counts
 //! characters skipped (0-based), the header shares the budget, and a window may end inside a line
 //! when a line is longer than what is left, which its footer says so the agent knows the next
 //! window starts mid-line (so every character of a long line is reachable, window by window).

@@ -11,7 +11,7 @@ use wiki_store::model::version::Version;
 use super::WriteTarget;
 use mcp_runtime::prelude::{ErrorKind, ToolError};
 
-/// How a tool treats `base_version` (facts §3.3).
+/// How a tool treats `base_version`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BaseRule {
     /// Create or replace (write_document, write_attachment, write_object, write_schema's
