@@ -5,7 +5,7 @@
 //! transport costs; the difference is what the server core adds per call. The audit event is
 //! formatted by a real subscriber (writing to a sink), as in production.
 //!
-//! Not the HTTP load test (64 clients over loopback; see the README): this isolates the core.
+//! Not the HTTP load test (64 clients over loopback; see BENCHMARKS.md): this isolates the core.
 //!
 //! Run: `cargo bench -p wiki-server --bench server_call`.
 

@@ -456,7 +456,7 @@ fn read(c: &mut Criterion) {
     if let Some(server) = &postgres_url {
         // The floor of any read over the socket: one prepared statement that does no work, on
         // a connection of the same server. A read cannot come closer to SQLite's in-process one
-        // than this round trip, so the README reports the read against it as well.
+        // than this round trip, so BENCHMARKS.md reports the read against it as well.
         let mut client = postgres::Client::connect(server, postgres::NoTls).expect("connect");
         let statement = client.prepare("SELECT 1").expect("prepare");
         group.bench_function("postgres_round_trip", |b| {

@@ -8,10 +8,14 @@
 pub mod append_note;
 pub mod page_stats;
 
-/// The README's Rust examples ("Writing a tool", "Serving your own tools", "Testing your
-/// tools"), compiled and run as this crate's doctests: this crate depends on exactly what they
-/// use (the framework, the wiki server with its doors and `testing`, the command line), so the
-/// documentation cannot drift from the real crates.
+/// The README's Rust example ("Writing a tool"), compiled and run as this crate's doctests: this
+/// crate depends on exactly what the examples use (the framework, the wiki server with its doors
+/// and `testing`, the command line), so the documentation cannot drift from the real crates.
 #[cfg(doctest)]
 #[doc = include_str!("../../../README.md")]
 struct ReadmeDoctests;
+
+/// The Rust examples of `docs/tool-authors.md`, compiled and run as doctests for the same reason.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/tool-authors.md")]
+struct ToolAuthorsDoctests;
