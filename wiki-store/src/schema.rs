@@ -6,8 +6,50 @@
 //! the version a database records is also the number of migrations it has applied. An entry is
 //! never edited or removed once released: a change is a new entry. A database newer than the
 //! list is refused untouched ([`StoreError::SchemaTooNew`]): this build does not know its shape.
+//!
+//! One runner ([`upgrade`]) applies a list over a backend's [`SchemaRows`]: where the version is
+//! recorded and how SQL runs are the backend's, as is the one transaction (and lock) it all
+//! runs in, so a failed upgrade leaves the database as it was.
 
 use crate::{Result, StoreError};
+
+/// A migration whose SQL is `sql/<name>.sql` beside the file naming it.
+macro_rules! migration {
+    ($version:literal, $name:literal) => {
+        $crate::schema::Migration {
+            version: $version,
+            name: $name,
+            sql: include_str!(concat!("sql/", $name, ".sql")),
+        }
+    };
+}
+
+pub(crate) use migration;
+
+/// What an upgrade asks of a backend, inside the one transaction it runs in.
+pub(crate) trait SchemaRows {
+    /// The schema version the database records (0 for a new database).
+    fn schema_version(&mut self) -> Result<u32>;
+
+    /// Runs a migration's SQL, a batch of statements.
+    fn apply(&mut self, sql: &str) -> Result<()>;
+
+    /// Records `version` as the database's schema version.
+    fn set_schema_version(&mut self, version: u32) -> Result<()>;
+}
+
+/// Brings the database to the newest schema of `migrations`, refusing a newer one untouched.
+pub(crate) fn upgrade<S: SchemaRows>(rows: &mut S, migrations: &[Migration]) -> Result<()> {
+    let pending = pending(migrations, rows.schema_version()?)?;
+    for migration in pending {
+        tracing::info!(migration = migration.name, "applying schema migration");
+        rows.apply(migration.sql)?;
+    }
+    if !pending.is_empty() {
+        rows.set_schema_version(latest(migrations))?;
+    }
+    Ok(())
+}
 
 /// One schema step of a backend.
 #[derive(Debug, Clone, Copy)]
@@ -66,6 +108,27 @@ pub(crate) fn list_problems(migrations: &[Migration]) -> Vec<String> {
         }
     }
     problems
+}
+
+/// Checks a backend's list against the rules and against its `sql/` directory (`dir`, from the
+/// crate's root): every file is listed, and only those.
+#[cfg(test)]
+pub(crate) fn check_list(migrations: &[Migration], dir: &str) {
+    assert_eq!(list_problems(migrations), Vec::<String>::new());
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
+    let files: std::collections::BTreeSet<String> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .filter_map(|entry| entry.ok())
+        .map(|entry| entry.file_name().to_string_lossy().into_owned())
+        .collect();
+    let listed: std::collections::BTreeSet<String> = migrations
+        .iter()
+        .map(|migration| format!("{}.sql", migration.name))
+        .collect();
+    assert_eq!(
+        files, listed,
+        "every file in sql/ is in the list, and only those"
+    );
 }
 
 #[cfg(test)]

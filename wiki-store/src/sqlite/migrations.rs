@@ -5,22 +5,11 @@
 //! Migrations run in one exclusive transaction, so a failed upgrade leaves the file as it was.
 //! Each version is tested from empty and from the version before it, with data (`tests.rs`).
 
-use rusqlite::{Connection, TransactionBehavior};
+use rusqlite::{Connection, Transaction, TransactionBehavior};
 
 use crate::StoreError;
-use crate::schema::{self, Migration};
+use crate::schema::{self, Migration, SchemaRows, migration};
 use crate::sqlite::convert::DbResultExt;
-
-/// A migration whose SQL is `sql/<name>.sql`.
-macro_rules! migration {
-    ($version:literal, $name:literal) => {
-        Migration {
-            version: $version,
-            name: $name,
-            sql: include_str!(concat!("sql/", $name, ".sql")),
-        }
-    };
-}
 
 /// Every migration, in order. Append only.
 pub(crate) const MIGRATIONS: &[Migration] = &[
@@ -44,31 +33,33 @@ pub(crate) fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
 }
 
 /// Brings the database to the newest schema of `migrations` (tests pass a prefix of the list to
-/// build an older schema).
+/// build an older schema), in one exclusive transaction.
 pub(crate) fn migrate_with(
     conn: &mut Connection,
     migrations: &[Migration],
 ) -> Result<(), StoreError> {
-    let tx = conn
+    let mut tx = conn
         .transaction_with_behavior(TransactionBehavior::Exclusive)
         .db()?;
-    let found: u32 = tx
-        .query_row("PRAGMA user_version", [], |row| row.get(0))
-        .db()?;
-    let pending = schema::pending(migrations, found)?;
-    for migration in pending {
-        tracing::info!(migration = migration.name, "applying schema migration");
-        tx.execute_batch(migration.sql).db()?;
-    }
-    if !pending.is_empty() {
-        // PRAGMA takes no bound parameters; the value is our own version number, not input.
-        tx.execute_batch(&format!(
-            "PRAGMA user_version = {}",
-            schema::latest(migrations)
-        ))
-        .db()?;
-    }
+    schema::upgrade(&mut tx, migrations)?;
     tx.commit().db()
+}
+
+impl SchemaRows for Transaction<'_> {
+    fn schema_version(&mut self) -> Result<u32, StoreError> {
+        self.query_row("PRAGMA user_version", [], |row| row.get(0))
+            .db()
+    }
+
+    fn apply(&mut self, sql: &str) -> Result<(), StoreError> {
+        self.execute_batch(sql).db()
+    }
+
+    fn set_schema_version(&mut self, version: u32) -> Result<(), StoreError> {
+        // PRAGMA takes no bound parameters; the value is our own version number, not input.
+        self.execute_batch(&format!("PRAGMA user_version = {version}"))
+            .db()
+    }
 }
 
 #[cfg(test)]

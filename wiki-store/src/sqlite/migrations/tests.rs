@@ -3,8 +3,6 @@
 //! to have survived, the new shape to accept what it is for, and the store of this build to read
 //! the old data through its API once the file is brought up to date.
 
-use std::collections::BTreeSet;
-
 use rusqlite::params;
 use tempfile::TempDir;
 
@@ -22,7 +20,6 @@ use crate::model::vector::VectorIndex;
 use crate::model::version::Version;
 use crate::model::wiki::WikiId;
 use crate::reference::DocumentReference;
-use crate::schema::list_problems;
 use crate::sqlite::{DATABASE_FILE, SqliteStore};
 
 fn open(dir: &TempDir) -> Connection {
@@ -101,20 +98,7 @@ fn insert_document(conn: &Connection, space: &str, name: &str, content: &str) ->
 
 #[test]
 fn the_list_names_each_file_by_its_schema_version() {
-    assert_eq!(list_problems(MIGRATIONS), Vec::<String>::new());
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/sqlite/sql");
-    let files: BTreeSet<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    let listed: BTreeSet<String> = MIGRATIONS
-        .iter()
-        .map(|migration| format!("{}.sql", migration.name))
-        .collect();
-    assert_eq!(
-        files, listed,
-        "every file in sql/ is in the list, and only those"
-    );
+    schema::check_list(MIGRATIONS, "src/sqlite/sql");
 }
 
 #[test]
