@@ -14,7 +14,7 @@ use crate::reference::DocumentReference;
 use crate::sqlite::convert::DbResultExt;
 use crate::sqlite::documents::load_row;
 use crate::sqlite::write::WriteTx;
-use crate::stored::{self, DEFAULT_ROW, corrupt, from_ms};
+use crate::stored::{self, DEFAULT_ROW, corrupt, from_ms, reference_columns};
 
 impl TrashReads for &Connection {
     fn trash_entries(&mut self, wiki: &WikiId) -> Result<Vec<TrashEntry>> {
@@ -40,6 +40,7 @@ impl TrashRows for WriteTx<'_> {
         comment: &str,
         deleted_ms: i64,
     ) -> Result<i64> {
+        let (wiki, space, name) = reference_columns(reference);
         self.prepare_cached(
             "INSERT INTO trash_entries (wiki, space, name, attachment, version_major, version_minor, deleted_by, \
              comment, deleted_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) RETURNING id",
@@ -47,9 +48,7 @@ impl TrashRows for WriteTx<'_> {
         .db()?
         .query_row(
             params![
-                reference.wiki().as_str(),
-                reference.space().to_string(),
-                reference.name(),
+                wiki, space, name,
                 attachment,
                 version.major,
                 version.minor,
@@ -71,12 +70,8 @@ impl TrashRows for WriteTx<'_> {
         reference: &DocumentReference,
         default_id: i64,
     ) -> Result<()> {
-        let key = params![
-            entry.0,
-            reference.wiki().as_str(),
-            reference.space().to_string(),
-            reference.name()
-        ];
+        let (wiki, space, name) = reference_columns(reference);
+        let key = params![entry.0, wiki, space, name];
         let rows = "SELECT id FROM documents WHERE wiki = ?2 AND space = ?3 AND name = ?4";
         let statements = [
             format!(
@@ -122,11 +117,7 @@ impl TrashRows for WriteTx<'_> {
         }
         self.prepare_cached("DELETE FROM documents WHERE wiki = ?1 AND space = ?2 AND name = ?3")
             .db()?
-            .execute(params![
-                reference.wiki().as_str(),
-                reference.space().to_string(),
-                reference.name()
-            ])
+            .execute(params![wiki, space, name])
             .db()?;
         Ok(())
     }
@@ -144,19 +135,13 @@ impl TrashRows for WriteTx<'_> {
     }
 
     fn document_exists(&mut self, reference: &DocumentReference) -> Result<bool> {
+        let (wiki, space, name) = reference_columns(reference);
         Ok(self
             .prepare_cached(
                 "SELECT 1 FROM documents WHERE wiki = ?1 AND space = ?2 AND name = ?3 LIMIT 1",
             )
             .db()?
-            .query_row(
-                params![
-                    reference.wiki().as_str(),
-                    reference.space().to_string(),
-                    reference.name()
-                ],
-                |_| Ok(()),
-            )
+            .query_row(params![wiki, space, name], |_| Ok(()))
             .optional()
             .db()?
             .is_some())
@@ -165,6 +150,7 @@ impl TrashRows for WriteTx<'_> {
     /// Moves a bin entry's document back under new row ids (the caller checked it is absent).
     fn move_document_in(&mut self, entry: &TrashEntry) -> Result<Option<Version>> {
         let reference = &entry.reference;
+        let (wiki, space, name) = reference_columns(reference);
         let old_rows: Vec<(i64, String)> = self
             .prepare_cached(
                 "SELECT old_id, locale FROM trash_documents WHERE entry_id = ?1 ORDER BY locale",
@@ -184,7 +170,7 @@ impl TrashRows for WriteTx<'_> {
                 ))
                 .db()?
                 .query_row(
-                    params![entry.id.0, reference.wiki().as_str(), reference.space().to_string(), reference.name(), old_id],
+                    params![entry.id.0, wiki, space, name, old_id],
                     |row| row.get(0),
                 )
                 .db()?;
