@@ -137,7 +137,7 @@ pub(crate) fn space(value: &str) -> Result<SpacePath> {
 }
 
 /// The stored `(wiki, space, name)` columns of a reference: the one encoding both schemas key
-/// documents by, which [`reference`] reads back.
+/// documents by, which [`reference()`] reads back.
 pub(crate) fn reference_columns(reference: &DocumentReference) -> (&str, String, &str) {
     (
         reference.wiki().as_str(),

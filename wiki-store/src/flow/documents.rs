@@ -36,8 +36,8 @@ pub(crate) trait DocumentRows: Transaction {
     /// Whether the wiki exists.
     fn wiki_exists(&mut self, wiki: &WikiId) -> Result<bool>;
 
-    /// Writes a planned row version (updates row `id`, or inserts the row for `None`), records
-    /// its revision and queues its event; returns the row's id. Links are not touched.
+    /// Writes a planned row version (updates row `id`, or inserts the row for `None`) with its
+    /// revision; returns the row's id. Links are not touched.
     fn write_row(&mut self, write: &RowWrite<'_>, id: Option<i64>) -> Result<i64>;
 
     /// Makes the links of row `source_id` exactly `links`, in order.
@@ -77,11 +77,32 @@ pub(crate) fn save<T: DocumentRows>(
     match plan {
         SavePlan::Unchanged(version) => Ok(SaveOutcome::Unchanged { version }),
         SavePlan::Write(write) => {
-            let id = tx.write_row(&write, target.map(|row| row.id))?;
+            let id = write_row(tx, &write, target.map(|row| row.id))?;
             tx.replace_links(id, &write.links())?;
             Ok(write.outcome())
         }
     }
+}
+
+/// Writes a planned row version (updates row `id`, or inserts the row for `None`) with its
+/// revision and queues its event; the row's id. A default row's structure is recorded: what its
+/// previous revision in this transaction left first, this one's once final. Links are the
+/// caller's: a content save replaces them, a touch of the owning document keeps them.
+pub(crate) fn write_row<T: DocumentRows>(
+    tx: &mut T,
+    write: &RowWrite<'_>,
+    id: Option<i64>,
+) -> Result<i64> {
+    if let Some(id) = id {
+        tx.settle(id)?;
+    }
+    let id = tx.write_row(write, id)?;
+    if write.translation.is_none() {
+        tx.revised(write.reference.wiki().clone(), id, write.version);
+    }
+    let (wiki, event) = write.event();
+    tx.emit(wiki, event);
+    Ok(id)
 }
 
 /// A document as a read finds it: the row a request addresses, the document's default language

@@ -38,14 +38,71 @@ pub(crate) mod users;
 pub(crate) mod vectors;
 pub(crate) mod wikis;
 
+use crate::Result;
+use crate::flow::structure::{Revised, Unrecorded};
 use crate::model::change::ChangeKind;
+use crate::model::version::Version;
 use crate::model::wiki::WikiId;
+
+/// What a write transaction carries besides its statements, the same on every backend: the
+/// events it queued (published once it commits), whether it changed anything, and the
+/// revisions whose structure ([`crate::structure`]) is still to record.
+///
+/// Unless the transaction says it changed nothing, committing advances the change sequence: a
+/// forgotten bump would leave other processes' caches (rights, configuration) stale, a spurious
+/// one only costs a reload.
+#[derive(Debug, Default)]
+pub(crate) struct Pending {
+    events: Vec<(WikiId, ChangeKind)>,
+    unchanged: bool,
+    unrecorded: Unrecorded,
+}
+
+impl Pending {
+    /// The revisions still to record, as the transaction is about to commit.
+    pub(crate) fn unrecorded(&mut self) -> Vec<Revised> {
+        self.unrecorded.take()
+    }
+
+    /// Whether committing advances the change sequence, and the events to publish after it.
+    pub(crate) fn finish(self) -> (bool, Vec<(WikiId, ChangeKind)>) {
+        (!self.unchanged, self.events)
+    }
+}
 
 /// A backend's write transaction, as every flow's row trait builds on it.
 pub(crate) trait Transaction {
+    /// The transaction's [`Pending`] state.
+    fn pending(&mut self) -> &mut Pending;
+
+    /// Records on each of `revisions` its objects and attachments as the transaction sees them
+    /// now ([`crate::flow::structure::current`]).
+    fn record_structures(&mut self, revisions: Vec<Revised>) -> Result<()>;
+
     /// Queues an event for the listeners, published once the transaction commits.
-    fn emit(&mut self, wiki: WikiId, kind: ChangeKind);
+    fn emit(&mut self, wiki: WikiId, kind: ChangeKind) {
+        self.pending().events.push((wiki, kind));
+    }
 
     /// Declares that the transaction wrote nothing, so the change sequence stays put.
-    fn nothing_changed(&mut self);
+    fn nothing_changed(&mut self) {
+        self.pending().unchanged = true;
+    }
+
+    /// Called before default row `document_id` gets a new revision: records the structure its
+    /// previous revision in this transaction (if any) left. A revision is recorded once its
+    /// structure is final: just before the commit, or just before the same transaction writes
+    /// the row's next revision (the owner's touch inserts a revision before the objects and
+    /// attachments it is about change).
+    fn settle(&mut self, document_id: i64) -> Result<()> {
+        let settled = self.pending().unrecorded.settle(document_id);
+        self.record_structures(settled)
+    }
+
+    /// Called when default row `document_id` of `wiki` got revision `version`.
+    fn revised(&mut self, wiki: WikiId, document_id: i64, version: Version) {
+        self.pending()
+            .unrecorded
+            .revised(wiki, document_id, version);
+    }
 }

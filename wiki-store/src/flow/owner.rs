@@ -55,7 +55,7 @@ pub(crate) fn touch<T: OwnerRows>(
             ))
         }
         TouchPlan::Update(write) => {
-            let id = tx.write_row(&write, row.as_ref().map(|row| row.id))?;
+            let id = documents::write_row(tx, &write, row.as_ref().map(|row| row.id))?;
             Ok((
                 id,
                 Touched {

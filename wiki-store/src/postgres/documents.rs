@@ -78,15 +78,10 @@ impl DocumentRows for WriteTx<'_> {
         DocumentReads::wiki_exists(&mut **self, wiki)
     }
 
-    /// Writes a planned row version: updates the row `id` or (for `None`) inserts it, with its
-    /// revision, in one statement, and queues its event. Returns the row's id. Links are the
-    /// caller's: a content save replaces them, a touch of the owning document keeps them.
+    /// The row and its revision in one statement.
     fn write_row(&mut self, write: &RowWrite<'_>, id: Option<i64>) -> Result<i64> {
         let now = now_ms();
         let (major, minor) = version_columns(write.version);
-        if let Some(id) = id {
-            self.settle(id)?;
-        }
         let row = match id {
             Some(id) => self.query_one(
                 "WITH row AS (UPDATE documents SET title = $2, content = $3, syntax = $4, hidden = $5, author = $6, \
@@ -109,13 +104,7 @@ impl DocumentRows for WriteTx<'_> {
                 )?
             }
         };
-        let id = row.col(0)?;
-        if write.translation.is_none() {
-            self.revised(write.reference.wiki().clone(), id, write.version);
-        }
-        let (wiki, event) = write.event();
-        self.emit(wiki, event);
-        Ok(id)
+        row.col(0)
     }
 
     /// Makes a row's links `links`, in one statement: positions past the new list go, the others

@@ -18,10 +18,9 @@ use std::time::Duration;
 
 use rand::RngExt;
 
-use crate::flow::Transaction;
-use crate::flow::structure::{Revised, Unrecorded};
+use crate::flow::structure::Revised;
+use crate::flow::{Pending, Transaction};
 use crate::model::change::ChangeKind;
-use crate::model::version::Version;
 use crate::model::wiki::WikiId;
 use crate::postgres::convert::{RowExt, is_conflict, unsigned};
 use crate::postgres::pool::{Conn, Pool};
@@ -70,48 +69,16 @@ const BUMP_CHANGE_SEQ: &str = concat!(
     "', bumped.value::text) AS notified"
 );
 
-/// A write in progress. Derefs to the connection for statements.
-///
-/// Unless [`WriteTx::nothing_changed`] is called, committing advances the change sequence and
-/// notifies it; a forgotten bump would leave other replicas' caches stale, a spurious one only
-/// costs a reload.
-///
-/// Every revision of a default row written here gets its objects and attachments recorded
-/// ([`crate::structure`]) once they are final: just before the commit, or just before the same
-/// transaction writes the row's next revision.
+/// A write in progress. Derefs to the connection for statements. Committing advances the change
+/// sequence and notifies it unless the write changed nothing ([`Pending`]).
 pub(crate) struct WriteTx<'c> {
     conn: &'c mut Conn,
-    events: Vec<(WikiId, ChangeKind)>,
-    changed: bool,
-    unrecorded: Unrecorded,
+    pending: Pending,
     /// The vector sequence value this write advanced to, for the feed once it commits.
     vectors: Option<u64>,
 }
 
 impl WriteTx<'_> {
-    /// Queues an event for the listeners, published once the transaction commits.
-    pub(crate) fn emit(&mut self, wiki: WikiId, kind: ChangeKind) {
-        self.events.push((wiki, kind));
-    }
-
-    /// Declares that this transaction wrote nothing (a no-op save), so the sequence stays put.
-    pub(crate) fn nothing_changed(&mut self) {
-        self.changed = false;
-    }
-
-    /// Called before default row `document_id` gets a new revision: records the structure its
-    /// previous revision in this transaction (if any) left.
-    pub(crate) fn settle(&mut self, document_id: i64) -> Result<()> {
-        let settled = self.unrecorded.settle(document_id);
-        record(self.conn, settled)
-    }
-
-    /// Called when default row `document_id` of `wiki` got revision `version`, so its structure
-    /// is recorded once final.
-    pub(crate) fn revised(&mut self, wiki: WikiId, document_id: i64, version: Version) {
-        self.unrecorded.revised(wiki, document_id, version);
-    }
-
     /// Called when this write advanced the vector sequence to `seq`: the feed learns it once
     /// the write commits, so this process's commit marker moves before the write returns.
     pub(crate) fn vectors_written(&mut self, seq: u64) {
@@ -120,20 +87,16 @@ impl WriteTx<'_> {
 }
 
 impl Transaction for WriteTx<'_> {
-    fn emit(&mut self, wiki: WikiId, kind: ChangeKind) {
-        WriteTx::emit(self, wiki, kind);
+    fn pending(&mut self) -> &mut Pending {
+        &mut self.pending
     }
 
-    fn nothing_changed(&mut self) {
-        WriteTx::nothing_changed(self);
+    fn record_structures(&mut self, revisions: Vec<Revised>) -> Result<()> {
+        for (wiki, document_id, version) in revisions {
+            structure::record(self.conn, &wiki, document_id, version)?;
+        }
+        Ok(())
     }
-}
-
-fn record(conn: &mut Conn, revisions: Vec<Revised>) -> Result<()> {
-    for (wiki, document_id, version) in revisions {
-        structure::record(conn, &wiki, document_id, version)?;
-    }
-    Ok(())
 }
 
 impl Deref for WriteTx<'_> {
@@ -181,24 +144,28 @@ pub(super) fn attempt<T>(
     }
     let mut tx = WriteTx {
         conn: &mut conn,
-        events: Vec::new(),
-        changed: true,
-        unrecorded: Unrecorded::default(),
+        pending: Pending::default(),
         vectors: None,
     };
     let outcome = f(&mut tx).and_then(|value| {
-        let unrecorded = tx.unrecorded.take();
-        record(tx.conn, unrecorded)?;
-        let seq = if tx.changed {
-            Some(bump_change_seq(&mut tx)?)
+        let unrecorded = tx.pending.unrecorded();
+        tx.record_structures(unrecorded)?;
+        Ok(value)
+    });
+    let WriteTx {
+        conn: _,
+        pending,
+        vectors,
+    } = tx;
+    let (changed, events) = pending.finish();
+    let outcome = outcome.and_then(|value| {
+        let seq = if changed {
+            Some(bump_change_seq(&mut conn)?)
         } else {
             None
         };
         Ok((value, seq))
     });
-    let WriteTx {
-        events, vectors, ..
-    } = tx;
     // Interrupted between statements: rolled back below, like any failure.
     let outcome = outcome.and_then(|done| crate::interrupt::check().map(|()| done));
     match outcome {

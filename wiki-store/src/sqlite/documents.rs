@@ -151,7 +151,6 @@ impl DocumentRows for WriteTx<'_> {
         let version = write.version;
         let id = match id {
             Some(id) => {
-                self.settle(id)?;
                 self.prepare_cached(
                     "UPDATE documents SET title = ?2, content = ?3, syntax = ?4, hidden = ?5, author = ?6, \
                      updated_ms = ?7, version_major = ?8, version_minor = ?9 WHERE id = ?1",
@@ -208,11 +207,6 @@ impl DocumentRows for WriteTx<'_> {
             now
         ])
         .db()?;
-        if write.translation.is_none() {
-            self.revised(write.reference.wiki().clone(), id, version);
-        }
-        let (wiki, event) = write.event();
-        self.emit(wiki, event);
         Ok(id)
     }
 
