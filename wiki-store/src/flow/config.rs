@@ -5,8 +5,6 @@
 //! the object, so two first configurations of a wiki cannot each add one. A read answers the
 //! defaults while nothing is stored; the caller fails closed on an error.
 
-use std::collections::BTreeMap;
-
 use crate::Result;
 use crate::api::ConfigStore;
 use crate::backend::Backend;
@@ -14,11 +12,9 @@ use crate::flow::Transaction;
 use crate::flow::documents::DocumentReads;
 use crate::flow::objects::{ObjectReads, ObjectRows, write_object};
 use crate::flow::owner::{self, OwnerRows};
-use crate::model::class::ClassDefinition;
 use crate::model::document::SaveOutcome;
 use crate::model::locale::Locale;
 use crate::model::mcp_config::{MCP_CONFIG_CLASS, MCP_CONFIG_DOCUMENT, McpConfig};
-use crate::model::object::FieldValue;
 use crate::model::rules::FieldRules;
 use crate::model::wiki::WikiId;
 use crate::plan::class::PlannedChange;
@@ -26,6 +22,7 @@ use crate::plan::config::{
     class_touch, config_read, config_touch, config_values, missing_fields, or_fail_closed,
     reference_in,
 };
+use crate::plan::object::visible_values;
 use crate::plan::wiki::unknown_wiki;
 use crate::reference::DocumentReference;
 use crate::stored::{attributes_json, corrupt};
@@ -40,13 +37,6 @@ pub(crate) trait ConfigRows: ObjectRows {
 pub(crate) trait ConfigReads: ObjectReads {
     /// The id of the lowest-numbered object of `class` on the default row `document_id`.
     fn first_object_id(&mut self, document_id: i64, class: &str) -> Result<Option<i64>>;
-
-    /// The values of object `object_id` through `class`'s enabled fields.
-    fn object_values(
-        &mut self,
-        object_id: i64,
-        class: &ClassDefinition,
-    ) -> Result<BTreeMap<String, FieldValue>>;
 }
 
 impl<B: Backend> ConfigStore for B {
@@ -66,7 +56,8 @@ impl<B: Backend> ConfigStore for B {
             let class = rows
                 .load_class(&reference_in(wiki, MCP_CONFIG_CLASS)?)?
                 .ok_or_else(|| corrupt("configuration object without its class"))?;
-            config_read(Some(&rows.object_values(object_id, &class)?))
+            let values = visible_values(Some(&class), rows.object_values(object_id)?);
+            config_read(Some(&values))
         });
         or_fail_closed(wiki, read)
     }

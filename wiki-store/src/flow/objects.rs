@@ -20,15 +20,17 @@ use crate::model::object::{
     ClassChange, ClassUsage, ObjectDelete, ObjectHit, ObjectPage, ObjectRecord, ObjectWrite,
     ObjectWriteOutcome,
 };
+use crate::model::version::Version;
 use crate::model::wiki::WikiId;
+use crate::objects::coerce::StoredValue;
 use crate::objects::query::{CheckedQuery, ObjectQuery, SCAN_CEILING, check_query};
 use crate::plan::class::{
     PlannedChange, class_reference, plan_field_change, validate_class_change,
 };
 use crate::plan::document::all_unchanged;
 use crate::plan::object::{
-    NewValue, coerce_values, object_touch, unknown_class, unknown_object, validate_object_delete,
-    validate_object_writes, visible_values,
+    NewValue, coerce_values, holds_values, object_touch, unknown_class, unknown_object,
+    validate_object_delete, validate_object_writes, visible_values,
 };
 use crate::plan::owner::Touch;
 use crate::reference::DocumentReference;
@@ -50,9 +52,8 @@ pub(crate) trait ObjectRows: OwnerRows {
     /// The id of object `class`/`number` of the default row `document_id`, if it exists.
     fn object_id(&mut self, document_id: i64, class: &str, number: u32) -> Result<Option<i64>>;
 
-    /// Whether object `object_id` already stores exactly `values`
-    /// ([`crate::plan::object::holds_values`]).
-    fn holds_values(&mut self, object_id: i64, values: &[NewValue<'_>]) -> Result<bool>;
+    /// Every stored value of object `object_id`, by field.
+    fn object_values(&mut self, object_id: i64) -> Result<Vec<(String, StoredValue)>>;
 
     /// Adds an object of `class` to the default row `document_id` under the next free number:
     /// its id and number.
@@ -98,7 +99,7 @@ pub(crate) fn write_object<T: ObjectRows>(
         None => None,
     };
     if let Some((object_id, number)) = existing
-        && tx.holds_values(object_id, &coerced)?
+        && holds_values(&coerced, &tx.object_values(object_id)?)
         && let Some(version) = owner::untouched(tx, touch)?
     {
         return Ok(ObjectWriteOutcome {
@@ -131,20 +132,31 @@ pub(crate) trait ObjectReads: DocumentReads {
     /// and number.
     fn stored_objects(&mut self, document_id: i64) -> Result<Vec<StoredObject>>;
 
+    /// Every stored value of object `object_id`, by field.
+    fn object_values(&mut self, object_id: i64) -> Result<Vec<(String, StoredValue)>>;
+
     /// Classes with objects in `wiki` and how many each has, by name, at most [`SCAN_CEILING`].
     fn class_usage(&mut self, wiki: &WikiId) -> Result<Vec<ClassUsage>>;
 
-    /// The objects of `class` in `wiki` that `checked` selects, in its order, each offered to
-    /// `scan` (which asks `authorize` and decides what is paged) until it stops; the paged
-    /// ones with the values of the class's enabled fields.
+    /// The objects in `wiki` that `checked` selects, in its order, each offered to `scan`
+    /// (which asks `authorize` and decides what is paged) until it stops; the paged ones with
+    /// every stored value.
     fn object_hits(
         &mut self,
         wiki: &WikiId,
-        class: &ClassDefinition,
         checked: &CheckedQuery,
         scan: &mut AuthorizedScan,
         authorize: &mut dyn FnMut(&DocumentReference) -> bool,
-    ) -> Result<Vec<ObjectHit>>;
+    ) -> Result<Vec<StoredHit>>;
+}
+
+/// An object a query pages, as stored: which values readers see is decided above the backend
+/// ([`crate::plan::object::visible_values`]).
+pub(crate) struct StoredHit {
+    pub(crate) reference: DocumentReference,
+    pub(crate) version: Version,
+    pub(crate) number: u32,
+    pub(crate) values: Vec<(String, StoredValue)>,
 }
 
 impl<B: Backend> ObjectStore for B {
@@ -270,9 +282,20 @@ impl<B: Backend> ObjectStore for B {
                 },
             )?;
             let mut scan = AuthorizedScan::new(offset, limit, SCAN_CEILING);
-            let hits = rows.object_hits(wiki, &class, &checked, &mut scan, &mut *authorize)?;
+            let hits = rows.object_hits(wiki, &checked, &mut scan, &mut *authorize)?;
             Ok(ObjectPage {
-                hits,
+                hits: hits
+                    .into_iter()
+                    .map(|hit| ObjectHit {
+                        reference: hit.reference,
+                        version: hit.version,
+                        object: ObjectRecord {
+                            class: class.name.clone(),
+                            number: hit.number,
+                            values: visible_values(Some(&class), hit.values),
+                        },
+                    })
+                    .collect(),
                 total: scan.total(),
                 truncated: scan.cut(),
             })

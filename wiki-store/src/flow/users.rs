@@ -12,27 +12,12 @@ use crate::model::rights::Subject;
 use crate::model::user::{ALL_USERS_GROUP, Group, User};
 use crate::plan::account::{
     accounts_changed, all_users_group, built_in_user, group_exists as group_taken, group_of,
-    not_a_member, refuse_all_users, refuse_guest, unknown_group, unknown_user,
+    not_a_member, refuse_all_users, refuse_guest, require_subject, unknown_group, unknown_user,
     user_exists as user_taken, validate_new_group, validate_new_user, with_all_users,
 };
 use crate::stored::{from_ms, now_ms, subject_parts};
 
-/// Which stored account a statement is about: the `kind` column of memberships and rules.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Account {
-    User,
-    Group,
-}
-
-impl Account {
-    /// The stored kind ([`crate::stored::subject_parts`]'s).
-    pub(crate) fn kind(self) -> &'static str {
-        match self {
-            Account::User => "user",
-            Account::Group => "group",
-        }
-    }
-}
+pub(crate) use crate::plan::account::Account;
 
 /// What account writes read and write inside a backend's write transaction.
 pub(crate) trait AccountRows: Transaction {
@@ -40,9 +25,13 @@ pub(crate) trait AccountRows: Transaction {
     /// rest of the transaction where the backend locks rows.
     fn account_exists(&mut self, account: Account, name: &str, share: bool) -> Result<bool>;
 
-    /// Refuses a subject that does not exist, holding a stored one as `share` does
-    /// ([`crate::plan::account::require_subject`]).
-    fn require_subject(&mut self, subject: &Subject) -> Result<()>;
+    /// Refuses a subject that does not exist, holding a stored one against deletion for the rest
+    /// of the transaction ([`crate::plan::account::require_subject`]).
+    fn require_subject(&mut self, subject: &Subject) -> Result<()> {
+        require_subject(subject, |account, name| {
+            self.account_exists(account, name, true)
+        })
+    }
 
     /// Stores a new user.
     fn insert_user(

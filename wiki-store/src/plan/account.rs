@@ -83,18 +83,39 @@ pub(crate) fn not_a_member(group: &str, member: &Subject) -> StoreError {
     StoreError::not_found(Entity::Membership, format!("{member} in group {group}"))
 }
 
-/// Refuses a subject that does not exist, asking the backend only about stored ones (the guest
-/// and the all-users group always exist).
+/// Which stored account a statement is about: the `kind` column of memberships and rules.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Account {
+    User,
+    Group,
+}
+
+impl Account {
+    /// The stored kind ([`crate::stored::subject_parts`]'s).
+    pub(crate) fn kind(self) -> &'static str {
+        match self {
+            Account::User => "user",
+            Account::Group => "group",
+        }
+    }
+}
+
+/// Refuses a subject that does not exist, asking `stored` only about stored accounts (the
+/// guest and the all-users group always exist).
 pub(crate) fn require_subject(
     subject: &Subject,
-    user_exists: impl FnOnce(&str) -> Result<bool>,
-    group_exists: impl FnOnce(&str) -> Result<bool>,
+    stored: impl FnOnce(Account, &str) -> Result<bool>,
 ) -> Result<()> {
-    match subject {
-        Subject::User(name) if name == GUEST_USER || user_exists(name)? => Ok(()),
-        Subject::User(name) => Err(unknown_user(name)),
-        Subject::Group(name) if name == ALL_USERS_GROUP || group_exists(name)? => Ok(()),
-        Subject::Group(name) => Err(unknown_group(name)),
+    let (account, name) = match subject {
+        Subject::User(name) if name == GUEST_USER => return Ok(()),
+        Subject::Group(name) if name == ALL_USERS_GROUP => return Ok(()),
+        Subject::User(name) => (Account::User, name),
+        Subject::Group(name) => (Account::Group, name),
+    };
+    match (stored(account, name)?, account) {
+        (true, _) => Ok(()),
+        (false, Account::User) => Err(unknown_user(name)),
+        (false, Account::Group) => Err(unknown_group(name)),
     }
 }
 
@@ -222,16 +243,18 @@ mod tests {
 
     #[test]
     fn built_in_subjects_exist_without_asking_the_backend() {
-        let never = |_: &str| -> Result<bool> { panic!("no lookup for a built-in subject") };
-        assert!(require_subject(&Subject::User(GUEST_USER.into()), never, never).is_ok());
-        assert!(require_subject(&Subject::Group(ALL_USERS_GROUP.into()), never, never).is_ok());
+        let never =
+            |_: Account, _: &str| -> Result<bool> { panic!("no lookup for a built-in subject") };
+        assert!(require_subject(&Subject::User(GUEST_USER.into()), never).is_ok());
+        assert!(require_subject(&Subject::Group(ALL_USERS_GROUP.into()), never).is_ok());
         assert!(matches!(
-            require_subject(&Subject::User("bob".into()), |_| Ok(false), never),
+            require_subject(&Subject::User("bob".into()), |_, _| Ok(false)),
             Err(StoreError::NotFound {
                 entity: Entity::User,
                 ..
             })
         ));
-        assert!(require_subject(&Subject::Group("g".into()), never, |_| Ok(true)).is_ok());
+        let group_g = |account, name: &str| Ok(account == Account::Group && name == "g");
+        assert!(require_subject(&Subject::Group("g".into()), group_g).is_ok());
     }
 }

@@ -1,14 +1,9 @@
 //! The PostgreSQL statements behind [`crate::ConfigStore`]
 //! ([`crate::flow::config`]).
 
-use std::collections::BTreeMap;
-
 use crate::Result;
 use crate::flow::config::{ConfigReads, ConfigRows};
-use crate::model::class::ClassDefinition;
-use crate::model::object::FieldValue;
 use crate::postgres::convert::RowExt;
-use crate::postgres::objects::read_values;
 use crate::postgres::pool::Conn;
 use crate::postgres::write::WriteTx;
 use crate::stored::object_number;
@@ -33,13 +28,5 @@ impl ConfigReads for Conn {
         )?
         .map(|row| row.col(0))
         .transpose()
-    }
-
-    fn object_values(
-        &mut self,
-        object_id: i64,
-        class: &ClassDefinition,
-    ) -> Result<BTreeMap<String, FieldValue>> {
-        read_values(self, object_id, Some(class))
     }
 }

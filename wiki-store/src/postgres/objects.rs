@@ -1,16 +1,16 @@
 //! The statements behind [`crate::ObjectStore`] ([`crate::flow::objects`]).
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 
 use crate::Result;
-use crate::flow::objects::{ObjectReads, ObjectRows, StoredObject};
+use crate::flow::objects::{ObjectReads, ObjectRows, StoredHit, StoredObject};
 use crate::model::class::ClassDefinition;
-use crate::model::object::{ClassUsage, FieldValue, ObjectHit, ObjectRecord};
+use crate::model::object::ClassUsage;
 use crate::model::wiki::WikiId;
 use crate::objects::coerce::StoredValue;
 use crate::objects::query::{CheckedQuery, SCAN_CEILING};
 use crate::plan::class::PlannedChange;
-use crate::plan::object::{NewValue, holds_values, visible_values};
+use crate::plan::object::NewValue;
 use crate::postgres::convert::{RowExt, unsigned};
 use crate::postgres::documents::version;
 use crate::postgres::object_query::{compile, stored_value, value_columns};
@@ -73,14 +73,17 @@ impl ObjectReads for Conn {
 
     /// Batches of candidates (in the one snapshot) until the scan stops or they run out, then
     /// the paged objects' values in one statement.
+    fn object_values(&mut self, object_id: i64) -> Result<Vec<(String, StoredValue)>> {
+        object_values(self, object_id)
+    }
+
     fn object_hits(
         &mut self,
         wiki: &WikiId,
-        class: &ClassDefinition,
         checked: &CheckedQuery,
         scan: &mut AuthorizedScan,
         authorize: &mut dyn FnMut(&DocumentReference) -> bool,
-    ) -> Result<Vec<ObjectHit>> {
+    ) -> Result<Vec<StoredHit>> {
         let batch = SCAN_CEILING + 1;
         let compiled = compile(wiki, checked, batch);
         let mut page = Vec::new();
@@ -110,14 +113,11 @@ impl ObjectReads for Conn {
         let mut values = values_of(self, &ids)?;
         Ok(page
             .into_iter()
-            .map(|(id, reference, version, number)| ObjectHit {
-                version,
-                object: ObjectRecord {
-                    class: class.name.clone(),
-                    number,
-                    values: visible_values(Some(class), values.remove(&id).unwrap_or_default()),
-                },
+            .map(|(id, reference, version, number)| StoredHit {
                 reference,
+                version,
+                number,
+                values: values.remove(&id).unwrap_or_default(),
             })
             .collect())
     }
@@ -141,12 +141,8 @@ impl ObjectRows for WriteTx<'_> {
         .transpose()
     }
 
-    fn holds_values(&mut self, object_id: i64, values: &[NewValue<'_>]) -> Result<bool> {
-        let stored = values_of(self, &[object_id])?
-            .remove(&object_id)
-            .unwrap_or_default();
-        let stored: HashMap<String, StoredValue> = stored.into_iter().collect();
-        holds_values(values, |field| Ok(stored.get(field).cloned()))
+    fn object_values(&mut self, object_id: i64) -> Result<Vec<(String, StoredValue)>> {
+        object_values(self, object_id)
     }
 
     fn insert_object(&mut self, document_id: i64, class: &str) -> Result<(i64, u32)> {
@@ -337,17 +333,18 @@ fn values_of(conn: &mut Conn, ids: &[i64]) -> Result<HashMap<i64, Vec<(String, S
     Ok(out)
 }
 
-/// The visible values of one object by `class` (none when the class no longer exists).
-pub(crate) fn read_values(
-    conn: &mut Conn,
-    object_id: i64,
-    class: Option<&ClassDefinition>,
-) -> Result<BTreeMap<String, FieldValue>> {
-    if class.is_none() {
-        return Ok(BTreeMap::new());
-    }
-    let stored = values_of(conn, &[object_id])?
-        .remove(&object_id)
-        .unwrap_or_default();
-    Ok(visible_values(class, stored))
+/// Every stored value of object `object_id`, by field.
+fn object_values(conn: &mut Conn, object_id: i64) -> Result<Vec<(String, StoredValue)>> {
+    conn.query(
+        "SELECT field, text_value, int_value, real_value FROM object_values WHERE object_id = $1",
+        &[&object_id],
+    )?
+    .iter()
+    .map(|row| {
+        Ok((
+            row.col(0)?,
+            stored_value(row.col(1)?, row.col(2)?, row.col(3)?)?,
+        ))
+    })
+    .collect()
 }

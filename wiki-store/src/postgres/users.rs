@@ -7,9 +7,7 @@
 
 use crate::Result;
 use crate::flow::users::{Account, AccountReads, AccountRows, Member, StoredGroup};
-use crate::model::rights::Subject;
 use crate::model::user::User;
-use crate::plan::account;
 use crate::postgres::convert::RowExt;
 use crate::postgres::pool::Conn;
 use crate::postgres::write::WriteTx;
@@ -24,10 +22,6 @@ impl AccountRows for WriteTx<'_> {
             (Account::Group, true) => "SELECT 1 FROM groups WHERE name = $1 FOR SHARE",
         };
         Ok(self.query_opt(sql, &[&name])?.is_some())
-    }
-
-    fn require_subject(&mut self, subject: &Subject) -> Result<()> {
-        require_subject(self, subject)
     }
 
     fn insert_user(
@@ -164,29 +158,4 @@ fn user_row(row: &postgres::Row) -> Result<User> {
         display_name: row.col(1)?,
         created: from_ms(row.col(2)?),
     })
-}
-
-/// Whether the user exists, holding its row `FOR SHARE` until the transaction ends.
-pub(crate) fn user_exists_locked(conn: &mut Conn, name: &str) -> Result<bool> {
-    Ok(conn
-        .query_opt("SELECT 1 FROM users WHERE name = $1 FOR SHARE", &[&name])?
-        .is_some())
-}
-
-fn group_exists_locked(conn: &mut Conn, name: &str) -> Result<bool> {
-    Ok(conn
-        .query_opt("SELECT 1 FROM groups WHERE name = $1 FOR SHARE", &[&name])?
-        .is_some())
-}
-
-/// Refuses a subject that does not exist (the guest and the all-users group always do), holding
-/// a stored one `FOR SHARE` until the transaction ends.
-pub(crate) fn require_subject(conn: &mut Conn, subject: &Subject) -> Result<()> {
-    // The rule asks about one kind or the other, never both: one connection serves either.
-    let conn = std::cell::RefCell::new(conn);
-    account::require_subject(
-        subject,
-        |name| user_exists_locked(&mut conn.borrow_mut(), name),
-        |name| group_exists_locked(&mut conn.borrow_mut(), name),
-    )
 }

@@ -1,16 +1,11 @@
 //! The SQLite statements behind [`crate::ConfigStore`]
 //! ([`crate::flow::config`]).
 
-use std::collections::BTreeMap;
-
 use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::Result;
 use crate::flow::config::{ConfigReads, ConfigRows};
-use crate::model::class::ClassDefinition;
-use crate::model::object::FieldValue;
 use crate::sqlite::convert::DbResultExt;
-use crate::sqlite::objects::read_values;
 use crate::sqlite::write::WriteTx;
 use crate::stored::corrupt;
 
@@ -36,13 +31,5 @@ impl ConfigReads for &Connection {
         .query_row(params![document_id, class], |row| row.get(0))
         .optional()
         .db()
-    }
-
-    fn object_values(
-        &mut self,
-        object_id: i64,
-        class: &ClassDefinition,
-    ) -> Result<BTreeMap<String, FieldValue>> {
-        read_values(self, object_id, Some(class))
     }
 }

@@ -1,21 +1,19 @@
 //! The statements behind [`crate::ObjectStore`] ([`crate::flow::objects`]).
 
-use std::collections::BTreeMap;
-
 use rusqlite::types::Value;
 use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::Result;
 use crate::flow::documents::DocumentReads;
-use crate::flow::objects::{ObjectReads, ObjectRows, StoredObject};
+use crate::flow::objects::{ObjectReads, ObjectRows, StoredHit, StoredObject};
 use crate::model::class::ClassDefinition;
-use crate::model::object::{ClassUsage, FieldValue, ObjectHit, ObjectRecord};
+use crate::model::object::ClassUsage;
 use crate::model::version::Version;
 use crate::model::wiki::WikiId;
 use crate::objects::coerce::StoredValue;
 use crate::objects::query::{CheckedQuery, SCAN_CEILING};
 use crate::plan::class::PlannedChange;
-use crate::plan::object::{NewValue, holds_values, visible_values};
+use crate::plan::object::NewValue;
 use crate::reference::DocumentReference;
 use crate::scan::{AuthorizedScan, MAX_EXAMINED, Offered};
 use crate::sqlite::convert::DbResultExt;
@@ -43,7 +41,7 @@ impl ObjectReads for &Connection {
             .db()?;
         rows.into_iter()
             .map(|(id, class, number)| {
-                Ok((class, object_number(number)?, stored_values(self, id)?))
+                Ok((class, object_number(number)?, object_values(self, id)?))
             })
             .collect()
     }
@@ -67,14 +65,17 @@ impl ObjectReads for &Connection {
 
     /// One statement stepped row by row (the examination budget bounds it), each paged
     /// object's values read as it is paged.
+    fn object_values(&mut self, object_id: i64) -> Result<Vec<(String, StoredValue)>> {
+        object_values(self, object_id)
+    }
+
     fn object_hits(
         &mut self,
         wiki: &WikiId,
-        class: &ClassDefinition,
         checked: &CheckedQuery,
         scan: &mut AuthorizedScan,
         authorize: &mut dyn FnMut(&DocumentReference) -> bool,
-    ) -> Result<Vec<ObjectHit>> {
+    ) -> Result<Vec<StoredHit>> {
         let conn: &Connection = self;
         let compiled = compile(wiki, checked, MAX_EXAMINED + 1);
         let mut statement = conn.prepare(&compiled.sql).db()?;
@@ -91,17 +92,14 @@ impl ObjectReads for &Connection {
                 Offered::OnPage => {}
             }
             let id: i64 = row.get(0).db()?;
-            hits.push(ObjectHit {
+            hits.push(StoredHit {
+                reference,
                 version: Version {
                     major: row.get(3).db()?,
                     minor: row.get(4).db()?,
                 },
-                object: ObjectRecord {
-                    class: class.name.clone(),
-                    number: object_number(row.get(5).db()?)?,
-                    values: read_values(conn, id, Some(class))?,
-                },
-                reference,
+                number: object_number(row.get(5).db()?)?,
+                values: object_values(conn, id)?,
             });
         }
         Ok(hits)
@@ -128,8 +126,8 @@ impl ObjectRows for WriteTx<'_> {
         .db()
     }
 
-    fn holds_values(&mut self, object_id: i64, values: &[NewValue<'_>]) -> Result<bool> {
-        holds_values(values, |field| stored_value(self, object_id, field))
+    fn object_values(&mut self, object_id: i64) -> Result<Vec<(String, StoredValue)>> {
+        object_values(self, object_id)
     }
 
     fn insert_object(&mut self, document_id: i64, class: &str) -> Result<(i64, u32)> {
@@ -252,17 +250,6 @@ pub(crate) fn load_class(
     }))
 }
 
-/// The stored value of one field of an object, if set.
-fn stored_value(conn: &Connection, object_id: i64, field: &str) -> Result<Option<StoredValue>> {
-    let value: Option<Value> = conn
-        .prepare_cached("SELECT value FROM object_values WHERE object_id = ?1 AND field = ?2")
-        .db()?
-        .query_row(params![object_id, field], |row| row.get(0))
-        .optional()
-        .db()?;
-    value.map(from_sql_value).transpose()
-}
-
 /// A stored value read back: text, integer or real (anything else is corruption).
 pub(crate) fn from_sql_value(value: Value) -> Result<StoredValue> {
     match value {
@@ -273,21 +260,8 @@ pub(crate) fn from_sql_value(value: Value) -> Result<StoredValue> {
     }
 }
 
-/// The values of enabled fields of `class`; none when the class no longer exists (so a removed
-/// class can never expose a sealed Password value).
-pub(crate) fn read_values(
-    conn: &Connection,
-    object_id: i64,
-    class: Option<&ClassDefinition>,
-) -> Result<BTreeMap<String, FieldValue>> {
-    if class.is_none() {
-        return Ok(BTreeMap::new());
-    }
-    Ok(visible_values(class, stored_values(conn, object_id)?))
-}
-
 /// Every stored value of an object, by field.
-fn stored_values(conn: &Connection, object_id: i64) -> Result<Vec<(String, StoredValue)>> {
+fn object_values(conn: &Connection, object_id: i64) -> Result<Vec<(String, StoredValue)>> {
     conn.prepare_cached("SELECT field, value FROM object_values WHERE object_id = ?1")
         .db()?
         .query_map([object_id], |row| {

@@ -4,9 +4,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::Result;
 use crate::flow::users::{Account, AccountReads, AccountRows, Member, StoredGroup};
-use crate::model::rights::Subject;
 use crate::model::user::User;
-use crate::plan::account;
 use crate::sqlite::convert::DbResultExt;
 use crate::sqlite::write::WriteTx;
 use crate::stored::from_ms;
@@ -14,14 +12,11 @@ use crate::stored::from_ms;
 impl AccountRows for WriteTx<'_> {
     fn account_exists(&mut self, account: Account, name: &str, _share: bool) -> Result<bool> {
         // The IMMEDIATE transaction already holds every row still.
-        match account {
-            Account::User => user_exists(self, name),
-            Account::Group => group_exists(self, name),
-        }
-    }
-
-    fn require_subject(&mut self, subject: &Subject) -> Result<()> {
-        require_subject(self, subject)
+        let sql = match account {
+            Account::User => "SELECT 1 FROM users WHERE name = ?1",
+            Account::Group => "SELECT 1 FROM groups WHERE name = ?1",
+        };
+        exists(self, sql, name)
     }
 
     fn insert_user(
@@ -92,7 +87,7 @@ impl AccountRows for WriteTx<'_> {
 
 impl AccountReads for &Connection {
     fn group_exists(&mut self, name: &str) -> Result<bool> {
-        group_exists(self, name)
+        exists(self, "SELECT 1 FROM groups WHERE name = ?1", name)
     }
 
     fn user_names(&mut self) -> Result<Vec<String>> {
@@ -156,14 +151,6 @@ fn user_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<User> {
     })
 }
 
-pub(crate) fn user_exists(conn: &Connection, name: &str) -> Result<bool> {
-    exists(conn, "SELECT 1 FROM users WHERE name = ?1", name)
-}
-
-pub(crate) fn group_exists(conn: &Connection, name: &str) -> Result<bool> {
-    exists(conn, "SELECT 1 FROM groups WHERE name = ?1", name)
-}
-
 fn exists(conn: &Connection, sql: &str, key: &str) -> Result<bool> {
     Ok(conn
         .prepare_cached(sql)
@@ -172,13 +159,4 @@ fn exists(conn: &Connection, sql: &str, key: &str) -> Result<bool> {
         .optional()
         .db()?
         .is_some())
-}
-
-/// Refuses a subject that does not exist (the guest and the all-users group always do).
-pub(crate) fn require_subject(conn: &Connection, subject: &Subject) -> Result<()> {
-    account::require_subject(
-        subject,
-        |name| user_exists(conn, name),
-        |name| group_exists(conn, name),
-    )
 }
