@@ -58,6 +58,7 @@ const OUR_CRATES: &[&str] = &[
     "wiki-mcp",
     "oidc-verifier",
     "semantic-search",
+    "pdf-budget",
     "hello-stdio",
     "custom-server",
 ];
@@ -106,7 +107,13 @@ fn allowed_arrows() -> BTreeMap<&'static str, &'static [&'static str]> {
                 "wiki-server-testing-macros",
             ][..],
         ),
-        ("bundled-tools", &["mcp-runtime", "wiki-tool-sdk"][..]),
+        // pdf-budget: a library with no wiki type, used as any crates.io library is.
+        (
+            "bundled-tools",
+            &["mcp-runtime", "wiki-tool-sdk", "pdf-budget"][..],
+        ),
+        // The PDF reader of untrusted files: lopdf and pdf-extract under budgets, nothing ours.
+        ("pdf-budget", &[][..]),
         // The command line links no tools: a custom binary serves exactly the crates it names.
         // oidc-verifier: `serve --oidc-*` builds the verifier's configuration.
         (

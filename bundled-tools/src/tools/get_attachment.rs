@@ -8,15 +8,10 @@
 
 mod output;
 mod pdf;
-mod pdf_budget;
 mod pdf_cache;
-mod pdf_decode;
-mod pdf_syntax;
-mod pdf_walk;
 mod text_window;
 
 use std::fmt::Write as _;
-use std::sync::Arc;
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
@@ -24,6 +19,7 @@ use mcp_runtime::output::guard::fragment;
 use mcp_runtime::output::lines::normalize_line_endings;
 use mcp_runtime::output::size::human_size;
 use mcp_runtime::tool::ContentBlock;
+use pdf_budget::Extracted;
 use wiki_tool_sdk::access::{Doors, store_failure};
 use wiki_tool_sdk::prelude::*;
 use wiki_tool_sdk::store::model::attachment::AttachmentInfo;
@@ -31,12 +27,10 @@ use wiki_tool_sdk::store::reference::DocumentReference;
 use wiki_tool_sdk::time::OffsetDateTime;
 
 use self::output::{AttachmentOutput, AttachmentShows, CharWindow};
-use self::pdf::{Extracted, PDF_TEXT_CAP, pdf_text};
-use self::pdf_cache::{Key, PDF_TEXTS};
+use self::pdf::{extracted_text, pdf_limits};
 use self::text_window::text_window;
 use crate::seams::attachment_meta::AttachmentMeta;
 use crate::seams::counted::counted;
-use crate::seams::heavy::run_heavy;
 use crate::seams::lookup::{Found, find_document};
 use crate::seams::urls::{Target, link};
 
@@ -79,9 +73,12 @@ const NAMES_LISTED: usize = 10;
     PDF text is extracted by the server and capped at 100,000 characters (the last window
     says when the cap applied); scanned or encrypted PDFs yield no text and get a download
     link instead. Extraction has a budget, checked before it starts: streams inflating past
-    64 MB, more than 200,000 objects, or pages too costly to read (forms drawn thousands of
-    times, or drawing themselves) are refused or left out, with a note that says so. Extracted
-    text is kept per attachment version, so reading a PDF window by window extracts it once.
+    64 MB, more than 200,000 objects, or pages too costly to read (every operation, font
+    switch and glyph counts; forms drawn thousands of times, or drawing themselves) are
+    refused or left out, with a note that says so; and it stops after 10 seconds, keeping the
+    pages read and saying where it stopped. Extracted text is kept per attachment version, so
+    reading a PDF window by window extracts it once, and a call cancelled while it extracts
+    keeps the pages read for the next call.
     Office and other binary files are not converted: use the download link. Images larger
     than 2 MB are not sent inline.
 
@@ -206,33 +203,6 @@ impl Execute<Structured<AttachmentOutput>> for GetAttachment {
     }
 }
 
-/// The text of a PDF attachment version: from the cache, or extracted in a heavy-work slot
-/// (the bytes are read only on a miss).
-async fn extracted_text(
-    ctx: &ToolContext,
-    doors: &Doors,
-    found: &Found,
-    info: &AttachmentInfo,
-) -> Result<Arc<Extracted>, ToolError> {
-    let key = Key::of(found.reference(), info);
-    if let Some(extracted) = PDF_TEXTS.get(&key) {
-        return Ok(extracted);
-    }
-    let bytes = content(doors, found, &info.name).await?;
-    let mut scan = ctx.scan_signals("pages extracted");
-    let extracted = run_heavy(ctx, "extracting PDF text", move || {
-        pdf_text(&bytes, &mut scan)
-    })
-    .await?
-    .ok_or_else(|| {
-        ToolError::new("Error: the call was cancelled. Nothing was read.")
-            .with_kind(ErrorKind::Cancelled)
-    })?;
-    let extracted = Arc::new(extracted);
-    PDF_TEXTS.insert(key, Arc::clone(&extracted));
-    Ok(extracted)
-}
-
 /// The header, then the window of the extracted text (the cap and left-out pages noted on the
 /// last window), or why there is none.
 fn pdf_result(
@@ -260,8 +230,8 @@ fn pdf_result(
     };
     let cap = capped.then(|| {
         format!(
-            "The extracted text was capped at {PDF_TEXT_CAP} characters; download the file for \
-             the rest."
+            "The extracted text was capped at {} characters; download the file for the rest.",
+            pdf_limits().max_chars
         )
     });
     let notes: Vec<&str> = cap.as_deref().into_iter().chain(note.as_deref()).collect();
@@ -365,7 +335,11 @@ impl GetAttachment {
 
 /// The bytes of the current version of an attachment found a moment ago; if it vanished since,
 /// the agent is told so.
-async fn content(doors: &Doors, found: &Found, name: &str) -> Result<Vec<u8>, ToolError> {
+pub(super) async fn content(
+    doors: &Doors,
+    found: &Found,
+    name: &str,
+) -> Result<Vec<u8>, ToolError> {
     let reference = found.reference().clone();
     let lookup = name.to_owned();
     match doors

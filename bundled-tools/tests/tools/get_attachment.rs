@@ -1,6 +1,9 @@
 //! `get_attachment` through the real middleware: header, text windows that continue, PDF text,
 //! images as image blocks, download links, misses that list names, forged names, reach.
 
+use std::time::Duration;
+
+use pdf_budget::testing::{font_switching, pages_sharing, pdf, stream, zeros_bomb};
 use rmcp::model::ContentBlock;
 use serde_json::{Value, json};
 use wiki_server::ServerSettings;
@@ -417,41 +420,6 @@ async fn stored_text_cannot_forge_the_footer_or_a_download_line() {
     );
 }
 
-/// A PDF of `objects` (numbered from 1; object 1 is the catalog) with exact xref offsets.
-fn pdf(objects: &[Vec<u8>]) -> Vec<u8> {
-    let mut pdf = b"%PDF-1.4\n".to_vec();
-    let mut offsets = Vec::new();
-    for (index, object) in objects.iter().enumerate() {
-        offsets.push(pdf.len());
-        pdf.extend_from_slice(format!("{} 0 obj ", index + 1).as_bytes());
-        pdf.extend_from_slice(object);
-        pdf.extend_from_slice(b" endobj\n");
-    }
-    let xref = pdf.len();
-    pdf.extend_from_slice(
-        format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1).as_bytes(),
-    );
-    for offset in offsets {
-        pdf.extend_from_slice(format!("{offset:010} 00000 n \n").as_bytes());
-    }
-    pdf.extend_from_slice(
-        format!(
-            "trailer << /Size {} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n",
-            objects.len() + 1
-        )
-        .as_bytes(),
-    );
-    pdf
-}
-
-/// A stream object with `dictionary` entries (without /Length) and `data`.
-fn stream(dictionary: &str, data: &[u8]) -> Vec<u8> {
-    let mut object = format!("<< {dictionary} /Length {} >> stream\n", data.len()).into_bytes();
-    object.extend_from_slice(data);
-    object.extend_from_slice(b"\nendstream");
-    object
-}
-
 /// A one-page PDF whose page draws `content`, with `extra` objects from number 5 on (object 4
 /// is the Helvetica font F1; `resources` are added to the page's).
 fn one_page(content: &[u8], resources: &str, extra: &[Vec<u8>]) -> Vec<u8> {
@@ -469,31 +437,6 @@ fn one_page(content: &[u8], resources: &str, extra: &[Vec<u8>]) -> Vec<u8> {
     objects.extend(extra.iter().cloned());
     objects.push(stream("", content));
     pdf(&objects)
-}
-
-/// `mib` MiB of zeros as a zlib stream of a few hundred bytes per MiB: one independently
-/// compressed block (a full flush resets the window) repeated, then an empty final block and
-/// the Adler-32 of the zeros.
-fn zeros_bomb(mib: usize) -> Vec<u8> {
-    use flate2::{Compress, Compression, FlushCompress};
-    let zeros = vec![0u8; 1 << 20];
-    let mut compress = Compress::new(Compression::best(), false);
-    let mut block = Vec::with_capacity(64 * 1024);
-    let _ = compress.compress_vec(&zeros, &mut block, FlushCompress::Full);
-    assert_eq!(
-        compress.total_in(),
-        1 << 20,
-        "one call compresses the whole MiB"
-    );
-    let mut data = vec![0x78, 0xDA];
-    for _ in 0..mib {
-        data.extend_from_slice(&block);
-    }
-    data.extend_from_slice(&[0x03, 0x00]);
-    let length = (mib as u64) << 20;
-    let adler = (((length % 65_521) as u32) << 16) | 1;
-    data.extend_from_slice(&adler.to_be_bytes());
-    data
 }
 
 /// A PDF of one page whose content stream inflates to 200 MiB, in about 200 KB.
@@ -630,4 +573,80 @@ async fn forms_that_draw_themselves_or_too_often_are_refused() {
     );
     let text = read_pdf(&farm, "few.pdf", few).await;
     assert!(text.contains("Formed"), "{text}");
+}
+
+/// The last window of `filename`'s text (on Sandbox.Logs, uploaded as `pdf`), where a note on
+/// pages left out goes, following each window's `continue with offset=N`.
+async fn last_window(farm: &Farm, filename: &str, pdf: Vec<u8>) -> String {
+    let mut text = read_pdf(farm, filename, pdf).await;
+    for _ in 0..100 {
+        let Some(offset) = text
+            .rsplit_once("continue with offset=")
+            .and_then(|(_, rest)| rest.trim_end_matches('.').parse::<usize>().ok())
+        else {
+            return text;
+        };
+        let arguments =
+            json!({"reference": "Sandbox.Logs", "filename": filename, "offset": offset});
+        text = ok(attachment(farm, arguments, "alice").await);
+    }
+    panic!("more than 100 windows");
+}
+
+/// The last line of `text`.
+fn last_line(text: &str) -> &str {
+    text.rsplit_once('\n').map_or(text, |(_, line)| line)
+}
+
+#[farm_test]
+async fn a_pdf_switching_fonts_thousands_of_times_a_page_is_read_within_the_budget() {
+    let farm = Farm::new();
+    // 300 pages sharing one stream of 6,000 font switches, each showing a letter: 50 KB, inside
+    // every budget that charged content bytes and each font once per page, and then minutes of
+    // work for one call (it timed out, holding its heavy slot to the end).
+    let file = pages_sharing(&font_switching(6_000, 2, "a"), 300, 2);
+    assert!(file.len() < 64 * 1024, "{} bytes", file.len());
+    let text = last_window(&farm, "switching.pdf", file).await;
+    let note = last_line(&text);
+    // Pages past the work budget are left out; a slow (debug) build may reach the time budget
+    // first, which says so too.
+    let work = note.contains(". Pages ")
+        && note.contains(" to 300 were not read: the file passes the extraction budget.");
+    let time = note.contains(". Extraction stopped at page ")
+        && note.contains(" of 300: reading the rest would take longer than the extraction budget");
+    assert!(
+        (work || time) && note.ends_with(" Download the file for them."),
+        "{note}"
+    );
+}
+
+#[farm_test]
+async fn a_timed_out_extraction_keeps_its_pages_for_the_next_call() {
+    // Calls time out after one second; reading the whole file takes several.
+    let farm =
+        Farm::with_settings(ServerSettings::default().with_call_timeout(Duration::from_secs(1)));
+    let file = pages_sharing(&font_switching(300, 1, "page"), 40, 1);
+    upload(&farm, "Sandbox.Logs", "long.pdf", file);
+    let arguments = json!({"reference": "Sandbox.Logs", "filename": "long.pdf"});
+    let mut timed_out = 0;
+    let text = loop {
+        match attachment(&farm, arguments.clone(), "alice").await {
+            Ok(text) => break text,
+            // Each call reads on from the pages the calls before it read, so a few suffice;
+            // without that, every call would start again at page 1 and time out.
+            Err(error) if timed_out < 30 => {
+                assert!(
+                    error.contains("did not finish within") || error.contains("busy"),
+                    "{error}"
+                );
+                timed_out += 1;
+            }
+            Err(error) => panic!("still not read after {timed_out} calls: {error}"),
+        }
+    };
+    assert!(
+        timed_out > 0,
+        "the file was read within one call: make it longer"
+    );
+    assert!(text.contains("pagepagepage"), "{}", last_line(&text));
 }

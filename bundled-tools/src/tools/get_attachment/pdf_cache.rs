@@ -1,7 +1,8 @@
 //! Extracted PDF text, kept per attachment version: paging through a PDF's windows (each a call
 //! with a new `offset`) extracts it once, not once per window. Least recently used entries go
 //! first once the cache holds [`MAX_CACHE_BYTES`]; refusals are kept too (they are as costly to
-//! reach as text).
+//! reach as text), and so is the progress of an extraction that was stopped, which the next
+//! call resumes.
 //!
 //! The key is the attachment's identity as the store lists it: wiki, document, file name, its
 //! version, upload time and size. The version alone is not enough: an attachment deleted and
@@ -14,7 +15,7 @@ use wiki_tool_sdk::store::model::attachment::AttachmentInfo;
 use wiki_tool_sdk::store::reference::DocumentReference;
 use wiki_tool_sdk::time::OffsetDateTime;
 
-use super::pdf::Extracted;
+use pdf_budget::Outcome;
 
 /// The most bytes of extracted text kept, all entries together.
 pub(super) const MAX_CACHE_BYTES: usize = 32 * 1024 * 1024;
@@ -44,8 +45,12 @@ impl Key {
         }
     }
 
-    fn weight(&self, value: &Extracted) -> usize {
-        ENTRY_OVERHEAD + self.reference.len() + self.name.len() + value.weight()
+    fn weight(&self, value: &Outcome) -> usize {
+        let value = match value {
+            Outcome::Done(extracted) => extracted.weight(),
+            Outcome::Stopped(progress) => progress.weight(),
+        };
+        ENTRY_OVERHEAD + self.reference.len() + self.name.len() + value
     }
 }
 
@@ -56,7 +61,7 @@ pub(super) struct TextCache {
 }
 
 struct Inner {
-    entries: LruCache<Key, Arc<Extracted>>,
+    entries: LruCache<Key, Arc<Outcome>>,
     bytes: usize,
 }
 
@@ -76,7 +81,7 @@ impl TextCache {
     }
 
     /// The entry for `key`, now the most recently used.
-    pub(super) fn get(&self, key: &Key) -> Option<Arc<Extracted>> {
+    pub(super) fn get(&self, key: &Key) -> Option<Arc<Outcome>> {
         let mut inner = self
             .inner
             .lock()
@@ -84,9 +89,26 @@ impl TextCache {
         inner.entries.get(key).map(Arc::clone)
     }
 
+    /// Keeps `outcome` for `key` unless what is kept there already went further (an ended
+    /// extraction, or one stopped after more pages: two calls may run one file at once), and
+    /// returns what is kept.
+    pub(super) fn advance(&self, key: Key, outcome: Outcome) -> Arc<Outcome> {
+        let further = |kept: &Outcome| match (kept, &outcome) {
+            (Outcome::Done(_), _) => true,
+            (Outcome::Stopped(kept), Outcome::Stopped(new)) => kept.pages_read() > new.pages_read(),
+            (Outcome::Stopped(_), Outcome::Done(_)) => false,
+        };
+        if let Some(kept) = self.get(&key).filter(|kept| further(kept)) {
+            return kept;
+        }
+        let outcome = Arc::new(outcome);
+        self.insert(key, Arc::clone(&outcome));
+        outcome
+    }
+
     /// Keeps `value` for `key`, dropping the least recently used entries past the capacity. An
     /// entry larger than the whole capacity is not kept.
-    pub(super) fn insert(&self, key: Key, value: Arc<Extracted>) {
+    fn insert(&self, key: Key, value: Arc<Outcome>) {
         let weight = key.weight(&value);
         if weight > self.capacity {
             return;
@@ -136,12 +158,12 @@ mod tests {
             .unwrap_or_else(|e| panic!("{e}"))
     }
 
-    fn text(chars: usize) -> Arc<Extracted> {
-        Arc::new(Extracted::Text {
+    fn text(chars: usize) -> Arc<Outcome> {
+        Arc::new(Outcome::Done(pdf_budget::Extracted::Text {
             text: "x".repeat(chars),
             capped: false,
             note: None,
-        })
+        }))
     }
 
     #[test]

@@ -12,7 +12,7 @@ use std::io::{self, Read, Write};
 
 /// One of the filters lopdf decodes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Filter {
+pub(crate) enum Filter {
     /// `/FlateDecode`.
     Flate,
     /// `/LZWDecode`.
@@ -25,7 +25,7 @@ pub(super) enum Filter {
 
 impl Filter {
     /// The filter a `/Filter` name stands for.
-    pub(super) fn from_name(name: &[u8]) -> Self {
+    pub(crate) fn from_name(name: &[u8]) -> Self {
         match name {
             b"FlateDecode" => Self::Flate,
             b"LZWDecode" => Self::Lzw,
@@ -37,19 +37,19 @@ impl Filter {
 
 /// What lopdf reads from a stream's dictionary to decode it.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub(super) struct Chain {
+pub(crate) struct Chain {
     /// The filters, in decoding order.
-    pub(super) filters: Vec<Filter>,
+    pub(crate) filters: Vec<Filter>,
     /// The predictor's row in bytes, when `/DecodeParms` asks for a PNG predictor (10-15).
-    pub(super) predictor_row: Option<usize>,
+    pub(crate) predictor_row: Option<usize>,
     /// LZW's `/EarlyChange` (default on).
-    pub(super) early_change: bool,
+    pub(crate) early_change: bool,
 }
 
 impl Chain {
     /// The chain of `filters` with the `/DecodeParms` entries `param` reads (`None` when absent
     /// or not a direct integer), the predictor row computed as lopdf computes it.
-    pub(super) fn new(filters: Vec<Filter>, param: impl Fn(&[u8]) -> Option<i64>) -> Self {
+    pub(crate) fn new(filters: Vec<Filter>, param: impl Fn(&[u8]) -> Option<i64>) -> Self {
         let predictor_row = param(b"Predictor")
             .filter(|p| (10..=15).contains(p))
             .map(|_| {
@@ -68,37 +68,52 @@ impl Chain {
     }
 }
 
-/// The budget of decoded bytes left for one extraction.
+/// A budget (of decoded bytes, or of work) and what is left of it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) struct Budget {
+pub(crate) struct Budget {
+    total: usize,
     left: usize,
 }
 
-/// The budget ran out.
+/// The budget ran out; `total` was the whole budget.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) struct OverBudget;
+pub(crate) struct OverBudget {
+    pub(crate) total: usize,
+}
 
 impl Budget {
     /// A budget of `bytes`.
-    pub(super) fn new(bytes: usize) -> Self {
-        Self { left: bytes }
+    pub(crate) fn new(bytes: usize) -> Self {
+        Self {
+            total: bytes,
+            left: bytes,
+        }
     }
 
     /// Takes `bytes` from the budget.
-    pub(super) fn charge(&mut self, bytes: usize) -> Result<(), OverBudget> {
-        self.left = self.left.checked_sub(bytes).ok_or(OverBudget)?;
+    pub(crate) fn charge(&mut self, bytes: usize) -> Result<(), OverBudget> {
+        self.left = self
+            .left
+            .checked_sub(bytes)
+            .ok_or(OverBudget { total: self.total })?;
         Ok(())
     }
 
-    fn left(&self) -> usize {
+    /// What is left.
+    pub(crate) fn left(&self) -> usize {
         self.left
+    }
+
+    /// What was taken so far.
+    pub(crate) fn spent(&self) -> usize {
+        self.total - self.left
     }
 }
 
 /// Charges to `budget` every byte lopdf would produce decoding `data` with `chain` (each
 /// intermediate step and the predictor's two row buffers included), and returns the decoded
 /// size. Only the steps before the last are kept in memory, never more than the budget.
-pub(super) fn charge_decoding(
+pub(crate) fn charge_decoding(
     data: &[u8],
     chain: &Chain,
     budget: &mut Budget,
@@ -120,7 +135,9 @@ pub(super) fn charge_decoding(
             Filter::Unsupported => {}
         }
         if sink.over {
-            return Err(OverBudget);
+            return Err(OverBudget {
+                total: budget.total,
+            });
         }
         budget.charge(sink.written)?;
         if matches!(filter, Filter::Flate | Filter::Lzw)
@@ -260,7 +277,7 @@ fn ascii85(data: &[u8], sink: &mut Sink) {
 }
 
 #[cfg(test)]
-pub(super) mod tests {
+pub(crate) mod tests {
     use std::io::Write as _;
 
     use super::*;
@@ -298,10 +315,7 @@ pub(super) mod tests {
             charge_decoding(&twice, &double, &mut budget),
             Ok(text.len())
         );
-        assert_eq!(
-            budget,
-            Budget::new((1 << 20) - zlib(&text).len() - text.len())
-        );
+        assert_eq!(budget.left(), (1 << 20) - zlib(&text).len() - text.len());
         // ASCII85 of "Man " is "9jqo^"; an unsupported filter decodes nothing.
         let mut budget = Budget::new(100);
         assert_eq!(
@@ -319,7 +333,7 @@ pub(super) mod tests {
         let mut budget = Budget::new(1024 * 1024);
         assert_eq!(
             charge_decoding(&bomb, &chain(&[Filter::Flate]), &mut budget),
-            Err(OverBudget)
+            Err(OverBudget { total: 1024 * 1024 })
         );
     }
 
@@ -333,7 +347,7 @@ pub(super) mod tests {
         let mut small = Budget::new(1024 * 1024);
         assert_eq!(
             charge_decoding(&encoded, &chain(&[Filter::Lzw]), &mut small),
-            Err(OverBudget)
+            Err(OverBudget { total: 1024 * 1024 })
         );
         let mut large = Budget::new(8 * 1024 * 1024);
         assert_eq!(
@@ -352,7 +366,7 @@ pub(super) mod tests {
         let mut budget = Budget::new(1 << 20);
         assert_eq!(
             charge_decoding(&zlib(b"x"), &huge_rows, &mut budget),
-            Err(OverBudget)
+            Err(OverBudget { total: 1 << 20 })
         );
     }
 }

@@ -2,7 +2,7 @@
 //! (over lopdf) cannot be interrupted, so what it would do is bounded by refusing the input.
 //!
 //! 1. [`check_structure`]: the cross-reference chain lopdf reads first (`startxref`, then each
-//!    `/Prev` and `/XRefStm`), parsed as lopdf parses it ([`super::pdf_syntax`]). A
+//!    `/Prev` and `/XRefStm`), parsed as lopdf parses it ([`crate::syntax`]). A
 //!    cross-reference stream is inflated inside lopdf's loader, so its decoded size is charged
 //!    here, with a bounded decoder; an `/Encrypt` entry in any trailer means the file is
 //!    encrypted (the tool does not decrypt; lopdf's encrypted path would skip step 2).
@@ -20,82 +20,19 @@
 
 use std::cell::RefCell;
 use std::collections::HashSet;
-use std::fmt;
 
 use lopdf::{Document, LoadOptions, Object, ObjectId};
 
-use super::pdf_decode::{Budget, Chain, Filter, OverBudget, charge_decoding};
-use super::pdf_syntax::{Syntax, Value};
-
-/// The most bytes the streams of one PDF may decode to, all together: the process's budget
-/// (`serve --pdf-max-inflated-mb`).
-pub(super) fn max_decoded_bytes() -> usize {
-    wiki_tool_sdk::budgets::budgets().pdf_max_inflated_bytes
-}
-
-/// The most objects one PDF may hold (object streams' members included): the process's budget
-/// (`serve --pdf-max-objects`).
-fn max_objects() -> usize {
-    wiki_tool_sdk::budgets::budgets().pdf_max_objects
-}
+use crate::Refusal;
+use crate::decode::{Budget, Chain, Filter, charge_decoding};
+use crate::syntax::{Syntax, Value};
 
 /// The most cross-reference sections followed.
 const MAX_XREF_SECTIONS: usize = 64;
 
-/// Why a PDF's text is not extracted.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Refusal {
-    /// Its streams decode to more than [`max_decoded_bytes`].
-    Decoded,
-    /// It holds more than [`max_objects`] objects.
-    Objects,
-    /// It is encrypted.
-    Encrypted,
-    /// Its structure could not be read (no cross-reference chain lopdf would accept).
-    Unreadable,
-    /// Rendering its pages would take more work than the budget (see `pdf_walk`).
-    Work,
-    /// Its pages draw forms that draw themselves.
-    Recursive,
-}
-
-impl fmt::Display for Refusal {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::Decoded => write!(
-                f,
-                "its compressed streams inflate to more than {} MB, the extraction budget (a \
-                 decompression bomb, or a PDF of large scanned images)",
-                max_decoded_bytes() / (1024 * 1024)
-            ),
-            Self::Objects => write!(
-                f,
-                "it holds more than {} objects, the extraction budget",
-                max_objects()
-            ),
-            Self::Encrypted => write!(f, "it is encrypted"),
-            Self::Unreadable => write!(
-                f,
-                "its structure is damaged or uses a form the server does not read"
-            ),
-            Self::Work => write!(
-                f,
-                "reading its pages would take more work than the extraction budget"
-            ),
-            Self::Recursive => write!(f, "its pages draw forms that contain themselves"),
-        }
-    }
-}
-
-impl From<OverBudget> for Refusal {
-    fn from(_: OverBudget) -> Self {
-        Self::Decoded
-    }
-}
-
 /// Step 1: the cross-reference chain, with every cross-reference stream's decoded size charged
 /// to `budget` and every trailer checked for `/Encrypt`.
-pub(super) fn check_structure(file: &[u8], budget: &mut Budget) -> Result<(), Refusal> {
+pub(crate) fn check_structure(file: &[u8], budget: &mut Budget) -> Result<(), Refusal> {
     // lopdf reads from the `%PDF-` header on; offsets count from there.
     let start = find(file, b"%PDF-", 0).unwrap_or(0);
     let buffer = &file[start..];
@@ -216,6 +153,7 @@ fn chain_of_stream(stream: &lopdf::Stream) -> Chain {
 /// in a thread-local for the duration of one [`load`] on this thread).
 struct LoadState {
     budget: Budget,
+    max_objects: usize,
     objects: usize,
     charged: HashSet<ObjectId>,
     refused: Option<Refusal>,
@@ -227,10 +165,15 @@ thread_local! {
 
 /// Step 2: lopdf's load, charging every object and stream to `budget` before lopdf decodes
 /// any object stream; then the streams lopdf completed after its filter ran.
-pub(super) fn load(file: &[u8], budget: &mut Budget) -> Result<Document, Refusal> {
+pub(crate) fn load(
+    file: &[u8],
+    budget: &mut Budget,
+    max_objects: usize,
+) -> Result<Document, Refusal> {
     LOADING.with_borrow_mut(|state| {
         *state = Some(LoadState {
             budget: *budget,
+            max_objects,
             objects: 0,
             charged: HashSet::new(),
             refused: None,
@@ -266,11 +209,15 @@ fn charge_object(id: ObjectId, object: &mut Object) -> Option<(ObjectId, Object)
     LOADING.with_borrow_mut(|state| {
         let state = state.as_mut()?;
         let verdict = if state.refused.is_some() {
-            Err(Refusal::Objects)
+            Err(Refusal::Objects {
+                max: state.max_objects,
+            })
         } else {
             state.objects += 1;
-            if state.objects > max_objects() {
-                Err(Refusal::Objects)
+            if state.objects > state.max_objects {
+                Err(Refusal::Objects {
+                    max: state.max_objects,
+                })
             } else if let Object::Stream(stream) = object {
                 state.charged.insert(id);
                 charge_decoding(&stream.content, &chain_of_stream(stream), &mut state.budget)

@@ -14,7 +14,7 @@ const MAX_NESTING: usize = 64;
 
 /// A PDF value, as far as the checks need it.
 #[derive(Debug, Clone, PartialEq)]
-pub(super) enum Value {
+pub(crate) enum Value {
     /// A name, `#xx` escapes decoded, without the `/`.
     Name(Vec<u8>),
     /// An integer.
@@ -29,7 +29,7 @@ pub(super) enum Value {
 
 impl Value {
     /// The value of `key` when this is a dictionary (the last one wins, as in lopdf).
-    pub(super) fn get(&self, key: &[u8]) -> Option<&Value> {
+    pub(crate) fn get(&self, key: &[u8]) -> Option<&Value> {
         match self {
             Value::Dictionary(entries) => entries
                 .iter()
@@ -41,7 +41,7 @@ impl Value {
     }
 
     /// The integer, when this is one.
-    pub(super) fn integer(&self) -> Option<i64> {
+    pub(crate) fn integer(&self) -> Option<i64> {
         match self {
             Value::Integer(value) => Some(*value),
             _ => None,
@@ -50,19 +50,19 @@ impl Value {
 }
 
 /// A cursor over the file's bytes.
-pub(super) struct Syntax<'a> {
+pub(crate) struct Syntax<'a> {
     bytes: &'a [u8],
     at: usize,
 }
 
 impl<'a> Syntax<'a> {
     /// A cursor at `at` in `bytes`.
-    pub(super) fn at(bytes: &'a [u8], at: usize) -> Self {
+    pub(crate) fn at(bytes: &'a [u8], at: usize) -> Self {
         Self { bytes, at }
     }
 
     /// Where the cursor is.
-    pub(super) fn position(&self) -> usize {
+    pub(crate) fn position(&self) -> usize {
         self.at
     }
 
@@ -75,7 +75,7 @@ impl<'a> Syntax<'a> {
     }
 
     /// Skips whitespace and comments (lopdf's `space`).
-    pub(super) fn space(&mut self) {
+    pub(crate) fn space(&mut self) {
         while let Some(c) = self.peek() {
             if is_whitespace(c) {
                 self.at += 1;
@@ -90,7 +90,7 @@ impl<'a> Syntax<'a> {
     }
 
     /// Consumes `keyword` if the cursor is on it.
-    pub(super) fn keyword(&mut self, keyword: &[u8]) -> bool {
+    pub(crate) fn keyword(&mut self, keyword: &[u8]) -> bool {
         if self.rest().starts_with(keyword) {
             self.at += keyword.len();
             true
@@ -100,19 +100,19 @@ impl<'a> Syntax<'a> {
     }
 
     /// Consumes one end of line (CRLF, LF or CR).
-    pub(super) fn eol(&mut self) -> bool {
+    pub(crate) fn eol(&mut self) -> bool {
         self.keyword(b"\r\n") || self.keyword(b"\n") || self.keyword(b"\r")
     }
 
     /// Consumes spaces and tabs (nom's `space0`).
-    pub(super) fn blanks(&mut self) {
+    pub(crate) fn blanks(&mut self) {
         while matches!(self.peek(), Some(b' ' | b'\t')) {
             self.at += 1;
         }
     }
 
     /// An unsigned integer.
-    pub(super) fn unsigned(&mut self) -> Option<u64> {
+    pub(crate) fn unsigned(&mut self) -> Option<u64> {
         let start = self.at;
         while self.peek().is_some_and(|c| c.is_ascii_digit()) {
             self.at += 1;
@@ -124,7 +124,7 @@ impl<'a> Syntax<'a> {
     }
 
     /// `N G obj` and the spaces after it.
-    pub(super) fn object_header(&mut self) -> Option<()> {
+    pub(crate) fn object_header(&mut self) -> Option<()> {
         self.space();
         self.unsigned()?;
         self.space();
@@ -136,7 +136,7 @@ impl<'a> Syntax<'a> {
     }
 
     /// One direct value and the spaces after it.
-    pub(super) fn value(&mut self) -> Option<Value> {
+    pub(crate) fn value(&mut self) -> Option<Value> {
         self.value_at_depth(MAX_NESTING)
     }
 

@@ -5,8 +5,9 @@
 //! `catch_unwind` survives), and builds every font a page selects (`Tf`) from its streams; a
 //! page's `/Parent` chain is followed without a cycle check. This walk mirrors those steps on
 //! lopdf's document, parsing each distinct stream once, and charges:
-//! - every content byte interpreted, repeats included, and each font's streams once per page,
-//!   to a budget for the whole file ([`MAX_WORK_BYTES`]);
+//! - every operation interpreted, repeats included (its operands, and for `Tj` and `TJ` every
+//!   string and glyph shown), and each font's streams once per page, to a work budget for the
+//!   whole file ([`crate::Limits::max_work`]); its own parsing of each distinct stream too;
 //! - the content bytes alive at once along a chain of `Do`s ([`MAX_LIVE_CONTENT`]: lopdf's
 //!   parsed form of a content stream is ~30 times its size);
 //! - `Do`s per page ([`MAX_DRAWS_PER_PAGE`]) and their nesting ([`MAX_FORM_DEPTH`]).
@@ -23,47 +24,86 @@ use std::rc::Rc;
 use lopdf::content::Content;
 use lopdf::{Dictionary, Document, Object, ObjectId};
 
-use super::pdf_budget::Refusal;
-use super::pdf_decode::{Budget, Chain, Filter, charge_decoding};
-
-/// The most bytes of content interpreted (repeats included) and font streams built, per file.
-pub(super) const MAX_WORK_BYTES: usize = 128 * 1024 * 1024;
+use crate::Refusal;
+use crate::decode::{Budget, Chain, Filter, charge_decoding};
 
 /// The most content bytes interpreted at once along one chain of `Do`s.
-pub(super) const MAX_LIVE_CONTENT: usize = 2 * 1024 * 1024;
+pub(crate) const MAX_LIVE_CONTENT: usize = 2 * 1024 * 1024;
 
 /// The most `Do` operators one page may execute, nested ones included.
-pub(super) const MAX_DRAWS_PER_PAGE: usize = 10_000;
+pub(crate) const MAX_DRAWS_PER_PAGE: usize = 10_000;
 
 /// The deepest nesting of forms.
-pub(super) const MAX_FORM_DEPTH: usize = 16;
+pub(crate) const MAX_FORM_DEPTH: usize = 16;
 
 /// The most pages considered.
-pub(super) const MAX_PAGES: usize = 2_000;
+pub(crate) const MAX_PAGES: usize = 2_000;
 
-/// The bytes charged for building one font, besides its streams (widths, encodings).
+/// The work of building one font, besides its streams (widths, encodings).
 const FONT_OVERHEAD: usize = 4 * 1024;
+
+// The work of what pdf-extract does, in units of about 100 ns of one core of the machine the
+// benchmarks ran on (release build), measured on pages of one repeated operation: `q Q` pairs,
+// `cm` with six operands, `Tf`, `TJ` with long arrays of numbers, short and long `Tj` strings.
+// Each measured page took within a factor of two of what these constants charge it.
+
+/// The work of one operation (lopdf's parse of it and pdf-extract's dispatch), besides its
+/// operands and bytes. A font selection (`Tf`) is one operation with two operands.
+pub(crate) const OPERATION_WORK: usize = 15;
+
+/// The work of one operand object (array elements each count).
+pub(crate) const OPERAND_WORK: usize = 7;
+
+/// Content bytes per unit of work, besides the operations they hold.
+const BYTES_PER_WORK: usize = 8;
+
+/// The work of showing one string (`Tj`, or a string of `TJ`): the start and the end of a word,
+/// the text state's transforms. Half of it is metered at each end.
+pub(crate) const SHOWN_STRING_WORK: usize = 70;
+
+/// The work of one glyph shown: a font lookup, a width, three transforms and a write. A string
+/// shows at most one glyph per byte.
+pub(crate) const GLYPH_WORK: usize = 4;
+
+/// Parsing a content stream takes at most this much work per byte (a stream of `q Q` pairs, the
+/// densest in operations), so a stream is parsed only when the budget left could pay for that.
+const MAX_WORK_PER_BYTE: usize = 8;
 
 /// Which pages can be extracted within the budget.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct Plan {
+pub(crate) struct Plan {
     /// The page numbers to extract, in order.
-    pub(super) pages: Vec<u32>,
+    pub(crate) pages: Vec<u32>,
     /// How many pages the file has.
-    pub(super) total: usize,
+    pub(crate) total: usize,
     /// Pages left out because they alone pass a per-page bound or hold a cycle.
-    pub(super) skipped: Vec<u32>,
-    /// The first page not reached because the whole-file budget ran out.
-    pub(super) stopped_at: Option<u32>,
+    pub(crate) skipped: Vec<u32>,
+    /// The first page not reached because the whole-file budget ran out (or the walk was
+    /// halted there).
+    pub(crate) stopped_at: Option<u32>,
+    /// Whether `halt` ended the walk (then `stopped_at` is where).
+    pub(crate) halted: bool,
+    /// The work the planned pages take, all together, the walk's own parsing included.
+    pub(crate) work: usize,
+    /// The part of `work` that is output calls (strings and glyphs shown): what the metered
+    /// output will see at most.
+    pub(crate) output_work: usize,
 }
 
-/// The plan for `document`, or the refusal when not even one page fits.
-pub(super) fn plan(document: &Document) -> Result<Plan, Refusal> {
+/// The plan for `document` within `max_work`, or the refusal when not even one page fits.
+/// `halt` is asked before each page: once it says true, the pages left are not planned.
+pub(crate) fn plan(
+    document: &Document,
+    max_work: usize,
+    halt: &dyn Fn() -> bool,
+) -> Result<Plan, Refusal> {
     let pages = document.get_pages();
     let mut walk = Walk {
         document,
-        work: Budget::new(MAX_WORK_BYTES),
+        work: Budget::new(max_work),
+        output_work: 0,
         parsed: HashMap::new(),
+        contents: HashMap::new(),
         sizes: HashMap::new(),
     };
     let mut plan = Plan {
@@ -71,9 +111,17 @@ pub(super) fn plan(document: &Document) -> Result<Plan, Refusal> {
         total: pages.len(),
         skipped: Vec::new(),
         stopped_at: None,
+        halted: false,
+        work: 0,
+        output_work: 0,
     };
     let mut recursive = false;
     for (&number, &id) in pages.iter().take(MAX_PAGES) {
+        if halt() {
+            plan.stopped_at = Some(number);
+            plan.halted = true;
+            break;
+        }
         match walk.page(id) {
             Ok(()) => plan.pages.push(number),
             Err(Skip::Page { cycle }) => {
@@ -89,7 +137,9 @@ pub(super) fn plan(document: &Document) -> Result<Plan, Refusal> {
     if plan.stopped_at.is_none() && pages.len() > MAX_PAGES {
         plan.stopped_at = u32::try_from(MAX_PAGES + 1).ok();
     }
-    if plan.pages.is_empty() && plan.total > 0 {
+    plan.work = walk.work.spent();
+    plan.output_work = walk.output_work;
+    if plan.pages.is_empty() && plan.total > 0 && !plan.halted {
         return Err(if recursive {
             Refusal::Recursive
         } else {
@@ -108,10 +158,13 @@ enum Skip {
     Budget,
 }
 
-/// What a content stream does, parsed once: its size, the XObjects it draws and the fonts it
-/// selects, in order.
+/// What a content stream does, parsed once: its size, the work of its own operations (nested
+/// forms not included) and the part of it that is output calls, the XObjects it draws and the
+/// fonts it selects, in order.
 struct Parsed {
     size: usize,
+    work: usize,
+    output_work: usize,
     draws: Vec<Vec<u8>>,
     fonts: Vec<Vec<u8>>,
 }
@@ -119,8 +172,12 @@ struct Parsed {
 struct Walk<'d> {
     document: &'d Document,
     work: Budget,
+    /// The output calls' part of the work charged so far.
+    output_work: usize,
     /// Parsed forms by object id.
     parsed: HashMap<ObjectId, Rc<Parsed>>,
+    /// Parsed page contents by their streams' ids (pages may share their content).
+    contents: HashMap<Vec<ObjectId>, Rc<Parsed>>,
     /// Decoded sizes of streams by object id.
     sizes: HashMap<ObjectId, usize>,
 }
@@ -137,10 +194,10 @@ struct PageWalk {
 impl<'d> Walk<'d> {
     /// Walks one page; on a per-page failure the whole-file budget is left as it was.
     fn page(&mut self, id: ObjectId) -> Result<(), Skip> {
-        let before = self.work;
+        let before = (self.work, self.output_work);
         let result = self.page_inner(id);
         if matches!(result, Err(Skip::Page { .. })) {
-            self.work = before;
+            (self.work, self.output_work) = before;
         }
         result
     }
@@ -154,14 +211,7 @@ impl<'d> Walk<'d> {
         let resources = self.inherited(page, b"Resources")?;
         self.inherited(page, b"MediaBox")?;
         let resources = resources.and_then(|object| object.as_dict().ok());
-        let content = self
-            .document
-            .get_page_content(id)
-            .map_err(|_| Skip::Page { cycle: false })?;
-        if content.len() > MAX_LIVE_CONTENT {
-            return Err(Skip::Page { cycle: false });
-        }
-        let parsed = parse(&content);
+        let parsed = self.page_content(id)?;
         let mut state = PageWalk {
             draws: 0,
             fonts: HashSet::new(),
@@ -169,6 +219,35 @@ impl<'d> Walk<'d> {
             live: 0,
         };
         self.interpret(&parsed, resources, &mut state)
+    }
+
+    /// Parses `content` if the budget left could pay for the densest stream of its size, and
+    /// charges what parsing it took (its operations' work): the walk's own parsing is work too.
+    fn parse_within_budget(&mut self, content: &[u8]) -> Result<Rc<Parsed>, Skip> {
+        if content.len().saturating_mul(MAX_WORK_PER_BYTE) > self.work.left() {
+            return Err(Skip::Budget);
+        }
+        let parsed = parse(content);
+        self.work.charge(parsed.work).map_err(|_| Skip::Budget)?;
+        Ok(Rc::new(parsed))
+    }
+
+    /// The parsed content of page `id`, parsed once for all the pages that share it.
+    fn page_content(&mut self, id: ObjectId) -> Result<Rc<Parsed>, Skip> {
+        let streams = self.document.get_page_contents(id);
+        if let Some(parsed) = self.contents.get(&streams) {
+            return Ok(Rc::clone(parsed));
+        }
+        let content = self
+            .document
+            .get_page_content(id)
+            .map_err(|_| Skip::Page { cycle: false })?;
+        if content.len() > MAX_LIVE_CONTENT {
+            return Err(Skip::Page { cycle: false });
+        }
+        let parsed = self.parse_within_budget(&content)?;
+        self.contents.insert(streams, Rc::clone(&parsed));
+        Ok(parsed)
     }
 
     /// `key` in `dictionary` or up its `/Parent` chain, as pdf-extract's `get_inherited` finds
@@ -196,8 +275,8 @@ impl<'d> Walk<'d> {
         }
     }
 
-    /// Charges one interpretation of `parsed` with `resources`: its bytes, its fonts (once per
-    /// page), and every XObject it draws, recursively.
+    /// Charges one interpretation of `parsed` with `resources`: its operations, its fonts (once
+    /// per page), and every XObject it draws, recursively.
     fn interpret(
         &mut self,
         parsed: &Parsed,
@@ -208,7 +287,8 @@ impl<'d> Walk<'d> {
         if state.live > MAX_LIVE_CONTENT {
             return Err(Skip::Page { cycle: false });
         }
-        self.work.charge(parsed.size).map_err(|_| Skip::Budget)?;
+        self.work.charge(parsed.work).map_err(|_| Skip::Budget)?;
+        self.output_work = self.output_work.saturating_add(parsed.output_work);
         for font in &parsed.fonts {
             if state.fonts.insert(font.clone()) {
                 self.charge_font(resources, font)?;
@@ -278,7 +358,7 @@ impl<'d> Walk<'d> {
         let content = stream
             .decompressed_content()
             .unwrap_or_else(|_| stream.content.clone());
-        let parsed = Rc::new(parse(&content));
+        let parsed = self.parse_within_budget(&content)?;
         if let Some(id) = id {
             self.parsed.insert(id, Rc::clone(&parsed));
         }
@@ -357,10 +437,12 @@ impl<'d> Walk<'d> {
     }
 }
 
-/// The XObjects a content stream draws and the fonts it selects.
+/// The XObjects a content stream draws, the fonts it selects and the work of its operations.
 fn parse(content: &[u8]) -> Parsed {
     let mut parsed = Parsed {
         size: content.len(),
+        work: content.len() / BYTES_PER_WORK,
+        output_work: 0,
         draws: Vec::new(),
         fonts: Vec::new(),
     };
@@ -369,6 +451,13 @@ fn parse(content: &[u8]) -> Parsed {
         return parsed;
     };
     for operation in decoded.operations {
+        let output = output_work(&operation);
+        parsed.output_work = parsed.output_work.saturating_add(output);
+        parsed.work = parsed
+            .work
+            .saturating_add(OPERATION_WORK)
+            .saturating_add(operands_work(&operation.operands))
+            .saturating_add(output);
         let name = operation
             .operands
             .first()
@@ -382,4 +471,40 @@ fn parse(content: &[u8]) -> Parsed {
         }
     }
     parsed
+}
+
+/// The output calls of an operation: for `Tj` and `TJ` (pdf-extract shows no other operator's
+/// strings), the start and the end of each string shown and one glyph per byte at most.
+fn output_work(operation: &lopdf::content::Operation) -> usize {
+    let shown = |object: &Object| match object {
+        Object::String(bytes, _) => bytes
+            .len()
+            .saturating_mul(GLYPH_WORK)
+            .saturating_add(SHOWN_STRING_WORK),
+        _ => 0,
+    };
+    match operation.operator.as_str() {
+        "Tj" => operation.operands.first().map_or(0, shown),
+        "TJ" => match operation.operands.first() {
+            Some(Object::Array(items)) => items
+                .iter()
+                .fold(0, |work: usize, item| work.saturating_add(shown(item))),
+            _ => 0,
+        },
+        _ => 0,
+    }
+}
+
+/// The work of operands: one per object, each element of an array or dictionary counted.
+fn operands_work(operands: &[Object]) -> usize {
+    operands.iter().fold(0, |work: usize, operand| {
+        let inner = match operand {
+            Object::Array(items) => operands_work(items),
+            Object::Dictionary(entries) => entries.iter().fold(0, |work: usize, (_, value)| {
+                work.saturating_add(operands_work(std::slice::from_ref(value)))
+            }),
+            _ => 0,
+        };
+        work.saturating_add(OPERAND_WORK).saturating_add(inner)
+    })
 }
