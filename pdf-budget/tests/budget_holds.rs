@@ -157,8 +157,9 @@ fn limits() -> impl Strategy<Value = Limits> {
         )
 }
 
-/// Every stream of `file` decoded by lopdf alone, unbounded: what the budget must not let
-/// through.
+/// Every filtered stream of `file` decoded by lopdf alone, unbounded: what the budget must not
+/// let through. A stream without a filter is not decoded (its bytes are the file's, already in
+/// memory), so it is not counted, as the budget does not count it.
 fn decoded_by_lopdf(file: &[u8]) -> usize {
     let Ok(document) = lopdf::Document::load_mem(file) else {
         return 0;
@@ -167,6 +168,7 @@ fn decoded_by_lopdf(file: &[u8]) -> usize {
         .objects
         .values()
         .filter_map(|object| object.as_stream().ok())
+        .filter(|stream| stream.dict.has(b"Filter"))
         .map(|stream| {
             stream
                 .decompressed_content()

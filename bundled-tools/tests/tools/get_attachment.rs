@@ -609,13 +609,14 @@ async fn a_pdf_switching_fonts_thousands_of_times_a_page_is_read_within_the_budg
     let text = last_window(&farm, "switching.pdf", file).await;
     let note = last_line(&text);
     // Pages past the work budget are left out; a slow (debug) build may reach the time budget
-    // first, which says so too.
+    // first, which says so too, and on a loaded machine before its first page is read.
     let work = note.contains(". Pages ")
         && note.contains(" to 300 were not read: the file passes the extraction budget.");
     let time = note.contains(". Extraction stopped at page ")
         && note.contains(" of 300: reading the rest would take longer than the extraction budget");
+    let first_page = note.contains("reading its first page took longer than the extraction budget");
     assert!(
-        (work || time) && note.ends_with(" Download the file for them."),
+        ((work || time) && note.ends_with(" Download the file for them.")) || first_page,
         "{note}"
     );
 }
