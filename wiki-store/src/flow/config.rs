@@ -99,7 +99,7 @@ fn ensure_class<T: ConfigRows>(
     locale: &Locale,
 ) -> Result<bool> {
     tx.lock_owner(class_document)?;
-    let missing = missing_fields(tx.load_class(class_document, false)?.as_ref());
+    let missing = missing_fields(tx.reads().load_class(class_document)?.as_ref());
     if missing.is_empty() {
         return Ok(false);
     }

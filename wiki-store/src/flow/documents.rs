@@ -33,9 +33,6 @@ pub(crate) trait DocumentRows: Transaction {
         locale: &str,
     ) -> Result<Option<StoredRow>>;
 
-    /// Whether the wiki exists.
-    fn wiki_exists(&mut self, wiki: &WikiId) -> Result<bool>;
-
     /// Writes a planned row version (updates row `id`, or inserts the row for `None`) with its
     /// revision; returns the row's id. Links are not touched.
     fn write_row(&mut self, write: &RowWrite<'_>, id: Option<i64>) -> Result<i64>;
@@ -54,7 +51,7 @@ pub(crate) fn save<T: DocumentRows>(
     let reference = &save.reference;
     let default = tx.lock_row(reference, DEFAULT_ROW)?;
     // An existing row proves its wiki exists (its foreign key); only a creation asks.
-    if default.is_none() && !tx.wiki_exists(reference.wiki())? {
+    if default.is_none() && !tx.reads().wiki_exists(reference.wiki())? {
         return Err(unknown_wiki(reference.wiki()));
     }
     let translation = target_row(save, default.as_ref().map(StoredRow::view).as_ref())?;

@@ -39,7 +39,8 @@ pub(crate) mod vectors;
 pub(crate) mod wikis;
 
 use crate::Result;
-use crate::flow::structure::{Revised, Unrecorded};
+use crate::flow::structure::{Revised, StructureRows, Unrecorded};
+use crate::flow::vectors::VectorReads;
 use crate::model::change::ChangeKind;
 use crate::model::version::Version;
 use crate::model::wiki::WikiId;
@@ -72,12 +73,28 @@ impl Pending {
 
 /// A backend's write transaction, as every flow's row trait builds on it.
 pub(crate) trait Transaction {
+    /// The backend's read statements, as this transaction's connection runs them: they see the
+    /// transaction's own writes and lock nothing.
+    type Reads: StructureRows + VectorReads;
+
+    /// This transaction's connection as a reader.
+    fn reads(&mut self) -> &mut Self::Reads;
+
     /// The transaction's [`Pending`] state.
     fn pending(&mut self) -> &mut Pending;
 
+    /// Stores `structure` (encoded) on revision `version` of the default row `document_id`.
+    fn set_structure(&mut self, document_id: i64, version: Version, structure: &str) -> Result<()>;
+
     /// Records on each of `revisions` its objects and attachments as the transaction sees them
     /// now ([`crate::flow::structure::current`]).
-    fn record_structures(&mut self, revisions: Vec<Revised>) -> Result<()>;
+    fn record_structures(&mut self, revisions: Vec<Revised>) -> Result<()> {
+        for (wiki, document_id, version) in revisions {
+            let structure = structure::current(self.reads(), &wiki, document_id)?;
+            self.set_structure(document_id, version, &crate::structure::encode(&structure)?)?;
+        }
+        Ok(())
+    }
 
     /// Queues an event for the listeners, published once the transaction commits.
     fn emit(&mut self, wiki: WikiId, kind: ChangeKind) {

@@ -41,19 +41,18 @@ pub(crate) use crate::structure::StoredObject;
 /// What class and object writes read and write inside a backend's write transaction.
 pub(crate) trait ObjectRows: OwnerRows {
     /// The class `class_document` defines, disabled fields included (`None` if it defines no
-    /// field); with `share`, its document is held against changes for the rest of the
-    /// transaction where the backend locks rows.
-    fn load_class(
+    /// field), its document held against changes for the rest of the transaction where the
+    /// backend locks rows (a plain read where the write transaction already excludes every
+    /// other writer).
+    fn hold_class(
         &mut self,
         class_document: &DocumentReference,
-        share: bool,
-    ) -> Result<Option<ClassDefinition>>;
+    ) -> Result<Option<ClassDefinition>> {
+        self.reads().load_class(class_document)
+    }
 
     /// The id of object `class`/`number` of the default row `document_id`, if it exists.
     fn object_id(&mut self, document_id: i64, class: &str, number: u32) -> Result<Option<i64>>;
-
-    /// Every stored value of object `object_id`, by field.
-    fn object_values(&mut self, object_id: i64) -> Result<Vec<(String, StoredValue)>>;
 
     /// Adds an object of `class` to the default row `document_id` under the next free number:
     /// its id and number.
@@ -84,7 +83,7 @@ pub(crate) fn write_object<T: ObjectRows>(
 ) -> Result<ObjectWriteOutcome> {
     let document_id = tx.lock_owner(touch.reference)?;
     let class = tx
-        .load_class(class_document, true)?
+        .hold_class(class_document)?
         .ok_or_else(|| unknown_class(class_document))?;
     let coerced = coerce_values(&class, values, number.is_none())?;
     let existing = match number {
@@ -99,7 +98,7 @@ pub(crate) fn write_object<T: ObjectRows>(
         None => None,
     };
     if let Some((object_id, number)) = existing
-        && holds_values(&coerced, &tx.object_values(object_id)?)
+        && holds_values(&coerced, &tx.reads().object_values(object_id)?)
         && let Some(version) = owner::untouched(tx, touch)?
     {
         return Ok(ObjectWriteOutcome {
@@ -172,7 +171,7 @@ impl<B: Backend> ObjectStore for B {
         let locale = &self.config().default_locale;
         self.write(|tx| {
             tx.lock_owner(touch.reference)?;
-            let class = tx.load_class(touch.reference, false)?;
+            let class = tx.reads().load_class(touch.reference)?;
             let Some(planned) = plan_field_change(class.as_ref(), touch.reference, &change.change)?
             else {
                 let version = owner::untouched(tx, &touch)?

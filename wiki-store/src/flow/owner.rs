@@ -7,6 +7,7 @@
 //! one committed.
 
 use crate::Result;
+use crate::flow::documents::DocumentReads;
 use crate::flow::documents::{self, DocumentRows};
 use crate::model::locale::Locale;
 use crate::model::version::Version;
@@ -18,11 +19,11 @@ use crate::stored::{DEFAULT_ROW, StoredRow, corrupt};
 /// What touching an owning document needs beyond a document save.
 pub(crate) trait OwnerRows: DocumentRows {
     /// The id of the document's default row, held for the rest of the transaction where the
-    /// backend locks rows; `None` when the document is missing.
-    fn lock_owner(&mut self, reference: &DocumentReference) -> Result<Option<i64>>;
-
-    /// The id of the document's default row, unlocked (a row this transaction just created).
-    fn default_row_id(&mut self, reference: &DocumentReference) -> Result<Option<i64>>;
+    /// backend locks rows (a plain read where the write transaction already excludes every other
+    /// writer); `None` when the document is missing.
+    fn lock_owner(&mut self, reference: &DocumentReference) -> Result<Option<i64>> {
+        self.reads().default_row_id(reference)
+    }
 }
 
 /// [`Touch::untouched`] on the document's default row as the transaction sees it.
@@ -44,6 +45,7 @@ pub(crate) fn touch<T: OwnerRows>(
         TouchPlan::Create(save) => {
             let outcome = documents::save(tx, &save, default_locale)?;
             let id = tx
+                .reads()
                 .default_row_id(touch.reference)?
                 .ok_or_else(|| corrupt("created document row"))?;
             Ok((

@@ -7,6 +7,7 @@ use crate::Result;
 use crate::api::RightsStore;
 use crate::backend::Backend;
 use crate::flow::Transaction;
+use crate::flow::documents::DocumentReads;
 use crate::flow::users::{AccountReads, AccountRows};
 use crate::model::rights::{Right, RightRule, RightScope, Subject};
 use crate::model::wiki::WikiId;
@@ -17,8 +18,11 @@ use crate::rights::{GroupMembership, RightsSnapshot};
 /// What rights writes read and write beyond the accounts.
 pub(crate) trait RightsRows: AccountRows {
     /// Whether the wiki exists, holding it against deletion for the rest of the transaction
-    /// where the backend locks rows.
-    fn hold_wiki(&mut self, wiki: &WikiId) -> Result<bool>;
+    /// where the backend locks rows (a plain read where the write transaction already excludes
+    /// every other writer).
+    fn hold_wiki(&mut self, wiki: &WikiId) -> Result<bool> {
+        self.reads().wiki_exists(wiki)
+    }
 
     /// Stores `rule`, or sets its effect on the stored rule of the same scope, subject and
     /// right; whether anything changed.

@@ -25,12 +25,15 @@ pub(crate) type ScanKey = (i64, String);
 /// What vector writes read and write.
 pub(crate) trait VectorRows: Transaction {
     /// The id of exactly one row (`None`: the default row), held against deletion for the rest
-    /// of the transaction where the backend locks rows.
+    /// of the transaction where the backend locks rows (a plain read where the write
+    /// transaction already excludes every other writer).
     fn hold_row(
         &mut self,
         reference: &DocumentReference,
         locale: Option<&Locale>,
-    ) -> Result<Option<i64>>;
+    ) -> Result<Option<i64>> {
+        self.reads().row_id(reference, locale)
+    }
 
     /// Advances the vector sequence (the row stays locked to the commit, so vector writes
     /// commit in the order of their values); the new value.

@@ -74,10 +74,6 @@ impl DocumentRows for WriteTx<'_> {
         .transpose()
     }
 
-    fn wiki_exists(&mut self, wiki: &WikiId) -> Result<bool> {
-        DocumentReads::wiki_exists(&mut **self, wiki)
-    }
-
     /// The row and its revision in one statement.
     fn write_row(&mut self, write: &RowWrite<'_>, id: Option<i64>) -> Result<i64> {
         let now = now_ms();
@@ -146,10 +142,6 @@ impl DocumentRows for WriteTx<'_> {
 impl OwnerRows for WriteTx<'_> {
     fn lock_owner(&mut self, reference: &DocumentReference) -> Result<Option<i64>> {
         Ok(self.lock_row(reference, DEFAULT_ROW)?.map(|row| row.id))
-    }
-
-    fn default_row_id(&mut self, reference: &DocumentReference) -> Result<Option<i64>> {
-        DocumentReads::default_row_id(&mut **self, reference)
     }
 }
 

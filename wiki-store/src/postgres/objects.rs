@@ -71,12 +71,23 @@ impl ObjectReads for Conn {
         .collect()
     }
 
-    /// Batches of candidates (in the one snapshot) until the scan stops or they run out, then
-    /// the paged objects' values in one statement.
     fn object_values(&mut self, object_id: i64) -> Result<Vec<(String, StoredValue)>> {
-        object_values(self, object_id)
+        self.query(
+            "SELECT field, text_value, int_value, real_value FROM object_values WHERE object_id = $1",
+            &[&object_id],
+        )?
+        .iter()
+        .map(|row| {
+            Ok((
+                row.col(0)?,
+                stored_value(row.col(1)?, row.col(2)?, row.col(3)?)?,
+            ))
+        })
+        .collect()
     }
 
+    /// Batches of candidates (in the one snapshot) until the scan stops or they run out, then
+    /// the paged objects' values in one statement.
     fn object_hits(
         &mut self,
         wiki: &WikiId,
@@ -124,12 +135,11 @@ impl ObjectReads for Conn {
 }
 
 impl ObjectRows for WriteTx<'_> {
-    fn load_class(
+    fn hold_class(
         &mut self,
         class_document: &DocumentReference,
-        share: bool,
     ) -> Result<Option<ClassDefinition>> {
-        load_class(self, class_document, share)
+        load_class(self, class_document, true)
     }
 
     fn object_id(&mut self, document_id: i64, class: &str, number: u32) -> Result<Option<i64>> {
@@ -139,10 +149,6 @@ impl ObjectRows for WriteTx<'_> {
         )?
         .map(|row| row.col(0))
         .transpose()
-    }
-
-    fn object_values(&mut self, object_id: i64) -> Result<Vec<(String, StoredValue)>> {
-        object_values(self, object_id)
     }
 
     fn insert_object(&mut self, document_id: i64, class: &str) -> Result<(i64, u32)> {
@@ -155,8 +161,50 @@ impl ObjectRows for WriteTx<'_> {
         Ok((row.col::<i64>(0)?, object_number(row.col(1)?)?))
     }
 
-    fn write_values(&mut self, object_id: i64, values: &[NewValue<'_>]) -> Result<()> {
-        write_values(self, object_id, values)
+    /// One statement for the cleared fields, one for the set ones.
+    fn write_values(&mut self, object_id: i64, new_values: &[NewValue<'_>]) -> Result<()> {
+        let conn: &mut Conn = self;
+        let cleared: Vec<&str> = new_values
+            .iter()
+            .filter(|(_, value)| value.is_none())
+            .map(|(field, _)| *field)
+            .collect();
+        if !cleared.is_empty() {
+            conn.execute(
+                "DELETE FROM object_values WHERE object_id = $1 AND field = ANY($2)",
+                &[&object_id, &cleared],
+            )?;
+        }
+        let values: Vec<(&str, &StoredValue)> = new_values
+            .iter()
+            .filter_map(|(field, value)| value.as_ref().map(|value| (*field, value)))
+            .collect();
+        if values.is_empty() {
+            return Ok(());
+        }
+        let mut fields = Vec::with_capacity(values.len());
+        let mut texts = Vec::with_capacity(values.len());
+        let mut ints = Vec::with_capacity(values.len());
+        let mut reals = Vec::with_capacity(values.len());
+        let mut numbers = Vec::with_capacity(values.len());
+        for (field, value) in values {
+            let columns = value_columns(value);
+            fields.push(field);
+            texts.push(columns.text);
+            ints.push(columns.int);
+            reals.push(columns.real);
+            numbers.push(columns.number);
+        }
+        conn.execute(
+            "INSERT INTO object_values (object_id, field, text_value, int_value, real_value, number) \
+             SELECT $1, v.field, v.text_value, v.int_value, v.real_value, v.number::numeric \
+             FROM unnest($2::text[], $3::text[], $4::bigint[], $5::float8[], $6::text[]) \
+                  AS v(field, text_value, int_value, real_value, number) \
+             ON CONFLICT (object_id, field) DO UPDATE SET text_value = excluded.text_value, \
+             int_value = excluded.int_value, real_value = excluded.real_value, number = excluded.number",
+            &[&object_id, &fields, &texts, &ints, &reals, &numbers],
+        )?;
+        Ok(())
     }
 
     fn delete_object(&mut self, object_id: i64) -> Result<()> {
@@ -267,52 +315,6 @@ pub(crate) fn upsert_field(
     Ok(())
 }
 
-/// Sets the given fields of an object and clears those whose new value is `None` (others keep
-/// their values), in one statement each.
-fn write_values(conn: &mut Conn, object_id: i64, new_values: &[NewValue<'_>]) -> Result<()> {
-    let cleared: Vec<&str> = new_values
-        .iter()
-        .filter(|(_, value)| value.is_none())
-        .map(|(field, _)| *field)
-        .collect();
-    if !cleared.is_empty() {
-        conn.execute(
-            "DELETE FROM object_values WHERE object_id = $1 AND field = ANY($2)",
-            &[&object_id, &cleared],
-        )?;
-    }
-    let values: Vec<(&str, &StoredValue)> = new_values
-        .iter()
-        .filter_map(|(field, value)| value.as_ref().map(|value| (*field, value)))
-        .collect();
-    if values.is_empty() {
-        return Ok(());
-    }
-    let mut fields = Vec::with_capacity(values.len());
-    let mut texts = Vec::with_capacity(values.len());
-    let mut ints = Vec::with_capacity(values.len());
-    let mut reals = Vec::with_capacity(values.len());
-    let mut numbers = Vec::with_capacity(values.len());
-    for (field, value) in values {
-        let columns = value_columns(value);
-        fields.push(field);
-        texts.push(columns.text);
-        ints.push(columns.int);
-        reals.push(columns.real);
-        numbers.push(columns.number);
-    }
-    conn.execute(
-        "INSERT INTO object_values (object_id, field, text_value, int_value, real_value, number) \
-         SELECT $1, v.field, v.text_value, v.int_value, v.real_value, v.number::numeric \
-         FROM unnest($2::text[], $3::text[], $4::bigint[], $5::float8[], $6::text[]) \
-              AS v(field, text_value, int_value, real_value, number) \
-         ON CONFLICT (object_id, field) DO UPDATE SET text_value = excluded.text_value, \
-         int_value = excluded.int_value, real_value = excluded.real_value, number = excluded.number",
-        &[&object_id, &fields, &texts, &ints, &reals, &numbers],
-    )?;
-    Ok(())
-}
-
 /// The stored values of objects `ids`, by object.
 fn values_of(conn: &mut Conn, ids: &[i64]) -> Result<HashMap<i64, Vec<(String, StoredValue)>>> {
     let mut out: HashMap<i64, Vec<(String, StoredValue)>> = HashMap::new();
@@ -331,20 +333,4 @@ fn values_of(conn: &mut Conn, ids: &[i64]) -> Result<HashMap<i64, Vec<(String, S
         ));
     }
     Ok(out)
-}
-
-/// Every stored value of object `object_id`, by field.
-fn object_values(conn: &mut Conn, object_id: i64) -> Result<Vec<(String, StoredValue)>> {
-    conn.query(
-        "SELECT field, text_value, int_value, real_value FROM object_values WHERE object_id = $1",
-        &[&object_id],
-    )?
-    .iter()
-    .map(|row| {
-        Ok((
-            row.col(0)?,
-            stored_value(row.col(1)?, row.col(2)?, row.col(3)?)?,
-        ))
-    })
-    .collect()
 }

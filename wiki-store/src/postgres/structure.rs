@@ -1,33 +1,13 @@
-//! Recording a revision's objects and attachments ([`crate::structure`]) in the write that
-//! saved it.
+//! The read behind recording a revision's objects and attachments ([`crate::structure`]) in
+//! the write that saved it ([`crate::flow::Transaction::record_structures`]).
 
 use crate::Result;
-use crate::flow::structure::{self as recorded, StructureRows};
-use crate::model::version::Version;
-use crate::model::wiki::WikiId;
+use crate::flow::structure::StructureRows;
 use crate::postgres::convert::RowExt;
-use crate::postgres::documents::version_columns;
 use crate::postgres::object_query::stored_value;
 use crate::postgres::pool::Conn;
 use crate::stored::object_number;
-use crate::structure::{StoredObject, encode, push_row};
-
-/// Records on revision `version` of the default row `document_id` (in `wiki`) its objects and
-/// attachments as they stand now.
-pub(crate) fn record(
-    conn: &mut Conn,
-    wiki: &WikiId,
-    document_id: i64,
-    version: Version,
-) -> Result<()> {
-    let structure = encode(&recorded::current(conn, wiki, document_id)?)?;
-    let (major, minor) = version_columns(version);
-    conn.execute(
-        "UPDATE revisions SET structure = $4 WHERE document_id = $1 AND major = $2 AND minor = $3",
-        &[&document_id, &major, &minor, &structure],
-    )?;
-    Ok(())
-}
+use crate::structure::{StoredObject, push_row};
 
 impl StructureRows for Conn {
     fn objects_with_values(&mut self, document_id: i64) -> Result<Vec<StoredObject>> {

@@ -18,13 +18,13 @@ use std::time::Duration;
 
 use rand::RngExt;
 
-use crate::flow::structure::Revised;
 use crate::flow::{Pending, Transaction};
 use crate::model::change::ChangeKind;
+use crate::model::version::Version;
 use crate::model::wiki::WikiId;
 use crate::postgres::convert::{RowExt, is_conflict, unsigned};
+use crate::postgres::documents::version_columns;
 use crate::postgres::pool::{Conn, Pool};
-use crate::postgres::structure;
 use crate::{Result, StoreError};
 
 /// How many times a write is attempted before it is given up to concurrent writers.
@@ -87,14 +87,22 @@ impl WriteTx<'_> {
 }
 
 impl Transaction for WriteTx<'_> {
+    type Reads = Conn;
+
+    fn reads(&mut self) -> &mut Conn {
+        self.conn
+    }
+
     fn pending(&mut self) -> &mut Pending {
         &mut self.pending
     }
 
-    fn record_structures(&mut self, revisions: Vec<Revised>) -> Result<()> {
-        for (wiki, document_id, version) in revisions {
-            structure::record(self.conn, &wiki, document_id, version)?;
-        }
+    fn set_structure(&mut self, document_id: i64, version: Version, structure: &str) -> Result<()> {
+        let (major, minor) = version_columns(version);
+        self.conn.execute(
+            "UPDATE revisions SET structure = $4 WHERE document_id = $1 AND major = $2 AND minor = $3",
+            &[&document_id, &major, &minor, &structure],
+        )?;
         Ok(())
     }
 }

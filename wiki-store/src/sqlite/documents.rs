@@ -141,11 +141,6 @@ impl DocumentRows for WriteTx<'_> {
         load_row(self, reference, locale)
     }
 
-    fn wiki_exists(&mut self, wiki: &WikiId) -> Result<bool> {
-        let mut conn: &Connection = self;
-        DocumentReads::wiki_exists(&mut conn, wiki)
-    }
-
     fn write_row(&mut self, write: &RowWrite<'_>, id: Option<i64>) -> Result<i64> {
         let now = now_ms();
         let version = write.version;
@@ -242,14 +237,5 @@ impl DocumentRows for WriteTx<'_> {
     }
 }
 
-impl OwnerRows for WriteTx<'_> {
-    /// The IMMEDIATE transaction already excludes every other writer.
-    fn lock_owner(&mut self, reference: &DocumentReference) -> Result<Option<i64>> {
-        self.default_row_id(reference)
-    }
-
-    fn default_row_id(&mut self, reference: &DocumentReference) -> Result<Option<i64>> {
-        let mut conn: &Connection = self;
-        conn.default_row_id(reference)
-    }
-}
+/// The IMMEDIATE transaction already excludes every other writer: the owner's row is read.
+impl OwnerRows for WriteTx<'_> {}

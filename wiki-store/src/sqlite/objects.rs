@@ -26,7 +26,38 @@ impl ObjectReads for &Connection {
         &mut self,
         class_document: &DocumentReference,
     ) -> Result<Option<ClassDefinition>> {
-        load_class(self, class_document)
+        let conn: &Connection = self;
+        let Some(document_id) = { conn }.default_row_id(class_document)? else {
+            return Ok(None);
+        };
+        let fields = conn
+            .prepare_cached(
+                "SELECT name, field_type, pretty_name, attributes, disabled FROM class_fields \
+                 WHERE document_id = ?1 ORDER BY position",
+            )
+            .db()?
+            .query_map([document_id], |row| {
+                Ok((
+                    row.get::<_, String>(0)?,
+                    row.get::<_, String>(1)?,
+                    row.get(2)?,
+                    row.get::<_, String>(3)?,
+                    row.get(4)?,
+                ))
+            })
+            .db()?
+            .map(|raw| {
+                let (name, type_name, pretty_name, attributes, disabled) = raw.db()?;
+                stored::field_definition(name, &type_name, pretty_name, &attributes, disabled)
+            })
+            .collect::<Result<Vec<_>>>()?;
+        if fields.is_empty() {
+            return Ok(None);
+        }
+        Ok(Some(ClassDefinition {
+            name: class_document.local(),
+            fields,
+        }))
     }
 
     fn stored_objects(&mut self, document_id: i64) -> Result<Vec<StoredObject>> {
@@ -40,9 +71,7 @@ impl ObjectReads for &Connection {
             .collect::<rusqlite::Result<_>>()
             .db()?;
         rows.into_iter()
-            .map(|(id, class, number)| {
-                Ok((class, object_number(number)?, object_values(self, id)?))
-            })
+            .map(|(id, class, number)| Ok((class, object_number(number)?, self.object_values(id)?)))
             .collect()
     }
 
@@ -63,12 +92,23 @@ impl ObjectReads for &Connection {
         .db()
     }
 
-    /// One statement stepped row by row (the examination budget bounds it), each paged
-    /// object's values read as it is paged.
     fn object_values(&mut self, object_id: i64) -> Result<Vec<(String, StoredValue)>> {
-        object_values(self, object_id)
+        let conn: &Connection = self;
+        conn.prepare_cached("SELECT field, value FROM object_values WHERE object_id = ?1")
+            .db()?
+            .query_map([object_id], |row| {
+                Ok((row.get::<_, String>(0)?, row.get::<_, Value>(1)?))
+            })
+            .db()?
+            .map(|raw| {
+                let (name, value) = raw.db()?;
+                Ok((name, from_sql_value(value)?))
+            })
+            .collect()
     }
 
+    /// One statement stepped row by row (the examination budget bounds it), each paged
+    /// object's values read as it is paged.
     fn object_hits(
         &mut self,
         wiki: &WikiId,
@@ -99,23 +139,15 @@ impl ObjectReads for &Connection {
                     minor: row.get(4).db()?,
                 },
                 number: object_number(row.get(5).db()?)?,
-                values: object_values(conn, id)?,
+                values: { conn }.object_values(id)?,
             });
         }
         Ok(hits)
     }
 }
 
+/// The IMMEDIATE transaction already excludes every other writer: the class is read.
 impl ObjectRows for WriteTx<'_> {
-    fn load_class(
-        &mut self,
-        class_document: &DocumentReference,
-        _share: bool,
-    ) -> Result<Option<ClassDefinition>> {
-        // The IMMEDIATE transaction already holds the class still.
-        load_class(self, class_document)
-    }
-
     fn object_id(&mut self, document_id: i64, class: &str, number: u32) -> Result<Option<i64>> {
         self.prepare_cached(
             "SELECT id FROM objects WHERE document_id = ?1 AND class = ?2 AND number = ?3",
@@ -124,10 +156,6 @@ impl ObjectRows for WriteTx<'_> {
         .query_row(params![document_id, class, number], |row| row.get(0))
         .optional()
         .db()
-    }
-
-    fn object_values(&mut self, object_id: i64) -> Result<Vec<(String, StoredValue)>> {
-        object_values(self, object_id)
     }
 
     fn insert_object(&mut self, document_id: i64, class: &str) -> Result<(i64, u32)> {
@@ -211,45 +239,6 @@ impl ObjectRows for WriteTx<'_> {
     }
 }
 
-/// The class defined by `class_document`, disabled fields included; `None` if the document
-/// defines no field.
-pub(crate) fn load_class(
-    conn: &Connection,
-    class_document: &DocumentReference,
-) -> Result<Option<ClassDefinition>> {
-    let Some(document_id) = { conn }.default_row_id(class_document)? else {
-        return Ok(None);
-    };
-    let fields = conn
-        .prepare_cached(
-            "SELECT name, field_type, pretty_name, attributes, disabled FROM class_fields \
-             WHERE document_id = ?1 ORDER BY position",
-        )
-        .db()?
-        .query_map([document_id], |row| {
-            Ok((
-                row.get::<_, String>(0)?,
-                row.get::<_, String>(1)?,
-                row.get(2)?,
-                row.get::<_, String>(3)?,
-                row.get(4)?,
-            ))
-        })
-        .db()?
-        .map(|raw| {
-            let (name, type_name, pretty_name, attributes, disabled) = raw.db()?;
-            stored::field_definition(name, &type_name, pretty_name, &attributes, disabled)
-        })
-        .collect::<Result<Vec<_>>>()?;
-    if fields.is_empty() {
-        return Ok(None);
-    }
-    Ok(Some(ClassDefinition {
-        name: class_document.local(),
-        fields,
-    }))
-}
-
 /// A stored value read back: text, integer or real (anything else is corruption).
 pub(crate) fn from_sql_value(value: Value) -> Result<StoredValue> {
     match value {
@@ -258,19 +247,4 @@ pub(crate) fn from_sql_value(value: Value) -> Result<StoredValue> {
         Value::Real(x) => Ok(StoredValue::Real(x)),
         Value::Null | Value::Blob(_) => Err(corrupt("object value")),
     }
-}
-
-/// Every stored value of an object, by field.
-fn object_values(conn: &Connection, object_id: i64) -> Result<Vec<(String, StoredValue)>> {
-    conn.prepare_cached("SELECT field, value FROM object_values WHERE object_id = ?1")
-        .db()?
-        .query_map([object_id], |row| {
-            Ok((row.get::<_, String>(0)?, row.get::<_, Value>(1)?))
-        })
-        .db()?
-        .map(|raw| {
-            let (name, value) = raw.db()?;
-            Ok((name, from_sql_value(value)?))
-        })
-        .collect()
 }

@@ -3,7 +3,6 @@
 use rusqlite::{Connection, params};
 
 use crate::Result;
-use crate::flow::documents::DocumentReads;
 use crate::flow::rights::{RightsReads, RightsRows};
 use crate::model::rights::{Right, RightRule, RightScope, Subject};
 use crate::model::wiki::WikiId;
@@ -51,13 +50,8 @@ impl RightsReads for &Connection {
     }
 }
 
+/// The IMMEDIATE transaction already excludes every other writer: the wiki is read.
 impl RightsRows for WriteTx<'_> {
-    fn hold_wiki(&mut self, wiki: &WikiId) -> Result<bool> {
-        // The IMMEDIATE transaction already holds the wiki still.
-        let mut conn: &Connection = self;
-        conn.wiki_exists(wiki)
-    }
-
     fn upsert_rule(&mut self, rule: &RightRule) -> Result<bool> {
         let (wiki, space, page) = scope_columns(&rule.scope);
         let (kind, subject) = subject_parts(&rule.subject);

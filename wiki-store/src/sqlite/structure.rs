@@ -1,41 +1,15 @@
-//! Recording a revision's objects and attachments ([`crate::structure`]) in the write that
-//! saved it.
+//! The read behind recording a revision's objects and attachments ([`crate::structure`]) in
+//! the write that saved it ([`crate::flow::Transaction::record_structures`]).
 
+use rusqlite::Connection;
 use rusqlite::types::Value;
-use rusqlite::{Connection, params};
 
 use crate::Result;
-use crate::flow::structure::{self as recorded, StructureRows};
-use crate::model::version::Version;
-use crate::model::wiki::WikiId;
+use crate::flow::structure::StructureRows;
 use crate::sqlite::convert::DbResultExt;
 use crate::sqlite::objects::from_sql_value;
 use crate::stored::object_number;
-use crate::structure::{StoredObject, encode, push_row};
-
-/// Records on revision `version` of the default row `document_id` (in `wiki`) its objects and
-/// attachments as they stand now.
-pub(crate) fn record(
-    conn: &Connection,
-    wiki: &WikiId,
-    document_id: i64,
-    version: Version,
-) -> Result<()> {
-    let mut rows = conn;
-    let structure = encode(&recorded::current(&mut rows, wiki, document_id)?)?;
-    conn.prepare_cached(
-        "UPDATE revisions SET structure = ?4 WHERE document_id = ?1 AND major = ?2 AND minor = ?3",
-    )
-    .db()?
-    .execute(params![
-        document_id,
-        version.major,
-        version.minor,
-        structure
-    ])
-    .db()?;
-    Ok(())
-}
+use crate::structure::{StoredObject, push_row};
 
 impl StructureRows for &Connection {
     fn objects_with_values(&mut self, document_id: i64) -> Result<Vec<StoredObject>> {

@@ -19,17 +19,8 @@ const STALE: &str = "FROM documents d LEFT JOIN vector_rows v \
      WHERE d.wiki = ?1 AND (v.document_id IS NULL \
        OR v.version_major <> d.version_major OR v.version_minor <> d.version_minor)";
 
+/// The IMMEDIATE transaction already excludes every other writer: the row is read.
 impl VectorRows for WriteTx<'_> {
-    /// The IMMEDIATE transaction already holds the row still.
-    fn hold_row(
-        &mut self,
-        reference: &DocumentReference,
-        locale: Option<&Locale>,
-    ) -> Result<Option<i64>> {
-        let mut conn: &Connection = self;
-        conn.row_id(reference, locale)
-    }
-
     fn bump_vector_seq(&mut self) -> Result<u64> {
         let value: i64 = self
             .prepare_cached("UPDATE vector_seq SET value = value + 1 WHERE id = 1 RETURNING value")

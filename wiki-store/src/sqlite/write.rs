@@ -3,32 +3,42 @@
 
 use std::ops::Deref;
 
-use rusqlite::{Connection, Transaction, TransactionBehavior};
+use rusqlite::{Connection, Transaction, TransactionBehavior, params};
 
 use crate::Result;
-use crate::flow::structure::Revised;
 use crate::flow::{self, Pending};
 use crate::model::change::ChangeKind;
+use crate::model::version::Version;
 use crate::model::wiki::WikiId;
 use crate::sqlite::changes::bump_change_seq;
 use crate::sqlite::convert::DbResultExt;
-use crate::sqlite::structure;
 
 /// A write in progress. Derefs to the connection for statements.
 pub(crate) struct WriteTx<'c> {
     tx: Transaction<'c>,
+    /// The transaction's connection, as its reads take it.
+    conn: &'c Connection,
     pending: Pending,
 }
 
-impl flow::Transaction for WriteTx<'_> {
+impl<'c> flow::Transaction for WriteTx<'c> {
+    type Reads = &'c Connection;
+
+    fn reads(&mut self) -> &mut &'c Connection {
+        &mut self.conn
+    }
+
     fn pending(&mut self) -> &mut Pending {
         &mut self.pending
     }
 
-    fn record_structures(&mut self, revisions: Vec<Revised>) -> Result<()> {
-        for (wiki, document_id, version) in revisions {
-            structure::record(&self.tx, &wiki, document_id, version)?;
-        }
+    fn set_structure(&mut self, document_id: i64, version: Version, structure: &str) -> Result<()> {
+        self.prepare_cached(
+            "UPDATE revisions SET structure = ?4 WHERE document_id = ?1 AND major = ?2 AND minor = ?3",
+        )
+        .db()?
+        .execute(params![document_id, version.major, version.minor, structure])
+        .db()?;
         Ok(())
     }
 }
@@ -42,12 +52,13 @@ impl Deref for WriteTx<'_> {
 }
 
 impl<'c> WriteTx<'c> {
-    /// Opens an `IMMEDIATE` transaction on the writer connection.
+    /// Opens an `IMMEDIATE` transaction on the writer connection, which it holds exclusively
+    /// (hence `&mut`) and shares between its statements and its reads.
     pub(super) fn begin(conn: &'c mut Connection) -> Result<Self> {
+        let conn: &'c Connection = conn;
         Ok(WriteTx {
-            tx: conn
-                .transaction_with_behavior(TransactionBehavior::Immediate)
-                .db()?,
+            tx: Transaction::new_unchecked(conn, TransactionBehavior::Immediate).db()?,
+            conn,
             pending: Pending::default(),
         })
     }
@@ -59,7 +70,7 @@ impl<'c> WriteTx<'c> {
     pub(super) fn commit(mut self) -> Result<(u64, Vec<(WikiId, ChangeKind)>)> {
         let unrecorded = self.pending.unrecorded();
         flow::Transaction::record_structures(&mut self, unrecorded)?;
-        let WriteTx { tx, pending } = self;
+        let WriteTx { tx, pending, .. } = self;
         let (changed, events) = pending.finish();
         let seq = if changed { bump_change_seq(&tx)? } else { 0 };
         crate::interrupt::check()?;
