@@ -21,6 +21,7 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+use wiki_tool_sdk::startup::Gauge;
 use wiki_tool_sdk::store::Store;
 use wiki_tool_sdk::store::api::Subscription;
 use wiki_tool_sdk::store::model::change::{ChangeEvent, ChangeKind};
@@ -66,6 +67,16 @@ impl Indexer {
     /// Starts indexing `store` with `index`. Without a model there is nothing to do: the
     /// thread is not started (and the lease never asked for).
     pub fn spawn(store: Arc<dyn Store>, index: SemanticIndex) -> std::io::Result<Indexer> {
+        Self::spawn_reporting(store, index, Gauge::new("semantic_index_backlog", ""))
+    }
+
+    /// [`Indexer::spawn`], setting `backlog` to the rows left to embed after each pass (the
+    /// start-up hook publishes it with the server's metrics).
+    pub fn spawn_reporting(
+        store: Arc<dyn Store>,
+        index: SemanticIndex,
+        backlog: Gauge,
+    ) -> std::io::Result<Indexer> {
         let stop = Arc::new(AtomicBool::new(false));
         // One pending wake-up is enough: a pass sees every change made before it starts.
         let (wake, woken) = mpsc::sync_channel::<()>(1);
@@ -84,6 +95,7 @@ impl Indexer {
                 index,
                 stop: Arc::clone(&stop),
                 holder: holder_id(),
+                backlog,
             };
             Some(
                 std::thread::Builder::new()
@@ -121,6 +133,8 @@ struct Worker {
     index: SemanticIndex,
     stop: Arc<AtomicBool>,
     holder: String,
+    /// The rows left to embed after the last pass.
+    backlog: Gauge,
 }
 
 impl Worker {
@@ -154,7 +168,7 @@ impl Worker {
                 pending = false;
                 last_pass = Instant::now();
                 passed_at = marker;
-                pass(&*self.store, &self.index, &self.stop)
+                pass(&*self.store, &self.index, &self.stop, &self.backlog)
             } else if !holding && moved {
                 passed_at = marker;
                 self.index.follow_stored_vectors(&*self.store)
@@ -217,7 +231,13 @@ impl Worker {
 
 /// Indexes every wiki until nothing is stale or a stop is asked for, then brings the in-memory
 /// vectors up to what other processes stored.
-fn pass(store: &dyn Store, index: &SemanticIndex, stop: &AtomicBool) -> crate::Result<()> {
+fn pass(
+    store: &dyn Store,
+    index: &SemanticIndex,
+    stop: &AtomicBool,
+    backlog: &Gauge,
+) -> crate::Result<()> {
+    let mut remaining = 0_u64;
     for wiki in store.list_wikis()? {
         loop {
             if stop.load(Ordering::Acquire) {
@@ -228,10 +248,12 @@ fn pass(store: &dyn Store, index: &SemanticIndex, stop: &AtomicBool) -> crate::R
                 tracing::debug!(wiki = %wiki.id, rows = done.rows, embedded = done.embedded, remaining = done.remaining, "indexed");
             }
             if done.remaining == 0 || done.rows == 0 {
+                remaining = remaining.saturating_add(done.remaining);
                 break;
             }
         }
     }
+    backlog.set(i64::try_from(remaining).unwrap_or(i64::MAX));
     index.follow_stored_vectors(store)
 }
 

@@ -7,7 +7,7 @@
 
 use std::sync::Arc;
 
-use wiki_tool_sdk::startup::{HookError, Started, Startup};
+use wiki_tool_sdk::startup::{Gauge, HookError, Started, Startup};
 
 use crate::{Indexer, SemanticIndex, SemanticService};
 
@@ -16,8 +16,14 @@ wiki_tool_sdk::startup_hook!("semantic-search", start);
 fn start(startup: &Startup<'_>) -> Result<Started, HookError> {
     let index = SemanticIndex::load(None, startup.data_dir());
     let store = Arc::clone(startup.store());
-    let indexer = Indexer::spawn(Arc::clone(&store), index.clone())?;
+    let backlog = Gauge::new(
+        "semantic_index_backlog",
+        "Document rows the semantic indexer of this process has yet to embed, as of its last \
+         pass (0 where another process holds the indexing lease).",
+    );
+    let indexer = Indexer::spawn_reporting(Arc::clone(&store), index.clone(), backlog.clone())?;
     Ok(Started::new()
         .with_service(SemanticService::new(index, store))
-        .with_guard(indexer))
+        .with_guard(indexer)
+        .with_gauge(backlog))
 }

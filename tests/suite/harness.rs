@@ -33,6 +33,8 @@ pub(crate) struct TestServer {
     pub(crate) base: String,
     /// The bound loopback address.
     pub(crate) bound: SocketAddr,
+    /// The metrics address, when the options asked for one.
+    pub(crate) metrics_bound: Option<SocketAddr>,
     /// The server's store (a clone sharing its pool): changes made here are what an admin
     /// command would make.
     pub(crate) store: SqliteStore,
@@ -105,6 +107,7 @@ impl TestServer {
             .expect("bind 127.0.0.1:0");
         let local = server.local_url().expect("the bound address");
         let bound = server.local_addr().expect("the bound address");
+        let metrics_bound = server.metrics_addr().expect("the metrics address");
         let settings = settings(ServerSettings::default().with_public_url(local));
         let base = settings
             .public_url
@@ -122,6 +125,7 @@ impl TestServer {
         TestServer {
             base,
             bound,
+            metrics_bound,
             store,
             dir,
             admin_token,

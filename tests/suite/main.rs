@@ -15,6 +15,7 @@ mod edge;
 mod harness;
 mod http;
 mod links;
+mod metrics;
 mod oidc;
 mod tidy;
 mod tidy_weight;

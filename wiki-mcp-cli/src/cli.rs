@@ -42,7 +42,7 @@ pub(crate) struct Cli {
 #[derive(Debug, Subcommand)]
 pub(crate) enum Command {
     /// Serve every wiki's MCP endpoint over HTTP.
-    Serve(commands::serve::Args),
+    Serve(Box<commands::serve::Args>),
     /// Serve one wiki as one user over stdin/stdout (for desktop clients).
     Stdio(commands::stdio::Args),
     /// Create a farm (with the demo content unless --empty).

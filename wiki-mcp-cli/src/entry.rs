@@ -105,7 +105,7 @@ enum Run {
 fn run(cli: Cli) -> anyhow::Result<()> {
     let farm = commands::database::FarmTarget::new(cli.database)?;
     match cli.command {
-        Command::Serve(args) => commands::serve::exec(&farm, args),
+        Command::Serve(args) => commands::serve::exec(&farm, *args),
         Command::Stdio(args) => commands::stdio::exec(&farm, args),
         Command::Init(args) => commands::init::exec(&farm, args),
         Command::Token(command) => commands::token::exec(&farm, command),

@@ -19,6 +19,7 @@ mod error;
 pub mod http;
 pub mod list_wikis;
 pub mod man;
+pub mod metrics;
 pub mod oidc;
 mod registry;
 mod server;

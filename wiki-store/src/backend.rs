@@ -90,4 +90,7 @@ pub(crate) trait Backend: Send + Sync {
 
     /// The engine's cheap probe for commits ([`crate::ChangeFeed::commit_marker`]).
     fn commit_marker(&self) -> Result<u64>;
+
+    /// The connections' use ([`crate::ChangeFeed::pool_stats`]).
+    fn pool_stats(&self) -> crate::PoolStats;
 }

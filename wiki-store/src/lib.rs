@@ -66,11 +66,12 @@ mod stored;
 mod structure;
 pub mod transfer;
 mod tree;
+mod waits;
 
 pub use api::{
     AdminStore, AttachmentStore, ChangeFeed, ConfigStore, DocumentStore, HierarchyStore,
-    LeaseStore, LinkStore, ObjectStore, RightsStore, SearchStore, SecretStore, TokenStore,
-    TrashStore, UserStore, VectorStore, WikiStore,
+    LeaseStore, LinkStore, ObjectStore, PoolStats, RightsStore, SearchStore, SecretStore,
+    TokenStore, TrashStore, UserStore, VectorStore, WikiStore,
 };
 pub use config::{Limits, StoreConfig};
 pub use error::{Entity, Field, InvalidInput, StoreError};

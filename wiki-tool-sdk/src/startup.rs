@@ -35,6 +35,7 @@
 use std::any::Any;
 use std::path::Path;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicI64, Ordering};
 
 use wiki_store::Store;
 
@@ -85,11 +86,55 @@ impl<'a> Startup<'a> {
     }
 }
 
-/// What a hook started: services for the tools' context, and guards to keep alive.
+/// What a hook started: services for the tools' context, guards to keep alive, and gauges the
+/// server publishes.
 #[derive(Default)]
 pub struct Started {
     services: http::Extensions,
     guards: Vec<Box<dyn Any + Send>>,
+    gauges: Vec<Gauge>,
+}
+
+/// A number a hook's worker keeps current (a queue's length, say), which the server publishes
+/// with its metrics as `wiki_mcp_<name>`: the worker sets it, the server reads it when its
+/// metrics are scraped. Clones share the value. Setting it is one atomic store.
+#[derive(Debug, Clone)]
+pub struct Gauge {
+    name: &'static str,
+    help: &'static str,
+    value: Arc<AtomicI64>,
+}
+
+impl Gauge {
+    /// A gauge named `name` (lowercase letters, digits and `_`, e.g.
+    /// `semantic_index_backlog`), described by `help`, at 0.
+    pub fn new(name: &'static str, help: &'static str) -> Self {
+        Gauge {
+            name,
+            help,
+            value: Arc::default(),
+        }
+    }
+
+    /// Sets the value.
+    pub fn set(&self, value: i64) {
+        self.value.store(value, Ordering::Relaxed);
+    }
+
+    /// The value.
+    pub fn get(&self) -> i64 {
+        self.value.load(Ordering::Relaxed)
+    }
+
+    /// The name, without the server's `wiki_mcp_` prefix.
+    pub fn name(&self) -> &'static str {
+        self.name
+    }
+
+    /// What it measures.
+    pub fn help(&self) -> &'static str {
+        self.help
+    }
 }
 
 impl Started {
@@ -109,11 +154,25 @@ impl Started {
         self.guards.push(Box::new(guard));
         self
     }
+
+    /// A gauge the server publishes with its metrics (keep a clone to set it).
+    pub fn with_gauge(mut self, gauge: Gauge) -> Self {
+        self.gauges.push(gauge);
+        self
+    }
 }
 
 /// The guards of every started hook; dropping this stops them, the last started first.
 pub struct RunningHooks {
     guards: Vec<(&'static str, Box<dyn Any + Send>)>,
+    gauges: Vec<Gauge>,
+}
+
+impl RunningHooks {
+    /// The gauges the hooks asked the server to publish ([`Started::with_gauge`]).
+    pub fn gauges(&self) -> &[Gauge] {
+        &self.gauges
+    }
 }
 
 impl std::fmt::Debug for RunningHooks {
@@ -155,13 +214,17 @@ pub fn start_hooks(
     let mut hooks: Vec<&StartupHook> = inventory::iter::<StartupHook>.into_iter().collect();
     hooks.sort_by_key(|hook| hook.name);
     let startup = Startup { store, data_dir };
-    let mut running = RunningHooks { guards: Vec::new() };
+    let mut running = RunningHooks {
+        guards: Vec::new(),
+        gauges: Vec::new(),
+    };
     for hook in hooks {
         let started = (hook.start)(&startup).map_err(|source| HookFailed {
             hook: hook.name,
             source,
         })?;
         services.extend(started.services);
+        running.gauges.extend(started.gauges);
         running
             .guards
             .extend(started.guards.into_iter().map(|guard| (hook.name, guard)));

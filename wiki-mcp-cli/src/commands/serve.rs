@@ -52,6 +52,8 @@ pub(crate) struct Args {
     connections: super::connections::ConnectionArgs,
     #[command(flatten)]
     budgets: super::budgets::BudgetArgs,
+    #[command(flatten)]
+    operations: super::operations::OperationArgs,
 }
 
 /// The link-signing key's file in the data directory.
@@ -80,6 +82,7 @@ pub(crate) fn exec(farm: &FarmTarget, args: Args) -> Result<()> {
             per_second: args.page_rate_limit,
             burst: args.page_rate_burst.max(1),
         }),
+        metrics_listen: args.operations.metrics_listen,
         ..HttpOptions::default()
     };
     let settings = ServerSettings::default().with_call_timeout(call_timeout);
@@ -99,7 +102,7 @@ pub(crate) fn exec(farm: &FarmTarget, args: Args) -> Result<()> {
     };
     let store = opened.store;
     // The linked crates' services (semantic search's model and indexer), until serving ends.
-    let (services, _hooks) = wiki_tool_sdk::startup::start_hooks(&store, farm.data_dir())?;
+    let (services, hooks) = wiki_tool_sdk::startup::start_hooks(&store, farm.data_dir())?;
     let settings = settings.with_services(services);
     super::runtime()?.block_on(async move {
         let server = HttpServer::bind(args.listen.as_str(), options)
@@ -125,6 +128,9 @@ pub(crate) fn exec(farm: &FarmTarget, args: Args) -> Result<()> {
         })
         .await
         .context("the start-up task did not complete")??;
+        for gauge in hooks.gauges() {
+            manager.metrics().publish(gauge.clone());
+        }
         let token = first_token.as_ref().map(|issued| issued.token.expose());
         print_banner(&server, &base, &wikis, token)?;
         let shutdown = CancellationToken::new();

@@ -11,6 +11,7 @@
 mod cluster;
 #[path = "../support/listening.rs"]
 mod listening;
+mod metrics;
 mod readiness;
 mod served;
 
@@ -18,6 +19,8 @@ use libtest_mimic::{Arguments, Completion, Trial};
 
 /// What a test needs besides the binary.
 pub(crate) enum Needs {
+    /// Nothing.
+    Nothing(fn()),
     /// PostgreSQL's `initdb` and `pg_ctl`, given as their directory.
     PostgresPrograms(fn(&std::path::Path)),
 }
@@ -27,7 +30,12 @@ fn main() {
     let postgres = cluster::Cluster::installed();
     let trials = readiness::cases()
         .into_iter()
+        .chain(metrics::cases())
         .map(|(name, needs)| match needs {
+            Needs::Nothing(run) => Trial::test(name, move || {
+                run();
+                Ok(())
+            }),
             Needs::PostgresPrograms(run) => {
                 let postgres = postgres.clone();
                 Trial::ignorable_test(name, move || match &postgres {

@@ -28,6 +28,8 @@ use wiki_store::model::admin::{AuditCall, AuditRetention};
 
 use wiki_tool_sdk::WikiContext;
 
+use crate::server::ServedBy;
+
 /// Calls of this process kept in memory.
 pub const RECENT_CALLS: usize = 1000;
 
@@ -120,6 +122,11 @@ impl RecentCalls {
         )
     }
 
+    /// How many calls wait to be written to the farm's audit record.
+    pub fn pending_len(&self) -> usize {
+        self.kept.lock().pending.len()
+    }
+
     /// This process's kept calls that `keep` accepts, newest first, at most `limit`.
     pub fn newest(&self, limit: usize, keep: impl Fn(&CallRecord) -> bool) -> Vec<CallRecord> {
         self.kept
@@ -154,6 +161,12 @@ impl Audit for WikiAudit {
             duration_ms = record.duration_ms(),
             "MCP tool call"
         );
+        if let Some(served) = record.context.extension::<ServedBy>() {
+            served
+                .0
+                .meters
+                .record(record.tool, record.outcome, record.duration);
+        }
         self.recent.push(CallRecord {
             at: OffsetDateTime::now_utc(),
             wiki: wiki.to_owned(),

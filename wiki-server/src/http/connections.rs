@@ -27,6 +27,7 @@ use hyper::body::Incoming;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
 use parking_lot::Mutex;
+use prometheus::IntGauge;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio_util::sync::CancellationToken;
@@ -67,6 +68,7 @@ pub(crate) async fn serve_connections(
     listener: TcpListener,
     app: Router,
     limits: ConnectionLimits,
+    open: IntGauge,
     shutdown: CancellationToken,
 ) -> io::Result<()> {
     let total = limits.max_connections.clamp(1, Semaphore::MAX_PERMITS);
@@ -101,13 +103,14 @@ pub(crate) async fn serve_connections(
             // Nagle plus delayed ACKs stall every small reply on a keep-alive connection.
             tracing::debug!(%error, "could not set TCP_NODELAY");
         }
+        open.inc();
         tokio::spawn(serve_one(
             stream,
             peer,
             app.clone(),
             limits.header_timeout,
             shutdown.clone(),
-            (permit, address_slot),
+            (permit, address_slot, OpenConnection(open.clone())),
         ));
     }
     // Every open connection holds one permit: all of them back means all closed.
@@ -123,7 +126,7 @@ async fn serve_one(
     app: Router,
     header_timeout: Duration,
     shutdown: CancellationToken,
-    _held: (OwnedSemaphorePermit, AddressSlot),
+    _held: (OwnedSemaphorePermit, AddressSlot, OpenConnection),
 ) {
     let service = app.map_request(move |request: http::Request<Incoming>| {
         let mut request = request.map(Body::new);
@@ -167,6 +170,15 @@ async fn accept_failed(error: &io::Error) {
 /// drops the connection; never waits on the client.
 fn refuse_over_cap(stream: TcpStream, answer: &[u8]) {
     let _ = stream.try_write(answer);
+}
+
+/// One connection counted in the open-connections gauge until it closes.
+struct OpenConnection(IntGauge);
+
+impl Drop for OpenConnection {
+    fn drop(&mut self) {
+        self.0.dec();
+    }
 }
 
 /// Open connections per client address.

@@ -6,10 +6,15 @@
 //!    that could leak, even a disabled wiki's `404` ([`origin`]).
 //! 3. The body, read whole within its cap and deadline: `413`, `408` or `400` ([`body`]).
 //!
+//! On the way out it counts every response by status, the refusals the metrics name (refused
+//! authentications, rate-limited requests, store failures), logs a 429 at WARN with the client
+//! address, and counts a streamed reply while it is open ([`super::streams`]).
+//!
 //! One middleware rather than three: each `from_fn` layer boxes the request's future and the
 //! rest of the stack again, which on the load bench's trivial call was a measurable share of
 //! the CPU; the order above is the one the three layers had.
 
+use std::net::IpAddr;
 use std::sync::Arc;
 
 use axum::extract::{Request, State};
@@ -17,8 +22,13 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
 use super::body::{self, BodyLimits};
+use super::identity::client_address;
 use super::malformed;
 use super::origin::{self, OriginPolicy};
+use super::refusal::Refusal;
+use super::streams::count_stream;
+use super::warnings::Warnings;
+use crate::metrics::Metrics;
 use crate::server::Manager;
 
 /// What the front door checks requests against.
@@ -27,10 +37,20 @@ pub(crate) struct Gate {
     /// Whose settings hold the public URL, whose host and origin are accepted.
     pub(crate) manager: Arc<Manager>,
     pub(crate) body: BodyLimits,
+    /// The WARN lines of refused requests, bounded per second.
+    pub(crate) warnings: Arc<Warnings>,
 }
 
 /// The middleware around every route.
 pub(crate) async fn admit(State(gate): State<Arc<Gate>>, request: Request, next: Next) -> Response {
+    let address = client_address(&request);
+    let pages = request.uri().path().starts_with(PAGES_PREFIX);
+    let response = checked(&gate, request, next).await;
+    gate.observe(response, address, pages)
+}
+
+/// The checks above, then the route.
+async fn checked(gate: &Gate, request: Request, next: Next) -> Response {
     if let Some(refusal) = malformed::refusal(&request) {
         return refusal.into_response();
     }
@@ -41,5 +61,39 @@ pub(crate) async fn admit(State(gate): State<Arc<Gate>>, request: Request, next:
     match body::read_whole(&gate.body, request).await {
         Ok(request) => next.run(request).await,
         Err(refusal) => refusal.into_response(),
+    }
+}
+
+/// Where the signed link pages are, whose rate limit is counted apart.
+const PAGES_PREFIX: &str = "/wikis/";
+
+impl Gate {
+    /// Counts `response` (and logs it when it is a 429) on its way out.
+    fn observe(&self, response: Response, address: IpAddr, pages: bool) -> Response {
+        let metrics: &Metrics = self.manager.metrics();
+        metrics.response(response.status().as_u16());
+        if let Some(refusal) = response.extensions().get::<Refusal>() {
+            match refusal {
+                Refusal::InvalidToken { .. } | Refusal::TokenRequired { .. } => {
+                    metrics.authentication_refused(refusal.code());
+                }
+                Refusal::RateLimited { retry_after } => {
+                    let limit = if pages { "pages" } else { "mcp" };
+                    metrics.rate_limited(limit);
+                    self.warnings.warn(|| {
+                        tracing::warn!(
+                            client = %address,
+                            limit,
+                            retry_after,
+                            "rate limited: answered 429"
+                        );
+                    });
+                }
+                Refusal::StoreUnavailable => metrics.store_error("unavailable"),
+                Refusal::StoreFailed => metrics.store_error("failed"),
+                _ => {}
+            }
+        }
+        count_stream(response, &metrics.open_streams)
     }
 }

@@ -33,7 +33,7 @@ use crate::server::{Caller, WikiServer};
 
 /// What the `Authorization` header says.
 #[derive(Debug, PartialEq, Eq)]
-enum Credentials {
+pub(crate) enum Credentials {
     /// No `Authorization` header.
     None,
     /// `Bearer <token>`.
@@ -42,7 +42,7 @@ enum Credentials {
     Unusable,
 }
 
-fn credentials(headers: &HeaderMap) -> Credentials {
+pub(crate) fn credentials(headers: &HeaderMap) -> Credentials {
     let Some(value) = headers.get(AUTHORIZATION) else {
         return Credentials::None;
     };
@@ -124,7 +124,8 @@ async fn identify(
             ));
             Caller::user(wiki, user)
         }
-        (Credentials::Bearer(_) | Credentials::Unusable, _) => {
+        (presented @ (Credentials::Bearer(_) | Credentials::Unusable), _) => {
+            shared.refused_token(&presented, address, Some(&wiki));
             if let Some(response) = shared.throttle(RateKey::Address(address)) {
                 return Err(response);
             }

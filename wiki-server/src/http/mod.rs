@@ -40,6 +40,7 @@ mod identity;
 mod in_flight;
 mod limits;
 mod malformed;
+mod metrics;
 mod oauth;
 mod origin;
 mod pages;
@@ -48,7 +49,9 @@ mod refusal;
 mod rmcp_endpoint;
 mod router;
 mod shutdown;
+mod streams;
 mod url;
+mod warnings;
 
 pub use connections::ConnectionLimits;
 pub use directory::Directory;

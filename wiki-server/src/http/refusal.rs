@@ -301,6 +301,14 @@ impl Refusal {
         out.into_bytes()
     }
 
+    /// Puts the declared headers into `response`, and the refusal itself into its extensions,
+    /// where the front door finds it to count and log it (`gate.rs`): for a response that
+    /// renders the refusal in other clothes (an HTML page).
+    pub(crate) fn attach(self, response: &mut Response) {
+        self.add_headers(response.headers_mut());
+        response.extensions_mut().insert(self);
+    }
+
     /// The plain-text body: `<title>: <text>` and a newline.
     pub fn body(&self) -> String {
         format!("{self}\n")
@@ -318,13 +326,11 @@ impl std::error::Error for Refusal {}
 impl IntoResponse for Refusal {
     fn into_response(self) -> Response {
         let mut response = (self.status(), self.body()).into_response();
-        let headers = response.headers_mut();
-        headers.insert(
+        response.headers_mut().insert(
             CONTENT_TYPE,
             HeaderValue::from_static("text/plain; charset=utf-8"),
         );
-        self.add_headers(headers);
-        response.extensions_mut().insert(self);
+        self.attach(&mut response);
         response
     }
 }

@@ -1,13 +1,14 @@
 //! The axum application: routes, layers in the order they run, and the listener.
 
 use std::io;
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 
 use axum::Router;
 use axum::routing::get;
 use rmcp::transport::streamable_http_server::session::never::NeverSessionManager;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
+use sha2::{Digest, Sha256};
 use tokio::net::{TcpListener, ToSocketAddrs};
 use tokio_util::sync::CancellationToken;
 use wiki_store::model::wiki::WikiId;
@@ -19,15 +20,18 @@ use super::connections::{ConnectionLimits, serve_connections};
 use super::directory::{Directory, Resolution};
 use super::front;
 use super::gate::{self, Gate};
+use super::identity::Credentials;
 use super::identity::mcp_endpoint;
 use super::in_flight::InFlight;
 use super::limits::{RateKey, RateLimit, RateLimiter};
+use super::metrics;
 use super::oauth::{METADATA_SUFFIX, metadata};
 use super::pages;
 use super::readiness::Readiness;
 use super::refusal::Refusal;
 use super::rmcp_endpoint::RmcpEndpoint;
 use super::url::BaseUrl;
+use super::warnings::Warnings;
 use crate::server::{Manager, McpHandler};
 
 /// How the HTTP endpoint is exposed.
@@ -47,6 +51,10 @@ pub struct HttpOptions {
     /// The per-address rate limit of the signed link pages (buckets apart from the MCP ones:
     /// opening a link costs a render, an agent's call does not); `None` turns it off.
     pub page_rate_limit: Option<RateLimit>,
+    /// A second address serving only `GET /metrics`, without a token: for a Prometheus server
+    /// on a private network (keep it off the public one). `None`: the metrics are served on the
+    /// main address alone, to a farm administrator's token.
+    pub metrics_listen: Option<SocketAddr>,
     /// Answer plain stateless `tools/call` requests directly (`http/direct.rs`) instead of
     /// through rmcp's per-request service. The answer is the same; `false` sends every request
     /// through rmcp (for comparisons).
@@ -63,6 +71,7 @@ impl Default for HttpOptions {
             connections: ConnectionLimits::default(),
             rate_limit: Some(RateLimit::default()),
             page_rate_limit: Some(RateLimit::default()),
+            metrics_listen: None,
             direct_tool_calls: true,
         }
     }
@@ -79,6 +88,18 @@ pub(crate) struct Shared {
     pub(crate) in_flight: Arc<InFlight>,
     /// The latest readiness probe (`/readyz`).
     pub(crate) readiness: Readiness,
+    /// The budget of WARN lines about refused requests, shared with the front door.
+    pub(crate) warnings: Arc<Warnings>,
+}
+
+/// The first 8 hex digits of the SHA-256 of `token`: what a log may say of a refused token.
+fn token_digest_prefix(token: &str) -> String {
+    let digest = Sha256::digest(token.as_bytes());
+    digest
+        .iter()
+        .take(4)
+        .map(|byte| format!("{byte:02x}"))
+        .collect()
 }
 
 impl Shared {
@@ -116,6 +137,25 @@ impl Shared {
         })
     }
 
+    /// Logs a refused credential at WARN (bounded per second: [`Warnings`]) with the client's
+    /// address and the first hex digits of the token's SHA-256, never the token: enough to tell
+    /// one guessing client from a client with a revoked token, nothing to replay.
+    pub(crate) fn refused_token(
+        &self,
+        presented: &Credentials,
+        address: IpAddr,
+        wiki: Option<&WikiId>,
+    ) {
+        self.warnings.warn(|| {
+            let digest = match presented {
+                Credentials::Bearer(token) => token_digest_prefix(token),
+                Credentials::None | Credentials::Unusable => "-".to_owned(),
+            };
+            let wiki = wiki.map_or("-", WikiId::as_str);
+            tracing::warn!(client = %address, wiki, token_sha256 = %digest, "refused a token");
+        });
+    }
+
     /// Takes one request from `key`'s bucket, or the 429 to answer.
     pub(crate) fn throttle(&self, key: RateKey) -> Option<Refusal> {
         let limiter = self.limiter.as_ref()?;
@@ -127,6 +167,7 @@ impl Shared {
 #[derive(Debug)]
 pub struct HttpServer {
     listener: TcpListener,
+    metrics_listener: Option<TcpListener>,
     options: HttpOptions,
 }
 
@@ -134,12 +175,28 @@ impl HttpServer {
     /// Binds `addr` (port 0 picks a free port).
     pub async fn bind(addr: impl ToSocketAddrs, options: HttpOptions) -> io::Result<Self> {
         let listener = TcpListener::bind(addr).await?;
-        Ok(HttpServer { listener, options })
+        let metrics_listener = match options.metrics_listen {
+            Some(address) => Some(TcpListener::bind(address).await?),
+            None => None,
+        };
+        Ok(HttpServer {
+            listener,
+            metrics_listener,
+            options,
+        })
     }
 
     /// The address actually bound.
     pub fn local_addr(&self) -> io::Result<SocketAddr> {
         self.listener.local_addr()
+    }
+
+    /// The metrics address actually bound ([`HttpOptions::metrics_listen`]), if any.
+    pub fn metrics_addr(&self) -> io::Result<Option<SocketAddr>> {
+        self.metrics_listener
+            .as_ref()
+            .map(TcpListener::local_addr)
+            .transpose()
     }
 
     /// `http://` and the address actually bound: the base URL of links and client
@@ -196,17 +253,38 @@ impl HttpServer {
                 limiter: self.options.rate_limit.map(RateLimiter::new),
                 in_flight: Arc::default(),
                 readiness: Readiness::default(),
+                warnings: Arc::default(),
             },
             handler,
             &shutdown,
         );
+        let metrics = Arc::clone(directory.manager().metrics());
+        let open = metrics.open_connections.clone();
+        let metrics_served = self.metrics_listener.map(|listener| {
+            tokio::spawn(serve_connections(
+                listener,
+                metrics::open_routes(Arc::clone(&metrics)),
+                self.options.connections,
+                open.clone(),
+                shutdown.clone(),
+            ))
+        });
         let served = serve_connections(
             self.listener,
             app,
             self.options.connections,
+            open,
             shutdown.clone(),
         )
         .await;
+        if let Some(metrics_served) = metrics_served {
+            // It stops with the same token; an accept error there is logged, not fatal.
+            match metrics_served.await {
+                Ok(Ok(())) => {}
+                Ok(Err(error)) => tracing::warn!(%error, "the metrics listener failed"),
+                Err(error) => tracing::warn!(%error, "the metrics listener did not finish"),
+            }
+        }
         // `serve` returns on an accept error too: stop the periodic flush either way, let a
         // flush it started finish, then record the uses of the last requests.
         stop_flushing.cancel();
@@ -243,6 +321,7 @@ fn application(shared: Shared, handler: McpHandler, shutdown: &CancellationToken
     );
     let gate = Arc::new(Gate {
         manager: Arc::clone(shared.directory.manager()),
+        warnings: Arc::clone(&shared.warnings),
         body: BodyLimits {
             max_bytes: shared.options.max_body_bytes,
             timeout: shared.options.connections.body_timeout,
@@ -265,6 +344,7 @@ fn application(shared: Shared, handler: McpHandler, shutdown: &CancellationToken
         .merge(links)
         .merge(admin::routes(Arc::clone(&shared)))
         .merge(front::routes())
+        .merge(metrics::routes())
         .fallback(|| async { Refusal::NotFound })
         .with_state(shared)
         .layer(axum::middleware::from_fn_with_state(gate, gate::admit))

@@ -12,6 +12,8 @@ use wiki_store::model::wiki::WikiId;
 
 use wiki_tool_sdk::access::SpaceFilter;
 
+use crate::metrics::calls::ToolMeters;
+
 /// What a wiki's server was built from: when a rebuild would read the same inputs, the old
 /// server is kept.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -30,6 +32,8 @@ pub struct WikiServer {
     pub(crate) guest_tools: ToolSet,
     pub(crate) instructions: String,
     pub(crate) filter: Arc<SpaceFilter>,
+    /// The call metrics of its tools, resolved once per tool.
+    pub(crate) meters: ToolMeters,
 }
 
 impl WikiServer {

@@ -31,6 +31,7 @@ use tokio::sync::OnceCell;
 use wiki_store::api::Subscription;
 use wiki_store::model::change::{ChangeEvent, ChangeKind};
 use wiki_store::model::mcp_config::MCP_CONFIG_DOCUMENT;
+use wiki_store::model::rights::{Right, RightScope};
 use wiki_store::model::user::GUEST_USER;
 use wiki_store::model::wiki::WikiId;
 use wiki_store::rights::RightsSnapshot;
@@ -44,6 +45,8 @@ use crate::Error;
 use crate::audit::flush::AuditFlusher;
 use crate::audit::{RecentCalls, WikiAudit};
 use crate::http::BaseUrl;
+use crate::metrics::Metrics;
+use crate::metrics::calls::ToolMeters;
 use wiki_tool_sdk::access::{Doors, SpaceFilter};
 use wiki_tool_sdk::serving::WikiCall;
 
@@ -166,6 +169,8 @@ pub struct Manager {
     calls: CallSettings,
     /// The audit sink's memory of the latest calls.
     recent: Arc<RecentCalls>,
+    /// This server's metrics (`/metrics`).
+    metrics: Arc<Metrics>,
     state: Arc<State>,
     _subscription: Subscription,
     /// Writes the audit buffer to the store; last field, so it stops (with a last flush)
@@ -310,6 +315,8 @@ impl Manager {
         }));
         let audit = WikiAudit::default();
         let recent = Arc::clone(&audit.recent);
+        let metrics = Arc::new(Metrics::new());
+        metrics.watch(Arc::clone(&store), Arc::clone(&recent));
         let flusher = AuditFlusher::start(Arc::clone(&recent), Arc::clone(&store));
         let calls = CallSettings::default()
             .with_timeout(settings.call_timeout)
@@ -320,6 +327,7 @@ impl Manager {
             settings,
             calls,
             recent,
+            metrics,
             state,
             _subscription: subscription,
             _audit: flusher,
@@ -339,6 +347,20 @@ impl Manager {
     /// The server-wide settings.
     pub fn settings(&self) -> &ServerSettings {
         &self.settings
+    }
+
+    /// This server's metrics: what `/metrics` serves, where a start-up hook's gauges are
+    /// published ([`Metrics::publish`]).
+    pub fn metrics(&self) -> &Arc<Metrics> {
+        &self.metrics
+    }
+
+    /// Whether `user` administers the farm (the admin right on the main wiki), on the rights
+    /// as of now.
+    pub async fn is_farm_admin(&self, user: &str) -> Result<bool, Error> {
+        self.refresh().await?;
+        let rights = Arc::clone(&self.state.rights.read());
+        Ok(rights.can(user, Right::Admin, &RightScope::Wiki(WikiId::main())))
     }
 
     /// The latest calls this process ran (the admin page's audit view reads the farm's record
@@ -387,10 +409,13 @@ impl Manager {
             .get_or_try_init(|| async {
                 let store = Arc::clone(&self.store);
                 let registry = self.registry;
+                let metrics = Arc::clone(&self.metrics);
                 let wiki = wiki.clone();
                 let previous = slot.previous.clone();
-                match tokio::task::spawn_blocking(move || build(&*store, registry, &wiki, previous))
-                    .await
+                match tokio::task::spawn_blocking(move || {
+                    build(&*store, registry, &metrics, &wiki, previous)
+                })
+                .await
                 {
                     Ok(Ok(Some(server))) => Ok(server),
                     Ok(Ok(None)) => Err(Absent::Wiki),
@@ -551,6 +576,7 @@ enum Absent {
 fn build(
     store: &dyn Store,
     registry: &'static Registry,
+    metrics: &Metrics,
     wiki: &WikiId,
     previous: Option<Arc<WikiServer>>,
 ) -> Result<Option<Arc<WikiServer>>, Error> {
@@ -589,6 +615,11 @@ fn build(
     }
     let filter = Arc::new(SpaceFilter::from_config(wiki, &inputs.config));
     tracing::debug!(wiki = %wiki, tools = %user_tools.names(), "built the wiki's MCP server");
+    let meters = ToolMeters::new(
+        metrics,
+        wiki.as_str(),
+        user_tools.iter().map(|tool| tool.id()),
+    );
     Ok(Some(Arc::new(WikiServer {
         wiki: wiki.clone(),
         inputs,
@@ -596,6 +627,7 @@ fn build(
         guest_tools,
         instructions,
         filter,
+        meters,
     })))
 }
 

@@ -16,4 +16,4 @@ pub use manager::{
     DEFAULT_CALL_TIMEOUT, DEFAULT_DESCRIPTION, LinkKeySource, MAN_HINT, Manager, ServerSettings,
     schema_variant,
 };
-pub(crate) use served::{confirms_writes, served_tools};
+pub(crate) use served::{ServedBy, confirms_writes, served_tools};

@@ -1,6 +1,7 @@
 //! Change events and the change sequence.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use crate::Result;
 use crate::model::change::ChangeEvent;
@@ -60,4 +61,27 @@ pub trait ChangeFeed {
 
     /// Registers a listener for events of writes made through this store value (and its clones).
     fn subscribe(&self, listener: ChangeListener) -> Subscription;
+
+    /// How busy the store's connections are, for a server's metrics: read from memory, no
+    /// query. The default (a store without a pool) is all zero.
+    fn pool_stats(&self) -> PoolStats {
+        PoolStats::default()
+    }
+}
+
+/// The store's connections as of now, and how long work has waited for one since it opened.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct PoolStats {
+    /// The most connections the store uses at once (`pool_size`; on SQLite its readers and
+    /// its writer).
+    pub max: usize,
+    /// Connections lent to work now.
+    pub in_use: usize,
+    /// Connections open and free.
+    pub idle: usize,
+    /// How many times work waited for a connection, every one being busy.
+    pub waits: u64,
+    /// How long those waits took, in total.
+    pub waited: Duration,
 }

@@ -23,7 +23,7 @@ mod wiki;
 
 pub use admin::AdminStore;
 pub use attachment::AttachmentStore;
-pub use changes::{ChangeFeed, ChangeListener, Subscription};
+pub use changes::{ChangeFeed, ChangeListener, PoolStats, Subscription};
 pub use config::ConfigStore;
 pub use document::DocumentStore;
 pub use hierarchy::HierarchyStore;

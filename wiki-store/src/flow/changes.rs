@@ -23,4 +23,8 @@ impl<B: Backend> ChangeFeed for B {
     fn subscribe(&self, listener: ChangeListener) -> Subscription {
         self.listeners().subscribe(listener)
     }
+
+    fn pool_stats(&self) -> crate::PoolStats {
+        Backend::pool_stats(self)
+    }
 }

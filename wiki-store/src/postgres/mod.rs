@@ -251,6 +251,10 @@ impl Backend for PostgresStore {
     fn commit_marker(&self) -> Result<u64> {
         Ok(self.inner.feed.marker())
     }
+
+    fn pool_stats(&self) -> crate::PoolStats {
+        self.inner.pool.stats()
+    }
 }
 
 /// A read that waited past `lock_timeout` (the schema being migrated, a table locked by hand)

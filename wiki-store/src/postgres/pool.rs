@@ -20,7 +20,8 @@ use postgres::{CancelToken, Client, NoTls, Row, Statement};
 use crate::interrupt::Registration;
 use crate::postgres::convert::PgResultExt;
 use crate::postgres::migrations;
-use crate::{Result, StoreError};
+use crate::waits::Waits;
+use crate::{PoolStats, Result, StoreError};
 
 /// Prepared statements kept per connection; past this the cache starts over (dynamic queries
 /// have many shapes, the hot ones come back at once).
@@ -121,6 +122,8 @@ pub(crate) struct Pool {
     /// Held while the schema is brought up to date, once per store: the first connection
     /// opened migrates (under an advisory lock, so replicas starting together take turns).
     schema_ready: Mutex<bool>,
+    /// Checkouts that found every connection lent.
+    waits: Waits,
 }
 
 struct State {
@@ -142,6 +145,23 @@ impl Pool {
             }),
             freed: Condvar::new(),
             schema_ready: Mutex::new(false),
+            waits: Waits::default(),
+        }
+    }
+
+    /// The connections lent and idle now, and the waits so far.
+    pub(crate) fn stats(&self) -> PoolStats {
+        let (open, idle) = {
+            let state = self.state.lock();
+            (state.open, state.idle.len())
+        };
+        let (waits, waited) = self.waits.read();
+        PoolStats {
+            max: self.max,
+            in_use: open.saturating_sub(idle),
+            idle,
+            waits,
+            waited,
         }
     }
 
@@ -172,7 +192,10 @@ impl Pool {
                     }
                 };
             }
-            if self.freed.wait_until(&mut state, deadline).timed_out() {
+            let waiting = Instant::now();
+            let timed_out = self.freed.wait_until(&mut state, deadline).timed_out();
+            self.waits.add(waiting.elapsed());
+            if timed_out {
                 return Err(StoreError::unavailable(std::io::Error::new(
                     std::io::ErrorKind::TimedOut,
                     format!(

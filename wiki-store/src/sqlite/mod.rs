@@ -192,4 +192,8 @@ impl Backend for SqliteStore {
     fn commit_marker(&self) -> Result<u64> {
         self.inner.pool.data_version()
     }
+
+    fn pool_stats(&self) -> crate::PoolStats {
+        self.inner.pool.stats()
+    }
 }

@@ -13,10 +13,11 @@ use std::time::{Duration, Instant};
 use parking_lot::{Mutex, MutexGuard};
 use rusqlite::{Connection, OpenFlags};
 
-use crate::StoreError;
 use crate::config::StoreConfig;
 use crate::sqlite::convert::DbResultExt;
 use crate::sqlite::migrations;
+use crate::waits::Waits;
+use crate::{PoolStats, StoreError};
 
 pub(crate) struct Pool {
     writer: Mutex<Connection>,
@@ -27,6 +28,8 @@ pub(crate) struct Pool {
     probe: Mutex<Probe>,
     /// How long a probe reading is reused ([`StoreConfig::commit_marker_window_ms`]).
     marker_window: Duration,
+    /// Reads that found every reader busy, and writes that found the writer taken.
+    waits: Waits,
 }
 
 /// How long a read of the commit marker is reused before the probe connection is asked again,
@@ -117,7 +120,23 @@ impl Pool {
                 last: None,
             }),
             marker_window: Duration::from_millis(u64::from(config.commit_marker_window_ms)),
+            waits: Waits::default(),
         })
+    }
+
+    /// The connections taken and free now (the readers and the writer), and the waits so far.
+    pub(crate) fn stats(&self) -> PoolStats {
+        let connections = self.readers.iter().chain(std::iter::once(&self.writer));
+        let in_use = connections.filter(|conn| conn.is_locked()).count();
+        let max = self.readers.len() + 1;
+        let (waits, waited) = self.waits.read();
+        PoolStats {
+            max,
+            in_use,
+            idle: max - in_use,
+            waits,
+            waited,
+        }
     }
 
     /// `PRAGMA data_version` of the probe connection, or its reading of less than the marker
@@ -145,8 +164,14 @@ impl Pool {
 
     /// The writer connection, exclusively.
     pub(crate) fn writer(&self) -> Writer<'_> {
+        let conn = self.writer.try_lock().unwrap_or_else(|| {
+            let waiting = Instant::now();
+            let conn = self.writer.lock();
+            self.waits.add(waiting.elapsed());
+            conn
+        });
         Writer {
-            conn: self.writer.lock(),
+            conn,
             probe: &self.probe,
         }
     }
@@ -184,7 +209,10 @@ impl Pool {
             }
         }
         let start = self.next_reader.fetch_add(1, Ordering::Relaxed);
-        self.readers[start % self.readers.len()].lock()
+        let waiting = Instant::now();
+        let conn = self.readers[start % self.readers.len()].lock();
+        self.waits.add(waiting.elapsed());
+        conn
     }
 }
 

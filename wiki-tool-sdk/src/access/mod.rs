@@ -18,6 +18,7 @@ mod search;
 mod space;
 pub mod write;
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 
 use mcp_runtime::signals::CancellationToken;
@@ -216,12 +217,26 @@ pub fn store_failure(verb: &str, error: &StoreError) -> ToolError {
         .with_kind(ErrorKind::Cancelled);
     }
     tracing::warn!(%error, "could not {verb}");
+    STORE_FAILED.fetch_add(1, Ordering::Relaxed);
     ToolError::new(format!(
         "Could not {verb}. Retry; if it keeps failing, tell an administrator (the details are \
          in the server log)."
     ))
     .with_kind(ErrorKind::Internal)
 }
+
+/// Store failures of this process's calls, as the doors reported them: (unavailable: the
+/// database did not answer; failed: anything else but a conflict or a cancellation). Counted
+/// process-wide, for a server's metrics.
+pub fn store_errors() -> (u64, u64) {
+    (
+        STORE_UNAVAILABLE.load(Ordering::Relaxed),
+        STORE_FAILED.load(Ordering::Relaxed),
+    )
+}
+
+static STORE_UNAVAILABLE: AtomicU64 = AtomicU64::new(0);
+static STORE_FAILED: AtomicU64 = AtomicU64::new(0);
 
 /// The agent-facing text for a store failure that retrying fixes: the database not answering
 /// (down, or a statement past its timeout), or a write given up to concurrent writers after the
@@ -230,6 +245,7 @@ pub fn transient_failure(verb: &str, error: &StoreError) -> Option<ToolError> {
     match error {
         StoreError::Unavailable(_) => {
             tracing::warn!(%error, "could not {verb}: the store is unavailable");
+            STORE_UNAVAILABLE.fetch_add(1, Ordering::Relaxed);
             Some(
                 ToolError::new(format!(
                     "Could not {verb}: the wiki's database is not answering right now. Retry the \

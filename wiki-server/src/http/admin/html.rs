@@ -158,7 +158,7 @@ pub(crate) fn refusal(prefix: &str, nav: Option<&Nav<'_>>, refusal: &Refusal) ->
         nav,
         &refusal.text(),
     );
-    refusal.add_headers(response.headers_mut());
+    refusal.clone().attach(&mut response);
     response
 }
 

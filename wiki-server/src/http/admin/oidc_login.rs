@@ -193,7 +193,7 @@ async fn finish(
                 escape(&state.prefix)
             ),
         );
-        refusal.add_headers(response.headers_mut());
+        refusal.attach(&mut response);
         response
     };
     let expired = || refused(Refusal::SignInExpired);

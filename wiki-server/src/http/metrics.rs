@@ -1,0 +1,108 @@
+//! `GET /metrics`: the server's Prometheus metrics ([`crate::metrics`]), on the main address for
+//! a farm administrator's token only, and without a token on a separate metrics address
+//! (`serve --metrics-listen`) that the operator keeps private.
+//!
+//! The metrics name wikis and tools and count what every caller did, which is not the guest's
+//! (or any user's) to read: on the main address a request without a token gets
+//! [`Refusal::TokenRequired`], a token of a user who is not a farm administrator (the admin
+//! right on the main wiki) [`Refusal::FarmAdminRequired`]. A refused token draws from the
+//! client address's rate bucket, as on the MCP endpoint.
+
+use std::net::IpAddr;
+use std::sync::Arc;
+
+use axum::Router;
+use axum::extract::{Request, State};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use http::header::{CACHE_CONTROL, CONTENT_TYPE};
+use http::{HeaderMap, HeaderValue, StatusCode};
+
+use super::identity::{Credentials, client_address, credentials};
+use super::limits::RateKey;
+use super::refusal::Refusal;
+use super::router::Shared;
+use crate::metrics::Metrics;
+
+/// Where the metrics are served.
+pub(crate) const METRICS_PATH: &str = "/metrics";
+
+/// The Prometheus text format's content type.
+const TEXT_FORMAT: &str = "text/plain; version=0.0.4; charset=utf-8";
+
+/// `GET /metrics` on the main address.
+pub(crate) fn routes() -> Router<Arc<Shared>> {
+    Router::new().route(METRICS_PATH, get(guarded))
+}
+
+/// `GET /metrics` on the metrics address: no token asked.
+pub(crate) fn open_routes(metrics: Arc<Metrics>) -> Router {
+    Router::new()
+        .route(
+            METRICS_PATH,
+            get(|State(metrics): State<Arc<Metrics>>| async move { exposition(&metrics) }),
+        )
+        .with_state(metrics)
+}
+
+async fn guarded(State(shared): State<Arc<Shared>>, request: Request) -> Response {
+    let address = client_address(&request);
+    let (parts, _) = request.into_parts();
+    match farm_administrator(&shared, &parts.headers, address).await {
+        Ok(()) => exposition(shared.manager().metrics()),
+        Err(refusal) => refusal.into_response(),
+    }
+}
+
+/// `Ok` when the request bears a farm administrator's token.
+async fn farm_administrator(
+    shared: &Shared,
+    headers: &HeaderMap,
+    address: IpAddr,
+) -> Result<(), Refusal> {
+    let token = match credentials(headers) {
+        Credentials::Bearer(token) => token,
+        Credentials::None => {
+            return Err(Refusal::TokenRequired {
+                resource_metadata: None,
+            });
+        }
+        Credentials::Unusable => return Err(invalid(shared, address, &Credentials::Unusable)),
+    };
+    let user = shared
+        .directory()
+        .user_of(token.clone())
+        .await
+        .map_err(|error| store_refusal(&error))?;
+    let Some(user) = user else {
+        return Err(invalid(shared, address, &Credentials::Bearer(token)));
+    };
+    match shared.manager().is_farm_admin(&user).await {
+        Ok(true) => Ok(()),
+        Ok(false) => Err(Refusal::FarmAdminRequired),
+        Err(error) => Err(store_refusal(&error)),
+    }
+}
+
+/// The refusal of a token that is no valid one: logged, and taken from the address's bucket.
+fn invalid(shared: &Shared, address: IpAddr, presented: &Credentials) -> Refusal {
+    shared.refused_token(presented, address, None);
+    shared
+        .throttle(RateKey::Address(address))
+        .unwrap_or(Refusal::InvalidToken {
+            resource_metadata: None,
+        })
+}
+
+fn store_refusal(error: &crate::Error) -> Refusal {
+    tracing::error!(%error, source = ?std::error::Error::source(error), "the metrics could not check a token");
+    Refusal::of_store(error)
+}
+
+fn exposition(metrics: &Metrics) -> Response {
+    let mut response = (StatusCode::OK, metrics.render()).into_response();
+    let headers = response.headers_mut();
+    headers.insert(CONTENT_TYPE, HeaderValue::from_static(TEXT_FORMAT));
+    headers.insert(CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    response
+}
