@@ -71,6 +71,9 @@
 //! and P-256 keys, a token builder, and authorization and token endpoints that sign a chosen
 //! user in, for tests of a server's own OIDC path.
 
+// docs.rs (`--cfg docsrs`, nightly) marks each feature-gated item with the feature it needs.
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
 mod algorithm;
 mod claims;
 mod clock;

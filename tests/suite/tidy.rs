@@ -191,7 +191,15 @@ fn every_dependency_version_is_pinned_once_in_the_workspace() {
                     .and_then(|t| t.get("workspace"))
                     .and_then(|w| w.as_bool())
                     == Some(true);
-                if !inherits {
+                // A crate's tests may enable its own features through a dev-dependency on
+                // itself; that names no version (so `cargo package` drops it) and pins nothing.
+                let is_itself = *table == "dev-dependencies"
+                    && spec
+                        .as_table()
+                        .and_then(|t| t.get("path"))
+                        .and_then(|p| p.as_str())
+                        == Some(".");
+                if !inherits && !is_itself {
                     violations.push(format!(
                         "{member} [{table}] {name}: write `{name} = {{ workspace = true }}` and pin \
                          the version in the root [workspace.dependencies]"

@@ -10,6 +10,9 @@
 //! depend on the SDK alone. Also here: `man` and `list_wikis`, the audit trail ([`audit`]), OIDC
 //! identities ([`oidc`]) and the `testing` harness tool crates test with.
 
+// docs.rs (`--cfg docsrs`, nightly) marks each feature-gated item with the feature it needs.
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
 // `man` and `list_wikis` use the framework's `#[mcp_tool]`, whose generated code names
 // `::mcp_runtime::__private::…` (a dependency of this crate).
 

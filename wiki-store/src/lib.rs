@@ -37,6 +37,9 @@
 //! # }
 //! ```
 
+// docs.rs (`--cfg docsrs`, nightly) marks each feature-gated item with the feature it needs.
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
 mod any_words;
 pub mod api;
 pub mod attachments;
