@@ -22,15 +22,25 @@ use proc_macro::TokenStream;
 
 /// Declares a tool: the struct's fields are its parameters, its doc comment the description.
 ///
-/// ```text
+/// ```
+/// use mcp_runtime::prelude::*;
+///
 /// /// Read a document's revision history.
+/// ///
+/// /// The newest revision comes first.
 /// #[mcp_tool(id = "get_history", category = "Search and Navigation")]
 /// pub struct GetHistory {
 ///     /// The document to read.
 ///     reference: String,
-///     /// Revisions per page.
+///     /// Revisions per page (default 20, at most 100).
 ///     #[param(default = 20, range = 1..=100)]
-///     limit: i64,
+///     limit: u32,
+/// }
+///
+/// impl Execute for GetHistory {
+///     async fn execute(self, _ctx: &ToolContext) -> ToolResult {
+///         Ok(ToolOutput::text(format!("The last {} revisions of {}", self.limit, self.reference)))
+///     }
 /// }
 /// ```
 ///

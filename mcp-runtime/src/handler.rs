@@ -2,11 +2,11 @@
 //!
 //! The glue between a [`ToolSet`] and rmcp's `ServerHandler`, for a server whose tools need
 //! nothing but the framework: `tools/list` answers the set's listing (built once), `tools/call`
-//! runs through [`call`], the one path every server's calls take. The caller is fixed when the
+//! runs through [`call`](crate::call::call), the one path every server's calls take. The caller is fixed when the
 //! handler is made (stdio: the process is the session): the guest by default, who is offered
 //! no write tool. A server with more to decide per request (who calls, which endpoint, what to
 //! attach to the context) implements `ServerHandler` itself around the same [`ToolSet`] and
-//! [`call`], as the wiki server does.
+//! [`call`](crate::call::call), as the wiki server does.
 
 use std::sync::Arc;
 

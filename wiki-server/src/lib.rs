@@ -9,6 +9,38 @@
 //! confirmation ([`confirm`]) when its writes must ask, the link settings), so tool crates
 //! depend on the SDK alone. Also here: `man` and `list_wikis`, the audit trail ([`audit`]), OIDC
 //! identities ([`oidc`]) and the `testing` harness tool crates test with.
+//!
+//! # Serving a farm
+//!
+//! The stock command line (`wiki-mcp-cli`) adds HTTP, sign-in and the admin commands; the core
+//! is a [`Manager`] over a store, and a transport. One wiki as one user over stdin and stdout,
+//! serving every tool the binary links beside `man` and `list_wikis`:
+//!
+//! ```no_run
+//! use std::sync::Arc;
+//!
+//! use tokio_util::sync::CancellationToken;
+//! use wiki_server::stdio::serve_stdio;
+//! use wiki_server::{Caller, Manager, ServerSettings};
+//! use wiki_tool_sdk::store::model::wiki::WikiId;
+//! use wiki_tool_sdk::store::{SqliteStore, Store};
+//!
+//! fn main() -> Result<(), Box<dyn std::error::Error>> {
+//!     // Opened (created on the first run) before the runtime starts: store calls block.
+//!     let store: Arc<dyn Store> = Arc::new(SqliteStore::open("wiki-data")?);
+//!     let manager = Arc::new(Manager::new(store, ServerSettings::default())?);
+//!     let caller = Caller::user(WikiId::main(), "alice");
+//!     let shutdown = CancellationToken::new();
+//!     tokio::runtime::Runtime::new()?.block_on(serve_stdio(manager, caller, shutdown))?;
+//!     Ok(())
+//! }
+//! ```
+//!
+//! # Testing tools
+//!
+//! The `testing` feature (a dev-dependency of a tool crate) runs tools through
+//! [`Manager::call`], the path every transport takes, on a throw-away farm: see the module
+//! `testing`, and the tool SDK's crate documentation for a complete test.
 
 // docs.rs (`--cfg docsrs`, nightly) marks each feature-gated item with the feature it needs.
 #![cfg_attr(docsrs, feature(doc_cfg))]

@@ -5,7 +5,7 @@
 //! reference pages); with a name, that tool's page (NAME, SYNOPSIS, OPTIONS, DESCRIPTION, then the
 //! tool's `man` prose) or a reference page. It lists only what this wiki serves to this caller:
 //! a guest never reads about a write tool it cannot call. The prose follows the endpoint's
-//! reach as the schemas do ([`for_caller`]): without cross-wiki reach, a page says nothing of
+//! reach as the schemas do (`for_caller`): without cross-wiki reach, a page says nothing of
 //! other wikis, and its SEE ALSO names only tools the caller is served.
 
 use std::collections::BTreeMap;

@@ -15,8 +15,8 @@
 //!
 //! An interrupt reaches the statement running at that moment. One fired between two statements
 //! of a unit of work is caught when the next connection is checked out, before a write commits
-//! ([`check`]), and by the next statement itself: PostgreSQL's checks the scope per statement,
-//! and SQLite's pooled connections carry a progress handler that reads [`fired`] every thousand
+//! (`check`), and by the next statement itself: PostgreSQL's checks the scope per statement,
+//! and SQLite's pooled connections carry a progress handler that reads `fired` every thousand
 //! VM instructions (a statement shorter than that still runs to its end).
 
 use std::cell::RefCell;

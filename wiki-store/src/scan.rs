@@ -1,7 +1,7 @@
 //! The rule every authorized listing follows, for every backend: a row is authorized before it
 //! is counted or paged, so a total, a page and its offset only ever reflect rows the caller may
 //! see. A backend reads candidates in result order, asks the caller's `authorize` about each,
-//! and hands each authorized one to a [`Pager`].
+//! and hands each authorized one to a `Pager`.
 //!
 //! A listing that counts at most N rows counts N *authorized* rows ([`AuthorizedScan`]): a
 //! window of N candidates filled before authorization would let rows the caller cannot see

@@ -25,6 +25,8 @@ pub struct WikiCall {
 impl WikiCall {
     /// A call through `doors`, printing links under `public_url` signed with `link_key` (no
     /// links without both).
+    // The server's, not a tool author's: hidden from the SDK's documentation.
+    #[doc(hidden)]
     pub fn new(doors: Doors, public_url: Option<Arc<str>>, link_key: Option<Arc<LinkKey>>) -> Self {
         Self {
             doors,

@@ -19,7 +19,7 @@ const COMMENT: &str = "Appended a note";
 /// Append one line of text at the end of an existing document.
 ///
 /// The document must exist; the note is added as its last line and saved as a minor version
-/// recorded as you, with the comment "[AI] Appended a note".
+/// recorded as you, with the comment `[AI] Appended a note`.
 #[mcp_tool(
     id = "append_note",
     write,

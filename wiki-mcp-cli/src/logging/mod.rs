@@ -1,6 +1,6 @@
 //! The tracing subscriber: human-readable or JSON, to stderr or a file, never stdout.
 //!
-//! Lines are formatted on the calling thread and written by a background thread ([`writer`]):
+//! Lines are formatted on the calling thread and written by a background thread (`writer`):
 //! one audit line per tool call must not put a `write(2)` on stderr, or a stalled terminal or
 //! pipe, on the request path of every call. The lines wait in memory for at most 10 ms and are
 //! written in one call; a sink that stalls makes the loggers wait rather than lose lines, so an

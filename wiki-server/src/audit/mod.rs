@@ -9,8 +9,8 @@
 //! The same fields also go to the farm's database (`AdminStore::append_audit`), which the admin
 //! page's audit view reads, so every replica's calls show on every replica. Not on the call
 //! path: a call appends its record to a memory buffer under one short lock, and a thread of
-//! this process writes the buffer in batches ([`flush`]: every [`flush::FLUSH_EVERY`], or at
-//! once when [`flush::FLUSH_AT`] records wait), pruning to [`AuditRetention::default`] (the
+//! this process writes the buffer in batches (`flush`: every `FLUSH_EVERY`, or at
+//! once when `FLUSH_AT` records wait), pruning to [`AuditRetention::default`] (the
 //! newest 10,000 calls of the last 7 days). A buffer that cannot be written (the database is
 //! down) is dropped with a warning: the log stays the durable record. The latest calls of this
 //! process are also kept in memory ([`RecentCalls`]) for tests and diagnostics.

@@ -9,7 +9,7 @@
 //!
 //! **How**, by what the client can do ([`mcp_runtime::elicit::Elicitation`]):
 //! - protocol 2026-07-28: the call answers an input-required result carrying the question and a
-//!   sealed request state ([`state`]: HMAC-signed with a key derived from the farm's link key,
+//!   sealed request state (`state`: HMAC-signed with a key derived from the farm's link key,
 //!   bound to the user, wiki, tool, a digest of the canonical arguments and the target's
 //!   version as read, valid five minutes, redeemed once across every replica); the client
 //!   retries with the person's answer and the state, and the write runs then, once;

@@ -7,8 +7,9 @@
 //! answer and stdio use, over a throw-away farm (a temporary SQLite file, or a fresh PostgreSQL
 //! database); nothing here dispatches a tool itself.
 //!
-//! ```no_run
-//! # async fn example() {
+//! ```
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() {
 //! use serde_json::json;
 //! use wiki_tool_sdk::store::rights::Right;
 //! use wiki_server::testing::TestFarm;

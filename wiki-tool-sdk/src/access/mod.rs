@@ -77,6 +77,8 @@ impl Doors {
     /// The doors for `user` (the guest's name for the guest) on `wiki`: the server builds them
     /// per call from the wiki's configuration and the current rights snapshot, and hands them
     /// to the call ([`crate::serving::WikiCall`]).
+    // The server's, not a tool author's: hidden from the SDK's documentation.
+    #[doc(hidden)]
     pub fn new(
         store: Arc<dyn Store>,
         wiki: WikiId,
@@ -120,6 +122,8 @@ impl Doors {
 
     /// These doors, for a call whose writes must be confirmed first (the server decides which
     /// calls must, and how they ask: [`crate::confirm`]).
+    // The server's, not a tool author's: hidden from the SDK's documentation.
+    #[doc(hidden)]
     pub fn with_confirmation(mut self, confirmation: Arc<dyn Confirm>) -> Self {
         self.confirmation = Some(confirmation);
         self

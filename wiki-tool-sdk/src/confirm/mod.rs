@@ -6,7 +6,7 @@
 //! line of its own. Whether a call must ask, and how (an input-required result with a sealed
 //! state, an elicitation request on a live peer, or a refusal when the client cannot ask), is
 //! the server's: it hands the doors a [`Confirm`] for each call that must ask
-//! ([`crate::access::Doors::with_confirmation`]), and none otherwise.
+//! (`Doors::with_confirmation`), and none otherwise.
 
 pub mod question;
 

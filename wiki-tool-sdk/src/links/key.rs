@@ -110,6 +110,9 @@ impl LinkKey {
     /// A 32-byte key for another `purpose`, derived from this one (HMAC-SHA256 of the purpose):
     /// what else a farm signs (confirmation states) shares the link key's storage and
     /// rotation, and no derived key reveals this one or another.
+    // The server's (its confirmation states), not a tool author's: hidden from the SDK's
+    // documentation.
+    #[doc(hidden)]
     pub fn derive(&self, purpose: &[u8]) -> [u8; KEY_BYTES] {
         self.mac(purpose).finalize().into_bytes().into()
     }
