@@ -6,7 +6,7 @@
 //! `/metrics` to a farm administrator's token (`http/metrics.rs`), and on `--metrics-listen`.
 //!
 //! The request path records through handles resolved once: a call's counters and histogram are
-//! looked up the first time a wiki's server sees that tool ([`calls::ToolMeters`]), HTTP
+//! looked up the first time a wiki's server sees that tool (`calls::ToolMeters`), HTTP
 //! statuses the server answers are resolved when the registry is made, and gauges are atomics.
 //! What others keep (the store's pool, the audit queue, a start-up hook's backlog) is read
 //! when the metrics are scraped, not on the request path.
