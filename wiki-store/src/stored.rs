@@ -10,7 +10,7 @@ use time::OffsetDateTime;
 
 use crate::Result;
 use crate::StoreError;
-use crate::model::class::{FieldDefinition, FieldType};
+use crate::model::class::{ClassDefinition, FieldDefinition, FieldType};
 use crate::model::document::Document;
 use crate::model::locale::Locale;
 use crate::model::rights::{RightRule, RightScope, Subject};
@@ -244,6 +244,17 @@ pub(crate) fn attributes_json(field_type: &FieldType, rules: &FieldRules) -> Res
     let mut attributes = field_type.attributes();
     attributes.extend(rules.attributes());
     serde_json::to_string(&attributes).map_err(StoreError::backend)
+}
+
+/// The class `class_document` defines with its stored `fields`: none when it defines no field.
+pub(crate) fn class_definition(
+    class_document: &DocumentReference,
+    fields: Vec<FieldDefinition>,
+) -> Option<ClassDefinition> {
+    (!fields.is_empty()).then(|| ClassDefinition {
+        name: class_document.local(),
+        fields,
+    })
 }
 
 /// A class field from its stored columns.

@@ -286,13 +286,7 @@ pub(crate) fn load_class(
             )
         })
         .collect::<Result<Vec<_>>>()?;
-    if fields.is_empty() {
-        return Ok(None);
-    }
-    Ok(Some(ClassDefinition {
-        name: class_document.local(),
-        fields,
-    }))
+    Ok(stored::class_definition(class_document, fields))
 }
 
 /// Adds or overwrites a class field (the next position when new; re-enabled).

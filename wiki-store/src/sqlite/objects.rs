@@ -51,13 +51,7 @@ impl ObjectReads for &Connection {
                 stored::field_definition(name, &type_name, pretty_name, &attributes, disabled)
             })
             .collect::<Result<Vec<_>>>()?;
-        if fields.is_empty() {
-            return Ok(None);
-        }
-        Ok(Some(ClassDefinition {
-            name: class_document.local(),
-            fields,
-        }))
+        Ok(stored::class_definition(class_document, fields))
     }
 
     fn stored_objects(&mut self, document_id: i64) -> Result<Vec<StoredObject>> {
