@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use clap::{Parser, Subcommand};
 
 use crate::commands;
+use crate::logging::LogFormat;
 
 /// A multi-wiki MCP server over an embedded wiki, and its admin commands.
 ///
@@ -18,8 +19,18 @@ pub(crate) struct Cli {
     #[command(flatten)]
     pub(crate) database: commands::database::DatabaseArgs,
 
-    /// Write logs as JSON lines instead of human-readable text.
-    #[arg(long, global = true)]
+    /// How log lines are written: `text` (human-readable) or `json` (one object a line).
+    #[arg(
+        long,
+        global = true,
+        env = "WIKI_MCP_LOG_FORMAT",
+        value_enum,
+        default_value_t = LogFormat::Text
+    )]
+    pub(crate) log_format: LogFormat,
+
+    /// The same as `--log-format json`.
+    #[arg(long, global = true, hide = true)]
     pub(crate) log_json: bool,
 
     /// Append logs (and audit lines) to this file instead of stderr.

@@ -11,7 +11,7 @@ use crate::cli::{Cli, Command};
 use crate::commands;
 use crate::commands::database::{DatabaseArgs, FarmTarget};
 use crate::extension::{Extension, Farm};
-use crate::logging::{self, LogOptions};
+use crate::logging::{self, LogFormat, LogOptions};
 
 /// The whole `wiki-mcp` command line (`serve`, `stdio`, `init` and every admin command), serving
 /// and administering every `#[mcp_tool]` linked into the calling binary.
@@ -58,7 +58,8 @@ pub fn main_with(extensions: &[Extension]) -> ExitCode {
                     .get_one::<String>("log")
                     .cloned()
                     .unwrap_or_default(),
-                json: matches.get_flag("log_json"),
+                json: matches.get_flag("log_json")
+                    || matches.get_one::<LogFormat>("log_format") == Some(&LogFormat::Json),
                 file: matches.get_one::<std::path::PathBuf>("log_file").cloned(),
             };
             (options, Run::Extension(*extension, sub.clone(), database))
@@ -66,7 +67,7 @@ pub fn main_with(extensions: &[Extension]) -> ExitCode {
         None => Cli::from_arg_matches(&matches).map(|cli| {
             let options = LogOptions {
                 filter: cli.log.clone(),
-                json: cli.log_json,
+                json: cli.log_json || cli.log_format == LogFormat::Json,
                 file: cli.log_file.clone(),
             };
             (options, Run::Builtin(Box::new(cli)))

@@ -132,6 +132,7 @@ pub(crate) fn exec(farm: &FarmTarget, args: Args) -> Result<()> {
             manager.metrics().publish(gauge.clone());
         }
         let token = first_token.as_ref().map(|issued| issued.token.expose());
+        log_endpoints(&server, &base, &wikis)?;
         print_banner(&server, &base, &wikis, token)?;
         let shutdown = CancellationToken::new();
         tokio::spawn(shutdown_on_signal(shutdown.clone()));
@@ -144,6 +145,27 @@ pub(crate) fn exec(farm: &FarmTarget, args: Args) -> Result<()> {
             .await
             .context("the HTTP server failed")
     })
+}
+
+/// The addresses and every endpoint at INFO on the log (stderr or `--log-file`), where a
+/// service manager's journal keeps them; the banner on stdout is for a person at a terminal.
+fn log_endpoints(server: &HttpServer, base: &BaseUrl, wikis: &[WikiId]) -> Result<()> {
+    tracing::info!(address = %server.local_addr()?, url = %base, "listening");
+    if let Some(metrics) = server.metrics_addr()? {
+        tracing::info!(address = %metrics, "serving /metrics without a token");
+    }
+    for wiki in wikis {
+        tracing::info!(wiki = wiki.as_str(), url = %base.endpoint(wiki), "MCP endpoint");
+    }
+    for (path, what) in [
+        ("/healthz", "liveness"),
+        ("/readyz", "readiness"),
+        ("/metrics", "metrics (a farm administrator's token)"),
+        ("/admin", "administration page"),
+    ] {
+        tracing::info!(url = %format_args!("{base}{path}"), "{what}");
+    }
+    Ok(())
 }
 
 /// What a person needs to connect: the bound address, each wiki's endpoint, and a client

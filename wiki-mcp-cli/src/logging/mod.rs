@@ -17,6 +17,15 @@ use tracing_subscriber::EnvFilter;
 
 use writer::WriterGuard;
 
+/// How log lines are written (`--log-format`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum LogFormat {
+    /// Human-readable lines: time, level, target, message and `key=value` fields.
+    Text,
+    /// One JSON object a line, for a log collector.
+    Json,
+}
+
 /// Where and how logs and audit lines are written.
 #[derive(Debug, Clone)]
 pub struct LogOptions {

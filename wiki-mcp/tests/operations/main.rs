@@ -11,6 +11,7 @@
 mod cluster;
 #[path = "../support/listening.rs"]
 mod listening;
+mod logs;
 mod metrics;
 mod readiness;
 mod served;
@@ -31,6 +32,7 @@ fn main() {
     let trials = readiness::cases()
         .into_iter()
         .chain(metrics::cases())
+        .chain(logs::cases())
         .map(|(name, needs)| match needs {
             Needs::Nothing(run) => Trial::test(name, move || {
                 run();

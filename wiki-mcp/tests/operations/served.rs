@@ -37,12 +37,19 @@ pub(crate) struct Served {
 }
 
 impl Served {
-    /// Starts `wiki-mcp <farm> serve --listen 127.0.0.1:0 <extra>` and waits for it to listen.
+    /// Starts `wiki-mcp <farm> serve --listen 127.0.0.1:0 <extra>` and waits for it to listen;
+    /// without a rate limit unless `extra` sets one.
     pub(crate) fn start(farm: &[&str], extra: &[&str]) -> Served {
+        let unlimited: &[&str] = if extra.contains(&"--rate-limit") {
+            &[]
+        } else {
+            &["--rate-limit", "0"]
+        };
         let (child, address) = spawn_listening(
             Command::new(WIKI_MCP)
                 .args(farm)
-                .args(["serve", "--listen", "127.0.0.1:0", "--rate-limit", "0"])
+                .args(["serve", "--listen", "127.0.0.1:0"])
+                .args(unlimited)
                 .args(extra)
                 .env("WIKI_MCP_LOG", "warn")
                 .stdin(Stdio::null()),

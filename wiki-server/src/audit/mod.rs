@@ -3,7 +3,8 @@
 //! One event per call on tracing target `audit`, typed and fixed fields: `tool`, `wiki`, `user`
 //! (the name, or `guest`), `outcome` (`ok` | `error` | `failed` | `cancelled` | `timeout` |
 //! `declined` | `unconfirmed` | `input_required`), `reason` (the failure's category, e.g.
-//! `not_found`, `conflict`; `-` for `ok`) and `duration_ms`; never the arguments nor the error's
+//! `not_found`, `conflict`; `-` for `ok`), `duration_ms` and `request_id` (the HTTP request's
+//! `x-request-id`, `-` without one); never the arguments nor the error's
 //! message (see [`mcp_runtime::audit`]).
 //!
 //! The same fields also go to the farm's database (`AdminStore::append_audit`), which the admin
@@ -28,7 +29,7 @@ use wiki_store::model::admin::{AuditCall, AuditRetention};
 
 use wiki_tool_sdk::WikiContext;
 
-use crate::server::ServedBy;
+use crate::server::{CallOrigin, ServedBy};
 
 /// Calls of this process kept in memory.
 pub const RECENT_CALLS: usize = 1000;
@@ -151,6 +152,10 @@ impl Audit for WikiAudit {
     fn record(&self, record: &AuditRecord<'_>) {
         let wiki = record.context.wiki().map_or("", |wiki| wiki.as_str());
         let user = record.context.principal_name();
+        let request_id = record
+            .context
+            .extension::<CallOrigin>()
+            .map_or("-", CallOrigin::request_id_str);
         tracing::info!(
             target: "audit",
             tool = %record.tool,
@@ -159,6 +164,7 @@ impl Audit for WikiAudit {
             outcome = %record.outcome,
             reason = %record.reason_str(),
             duration_ms = record.duration_ms(),
+            request_id,
             "MCP tool call"
         );
         if let Some(served) = record.context.extension::<ServedBy>() {

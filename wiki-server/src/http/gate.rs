@@ -6,6 +6,9 @@
 //!    that could leak, even a disabled wiki's `404` ([`origin`]).
 //! 3. The body, read whole within its cap and deadline: `413`, `408` or `400` ([`body`]).
 //!
+//! Each request gets its id first ([`super::request_id`]: the client's `x-request-id` when
+//! usable, else one of ours), in its extensions for the audit line and echoed in the response.
+//!
 //! On the way out it counts every response by status, the refusals the metrics name (refused
 //! authentications, rate-limited requests, store failures), logs a 429 at WARN with the client
 //! address, and counts a streamed reply while it is open ([`super::streams`]).
@@ -26,10 +29,11 @@ use super::identity::client_address;
 use super::malformed;
 use super::origin::{self, OriginPolicy};
 use super::refusal::Refusal;
+use super::request_id::{REQUEST_ID, RequestIds};
 use super::streams::count_stream;
 use super::warnings::Warnings;
 use crate::metrics::Metrics;
-use crate::server::Manager;
+use crate::server::{Manager, RequestId};
 
 /// What the front door checks requests against.
 #[derive(Debug)]
@@ -39,14 +43,29 @@ pub(crate) struct Gate {
     pub(crate) body: BodyLimits,
     /// The WARN lines of refused requests, bounded per second.
     pub(crate) warnings: Arc<Warnings>,
+    /// Where requests that bring no usable id get theirs.
+    pub(crate) request_ids: RequestIds,
 }
 
 /// The middleware around every route.
-pub(crate) async fn admit(State(gate): State<Arc<Gate>>, request: Request, next: Next) -> Response {
+pub(crate) async fn admit(
+    State(gate): State<Arc<Gate>>,
+    mut request: Request,
+    next: Next,
+) -> Response {
     let address = client_address(&request);
     let pages = request.uri().path().starts_with(PAGES_PREFIX);
-    let response = checked(&gate, request, next).await;
-    gate.observe(response, address, pages)
+    let id = gate.request_ids.of(request.headers());
+    if let Some(id) = &id {
+        request.extensions_mut().insert(id.clone());
+    }
+    let mut response = checked(&gate, request, next).await;
+    if let Some(id) = &id {
+        response
+            .headers_mut()
+            .insert(REQUEST_ID, id.header_value().clone());
+    }
+    gate.observe(response, address, pages, id.as_ref())
 }
 
 /// The checks above, then the route.
@@ -69,7 +88,13 @@ const PAGES_PREFIX: &str = "/wikis/";
 
 impl Gate {
     /// Counts `response` (and logs it when it is a 429) on its way out.
-    fn observe(&self, response: Response, address: IpAddr, pages: bool) -> Response {
+    fn observe(
+        &self,
+        response: Response,
+        address: IpAddr,
+        pages: bool,
+        id: Option<&RequestId>,
+    ) -> Response {
         let metrics: &Metrics = self.manager.metrics();
         metrics.response(response.status().as_u16());
         if let Some(refusal) = response.extensions().get::<Refusal>() {
@@ -83,6 +108,7 @@ impl Gate {
                     self.warnings.warn(|| {
                         tracing::warn!(
                             client = %address,
+                            request_id = id.map_or("-", RequestId::as_str),
                             limit,
                             retry_after,
                             "rate limited: answered 429"

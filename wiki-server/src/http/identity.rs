@@ -29,7 +29,7 @@ use super::limits::RateKey;
 use super::oauth::unauthorized;
 use super::refusal::Refusal;
 use super::router::Shared;
-use crate::server::{Caller, WikiServer};
+use crate::server::{CallOrigin, Caller, RequestId, WikiServer};
 
 /// What the `Authorization` header says.
 #[derive(Debug, PartialEq, Eq)]
@@ -89,7 +89,10 @@ pub(crate) async fn mcp_endpoint(
     next: Next,
 ) -> Response {
     let address = client_address(&request);
-    match identify(&shared, &wiki, request.headers(), address).await {
+    let origin = CallOrigin {
+        request_id: request.extensions().get::<RequestId>().cloned(),
+    };
+    match identify(&shared, &wiki, request.headers(), address, origin).await {
         Ok(admitted) => answer_tool_calls(shared, admitted, request, next).await,
         Err(refusal) => refusal.into_response(),
     }
@@ -101,6 +104,7 @@ async fn identify(
     wiki: &str,
     headers: &HeaderMap,
     address: IpAddr,
+    origin: CallOrigin,
 ) -> Result<Admitted, Refusal> {
     let Ok(wiki) = WikiId::new(wiki) else {
         return Err(Refusal::UnknownWiki);
@@ -122,10 +126,11 @@ async fn identify(
                 &shared.in_flight,
                 Credential::new(&wiki, &token),
             ));
-            Caller::user(wiki, user)
+            Caller::user(wiki, user).with_origin(origin)
         }
         (presented @ (Credentials::Bearer(_) | Credentials::Unusable), _) => {
-            shared.refused_token(&presented, address, Some(&wiki));
+            let request_id = origin.request_id.as_ref();
+            shared.refused_token(&presented, address, request_id, Some(&wiki));
             if let Some(response) = shared.throttle(RateKey::Address(address)) {
                 return Err(response);
             }
@@ -135,7 +140,7 @@ async fn identify(
             if !shared.options.authorization_servers.is_empty() || !server.guest_access() {
                 return Err(unauthorized(shared, &wiki, false));
             }
-            Caller::guest(wiki)
+            Caller::guest(wiki).with_origin(origin)
         }
     };
     let key = match caller.user_name() {

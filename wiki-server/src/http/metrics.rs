@@ -23,6 +23,7 @@ use super::limits::RateKey;
 use super::refusal::Refusal;
 use super::router::Shared;
 use crate::metrics::Metrics;
+use crate::server::RequestId;
 
 /// Where the metrics are served.
 pub(crate) const METRICS_PATH: &str = "/metrics";
@@ -48,7 +49,8 @@ pub(crate) fn open_routes(metrics: Arc<Metrics>) -> Router {
 async fn guarded(State(shared): State<Arc<Shared>>, request: Request) -> Response {
     let address = client_address(&request);
     let (parts, _) = request.into_parts();
-    match farm_administrator(&shared, &parts.headers, address).await {
+    let request_id = parts.extensions.get::<RequestId>();
+    match farm_administrator(&shared, &parts.headers, address, request_id).await {
         Ok(()) => exposition(shared.manager().metrics()),
         Err(refusal) => refusal.into_response(),
     }
@@ -59,6 +61,7 @@ async fn farm_administrator(
     shared: &Shared,
     headers: &HeaderMap,
     address: IpAddr,
+    request_id: Option<&RequestId>,
 ) -> Result<(), Refusal> {
     let token = match credentials(headers) {
         Credentials::Bearer(token) => token,
@@ -67,7 +70,9 @@ async fn farm_administrator(
                 resource_metadata: None,
             });
         }
-        Credentials::Unusable => return Err(invalid(shared, address, &Credentials::Unusable)),
+        Credentials::Unusable => {
+            return Err(invalid(shared, address, request_id, &Credentials::Unusable));
+        }
     };
     let user = shared
         .directory()
@@ -75,7 +80,12 @@ async fn farm_administrator(
         .await
         .map_err(|error| store_refusal(&error))?;
     let Some(user) = user else {
-        return Err(invalid(shared, address, &Credentials::Bearer(token)));
+        return Err(invalid(
+            shared,
+            address,
+            request_id,
+            &Credentials::Bearer(token),
+        ));
     };
     match shared.manager().is_farm_admin(&user).await {
         Ok(true) => Ok(()),
@@ -85,8 +95,13 @@ async fn farm_administrator(
 }
 
 /// The refusal of a token that is no valid one: logged, and taken from the address's bucket.
-fn invalid(shared: &Shared, address: IpAddr, presented: &Credentials) -> Refusal {
-    shared.refused_token(presented, address, None);
+fn invalid(
+    shared: &Shared,
+    address: IpAddr,
+    request_id: Option<&RequestId>,
+    presented: &Credentials,
+) -> Refusal {
+    shared.refused_token(presented, address, request_id, None);
     shared
         .throttle(RateKey::Address(address))
         .unwrap_or(Refusal::InvalidToken {

@@ -46,6 +46,7 @@ mod origin;
 mod pages;
 mod readiness;
 mod refusal;
+mod request_id;
 mod rmcp_endpoint;
 mod router;
 mod shutdown;

@@ -29,10 +29,11 @@ use super::oauth::{METADATA_SUFFIX, metadata};
 use super::pages;
 use super::readiness::Readiness;
 use super::refusal::Refusal;
+use super::request_id::RequestIds;
 use super::rmcp_endpoint::RmcpEndpoint;
 use super::url::BaseUrl;
 use super::warnings::Warnings;
-use crate::server::{Manager, McpHandler};
+use crate::server::{Manager, McpHandler, RequestId};
 
 /// How the HTTP endpoint is exposed.
 #[derive(Debug, Clone)]
@@ -138,12 +139,14 @@ impl Shared {
     }
 
     /// Logs a refused credential at WARN (bounded per second: [`Warnings`]) with the client's
-    /// address and the first hex digits of the token's SHA-256, never the token: enough to tell
-    /// one guessing client from a client with a revoked token, nothing to replay.
+    /// address, the request's id and the first hex digits of the token's SHA-256, never the
+    /// token: enough to tell one guessing client from a client with a revoked token, nothing to
+    /// replay.
     pub(crate) fn refused_token(
         &self,
         presented: &Credentials,
         address: IpAddr,
+        request_id: Option<&RequestId>,
         wiki: Option<&WikiId>,
     ) {
         self.warnings.warn(|| {
@@ -152,7 +155,8 @@ impl Shared {
                 Credentials::None | Credentials::Unusable => "-".to_owned(),
             };
             let wiki = wiki.map_or("-", WikiId::as_str);
-            tracing::warn!(client = %address, wiki, token_sha256 = %digest, "refused a token");
+            let request_id = request_id.map_or("-", RequestId::as_str);
+            tracing::warn!(client = %address, request_id, wiki, token_sha256 = %digest, "refused a token");
         });
     }
 
@@ -322,6 +326,7 @@ fn application(shared: Shared, handler: McpHandler, shutdown: &CancellationToken
     let gate = Arc::new(Gate {
         manager: Arc::clone(shared.directory.manager()),
         warnings: Arc::clone(&shared.warnings),
+        request_ids: RequestIds::default(),
         body: BodyLimits {
             max_bytes: shared.options.max_body_bytes,
             timeout: shared.options.connections.body_timeout,

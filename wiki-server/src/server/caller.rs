@@ -8,11 +8,14 @@
 
 use wiki_store::model::wiki::WikiId;
 
+use super::origin::CallOrigin;
+
 /// The wiki whose endpoint received a request and the user it authenticated.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Caller {
     wiki: WikiId,
     user: Option<String>,
+    origin: CallOrigin,
 }
 
 impl Caller {
@@ -21,12 +24,29 @@ impl Caller {
         Self {
             wiki,
             user: Some(user.into()),
+            origin: CallOrigin::default(),
         }
     }
 
     /// The guest (a request without credentials) on `wiki`; its rights decide what it sees.
     pub fn guest(wiki: WikiId) -> Self {
-        Self { wiki, user: None }
+        Self {
+            wiki,
+            user: None,
+            origin: CallOrigin::default(),
+        }
+    }
+
+    /// The caller with what the transport knows of its request (its id, for the audit line).
+    #[must_use]
+    pub fn with_origin(mut self, origin: CallOrigin) -> Self {
+        self.origin = origin;
+        self
+    }
+
+    /// What the transport knows of the request.
+    pub fn origin(&self) -> &CallOrigin {
+        &self.origin
     }
 
     /// The wiki whose endpoint received the request.

@@ -473,6 +473,7 @@ impl Manager {
             self.link_key(),
         ))
         .with_extension(ServedBy(Arc::clone(server)))
+        .with_extension(caller.origin().clone())
     }
 
     /// Applies what changed since the last request: reloads the rights snapshot and makes every

@@ -6,6 +6,7 @@ mod endpoint;
 mod freshness;
 mod handler;
 mod manager;
+mod origin;
 pub mod policy;
 mod served;
 
@@ -16,4 +17,5 @@ pub use manager::{
     DEFAULT_CALL_TIMEOUT, DEFAULT_DESCRIPTION, LinkKeySource, MAN_HINT, Manager, ServerSettings,
     schema_variant,
 };
+pub use origin::{CallOrigin, RequestId};
 pub(crate) use served::{ServedBy, confirms_writes, served_tools};

@@ -304,6 +304,17 @@ fn connection_config(url: &str, config: &StoreConfig) -> Result<postgres::Config
         connect.application_name("wiki-mcp");
     }
     connect.connect_timeout(Duration::from_millis(u64::from(config.connect_timeout_ms)));
+    // The server's NOTICEs (`relation ... already exists, skipping` each time the schema is
+    // checked, hundreds during a migration) say nothing an operator acts on: DEBUG, where the
+    // client library would log them at INFO.
+    connect.notice_callback(|notice| {
+        tracing::debug!(
+            target: "wiki_store::postgres::notice",
+            severity = notice.severity(),
+            "{}",
+            notice.message()
+        );
+    });
     Ok(connect)
 }
 
