@@ -40,8 +40,10 @@ const URL_SCHEMES: &[&str] = &[
 /// The prefix of attachment destinations.
 const ATTACHMENT_PREFIX: &str = "attach:";
 
-/// The Markdown dialect of our content: CommonMark with the GitHub extensions.
-pub(crate) fn markdown_options() -> Options {
+/// The Markdown dialect of our content: CommonMark with the GitHub extensions. Declared here,
+/// the lowest crate that parses content, so link extraction, rendering, outlines and the
+/// semantic chunker all read pages in one dialect.
+pub fn markdown_options() -> Options {
     Options::ENABLE_TABLES
         | Options::ENABLE_STRIKETHROUGH
         | Options::ENABLE_TASKLISTS

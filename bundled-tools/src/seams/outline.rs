@@ -6,60 +6,10 @@
 //! is not a heading, and setext headings (`Title` over `===`) are.
 
 use mcp_runtime::output::guard::fragment;
-use mcp_runtime::output::lines::{line_at, line_starts};
-use pulldown_cmark::{Event, Parser, Tag, TagEnd};
+pub(crate) use wiki_tool_sdk::markdown::{Heading, headings};
 
 /// The Markdown dialect of our content (the signed view page parses the same one).
 pub(crate) use wiki_tool_sdk::markdown::options as markdown_options;
-
-/// One heading of the source.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Heading {
-    /// 1 to 6.
-    pub(crate) level: usize,
-    /// The 1-based source line the heading starts on.
-    pub(crate) line: usize,
-    /// The heading's text, whitespace collapsed, link labels kept (targets dropped).
-    pub(crate) title: String,
-}
-
-/// The headings of `source` (line endings already normalized), in order.
-pub(crate) fn headings(source: &str) -> Vec<Heading> {
-    // Lines as every window numbers them (all Unicode line terminators), so `L<n>` is the
-    // line `offset=<n>` shows.
-    let starts = line_starts(source);
-    let line_of = |offset: usize| line_at(&starts, offset);
-    let mut out = Vec::new();
-    let mut open: Option<(usize, usize, String)> = None;
-    for (event, range) in Parser::new_ext(source, markdown_options()).into_offset_iter() {
-        match event {
-            Event::Start(Tag::Heading { level, .. }) => {
-                open = Some((level as usize, line_of(range.start), String::new()));
-            }
-            Event::End(TagEnd::Heading(_)) => {
-                if let Some((level, line, title)) = open.take() {
-                    out.push(Heading {
-                        level,
-                        line,
-                        title: collapse_whitespace(&title),
-                    });
-                }
-            }
-            Event::Text(text) | Event::Code(text) => {
-                if let Some((_, _, title)) = open.as_mut() {
-                    title.push_str(&text);
-                }
-            }
-            Event::SoftBreak | Event::HardBreak => {
-                if let Some((_, _, title)) = open.as_mut() {
-                    title.push(' ');
-                }
-            }
-            _ => {}
-        }
-    }
-    out
-}
 
 /// One outline line per heading: `2*(level-1)` spaces, `L<line>: <title>` (title guarded).
 pub(crate) fn outline_lines(headings: &[Heading]) -> String {
@@ -70,7 +20,7 @@ pub(crate) fn outline_lines(headings: &[Heading]) -> String {
         }
         out.push_str(&" ".repeat(2 * (heading.level.saturating_sub(1))));
         out.push('L');
-        out.push_str(&heading.line.to_string());
+        out.push_str(&heading.lines.start().to_string());
         out.push_str(": ");
         out.push_str(&fragment(&heading.title));
     }
@@ -92,7 +42,7 @@ mod tests {
         let found = headings(source);
         let summary: Vec<(usize, usize, &str)> = found
             .iter()
-            .map(|h| (h.level, h.line, h.title.as_str()))
+            .map(|h| (h.level, *h.lines.start(), h.title.as_str()))
             .collect();
         assert_eq!(
             summary,
@@ -112,7 +62,7 @@ mod tests {
     fn heading_lines_count_every_line_terminator_as_windows_do() {
         let source = "intro\u{2028}more\u{85}still\n\n# Title\n";
         let found = headings(source);
-        assert_eq!(found.first().map(|h| h.line), Some(5));
+        assert_eq!(found.first().map(|h| *h.lines.start()), Some(5));
         let lines = crate::seams::window::split_lines(source);
         assert_eq!(lines.get(4), Some(&"# Title"));
     }
@@ -121,7 +71,7 @@ mod tests {
     fn outline_titles_are_guarded() {
         let found = vec![Heading {
             level: 3,
-            line: 7,
+            lines: 7..=7,
             title: format!("a\u{202E}b{}", "x".repeat(300)),
         }];
         let outline = outline_lines(&found);

@@ -16,10 +16,12 @@
 //! An index keeps, per page, each chunk's [`Chunk::id`] and [`Chunk::digest`]; after an edit it
 //! re-embeds only the chunks whose digest it has not seen, and drops the ids that are gone.
 
-mod headings;
 mod pack;
 
 use std::collections::HashMap;
+
+use mcp_runtime::output::lines::split_lines;
+use wiki_tool_sdk::markdown::headings;
 
 use crate::digest;
 
@@ -121,7 +123,11 @@ impl Chunker {
     /// subsection follows it (a subsection's chunks carry its heading in their path).
     pub fn chunk(&self, title: &str, markdown: &str) -> Vec<Chunk> {
         let source = markdown.replace("\r\n", "\n").replace('\r', "\n");
-        let lines: Vec<&str> = source.split('\n').collect();
+        // Lines as get_document's windows number them, so a chunk's lines are the page's.
+        let lines: Vec<&str> = split_lines(&source)
+            .into_iter()
+            .map(|line| line.text)
+            .collect();
         let sections = sections(&source, &lines);
         let mut seen_paths: HashMap<Vec<String>, usize> = HashMap::new();
         let mut chunks = Vec::new();
@@ -164,34 +170,41 @@ impl Chunker {
 /// The page cut at its headings; the text before the first heading is a section of level 0
 /// with an empty path.
 fn sections<'a>(source: &str, lines: &[&'a str]) -> Vec<Section<'a>> {
-    let headings = headings::headings(source);
+    // The headings' 1-based lines, as 0-based indexes into `lines`.
+    let headings: Vec<_> = headings(source)
+        .into_iter()
+        .map(|heading| {
+            let first = heading.lines.start().saturating_sub(1);
+            let last = heading.lines.end().saturating_sub(1);
+            (heading.level, first..=last, heading.title)
+        })
+        .collect();
     let mut sections = Vec::with_capacity(headings.len() + 1);
     let mut stack: Vec<(usize, String)> = Vec::new();
-    let first_heading_line = headings.first().map_or(lines.len(), |h| *h.lines.start());
+    let first_heading_line = headings
+        .first()
+        .map_or(lines.len(), |(_, lines, _)| *lines.start());
     sections.push(Section {
         path: Vec::new(),
         level: 0,
         start: 0,
         body: numbered(lines, 0, first_heading_line),
     });
-    for (i, heading) in headings.iter().enumerate() {
-        while stack
-            .last()
-            .is_some_and(|(level, _)| *level >= heading.level)
-        {
+    for (i, (level, heading_lines, title)) in headings.iter().enumerate() {
+        while stack.last().is_some_and(|(open, _)| open >= level) {
             stack.pop();
         }
-        if !heading.title.is_empty() {
-            stack.push((heading.level, heading.title.clone()));
+        if !title.is_empty() {
+            stack.push((*level, title.clone()));
         }
         let body_end = headings
             .get(i + 1)
-            .map_or(lines.len(), |next| *next.lines.start());
+            .map_or(lines.len(), |(_, next, _)| *next.start());
         sections.push(Section {
             path: stack.iter().map(|(_, title)| title.clone()).collect(),
-            level: heading.level,
-            start: *heading.lines.start(),
-            body: numbered(lines, heading.lines.end() + 1, body_end),
+            level: *level,
+            start: *heading_lines.start(),
+            body: numbered(lines, heading_lines.end() + 1, body_end),
         });
     }
     sections

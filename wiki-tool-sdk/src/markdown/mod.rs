@@ -2,17 +2,11 @@
 //! rendering tools (get_document) and the signed view page (`http/pages.rs`) share, so both
 //! parse the same dialect and neither renders what the other refuses.
 
+mod headings;
 pub mod limits;
 pub mod links;
 
-use pulldown_cmark::Options;
-
-/// The Markdown dialect of our content: CommonMark with the GitHub extensions the store's link
-/// extraction also parses.
-pub fn options() -> Options {
-    Options::ENABLE_TABLES
-        | Options::ENABLE_STRIKETHROUGH
-        | Options::ENABLE_TASKLISTS
-        | Options::ENABLE_FOOTNOTES
-        | Options::ENABLE_GFM
-}
+pub use headings::{Heading, headings};
+/// The Markdown dialect of our content: CommonMark with the GitHub extensions, the dialect the
+/// store's link extraction parses.
+pub use wiki_store::links::markdown_options as options;
