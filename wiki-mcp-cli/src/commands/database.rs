@@ -122,11 +122,13 @@ impl FarmTarget {
     /// Opens the farm, going on with a database that does not answer yet when `outage` says so
     /// (a server then answers 503 until it does); `created` says whether SQLite made it now.
     pub(crate) fn open_for(&self, outage: Outage) -> Result<Farm<Arc<dyn Store>>> {
+        tools_can_be_served()?;
         farm::open_at(&self.database, self.config.clone(), outage)
     }
 
     /// Creates a farm with `content`, refusing a directory or database that holds one.
     pub(crate) fn create(&self, content: Content) -> Result<Arc<dyn Store>> {
+        tools_can_be_served()?;
         farm::create_at(&self.database, content, self.config.clone())
     }
 
@@ -138,4 +140,13 @@ impl FarmTarget {
             data: dir,
         }
     }
+}
+
+/// Refuses a binary whose linked tools the server could never serve (two tools with one id, or
+/// a tool taking `man` or `list_wikis`) before any farm is opened, so that such a binary creates
+/// no demo farm and no database on its way to failing.
+fn tools_can_be_served() -> Result<()> {
+    wiki_server::registry()
+        .map(|_| ())
+        .map_err(|error| anyhow::anyhow!("{error}; nothing was created or opened"))
 }
