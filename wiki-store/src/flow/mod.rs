@@ -39,7 +39,9 @@ pub(crate) mod vectors;
 pub(crate) mod wikis;
 
 use crate::Result;
-use crate::flow::structure::{Revised, StructureRows, Unrecorded};
+use crate::flow::attachments::AttachmentReads;
+use crate::flow::objects::ObjectReads;
+use crate::flow::structure::{Revised, Unrecorded};
 use crate::flow::vectors::VectorReads;
 use crate::model::change::ChangeKind;
 use crate::model::version::Version;
@@ -75,7 +77,7 @@ impl Pending {
 pub(crate) trait Transaction {
     /// The backend's read statements, as this transaction's connection runs them: they see the
     /// transaction's own writes and lock nothing.
-    type Reads: StructureRows + VectorReads;
+    type Reads: ObjectReads + AttachmentReads + VectorReads;
 
     /// This transaction's connection as a reader.
     fn reads(&mut self) -> &mut Self::Reads;

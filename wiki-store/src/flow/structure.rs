@@ -1,31 +1,24 @@
 //! What a revision records of its document's objects and attachments
-//! ([`crate::structure`]), read over [`StructureRows`] as the writing transaction sees them.
+//! ([`crate::structure`]), read as the writing transaction sees them.
 
 use crate::Result;
 use crate::flow::attachments::AttachmentReads;
-use crate::flow::objects::{ClassCache, ObjectReads, StoredObject};
+use crate::flow::objects::{ClassCache, ObjectReads};
 use crate::model::structure::Structure;
 use crate::model::version::Version;
 use crate::model::wiki::WikiId;
 use crate::structure::{attachment_states, object_state};
 
-/// What recording a revision's structure reads (inside the write that saved the revision).
-pub(crate) trait StructureRows: ObjectReads + AttachmentReads {
-    /// The objects of the default row `document_id` with their stored values, in one read,
-    /// ordered by class, number and field.
-    fn objects_with_values(&mut self, document_id: i64) -> Result<Vec<StoredObject>>;
-}
-
 /// The objects (values read through their class; Password values as fingerprints) and
 /// attachments of the default row `document_id` of `wiki`, as they stand now.
-pub(crate) fn current<R: StructureRows>(
+pub(crate) fn current<R: ObjectReads + AttachmentReads>(
     rows: &mut R,
     wiki: &WikiId,
     document_id: i64,
 ) -> Result<Structure> {
     let mut classes = ClassCache::default();
     let objects = rows
-        .objects_with_values(document_id)?
+        .stored_objects(document_id)?
         .into_iter()
         .map(|(class, number, values)| {
             let definition = classes.get(wiki, &class, |class| rows.load_class(class))?;

@@ -34,7 +34,6 @@ mod pool;
 mod rights;
 mod search;
 mod secrets;
-mod structure;
 mod tokens;
 mod trash;
 mod users;

@@ -20,6 +20,7 @@ use crate::reference::DocumentReference;
 use crate::scan::{AuthorizedScan, Offered};
 use crate::stored::reference_columns;
 use crate::stored::{self, object_number, to_i64};
+use crate::structure::push_row;
 
 impl ObjectReads for Conn {
     fn load_class(
@@ -31,26 +32,23 @@ impl ObjectReads for Conn {
 
     fn stored_objects(&mut self, document_id: i64) -> Result<Vec<StoredObject>> {
         let rows = self.query(
-            "SELECT o.id, o.class, o.number, v.field, v.text_value, v.int_value, v.real_value \
+            "SELECT o.class, o.number, v.field, v.text_value, v.int_value, v.real_value \
              FROM objects o LEFT JOIN object_values v ON v.object_id = o.id \
-             WHERE o.document_id = $1 ORDER BY o.class, o.number",
+             WHERE o.document_id = $1 ORDER BY o.class, o.number, v.field",
             &[&document_id],
         )?;
-        // One entry per object, in order, with its stored values; the object's columns are
-        // decoded once, on its first row.
         let mut objects: Vec<StoredObject> = Vec::new();
-        let mut last = None;
         for row in &rows {
-            let id: i64 = row.col(0)?;
-            if last != Some(id) {
-                last = Some(id);
-                objects.push((row.col(1)?, object_number(row.col(2)?)?, Vec::new()));
-            }
-            if let (Some(field), Some((.., values))) =
-                (row.col::<Option<String>>(3)?, objects.last_mut())
-            {
-                values.push((field, stored_value(row.col(4)?, row.col(5)?, row.col(6)?)?));
-            }
+            let value = match row.col::<Option<String>>(2)? {
+                Some(field) => Some((field, stored_value(row.col(3)?, row.col(4)?, row.col(5)?)?)),
+                None => None,
+            };
+            push_row(
+                &mut objects,
+                row.col(0)?,
+                object_number(row.col(1)?)?,
+                value,
+            );
         }
         Ok(objects)
     }

@@ -23,7 +23,6 @@ mod pool;
 mod rights;
 mod search;
 mod secrets;
-mod structure;
 mod tokens;
 mod trash;
 mod users;

@@ -20,6 +20,7 @@ use crate::sqlite::convert::DbResultExt;
 use crate::sqlite::object_query::{compile, sql_value};
 use crate::sqlite::write::WriteTx;
 use crate::stored::{self, corrupt, object_number, to_i64};
+use crate::structure::push_row;
 
 impl ObjectReads for &Connection {
     fn load_class(
@@ -54,19 +55,35 @@ impl ObjectReads for &Connection {
         Ok(stored::class_definition(class_document, fields))
     }
 
+    /// One statement: every object joined with its values.
     fn stored_objects(&mut self, document_id: i64) -> Result<Vec<StoredObject>> {
-        let rows: Vec<(i64, String, i64)> = self
+        let rows = self
             .prepare_cached(
-                "SELECT id, class, number FROM objects WHERE document_id = ?1 ORDER BY class, number",
+                "SELECT o.class, o.number, v.field, v.value FROM objects o \
+                 LEFT JOIN object_values v ON v.object_id = o.id \
+                 WHERE o.document_id = ?1 ORDER BY o.class, o.number, v.field",
             )
             .db()?
-            .query_map([document_id], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))
+            .query_map([document_id], |row| {
+                Ok((
+                    row.get::<_, String>(0)?,
+                    row.get::<_, i64>(1)?,
+                    row.get::<_, Option<String>>(2)?,
+                    row.get::<_, Option<Value>>(3)?,
+                ))
+            })
             .db()?
-            .collect::<rusqlite::Result<_>>()
+            .collect::<rusqlite::Result<Vec<_>>>()
             .db()?;
-        rows.into_iter()
-            .map(|(id, class, number)| Ok((class, object_number(number)?, self.object_values(id)?)))
-            .collect()
+        let mut objects: Vec<StoredObject> = Vec::new();
+        for (class, number, field, value) in rows {
+            let value = match (field, value) {
+                (Some(field), Some(value)) => Some((field, from_sql_value(value)?)),
+                _ => None,
+            };
+            push_row(&mut objects, class, object_number(number)?, value);
+        }
+        Ok(objects)
     }
 
     fn class_usage(&mut self, wiki: &WikiId) -> Result<Vec<ClassUsage>> {
