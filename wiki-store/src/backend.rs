@@ -16,6 +16,7 @@ use crate::flow::changes::ChangeReads;
 use crate::flow::config::{ConfigReads, ConfigRows};
 use crate::flow::documents::{DocumentReads, DocumentRows, RevisionReads};
 use crate::flow::hierarchy::HierarchyReads;
+use crate::flow::identities::{IdentityReads, IdentityRows};
 use crate::flow::leases::LeaseRows;
 use crate::flow::links::LinkReads;
 use crate::flow::objects::{ObjectReads, ObjectRows};
@@ -46,6 +47,7 @@ pub(crate) trait Backend: Send + Sync {
         + ConfigReads
         + DocumentReads
         + HierarchyReads
+        + IdentityReads
         + LinkReads
         + ObjectReads
         + RevisionReads
@@ -62,6 +64,7 @@ pub(crate) trait Backend: Send + Sync {
         + AttachmentRows
         + ConfigRows
         + DocumentRows
+        + IdentityRows
         + LeaseRows
         + ObjectRows
         + OwnerRows

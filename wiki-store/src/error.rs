@@ -137,6 +137,8 @@ pub enum Entity {
     Membership,
     /// A class field.
     Field,
+    /// The link of an identity at an issuer to a user.
+    IdentityLink,
 }
 
 impl std::fmt::Display for Entity {
@@ -156,6 +158,7 @@ impl std::fmt::Display for Entity {
             Entity::Right => "rights rule",
             Entity::Membership => "group membership",
             Entity::Field => "class field",
+            Entity::IdentityLink => "identity link",
         })
     }
 }
@@ -319,6 +322,12 @@ pub enum InvalidInput {
     /// A vector index's name or a row's entries break their rules.
     #[error("invalid vector index entry: {reason}")]
     VectorIndex {
+        /// Which rule it breaks.
+        reason: &'static str,
+    },
+    /// An identity's issuer or subject, or an adoption's lifetime, breaks its rules.
+    #[error("invalid identity: {reason}")]
+    Identity {
         /// Which rule it breaks.
         reason: &'static str,
     },

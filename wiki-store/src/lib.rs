@@ -73,8 +73,8 @@ mod waits;
 
 pub use api::{
     AdminStore, AttachmentStore, ChangeFeed, ConfigStore, DocumentStore, HierarchyStore,
-    LeaseStore, LinkStore, ObjectStore, PoolStats, RightsStore, SearchStore, SecretStore,
-    TokenStore, TrashStore, UserStore, VectorStore, WikiStore,
+    IdentityStore, LeaseStore, LinkStore, ObjectStore, PoolStats, RightsStore, SearchStore,
+    SecretStore, TokenStore, TrashStore, UserStore, VectorStore, WikiStore,
 };
 pub use config::{Limits, StoreConfig};
 pub use error::{Entity, Field, InvalidInput, StoreError};
@@ -95,6 +95,7 @@ pub trait Store:
     + HierarchyStore
     + ChangeFeed
     + UserStore
+    + IdentityStore
     + RightsStore
     + TokenStore
     + AttachmentStore
@@ -118,6 +119,7 @@ impl<T> Store for T where
         + HierarchyStore
         + ChangeFeed
         + UserStore
+        + IdentityStore
         + RightsStore
         + TokenStore
         + AttachmentStore

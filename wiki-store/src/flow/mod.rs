@@ -24,6 +24,7 @@ pub(crate) mod changes;
 pub(crate) mod config;
 pub(crate) mod documents;
 pub(crate) mod hierarchy;
+pub(crate) mod identities;
 pub(crate) mod leases;
 pub(crate) mod links;
 pub(crate) mod objects;

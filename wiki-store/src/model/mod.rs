@@ -7,6 +7,7 @@ pub mod class;
 pub mod document;
 pub mod hierarchy;
 pub mod history;
+pub mod identity;
 pub mod lease;
 pub mod link;
 pub mod locale;

@@ -19,6 +19,7 @@ pub(crate) mod attachment;
 pub(crate) mod class;
 pub(crate) mod config;
 pub(crate) mod document;
+pub(crate) mod identity;
 pub(crate) mod lease;
 pub(crate) mod object;
 pub(crate) mod owner;

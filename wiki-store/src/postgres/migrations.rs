@@ -20,6 +20,7 @@ pub(crate) const MIGRATIONS: &[Migration] = &[
     migration!(4, "0004_revision_structure"),
     migration!(5, "0005_leases"),
     migration!(6, "0006_vector_seq"),
+    migration!(7, "0007_identity_links"),
 ];
 
 /// The advisory lock key migrations hold ("wikimcps" in ASCII), the same for every replica.

@@ -24,6 +24,7 @@ mod documents;
 mod feed;
 mod hierarchy;
 mod history;
+mod identities;
 mod import;
 mod leases;
 mod links;

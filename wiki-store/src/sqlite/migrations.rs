@@ -25,6 +25,7 @@ pub(crate) const MIGRATIONS: &[Migration] = &[
     migration!(10, "0010_revision_structure"),
     migration!(11, "0011_leases"),
     migration!(12, "0012_vector_seq"),
+    migration!(13, "0013_identity_links"),
 ];
 
 /// Brings the database to the newest schema.

@@ -14,6 +14,7 @@ mod documents;
 mod export;
 mod hierarchy;
 mod history;
+mod identities;
 mod leases;
 mod links;
 mod migrations;

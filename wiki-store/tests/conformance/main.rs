@@ -28,6 +28,7 @@ mod config;
 mod documents;
 mod field_rules;
 mod hierarchy;
+mod identities;
 mod import;
 mod interrupts;
 mod leases;
@@ -62,6 +63,7 @@ fn suite() -> Vec<(&'static str, Vec<Case>)> {
         ("documents", documents::cases()),
         ("field_rules", field_rules::cases()),
         ("hierarchy", hierarchy::cases()),
+        ("identities", identities::cases()),
         ("import", import::cases()),
         ("interrupts", interrupts::cases()),
         ("leases", leases::cases()),

@@ -1,6 +1,6 @@
 //! Schema versions on a database several replicas share.
 
-use wiki_store::api::{DocumentStore, LeaseStore, VectorStore};
+use wiki_store::api::{DocumentStore, IdentityStore, LeaseStore, UserStore, VectorStore};
 use wiki_store::model::document::DocumentSave;
 use wiki_store::model::structure::StructureComparison;
 use wiki_store::model::version::Version;
@@ -13,8 +13,12 @@ use crate::{Case, cases};
 
 /// The newest schema version: the number of migrations in `src/postgres/sql/` (0002 added the
 /// vector indexes, 0003 the admin state, 0004 the revisions' records of objects and
-/// attachments, 0005 the leases, 0006 the vector sequence).
-const LATEST: u32 = 6;
+/// attachments, 0005 the leases, 0006 the vector sequence, 0007 the identity links).
+const LATEST: u32 = 7;
+
+/// What schema 7 added, dropped to build an older database.
+const DROP_IDENTITIES: &str =
+    "DROP TABLE identity_links; DROP TABLE identity_adoptions; DROP TABLE identity_upgrade;";
 
 fn replicas_starting_together_on_an_empty_database_migrate_it_once(server: &str) {
     let database = ScratchDatabase::create(server);
@@ -80,14 +84,14 @@ fn revisions_from_schema_3_migrate_and_say_they_recorded_nothing(server: &str) {
     drop(store);
     let mut admin = database.client();
     admin
-        .batch_execute(
-            "ALTER TABLE revisions DROP COLUMN structure; \
+        .batch_execute(&format!(
+            "{DROP_IDENTITIES} ALTER TABLE revisions DROP COLUMN structure; \
              ALTER TABLE trash_revisions DROP COLUMN structure; \
              DROP TABLE leases; \
              DROP TABLE vector_seq; \
              ALTER TABLE vector_rows DROP COLUMN written_seq; \
-             UPDATE schema_version SET version = 3",
-        )
+             UPDATE schema_version SET version = 3"
+        ))
         .unwrap();
     let store = PostgresStore::connect_with(database.url(), StoreConfig::default()).unwrap();
     store
@@ -118,11 +122,11 @@ fn a_database_of_schema_4_gets_leases_and_the_vector_sequence(server: &str) {
     drop(store);
     let mut admin = database.client();
     admin
-        .batch_execute(
-            "DROP TABLE leases; DROP TABLE vector_seq; \
-             ALTER TABLE vector_rows DROP COLUMN written_seq; \
-             UPDATE schema_version SET version = 4",
-        )
+        .batch_execute(&format!(
+            "{DROP_IDENTITIES} DROP TABLE leases; DROP TABLE vector_seq; \
+                 ALTER TABLE vector_rows DROP COLUMN written_seq; \
+                 UPDATE schema_version SET version = 4"
+        ))
         .unwrap();
     let store = PostgresStore::connect_with(database.url(), StoreConfig::default()).unwrap();
     let ttl = std::time::Duration::from_secs(60);
@@ -137,8 +141,32 @@ fn a_database_of_schema_4_gets_leases_and_the_vector_sequence(server: &str) {
     assert_eq!(i64::from(version), i64::from(LATEST));
 }
 
+/// A farm of schema 6 with users matched OIDC tokens by name: it awaits the administrator's
+/// decision after the upgrade, and no identity signs anyone in by name.
+fn a_database_of_schema_6_with_users_awaits_the_identity_decision(server: &str) {
+    let database = ScratchDatabase::create(server);
+    let store = PostgresStore::connect_with(database.url(), StoreConfig::default()).unwrap();
+    store.create_user("alice", None).unwrap();
+    assert!(!store.identities().unwrap().upgrade_pending, "a new farm");
+    drop(store);
+    let mut admin = database.client();
+    admin
+        .batch_execute(&format!(
+            "{DROP_IDENTITIES} UPDATE schema_version SET version = 6"
+        ))
+        .unwrap();
+    let store = PostgresStore::connect_with(database.url(), StoreConfig::default()).unwrap();
+    assert!(store.identities().unwrap().upgrade_pending);
+    assert_eq!(store.linked_user("https://id", "alice").unwrap(), None);
+    store
+        .adopt_identities("https://id", &[], std::time::Duration::from_secs(60))
+        .unwrap();
+    assert!(!store.identities().unwrap().upgrade_pending);
+}
+
 pub(crate) fn cases() -> Vec<Case> {
     cases![
+        a_database_of_schema_6_with_users_awaits_the_identity_decision,
         a_database_of_schema_4_gets_leases_and_the_vector_sequence,
         revisions_from_schema_3_migrate_and_say_they_recorded_nothing,
         replicas_starting_together_on_an_empty_database_migrate_it_once,

@@ -8,8 +8,8 @@ use tempfile::TempDir;
 
 use super::*;
 use crate::api::{
-    AdminStore, AttachmentStore, DocumentStore, LeaseStore, ObjectStore, RightsStore, SearchStore,
-    SecretStore, TokenStore, TrashStore, UserStore, VectorStore,
+    AdminStore, AttachmentStore, DocumentStore, IdentityStore, LeaseStore, ObjectStore,
+    RightsStore, SearchStore, SecretStore, TokenStore, TrashStore, UserStore, VectorStore,
 };
 use crate::model::admin::AdminSession;
 use crate::model::document::Expected;
@@ -503,6 +503,41 @@ fn version_12_vector_seq_from_11() {
     assert!(store.vector_changes(&index, 0, 10).unwrap().rows.is_empty());
     let row = store.vector_row(&index, &page("Kept.Page"), None).unwrap();
     assert!(row.is_some(), "the old row is kept");
+}
+
+#[test]
+fn version_13_identity_links_from_12() {
+    // A farm with users: its OIDC tokens signed in by name, so it awaits a decision.
+    let (dir, mut conn) = at_version(12);
+    conn.execute(
+        "INSERT INTO users (name, display_name, created_ms) VALUES ('alice', NULL, 1)",
+        [],
+    )
+    .unwrap();
+    upgrade(&mut conn, 13);
+    assert_eq!(count(&conn, "SELECT count(*) FROM identity_links"), 0);
+    assert_eq!(count(&conn, "SELECT count(*) FROM identity_upgrade"), 1);
+    let store = current_store(&dir, conn);
+    assert!(store.identities().unwrap().upgrade_pending);
+    assert_eq!(
+        store.linked_user("https://id", "alice").unwrap(),
+        None,
+        "no name matching"
+    );
+    store
+        .adopt_identities(
+            "https://id",
+            &["alice".to_owned()],
+            std::time::Duration::from_secs(60),
+        )
+        .unwrap();
+    assert!(!store.identities().unwrap().upgrade_pending, "decided");
+
+    // A farm without users had nothing to decide.
+    let (dir, mut conn) = at_version(12);
+    upgrade(&mut conn, 13);
+    let store = current_store(&dir, conn);
+    assert!(!store.identities().unwrap().upgrade_pending);
 }
 
 /// A database at the newest version with a second wiki in it.
