@@ -4,7 +4,8 @@
 
 use serde_json::Value;
 use wiki_store::model::wiki::WikiId;
-use wiki_store::{ConfigStore, TokenStore};
+use wiki_store::rights::{Effect, Right, RightRule, RightScope, Subject};
+use wiki_store::{ConfigStore, IdentityStore, RightsStore, TokenStore};
 
 use crate::harness::TestServer;
 
@@ -589,4 +590,110 @@ async fn a_wiki_admin_sees_only_their_wikis_and_their_own_tokens() {
         )
         .expect("the right is removed");
     assert_eq!(browser.get("/admin").await.status, 403);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_farm_admin_links_and_unlinks_identities_on_the_users_page() {
+    let server = TestServer::start().await;
+    let issuer = "https://id.example.com";
+    // A user who administers a wiki but not the farm sees no users page.
+    let mut alice = Browser::new(&server);
+    server
+        .store
+        .set_right(&RightRule {
+            scope: RightScope::Wiki(WikiId::new("dev").expect("a wiki id")),
+            subject: Subject::User("alice".to_owned()),
+            right: Right::Admin,
+            effect: Effect::Allow,
+        })
+        .expect("alice administers dev");
+    assert_eq!(alice.sign_in(&server.alice_token).await.status, 303);
+    assert!(!alice.get("/admin").await.body.contains("/admin/users\""));
+    assert_eq!(alice.get("/admin/users").await.status, 403);
+
+    let mut browser = Browser::new(&server);
+    assert_eq!(browser.sign_in(&server.admin_token).await.status, 303);
+    let page = browser.get("/admin/users").await;
+    assert_eq!(page.status, 200, "{}", page.body);
+    assert!(
+        page.body
+            .contains("signs in the user its <strong>issuer and subject</strong> are linked to"),
+        "the page says the rule: {}",
+        page.body
+    );
+    let csrf = input_value(&page.body, "csrf").expect("the link form");
+    let linked = browser
+        .post(
+            "/admin/users/link",
+            &[
+                ("csrf", &csrf),
+                ("user", "alice"),
+                ("issuer", issuer),
+                ("subject", "248289761001"),
+            ],
+        )
+        .await;
+    assert_eq!(linked.status, 303, "{}", linked.body);
+    assert_eq!(
+        server
+            .store
+            .linked_user(issuer, "248289761001")
+            .expect("the store reads")
+            .as_deref(),
+        Some("alice")
+    );
+    let listed = browser.get("/admin/users").await;
+    assert!(
+        listed
+            .body
+            .contains("<code>248289761001</code> at https://id.example.com")
+    );
+
+    let taken = browser
+        .post(
+            "/admin/users/link",
+            &[
+                ("csrf", &csrf),
+                ("user", "admin"),
+                ("issuer", issuer),
+                ("subject", "248289761001"),
+            ],
+        )
+        .await;
+    assert_eq!(taken.status, 422, "{}", taken.body);
+    assert!(taken.body.contains("linked to another user"));
+
+    let unlinked = browser
+        .post(
+            "/admin/users/unlink",
+            &[
+                ("csrf", &csrf),
+                ("issuer", issuer),
+                ("subject", "248289761001"),
+            ],
+        )
+        .await;
+    assert_eq!(unlinked.status, 303, "{}", unlinked.body);
+    assert_eq!(
+        server
+            .store
+            .linked_user(issuer, "248289761001")
+            .expect("the store reads"),
+        None
+    );
+    // Without the session's CSRF token nothing is linked.
+    let forged = browser
+        .post(
+            "/admin/users/link",
+            &[("user", "admin"), ("issuer", issuer), ("subject", "x")],
+        )
+        .await;
+    assert_eq!(forged.status, 403);
+    assert_eq!(
+        server
+            .store
+            .linked_user(issuer, "x")
+            .expect("the store reads"),
+        None
+    );
 }

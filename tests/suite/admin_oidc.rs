@@ -2,7 +2,8 @@
 //! generated here; authorization, token, discovery and JWKS endpoints on loopback), the flow's
 //! redirects followed by hand over HTTP, as a browser would.
 //!
-//! Pinned: a farm administrator signs in and gets the same session as with a token; a callback
+//! Pinned: a farm administrator signs in and gets the same session as with a token, and an
+//! identity not linked to the administrator does not, whatever its claims name; a callback
 //! with another state, a replayed code, an ID token with another nonce, and a user who
 //! administers nothing are each refused with a page saying so, and open no session (a replayed
 //! callback on any server of the farm, before the code is tried: the pending sign-in is
@@ -17,6 +18,7 @@ use url::Url;
 use wiki_mcp_cli::demo::DEMO_USER;
 use wiki_server::http::{HttpOptions, Refusal};
 use wiki_server::oidc::OidcIdentity;
+use wiki_store::IdentityStore;
 
 use crate::admin::{Browser, Page};
 use crate::harness::TestServer;
@@ -56,6 +58,13 @@ impl Fixture {
             issuer_secret,
             &format!("{}/admin/oidc/callback", server.base),
         );
+        // The test issuer's subjects are the names it signs in: these two are linked.
+        for user in ["admin", DEMO_USER] {
+            server
+                .store
+                .link_identity(issuer.issuer().as_str(), user, user)
+                .expect("the identity is linked");
+        }
         Fixture {
             server,
             issuer,
@@ -359,4 +368,23 @@ async fn without_a_client_id_the_sign_in_page_offers_tokens_only() {
     assert!(!form.body.contains("/admin/oidc/start"), "{}", form.body);
     let start = browser.get("/admin/oidc/start?issuer=0").await;
     assert_eq!(start.status, 404);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_identity_whose_claim_names_the_administrator_is_not_the_administrator() {
+    let fixture = Fixture::start(None, None).await;
+    // A correctly signed ID token of the configured issuer: another person, who chose the
+    // administrator's name at the provider.
+    fixture.issuer.override_id_token_claim("sub", "mallory");
+    let mut browser = Browser::new(&fixture.server);
+    let callback = fixture.to_callback(&mut browser, "admin").await;
+    let refused = browser.get_url(&callback).await;
+    assert_eq!(refused.status, 403, "{}", refused.body);
+    assert!(
+        refused.body.contains("not linked to a wiki user"),
+        "{}",
+        refused.body
+    );
+    assert!(!session_opened(&refused));
+    assert_eq!(signed_in_as(&mut browser).await, None);
 }

@@ -1,9 +1,12 @@
 //! OIDC access tokens on the real server: a local issuer started by the test (keys generated
 //! here, discovery and JWKS on loopback), the server verifying its tokens beside API tokens.
 //!
-//! What a client sees is pinned: a good token calls tools as the user its claim names; every
-//! refusal is the same 401 (`error="invalid_token"` and the `resource_metadata` pointer) with
-//! nothing about why; the RFC 9728 metadata lists the issuer. The verifier's own cases (key
+//! What a client sees is pinned: a good token calls tools as the user its issuer and subject
+//! are linked to, never as the user its claims name (the administrator included, on the
+//! endpoint and on /admin); an identity's first request with `--oidc-create-users` is served
+//! as its new user; every refusal is the same 401 (`error="invalid_token"` and the
+//! `resource_metadata` pointer) with nothing about why; the RFC 9728 metadata lists the issuer.
+//! Which user an identity signs in, on both backends: `wiki-server/tests/server/identities.rs`. The verifier's own cases (key
 //! rotation, issuer down, cache) are `oidc-verifier`'s tests; here they meet the server once.
 
 use std::sync::Arc;
@@ -14,12 +17,14 @@ use oidc_verifier::{Clock, ManualClock, SigningAlgorithm, SystemClock, Verifier,
 use rmcp::model::CallToolRequestParams;
 use serde_json::{Value, json};
 use wiki_mcp_cli::demo::DEMO_USER;
+use wiki_mcp_cli::farm::ADMIN_USER;
 use wiki_server::http::{HttpOptions, Refusal};
 use wiki_server::oidc::OidcIdentity;
 use wiki_store::model::wiki::WikiId;
 use wiki_store::reference::DocumentReference;
-use wiki_store::{ConfigStore, DocumentStore, UserStore};
+use wiki_store::{ConfigStore, DocumentStore, IdentityStore, UserStore};
 
+use crate::admin::Browser;
 use crate::harness::{Answer, TestServer, header};
 
 /// The audience the server is configured with.
@@ -59,6 +64,14 @@ impl Fixture {
             .store
             .create_user(OIDC_USER, None)
             .expect("the OIDC user");
+        server
+            .store
+            .link_identity(
+                issuer.issuer().as_str(),
+                &format!("sub-{OIDC_USER}"),
+                OIDC_USER,
+            )
+            .expect("the OIDC user's identity is linked");
         Fixture {
             server,
             issuer,
@@ -66,11 +79,17 @@ impl Fixture {
         }
     }
 
-    /// A token for `user` (as `preferred_username`), signed by the issuer's key.
+    /// A token for `user` (as `preferred_username`, subject `sub-{user}`), signed by the
+    /// issuer's key.
     fn token_for(&self, user: &str) -> String {
+        self.token_of(&format!("sub-{user}"), user)
+    }
+
+    /// A token for subject `sub` whose `preferred_username` is `name`.
+    fn token_of(&self, sub: &str, name: &str) -> String {
         self.issuer
-            .token(AUDIENCE, &format!("sub-{user}"), SystemTime::now())
-            .claim("preferred_username", user)
+            .token(AUDIENCE, sub, SystemTime::now())
+            .claim("preferred_username", name)
             .sign(&self.key)
     }
 }
@@ -110,7 +129,7 @@ async fn write_page(server: &TestServer, token: &str, page: &str) -> String {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_verified_token_calls_tools_as_the_user_its_claim_names_beside_api_tokens() {
+async fn a_verified_token_calls_tools_as_its_linked_user_beside_api_tokens() {
     let fixture = Fixture::start(false).await;
     enable_write_document(&fixture.server);
 
@@ -122,6 +141,16 @@ async fn a_verified_token_calls_tools_as_the_user_its_claim_names_beside_api_tok
     // The same token again: answered from the verifier's cache, still the same user.
     assert_eq!(
         write_page(&fixture.server, &token, "Sandbox.ByOidcAgain").await,
+        OIDC_USER
+    );
+    // Whatever its claim says next: the identity is carol.
+    assert_eq!(
+        write_page(
+            &fixture.server,
+            &fixture.token_of("sub-carol", "renamed-at-the-provider"),
+            "Sandbox.Renamed"
+        )
+        .await,
         OIDC_USER
     );
     // API tokens keep working on the same server.
@@ -327,8 +356,9 @@ async fn the_server_keeps_serving_on_cached_keys_and_follows_a_key_rotation() {
     fixture.issuer.set_available(false);
     let while_down = fixture
         .issuer
-        .token(AUDIENCE, "sub-carol-2", SystemTime::now())
+        .token(AUDIENCE, "sub-carol", SystemTime::now())
         .claim("preferred_username", OIDC_USER)
+        .claim("jti", "token-2")
         .sign(&fixture.key);
     assert_eq!(
         ok(fixture.server.list_tools("main", Some(&while_down)).await),
@@ -344,8 +374,9 @@ async fn the_server_keeps_serving_on_cached_keys_and_follows_a_key_rotation() {
     clock.advance(Duration::from_secs(61));
     let after_rotation = fixture
         .issuer
-        .token(AUDIENCE, "sub-carol-3", SystemTime::now())
+        .token(AUDIENCE, "sub-carol", SystemTime::now())
         .claim("preferred_username", OIDC_USER)
+        .claim("jti", "token-3")
         .sign(&rotated);
     let fetches = fixture.issuer.jwks_requests();
     assert_eq!(
@@ -357,4 +388,58 @@ async fn the_server_keeps_serving_on_cached_keys_and_follows_a_key_rotation() {
         "the new key is fetched on its first token"
     );
     assert_eq!(fixture.issuer.jwks_requests(), fetches + 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_token_whose_claim_names_the_administrator_is_not_the_administrator() {
+    for create_users in [false, true] {
+        let fixture = Fixture::start(create_users).await;
+        let forged = fixture.token_of("mallory", ADMIN_USER);
+        let response = fixture.server.list_tools("main", Some(&forged)).await;
+        assert_eq!(response.status(), 401, "create_users {create_users}");
+        // Nor does /admin take it for the administrator's credential.
+        let mut browser = Browser::new(&fixture.server);
+        let refused = browser.sign_in(&forged).await;
+        assert_eq!(refused.status, 401, "{}", refused.body);
+        assert!(
+            !refused
+                .set_cookies
+                .iter()
+                .any(|cookie| cookie.starts_with("wiki_mcp_admin=")),
+            "no session"
+        );
+        let page = browser.get("/admin").await;
+        assert_eq!(page.status, 303, "signed out: sent to the sign-in page");
+        assert!(fixture.server.store.user("mallory").is_err());
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_created_users_first_request_is_served_as_that_user() {
+    let fixture = Fixture::start(true).await;
+    enable_write_document(&fixture.server);
+    let token = fixture.token_for("erin");
+    // A plain tools/call, the identity's very first request (no initialize before it).
+    let call = json!({
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "tools/call",
+        "params": {
+            "name": "write_document",
+            "arguments": {"reference": "Sandbox.ByErin", "content": "first request"}
+        }
+    });
+    let response = fixture.server.post("main", Some(&token), &call, &[]).await;
+    assert_eq!(response.status(), 200);
+    let body: Value = response.json().await.expect("a JSON-RPC answer");
+    assert_ne!(body["result"]["isError"], json!(true), "{body}");
+    let reference =
+        DocumentReference::parse("Sandbox.ByErin", &WikiId::main()).expect("a reference");
+    let page = fixture
+        .server
+        .store
+        .document(&reference, None)
+        .expect("the store reads")
+        .expect("the page was written");
+    assert_eq!(page.author, "erin");
 }

@@ -67,6 +67,9 @@ pub(crate) enum Command {
     /// Users of the farm.
     #[command(subcommand)]
     User(commands::user::Command),
+    /// OpenID Connect identities: move a farm off name matching, once (`adopt`).
+    #[command(subcommand)]
+    Oidc(commands::oidc::Command),
     /// Groups of users (and of groups).
     #[command(subcommand)]
     Group(commands::group::Command),

@@ -112,6 +112,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Token(command) => commands::token::exec(&farm, command),
         Command::Config(command) => commands::config::exec(&farm, command),
         Command::User(command) => commands::user::exec(&farm, command),
+        Command::Oidc(command) => commands::oidc::exec(&farm, command),
         Command::Group(command) => commands::group::exec(&farm, command),
         Command::Rights(command) => commands::rights::exec(&farm, command),
         Command::Trash(command) => commands::trash::exec(&farm, command),

@@ -508,6 +508,7 @@ fn serve(data: &Path) -> Served {
 
 /// [`serve`] with more arguments after `serve --listen 127.0.0.1:0`.
 fn serve_with(data: &Path, more: &[&str]) -> Served {
+    let first_run = !data.join(wiki_store::sqlite::DATABASE_FILE).exists();
     let mut child = Command::new(BINARY)
         .arg("--data")
         .arg(data)
@@ -520,14 +521,15 @@ fn serve_with(data: &Path, more: &[&str]) -> Served {
         .expect("serve starts");
     let mut lines = BufReader::new(child.stdout.take().expect("stdout"));
     let mut banner = String::new();
-    // On a first run (every test's) the banner ends with the new admin token.
+    // On a first run the banner ends with the new admin token, else with the client
+    // configuration's closing brace.
     loop {
         let mut line = String::new();
         if lines.read_line(&mut line).expect("read the banner") == 0 {
             break;
         }
         banner.push_str(&line);
-        if line.starts_with("New farm:") {
+        if line.starts_with("New farm:") || (!first_run && line == "}\n") {
             break;
         }
     }
@@ -790,5 +792,132 @@ fn serve_refuses_incomplete_or_unusable_oidc_settings_before_listening() {
     assert!(
         plain_http.contains("http://idp.example.com"),
         "the refusal names the issuer: {plain_http}"
+    );
+}
+
+#[test]
+fn user_link_binds_an_identity_at_an_issuer_and_unlink_removes_it() {
+    let dir = demo_farm();
+    let data = dir.path();
+    let issuer = "https://id.example.com";
+    let link = |user: &'static str, subject: &'static str| {
+        [
+            "user",
+            "link",
+            "--user",
+            user,
+            "--issuer",
+            issuer,
+            "--subject",
+            subject,
+        ]
+    };
+    assert_eq!(
+        ok(data, &link("alice", "248289761001")),
+        format!("Linked 248289761001 at {issuer} to user alice\n")
+    );
+    assert!(ok(data, &link("alice", "248289761001")).contains("already"));
+    let taken = fails(data, &link("admin", "248289761001"));
+    assert!(taken.contains("identity link already exists"), "{taken}");
+    let unknown = fails(data, &link("nobody", "x"));
+    assert!(unknown.contains("user not found: nobody"), "{unknown}");
+    let bad_issuer = fails(
+        data,
+        &[
+            "user",
+            "link",
+            "--user",
+            "alice",
+            "--issuer",
+            "idp",
+            "--subject",
+            "x",
+        ],
+    );
+    assert!(
+        bad_issuer.contains("`idp` is not an issuer URL"),
+        "{bad_issuer}"
+    );
+    assert_eq!(
+        ok(data, &["user", "links"]),
+        format!("alice\t{issuer}\t248289761001\n")
+    );
+    assert_eq!(ok(data, &["user", "links", "--user", "admin"]), "");
+    ok(
+        data,
+        &[
+            "user",
+            "unlink",
+            "--issuer",
+            issuer,
+            "--subject",
+            "248289761001",
+        ],
+    );
+    assert_eq!(ok(data, &["user", "links"]), "");
+    let gone = fails(
+        data,
+        &[
+            "user",
+            "unlink",
+            "--issuer",
+            issuer,
+            "--subject",
+            "248289761001",
+        ],
+    );
+    assert!(gone.contains("is linked to no user"), "{gone}");
+}
+
+/// Marks `data`'s farm as one whose users signed in with OIDC tokens by name before identity
+/// links existed: what the schema's migration records for a farm that had users.
+fn as_an_upgraded_farm(data: &Path) {
+    let conn = rusqlite::Connection::open(data.join(wiki_store::sqlite::DATABASE_FILE))
+        .expect("the farm's database opens");
+    conn.execute(
+        "INSERT INTO identity_upgrade (pending, since_ms) VALUES (1, 0)",
+        [],
+    )
+    .expect("the upgrade is pending");
+}
+
+#[test]
+fn an_upgraded_farm_serves_oidc_only_after_oidc_adopt_and_adopts_no_administrator() {
+    let dir = demo_farm();
+    let data = dir.path();
+    as_an_upgraded_farm(data);
+    let issuer = "https://id.example.com";
+    let oidc = ["--oidc-issuer", issuer, "--oidc-audience", "wiki"];
+    let listen = ["serve", "--listen", "127.0.0.1:0"];
+    let refused = fails(data, &[&listen[..], &oidc[..]].concat());
+    assert!(
+        refused.contains(&format!("wiki-mcp oidc adopt --issuer {issuer}")),
+        "the refusal names the command: {refused}"
+    );
+    // Without an issuer the farm serves as before.
+    drop(serve(data));
+
+    let plan = ok(data, &["oidc", "adopt", "--issuer", issuer]);
+    assert!(plan.contains("  alice\n"), "{plan}");
+    assert!(
+        !plan.contains("  admin\n"),
+        "administrators are left out: {plan}"
+    );
+    assert!(plan.contains("Nothing was changed"), "{plan}");
+    assert!(fails(data, &[&listen[..], &oidc[..]].concat()).contains("oidc adopt"));
+
+    let done = ok(data, &["oidc", "adopt", "--issuer", issuer, "--yes"]);
+    assert!(done.contains("may be claimed by a token of"), "{done}");
+    let links = ok(data, &["user", "links"]);
+    assert!(
+        links.contains(&format!("alice\t{issuer}\t(awaiting adoption until ")),
+        "{links}"
+    );
+    assert!(!links.contains("admin\t"), "{links}");
+    let served = serve_with(data, &oidc);
+    assert!(
+        served.banner.contains("wiki-mcp listening on"),
+        "{}",
+        served.banner
     );
 }

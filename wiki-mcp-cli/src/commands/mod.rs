@@ -11,6 +11,7 @@ pub(crate) mod import;
 pub(crate) mod init;
 pub(crate) mod migrate;
 pub(crate) mod oidc;
+pub(crate) mod oidc_flags;
 pub(crate) mod operations;
 pub(crate) mod rights;
 pub(crate) mod serve;

@@ -1,99 +1,125 @@
-//! `serve`'s OIDC flags: accept access tokens from the organisation's identity provider beside
-//! the API tokens, and, with a client id, sign administrators in on the admin page there.
+//! `wiki-mcp oidc adopt`: moving a farm whose OIDC tokens signed in the user their claim named
+//! onto identity links, once.
+//!
+//! A server binds each token to its issuer and subject, and a farm made before it knows no
+//! subject: the administrator decides, once, which existing users a token of each issuer may
+//! claim by name at its next sign-in (each user once, within `--days`), or that nobody may
+//! (`--none`: people are linked with `wiki-mcp user link`). Users who administer the farm or a
+//! wiki are left out unless named: a provider that lets people choose the claim would let
+//! anyone claim an administrator's name first. Until this runs, `serve` with an issuer refuses
+//! to start on such a farm, naming this command.
 
-use std::path::PathBuf;
-use std::sync::Arc;
+use std::collections::BTreeSet;
+use std::time::Duration;
 
-use anyhow::{Context, Result};
-use oidc_verifier::{ClientCredentials, IssuerUrl, UserClaim, Verifier, VerifierConfig};
-use wiki_server::oidc::OidcIdentity;
+use anyhow::{Context, Result, bail};
+use wiki_store::Store;
+use wiki_store::model::rights::{Right, RightScope};
 
-/// The identity provider whose access tokens sign users in.
-#[derive(Debug, Clone, clap::Args)]
-pub(crate) struct OidcArgs {
-    /// An OpenID Connect issuer whose access tokens are accepted (`https://…`, or `http://` on
-    /// a loopback address); its `/.well-known/openid-configuration` is read at start. Listed
-    /// as an authorization server in the RFC 9728 metadata. Repeatable.
-    #[arg(long = "oidc-issuer", value_name = "URL", requires = "oidc_audience")]
-    oidc_issuers: Vec<String>,
-    /// The audience the identity provider puts in the `aud` claim of tokens for this server.
-    #[arg(long, value_name = "AUD", requires = "oidc_issuers")]
-    oidc_audience: Option<String>,
-    /// The token claim that names the wiki user (falls back to `sub` when a token lacks it).
-    #[arg(
-        long,
-        value_name = "CLAIM",
-        default_value = UserClaim::DEFAULT,
-        requires = "oidc_issuers"
-    )]
-    oidc_user_claim: String,
-    /// Create the wiki user a valid token names when it does not exist (no group, no right of
-    /// its own); without it, unknown users are refused.
-    #[arg(long, requires = "oidc_issuers")]
-    oidc_create_users: bool,
-    /// The client id this server is registered under at the identity provider: turns on
-    /// "Sign in with …" on the admin page (authorization code with PKCE). Register
-    /// `<public URL>/admin/oidc/callback` as its redirect URI.
-    #[arg(long, value_name = "ID", requires = "oidc_issuers")]
-    oidc_client_id: Option<String>,
-    /// The client secret, for a confidential client (sent with HTTP Basic at the token
-    /// endpoint). Prefer --oidc-client-secret-file or the environment variable: a command
-    /// line is visible to other users of the host. Without a secret the client is public.
-    #[arg(
-        long,
-        value_name = "SECRET",
-        env = "WIKI_MCP_OIDC_CLIENT_SECRET",
-        hide_env_values = true,
-        requires = "oidc_client_id",
-        conflicts_with = "oidc_client_secret_file"
-    )]
-    oidc_client_secret: Option<String>,
-    /// A file holding the client secret (its first line; surrounding whitespace ignored).
-    #[arg(long, value_name = "PATH", requires = "oidc_client_id")]
-    oidc_client_secret_file: Option<PathBuf>,
+use super::database::FarmTarget;
+use super::user::issuer_key;
+
+#[derive(Debug, clap::Subcommand)]
+pub(crate) enum Command {
+    /// Let a token of each ISSUER claim, once, the existing user its claim names: lists who
+    /// (administrators are left out unless named with --user), and does it with --yes.
+    Adopt(AdoptArgs),
 }
 
-impl OidcArgs {
-    /// The OIDC identity these flags configure, or `None` when no issuer is named. Does no I/O:
-    /// the server fetches the issuers' keys when it starts serving.
-    pub(crate) fn identity(&self) -> Result<Option<Arc<OidcIdentity>>> {
-        let Some(audience) = &self.oidc_audience else {
-            return Ok(None);
-        };
-        let issuers = self
-            .oidc_issuers
-            .iter()
-            .map(|url| IssuerUrl::parse(url))
-            .collect::<Result<Vec<_>, _>>()?;
-        let config = VerifierConfig::new(issuers, audience)?
-            .with_user_claim(UserClaim::new(&self.oidc_user_claim)?);
-        let verifier = Verifier::new(config).context("cannot set up OIDC token verification")?;
-        let mut identity = OidcIdentity::new(verifier, self.oidc_create_users);
-        if let Some(client_id) = &self.oidc_client_id {
-            let secret = self.client_secret()?;
-            identity = identity.with_login(ClientCredentials::new(client_id, secret.as_deref())?);
-        }
-        Ok(Some(Arc::new(identity)))
-    }
+#[derive(Debug, clap::Args)]
+pub(crate) struct AdoptArgs {
+    /// An issuer the server accepts tokens of (as `serve --oidc-issuer` names it). Repeatable.
+    #[arg(long = "issuer", value_name = "URL", required = true)]
+    issuers: Vec<String>,
+    /// Only these users (administrators included when named). Repeatable; default: every
+    /// user who administers nothing and has no link at the issuer yet.
+    #[arg(long = "user", value_name = "NAME", conflicts_with = "none")]
+    users: Vec<String>,
+    /// Let no token claim a user by name: every person is linked with `wiki-mcp user link`
+    /// (or gets a new user with `serve --oidc-create-users`).
+    #[arg(long)]
+    none: bool,
+    /// How long the users wait to be claimed, in days.
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=365))]
+    days: u64,
+    /// Do it (without it, only list what would be done).
+    #[arg(long)]
+    yes: bool,
+}
 
-    /// The client secret from the flag, the environment or the file.
-    fn client_secret(&self) -> Result<Option<String>> {
-        if let Some(secret) = &self.oidc_client_secret {
-            return Ok(Some(secret.clone()));
-        }
-        let Some(path) = &self.oidc_client_secret_file else {
-            return Ok(None);
-        };
-        let text = std::fs::read_to_string(path).with_context(|| {
-            format!("cannot read the OIDC client secret file {}", path.display())
-        })?;
-        let secret = text.lines().next().unwrap_or_default().trim();
-        if secret.is_empty() {
-            anyhow::bail!(
-                "the OIDC client secret file {} is empty: write the secret the identity provider                  issued on its first line",
-                path.display()
-            );
-        }
-        Ok(Some(secret.to_owned()))
+pub(crate) fn exec(farm: &FarmTarget, command: Command) -> Result<()> {
+    let Command::Adopt(args) = command;
+    let store = farm.open()?;
+    let issuers = args
+        .issuers
+        .iter()
+        .map(|url| issuer_key(url))
+        .collect::<Result<Vec<_>>>()?;
+    let users = if args.none {
+        Vec::new()
+    } else if args.users.is_empty() {
+        unprivileged_users(&*store)?
+    } else {
+        args.users.clone()
+    };
+    let lasting = Duration::from_secs(args.days * 24 * 3600);
+    if !args.yes {
+        println!("{}", plan(&users, &issuers, args.days));
+        println!("Nothing was changed: run the same command with --yes to do it.");
+        return Ok(());
     }
+    for issuer in &issuers {
+        let adopted = store
+            .adopt_identities(issuer, &users, lasting)
+            .with_context(|| format!("cannot put the users up for adoption by {issuer}"))?;
+        println!(
+            "{adopted} user(s) may be claimed by a token of {issuer} for {} days",
+            args.days
+        );
+    }
+    if store.identities()?.upgrade_pending {
+        bail!("the farm still awaits the decision: run the command again");
+    }
+    println!("Done: servers with these issuers start again.");
+    Ok(())
+}
+
+/// What `--yes` would do, for a person to read first.
+fn plan(users: &[String], issuers: &[String], days: u64) -> String {
+    let issuers = issuers.join(", ");
+    if users.is_empty() {
+        return format!(
+            "No user will be claimed by name at {issuers}: each token signs in the user its \
+             identity is linked to (`wiki-mcp user link`), or, with `serve \
+             --oidc-create-users`, a new user of its own."
+        );
+    }
+    format!(
+        "At {issuers}, within {days} days, the first token whose user claim names one of these \
+         users signs in as that user and stays linked to it; nobody else can claim it after:\n  \
+         {}\n\
+         A provider that lets people choose that claim lets anyone claim these names first: \
+         link whoever matters yourself (`wiki-mcp user link`) before running this with --yes.",
+        users.join("\n  ")
+    )
+}
+
+/// Every registered user who holds no admin right on any wiki.
+fn unprivileged_users(store: &dyn Store) -> Result<Vec<String>> {
+    let snapshot = store.rights_snapshot()?;
+    let wikis: BTreeSet<_> = store
+        .list_wikis()?
+        .into_iter()
+        .map(|wiki| wiki.id)
+        .collect();
+    Ok(store
+        .list_users()?
+        .into_iter()
+        .map(|user| user.name)
+        .filter(|user| {
+            !wikis
+                .iter()
+                .any(|wiki| snapshot.can(user, Right::Admin, &RightScope::Wiki(wiki.clone())))
+        })
+        .collect())
 }

@@ -47,7 +47,7 @@ pub(crate) struct Args {
     #[arg(long, default_value_t = HttpOptions::default().max_body_bytes)]
     max_body_bytes: usize,
     #[command(flatten)]
-    oidc: super::oidc::OidcArgs,
+    oidc: super::oidc_flags::OidcArgs,
     #[command(flatten)]
     connections: super::connections::ConnectionArgs,
     #[command(flatten)]
@@ -101,6 +101,9 @@ pub(crate) fn exec(farm: &FarmTarget, args: Args) -> Result<()> {
         Database::Postgres(_) => settings.with_farm_link_key(),
     };
     let store = opened.store;
+    if let Some(oidc) = &oidc {
+        oidc.check_farm(&*store)?;
+    }
     // The linked crates' services (semantic search's model and indexer), until serving ends.
     let (services, hooks) = wiki_tool_sdk::startup::start_hooks(&store, farm.data_dir())?;
     let settings = settings.with_services(services);

@@ -31,7 +31,7 @@ use wiki_store::model::wiki::WikiId;
 use wiki_store::secret::token;
 
 use crate::Error;
-use crate::oidc::OidcIdentity;
+use crate::oidc::{OidcIdentity, OidcUser};
 use crate::server::{Manager, WikiServer};
 
 /// The answers for one request.
@@ -118,21 +118,39 @@ impl Directory {
         wiki: &WikiId,
         token: Option<String>,
     ) -> Result<Resolution, Error> {
-        let server = self
+        let mut server = self
             .manager
             .server(wiki)
             .await?
             .filter(|server| server.enabled());
         let user = match (&server, token) {
-            (Some(_), Some(token)) => self.user_of(token).await?,
+            (Some(_), Some(token)) => self.signed_in(token).await?,
             _ => None,
         };
-        Ok(Resolution { server, user })
+        if let Some(signed_in) = &user
+            && signed_in.linked_now
+        {
+            // The sign-in created or adopted a user: the server's view of the users and rights
+            // predates it, and this very request must be served as that user.
+            server = self
+                .manager
+                .server(wiki)
+                .await?
+                .filter(|server| server.enabled());
+        }
+        Ok(Resolution {
+            server,
+            user: user.map(|signed_in| signed_in.name),
+        })
     }
 
     /// The user `token` authenticates: an OIDC access token's (when configured and the token is
     /// JWT-shaped) or an API token's; `None` when it is refused.
     pub(crate) async fn user_of(&self, token: String) -> Result<Option<String>, Error> {
+        Ok(self.signed_in(token).await?.map(|signed_in| signed_in.name))
+    }
+
+    async fn signed_in(&self, token: String) -> Result<Option<OidcUser>, Error> {
         if let Some(oidc) = &self.oidc
             && oidc_verifier::is_jwt_shaped(&token)
         {
@@ -142,7 +160,10 @@ impl Directory {
         let owner = self.owner_of(token).await?;
         Ok(owner.map(|owner| {
             self.note_use(&owner.prefix);
-            owner.user
+            OidcUser {
+                name: owner.user,
+                linked_now: false,
+            }
         }))
     }
 

@@ -213,17 +213,23 @@ refusals! {
     NoLongerAdministrator
         => FORBIDDEN, "no-longer-administrator", "Not an administrator",
            "This user no longer administers any wiki; the session is closed.";
-    /// An identity provider's sign-in that names no usable wiki user.
-    NoWikiUser
-        => FORBIDDEN, "no-wiki-user", "Not an administrator",
-           "The identity provider signed you in, but your account does not name a wiki user who \
-            administers the farm or a wiki.";
+    /// An identity provider's sign-in whose identity is linked to no wiki user (the log says
+    /// which identity, and how to link it).
+    UnlinkedIdentity
+        => FORBIDDEN, "unlinked-identity", "Not an administrator",
+           "The identity provider signed you in, but your account is not linked to a wiki user \
+            who administers the farm or a wiki. Ask a farm administrator to link it (the server \
+            log names your account), then sign in again.";
     /// An identity provider's sign-in of a user who administers nothing.
     NotAdministrator { user: String }
         => FORBIDDEN, "not-an-administrator", "Not an administrator",
            "You are signed in at the identity provider as {user}, but {user} does not administer \
             the farm or any wiki. Ask a farm administrator for the admin right, then sign in \
             again.";
+    /// A farm-wide admin page (users) asked by an administrator of some wikis only.
+    FarmAdministratorsOnly
+        => FORBIDDEN, "farm-administrators-only", "Farm administrators only",
+           "Users are farm-wide: only an administrator of the main wiki manages them.";
     /// An admin page about a wiki that does not exist or that the user does not administer.
     NoSuchWiki
         => NOT_FOUND, "no-such-wiki", "No such wiki",
@@ -401,8 +407,9 @@ mod tests {
             Refusal::RenderingBusy,
             Refusal::FormRefused,
             Refusal::NoLongerAdministrator,
-            Refusal::NoWikiUser,
+            Refusal::UnlinkedIdentity,
             Refusal::NotAdministrator { user: "ann".into() },
+            Refusal::FarmAdministratorsOnly,
             Refusal::NoSuchWiki,
             Refusal::NoIdentityProvider,
             Refusal::IdentityProviderUnavailable,

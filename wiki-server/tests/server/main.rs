@@ -10,6 +10,7 @@ mod cancel_notifications;
 mod disconnects;
 mod doors;
 mod harness;
+mod identities;
 mod list_wikis;
 mod logs;
 mod man;

@@ -38,6 +38,7 @@ impl Admin {
             csrf: &self.session.csrf,
             current,
             prefix: &self.prefix,
+            farm: self.farm,
         }
     }
 

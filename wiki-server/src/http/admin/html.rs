@@ -40,6 +40,8 @@ pub(crate) struct Nav<'a> {
     pub(crate) csrf: &'a str,
     pub(crate) current: &'a str,
     pub(crate) prefix: &'a str,
+    /// A farm administrator (who also manages users).
+    pub(crate) farm: bool,
 }
 
 const STYLE: &str = "
@@ -112,12 +114,17 @@ pub(crate) fn page(status: StatusCode, title: &str, nav: Option<&Nav<'_>>, body:
         };
         let _ = write!(
             html,
-            "<header><span class=\"brand\">wiki-mcp admin</span><nav aria-label=\"Main\">{}{}{}</nav>\
+            "<header><span class=\"brand\">wiki-mcp admin</span><nav aria-label=\"Main\">{}{}{}{}</nav>\
              <span class=\"who\">Signed in as {}</span>\
              <form method=\"post\" action=\"{}/admin/signout\">{}<button class=\"secondary\" type=\"submit\">Sign out</button></form></header>",
             link("/admin", "Wikis"),
             link("/admin/tokens", "Tokens"),
             link("/admin/audit", "Audit"),
+            if nav.farm {
+                link("/admin/users", "Users")
+            } else {
+                String::new()
+            },
             escape(nav.user),
             escape(nav.prefix),
             csrf_field(nav.csrf),

@@ -21,7 +21,9 @@
 //!   makes, so every server applies it on its next request;
 //! - `tokens.rs`: API tokens (a farm admin's: everyone's; a wiki admin's: their own) with last
 //!   use, created (shown once) and revoked;
-//! - `audit.rs`: the latest tool calls (tool, user, wiki, outcome, duration), filterable.
+//! - `audit.rs`: the latest tool calls (tool, user, wiki, outcome, duration), filterable;
+//! - `users.rs` (farm administrators): each user's identities at the identity provider, linked
+//!   and unlinked as `wiki-mcp user link|unlink` do.
 
 mod audit;
 mod auth;
@@ -31,6 +33,7 @@ mod on_store;
 mod session;
 mod signin;
 mod tokens;
+mod users;
 mod wikis;
 
 use std::sync::Arc;
@@ -81,5 +84,8 @@ pub(crate) fn routes(shared: Arc<Shared>) -> Router<Arc<Shared>> {
         .route("/admin/tokens", get(tokens::index).post(tokens::create))
         .route("/admin/tokens/revoke", post(tokens::revoke))
         .route("/admin/audit", get(audit::index))
+        .route("/admin/users", get(users::index))
+        .route("/admin/users/link", post(users::link))
+        .route("/admin/users/unlink", post(users::unlink))
         .with_state(state)
 }

@@ -6,9 +6,10 @@
 //! them in a cookie for ten minutes and sends the browser to the issuer. The issuer sends it
 //! back to `GET /admin/oidc/callback` on the server's public URL: the state must be the
 //! cookie's, the code is exchanged at the issuer's token endpoint, and the ID token checked
-//! (signature, issuer, audience = the client id, times, nonce). The user the configured claim
-//! names must administer the farm or a wiki, exactly as for a token sign-in, and then gets the
-//! same session.
+//! (signature, issuer, audience = the client id, times, nonce). The user its issuer and
+//! subject are linked to (`crate::oidc`: never a user whose name the token's claims carry) must
+//! administer the farm or a wiki, exactly as for a token sign-in, and then gets the same
+//! session.
 //!
 //! The pending sign-in's cookie is `SameSite=Lax`, not `Strict`: the callback is a navigation
 //! from the issuer's site, which a `Strict` cookie would not accompany. For the same reason
@@ -34,7 +35,6 @@ use http::{HeaderMap, HeaderValue, StatusCode};
 use oidc_verifier::{Callback, LoginClient, LoginError};
 use serde::Deserialize;
 use url::Url;
-use wiki_store::model::user::{GUEST_USER, validate_principal_name};
 
 use super::AdminState;
 use super::auth::administered;
@@ -236,14 +236,25 @@ async fn finish(
             });
         }
     };
-    let user = verified.user();
-    if user == GUEST_USER || validate_principal_name("user", user).is_err() {
-        tracing::info!(
-            claim = verified.user_claim(),
-            "admin OIDC sign-in names no usable wiki user"
-        );
-        return refused(Refusal::NoWikiUser);
-    }
+    let Some(oidc) = state.shared.directory().oidc() else {
+        return not_configured(state);
+    };
+    let seq = state.shared.manager().change_seq();
+    let signed_in = oidc
+        .user_of_verified(state.shared.manager().store(), &verified, seq)
+        .await;
+    let user = match signed_in {
+        Ok(Ok(user)) => user.name,
+        Ok(Err(_)) => {
+            // Why (with how to link the identity) is in the log.
+            return refused(Refusal::UnlinkedIdentity);
+        }
+        Err(error) => {
+            tracing::error!(%error, "the admin OIDC sign-in could not resolve its identity");
+            return super::auth::unavailable(state);
+        }
+    };
+    let user = user.as_str();
     match administered(state, user).await {
         Ok(Some(_)) => {}
         Ok(None) => {

@@ -1,0 +1,268 @@
+//! Users and their identities at the identity provider (farm administrators only): who each
+//! user is at which issuer, linking an identity to a user and removing a link, as `wiki-mcp
+//! user link|unlink` do. Creating and deleting users stays with the command line for now.
+//!
+//! The page says the rule it manages: a token signs in the user its issuer and subject are
+//! linked to, never a user whose name its claims carry (`crate::oidc`).
+
+use std::fmt::Write as _;
+use std::sync::Arc;
+
+use axum::Form;
+use axum::extract::{RawQuery, State};
+use axum::response::{IntoResponse, Redirect, Response};
+use http::{HeaderMap, StatusCode};
+use serde::Deserialize;
+use wiki_store::StoreError;
+use wiki_store::model::identity::Identities;
+use wiki_store::model::user::User;
+use wiki_tool_sdk::instant::utc_minute;
+
+use super::AdminState;
+use super::auth::{Admin, admin_posting};
+use super::html::{self, csrf_field, escape};
+use crate::http::Refusal;
+
+/// Users listed at most (by name); beyond, the page says how many are not shown.
+const MAX_LISTED: usize = 500;
+
+#[derive(Deserialize)]
+pub(crate) struct Link {
+    #[serde(default)]
+    csrf: String,
+    #[serde(default)]
+    user: String,
+    #[serde(default)]
+    issuer: String,
+    #[serde(default)]
+    subject: String,
+}
+
+#[derive(Deserialize)]
+pub(crate) struct Unlink {
+    #[serde(default)]
+    csrf: String,
+    #[serde(default)]
+    issuer: String,
+    #[serde(default)]
+    subject: String,
+}
+
+fn only_farm_admins(admin: &Admin) -> Response {
+    html::refusal(
+        &admin.prefix,
+        Some(&admin.nav("/admin/users")),
+        &Refusal::FarmAdministratorsOnly,
+    )
+}
+
+fn error_banner(text: &str) -> String {
+    format!("<div class=\"error\" role=\"alert\">{}</div>", escape(text))
+}
+
+/// The issuer field: the server's issuers to choose from, or free text without any.
+fn issuer_field(state: &AdminState) -> String {
+    let issuers: Vec<String> = state
+        .shared
+        .directory()
+        .oidc()
+        .map(|oidc| {
+            oidc.verifier()
+                .issuers()
+                .iter()
+                .map(|issuer| issuer.as_str().to_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    if issuers.is_empty() {
+        return "<input type=\"text\" id=\"issuer\" name=\"issuer\" required \
+                placeholder=\"https://idp.example.com\">"
+            .to_owned();
+    }
+    let options: String = issuers
+        .iter()
+        .map(|issuer| format!("<option>{}</option>", escape(issuer)))
+        .collect();
+    format!("<select id=\"issuer\" name=\"issuer\">{options}</select>")
+}
+
+async fn render(state: &AdminState, admin: &Admin, status: StatusCode, banner: &str) -> Response {
+    let read = state
+        .on_store("list users and identities", |store| {
+            Ok((store.list_users()?, store.identities()?))
+        })
+        .await;
+    let (users, identities): (Vec<User>, Identities) = match read {
+        Ok(read) => read,
+        Err(response) => return response,
+    };
+    let csrf = csrf_field(&admin.session.csrf);
+    let base = escape(&admin.prefix);
+    let mut rows = String::new();
+    for user in users.iter().take(MAX_LISTED) {
+        let mut cells = String::new();
+        for link in identities
+            .links
+            .iter()
+            .filter(|link| link.user == user.name)
+        {
+            let _ = write!(
+                cells,
+                "<div><code>{subject}</code> at {issuer} \
+                 <form method=\"post\" action=\"{base}/admin/users/unlink\" style=\"display:inline\">{csrf}\
+                 <input type=\"hidden\" name=\"issuer\" value=\"{issuer}\">\
+                 <input type=\"hidden\" name=\"subject\" value=\"{subject}\">\
+                 <button class=\"danger\" type=\"submit\" aria-label=\"Unlink {subject} at {issuer}\">Unlink</button></form></div>",
+                subject = escape(&link.subject),
+                issuer = escape(&link.issuer),
+            );
+        }
+        for adoption in identities.adoptions.iter().filter(|a| a.user == user.name) {
+            let _ = write!(
+                cells,
+                "<div class=\"muted\">claimable by name by a token of {} until {} UTC</div>",
+                escape(&adoption.issuer),
+                utc_minute(adoption.expires)
+            );
+        }
+        if cells.is_empty() {
+            cells.push_str("<span class=\"muted\">none</span>");
+        }
+        let _ = write!(
+            rows,
+            "<tr><td>{}</td><td>{cells}</td></tr>",
+            escape(&user.name)
+        );
+    }
+    let more = users.len().saturating_sub(MAX_LISTED);
+    let more = if more > 0 {
+        format!("<p class=\"muted\">{more} more users are not shown.</p>")
+    } else {
+        String::new()
+    };
+    let pending = if identities.upgrade_pending {
+        "<div class=\"error\" role=\"alert\">This farm's users signed in by name before \
+         identities were linked: servers with an identity provider refuse to start until \
+         <code>wiki-mcp oidc adopt</code> has run.</div>"
+    } else {
+        ""
+    };
+    let body = format!(
+        "<h1>Users</h1>{banner}{pending}\
+         <p>A token from the identity provider signs in the user its <strong>issuer and \
+         subject</strong> are linked to, never a user whose name its claims carry. A new \
+         identity gets a user of its own at its first sign-in only when the server runs with \
+         <code>--oidc-create-users</code>, and never a name that is already a user's: link \
+         such a person here (the server log names the identity it refused).</p>\
+         <form method=\"post\" action=\"{base}/admin/users/link\" class=\"card\">{csrf}<h2>Link an identity</h2>\
+         <label for=\"user\">User</label><input type=\"text\" id=\"user\" name=\"user\" required>\
+         <label for=\"issuer\">Issuer</label>{issuer}\
+         <label for=\"subject\">Subject (<code>sub</code>)</label><input type=\"text\" id=\"subject\" name=\"subject\" required>\
+         <p><button type=\"submit\">Link</button></p></form>\
+         <div class=\"card\"><table><thead><tr><th scope=\"col\">User</th>\
+         <th scope=\"col\">Identities</th></tr></thead><tbody>{rows}</tbody></table>{more}</div>",
+        issuer = issuer_field(state),
+    );
+    html::page(status, "Users", Some(&admin.nav("/admin/users")), &body)
+}
+
+/// `GET /admin/users`.
+pub(crate) async fn index(
+    State(state): State<Arc<AdminState>>,
+    RawQuery(query): RawQuery,
+    admin: Admin,
+) -> Response {
+    if !admin.farm {
+        return only_farm_admins(&admin);
+    }
+    let banner = match query.as_deref() {
+        Some("linked=1") => {
+            "<div class=\"notice\" role=\"status\">Linked: the identity signs in as that user \
+             from its next request.</div>"
+        }
+        Some("unlinked=1") => {
+            "<div class=\"notice\" role=\"status\">Unlinked: the identity signs in as nobody \
+             from its next request.</div>"
+        }
+        _ => "",
+    };
+    render(&state, &admin, StatusCode::OK, banner).await
+}
+
+/// `POST /admin/users/link`.
+pub(crate) async fn link(
+    State(state): State<Arc<AdminState>>,
+    headers: HeaderMap,
+    Form(form): Form<Link>,
+) -> Response {
+    let admin = match admin_posting(&state, &headers, Some(&form.csrf)).await {
+        Ok(admin) => admin,
+        Err(response) => return response,
+    };
+    if !admin.farm {
+        return only_farm_admins(&admin);
+    }
+    let (user, issuer, subject) = (
+        form.user.trim().to_owned(),
+        form.issuer.trim().to_owned(),
+        form.subject.trim().to_owned(),
+    );
+    let store = Arc::clone(state.store());
+    let (u, i, s) = (user.clone(), issuer.clone(), subject.clone());
+    let linked = tokio::task::spawn_blocking(move || store.link_identity(&i, &s, &u)).await;
+    let banner = match linked {
+        Ok(Ok(_)) => {
+            tracing::info!(%user, %issuer, %subject, by = %admin.session.user, "identity linked from the admin page");
+            return Redirect::to(&state.at("/admin/users?linked=1")).into_response();
+        }
+        Ok(Err(StoreError::NotFound { .. })) => error_banner(&format!(
+            "There is no user `{user}`: create it first (`wiki-mcp user create`)."
+        )),
+        Ok(Err(StoreError::AlreadyExists { .. })) => {
+            error_banner("That identity is linked to another user: unlink it there first.")
+        }
+        Ok(Err(StoreError::Invalid(invalid))) => error_banner(&format!("Not linked: {invalid}.")),
+        Ok(Err(error)) => {
+            tracing::error!(%error, "the admin page could not link an identity");
+            error_banner("Not linked: the wiki store failed; the server log says why.")
+        }
+        Err(_) => return super::auth::unavailable(&state),
+    };
+    render(&state, &admin, StatusCode::UNPROCESSABLE_ENTITY, &banner).await
+}
+
+/// `POST /admin/users/unlink`.
+pub(crate) async fn unlink(
+    State(state): State<Arc<AdminState>>,
+    headers: HeaderMap,
+    Form(form): Form<Unlink>,
+) -> Response {
+    let admin = match admin_posting(&state, &headers, Some(&form.csrf)).await {
+        Ok(admin) => admin,
+        Err(response) => return response,
+    };
+    if !admin.farm {
+        return only_farm_admins(&admin);
+    }
+    let (issuer, subject) = (form.issuer, form.subject);
+    let (i, s) = (issuer.clone(), subject.clone());
+    let removed = state
+        .on_store("unlink an identity", move |store| {
+            match store.unlink_identity(&i, &s) {
+                Err(StoreError::Invalid(_)) => Ok(false),
+                other => other,
+            }
+        })
+        .await;
+    match removed {
+        Ok(true) => {
+            tracing::info!(%issuer, %subject, by = %admin.session.user, "identity unlinked from the admin page");
+            Redirect::to(&state.at("/admin/users?unlinked=1")).into_response()
+        }
+        Ok(false) => {
+            let banner = error_banner("No such link: it may be removed already.");
+            render(&state, &admin, StatusCode::NOT_FOUND, &banner).await
+        }
+        Err(response) => response,
+    }
+}
