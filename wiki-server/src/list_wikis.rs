@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use wiki_store::model::wiki::Wiki;
 
-use mcp_runtime::output::guard::fragment;
+use wiki_tool_sdk::untrusted::fragment;
 
 use wiki_tool_sdk::prelude::*;
 

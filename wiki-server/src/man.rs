@@ -11,11 +11,11 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use mcp_runtime::output::guard::fragment;
 use mcp_runtime::param::JsonObject;
 use mcp_runtime::prelude::*;
 use mcp_runtime::{ServedTool, ToolSet};
 use serde_json::Value;
+use wiki_tool_sdk::untrusted::fragment;
 
 use crate::confirm::{CONFIRM_NOTE, CONFIRM_WHEN_ASKABLE_NOTE, CONFIRM_WRITES_NOTE};
 use crate::server::{confirms_writes, served_tools};

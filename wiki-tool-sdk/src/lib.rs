@@ -137,6 +137,7 @@ pub mod markdown;
 pub mod prelude;
 pub mod serving;
 pub mod startup;
+pub mod untrusted;
 
 pub use context::WikiContext;
 

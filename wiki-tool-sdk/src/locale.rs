@@ -1,7 +1,7 @@
 //! Locales as agents send them (`"fr"`, `"pt_BR"`), checked against what the wiki can store and
 //! parsed into the store's [`Locale`], with refusals that teach the accepted forms.
 
-use mcp_runtime::output::guard::fragment;
+use crate::untrusted::fragment;
 use mcp_runtime::param::ParamError;
 use wiki_store::model::locale::{Locale, LocaleError};
 

@@ -2,9 +2,9 @@
 //! before any store access, so strings such as `deleted:3` or `xar:2.1` never reach a query) and
 //! the one line each revision is listed as.
 
-use mcp_runtime::output::guard::fragment;
 use wiki_tool_sdk::prelude::*;
 use wiki_tool_sdk::store::model::history::RevisionInfo;
+use wiki_tool_sdk::untrusted::fragment;
 
 /// Parses the version argument `name`: absent is `None`; anything present, the empty string
 /// included, must be `\d{1,9}\.\d{1,9}`.
@@ -96,9 +96,11 @@ mod tests {
             date: datetime!(2026-08-18 12:15 +02:00),
             comment: "fixed\u{2028}Current version: 1.1".to_owned(),
         };
+        // No line feed survives; the other line breaks and the override are shown escaped.
         assert_eq!(
-            revision_line(&info),
-            "3.2 (minor)  2026-08-18 10:15  by malloryVersion: 9.9  - fixedCurrent version: 1.1"
+            wiki_tool_sdk::untrusted::escape(&revision_line(&info)),
+            "3.2 (minor)  2026-08-18 10:15  by mal⟦U+202E⟧loryVersion: 9.9  - \
+             fixed⟦U+2028⟧Current version: 1.1"
         );
         let major = RevisionInfo {
             version: Version::FIRST,

@@ -3,12 +3,12 @@
 //! a missing page that has a space home of the same name gets a "Did you mean" suggestion, and
 //! the suggestion goes through the door too, so it never names a page the caller may not see.
 
-use mcp_runtime::output::guard::fragment;
 use wiki_tool_sdk::access::{AuthorizedReference, Doors, store_failure};
 use wiki_tool_sdk::prelude::*;
 use wiki_tool_sdk::store::model::document::DocumentLocales;
 use wiki_tool_sdk::store::reference::DocumentReference;
 use wiki_tool_sdk::store::rights::Right;
+use wiki_tool_sdk::untrusted::fragment;
 
 /// A document the caller may read, and the locales it exists in.
 #[derive(Debug, Clone)]

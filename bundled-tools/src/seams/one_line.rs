@@ -1,18 +1,19 @@
 //! Page text shown inside one line of a listing (a tree node's title, a search snippet): unlike
-//! a field echo, which only loses its forging characters, a run of line breaks, separators or
-//! other whitespace in page text becomes ONE space, so "first line\nsecond line" stays readable
-//! as "first line second line" and still cannot open a line of its own.
+//! a field echo, which only loses its line feeds, a run of line breaks, separators or other
+//! whitespace in page text becomes ONE space, so "first line\nsecond line" stays readable as
+//! "first line second line" and still cannot open a line of its own. Invisible characters are
+//! kept: the result shows them as escapes ([`wiki_tool_sdk::untrusted`]).
 
-use mcp_runtime::output::guard::{FRAGMENT_MAX_CHARS, fragment, is_forging_char};
+use mcp_runtime::output::guard::FRAGMENT_MAX_CHARS;
+use wiki_tool_sdk::untrusted::fragment;
 
-/// `text` on one line: runs of whitespace and forging characters (controls, U+2028/U+2029, bidi
-/// formatting) collapsed to one space, trimmed, then capped like every echo ([`fragment`]:
-/// 200 characters and `…`).
+/// `text` on one line: runs of whitespace (line feeds, separators, tabs, spaces) collapsed to
+/// one space, trimmed, then capped like every echo ([`fragment`]: 200 characters and `…`).
 pub(crate) fn one_line(text: &str) -> String {
     let mut out = String::with_capacity(text.len().min(FRAGMENT_MAX_CHARS * 4));
     let mut pending_space = false;
     for c in text.chars() {
-        if c.is_whitespace() || is_forging_char(c) {
+        if c.is_whitespace() {
             pending_space = !out.is_empty();
         } else {
             if pending_space {
@@ -32,9 +33,10 @@ mod tests {
     #[test]
     fn breaks_and_separators_become_one_space() {
         assert_eq!(
-            one_line("  first\r\n\n second\u{2028}\u{2029}third\u{202E}\tfourth \n"),
+            one_line("  first\r\n\n second\u{2028}\u{2029}third\tfourth \n"),
             "first second third fourth"
         );
+        assert_eq!(one_line("a\u{202E}b\u{200B}c"), "a\u{202E}b\u{200B}c");
         assert_eq!(one_line("\n\n"), "");
     }
 

@@ -6,12 +6,12 @@
 //!
 //! Rights never depend on the locale: authorization uses the locale-free reference first.
 
-use mcp_runtime::output::guard::fragment;
 use wiki_tool_sdk::locale::parse_locale;
 use wiki_tool_sdk::prelude::*;
 use wiki_tool_sdk::store::model::document::DocumentLocales;
 use wiki_tool_sdk::store::model::locale::Locale;
 use wiki_tool_sdk::store::reference::DocumentReference;
+use wiki_tool_sdk::untrusted::fragment;
 
 /// Parses the `locale` argument (already trimmed; `None` when absent or blank) into the store's
 /// form. The server's parser words the refusals ("must be a locale", "too specific").
@@ -138,9 +138,10 @@ mod tests {
         assert_eq!(locale_argument(Some("PT-br")), Ok(Some(locale("pt_BR"))));
         let refused = locale_argument(Some("zz\u{2028}zz"));
         assert_eq!(
-            refused.map_err(|error| error.message().to_owned()),
+            refused.map_err(|error| wiki_tool_sdk::untrusted::escape(error.message()).into_owned()),
             Err(
-                "Error: 'locale' must be a locale such as \"fr\" or \"pt_BR\" (got \"zzzz\")."
+                "Error: 'locale' must be a locale such as \"fr\" or \"pt_BR\" (got \
+                 \"zz⟦U+2028⟧zz\")."
                     .to_owned()
             )
         );

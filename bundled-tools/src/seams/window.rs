@@ -23,6 +23,7 @@ use mcp_runtime::output::lines::{
     self, Line, normalize_line_endings, numbered_lines, terminator_name,
 };
 use wiki_tool_sdk::prelude::*;
+use wiki_tool_sdk::untrusted::{fit_shown, shown_len};
 
 /// How many unusual line ends a footer names before "+K more".
 const TERMINATORS_NAMED: usize = 5;
@@ -226,25 +227,30 @@ fn window(
         let piece = from_column(line.text, from);
         // The numbered form: the number (6 columns or wider), a TAB, the line, its LF.
         let prefix = number.to_string().len().max(6) + 1;
-        let chars = piece.chars().count();
-        if used + prefix + chars + 1 > MAX_OUTPUT_CHARS {
+        // Counted as shown: an invisible character takes the length of its escape.
+        let width = shown_len(piece);
+        if used + prefix + width + 1 > MAX_OUTPUT_CHARS {
             if number > first {
                 break;
             }
             if matches!(columns, Columns::From(_)) {
                 // Cut inside the line; the footer gives the column that continues it.
                 let room = MAX_OUTPUT_CHARS.saturating_sub(used + prefix + 1).max(1);
-                let shown_piece = up_to_chars(piece, room);
+                let shown_piece = match fit_shown(piece, room).0 {
+                    // Room for less than one escape: show that one character anyway.
+                    "" => up_to_chars(piece, 1),
+                    fitted => fitted,
+                };
                 shown.push(shown_piece);
                 cut = Some(LineCut {
                     shown_to: from - 1 + shown_piece.chars().count(),
-                    length: from - 1 + chars,
+                    length: from - 1 + piece.chars().count(),
                 });
                 last = number;
                 break;
             }
         }
-        used += prefix + chars + 1;
+        used += prefix + width + 1;
         shown.push(piece);
         last = number;
     }

@@ -5,10 +5,10 @@
 //! the configuration), base_version (always required) against the document as read, the
 //! attachment's existence, then the store's compare-and-set inside the deleting transaction.
 
-use mcp_runtime::output::guard::fragment;
 use wiki_tool_sdk::prelude::*;
 use wiki_tool_sdk::store::rights::Right;
 use wiki_tool_sdk::store::{Entity, StoreError};
+use wiki_tool_sdk::untrusted::fragment;
 
 use crate::seams::history::required_version;
 use crate::seams::urls::review_line;

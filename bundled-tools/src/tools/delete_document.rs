@@ -5,10 +5,10 @@
 //! existence, the sensitive denylist, base_version, the children guard, then the store's delete
 //! under its compare-and-set on the default row.
 
-use mcp_runtime::output::guard::fragment;
 use wiki_tool_sdk::prelude::*;
 use wiki_tool_sdk::store::reference::DocumentReference;
 use wiki_tool_sdk::store::rights::Right;
+use wiki_tool_sdk::untrusted::fragment;
 
 use crate::seams::history::required_version;
 use crate::seams::written::Written;

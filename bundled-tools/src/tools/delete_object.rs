@@ -6,9 +6,9 @@
 //! required) against the document as read, the object's existence (listing the existing
 //! numbers), then the store's compare-and-set inside the deleting transaction.
 
-use mcp_runtime::output::guard::fragment;
 use wiki_tool_sdk::prelude::*;
 use wiki_tool_sdk::store::rights::Right;
+use wiki_tool_sdk::untrusted::fragment;
 
 use crate::seams::history::required_version;
 use crate::seams::urls::review_line;

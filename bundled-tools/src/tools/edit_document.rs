@@ -8,11 +8,14 @@
 mod apply;
 mod echo;
 
-use mcp_runtime::output::guard::fragment;
 use mcp_runtime::output::lines::normalize_line_endings;
+use std::borrow::Cow;
+use wiki_tool_sdk::untrusted::fragment;
+
 use wiki_tool_sdk::prelude::*;
 use wiki_tool_sdk::store::model::document::SaveOutcome;
 use wiki_tool_sdk::store::rights::Right;
+use wiki_tool_sdk::untrusted::unescape;
 
 use self::apply::{Applied, apply};
 use self::echo::echo;
@@ -95,6 +98,23 @@ struct EditDocument {
     wiki: Option<String>,
 }
 
+impl EditDocument {
+    /// The strings as the agent meant them: the escapes a read showed (`⟦U+200B⟧`) turned back
+    /// into their characters, so a quoted window matches the source it came from.
+    fn unescape_text(&mut self) {
+        for edit in &mut self.edits {
+            for text in [&mut edit.old_string, &mut edit.new_string] {
+                if let Cow::Owned(plain) = unescape(text) {
+                    *text = plain;
+                }
+            }
+        }
+        if let Some(Cow::Owned(plain)) = self.title.as_deref().map(unescape) {
+            self.title = Some(plain);
+        }
+    }
+}
+
 /// One exact-string replacement.
 #[derive(Debug, Clone, ParamObject)]
 struct Edit {
@@ -109,7 +129,8 @@ struct Edit {
 }
 
 impl Execute<Structured<Written>> for EditDocument {
-    async fn execute(self, ctx: &ToolContext) -> ToolResult<Structured<Written>> {
+    async fn execute(mut self, ctx: &ToolContext) -> ToolResult<Structured<Written>> {
+        self.unescape_text();
         let base = version_argument("base_version", &self.base_version)?;
         check_counts(&self.edits, self.title.is_some())?;
         let door = ctx.doors()?.write()?;

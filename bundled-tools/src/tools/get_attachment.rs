@@ -15,7 +15,6 @@ use std::fmt::Write as _;
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
-use mcp_runtime::output::guard::fragment;
 use mcp_runtime::output::lines::normalize_line_endings;
 use mcp_runtime::output::size::human_size;
 use mcp_runtime::tool::ContentBlock;
@@ -25,6 +24,7 @@ use wiki_tool_sdk::prelude::*;
 use wiki_tool_sdk::store::model::attachment::AttachmentInfo;
 use wiki_tool_sdk::store::reference::DocumentReference;
 use wiki_tool_sdk::time::OffsetDateTime;
+use wiki_tool_sdk::untrusted::fragment;
 
 use self::output::{AttachmentOutput, AttachmentShows, CharWindow};
 use self::pdf::{extracted_text, pdf_limits};

@@ -10,7 +10,7 @@ mod output;
 use std::fmt::Write as _;
 
 use mcp_runtime::output::budget::{CHARS_PER_TOKEN, MAX_OUTPUT_CHARS, TRUNCATION_NOTE};
-use mcp_runtime::output::guard::{fence_for, fenced, fragment};
+use mcp_runtime::output::guard::{fence_for, fenced};
 use mcp_runtime::output::lines::normalize_line_endings;
 use mcp_runtime::output::result::budgeted_result;
 use mcp_runtime::output::size::human_size;
@@ -21,6 +21,7 @@ use wiki_tool_sdk::store::model::class::ClassDefinition;
 use wiki_tool_sdk::store::model::document::Document;
 use wiki_tool_sdk::store::model::locale::Locale;
 use wiki_tool_sdk::store::model::object::ObjectRecord;
+use wiki_tool_sdk::untrusted::fragment;
 
 use self::output::{DocumentOutput, Shows, WindowOutput};
 use crate::seams::attachment_meta::AttachmentMeta;

@@ -11,7 +11,6 @@ mod structure;
 use std::fmt::Write as _;
 
 use mcp_runtime::output::budget::{MAX_OUTPUT_CHARS, MAX_OUTPUT_TOKENS};
-use mcp_runtime::output::guard::fragment;
 use wiki_tool_sdk::access::{AuthorizedReference, Doors, store_failure};
 use wiki_tool_sdk::instant::iso_instant;
 use wiki_tool_sdk::prelude::*;
@@ -19,6 +18,7 @@ use wiki_tool_sdk::store::StoreError;
 use wiki_tool_sdk::store::model::history::{DiffHunk, HistoryPage, Revision, RevisionDiff};
 use wiki_tool_sdk::store::model::locale::Locale;
 use wiki_tool_sdk::store::model::version::Version;
+use wiki_tool_sdk::untrusted::fragment;
 
 use self::output::{HistoryMode, HistoryOutput, RevisionOutput};
 use crate::seams::counted::counted;

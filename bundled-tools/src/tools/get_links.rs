@@ -16,13 +16,13 @@ mod output;
 use std::fmt::Write as _;
 
 use mcp_runtime::output::budget::budgeted;
-use mcp_runtime::output::guard::fragment;
 use wiki_tool_sdk::access::{AuthorizedReference, Doors, store_failure};
 use wiki_tool_sdk::prelude::*;
 use wiki_tool_sdk::store::model::link::{BacklinkPage, LinkTarget};
 use wiki_tool_sdk::store::model::search::WikiScope;
 use wiki_tool_sdk::store::reference::DocumentReference;
 use wiki_tool_sdk::store::rights::Right;
+use wiki_tool_sdk::untrusted::fragment;
 
 use self::output::{IncomingLinks, LinkedAttachment, LinksOutput, OutgoingLinks, page_slice};
 use crate::seams::counted::count;

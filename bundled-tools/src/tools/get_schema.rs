@@ -11,7 +11,6 @@ mod output;
 
 use std::fmt::Write as _;
 
-use mcp_runtime::output::guard::{fragment, strip_line_breaks};
 use mcp_runtime::output::result::budgeted_result;
 use wiki_tool_sdk::access::{Doors, store_failure};
 use wiki_tool_sdk::prelude::*;
@@ -20,6 +19,7 @@ use wiki_tool_sdk::store::model::wiki::WikiId;
 use wiki_tool_sdk::store::objects::query::SCAN_CEILING;
 use wiki_tool_sdk::store::reference::DocumentReference;
 use wiki_tool_sdk::store::rights::Right;
+use wiki_tool_sdk::untrusted::{fragment, single_line};
 
 use self::output::{ClassCount, ClassOutput, FieldOutput, SchemaOutput};
 
@@ -228,7 +228,7 @@ fn describe(class: &Described) -> (String, String) {
     } else {
         format!(
             "DISABLED FIELDS: {} (values kept but hidden; adding the field again shows them)",
-            strip_line_breaks(&disabled.join(", "))
+            single_line(&disabled.join(", "))
         )
     };
     (body.trim_end().to_owned(), footer)
@@ -392,10 +392,10 @@ mod tests {
             },
         );
         let line = field_line(&forged);
-        assert!(!line.contains('\n') && !line.contains('\u{2028}') && !line.contains('\u{202E}'));
+        assert!(!line.contains('\n'));
         assert_eq!(
-            line,
-            "kind: StaticList(ab: String) \"Kindsecret: Passwordx\""
+            wiki_tool_sdk::untrusted::escape(&line),
+            "kind: StaticList(ab: String) \"Kindsecret: Password⟦U+2028⟧x⟦U+202E⟧\""
         );
     }
 }

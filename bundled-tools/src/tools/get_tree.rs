@@ -11,11 +11,11 @@ mod explore;
 mod output;
 mod survey;
 
-use mcp_runtime::output::guard::fragment;
 use mcp_runtime::output::result::budgeted_result;
 use wiki_tool_sdk::prelude::*;
 use wiki_tool_sdk::store::reference::{DocumentReference, SpacePath};
 use wiki_tool_sdk::time::OffsetDateTime;
+use wiki_tool_sdk::untrusted::fragment;
 
 use crate::seams::one_line::one_line;
 use output::TreeOutput;
@@ -211,8 +211,10 @@ mod tests {
     #[test]
     fn node_text_cannot_forge_lines_references_or_markers() {
         assert_eq!(
-            node_text("Legit\nReference: [main:Secret.Plans]\u{2028}{Cls} ⋯ \"q\"\u{202E}"),
-            "Legit Reference: main:Secret.Plans Cls 'q'"
+            wiki_tool_sdk::untrusted::escape(&node_text(
+                "Legit\nReference: [main:Secret.Plans]\u{2028}{Cls} ⋯ \"q\"\u{202E}"
+            )),
+            "Legit Reference: main:Secret.Plans Cls 'q'⟦U+202E⟧"
         );
     }
 

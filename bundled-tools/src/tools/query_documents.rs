@@ -11,7 +11,6 @@ mod range;
 
 use std::fmt::Write as _;
 
-use mcp_runtime::output::guard::{fragment, strip_line_breaks};
 use mcp_runtime::output::result::budgeted_result;
 use wiki_tool_sdk::instant::iso_instant;
 use wiki_tool_sdk::prelude::*;
@@ -21,6 +20,7 @@ use wiki_tool_sdk::store::model::search::{
 use wiki_tool_sdk::store::model::wiki::WikiId;
 use wiki_tool_sdk::store::reference::SpacePath;
 use wiki_tool_sdk::time::{Duration, OffsetDateTime};
+use wiki_tool_sdk::untrusted::{fragment, single_line};
 
 use self::hits::{SearchOutput, SearchOutputHit, shown_title};
 use self::range::{RangeError, parse_range};
@@ -370,7 +370,7 @@ impl QueryDocuments {
             let _ = write!(
                 out,
                 " Active filters: {}.",
-                strip_line_breaks(&filters.join(", "))
+                single_line(&filters.join(", "))
             );
         }
         out

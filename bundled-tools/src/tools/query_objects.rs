@@ -14,7 +14,6 @@ mod output;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use mcp_runtime::output::guard::{fragment, strip_line_breaks};
 use mcp_runtime::output::lines::{normalize_line_endings, split_lines};
 use mcp_runtime::output::result::budgeted_result;
 use wiki_tool_sdk::access::{Doors, store_failure};
@@ -28,6 +27,7 @@ use wiki_tool_sdk::store::objects::query::{
     FieldFilter, MAX_FILTERS, ObjectQuery, SCAN_CEILING, SortOrder, check_query,
 };
 use wiki_tool_sdk::store::rights::Right;
+use wiki_tool_sdk::untrusted::{fragment, single_line};
 
 use self::output::{ObjectsOutput, object_output};
 use super::get_schema::{Described, read_class};
@@ -523,7 +523,7 @@ fn check_select(class: &Described, select: &[String]) -> Result<(), ToolError> {
                 "Error: 'select' names \"{}\", which is not a field of {}. Fields: {}.",
                 fragment(name),
                 fragment(&class.definition.name),
-                strip_line_breaks(&class.definition.enabled_names().join(", "))
+                single_line(&class.definition.enabled_names().join(", "))
             ))
             .with_kind(ErrorKind::BadArgument));
         }
@@ -556,7 +556,7 @@ fn agent_reason(error: &StoreError) -> String {
             "{} has no field \"{}\" (fields: {})",
             fragment(class),
             fragment(field),
-            strip_line_breaks(&known.join(", "))
+            single_line(&known.join(", "))
         ),
         StoreError::Invalid(InvalidInput::Query { reason }) => fragment(reason).into_owned(),
         StoreError::Invalid(input) => fragment(&input.to_string()).into_owned(),

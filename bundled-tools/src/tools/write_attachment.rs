@@ -9,13 +9,13 @@
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
-use mcp_runtime::output::guard::fragment;
 use wiki_tool_sdk::prelude::*;
 use wiki_tool_sdk::store::attachments::validate_attachment_name;
 use wiki_tool_sdk::store::model::attachment::AttachmentWriteOutcome;
 use wiki_tool_sdk::store::model::document::SaveOutcome;
 use wiki_tool_sdk::store::rights::Right;
 use wiki_tool_sdk::store::{Field, InvalidInput, StoreError};
+use wiki_tool_sdk::untrusted::fragment;
 
 use crate::seams::counted::counted;
 use crate::seams::history::version_argument;

@@ -6,11 +6,12 @@
 //! then the locale, then the content size, then base_version against the row as read, then the
 //! store's compare-and-set inside its transaction.
 
-use mcp_runtime::output::guard::fragment;
 use mcp_runtime::output::lines::normalize_line_endings;
 use wiki_tool_sdk::prelude::*;
 use wiki_tool_sdk::store::model::document::SaveOutcome;
 use wiki_tool_sdk::store::rights::Right;
+use wiki_tool_sdk::untrusted::fragment;
+use wiki_tool_sdk::untrusted::unescape;
 
 use crate::seams::history::version_argument;
 use crate::seams::urls::review_line;
@@ -102,7 +103,12 @@ impl Execute<Structured<Written>> for WriteDocument {
                 Right::Edit,
             )
             .await?;
-        let content = normalize_line_endings(&self.content).into_owned();
+        // What a read showed escaped (`⟦U+200B⟧`) is stored as the character it stands for.
+        let content = unescape(&normalize_line_endings(&self.content)).into_owned();
+        let title = self
+            .title
+            .as_deref()
+            .map(|title| unescape(title).into_owned());
         let chars = content.chars().count();
         if chars > MAX_CONTENT_CHARS {
             return Err(ToolError::new(format!(
@@ -114,7 +120,7 @@ impl Execute<Structured<Written>> for WriteDocument {
         let retry = "resend the whole content with its version as base_version";
         let base = target.base(base, BaseRule::RequiredIfExists, retry)?;
         let creating = target.current().is_none();
-        let title_changes = match (&self.title, target.current()) {
+        let title_changes = match (&title, target.current()) {
             (None, _) => false,
             (Some(_), None) => true,
             (Some(title), Some(current)) => *title != current.title,
@@ -128,7 +134,7 @@ impl Execute<Structured<Written>> for WriteDocument {
         };
         let change = RowChange {
             content,
-            title: self.title,
+            title,
             major: self.major,
         };
         let comment = Comment::new(self.comment.as_deref(), default_comment);

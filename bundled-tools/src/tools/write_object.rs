@@ -10,7 +10,6 @@
 
 use std::collections::BTreeMap;
 
-use mcp_runtime::output::guard::fragment;
 use wiki_tool_sdk::access::store_failure;
 use wiki_tool_sdk::access::write::reserved::refuse_sensitive_class;
 use wiki_tool_sdk::prelude::*;
@@ -20,6 +19,8 @@ use wiki_tool_sdk::store::model::object::ObjectRecord;
 use wiki_tool_sdk::store::reference::DocumentReference;
 use wiki_tool_sdk::store::rights::Right;
 use wiki_tool_sdk::store::{InvalidInput, StoreError};
+use wiki_tool_sdk::untrusted::fragment;
+use wiki_tool_sdk::untrusted::unescape;
 
 use crate::seams::history::version_argument;
 use crate::seams::urls::review_line;
@@ -107,7 +108,13 @@ struct WriteObject {
 }
 
 impl Execute<Structured<Written>> for WriteObject {
-    async fn execute(self, ctx: &ToolContext) -> ToolResult<Structured<Written>> {
+    async fn execute(mut self, ctx: &ToolContext) -> ToolResult<Structured<Written>> {
+        // Values a read showed escaped (`⟦U+200B⟧`) are stored as the characters they stand for.
+        for value in self.fields.values_mut() {
+            if let std::borrow::Cow::Owned(plain) = unescape(value) {
+                *value = plain;
+            }
+        }
         let base = version_argument("base_version", &self.base_version)?;
         if self.fields.is_empty() {
             return Err(ToolError::new(

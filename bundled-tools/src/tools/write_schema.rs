@@ -10,7 +10,6 @@
 
 use std::collections::BTreeMap;
 
-use mcp_runtime::output::guard::fragment;
 use wiki_tool_sdk::access::write::reserved::refuse_sensitive_class;
 use wiki_tool_sdk::prelude::*;
 use wiki_tool_sdk::store::model::class::{FIELD_TYPE_NAMES, validate_field_name};
@@ -19,6 +18,7 @@ use wiki_tool_sdk::store::model::object::FieldChange;
 use wiki_tool_sdk::store::objects::validation::field_spec;
 use wiki_tool_sdk::store::rights::Right;
 use wiki_tool_sdk::store::{Entity, InvalidInput, StoreError};
+use wiki_tool_sdk::untrusted::fragment;
 
 use crate::seams::history::version_argument;
 use crate::seams::urls::review_line;

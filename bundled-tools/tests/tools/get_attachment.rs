@@ -388,7 +388,10 @@ async fn forged_names_and_contents_cannot_forge_header_lines() {
         "alice",
     )
     .await;
-    assert!(miss.is_err_and(|e| !e.contains('\n') && e.contains("\"xMimetype: image/png\"")));
+    // The line feed is gone; the separator and the override are shown as escapes.
+    assert!(miss.is_err_and(
+        |e| e.lines().count() == 2 && e.contains("\"xMimetype: image/png⟦U+2028⟧⟦U+202E⟧\"")
+    ));
 }
 
 #[farm_test]

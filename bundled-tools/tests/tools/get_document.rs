@@ -163,7 +163,7 @@ async fn denied_pages_are_refused_before_existence() {
     // A bad reference is refused with the fix, its echo guarded.
     let bad = refused_to_alice(&farm, json!({"reference": "a..b\u{2028}x"})).await;
     assert!(
-        bad.starts_with("Error: \"a..bx\" is not a valid reference"),
+        bad.contains("\nError: \"a..b⟦U+2028⟧x\" is not a valid reference"),
         "{bad}"
     );
 }
@@ -488,7 +488,7 @@ async fn forged_titles_cannot_forge_lines() {
     let farm = Farm::new();
     let read = read_by_alice(&farm, json!({"reference": "Forged.Title"})).await;
     assert!(
-        read.contains("\nTitle: LegitReference: main:Secret.PlansVersion: 9.9\n"),
+        read.contains("\nTitle: LegitReference: main:Secret.Plans⟦U+2028⟧Version: 9.9⟦U+202E⟧\n"),
         "{read}"
     );
     assert_eq!(

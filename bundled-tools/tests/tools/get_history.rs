@@ -42,9 +42,11 @@ async fn the_list_is_newest_first_with_guarded_comments() {
     let list = text(history(&farm, notes(json!({})), "alice").await);
     assert_text(
         &mask_dates(&list),
-        "History of main:Sandbox.Notes\nCurrent version: 2.1\nTotal revisions: 4 (minor edits \
-         included, newest first)\n\n2.1  DATE  by bob  - rewrite\n1.3 (minor)  DATE  by bob  - \
-         addeda line reversed\n1.2 (minor)  DATE  by bob  - typoVersion: 9.9\n1.1  DATE  by \
+        "Note: 2 invisible or layout-changing characters are shown as ⟦U+XXXX⟧ (the code point); \
+         edit_document and write_document accept the escape.\nHistory of main:Sandbox.Notes\n\
+         Current version: 2.1\nTotal revisions: 4 (minor edits included, newest first)\n\n2.1  \
+         DATE  by bob  - rewrite\n1.3 (minor)  DATE  by bob  - added⟦U+2028⟧a line \
+         ⟦U+202E⟧reversed\n1.2 (minor)  DATE  by bob  - typoVersion: 9.9\n1.1  DATE  by \
          alice  - Created\n\nShowing revisions 1-4 of 4.",
     );
 }
@@ -133,16 +135,19 @@ async fn diffs_are_unified_and_name_both_sides() {
             .with_public_url(BaseUrl::parse("https://wiki.example.org").expect("a URL")),
     );
     let diff = text(history(&farm, notes(json!({"from": "1.1", "to": "1.3"})), "alice").await);
+    // The text leaves out the revisions' comments, whose escapes the structured content shows.
     assert_text(
         &unsigned(&diff),
-        "--- main:Sandbox.Notes (v1.1)\n+++ main:Sandbox.Notes (v1.3)\nCompare: \
+        "Note: 2 invisible or layout-changing characters in the structured content are shown as \
+         ⟦U+XXXX⟧ (the code point); edit_document and write_document accept the escape.\n\
+         --- main:Sandbox.Notes (v1.1)\n+++ main:Sandbox.Notes (v1.3)\nCompare: \
          https://wiki.example.org/wikis/main/compare/Sandbox/Notes?from=1.1&to=1.3\n@@ -1,2 \
          +1,3 @@\n first line\n-second line\n+second line, edited\n+third line",
     );
     // `to` defaults to the current version.
     let to_current = text(history(&farm, notes(json!({"from": "1.3"})), "alice").await);
     assert!(
-        to_current.starts_with("--- main:Sandbox.Notes (v1.3)\n+++ main:Sandbox.Notes (v2.1)\n")
+        to_current.contains("\n--- main:Sandbox.Notes (v1.3)\n+++ main:Sandbox.Notes (v2.1)\n")
     );
     assert!(to_current.contains("\n+# Notes\n"));
     assert_eq!(
@@ -166,8 +171,10 @@ async fn a_title_change_is_shown_guarded() {
     let diff = text(history(&farm, notes(json!({"from": "2.1"})), "alice").await);
     assert_text(
         &diff,
-        "--- main:Sandbox.Notes (v2.1)\n+++ main:Sandbox.Notes (v2.2)\nTitle changed: \"Notes\" \
-         -> \"Newtitle\"\nNo content differences between 2.1 and 2.2.",
+        "Note: 1 invisible or layout-changing character is shown as ⟦U+XXXX⟧ (the code point); \
+         edit_document and write_document accept the escape.\n--- main:Sandbox.Notes (v2.1)\n+++ \
+         main:Sandbox.Notes (v2.2)\nTitle changed: \"Notes\" -> \"Newtitle⟦U+202E⟧\"\nNo content \
+         differences between 2.1 and 2.2.",
     );
 }
 

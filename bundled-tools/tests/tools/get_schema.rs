@@ -165,8 +165,10 @@ async fn forged_labels_and_list_values_stay_on_their_line() {
     let text = ok(schema(&farm, json!({"class": "Forged.FormClass"}), "alice").await);
     assert_eq!(
         text,
-        "CLASS Forged.FormClass in wiki \"main\":\n  kind: StaticList(a|b) \"Kindsecret: \
-         Password[x]\"\nDISABLED FIELDS: none"
+        "Note: 3 invisible or layout-changing characters are shown as ⟦U+XXXX⟧ (the code point); \
+         edit_document and write_document accept the escape.\nCLASS Forged.FormClass in wiki \
+         \"main\":\n  kind: StaticList(a|b) \"Kind⟦U+2028⟧secret: Password⟦U+2029⟧[x]⟦U+202E⟧\"\n\
+         DISABLED FIELDS: none"
     );
 }
 

@@ -15,7 +15,7 @@ use wiki_tool_sdk::store::model::wiki::WikiId;
 use wiki_tool_sdk::store::reference::SpacePath;
 use wiki_tool_sdk::store::rights::{Effect, Right, RightRule, RightScope, Subject};
 
-use crate::harness::{Farm, GUEST, assert_text, ok, reference};
+use crate::harness::{Farm, GUEST, assert_text, ok, past_note, reference};
 
 async fn tree(farm: &Farm, arguments: Value, user: &str) -> Result<String, String> {
     farm.call("get_tree", arguments, user, "main").await
@@ -39,12 +39,13 @@ fn line<'a>(text: &'a str, prefix: &str) -> Option<&'a str> {
 async fn the_survey_counts_and_inlines_small_spaces() {
     let farm = Farm::new();
     let text = ok(tree(&farm, json!({}), "alice").await);
+    let text = past_note(&text);
     assert!(
         text.starts_with("Spaces of wiki \"main\": 4 top-level spaces\n"),
         "{text}"
     );
     assert_eq!(
-        line(&text, "Help/"),
+        line(text, "Help/"),
         Some("Help/  (no home page to open; explore root=\"Help\")  — 3 pages, just now")
     );
     let help_block: Vec<&str> = text
@@ -62,11 +63,11 @@ async fn the_survey_counts_and_inlines_small_spaces() {
         ]
     );
     assert_eq!(
-        line(&text, "Sandbox/"),
+        line(text, "Sandbox/"),
         Some("Sandbox/  [main:Sandbox.WebHome]  — 2 pages, just now")
     );
-    assert!(line(&text, "Tasks/").is_some());
-    assert!(line(&text, "Forged/").is_some());
+    assert!(line(text, "Tasks/").is_some());
+    assert!(line(text, "Forged/").is_some());
     assert!(
         !text.contains("[main:Secret") && !text.contains("Hidden"),
         "{text}"
@@ -77,7 +78,7 @@ async fn the_survey_counts_and_inlines_small_spaces() {
 async fn denied_and_hidden_pages_vanish_from_lines_and_counts() {
     let farm = Farm::new();
     let bob = ok(tree(&farm, json!({}), "bob").await);
-    assert!(bob.starts_with("Spaces of wiki \"main\": 5 top-level spaces\n"));
+    assert!(past_note(&bob).starts_with("Spaces of wiki \"main\": 5 top-level spaces\n"));
     assert!(line(&bob, "Secret/").is_some_and(|l| l.contains("— 1 page,")));
     // One page of Help denied to alice only: gone from her count and her inline lines.
     ok(farm.store.save_document(&DocumentSave::new(
@@ -330,7 +331,7 @@ async fn pages_the_caller_cannot_view_do_not_use_up_the_sample() {
     let after = ok(tree(&farm, json!({}), "alice").await);
     assert_text(&after, &before);
     assert!(
-        !after.contains("sampled") && !after.contains('+'),
+        !after.contains("sampled") && !after.replace("U+", "").contains('+'),
         "{after}"
     );
     let bob = ok(tree(&farm, json!({}), "bob").await);
@@ -410,9 +411,11 @@ async fn forged_titles_and_names_stay_on_their_line() {
     let text = ok(tree(&farm, json!({"root": "Forged"}), "alice").await);
     assert_eq!(
         text,
-        "Tree: root=main:Forged.WebHome (space), depth=2 — 2 pages shown\n\
+        "Note: 1 invisible or layout-changing character is shown as ⟦U+XXXX⟧ (the code point); \
+         edit_document and write_document accept the escape.\n\
+         Tree: root=main:Forged.WebHome (space), depth=2 — 2 pages shown\n\
          Forged/  (no home page to open; explore root=\"Forged\")\n  \
-         Title  [main:Forged.Title]  \"Legit Reference: main:Secret.Plans Version: 9.9\"\n  \
+         Title  [main:Forged.Title]  \"Legit Reference: main:Secret.Plans Version: 9.9⟦U+202E⟧\"\n  \
          x main:Secret.Plans  [main:Forged.x\\]  \\[main\\:Secret\\.Plans]  \"Evil 'quoted' \
          Fake Deep main:Secret.Plans\""
     );

@@ -39,9 +39,11 @@ async fn new_pages_with_look_alike_names_are_refused() {
     let farm = writable_farm();
     let zero_width = json!({"reference": "Sandbox.Plan\u{200B}s", "content": "x"});
     let refused = Exactly(
-        "Error: a new document cannot be named \"main:Sandbox.Plan\u{200B}s\": its page name is \
-         invalid (it contains the invisible format character U+200B). Choose a name without \
-         invisible characters or surrounding spaces. Nothing was saved.",
+        "Note: 1 invisible or layout-changing character is shown as ⟦U+XXXX⟧ (the code point); \
+         edit_document and write_document accept the escape.\nError: a new document cannot be \
+         named \"main:Sandbox.Plan⟦U+200B⟧s\": its page name is invalid (it contains the \
+         invisible format character U+200B). Choose a name without invisible characters or \
+         surrounding spaces. Nothing was saved.",
     );
     farm.refuses("write_document", "alice", zero_width, &[refused])
         .await;
@@ -122,8 +124,19 @@ async fn content_stored_under_look_alike_names_stays_readable() {
         )
         .await,
     );
+    // The name is shown escaped, and the escaped form reads back as the stored name.
     assert!(
-        edited.starts_with("Edited document main:Help.Gui\u{200B}de."),
+        edited.contains("\nEdited document main:Help.Gui⟦U+200B⟧de."),
         "{edited}"
     );
+    let by_escape = text(
+        farm.call(
+            "get_document",
+            json!({"reference": "Help.Gui⟦U+200B⟧de"}),
+            "alice",
+            "main",
+        )
+        .await,
+    );
+    assert!(by_escape.contains("Introduction."), "{by_escape}");
 }

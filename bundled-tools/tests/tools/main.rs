@@ -31,6 +31,7 @@ mod query_documents;
 mod query_objects;
 mod singulars;
 mod structured;
+mod untrusted;
 mod view_before_write;
 mod write_attachment;
 mod write_document;

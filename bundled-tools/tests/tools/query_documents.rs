@@ -426,7 +426,9 @@ async fn forged_titles_and_queries_cannot_forge_lines() {
     let farm = Farm::new();
     let text = ok(query(&farm, json!({"query": "forged title"}), "alice").await);
     assert_eq!(references(&text), ["main:Forged.Title"]);
-    assert!(text.contains("Title: LegitReference: main:Secret.PlansVersion: 9.9\n"));
+    assert!(
+        text.contains("Title: LegitReference: main:Secret.Plans⟦U+2028⟧Version: 9.9⟦U+202E⟧\n")
+    );
     assert!(!text.contains('\u{2028}') && !text.contains('\u{202E}'));
     let echoed = ok(query(
         &farm,

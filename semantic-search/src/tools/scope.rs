@@ -104,7 +104,7 @@ pub(crate) fn scope(offered: &[Offered], requested: Option<&[String]>) -> Result
                     ToolError::new(format!(
                         "Error: no collection \"{}\" you may query. Collections: {}. Call \
                          list_collections to see them.",
-                        mcp_runtime::output::guard::fragment(id),
+                        wiki_tool_sdk::untrusted::fragment(id),
                         known.join(", ")
                     ))
                 })?;

@@ -11,10 +11,10 @@
 
 use std::fmt::Write as _;
 
-use mcp_runtime::output::guard::strip_line_breaks;
 use mcp_runtime::output::result::budgeted_result;
 use wiki_tool_sdk::prelude::*;
 use wiki_tool_sdk::store::model::search::{SearchQuery, WikiScope, WordMatch};
+use wiki_tool_sdk::untrusted::single_line;
 
 use super::scope::{Scope, offered, scope};
 use crate::SemanticService;
@@ -382,9 +382,9 @@ fn result_block(ctx: &ToolContext, out: &mut String, row: &Found) {
     out.push_str("</result>\n");
 }
 
-/// A one-line field: forging characters, `<` and `>` removed.
+/// A one-line field: line feeds, `<` and `>` removed (the result's escape shows the rest).
 fn field(text: &str) -> String {
-    strip_line_breaks(text)
+    single_line(text)
         .chars()
         .filter(|c| !matches!(c, '<' | '>'))
         .collect()
@@ -445,6 +445,7 @@ mod tests {
             "a main:Evil.Page b   c"
         );
         assert_eq!(content("x < y and <b>bold</b>"), "x < y and <b>bold</b>");
-        assert_eq!(field("en\r\n<x>"), "enx");
+        // The line feed goes; the CR is left to the result's escape, which shows it.
+        assert_eq!(field("en\r\n<x>"), "en\rx");
     }
 }

@@ -43,7 +43,8 @@ impl Manager {
     /// One `tools/call` by `caller` on `server` (the endpoint of the caller's wiki): the caller's
     /// tool list decides what exists, then the framework's middleware runs it with the doors
     /// of this caller attached (parsing, the guest-write refusal, timeout, panic boundary, the
-    /// wiki's audit line).
+    /// wiki's audit line), and its result is shown as untrusted text ([`wiki_tool_sdk::untrusted`]:
+    /// invisible characters as visible escapes).
     ///
     /// A name outside the caller's list is a JSON-RPC error (-32602) that lists the tools this
     /// caller can use; a write tool named by the guest says why it is not among them.
@@ -57,7 +58,9 @@ impl Manager {
         request: ToolCall,
     ) -> Result<CallToolResult, ErrorData> {
         let (tools, ctx) = self.prepare(server, caller, &request)?;
-        call(tools, request, ctx, self.call_settings()).await
+        let mut result = call(tools, request, ctx, self.call_settings()).await?;
+        super::shown::show(&mut result);
+        Ok(result)
     }
 
     /// [`Manager::call`] for a transport that answers input-required results (the rmcp
@@ -70,7 +73,11 @@ impl Manager {
         request: ToolCall,
     ) -> Result<CallToolResponse, ErrorData> {
         let (tools, ctx) = self.prepare(server, caller, &request)?;
-        respond(tools, request, ctx, self.call_settings()).await
+        let mut response = respond(tools, request, ctx, self.call_settings()).await?;
+        if let CallToolResponse::Complete(result) = &mut response {
+            super::shown::show(result);
+        }
+        Ok(response)
     }
 
     /// The caller's tools and the call's context (with the write confirmation it needs), or

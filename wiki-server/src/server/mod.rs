@@ -9,6 +9,7 @@ mod manager;
 mod origin;
 pub mod policy;
 mod served;
+mod shown;
 
 pub use caller::Caller;
 pub use endpoint::WikiServer;

@@ -15,7 +15,8 @@ use wiki_store::rights::{Right, RightScope};
 
 use super::write::reserved::is_configuration;
 use super::{Doors, store_failure};
-use mcp_runtime::output::guard::fragment;
+use crate::untrusted::fragment;
+use crate::untrusted::unescape;
 use mcp_runtime::prelude::{ErrorKind, ToolError};
 
 /// A reference that passed every door for one right. Only [`Doors::authorize`] makes one, so a
@@ -45,15 +46,17 @@ impl AuthorizedReference {
 }
 
 impl Doors {
-    /// Resolves `input` (with the tool's optional `wiki` argument) and authorizes `right` on it:
-    /// reach gate, then rights as the caller, then the space filter. Does not read the store.
+    /// Resolves `input` (with the tool's optional `wiki` argument; [escapes](crate::untrusted)
+    /// read back) and authorizes `right` on it: reach gate, then rights as the caller, then the
+    /// space filter. Does not read the store.
     pub fn authorize(
         &self,
         input: &str,
         wiki_param: Option<&str>,
         right: Right,
     ) -> Result<AuthorizedReference, ToolError> {
-        let written = RelativeReference::parse(input.trim()).map_err(|error| {
+        // A name a result showed escaped (`⟦U+200B⟧`) is read back as the one stored.
+        let written = RelativeReference::parse(unescape(input).trim()).map_err(|error| {
             ToolError::new(format!(
                 "Error: \"{}\" is not a valid reference ({error}). Write Space.Page, e.g. \
                  \"Sandbox.WebHome\"; escape a dot inside a name as \\.",

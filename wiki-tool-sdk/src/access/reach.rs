@@ -9,7 +9,7 @@ use wiki_store::model::wiki::WikiId;
 use wiki_store::rights::{Right, RightScope};
 
 use super::{Doors, store_failure};
-use mcp_runtime::output::guard::fragment;
+use crate::untrusted::fragment;
 use mcp_runtime::prelude::{ErrorKind, ToolError};
 
 /// The `wiki` value that means every wiki of the farm (case-insensitive).

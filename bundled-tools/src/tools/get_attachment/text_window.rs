@@ -13,6 +13,7 @@ use mcp_runtime::output::budget::{MAX_OUTPUT_CHARS, MAX_OUTPUT_TOKENS};
 use mcp_runtime::output::guard::{fence_for, fenced};
 use mcp_runtime::output::lines::is_line_terminator;
 use wiki_tool_sdk::prelude::*;
+use wiki_tool_sdk::untrusted::fit_shown;
 
 /// Room kept for the footer, so header, body and footer together stay within the budget.
 const FOOTER_RESERVE: usize = 300;
@@ -106,13 +107,18 @@ struct Shown<'t> {
     mid_line: bool,
 }
 
-/// At most `room` characters of `text` after `offset`, ending after the last whole line when
-/// the window does not reach the end of the text.
+/// The characters of `text` after `offset` that take at most `room` characters as shown (an
+/// invisible character takes its escape's length; at least one character), ending after the
+/// last whole line when the window does not reach the end of the text.
 fn window_of(text: &str, offset: usize, room: usize, total: usize) -> Shown<'_> {
     let start = byte_at(text, offset);
     let rest = &text[start..];
-    let end_chars = (offset + room).min(total);
-    let mut end = start + byte_at(rest, end_chars - offset);
+    let fitted = match fit_shown(rest, room).0 {
+        "" => &rest[..byte_at(rest, 1)],
+        fitted => fitted,
+    };
+    let mut end = start + fitted.len();
+    let end_chars = offset + fitted.chars().count();
     let mut mid_line = false;
     if end_chars < total {
         // Prefer to stop after the last full line of the window; with none, cut inside it.

@@ -4,12 +4,12 @@
 use std::fmt::Write as _;
 
 use mcp_runtime::output::budget::MAX_OUTPUT_CHARS;
-use mcp_runtime::output::guard::fragment;
 use mcp_runtime::output::size::human_size;
 use wiki_tool_sdk::store::model::structure::{
     FieldChange, StructureChange, StructureComparison, ValueChange,
 };
 use wiki_tool_sdk::store::model::version::Version;
+use wiki_tool_sdk::untrusted::fragment;
 
 use super::output::{
     AttachmentSideOutput, FieldChangeOutput, StructureChangeKind, StructureChangeOutput,

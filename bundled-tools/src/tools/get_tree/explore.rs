@@ -10,12 +10,12 @@
 use std::collections::VecDeque;
 use std::fmt::Write as _;
 
-use mcp_runtime::output::guard::fragment;
 use wiki_tool_sdk::access::{Doors, store_failure};
 use wiki_tool_sdk::prelude::*;
 use wiki_tool_sdk::store::StoreError;
 use wiki_tool_sdk::store::reference::DocumentReference;
 use wiki_tool_sdk::store::rights::Right;
+use wiki_tool_sdk::untrusted::fragment;
 
 use super::output::{self, TreeMode, TreeOutput, TreePage};
 use super::{Shape, bracketed, no_home, node_text, title_part};

@@ -4,7 +4,7 @@
 //! anything else is the fixed "Could not …" text (cause logged, never shown). Every message says
 //! that nothing was saved.
 
-use mcp_runtime::output::guard::fragment;
+use crate::untrusted::fragment;
 use mcp_runtime::prelude::{ErrorKind, ToolError};
 use wiki_store::{Entity, InvalidInput, StoreError};
 

@@ -7,7 +7,7 @@ use wiki_store::reference::DocumentReference;
 use super::{ObjectChange, RowChange, WriteDoor, WriteTarget};
 use crate::confirm::Proposal;
 use crate::confirm::question::{characters, plural};
-use mcp_runtime::output::guard::fragment;
+use crate::untrusted::fragment;
 use mcp_runtime::prelude::ToolError;
 
 impl WriteDoor<'_> {

@@ -3,7 +3,7 @@
 //! would grant rights or impersonate users. Only the configuration commands change an
 //! endpoint's configuration; rights, users and tokens are not documents in our store at all.
 
-use mcp_runtime::output::guard::fragment;
+use crate::untrusted::fragment;
 use mcp_runtime::prelude::{ErrorKind, ToolError};
 use wiki_store::model::mcp_config::{MCP_CONFIG_CLASS, MCP_CONFIG_DOCUMENT};
 use wiki_store::reference::DocumentReference;

@@ -1,7 +1,7 @@
 //! The row a write addresses: authorized for view AND the operation's right, never the MCP
 //! configuration, its locale routed, and what the store holds now.
 
-use mcp_runtime::output::guard::fragment;
+use crate::untrusted::fragment;
 use mcp_runtime::prelude::{ErrorKind, ToolError};
 use wiki_store::StoreError;
 use wiki_store::model::document::{Document, DocumentLocales, MARKDOWN_SYNTAX};
