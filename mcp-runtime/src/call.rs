@@ -69,6 +69,9 @@ pub struct ToolCall {
     pub progress: Option<Arc<dyn ProgressSink>>,
     /// How the call can ask its client's person a question; unavailable by default.
     pub elicitation: Elicitation,
+    /// The request's `_meta` (empty by default): client options a server may read per call,
+    /// under its own keys (the wiki server's `wiki-mcp/links`).
+    pub meta: JsonObject,
 }
 
 impl fmt::Debug for ToolCall {
@@ -79,6 +82,7 @@ impl fmt::Debug for ToolCall {
             .field("cancelled", &self.cancellation.is_cancelled())
             .field("progress", &self.progress.is_some())
             .field("elicitation", &self.elicitation)
+            .field("meta", &self.meta)
             .finish()
     }
 }
@@ -92,6 +96,7 @@ impl ToolCall {
             cancellation: CancellationToken::new(),
             progress: None,
             elicitation: Elicitation::Unavailable,
+            meta: JsonObject::new(),
         }
     }
 
@@ -113,9 +118,16 @@ impl ToolCall {
         self
     }
 
+    /// The request carried `meta` as its `_meta`.
+    pub fn with_meta(mut self, meta: JsonObject) -> Self {
+        self.meta = meta;
+        self
+    }
+
     /// The call of an rmcp request: its name and arguments, its cancellation token, its
-    /// progress token (notifications go to the request's peer), and how it can ask its person
-    /// ([`Elicitation::of_request`]: the protocol and the client's capabilities).
+    /// progress token (notifications go to the request's peer), how it can ask its person
+    /// ([`Elicitation::of_request`]: the protocol and the client's capabilities), and its
+    /// `_meta`.
     pub fn from_rmcp(request: CallToolRequestParams, context: &RequestContext<RoleServer>) -> Self {
         // rmcp lifts a request's `_meta` onto its context; a hand-built request keeps it.
         let token = context
@@ -123,9 +135,14 @@ impl ToolCall {
             .get_progress_token()
             .or_else(|| request.progress_token());
         let elicitation = Elicitation::of_request(&request, context);
+        let meta = match request.meta.as_ref() {
+            Some(meta) if context.meta.is_empty() => meta.0.0.clone(),
+            _ => context.meta.0.0.clone(),
+        };
         let call = Self::from(request)
             .with_cancellation(context.ct.clone())
-            .with_elicitation(elicitation);
+            .with_elicitation(elicitation)
+            .with_meta(meta);
         match token {
             Some(token) => {
                 call.with_progress(Arc::new(PeerProgress::new(context.peer.clone(), token)))

@@ -262,6 +262,10 @@ async fn an_admin_signs_in_and_a_write_tool_turned_on_is_listed_over_mcp() {
     let wiki_page = browser.get("/admin/wikis/main").await;
     assert!(wiki_page.body.contains("value=\"write_document\""));
     assert!(
+        wiki_page.body.contains("name=\"links\" value=\"on\">"),
+        "links are off by default"
+    );
+    assert!(
         !wiki_page.body.contains("name=\"tool\" value=\"man\""),
         "man is not a toggle"
     );
@@ -273,6 +277,7 @@ async fn an_admin_signs_in_and_a_write_tool_turned_on_is_listed_over_mcp() {
                 ("csrf", &csrf),
                 ("enabled", "on"),
                 ("guest_access", "on"),
+                ("links", "on"),
                 ("description", "Edited in the admin page"),
                 ("tool", "get_document"),
                 ("tool", "write_document"),
@@ -291,6 +296,7 @@ async fn an_admin_signs_in_and_a_write_tool_turned_on_is_listed_over_mcp() {
         config.description.as_deref(),
         Some("Edited in the admin page")
     );
+    assert!(config.links, "the links box turns them on");
     let guest = tool_names(&server, None).await;
     assert!(!guest.contains(&"write_document".to_owned()), "{guest:?}");
 }

@@ -1,14 +1,15 @@
 //! Signed links through a real server: tools print them, a browser (plain HTTP, no Bearer
 //! header) opens them; a valid link serves, an altered one is refused, and a user who lost the
 //! view right since is refused too (rights are checked when the link is opened, not when it was
-//! printed). Guest links open only what the guest may view.
+//! printed). Guest links open only what the guest may view. Links are off unless the wiki's
+//! configuration or the call asks for them.
 
 use serde_json::{Value, json};
-use wiki_store::RightsStore;
 use wiki_store::model::rights::{Effect, Right, RightRule, RightScope, Subject};
 use wiki_store::model::user::GUEST_USER;
 use wiki_store::model::wiki::WikiId;
 use wiki_store::reference::SpacePath;
+use wiki_store::{ConfigStore, RightsStore};
 
 use crate::harness::{Answer, TestServer, call_tool, header, text_of};
 use wiki_server::http::Refusal;
@@ -60,6 +61,20 @@ async fn answer_of(url: &str) -> Answer {
     Answer::of(&reqwest::get(url).await.expect("the link answers"))
 }
 
+/// `server` with links in tool output on both demo wikis (they are off by default).
+fn linked(server: TestServer) -> TestServer {
+    for wiki in ["main", "dev"] {
+        let wiki = WikiId::new(wiki).expect("a wiki id");
+        let mut config = server.store.mcp_config(&wiki);
+        config.links = true;
+        server
+            .store
+            .set_mcp_config(&wiki, &config, "admin")
+            .expect("the configuration saves");
+    }
+    server
+}
+
 fn deny_view(server: &TestServer, space: &str, user: &str) {
     server
         .store
@@ -77,7 +92,7 @@ fn deny_view(server: &TestServer, space: &str, user: &str) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_download_link_serves_the_bytes_as_an_attachment() {
-    let server = TestServer::start().await;
+    let server = linked(TestServer::start().await);
     let url = link_from(
         &server,
         Some(&server.alice_token),
@@ -108,7 +123,7 @@ async fn a_download_link_serves_the_bytes_as_an_attachment() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_view_link_serves_sanitized_html_and_altered_links_are_refused() {
-    let server = TestServer::start().await;
+    let server = linked(TestServer::start().await);
     let url = view_link(&server, Some(&server.alice_token), "Internal.WebHome").await;
     let response = reqwest::get(&url).await.expect("the link answers");
     assert_eq!(response.status(), 200);
@@ -138,7 +153,7 @@ async fn a_view_link_serves_sanitized_html_and_altered_links_are_refused() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_link_dies_with_its_users_view_right() {
-    let server = TestServer::start().await;
+    let server = linked(TestServer::start().await);
     let url = view_link(&server, Some(&server.alice_token), "Internal.Roadmap").await;
     assert_eq!(answer_of(&url).await, Answer::ok());
     deny_view(&server, "Internal", "alice");
@@ -150,7 +165,7 @@ async fn a_link_dies_with_its_users_view_right() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn guest_links_open_only_what_the_guest_may_view() {
-    let server = TestServer::start().await;
+    let server = linked(TestServer::start().await);
     let url = view_link(&server, None, "Guides.Install").await;
     assert!(!url.contains("user="), "{url}");
     assert_eq!(answer_of(&url).await, Answer::ok());
@@ -169,7 +184,7 @@ async fn guest_links_open_only_what_the_guest_may_view() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_compare_link_serves_the_escaped_diff() {
-    let server = TestServer::start().await;
+    let server = linked(TestServer::start().await);
     let reference =
         wiki_store::reference::DocumentReference::parse("Sandbox.WebHome", &WikiId::main())
             .expect("a reference");
@@ -210,7 +225,7 @@ fn save_page(server: &TestServer, reference: &str, content: &str) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_view_link_past_the_render_bounds_shows_the_escaped_source() {
-    let server = TestServer::start().await;
+    let server = linked(TestServer::start().await);
     // 100,000 nested list items: quadratic to render, and the HTML sanitizer's worst case.
     save_page(
         &server,
@@ -260,18 +275,20 @@ async fn a_view_link_past_the_render_bounds_shows_the_escaped_source() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn link_pages_have_a_rate_limit_per_address_of_their_own() {
-    let server = TestServer::start_with(wiki_server::http::HttpOptions {
-        rate_limit: Some(wiki_server::http::RateLimit {
-            per_second: 1,
-            burst: 5,
-        }),
-        page_rate_limit: Some(wiki_server::http::RateLimit {
-            per_second: 1,
-            burst: 5,
-        }),
-        ..wiki_server::http::HttpOptions::default()
-    })
-    .await;
+    let server = linked(
+        TestServer::start_with(wiki_server::http::HttpOptions {
+            rate_limit: Some(wiki_server::http::RateLimit {
+                per_second: 1,
+                burst: 5,
+            }),
+            page_rate_limit: Some(wiki_server::http::RateLimit {
+                per_second: 1,
+                burst: 5,
+            }),
+            ..wiki_server::http::HttpOptions::default()
+        })
+        .await,
+    );
     // alice's MCP requests (initialize, initialized, the call) draw from her bucket, not the
     // pages' one.
     let url = view_link(&server, Some(&server.alice_token), "Guides.Install").await;
@@ -291,7 +308,7 @@ async fn link_pages_have_a_rate_limit_per_address_of_their_own() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_guest_link_dies_when_the_wiki_turns_the_guest_off() {
-    let server = TestServer::start().await;
+    let server = linked(TestServer::start().await);
     let url = view_link(&server, None, "Guides.Install").await;
     assert_eq!(answer_of(&url).await, Answer::ok());
     let main = WikiId::main();
@@ -307,7 +324,7 @@ async fn a_guest_link_dies_when_the_wiki_turns_the_guest_off() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_user_deleted_and_created_again_does_not_inherit_the_old_links() {
-    let server = TestServer::start().await;
+    let server = linked(TestServer::start().await);
     let url = view_link(&server, Some(&server.alice_token), "Guides.Install").await;
     assert_eq!(answer_of(&url).await, Answer::ok());
     // A second later, so the new account is created after the link was issued, to the second.
@@ -347,7 +364,7 @@ fn signed_targets(html: &str, attribute: &str) -> Vec<String> {
 /// they open.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_links_of_a_view_page_are_signed_links_that_open() {
-    let server = TestServer::start().await;
+    let server = linked(TestServer::start().await);
     save_page(
         &server,
         "Sandbox.Linked",
@@ -403,7 +420,7 @@ async fn the_links_of_a_view_page_are_signed_links_that_open() {
 /// otherwise, as every link is.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn rendered_html_carries_signed_links_that_open_for_those_who_may_view() {
-    let server = TestServer::start().await;
+    let server = linked(TestServer::start().await);
     save_page(
         &server,
         "Sandbox.Linked",
@@ -447,4 +464,39 @@ async fn rendered_html_carries_signed_links_that_open_for_those_who_may_view() {
             links[3]
         );
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn links_are_off_unless_the_wiki_or_the_call_asks_for_them() {
+    let server = TestServer::start().await;
+    let arguments = json!({ "reference": "Guides.Install" });
+    let quiet = tool_text(
+        &server,
+        Some(&server.alice_token),
+        "get_document",
+        arguments.clone(),
+    )
+    .await;
+    assert!(
+        !quiet.contains("URL: ") && !quiet.contains("http"),
+        "{quiet}"
+    );
+
+    let client = server.client("main", Some(&server.alice_token)).await;
+    let Value::Object(arguments) = arguments else {
+        panic!("arguments must be an object");
+    };
+    let meta =
+        serde_json::Map::from_iter([(wiki_server::LINKS_META_KEY.to_owned(), Value::Bool(true))]);
+    let mut request =
+        rmcp::model::CallToolRequestParams::new("get_document").with_arguments(arguments);
+    request.meta = Some(meta.into());
+    let asked = client.call_tool(request).await.expect("tools/call");
+    client.cancel().await.expect("the client closes");
+    let asked = text_of(&asked).unwrap_or_default();
+    let url = asked
+        .lines()
+        .find_map(|line| line.strip_prefix("URL: "))
+        .unwrap_or_else(|| panic!("no URL line when the call asks: {asked}"));
+    assert_eq!(answer_of(url).await, Answer::ok());
 }

@@ -59,6 +59,7 @@ async fn create_edit_read_diff_delete_restore() {
     let main = WikiId::main();
     let mut config = server.store.mcp_config(&main);
     config.enabled_tools = TOOLS.iter().map(|tool| (*tool).to_owned()).collect();
+    config.links = true;
     server
         .store
         .set_mcp_config(&main, &config, "admin")

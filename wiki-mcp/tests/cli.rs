@@ -168,6 +168,11 @@ fn config_set_checks_keys_and_tool_ids_and_show_reports_them() {
             && unknown_tool.contains("man"),
         "{unknown_tool}"
     );
+    let bad_switch = fails(data, &["config", "set", "--wiki", "main", "links=maybe"]);
+    assert!(
+        bad_switch.contains("links must be on or off, not `maybe`"),
+        "{bad_switch}"
+    );
     let unknown_key = fails(data, &["config", "set", "--wiki", "main", "colour=blue"]);
     assert!(
         unknown_key.contains("unknown key `colour`"),
@@ -200,10 +205,12 @@ fn config_set_checks_keys_and_tool_ids_and_show_reports_them() {
             "description=The developers' wiki",
             "space_filter_mode=whitelist",
             "space_filter=Docs, Main",
+            "links=on",
         ],
     );
     let shown = ok(data, &["config", "show", "--wiki", "dev"]);
     for line in [
+        "links = on",
         "enabled = false",
         "guest = false",
         "tools = man",

@@ -24,7 +24,8 @@ type Served = Serving;
 fn view_link(served: &Served, token: Option<&str>, reference: &str) -> String {
     let body = json!({
         "jsonrpc": "2.0", "id": 1, "method": "tools/call",
-        "params": {"name": "get_document", "arguments": {"reference": reference}},
+        "params": {"name": "get_document", "arguments": {"reference": reference},
+                   "_meta": {"wiki-mcp/links": true}},
     });
     let mut request = reqwest::blocking::Client::new()
         .post(format!(

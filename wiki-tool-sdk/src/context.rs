@@ -48,8 +48,10 @@ pub trait WikiContext: sealed::Sealed {
 
     /// The signed URL of `page` of `reference` for this caller, through this endpoint (see
     /// [`crate::links`]): it expires, and the page re-checks the caller's view right when it
-    /// is opened. `None` without a public URL (or outside a served call): tools then print no
-    /// link rather than one nobody can open.
+    /// is opened. `None` when links are off for this call (the default: a wiki turns them on
+    /// with its `links` setting, a call with its `_meta` key `wiki-mcp/links`), without a
+    /// public URL, or outside a served call: tools then print no link, so every tool's link
+    /// lines and `url` fields follow the one setting.
     fn link(&self, page: LinkPage, reference: &DocumentReference) -> Option<String>;
 
     /// What [`WikiContext::link`] signs with, to sign links away from the call (a page rendered
@@ -106,7 +108,7 @@ impl WikiContext for ToolContext {
     }
 
     fn link_signer(&self) -> Option<crate::links::Signer> {
-        let call = wiki_call(self)?;
+        let call = wiki_call(self).filter(|call| call.links)?;
         Some(crate::links::Signer::new(
             call.public_url.clone()?,
             Arc::clone(call.link_key.as_ref()?),

@@ -5,7 +5,7 @@
 //! it runs, and the harness of its `testing` feature does the same. Everything the doors need
 //! from the server arrives here as a value: the doors themselves (built for the caller, with the
 //! call's [`crate::confirm::Confirm`] when its writes must be confirmed), the public URL
-//! links start with, and the farm's link key.
+//! links start with, the farm's link key, and whether this call prints links at all.
 
 use std::sync::Arc;
 
@@ -20,11 +20,13 @@ pub struct WikiCall {
     pub(crate) public_url: Option<Arc<str>>,
     /// `None` only while the farm's key is unknown (a call cannot be served then anyway).
     pub(crate) link_key: Option<Arc<LinkKey>>,
+    /// Whether this call's output carries signed links ([`WikiCall::with_links`]).
+    pub(crate) links: bool,
 }
 
 impl WikiCall {
-    /// A call through `doors`, printing links under `public_url` signed with `link_key` (no
-    /// links without both).
+    /// A call through `doors`, whose links (once [turned on](WikiCall::with_links)) start with
+    /// `public_url` and are signed with `link_key` (no links without both).
     // The server's, not a tool author's: hidden from the SDK's documentation.
     #[doc(hidden)]
     pub fn new(doors: Doors, public_url: Option<Arc<str>>, link_key: Option<Arc<LinkKey>>) -> Self {
@@ -32,7 +34,15 @@ impl WikiCall {
             doors,
             public_url,
             link_key,
+            links: false,
         }
+    }
+
+    /// This call's output carries signed links when `links` (the wiki's `links` setting, or the
+    /// call asked for them); off by default: they cost an agent tokens it rarely uses.
+    pub fn with_links(mut self, links: bool) -> Self {
+        self.links = links;
+        self
     }
 
     /// This call, its writes asking `confirmation` first.

@@ -405,8 +405,9 @@ fn minute(date: OffsetDateTime) -> String {
 fn download_advice(download: Option<&str>) -> String {
     match download {
         Some(_) => "Use the Download: link above to fetch it.".to_owned(),
-        None => "This server has no public URL, so no download link can be given; ask an \
-                 administrator to start it with --public-url."
+        None => "No download link is given: links are off for this call (an administrator turns \
+                 them on with the wiki's links setting; a client can ask for them per call), or \
+                 the server has no public URL (--public-url)."
             .to_owned(),
     }
 }

@@ -199,7 +199,7 @@ async fn pdf_text_is_extracted() {
     )
     .await);
     assert!(
-        broken.ends_with("ask an administrator to start it with --public-url."),
+        broken.ends_with("or the server has no public URL (--public-url)."),
         "{broken}"
     );
     assert!(broken.contains("No text could be extracted from this PDF"));
@@ -252,12 +252,15 @@ async fn other_files_get_a_download_link() {
         "data bin#1.zip",
         b"PK\x03\x04rest".to_vec(),
     );
-    let text = ok(attachment(
-        &farm,
-        json!({"reference": "Sandbox.Logs", "filename": "data bin#1.zip"}),
-        "alice",
-    )
-    .await);
+    let text = farm
+        .caller("alice", "main")
+        .with_links()
+        .call(
+            "get_attachment",
+            json!({"reference": "Sandbox.Logs", "filename": "data bin#1.zip"}),
+        )
+        .await
+        .expect_text();
     let download = text
         .lines()
         .find_map(|line| line.strip_prefix("Download: "))
@@ -466,8 +469,9 @@ async fn a_decompression_bomb_is_refused_with_the_budget() {
         text.ends_with(
             "\nThe text of this PDF was not extracted: its compressed streams inflate to more \
              than 64 MB, the extraction budget (a decompression bomb, or a PDF of large scanned \
-             images). This server has no public URL, so no download link can be given; ask an \
-             administrator to start it with --public-url."
+             images). No download link is given: links are off for this call (an administrator \
+             turns them on with the wiki's links setting; a client can ask for them per call), or \
+             the server has no public URL (--public-url)."
         ),
         "{text}"
     );

@@ -58,6 +58,26 @@ async fn a_space_name_alone_reads_its_home_and_urls_follow_the_public_url() {
         ServerSettings::default()
             .with_public_url(BaseUrl::parse("https://wiki.example.org/").expect("a URL")),
     );
+    // Links are off unless the wiki turns them on.
+    let plain = text(get(&farm, json!({"reference": "Sandbox"}), GUEST).await);
+    assert!(
+        !plain.contains("URL:") && !plain.contains("https://"),
+        "{plain}"
+    );
+    let structured = farm
+        .call_result(
+            "get_document",
+            json!({"reference": "Sandbox"}),
+            GUEST,
+            "main",
+        )
+        .await
+        .structured_content;
+    assert_eq!(
+        structured.and_then(|value| value.get("url").cloned()),
+        Some(json!(null))
+    );
+    farm.configure("main", |config| config.links = true);
     let read = text(get(&farm, json!({"reference": "Sandbox"}), GUEST).await);
     assert!(unsigned(&read).starts_with(
         "Reference: main:Sandbox.WebHome\nURL: https://wiki.example.org/wikis/main/view/Sandbox/WebHome\n"

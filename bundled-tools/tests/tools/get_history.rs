@@ -134,7 +134,12 @@ async fn diffs_are_unified_and_name_both_sides() {
         ServerSettings::default()
             .with_public_url(BaseUrl::parse("https://wiki.example.org").expect("a URL")),
     );
-    let diff = text(history(&farm, notes(json!({"from": "1.1", "to": "1.3"})), "alice").await);
+    let diff = farm
+        .caller("alice", "main")
+        .with_links()
+        .call("get_history", notes(json!({"from": "1.1", "to": "1.3"})))
+        .await
+        .expect_text();
     // The text leaves out the revisions' comments, whose escapes the structured content shows.
     assert_text(
         &unsigned(&diff),

@@ -299,6 +299,7 @@ async fn results_link_the_change_and_the_file() {
         ServerSettings::default()
             .with_public_url(BaseUrl::parse("https://wiki.example.org/").expect("a URL")),
     );
+    farm.configure("main", |config| config.links = true);
     let before = version(&farm, "Sandbox.WebHome").unwrap_or_else(|| panic!("seeded"));
     let text = ok(write(
         &farm,

@@ -310,32 +310,44 @@ async fn results_link_the_new_page_or_the_change() {
         ServerSettings::default()
             .with_public_url(BaseUrl::parse("https://wiki.example.org/").expect("a URL")),
     );
-    let created = text(
-        write(
-            &farm,
+    let alice = farm.caller("alice", "main").with_links();
+    let created = alice
+        .call(
+            "write_document",
             json!({"reference": "Sandbox.Linked", "content": "one\n"}),
-            "alice",
         )
-        .await,
-    );
+        .await
+        .expect_text();
     assert!(
         unsigned(&created)
             .ends_with("\nView: https://wiki.example.org/wikis/main/view/Sandbox/Linked"),
         "{created}"
     );
-    let overwritten = text(
-        write(
-            &farm,
+    let overwritten = alice
+        .call(
+            "write_document",
             json!({"reference": "Sandbox.Linked", "content": "two\n", "base_version": "1.1"}),
-            "alice",
         )
-        .await,
-    );
+        .await
+        .expect_text();
     let last = overwritten.lines().last().unwrap_or_default();
     assert!(
         last.starts_with("Compare: https://wiki.example.org/wikis/main/compare/Sandbox/Linked?")
             && last.contains("1.1")
             && last.contains("1.2"),
         "{overwritten}"
+    );
+    // Without asking, a write answers without links.
+    let quiet = text(
+        write(
+            &farm,
+            json!({"reference": "Sandbox.Linked", "content": "three\n", "base_version": "1.2"}),
+            "alice",
+        )
+        .await,
+    );
+    assert!(
+        !quiet.contains("Compare:") && !quiet.contains("https://"),
+        "{quiet}"
     );
 }

@@ -22,6 +22,7 @@ const KEYS: &[&str] = &[
     "guest",
     "allow_rendered",
     "confirm_writes",
+    "links",
 ];
 
 #[derive(Debug, clap::Subcommand)]
@@ -31,7 +32,9 @@ pub(crate) enum Command {
     /// Keys: enabled=true|false, tools=VALUE, description=TEXT, server_name=TEXT,
     /// space_filter_mode=none|whitelist|blacklist, space_filter=SPACE,SPACE...,
     /// space_filter_documents=PAGE,PAGE..., guest=true|false, allow_rendered=true|false,
-    /// confirm_writes=true|false (every write asks the person behind the client first).
+    /// confirm_writes=true|false (every write asks the person behind the client first),
+    /// links=on|off (signed links in tool output, for clients that show them to people; off by
+    /// default, a call can still ask for them).
     ///
     /// tools=default is the default policy (every tool that does not write); tools=ID,ID...
     /// replaces the set; tools=default,+ID,-ID... edits the default policy's set; tools=+ID,-ID...
@@ -107,6 +110,7 @@ pub(crate) fn exec(farm: &FarmTarget, command: Command) -> Result<()> {
             );
             println!("allow_rendered = {}", config.allow_rendered);
             println!("confirm_writes = {}", config.confirm_writes);
+            println!("links = {}", if config.links { "on" } else { "off" });
             println!("cross_wiki_reach = {reach}");
         }
     }
@@ -119,6 +123,7 @@ fn apply(config: &mut McpConfig, key: &str, value: &str) -> Result<()> {
         "guest" => config.guest_access = boolean(key, value)?,
         "allow_rendered" => config.allow_rendered = boolean(key, value)?,
         "confirm_writes" => config.confirm_writes = boolean(key, value)?,
+        "links" => config.links = switch(key, value)?,
         "tools" => config.enabled_tools = tools(value, &config.enabled_tools)?,
         "description" => config.description = text(value),
         "server_name" => config.server_name = text(value),
@@ -148,6 +153,15 @@ fn boolean(key: &str, value: &str) -> Result<bool> {
         "true" => Ok(true),
         "false" => Ok(false),
         _ => bail!("{key} must be true or false, not `{value}`"),
+    }
+}
+
+/// `on`/`off` (or `true`/`false`).
+fn switch(key: &str, value: &str) -> Result<bool> {
+    match value {
+        "on" | "true" => Ok(true),
+        "off" | "false" => Ok(false),
+        _ => bail!("{key} must be on or off, not `{value}`"),
     }
 }
 

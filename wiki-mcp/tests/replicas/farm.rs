@@ -24,7 +24,8 @@ pub(crate) struct Farm {
 }
 
 impl Farm {
-    /// A new demo farm (`wiki-mcp --database URL init`) with the write tools enabled on `main`.
+    /// A new demo farm (`wiki-mcp --database URL init`) with the write tools enabled on `main`,
+    /// and links in tool output.
     pub(crate) fn create(server: &str) -> Farm {
         let database = ScratchDatabase::create(server);
         let config: postgres::Config = server.parse().unwrap();
@@ -63,6 +64,8 @@ impl Farm {
             "--wiki",
             "main",
             "tools=man,get_document,query_documents,write_document",
+            // The scenarios follow the links tools print from one replica to another.
+            "links=on",
         ]);
         farm
     }

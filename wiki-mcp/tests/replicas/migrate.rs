@@ -63,6 +63,7 @@ fn sqlite_farm(dir: &Path) -> String {
         "--wiki",
         "main",
         "tools=man,get_document,get_history,get_attachment,query_documents,query_objects",
+        "links=on",
     ]);
     token
 }

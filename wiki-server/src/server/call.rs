@@ -114,7 +114,8 @@ impl Manager {
                 None,
             ));
         }
-        let mut ctx = self.context(server, caller);
+        let links = server.links() || links_asked(request);
+        let mut ctx = self.context(server, caller, links);
         self.attach_confirmation(server, tools, caller, request, &mut ctx);
         Ok((tools, ctx))
     }
@@ -155,4 +156,17 @@ impl Manager {
             call.confirming(Arc::new(confirmation));
         }
     }
+}
+
+/// The `_meta` key by which one call asks for signed links in tool output on a wiki that has
+/// them off (`"wiki-mcp/links": true`), for a client that shows them to a person.
+pub const LINKS_META_KEY: &str = "wiki-mcp/links";
+
+/// Whether `request` asks for links ([`LINKS_META_KEY`] set to `true`).
+fn links_asked(request: &ToolCall) -> bool {
+    request
+        .meta
+        .get(LINKS_META_KEY)
+        .and_then(serde_json::Value::as_bool)
+        == Some(true)
 }

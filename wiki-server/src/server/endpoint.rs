@@ -52,6 +52,12 @@ impl WikiServer {
         self.inputs.config.confirm_writes
     }
 
+    /// Whether tool output carries signed links on this wiki unless a call asks (the
+    /// configuration's `links`; off by default).
+    pub fn links(&self) -> bool {
+        self.inputs.config.links
+    }
+
     /// Whether requests without credentials are served as the guest.
     pub fn guest_access(&self) -> bool {
         self.inputs.config.guest_access

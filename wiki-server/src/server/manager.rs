@@ -463,15 +463,23 @@ impl Manager {
     }
 
     /// The context of one call by `caller` on `server`: the caller, and the [`WikiCall`]
-    /// extension with the doors built on the current rights.
-    pub(crate) fn context(&self, server: &Arc<WikiServer>, caller: &Caller) -> ToolContext {
+    /// extension with the doors built on the current rights, printing links when `links`.
+    pub(crate) fn context(
+        &self,
+        server: &Arc<WikiServer>,
+        caller: &Caller,
+        links: bool,
+    ) -> ToolContext {
         let mut ctx = ToolContext::new(caller.user_name().map(str::to_owned));
         ctx.extensions_mut().extend(self.settings.services.clone());
-        ctx.with_extension(WikiCall::new(
-            self.doors(server, caller),
-            self.settings.public_url.as_ref().map(BaseUrl::shared),
-            self.link_key(),
-        ))
+        ctx.with_extension(
+            WikiCall::new(
+                self.doors(server, caller),
+                self.settings.public_url.as_ref().map(BaseUrl::shared),
+                self.link_key(),
+            )
+            .with_links(links),
+        )
         .with_extension(ServedBy(Arc::clone(server)))
         .with_extension(caller.origin().clone())
     }

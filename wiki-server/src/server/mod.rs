@@ -11,6 +11,7 @@ pub mod policy;
 mod served;
 mod shown;
 
+pub use call::LINKS_META_KEY;
 pub use caller::Caller;
 pub use endpoint::WikiServer;
 pub use handler::{McpHandler, SERVER_NAME};

@@ -215,6 +215,7 @@ impl TestFarm {
         As {
             farm: self,
             caller: Caller::user(WikiId::main(), user),
+            meta: serde_json::Map::new(),
         }
     }
 
@@ -223,6 +224,7 @@ impl TestFarm {
         As {
             farm: self,
             caller: Caller::guest(WikiId::main()),
+            meta: serde_json::Map::new(),
         }
     }
 
@@ -241,6 +243,8 @@ impl TestFarm {
 pub struct As<'f> {
     farm: &'f TestFarm,
     caller: Caller,
+    /// The `_meta` its calls carry.
+    meta: serde_json::Map<String, Value>,
 }
 
 impl As<'_> {
@@ -254,6 +258,19 @@ impl As<'_> {
         Self {
             farm: self.farm,
             caller,
+            meta: self.meta.clone(),
+        }
+    }
+
+    /// The same caller, its calls asking for signed links (`_meta` key
+    /// [`crate::LINKS_META_KEY`]), as a client that shows links to a person does.
+    pub fn with_links(&self) -> Self {
+        let mut meta = self.meta.clone();
+        meta.insert(crate::LINKS_META_KEY.to_owned(), Value::Bool(true));
+        Self {
+            farm: self.farm,
+            caller: self.caller.clone(),
+            meta,
         }
     }
 
@@ -270,7 +287,7 @@ impl As<'_> {
         };
         let manager = Arc::clone(&self.farm.manager);
         let caller = self.caller.clone();
-        let call = ToolCall::new(tool, arguments);
+        let call = ToolCall::new(tool, arguments).with_meta(self.meta.clone());
         let outcome = on_task(async move {
             let server = manager.endpoint(caller.wiki()).await?;
             manager.call(&server, &caller, call).await

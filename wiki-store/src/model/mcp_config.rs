@@ -89,6 +89,11 @@ pub struct McpConfig {
     /// Whether every write asks the person behind the agent first (through the client's
     /// elicitation), whatever the tool; off, only tools declared `confirm` ask.
     pub confirm_writes: bool,
+    /// Whether tool output carries signed links (`URL:`, `View:`, `Download:`, `Compare:`, a
+    /// result's `<url>`, the structured `url` fields) for clients that show them to people; off,
+    /// a call still gets them by asking (its `_meta` key `wiki-mcp/links`). They cost an agent
+    /// tokens it rarely uses, so they are off unless an administrator turns them on.
+    pub links: bool,
     /// Wikis with cross-wiki reach. Read only from the main wiki's configuration, so a sub-wiki
     /// admin cannot grant reach to their own wiki; ignored on other wikis.
     pub reach_enabled_wikis: Vec<String>,
@@ -99,8 +104,8 @@ pub struct McpConfig {
 
 impl Default for McpConfig {
     /// The configuration of a wiki nobody configured: enabled, default tools, rendered content
-    /// allowed, no space filter, guests served (their rights decide), writes not confirmed, reach
-    /// not initialized.
+    /// allowed, no space filter, guests served (their rights decide), writes not confirmed, no
+    /// links in tool output, reach not initialized.
     fn default() -> Self {
         McpConfig {
             server_name: None,
@@ -113,6 +118,7 @@ impl Default for McpConfig {
             space_filter_documents: Vec::new(),
             guest_access: true,
             confirm_writes: false,
+            links: false,
             reach_enabled_wikis: Vec::new(),
             reach_initialized: false,
         }

@@ -43,6 +43,7 @@ fn config_fields() -> Vec<(&'static str, FieldType)> {
         ("reach_enabled_wikis", FieldType::TextArea),
         ("reach_initialized", FieldType::Boolean),
         ("confirm_writes", FieldType::Boolean),
+        ("links", FieldType::Boolean),
     ]
 }
 
@@ -159,6 +160,7 @@ pub(crate) fn config_from_values(values: &BTreeMap<String, FieldValue>) -> Resul
         reach_enabled_wikis: lines("reach_enabled_wikis")?,
         reach_initialized: flag("reach_initialized", defaults.reach_initialized)?,
         confirm_writes: flag("confirm_writes", defaults.confirm_writes)?,
+        links: flag("links", defaults.links)?,
     })
 }
 
@@ -258,6 +260,7 @@ pub(crate) fn config_values(config: &McpConfig) -> Result<BTreeMap<String, Strin
             boolean(config.reach_initialized),
         ),
         ("confirm_writes".to_owned(), boolean(config.confirm_writes)),
+        ("links".to_owned(), boolean(config.links)),
     ]))
 }
 
@@ -278,6 +281,7 @@ mod tests {
             space_filter_documents: vec!["Main.WebHome".into()],
             guest_access: false,
             confirm_writes: true,
+            links: true,
             reach_enabled_wikis: vec!["main".into(), "dev".into()],
             reach_initialized: true,
         };
@@ -287,7 +291,7 @@ mod tests {
             .map(|(name, text)| {
                 let value = match name.as_str() {
                     "enabled" | "allow_rendered" | "guest_access" | "reach_initialized"
-                    | "confirm_writes" => FieldValue::Boolean(text == "true"),
+                    | "confirm_writes" | "links" => FieldValue::Boolean(text == "true"),
                     "space_filter_mode" => FieldValue::List(vec![text]),
                     _ => FieldValue::Text(text),
                 };

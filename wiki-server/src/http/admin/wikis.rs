@@ -217,6 +217,7 @@ async fn render(
          <label class=\"check\"><input type=\"checkbox\" name=\"enabled\" value=\"on\"{enabled}> Enabled (a disabled endpoint answers 404)</label>\
          <label class=\"check\"><input type=\"checkbox\" name=\"guest_access\" value=\"on\"{guest}> Guest access (requests without a token run as the guest, read tools only)</label>\
          <label class=\"check\"><input type=\"checkbox\" name=\"confirm_writes\" value=\"on\"{confirm}> Confirm writes (every write asks the person using the agent's client first)</label>\
+         <label class=\"check\"><input type=\"checkbox\" name=\"links\" value=\"on\"{links}> Links in tool output (signed links for clients that show them to people; they cost agents tokens)</label>\
          <label for=\"description\">Description</label>\
          <textarea id=\"description\" name=\"description\" maxlength=\"{MAX_FIELD_CHARS}\">{description}</textarea>\
          </fieldset>\
@@ -238,6 +239,7 @@ async fn render(
         enabled = checked(config.enabled),
         guest = checked(config.guest_access),
         confirm = checked(config.confirm_writes),
+        links = checked(config.links),
         description = escape(config.description.as_deref().unwrap_or("")),
         none = selected(SpaceFilterMode::None),
         white = selected(SpaceFilterMode::Whitelist),
@@ -281,6 +283,7 @@ fn apply(
     config.enabled = get("enabled").is_some();
     config.guest_access = get("guest_access").is_some();
     config.confirm_writes = get("confirm_writes").is_some();
+    config.links = get("links").is_some();
     let description = get("description").unwrap_or("").trim();
     if description.chars().count() > MAX_FIELD_CHARS {
         return Err(format!(
