@@ -152,7 +152,7 @@ pub fn fit_shown(text: &str, room: usize) -> (&str, usize) {
 /// line of output. Line feeds are removed, so the value cannot open a line of its own, and it
 /// is capped at [`FRAGMENT_MAX_CHARS`] characters followed by `…`. Unlike the framework's
 /// [`mcp_runtime::output::guard::fragment`], which removes every control, separator and bidi
-/// character, it leaves those to the result's [escape](escape): a person's title with a bidi
+/// character, it leaves those to the result's [escape]: a person's title with a bidi
 /// override then shows it as `⟦U+202E⟧` instead of silently losing it.
 pub fn fragment(text: &str) -> Cow<'_, str> {
     let joined = single_line(text);
