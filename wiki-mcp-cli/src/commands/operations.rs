@@ -1,6 +1,9 @@
-//! `serve`'s operations flags: where the metrics are also served.
+//! `serve`'s operations flags: where the metrics are also served, how long a shutdown waits.
 
 use std::net::SocketAddr;
+use std::time::Duration;
+
+use wiki_server::http::DEFAULT_SHUTDOWN_TIMEOUT;
 
 /// What an operator running the server sets beside the endpoint itself.
 #[derive(Debug, clap::Args)]
@@ -10,4 +13,21 @@ pub(crate) struct OperationArgs {
     /// main address serves `/metrics` to a farm administrator's token either way.
     #[arg(long, env = "WIKI_MCP_METRICS_LISTEN", value_name = "ADDRESS")]
     pub(crate) metrics_listen: Option<SocketAddr>,
+
+    /// After SIGTERM or Ctrl-C, how many seconds calls in flight may take to finish (new
+    /// requests are answered 503 meanwhile) before they are cancelled and the server exits.
+    #[arg(
+        long,
+        env = "WIKI_MCP_SHUTDOWN_TIMEOUT",
+        value_name = "SECONDS",
+        default_value_t = DEFAULT_SHUTDOWN_TIMEOUT.as_secs()
+    )]
+    pub(crate) shutdown_timeout: u64,
+}
+
+impl OperationArgs {
+    /// [`OperationArgs::shutdown_timeout`] as a duration.
+    pub(crate) fn shutdown_timeout(&self) -> Duration {
+        Duration::from_secs(self.shutdown_timeout)
+    }
 }

@@ -83,6 +83,7 @@ pub(crate) fn exec(farm: &FarmTarget, args: Args) -> Result<()> {
             burst: args.page_rate_burst.max(1),
         }),
         metrics_listen: args.operations.metrics_listen,
+        shutdown_timeout: args.operations.shutdown_timeout(),
         ..HttpOptions::default()
     };
     let settings = ServerSettings::default().with_call_timeout(call_timeout);

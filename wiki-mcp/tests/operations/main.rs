@@ -9,6 +9,7 @@
 
 #[path = "../support/cluster.rs"]
 mod cluster;
+mod lifecycle;
 #[path = "../support/listening.rs"]
 mod listening;
 mod logs;
@@ -33,6 +34,7 @@ fn main() {
         .into_iter()
         .chain(metrics::cases())
         .chain(logs::cases())
+        .chain(lifecycle::cases())
         .map(|(name, needs)| match needs {
             Needs::Nothing(run) => Trial::test(name, move || {
                 run();

@@ -11,8 +11,10 @@
 //! - a connection past the per-address cap is answered `503` at once and closed, so one client
 //!   cannot take every slot; past the total cap the loop stops accepting until a connection
 //!   closes (new clients wait in the kernel's backlog, no descriptor is spent on them);
-//! - on shutdown, idle connections close at once, busy ones finish their request; `serve`
-//!   returns when every connection is gone (the total cap's permits all back).
+//! - on shutdown the loop stops accepting and closes the listening socket; open connections
+//!   stay until the [`Lifecycle`] closes them (gracefully when nothing is in flight, at once at
+//!   the shutdown deadline, `lifecycle.rs`); `serve` returns when every connection is gone (the
+//!   total cap's permits all back).
 
 use std::collections::HashMap;
 use std::io;
@@ -33,6 +35,7 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio_util::sync::CancellationToken;
 use tower::ServiceExt as _;
 
+use super::lifecycle::Lifecycle;
 use super::refusal::Refusal;
 
 /// How many connections may be open, and how long a request may take to arrive.
@@ -63,13 +66,15 @@ impl Default for ConnectionLimits {
     }
 }
 
-/// Serves `app` on `listener` until `shutdown` is cancelled and every connection has closed.
+/// Serves `app` on `listener` until `shutdown` is cancelled and every connection has been
+/// closed by `lifecycle`.
 pub(crate) async fn serve_connections(
     listener: TcpListener,
     app: Router,
     limits: ConnectionLimits,
     open: IntGauge,
     shutdown: CancellationToken,
+    lifecycle: Arc<Lifecycle>,
 ) -> io::Result<()> {
     let total = limits.max_connections.clamp(1, Semaphore::MAX_PERMITS);
     let slots = Arc::new(Semaphore::new(total));
@@ -109,10 +114,12 @@ pub(crate) async fn serve_connections(
             peer,
             app.clone(),
             limits.header_timeout,
-            shutdown.clone(),
+            Arc::clone(&lifecycle),
             (permit, address_slot, OpenConnection(open.clone())),
         ));
     }
+    // New connections are refused from now on, rather than left waiting in the backlog.
+    drop(listener);
     // Every open connection holds one permit: all of them back means all closed.
     let all = u32::try_from(total).unwrap_or(u32::MAX);
     drop(slots.acquire_many(all).await);
@@ -125,7 +132,7 @@ async fn serve_one(
     peer: SocketAddr,
     app: Router,
     header_timeout: Duration,
-    shutdown: CancellationToken,
+    lifecycle: Arc<Lifecycle>,
     _held: (OwnedSemaphorePermit, AddressSlot, OpenConnection),
 ) {
     let service = app.map_request(move |request: http::Request<Incoming>| {
@@ -142,9 +149,13 @@ async fn serve_one(
     tokio::pin!(connection);
     let result = tokio::select! {
         result = connection.as_mut() => result,
-        () = shutdown.cancelled() => {
+        () = lifecycle.close.cancelled() => {
             connection.as_mut().graceful_shutdown();
-            connection.await
+            tokio::select! {
+                result = connection.as_mut() => result,
+                // Past the deadline: dropped, which cancels the calls it still carries.
+                () = lifecycle.abort.cancelled() => return,
+            }
         }
     };
     if let Err(error) = result {

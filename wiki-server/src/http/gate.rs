@@ -9,6 +9,10 @@
 //! Each request gets its id first ([`super::request_id`]: the client's `x-request-id` when
 //! usable, else one of ours), in its extensions for the audit line and echoed in the response.
 //!
+//! While the server shuts down, every request is answered [`Refusal::ShuttingDown`] with
+//! `Connection: close`; the others are counted in flight until their response is sent
+//! ([`super::lifecycle`]).
+//!
 //! On the way out it counts every response by status, the refusals the metrics name (refused
 //! authentications, rate-limited requests, store failures), logs a 429 at WARN with the client
 //! address, and counts a streamed reply while it is open ([`super::streams`]).
@@ -23,9 +27,12 @@ use std::sync::Arc;
 use axum::extract::{Request, State};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
+use http::HeaderValue;
+use http::header::CONNECTION;
 
 use super::body::{self, BodyLimits};
 use super::identity::client_address;
+use super::lifecycle::{InFlight, Lifecycle};
 use super::malformed;
 use super::origin::{self, OriginPolicy};
 use super::refusal::Refusal;
@@ -45,6 +52,8 @@ pub(crate) struct Gate {
     pub(crate) warnings: Arc<Warnings>,
     /// Where requests that bring no usable id get theirs.
     pub(crate) request_ids: RequestIds,
+    /// Requests in flight, and whether the server is shutting down.
+    pub(crate) lifecycle: Arc<Lifecycle>,
 }
 
 /// The middleware around every route.
@@ -59,13 +68,22 @@ pub(crate) async fn admit(
     if let Some(id) = &id {
         request.extensions_mut().insert(id.clone());
     }
-    let mut response = checked(&gate, request, next).await;
+    let (mut response, in_flight) = match gate.lifecycle.enter() {
+        Ok(in_flight) => (checked(&gate, request, next).await, Some(in_flight)),
+        Err(refusal) => {
+            let mut response = refusal.into_response();
+            response
+                .headers_mut()
+                .insert(CONNECTION, HeaderValue::from_static("close"));
+            (response, None)
+        }
+    };
     if let Some(id) = &id {
         response
             .headers_mut()
             .insert(REQUEST_ID, id.header_value().clone());
     }
-    gate.observe(response, address, pages, id.as_ref())
+    gate.observe(response, address, pages, id.as_ref(), in_flight)
 }
 
 /// The checks above, then the route.
@@ -94,6 +112,7 @@ impl Gate {
         address: IpAddr,
         pages: bool,
         id: Option<&RequestId>,
+        in_flight: Option<InFlight>,
     ) -> Response {
         let metrics: &Metrics = self.manager.metrics();
         metrics.response(response.status().as_u16());
@@ -120,6 +139,6 @@ impl Gate {
                 _ => {}
             }
         }
-        count_stream(response, &metrics.open_streams)
+        count_stream(response, &metrics.open_streams, in_flight)
     }
 }

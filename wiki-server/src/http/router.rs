@@ -3,6 +3,7 @@
 use std::io;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::Router;
 use axum::routing::get;
@@ -23,6 +24,7 @@ use super::gate::{self, Gate};
 use super::identity::Credentials;
 use super::identity::mcp_endpoint;
 use super::in_flight::InFlight;
+use super::lifecycle::{DEFAULT_SHUTDOWN_TIMEOUT, Lifecycle};
 use super::limits::{RateKey, RateLimit, RateLimiter};
 use super::metrics;
 use super::oauth::{METADATA_SUFFIX, metadata};
@@ -56,6 +58,10 @@ pub struct HttpOptions {
     /// on a private network (keep it off the public one). `None`: the metrics are served on the
     /// main address alone, to a farm administrator's token.
     pub metrics_listen: Option<SocketAddr>,
+    /// After the shutdown token fires: how long requests in flight may take to finish (new
+    /// ones are answered 503 meanwhile) before their connections are dropped and their calls
+    /// cancelled (`lifecycle.rs`).
+    pub shutdown_timeout: Duration,
     /// Answer plain stateless `tools/call` requests directly (`http/direct.rs`) instead of
     /// through rmcp's per-request service. The answer is the same; `false` sends every request
     /// through rmcp (for comparisons).
@@ -64,7 +70,8 @@ pub struct HttpOptions {
 
 impl Default for HttpOptions {
     /// No authorization server, 16 MiB bodies (a 10 MiB attachment in base64
-    /// fits), the default connection limits and rate limit, direct tool calls.
+    /// fits), the default connection limits and rate limit, 30 s to finish at shutdown, direct
+    /// tool calls.
     fn default() -> Self {
         HttpOptions {
             authorization_servers: Vec::new(),
@@ -73,6 +80,7 @@ impl Default for HttpOptions {
             rate_limit: Some(RateLimit::default()),
             page_rate_limit: Some(RateLimit::default()),
             metrics_listen: None,
+            shutdown_timeout: DEFAULT_SHUTDOWN_TIMEOUT,
             direct_tool_calls: true,
         }
     }
@@ -210,9 +218,9 @@ impl HttpServer {
         Ok(BaseUrl::for_address(self.listener.local_addr()?))
     }
 
-    /// Serves until `shutdown` is cancelled, then stops accepting, closes open SSE streams
-    /// (rmcp's token is a child of `shutdown`), waits for in-flight requests and writes the
-    /// token uses not yet on record. Meanwhile token uses are written about once a minute
+    /// Serves until `shutdown` is cancelled, then stops accepting, answers new requests 503,
+    /// waits for in-flight requests until [`HttpOptions::shutdown_timeout`] and cancels those
+    /// still running (`lifecycle.rs`), and writes the token uses not yet on record. Meanwhile token uses are written about once a minute
     /// ([`Directory::flush_token_uses`]).
     ///
     /// Every MCP request is answered by an [`McpHandler`] over the directory's manager (rmcp
@@ -249,6 +257,16 @@ impl HttpServer {
             let verifier = oidc.verifier().clone();
             tokio::spawn(async move { verifier.prefetch().await });
         }
+        let lifecycle = Arc::new(Lifecycle::default());
+        let draining = tokio::spawn({
+            let lifecycle = Arc::clone(&lifecycle);
+            let shutdown = shutdown.clone();
+            let timeout = self.options.shutdown_timeout;
+            async move {
+                shutdown.cancelled().await;
+                lifecycle.drain(timeout).await;
+            }
+        });
         let app = application(
             Shared {
                 options,
@@ -260,7 +278,7 @@ impl HttpServer {
                 warnings: Arc::default(),
             },
             handler,
-            &shutdown,
+            &lifecycle,
         );
         let metrics = Arc::clone(directory.manager().metrics());
         let open = metrics.open_connections.clone();
@@ -271,6 +289,7 @@ impl HttpServer {
                 self.options.connections,
                 open.clone(),
                 shutdown.clone(),
+                Arc::clone(&lifecycle),
             ))
         });
         let served = serve_connections(
@@ -279,8 +298,11 @@ impl HttpServer {
             self.options.connections,
             open,
             shutdown.clone(),
+            Arc::clone(&lifecycle),
         )
         .await;
+        // Returned on an accept error without a shutdown: nothing left to drain.
+        draining.abort();
         if let Some(metrics_served) = metrics_served {
             // It stops with the same token; an accept error there is logged, not fatal.
             match metrics_served.await {
@@ -303,12 +325,14 @@ impl HttpServer {
 /// The routes and their layers. The front door (`gate.rs`: malformed heads 400, Host/Origin
 /// 403, the body read within its cap and deadline) wraps everything; the identity step and the
 /// direct `tools/call` answer wrap only the MCP endpoint.
-fn application(shared: Shared, handler: McpHandler, shutdown: &CancellationToken) -> Router {
+fn application(shared: Shared, handler: McpHandler, lifecycle: &Arc<Lifecycle>) -> Router {
     let config = StreamableHttpServerConfig::default()
         .with_legacy_session_mode(false)
         .with_json_response(true)
         .with_max_request_body_bytes(shared.options.max_body_bytes)
-        .with_cancellation_token(shutdown.child_token())
+        // rmcp's own tasks stop at the shutdown deadline, with the connections: until then
+        // its calls finish like the direct ones.
+        .with_cancellation_token(lifecycle.abort.child_token())
         // Checked for every route by the front door (`gate.rs`), with the public URL taken
         // into account.
         .disable_allowed_hosts()
@@ -327,6 +351,7 @@ fn application(shared: Shared, handler: McpHandler, shutdown: &CancellationToken
         manager: Arc::clone(shared.directory.manager()),
         warnings: Arc::clone(&shared.warnings),
         request_ids: RequestIds::default(),
+        lifecycle: Arc::clone(lifecycle),
         body: BodyLimits {
             max_bytes: shared.options.max_body_bytes,
             timeout: shared.options.connections.body_timeout,

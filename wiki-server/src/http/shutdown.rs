@@ -3,7 +3,8 @@
 use tokio_util::sync::CancellationToken;
 
 /// Waits for SIGINT or SIGTERM, then cancels `shutdown`: the HTTP server stops accepting,
-/// rmcp closes its open SSE streams (its token is a child), in-flight requests finish.
+/// answers new requests 503 and lets those in flight finish until its shutdown timeout
+/// (`lifecycle.rs`).
 ///
 /// Returns early, without cancelling, if `shutdown` is cancelled by someone else.
 pub async fn shutdown_on_signal(shutdown: CancellationToken) {

@@ -1,5 +1,6 @@
 //! Streamed replies (server-sent events) counted while they are open: the handler's future has
-//! returned by then, so what is open is the body, and the body holds the count.
+//! returned by then, so what is open is the body, and the body holds the count, and the
+//! request's place among those in flight that a shutdown waits for (`lifecycle.rs`).
 
 use std::pin::Pin;
 use std::task::{Context, Poll};
@@ -10,9 +11,16 @@ use http::header::CONTENT_TYPE;
 use hyper::body::{Frame, SizeHint};
 use prometheus::IntGauge;
 
-/// `response` with its body counted in `open` until hyper drops it, when it is an event
-/// stream; any other response as it is (its body is sent at once, nothing to count).
-pub(crate) fn count_stream(response: Response, open: &IntGauge) -> Response {
+use super::lifecycle::InFlight;
+
+/// `response` with its body counted in `open`, and holding `in_flight`, until hyper drops it,
+/// when it is an event stream; any other response as it is (its body is sent at once, nothing
+/// to count; `in_flight` ends now).
+pub(crate) fn count_stream(
+    response: Response,
+    open: &IntGauge,
+    in_flight: Option<InFlight>,
+) -> Response {
     let streamed = response
         .headers()
         .get(CONTENT_TYPE)
@@ -21,7 +29,7 @@ pub(crate) fn count_stream(response: Response, open: &IntGauge) -> Response {
         return response;
     }
     open.inc();
-    let held = Open(open.clone());
+    let held = (Open(open.clone()), in_flight);
     response.map(|inner| Body::new(Holding { inner, _held: held }))
 }
 
@@ -70,14 +78,14 @@ mod tests {
     #[test]
     fn an_event_stream_is_counted_until_its_body_is_dropped() {
         let open = IntGauge::new("open", "open streams").unwrap_or_else(|error| panic!("{error}"));
-        let plain = count_stream("done".into_response(), &open);
+        let plain = count_stream("done".into_response(), &open, None);
         assert_eq!(open.get(), 0, "a plain reply is not a stream");
         drop(plain);
         let mut stream = "data: {}\n\n".into_response();
         stream
             .headers_mut()
             .insert(CONTENT_TYPE, HeaderValue::from_static("text/event-stream"));
-        let stream = count_stream(stream, &open);
+        let stream = count_stream(stream, &open, None);
         assert_eq!(open.get(), 1);
         drop(stream);
         assert_eq!(open.get(), 0);
