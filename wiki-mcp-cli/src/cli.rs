@@ -34,7 +34,7 @@ pub(crate) struct Cli {
     pub(crate) log_json: bool,
 
     /// Append logs (and audit lines) to this file instead of stderr.
-    #[arg(long, global = true, value_name = "FILE")]
+    #[arg(long, global = true, env = "WIKI_MCP_LOG_FILE", value_name = "FILE")]
     pub(crate) log_file: Option<PathBuf>,
 
     /// The log filter (tracing's `EnvFilter` syntax), e.g. `debug` or `info,audit=off`.

@@ -10,6 +10,7 @@ use clap::{CommandFactory, FromArgMatches};
 use crate::cli::{Cli, Command};
 use crate::commands;
 use crate::commands::database::{DatabaseArgs, FarmTarget};
+use crate::config_file;
 use crate::extension::{Extension, Farm};
 use crate::logging::{self, LogFormat, LogOptions};
 
@@ -44,7 +45,29 @@ pub fn main_with(extensions: &[Extension]) -> ExitCode {
     for extension in extensions {
         command = command.subcommand((extension.command)());
     }
-    let matches = command.get_matches();
+    // A configuration file (`serve --config`) adds its settings as flags before the real parse.
+    let configured = match config_file::apply(&command, std::env::args_os().collect()) {
+        Ok(configured) => configured,
+        Err(error) => {
+            eprintln!("error: {error:#}");
+            return ExitCode::from(2);
+        }
+    };
+    let matches = match command.clone().try_get_matches_from(&configured.args) {
+        Ok(matches) => matches,
+        Err(error) => {
+            if let Some(explained) = configured.explain(&error) {
+                eprintln!("error: {explained}");
+                return ExitCode::from(2);
+            }
+            if let Some(note) = configured.note(&error) {
+                eprint!("{}", error.render());
+                eprintln!("{note}");
+                return ExitCode::from(2);
+            }
+            error.exit()
+        }
+    };
     let chosen = matches.subcommand().and_then(|(name, sub)| {
         extensions
             .iter()
@@ -83,7 +106,12 @@ pub fn main_with(extensions: &[Extension]) -> ExitCode {
         }
     };
     let outcome = match run {
-        Run::Builtin(cli) => self::run(*cli),
+        Run::Builtin(cli) => match &cli.command {
+            Command::Serve(serve) if serve.print_config => {
+                config_file::print_effective(&command, &matches, &configured)
+            }
+            _ => self::run(*cli),
+        },
         Run::Extension(extension, sub, database) => {
             FarmTarget::new(database).and_then(|target| (extension.run)(&sub, &Farm::new(&target)))
         }

@@ -7,6 +7,7 @@
 
 mod cli;
 mod commands;
+mod config_file;
 mod entry;
 
 pub mod database;

@@ -10,12 +10,18 @@ use wiki_server::http::ConnectionLimits;
 #[derive(Debug, clap::Args)]
 pub(crate) struct ConnectionArgs {
     /// Connections open at once, all clients together; past it new clients wait.
-    #[arg(long, value_name = "N", default_value_t = ConnectionLimits::default().max_connections)]
+    #[arg(
+        long,
+        env = "WIKI_MCP_MAX_CONNECTIONS",
+        value_name = "N",
+        default_value_t = ConnectionLimits::default().max_connections
+    )]
     max_connections: usize,
     /// Connections open at once from one client address; past it a client gets 503. Behind a
     /// reverse proxy every client has the proxy's address: set it to the proxy's pool size.
     #[arg(
         long,
+        env = "WIKI_MCP_MAX_CONNECTIONS_PER_ADDRESS",
         value_name = "N",
         default_value_t = ConnectionLimits::default().max_connections_per_address
     )]
@@ -24,6 +30,7 @@ pub(crate) struct ConnectionArgs {
     /// between requests).
     #[arg(
         long,
+        env = "WIKI_MCP_HEADER_TIMEOUT",
         value_name = "SECONDS",
         default_value_t = ConnectionLimits::default().header_timeout.as_secs()
     )]
@@ -31,6 +38,7 @@ pub(crate) struct ConnectionArgs {
     /// Seconds a request's body may take to arrive after its headers (408 beyond).
     #[arg(
         long,
+        env = "WIKI_MCP_BODY_TIMEOUT",
         value_name = "SECONDS",
         default_value_t = ConnectionLimits::default().body_timeout.as_secs()
     )]

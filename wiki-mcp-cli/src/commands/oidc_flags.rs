@@ -13,17 +13,30 @@ use wiki_server::oidc::OidcIdentity;
 pub(crate) struct OidcArgs {
     /// An OpenID Connect issuer whose access tokens are accepted (`https://…`, or `http://` on
     /// a loopback address); its `/.well-known/openid-configuration` is read at start. Listed
-    /// as an authorization server in the RFC 9728 metadata. Repeatable.
-    #[arg(long = "oidc-issuer", value_name = "URL", requires = "oidc_audience")]
+    /// as an authorization server in the RFC 9728 metadata. Repeatable (comma-separated in the
+    /// environment).
+    #[arg(
+        long = "oidc-issuer",
+        env = "WIKI_MCP_OIDC_ISSUER",
+        value_name = "URL",
+        value_delimiter = ',',
+        requires = "oidc_audience"
+    )]
     oidc_issuers: Vec<String>,
     /// The audience the identity provider puts in the `aud` claim of tokens for this server.
-    #[arg(long, value_name = "AUD", requires = "oidc_issuers")]
+    #[arg(
+        long,
+        env = "WIKI_MCP_OIDC_AUDIENCE",
+        value_name = "AUD",
+        requires = "oidc_issuers"
+    )]
     oidc_audience: Option<String>,
     /// The token claim that names a new user created at its identity's first sign-in, or the
     /// user it adopts (falls back to `sub` when a token lacks it). A token signs in the user
     /// its issuer and subject are linked to, never the user this claim names.
     #[arg(
         long,
+        env = "WIKI_MCP_OIDC_USER_CLAIM",
         value_name = "CLAIM",
         default_value = UserClaim::DEFAULT,
         requires = "oidc_issuers"
@@ -33,12 +46,22 @@ pub(crate) struct OidcArgs {
     /// named by the user claim (no group, no right of its own); a name that is already a
     /// user's is refused, never shared. Without it, unlinked identities are refused until an
     /// administrator links them (`wiki-mcp user link`).
-    #[arg(long, requires = "oidc_issuers")]
+    #[arg(
+        long,
+        env = "WIKI_MCP_OIDC_CREATE_USERS",
+        value_parser = clap::builder::FalseyValueParser::new(),
+        requires = "oidc_issuers"
+    )]
     oidc_create_users: bool,
     /// The client id this server is registered under at the identity provider: turns on
     /// "Sign in with …" on the admin page (authorization code with PKCE). Register
     /// `<public URL>/admin/oidc/callback` as its redirect URI.
-    #[arg(long, value_name = "ID", requires = "oidc_issuers")]
+    #[arg(
+        long,
+        env = "WIKI_MCP_OIDC_CLIENT_ID",
+        value_name = "ID",
+        requires = "oidc_issuers"
+    )]
     oidc_client_id: Option<String>,
     /// The client secret, for a confidential client (sent with HTTP Basic at the token
     /// endpoint). Prefer --oidc-client-secret-file or the environment variable: a command
@@ -53,7 +76,12 @@ pub(crate) struct OidcArgs {
     )]
     oidc_client_secret: Option<String>,
     /// A file holding the client secret (its first line; surrounding whitespace ignored).
-    #[arg(long, value_name = "PATH", requires = "oidc_client_id")]
+    #[arg(
+        long,
+        env = "WIKI_MCP_OIDC_CLIENT_SECRET_FILE",
+        value_name = "PATH",
+        requires = "oidc_client_id"
+    )]
     oidc_client_secret_file: Option<PathBuf>,
 }
 

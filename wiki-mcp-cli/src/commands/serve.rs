@@ -19,22 +19,27 @@ use super::database::FarmTarget;
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
     /// The address to listen on (`:0` picks a free port).
-    #[arg(long, default_value = "127.0.0.1:8080")]
+    #[arg(long, env = "WIKI_MCP_LISTEN", default_value = "127.0.0.1:8080")]
     listen: String,
     /// The URL clients use (behind a reverse proxy): links start with it and its host is
     /// accepted. Without it only loopback hosts are accepted.
-    #[arg(long, value_name = "URL")]
+    #[arg(long, env = "WIKI_MCP_PUBLIC_URL", value_name = "URL")]
     public_url: Option<String>,
     /// An OAuth authorization server to advertise (RFC 9728); requests without a token then get
-    /// 401 instead of running as the guest. Repeatable.
-    #[arg(long = "authorization-server", value_name = "URL")]
+    /// 401 instead of running as the guest. Repeatable (comma-separated in the environment).
+    #[arg(
+        long = "authorization-server",
+        env = "WIKI_MCP_AUTHORIZATION_SERVER",
+        value_name = "URL",
+        value_delimiter = ','
+    )]
     authorization_servers: Vec<String>,
     /// Requests per second per caller (token's user, or address for the guest); 0 turns the
     /// limit off.
-    #[arg(long, default_value_t = RateLimit::default().per_second)]
+    #[arg(long, env = "WIKI_MCP_RATE_LIMIT", default_value_t = RateLimit::default().per_second)]
     rate_limit: u32,
     /// Requests a caller may burst above the rate.
-    #[arg(long, default_value_t = RateLimit::default().burst)]
+    #[arg(long, env = "WIKI_MCP_RATE_BURST", default_value_t = RateLimit::default().burst)]
     rate_burst: u32,
     /// Signed link pages (`/wikis/...`, each a render) per second per client address, in
     /// buckets apart from the MCP ones; 0 turns the limit off.
@@ -44,7 +49,11 @@ pub(crate) struct Args {
     #[arg(long, env = "WIKI_MCP_PAGE_RATE_BURST", default_value_t = RateLimit::default().burst)]
     page_rate_burst: u32,
     /// The largest request body, in bytes.
-    #[arg(long, default_value_t = HttpOptions::default().max_body_bytes)]
+    #[arg(
+        long,
+        env = "WIKI_MCP_MAX_BODY_BYTES",
+        default_value_t = HttpOptions::default().max_body_bytes
+    )]
     max_body_bytes: usize,
     #[command(flatten)]
     oidc: super::oidc_flags::OidcArgs,
@@ -54,12 +63,23 @@ pub(crate) struct Args {
     budgets: super::budgets::BudgetArgs,
     #[command(flatten)]
     operations: super::operations::OperationArgs,
+    /// A TOML file of settings whose keys are these flags' long names (`listen =
+    /// "0.0.0.0:8080"`, `rate-limit = 0`); a flag or an environment variable wins over it.
+    #[arg(long, env = "WIKI_MCP_CONFIG", value_name = "FILE")]
+    pub(crate) config: Option<std::path::PathBuf>,
+    /// Print the settings this command would serve with, and where each came from (flag,
+    /// environment, file, default), secrets masked; then exit without serving.
+    #[arg(long)]
+    pub(crate) print_config: bool,
 }
 
 /// The link-signing key's file in the data directory.
 pub(crate) const LINK_KEY_FILE: &str = "link-signing.key";
 
 pub(crate) fn exec(farm: &FarmTarget, args: Args) -> Result<()> {
+    if let Some(file) = &args.config {
+        tracing::info!(file = %file.display(), "settings read from the configuration file");
+    }
     let call_timeout = args.budgets.install()?;
     // A shared database that does not answer yet is waited for while serving (503 meanwhile).
     let opened = farm.open_for(Outage::Tolerate)?;
