@@ -89,6 +89,10 @@ pub(crate) enum Command {
     Import(commands::import::Args),
     /// Copy this SQLite farm (--data DIR) into an empty PostgreSQL database.
     Migrate(commands::migrate::Args),
+    /// Copy this SQLite farm (--data DIR) to a backup directory, while it is served.
+    Backup(commands::backup::Args),
+    /// Make a backup the farm in --data DIR (no server may serve it meanwhile).
+    Restore(commands::restore::Args),
     /// The tools linked into this binary (id, category, write) and their state on each wiki.
     Tools(commands::tools::Args),
 }

@@ -148,6 +148,8 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Farm(command) => commands::farm::exec(&farm, command),
         Command::Import(args) => commands::import::exec(&farm, args),
         Command::Migrate(args) => commands::migrate::exec(&farm, args),
+        Command::Backup(args) => commands::backup::exec(&farm, args),
+        Command::Restore(args) => commands::restore::exec(&farm, args),
         Command::Tools(args) => commands::tools::exec(&farm, args),
     }
 }

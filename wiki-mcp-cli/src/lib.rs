@@ -9,6 +9,7 @@ mod cli;
 mod commands;
 mod config_file;
 mod entry;
+mod farm_lock;
 
 pub mod database;
 pub mod demo;

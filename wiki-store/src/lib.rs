@@ -59,6 +59,7 @@ pub mod objects;
 mod plan;
 #[cfg(feature = "postgres")]
 pub mod postgres;
+pub mod private_files;
 pub mod reference;
 pub mod rights;
 pub mod scan;

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use crate::database::Database;
 use crate::farm::{self, Content, Farm, Outage};
+use crate::farm_lock::FarmLock;
 use anyhow::{Result, bail};
 use wiki_store::{Store, StoreConfig};
 
@@ -86,6 +87,18 @@ impl FarmTarget {
     /// Whether the farm is on a database several processes share (PostgreSQL).
     pub(crate) fn is_shared(&self) -> bool {
         matches!(self.database, Database::Postgres(_))
+    }
+
+    /// The lock a serving process holds on a SQLite farm for as long as it serves
+    /// ([`FarmLock::serving`]: `restore` and `migrate` refuse the farm meanwhile); `None` for
+    /// a farm on a shared database. Taken before the farm is opened or created.
+    pub(crate) fn hold_while_serving(&self) -> Result<Option<FarmLock>> {
+        // The lock's file is the directory's first: nothing is made for tools never served.
+        tools_can_be_served()?;
+        match &self.database {
+            Database::Sqlite(dir) => FarmLock::serving(dir).map(Some),
+            Database::Postgres(_) => Ok(None),
+        }
     }
 
     /// Opens the farm for an admin command, which must find one: a command on a mistyped

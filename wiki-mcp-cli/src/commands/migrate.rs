@@ -20,6 +20,7 @@ use super::database::FarmTarget;
 use super::serve::LINK_KEY_FILE;
 use crate::database::{Database, DatabaseUrl};
 use crate::farm;
+use crate::farm_lock::FarmLock;
 
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
@@ -54,6 +55,8 @@ pub(crate) fn exec(farm: &FarmTarget, args: Args) -> Result<()> {
             dir = dir.display()
         );
     }
+    // Held until the copy is done: no server writes to the farm meanwhile, or starts.
+    let _alone = FarmLock::alone(dir, "migrate")?;
     let source = SqliteStore::open(dir)
         .with_context(|| format!("cannot open the farm in {}", dir.display()))?;
     let secrets = link_key(dir)?;

@@ -1,6 +1,7 @@
 //! One module per subcommand, each a clap declaration and an `exec` (cargo's layout). The work
 //! lives in the libraries; these parse, call, and print.
 
+pub(crate) mod backup;
 pub(crate) mod budgets;
 pub(crate) mod config;
 pub(crate) mod connections;
@@ -13,6 +14,7 @@ pub(crate) mod migrate;
 pub(crate) mod oidc;
 pub(crate) mod oidc_flags;
 pub(crate) mod operations;
+pub(crate) mod restore;
 pub(crate) mod rights;
 pub(crate) mod serve;
 pub(crate) mod stdio;

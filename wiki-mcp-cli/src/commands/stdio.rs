@@ -26,6 +26,7 @@ pub(crate) struct Args {
 
 pub(crate) fn exec(farm: &FarmTarget, args: Args) -> Result<()> {
     let call_timeout = args.budgets.install()?;
+    let _serving = farm.hold_while_serving()?;
     let store = farm.open_or_create()?;
     let wiki = existing_wiki(&*store, &args.wiki)?;
     let caller = if args.user == GUEST_USER {

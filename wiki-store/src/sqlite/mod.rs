@@ -7,6 +7,7 @@
 
 mod admin;
 mod attachments;
+mod backup;
 mod changes;
 mod config;
 mod convert;
@@ -34,6 +35,7 @@ mod write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+pub use backup::{backup_database, check_copy};
 pub use pool::{MARKER_WINDOW, MARKER_WINDOW_MS};
 
 use crate::Result;
