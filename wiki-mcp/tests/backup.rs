@@ -1,6 +1,6 @@
 //! Backups, restores and the farm's files as an operator meets them, through the real binary: a
 //! backup taken while the server writes, restored and checked; `migrate` and `restore` refused
-//! while a server serves the farm.
+//! while a server serves the farm; the files the server creates readable by their owner alone.
 
 // Helpers outside test functions panic on failure by design, like the tests they serve.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -283,4 +283,34 @@ fn a_postgres_farm_is_backed_up_with_pg_dump() {
         ],
     );
     assert!(refusal.contains("pg_dump"), "{refusal}");
+}
+
+#[cfg(unix)]
+#[test]
+fn the_files_a_server_and_a_backup_create_are_their_owner_s_alone() {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = |path: &Path| std::fs::metadata(path).unwrap().permissions().mode() & 0o777;
+    let dir = TempDir::new().unwrap();
+    let data = dir.path().join("farm");
+    let log = dir.path().join("wiki-mcp.log");
+    let served = Served::start(&data, &["--log-file", log.to_str().unwrap()]);
+    let backup = dir.path().join("backup");
+    ok(&data, &["backup", "--to", backup.to_str().unwrap()]);
+    for path in [&data, &backup] {
+        assert_eq!(mode(path), 0o700, "{}", path.display());
+    }
+    for name in [
+        "wiki.db",
+        "wiki.db-wal",
+        "wiki.db-shm",
+        "link-signing.key",
+        "serving.lock",
+    ] {
+        assert_eq!(mode(&data.join(name)), 0o600, "{name}");
+    }
+    for name in ["wiki.db", "link-signing.key"] {
+        assert_eq!(mode(&backup.join(name)), 0o600, "backup/{name}");
+    }
+    assert_eq!(mode(&log), 0o600, "the log file");
+    drop(served);
 }

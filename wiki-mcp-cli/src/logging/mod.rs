@@ -9,7 +9,6 @@
 
 mod writer;
 
-use std::fs::OpenOptions;
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
@@ -51,10 +50,8 @@ pub fn install(options: &LogOptions) -> Result<LogGuard> {
     const THREAD: &str = "wiki-mcp-log";
     let (writer, guard) = match &options.file {
         Some(path) => {
-            let file = OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(path)
+            // Created readable by its owner alone: audit lines name users and wikis.
+            let file = wiki_store::private_files::append(path)
                 .with_context(|| format!("cannot open the log file {}", path.display()))?;
             writer::spawn(file, THREAD)
         }

@@ -86,8 +86,8 @@ impl std::fmt::Debug for SqliteStore {
 }
 
 impl SqliteStore {
-    /// Opens the store in `dir` with the default configuration, creating the directory, the
-    /// database and its schema if needed.
+    /// Opens the store in `dir` with the default configuration, creating the directory (0700),
+    /// the database (0600) and its schema if needed.
     pub fn open(dir: impl AsRef<Path>) -> Result<Self> {
         SqliteStore::open_with(dir, StoreConfig::default())
     }
@@ -95,8 +95,11 @@ impl SqliteStore {
     /// Opens the store in `dir` with `config`.
     pub fn open_with(dir: impl AsRef<Path>, config: StoreConfig) -> Result<Self> {
         let dir = dir.as_ref();
-        std::fs::create_dir_all(dir).map_err(StoreError::backend)?;
+        crate::private_files::create_dir_all(dir).map_err(StoreError::backend)?;
         let path = dir.join(DATABASE_FILE);
+        // Made before SQLite opens it, which gives the `-wal` and `-shm` files beside it the
+        // same owner-only mode.
+        crate::private_files::create_if_absent(&path).map_err(StoreError::backend)?;
         let pool = Pool::open(&path, &config)?;
         Ok(SqliteStore {
             inner: Arc::new(Inner {
