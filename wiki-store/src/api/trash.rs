@@ -2,7 +2,7 @@
 //! restorable.
 
 use crate::Result;
-use crate::model::trash::{DocumentDelete, TrashEntry, TrashId};
+use crate::model::trash::{DocumentDelete, TrashEntry, TrashId, TrashQuery};
 use crate::model::wiki::WikiId;
 
 /// The recycle bin: deleting a document never destroys it.
@@ -21,6 +21,11 @@ pub trait TrashStore {
 
     /// The bin entries of `wiki`, newest first.
     fn trash(&self, wiki: &WikiId) -> Result<Vec<TrashEntry>>;
+
+    /// At most `query.limit` bin entries of a wiki or of one document, newest first by id (the
+    /// order they were made in), below `query.before` when given: the bin read in bounded pages
+    /// (a listing, or what became of one page).
+    fn trash_entries(&self, query: &TrashQuery) -> Result<Vec<TrashEntry>>;
 
     /// Restores an entry: a document (refused with [`crate::StoreError::AlreadyExists`] if one
     /// exists there now), or an attachment onto its existing document (a new minor version by

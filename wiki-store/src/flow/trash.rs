@@ -13,7 +13,7 @@ use crate::flow::Transaction;
 use crate::flow::attachments::AttachmentRows;
 use crate::flow::documents::DocumentRows;
 use crate::flow::owner::{self, require_locked};
-use crate::model::trash::{DocumentDelete, TrashEntry, TrashId};
+use crate::model::trash::{DocumentDelete, TrashEntry, TrashId, TrashQuery};
 use crate::model::version::Version;
 use crate::model::wiki::WikiId;
 use crate::plan::document::check_expected;
@@ -75,6 +75,10 @@ pub(crate) trait TrashRows: AttachmentRows {
 pub(crate) trait TrashReads {
     /// The bin entries of `wiki`, newest first.
     fn trash_entries(&mut self, wiki: &WikiId) -> Result<Vec<TrashEntry>>;
+
+    /// At most `query.limit` entries of `query.wiki` (of `query.document` only, when given),
+    /// below `query.before` when given, newest first by id.
+    fn trash_page(&mut self, query: &TrashQuery) -> Result<Vec<TrashEntry>>;
 }
 
 impl<B: Backend> TrashStore for B {
@@ -103,6 +107,10 @@ impl<B: Backend> TrashStore for B {
 
     fn trash(&self, wiki: &WikiId) -> Result<Vec<TrashEntry>> {
         self.read(|rows| rows.trash_entries(wiki))
+    }
+
+    fn trash_entries(&self, query: &TrashQuery) -> Result<Vec<TrashEntry>> {
+        self.read(|rows| rows.trash_page(query))
     }
 
     /// The entry is taken first (held, so two restores of one entry take turns and the second

@@ -7,7 +7,7 @@ use postgres::Row;
 
 use crate::Result;
 use crate::flow::trash::{TrashReads, TrashRows};
-use crate::model::trash::{TrashEntry, TrashId};
+use crate::model::trash::{TrashEntry, TrashId, TrashQuery};
 use crate::model::version::Version;
 use crate::model::wiki::WikiId;
 use crate::postgres::convert::RowExt;
@@ -35,6 +35,26 @@ impl TrashReads for Conn {
                 "SELECT {ENTRY_COLUMNS} FROM trash_entries WHERE wiki = $1 ORDER BY deleted_ms DESC, id DESC"
             ),
             &[&wiki.as_str()],
+        )?
+        .iter()
+        .map(entry_row)
+        .collect()
+    }
+
+    fn trash_page(&mut self, query: &TrashQuery) -> Result<Vec<TrashEntry>> {
+        let (space, name) = match &query.document {
+            Some(document) => (Some(document.space().to_string()), Some(document.name())),
+            None => (None, None),
+        };
+        let before = query.before.map(|id| id.0);
+        let limit = stored::to_i64(query.limit);
+        self.query(
+            &format!(
+                "SELECT {ENTRY_COLUMNS} FROM trash_entries WHERE wiki = $1 \
+                 AND ($2::text IS NULL OR (space = $2 AND name = $3)) \
+                 AND ($4::bigint IS NULL OR id < $4) ORDER BY id DESC LIMIT $5"
+            ),
+            &[&query.wiki.as_str(), &space, &name, &before, &limit],
         )?
         .iter()
         .map(entry_row)

@@ -7,7 +7,7 @@ use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use crate::Result;
 use crate::flow::trash::{TrashReads, TrashRows};
-use crate::model::trash::{TrashEntry, TrashId};
+use crate::model::trash::{TrashEntry, TrashId, TrashQuery};
 use crate::model::version::Version;
 use crate::model::wiki::WikiId;
 use crate::reference::DocumentReference;
@@ -24,6 +24,29 @@ impl TrashReads for &Connection {
         self.prepare_cached(&sql)
             .db()?
             .query_map([wiki.as_str()], raw_entry)
+            .db()?
+            .map(|raw| raw.db().and_then(RawEntry::decode))
+            .collect()
+    }
+
+    fn trash_page(&mut self, query: &TrashQuery) -> Result<Vec<TrashEntry>> {
+        let (space, name) = match &query.document {
+            Some(document) => (Some(document.space().to_string()), Some(document.name())),
+            None => (None, None),
+        };
+        let sql = format!(
+            "SELECT {ENTRY_COLUMNS} FROM trash_entries WHERE wiki = ?1 \
+             AND (?2 IS NULL OR (space = ?2 AND name = ?3)) AND (?4 IS NULL OR id < ?4) \
+             ORDER BY id DESC LIMIT ?5"
+        );
+        let before = query.before.map(|id| id.0);
+        let limit = stored::to_i64(query.limit);
+        self.prepare_cached(&sql)
+            .db()?
+            .query_map(
+                params![query.wiki.as_str(), space, name, before, limit],
+                raw_entry,
+            )
             .db()?
             .map(|raw| raw.db().and_then(RawEntry::decode))
             .collect()

@@ -8,7 +8,7 @@ use wiki_store::model::document::{DocumentSave, Expected};
 use wiki_store::model::locale::Locale;
 use wiki_store::model::object::{ClassChange, FieldChange, FieldValue, ObjectWrite};
 use wiki_store::model::search::{SearchQuery, WikiScope};
-use wiki_store::model::trash::DocumentDelete;
+use wiki_store::model::trash::{DocumentDelete, TrashQuery};
 use wiki_store::model::wiki::WikiId;
 use wiki_store::{Entity, Store, StoreError};
 
@@ -226,10 +226,54 @@ fn a_deleted_attachment_is_restored_onto_its_document(db: &Fixture) {
     ));
 }
 
+/// `trash_entries`: newest first by id, continued below an id, narrowed to one document (its
+/// own deletions and its attachments'), one wiki only.
+fn the_bin_is_read_in_pages_of_a_wiki_or_of_one_document(db: &Fixture) {
+    let store = db.store();
+    let mut made = Vec::new();
+    for name in ["Docs.A", "Docs.B", "Docs.A", "Docs.C"] {
+        store
+            .save_document(&DocumentSave::new(reference(name), "text", "alice"))
+            .unwrap();
+        made.push(
+            store
+                .delete_document(&DocumentDelete {
+                    reference: reference(name),
+                    ..delete(Expected::Any)
+                })
+                .unwrap(),
+        );
+    }
+    let ids = |entries: Vec<wiki_store::model::trash::TrashEntry>| {
+        entries
+            .into_iter()
+            .map(|entry| entry.id)
+            .collect::<Vec<_>>()
+    };
+    let first = store
+        .trash_entries(&TrashQuery::wiki(WikiId::main(), 3))
+        .unwrap();
+    assert_eq!(ids(first.clone()), [made[3].id, made[2].id, made[1].id]);
+    assert_eq!(first[0], made[3], "an entry reads back whole");
+    let rest = store
+        .trash_entries(&TrashQuery::wiki(WikiId::main(), 3).before(made[1].id))
+        .unwrap();
+    assert_eq!(ids(rest), [made[0].id]);
+    let of_a = store
+        .trash_entries(&TrashQuery::document(&reference("Docs.A"), 10))
+        .unwrap();
+    assert_eq!(ids(of_a), [made[2].id, made[0].id]);
+    let elsewhere = store
+        .trash_entries(&TrashQuery::wiki(WikiId::new("sub").unwrap(), 10))
+        .unwrap();
+    assert!(elsewhere.is_empty(), "another wiki's bin is its own");
+}
+
 pub(crate) fn cases() -> Vec<Case> {
     cases![
         a_deleted_document_goes_to_the_bin_with_everything_and_comes_back,
         restoring_over_a_new_document_is_refused,
         a_deleted_attachment_is_restored_onto_its_document,
+        the_bin_is_read_in_pages_of_a_wiki_or_of_one_document,
     ]
 }
