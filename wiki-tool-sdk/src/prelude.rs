@@ -12,7 +12,7 @@ pub use mcp_runtime::prelude::*;
 pub use crate::WikiContext;
 pub use crate::access::write::{
     Base, BaseRule, Comment, ObjectChange, PlannedWrite, RowChange, WriteDoor, WriteFailure,
-    WriteTarget, no_changes, version_line,
+    WriteTarget, already_applied, no_changes, version_line,
 };
 pub use crate::access::{AuthorizedReference, Doors, StoreReader, store_failure};
 pub use crate::categories;

@@ -4,8 +4,9 @@
 //! guest): the reach gate ([`reach`](Doors::check_reach)), the caller's rights (from the store's
 //! rights snapshot), then the space filter of the SOURCE wiki's configuration. Existence is
 //! checked after authorization so that protected pages do not leak. Single documents go through
-//! [`Doors::authorize`], searches through [`Doors::search`] and queries over many rows through
-//! [`Doors::row_visible`]; a tool that parses a reference and calls the store itself bypasses the
+//! [`Doors::authorize`], searches through [`Doors::search`], queries over many rows through
+//! [`Doors::row_visible`] and the recycle bin through [`Doors::trash`] and
+//! [`Doors::deleted_document`]; a tool that parses a reference and calls the store itself bypasses the
 //! reach gate and the filter. Every write goes through the write door ([`Doors::write`],
 //! [`write`](mod@write)): view and the operation's right before anything, the configuration refused,
 //! base_version compare-and-set, `[AI] ` comments.
@@ -16,6 +17,7 @@ mod reader;
 mod rows;
 mod search;
 mod space;
+mod trash;
 pub mod write;
 
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -31,6 +33,7 @@ pub use document::AuthorizedReference;
 pub use reach::ALL_WIKIS;
 pub use reader::StoreReader;
 pub use space::SpaceFilter;
+pub use trash::{EXAMINED_CEILING, TrashPage};
 
 use mcp_runtime::prelude::{ErrorKind, ToolError};
 

@@ -85,6 +85,19 @@ impl WriteTarget {
         }
     }
 
+    /// Whether [`WriteTarget::base`] would refuse `sent` under `rule` for the version alone:
+    /// the row exists at another version than the one sent, or exists while a creation sent
+    /// none. That is where the retry of a write that already succeeded lands, so a tool
+    /// checks first whether the row already holds exactly what it would store, and answers
+    /// [`super::already_applied`] instead of a conflict.
+    pub fn version_refused(&self, sent: Option<Version>, rule: BaseRule) -> bool {
+        match (self.current(), sent) {
+            (Some(current), Some(sent)) => current.version != sent,
+            (Some(_), None) => rule == BaseRule::RequiredIfExists,
+            (None, _) => false,
+        }
+    }
+
     /// The reference's conflict message: the row moved on from `base`, the version the change
     /// was made against. `sent` is the agent's base_version: without one (an optional lock not
     /// used) the message says the row changed while the call ran, not that a base_version the

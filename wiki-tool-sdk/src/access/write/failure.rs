@@ -33,6 +33,14 @@ impl WriteFailure {
         &self.message
     }
 
+    /// The store's `error`, worded by the operation itself as `message`.
+    pub(super) fn worded(error: StoreError, message: ToolError) -> Self {
+        Self {
+            store: Some(error),
+            message,
+        }
+    }
+
     /// The store's refusal of `target`'s write as the agent reads it; `verb` names the
     /// operation in the fixed "Could not …" text.
     pub(super) fn from_store(
@@ -82,15 +90,15 @@ fn describe(target: &WriteTarget, base: &Base, verb: &str, error: &StoreError) -
         .with_kind(ErrorKind::Conflict),
         StoreError::VersionConflict { actual: None, .. } if base.rule == BaseRule::Required => {
             ToolError::new(format!(
-                "Error: the {} was deleted meanwhile (an administrator can restore it from the \
-                 recycle bin). Nothing was changed.",
+                "Error: the {} was deleted meanwhile (it is in the recycle bin: list_trash, \
+                 restore_document). Nothing was changed.",
                 target.row_name()
             ))
             .with_kind(ErrorKind::Conflict)
         }
         StoreError::VersionConflict { actual: None, .. } => ToolError::new(format!(
-            "Error: the {} was deleted meanwhile. Nothing was saved; check the recycle bin with \
-             an administrator, or omit base_version to create it again.",
+            "Error: the {} was deleted meanwhile. Nothing was saved; restore_document brings \
+             it back from the recycle bin, or omit base_version to create it again.",
             target.row_name()
         ))
         .with_kind(ErrorKind::Conflict),

@@ -2,7 +2,8 @@
 //!
 //! `ctx.doors()?.write()?` opens it for the calling user; [`WriteDoor::target`] resolves the
 //! row a write addresses and every operation (`save`, `write_attachment`, `delete_attachment`,
-//! `write_object`, `delete_object`, `change_class`, `delete_document`) writes through it; a
+//! `write_object`, `delete_object`, `change_class`, `delete_document`, `restore`) writes
+//! through it; a
 //! tool that writes more than once announces its writes first ([`WriteDoor::announce`]) so a
 //! confirmation question names them all. What it owns, so no tool re-decides it:
 //! - **view before anything**: the caller must hold view AND the operation's right (edit, or
@@ -16,7 +17,8 @@
 //! - **how it is recorded**: the caller is the author, the comment is `[AI] `-prefixed and
 //!   capped ([`Comment`]);
 //! - **what it says**: conflicts, lost races, a store that gave up to concurrent writers or cannot
-//!   be reached ([`WriteFailure`]), [`version_line`], [`no_changes`].
+//!   be reached ([`WriteFailure`]), [`version_line`], [`no_changes`], and [`already_applied`]
+//!   for a retry of a write that succeeded ([`WriteTarget::version_refused`]).
 //!
 //! The store itself refuses deleting the configuration documents and writing objects of its
 //! class, so even a write that skipped the door could not reset an endpoint.
@@ -27,6 +29,7 @@ mod plan;
 mod proposal;
 mod record;
 pub mod reserved;
+mod restore;
 mod target;
 
 use std::collections::BTreeMap;
@@ -47,7 +50,9 @@ use wiki_store::{Store, StoreError};
 pub use base::{Base, BaseRule};
 pub use failure::WriteFailure;
 pub use plan::PlannedWrite;
-pub use record::{AI_PREFIX, Comment, MAX_COMMENT_CHARS, no_changes, version_line};
+pub use record::{
+    AI_PREFIX, Comment, MAX_COMMENT_CHARS, already_applied, no_changes, version_line,
+};
 pub use target::WriteTarget;
 
 use super::Doors;

@@ -2,11 +2,13 @@
 //! door is about to do to the target, in their words, and the version it was read at.
 
 use wiki_store::model::object::FieldChange;
+use wiki_store::model::trash::TrashEntry;
 use wiki_store::reference::DocumentReference;
 
 use super::{ObjectChange, RowChange, WriteDoor, WriteTarget};
 use crate::confirm::Proposal;
 use crate::confirm::question::{characters, plural};
+use crate::instant::utc_minute;
 use crate::untrusted::fragment;
 use mcp_runtime::prelude::ToolError;
 
@@ -153,4 +155,27 @@ pub(super) fn delete_document(target: &WriteTarget, attachments: usize) -> Propo
         "delete {}{with} (everything moves to the recycle bin)",
         row(target)
     ))
+}
+
+/// `restore Sandbox.Old (deleted by alice on 2026-05-01 10:15, at version 1.3) from the recycle
+/// bin, with its translations, attachments and objects`, or an attachment's restore.
+pub(super) fn restore(target: &WriteTarget, entry: &TrashEntry) -> Proposal {
+    let deleted = format!(
+        "deleted by {} on {}",
+        fragment(&entry.deleted_by),
+        utc_minute(entry.deleted)
+    );
+    Proposal::new(match &entry.attachment {
+        None => format!(
+            "restore {} ({deleted}, at version {}) from the recycle bin, with its translations, \
+             attachments and objects",
+            page(target.reference()),
+            entry.version
+        ),
+        Some(name) => format!(
+            "restore the attachment {} of {} ({deleted}) from the recycle bin",
+            fragment(name),
+            page(target.reference())
+        ),
+    })
 }

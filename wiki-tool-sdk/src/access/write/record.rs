@@ -67,6 +67,18 @@ pub fn no_changes(target: &WriteTarget, what: &str, version: Version) -> ToolOut
     ))
 }
 
+/// The quiet answer to a retry: `Already applied: …` with the row's version. For a write whose
+/// base_version the row has moved past (or that creates a row that exists) but whose row
+/// already holds exactly what the write would store: the first attempt succeeded and its answer
+/// was lost, so the write is done, not in conflict ([`WriteTarget::version_refused`]).
+pub fn already_applied(target: &WriteTarget, version: Version) -> ToolOutput {
+    ToolOutput::text(format!(
+        "Already applied: the {} is at version {version} and already holds exactly what you \
+         sent (a retry of a write that succeeded). Nothing was saved.",
+        target.row_name()
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

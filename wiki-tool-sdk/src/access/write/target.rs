@@ -97,6 +97,12 @@ impl WriteTarget {
         self.authorized.reference()
     }
 
+    /// The reference as the doors authorized it (view and [`WriteTarget::right`]), for the
+    /// doors' reads that take one (the recycle bin's, for a restore).
+    pub fn authorized(&self) -> &AuthorizedReference {
+        &self.authorized
+    }
+
     /// The right the target was authorized for (besides view).
     pub fn right(&self) -> Right {
         self.authorized.right()
@@ -110,6 +116,11 @@ impl WriteTarget {
     /// The addressed row as read, or `None` when the write creates it.
     pub fn current(&self) -> Option<&Document> {
         self.current.as_ref()
+    }
+
+    /// Whether the document exists (in any language), whichever row the target addresses.
+    pub fn exists(&self) -> bool {
+        self.locales.is_some()
     }
 
     /// The default row's syntax, when the document exists (a new translation copies it).
