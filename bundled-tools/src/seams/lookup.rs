@@ -2,6 +2,8 @@
 //! door first (reach, rights, space filter, as the caller), existence only then. A reference to
 //! a missing page that has a space home of the same name gets a "Did you mean" suggestion, and
 //! the suggestion goes through the door too, so it never names a page the caller may not see.
+//! A page in the recycle bin is not missing: the answer says who deleted it, when, and how it
+//! comes back.
 
 use wiki_tool_sdk::access::{AuthorizedReference, Doors, store_failure};
 use wiki_tool_sdk::prelude::*;
@@ -9,6 +11,8 @@ use wiki_tool_sdk::store::model::document::DocumentLocales;
 use wiki_tool_sdk::store::reference::DocumentReference;
 use wiki_tool_sdk::store::rights::Right;
 use wiki_tool_sdk::untrusted::fragment;
+
+use super::deleted::deleted_error;
 
 /// A document the caller may read, and the locales it exists in.
 #[derive(Debug, Clone)]
@@ -27,7 +31,8 @@ impl Found {
 }
 
 /// Authorizes `reference` (with the tool's `wiki` argument) for viewing, then checks that the
-/// document exists: `No such document: "<ref>".`, with a suggestion when one is visible.
+/// document exists: when it is in the recycle bin, the deletion and how it comes back; else
+/// `No such document: "<ref>".`, with a suggestion when one is visible.
 pub(crate) async fn find_document(
     doors: &Doors,
     reference: &str,
@@ -39,8 +44,11 @@ pub(crate) async fn find_document(
             authorized,
             locales,
         }),
-        None => Err(ToolError::new(missing(doors, authorized.reference()).await)
-            .with_kind(ErrorKind::NotFound)),
+        None => match doors.deleted_document(&authorized).await? {
+            Some(entry) => Err(deleted_error(doors, &entry)),
+            None => Err(ToolError::new(missing(doors, authorized.reference()).await)
+                .with_kind(ErrorKind::NotFound)),
+        },
     }
 }
 

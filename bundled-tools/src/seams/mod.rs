@@ -3,6 +3,7 @@
 
 pub(crate) mod attachment_meta;
 pub(crate) mod counted;
+pub(crate) mod deleted;
 pub(crate) mod heavy;
 pub(crate) mod history;
 pub(crate) mod lookup;

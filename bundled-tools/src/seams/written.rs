@@ -13,8 +13,8 @@ pub(crate) struct Written {
     pub(crate) reference: String,
     /// The translation written, or null for the document's default row.
     pub(crate) locale: Option<String>,
-    /// What became of the document: `created`, `updated`, `unchanged` (nothing was saved) or
-    /// `deleted` (moved to the recycle bin).
+    /// What became of the document: `created`, `updated`, `unchanged` (nothing was saved),
+    /// `deleted` (moved to the recycle bin) or `restored` (back from it).
     pub(crate) change: Change,
     /// The document's version after the write, to pass as the next `base_version`; for a
     /// deleted document, the version it was deleted at.
@@ -39,6 +39,8 @@ pub(crate) enum Change {
     Unchanged,
     /// It was moved to the recycle bin.
     Deleted,
+    /// It (or the attachment) came back from the recycle bin.
+    Restored,
 }
 
 /// An object a write touched.
@@ -71,6 +73,12 @@ impl Written {
     /// The result of deleting `target`'s document, which was at `version`.
     pub(crate) fn deleted(target: &WriteTarget, version: Version) -> Self {
         Self::new(target, Change::Deleted, version, None)
+    }
+
+    /// The result of restoring `target`'s document (or one of its attachments), which is now
+    /// at `version`.
+    pub(crate) fn restored(target: &WriteTarget, version: Version) -> Self {
+        Self::new(target, Change::Restored, version, None)
     }
 
     /// The same result, naming the attachment it wrote or deleted.

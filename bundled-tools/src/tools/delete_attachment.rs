@@ -17,8 +17,8 @@ use crate::seams::written::Written;
 /// Delete an attachment of a document (it goes to the recycle bin, never permanently).
 ///
 /// base_version is REQUIRED: the document's version as get_document shows it (deleting saves a
-/// new minor version of the document). An administrator can restore the attachment from the
-/// recycle bin. When your client supports elicitation, the person using it is asked to confirm
+/// new minor version of the document). restore_document with the bin entry's id (list_trash)
+/// brings it back. When your client supports elicitation, the person using it is asked to confirm
 /// the delete first (declared `confirm`).
 #[mcp_tool(
     id = "delete_attachment",
@@ -29,7 +29,8 @@ use crate::seams::written::Written;
     title = "Delete an attachment",
     man = "NOTES
     The attachment, with all its versions, moves to the wiki's recycle bin; nothing is deleted
-    permanently, and an administrator can restore it. The document gets a new minor version
+    permanently: restore_document reference=<document> entry=<id> (list_trash shows the id)
+    brings it back. The document gets a new minor version
     recorded as you, with the comment prefixed `[AI] ` (default \"Deleted attachment
     <filename>\").
 
@@ -94,10 +95,12 @@ impl Execute<Structured<Written>> for DeleteAttachment {
             })?;
         let mut lines = vec![
             format!(
-                "Deleted attachment {} from document {} (moved to the recycle bin; an \
-                 administrator can restore it).",
+                "Deleted attachment {} from document {} (moved to the recycle bin as entry {}: \
+                 restore_document with entry={} brings it back).",
                 fragment(&self.filename),
-                fragment(&target.reference().to_string())
+                fragment(&target.reference().to_string()),
+                deleted.trash,
+                deleted.trash
             ),
             version_line(&deleted.document),
         ];

@@ -10,6 +10,7 @@ use wiki_tool_sdk::store::reference::DocumentReference;
 use wiki_tool_sdk::store::rights::Right;
 use wiki_tool_sdk::untrusted::fragment;
 
+use crate::seams::deleted::deletion;
 use crate::seams::history::required_version;
 use crate::seams::written::Written;
 
@@ -23,23 +24,26 @@ const CHILDREN_PAGE: usize = 500;
 ///
 /// base_version is required: the version get_document showed. A space home (WebHome) that
 /// still has other pages under it is refused with their count. Preference and configuration
-/// pages are never deleted. An administrator can restore the document from the recycle bin.
-/// When your client supports elicitation, the person using it is asked to confirm the delete
-/// first (declared `confirm`).
+/// pages are never deleted. restore_document brings the document back from the recycle bin.
+/// Sent again after it succeeded, it answers that the document is already deleted. When your
+/// client supports elicitation, the person using it is asked to confirm the delete first.
 #[mcp_tool(
     id = "delete_document",
     write,
+    idempotent,
     output = Written,
     confirm,
     category = categories::AUTHORING,
     title = "Delete a document (recycle bin)",
     man = "NOTES
-    The document goes to the recycle bin with every translation, attachment and object: an
-    administrator can restore it. Nothing is ever deleted permanently by this tool. You need
-    the delete right on the document.
+    The document goes to the recycle bin with every translation, attachment and object:
+    restore_document brings it back (list_trash lists the bin). Nothing is ever deleted
+    permanently by this tool. You need the delete right on the document.
 
     base_version is required: the version of the default language that get_document showed. If
-    the document changed since, nothing is deleted and you get a version conflict.
+    the document changed since, nothing is deleted and you get a version conflict. A retry of a
+    delete that succeeded (the document is in the recycle bin at that version) answers
+    `Already deleted` and changes nothing.
 
     Refused, in this order: a document that does not exist; the preference and configuration
     pages (WebPreferences of any space, XWiki.XWikiPreferences, the main wiki's
@@ -54,7 +58,7 @@ EXAMPLES
     delete_document reference=\"Sandbox.Draft\" base_version=\"1.3\" comment=\"Merged into Sandbox.WebHome\"
 
 SEE ALSO
-    get_document (the version), get_tree (children), write_document"
+    get_document (the version), get_tree (children), restore_document, list_trash"
 )]
 struct DeleteDocument {
     /// The document to delete, e.g. "Sandbox.Draft".
@@ -77,11 +81,7 @@ impl Execute<Structured<Written>> for DeleteDocument {
             .await?;
         let reference = target.reference().clone();
         if target.current().is_none() {
-            return Err(ToolError::new(format!(
-                "Error: the {} does not exist. Nothing was deleted.",
-                target.row_name()
-            ))
-            .with_kind(ErrorKind::NotFound));
+            return already_deleted(ctx, &target, base).await;
         }
         refuse_sensitive(&reference)?;
         let retry = "pass the new version if it should still be deleted";
@@ -111,13 +111,45 @@ impl Execute<Structured<Written>> for DeleteDocument {
                 fragment(&preferences.to_string())
             ));
         }
-        out.push(
-            "An administrator can restore it from the recycle bin (with every translation, \
-             attachment and object)."
-                .to_owned(),
-        );
+        out.push(format!(
+            "restore_document reference=\"{}\" brings it back (with every translation, \
+             attachment and object).",
+            fragment(&reference.to_string())
+        ));
         let value = Written::deleted(&target, entry.version);
         Ok(ToolOutput::text(out.join("\n")).structured(value))
+    }
+}
+
+/// A delete of a page that is not there: a retry of a delete that happened (the page is in the
+/// bin at the version sent) answers quietly that it is done; a page deleted at another version
+/// says so; a page that was never there is refused.
+async fn already_deleted(
+    ctx: &ToolContext,
+    target: &WriteTarget,
+    base: Version,
+) -> ToolResult<Structured<Written>> {
+    let page = fragment(&target.reference().to_string()).into_owned();
+    match ctx.doors()?.deleted_document(target.authorized()).await? {
+        Some(entry) if entry.version == base => {
+            let text = format!(
+                "Already deleted: {page} is in the recycle bin, {}. Nothing was changed.",
+                deletion(&entry)
+            );
+            let value = Written::deleted(target, entry.version);
+            Ok(ToolOutput::text(text).structured(value))
+        }
+        Some(entry) => Err(ToolError::new(format!(
+            "Error: {page} is already in the recycle bin, {} (not at the version you sent, \
+             {base}). Nothing was deleted.",
+            deletion(&entry)
+        ))
+        .with_kind(ErrorKind::NotFound)),
+        None => Err(ToolError::new(format!(
+            "Error: the {} does not exist. Nothing was deleted.",
+            target.row_name()
+        ))
+        .with_kind(ErrorKind::NotFound)),
     }
 }
 

@@ -7,6 +7,7 @@
 
 mod apply;
 mod echo;
+mod retry;
 
 use mcp_runtime::output::lines::normalize_line_endings;
 use std::borrow::Cow;
@@ -61,7 +62,9 @@ const MAX_EDIT_CHARS: usize = 100_000;
     title renames the document (an edit list may then be empty). base_version is an optional
     lock: when given and the document has moved on, you get a version conflict and nothing is
     saved. Without it the save is still checked against the version the edits were applied to,
-    so a concurrent save is never overwritten.
+    so a concurrent save is never overwritten. With it, a retry of an edit that succeeded (the
+    edits applied to base_version give exactly the current text) answers \"Already applied\"
+    with the version instead of a conflict.
 
     The result echoes each edit as `@@ edit N @@` with three numbered lines of context around
     the change, as they read after the save (at most 2,000 characters, then \"(further changes
@@ -142,6 +145,13 @@ impl Execute<Structured<Written>> for EditDocument {
                 Right::Edit,
             )
             .await?;
+        let doors = ctx.doors()?;
+        if let Some(version) =
+            retry::already_in(doors, &target, base, &self.edits, self.title.as_deref()).await?
+        {
+            let value = Written::unchanged(&target, version);
+            return Ok(already_applied(&target, version).structured(value));
+        }
         let retry = "redo your edits against the current text";
         let base = target.base(base, BaseRule::OptionalLock, retry)?;
         let applied = match target.current() {
@@ -149,9 +159,7 @@ impl Execute<Structured<Written>> for EditDocument {
                 // Linear, but up to a megabyte and 10,000 replacements: off the async workers.
                 let content = normalize_line_endings(&row.content).into_owned();
                 let edits = self.edits.clone();
-                ctx.doors()?
-                    .blocking(move |_| apply(&content, &edits))
-                    .await??
+                doors.blocking(move |_| apply(&content, &edits)).await??
             }
             None => creation(&target, &self.edits)?,
         };

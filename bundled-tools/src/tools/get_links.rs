@@ -8,10 +8,12 @@
 //! need not exist (broken links are exactly what a repair looks for), but it must pass the
 //! document door: a caller learns nothing about pages it may not view.
 //!
-//! Outgoing links are listed as authored, from a row the caller may read: no existence probes
-//! and no rights filtering of the targets (they are text of a page the caller can read).
+//! Outgoing links are listed as authored, from a row the caller may read (they are text of a
+//! page the caller can read), each target of the page shown marked missing or deleted when it
+//! is not there; a target the caller may not view reads as missing (`targets.rs`).
 
 mod output;
+mod targets;
 
 use std::fmt::Write as _;
 
@@ -24,8 +26,12 @@ use wiki_tool_sdk::store::reference::DocumentReference;
 use wiki_tool_sdk::store::rights::Right;
 use wiki_tool_sdk::untrusted::fragment;
 
-use self::output::{IncomingLinks, LinkedAttachment, LinksOutput, OutgoingLinks, page_slice};
-use crate::seams::counted::count;
+use self::output::{
+    DeletedOutput, IncomingLinks, LinkedAttachment, LinkedDocument, LinksOutput, OutgoingLinks,
+    Status, page_slice,
+};
+use crate::seams::counted::{count, counted};
+use crate::seams::deleted::{deletion, how_back};
 use crate::seams::lookup::find_document;
 use crate::seams::translation::{locale_argument, route};
 
@@ -38,7 +44,8 @@ const BACKLINK_CEILING: usize = 2000;
 /// direction="in" (default) lists the documents you can view that link here; run it before you
 /// rename or delete a page, to find the links to repair. The target need not exist, so a broken
 /// link can be traced back to its sources. direction="out" lists the links written in the page
-/// (documents and attachments), as authored. direction="both" shows both lists.
+/// (documents and attachments), marking each target that is missing or deleted, so checking a
+/// page's links takes one call. direction="both" shows both lists.
 #[mcp_tool(
     output = LinksOutput,
     id = "get_links",
@@ -57,8 +64,13 @@ const BACKLINK_CEILING: usize = 2000;
     every wiki of the farm are found; without it, only this wiki's.
 
     Outgoing links (direction=out) are listed exactly as the page's text has them, in order,
-    under Documents: and Attachments:, without checking that the targets exist or that you may
-    view them: they are part of a page you can read. locale reads the links of one translation.
+    under Documents: and Attachments:. Each target listed is checked: one that does not exist
+    is marked `(missing)`, one in the recycle bin `(deleted)` (an attachment: it, or its
+    document); an existing one is unmarked. A target you may not view is marked missing, like
+    a page that does not exist. locale reads the links of one translation.
+
+    When the document itself is in the recycle bin, the answer says who deleted it, when, and
+    how it comes back (restore_document), instead of \"No such document\".
 
     limit and offset page each list; the footer gives the offset that continues. locale applies
     only to outgoing links and showHidden only to backlinks: other combinations are refused.
@@ -132,6 +144,17 @@ impl Execute<Structured<LinksOutput>> for GetLinks {
             incoming: None,
             outgoing: None,
         };
+        if direction == Direction::In
+            && !exists(doors, target).await?
+            && let Some(entry) = doors.deleted_document(&authorized).await?
+        {
+            let _ = writeln!(
+                out,
+                "The document is in the recycle bin, {}. {}",
+                deletion(&entry),
+                how_back(doors, &entry)
+            );
+        }
         if matches!(direction, Direction::In | Direction::Both) {
             let page = backlinks(doors, target).await?;
             let (text, incoming) = self.incoming(ctx, doors, page, paging);
@@ -146,13 +169,25 @@ impl Execute<Structured<LinksOutput>> for GetLinks {
                 out.push_str(&text);
                 value.outgoing = Some(outgoing);
             } else {
-                out.push_str("Outgoing links: none (the document does not exist)\n");
+                let deleted = doors.deleted_document(&authorized).await?;
+                match &deleted {
+                    Some(entry) => {
+                        let _ = writeln!(
+                            out,
+                            "Outgoing links: none (the document is in the recycle bin, {}). {}",
+                            deletion(entry),
+                            how_back(doors, entry)
+                        );
+                    }
+                    None => out.push_str("Outgoing links: none (the document does not exist)\n"),
+                }
                 value.outgoing = Some(OutgoingLinks {
                     documents: Vec::new(),
                     total_documents: 0,
                     attachments: Vec::new(),
                     total_attachments: 0,
                     exists: false,
+                    deleted: deleted.as_ref().map(DeletedOutput::new),
                 });
             }
         } else if direction == Direction::Out {
@@ -287,50 +322,105 @@ impl GetLinks {
             .unwrap_or_default();
         let mut documents = Vec::new();
         let mut attachments = Vec::new();
-        let mut linked_documents = Vec::new();
-        let mut linked_attachments = Vec::new();
         for link in links {
             match link {
-                LinkTarget::Document(reference) => {
-                    let reference = reference.to_string();
-                    documents.push(format!("  {}", fragment(&reference)));
-                    linked_documents.push(reference);
-                }
-                LinkTarget::Attachment { document, name } => {
-                    let document = document.to_string();
-                    attachments.push(format!("  {}@{}", fragment(&document), fragment(&name)));
-                    linked_attachments.push(LinkedAttachment { document, name });
-                }
+                LinkTarget::Document(reference) => documents.push(reference),
+                LinkTarget::Attachment { document, name } => attachments.push((document, name)),
             }
         }
+        let shown_documents = page_slice(&documents, paging.offset, paging.limit);
+        let shown_attachments = page_slice(&attachments, paging.offset, paging.limit);
+        let (document_status, attachment_status) =
+            targets::check(doors, &shown_documents, &shown_attachments).await?;
+        let linked_documents: Vec<LinkedDocument> = shown_documents
+            .iter()
+            .zip(&document_status)
+            .map(|(reference, status)| LinkedDocument {
+                reference: reference.to_string(),
+                status: *status,
+            })
+            .collect();
+        let linked_attachments: Vec<LinkedAttachment> = shown_attachments
+            .iter()
+            .zip(&attachment_status)
+            .map(|((document, name), status)| LinkedAttachment {
+                document: document.to_string(),
+                name: name.clone(),
+                status: *status,
+            })
+            .collect();
+        // Lines for the whole list (page_of prints this page's), marked where they were checked.
+        let document_lines: Vec<String> = documents
+            .iter()
+            .enumerate()
+            .map(|(index, reference)| {
+                let status = index
+                    .checked_sub(paging.offset)
+                    .and_then(|at| document_status.get(at));
+                format!("  {}{}", fragment(&reference.to_string()), mark(status))
+            })
+            .collect();
+        let attachment_lines: Vec<String> = attachments
+            .iter()
+            .enumerate()
+            .map(|(index, (document, name))| {
+                let status = index
+                    .checked_sub(paging.offset)
+                    .and_then(|at| attachment_status.get(at));
+                format!(
+                    "  {}@{}{}",
+                    fragment(&document.to_string()),
+                    fragment(name),
+                    mark(status)
+                )
+            })
+            .collect();
+        let broken = |statuses: &[Status], which: Status| {
+            statuses.iter().filter(|status| **status == which).count()
+        };
+        let missing =
+            broken(&document_status, Status::Missing) + broken(&attachment_status, Status::Missing);
+        let deleted =
+            broken(&document_status, Status::Deleted) + broken(&attachment_status, Status::Deleted);
         let value = OutgoingLinks {
-            documents: page_slice(&linked_documents, paging.offset, paging.limit),
-            total_documents: count(linked_documents.len()),
-            attachments: page_slice(&linked_attachments, paging.offset, paging.limit),
-            total_attachments: count(linked_attachments.len()),
+            documents: linked_documents,
+            total_documents: count(documents.len()),
+            attachments: linked_attachments,
+            total_attachments: count(attachments.len()),
             exists: true,
+            deleted: None,
         };
         let mut out = format!(
-            "Outgoing links: {} document{}, {} attachment{} (as authored; targets are not \
-             checked)\n",
-            documents.len(),
-            if documents.len() == 1 { "" } else { "s" },
-            attachments.len(),
-            if attachments.len() == 1 { "" } else { "s" },
+            "Outgoing links: {}, {}",
+            counted(documents.len(), "document", "documents"),
+            counted(attachments.len(), "attachment", "attachments"),
         );
+        if missing + deleted > 0 {
+            let _ = write!(out, "; {missing} missing, {deleted} deleted");
+        }
+        out.push('\n');
         if documents.is_empty() && attachments.is_empty() {
             out.push_str("This document has no wiki links.\n");
             return Ok((out, value));
         }
         if !documents.is_empty() {
             out.push_str("Documents:\n");
-            out.push_str(&page_of(&documents, paging, "document links"));
+            out.push_str(&page_of(&document_lines, paging, "document links"));
         }
         if !attachments.is_empty() {
             out.push_str("Attachments:\n");
-            out.push_str(&page_of(&attachments, paging, "attachment links"));
+            out.push_str(&page_of(&attachment_lines, paging, "attachment links"));
         }
         Ok((out, value))
+    }
+}
+
+/// ` (missing)` or ` (deleted)` after a target that is not there; nothing after one that is.
+fn mark(status: Option<&Status>) -> &'static str {
+    match status {
+        Some(Status::Missing) => " (missing)",
+        Some(Status::Deleted) => " (deleted)",
+        Some(Status::Exists) | None => "",
     }
 }
 

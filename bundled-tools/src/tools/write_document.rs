@@ -29,6 +29,7 @@ const MAX_CONTENT_CHARS: usize = 1_000_000;
 #[mcp_tool(
     id = "write_document",
     write,
+    idempotent,
     output = Written,
     category = categories::AUTHORING,
     title = "Create or replace a document",
@@ -51,7 +52,9 @@ const MAX_CONTENT_CHARS: usize = 1_000_000;
     Every save is recorded as you (the caller) with the comment prefixed `[AI] ` (at most 1,000
     characters); without a comment, \"Created document\" or \"Replaced content\". Saves are
     minor versions unless major=true; creation is always 1.1. Sending the content and title the
-    document already has saves nothing (\"No changes\").
+    document already has saves nothing (\"No changes\"). A retry of a write that succeeded
+    (a stale base_version, or none for a page that now exists, but the page holds exactly the
+    content and title sent) answers \"Already applied\" with the version, not a conflict.
 
     The MCP configuration documents can never be written by this tool.
 
@@ -116,6 +119,17 @@ impl Execute<Structured<Written>> for WriteDocument {
                  Split the page, or change a part with edit_document. Nothing was saved."
             ))
             .with_kind(ErrorKind::Budget));
+        }
+        if target.version_refused(base, BaseRule::RequiredIfExists)
+            && let Some(current) = target.current()
+            && current.content == content
+            && self
+                .title
+                .as_ref()
+                .is_none_or(|title| *title == current.title)
+        {
+            let value = Written::unchanged(&target, current.version);
+            return Ok(already_applied(&target, current.version).structured(value));
         }
         let retry = "resend the whole content with its version as base_version";
         let base = target.base(base, BaseRule::RequiredIfExists, retry)?;

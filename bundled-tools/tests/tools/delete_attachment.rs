@@ -32,11 +32,13 @@ async fn an_attachment_moves_to_the_recycle_bin_as_a_minor_version() {
     )
     .await);
     let after = before.next(false);
+    let entry = ok(farm.store.trash(&WikiId::main()))[0].id;
     assert_eq!(
         text,
         format!(
             "Deleted attachment notes.txt from document main:Sandbox.WebHome (moved to the \
-             recycle bin; an administrator can restore it).\nVersion: {before} -> {after}"
+             recycle bin as entry {entry}: restore_document with entry={entry} brings it back).\n\
+             Version: {before} -> {after}"
         )
     );
     assert!(!exists(&farm, "notes.txt"));

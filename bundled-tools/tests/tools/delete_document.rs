@@ -31,8 +31,8 @@ async fn a_document_goes_to_the_bin_with_its_translations_and_comes_back() {
     assert_eq!(
         deleted,
         "Deleted document main:Help.Guide (version 1.1) to the recycle bin.\nIts translations \
-         were deleted with it: fr.\nAn administrator can restore it from the recycle bin (with \
-         every translation, attachment and object)."
+         were deleted with it: fr.\nrestore_document reference=\"main:Help.Guide\" brings it back \
+         (with every translation, attachment and object)."
     );
     assert!(stored(&farm, "Help.Guide", None).is_none());
     assert!(stored(&farm, "Help.Guide", Some(&locale("fr"))).is_none());
@@ -45,6 +45,45 @@ async fn a_document_goes_to_the_bin_with_its_translations_and_comes_back() {
     assert_eq!(entry.deleted_by, "admin");
     ok(farm.store.restore(entry.id, "admin"));
     assert!(stored(&farm, "Help.Guide", Some(&locale("fr"))).is_some());
+}
+
+/// A delete retried after it succeeded answers that the page is already deleted; a page deleted
+/// at another version than the one sent says so, and is not a success.
+#[farm_test]
+async fn a_retried_delete_is_already_deleted() {
+    let farm = writable_farm();
+    let send = json!({"reference": "Help.Guide", "base_version": "1.1"});
+    text(delete(&farm, send.clone(), "admin").await);
+    let again = farm.call_result(TOOL, send, "admin", "main").await;
+    assert_eq!(again.is_error, Some(false));
+    let said = again.content[0]
+        .as_text()
+        .map(|t| t.text.clone())
+        .unwrap_or_default();
+    assert!(
+        said.starts_with(
+            "Already deleted: main:Help.Guide is in the recycle bin, deleted by admin on "
+        ) && said.ends_with(
+            " at version 1.1 (comment: \"[AI] Deleted document\"). Nothing was changed."
+        ),
+        "{said}"
+    );
+    assert_eq!(
+        again
+            .structured_content
+            .map(|value| (value["change"].clone(), value["version"].clone())),
+        Some((json!("deleted"), json!("1.1")))
+    );
+    assert_eq!(ok(farm.store.trash(&wiki("main"))).len(), 1);
+    farm.refuses(
+        TOOL,
+        "admin",
+        json!({"reference": "Help.Guide", "base_version": "1.5"}),
+        &[StartsWith(
+            "Error: main:Help.Guide is already in the recycle bin, deleted by admin",
+        )],
+    )
+    .await;
 }
 
 #[farm_test]

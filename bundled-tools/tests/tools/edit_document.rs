@@ -158,6 +158,51 @@ async fn the_lock_title_and_no_op() {
     assert_eq!(content(&farm, "Sandbox.Notes").0, "2.2");
 }
 
+/// A retry of an edit that succeeded, sent with its base_version: the edits applied to that
+/// version give exactly the current text, so it is already applied; without base_version, or
+/// once the page moved on further, the usual answers stand. A creation retried is recognised too.
+#[farm_test]
+async fn a_retry_of_an_edit_that_succeeded_is_already_applied() {
+    let farm = writable_farm();
+    let send = json!({"reference": "Sandbox.Notes", "base_version": "2.1",
+                      "edits": [{"old_string": "rewritten", "new_string": "revised"}]});
+    text(edit(&farm, send.clone(), "alice").await);
+    let again = text(edit(&farm, send.clone(), "alice").await);
+    assert_eq!(
+        again,
+        "Already applied: the document \"main:Sandbox.Notes\" is at version 2.2 and already \
+         holds exactly what you sent (a retry of a write that succeeded). Nothing was saved."
+    );
+    assert_eq!(content(&farm, "Sandbox.Notes").0, "2.2");
+    // Without base_version there is no version to compare with: the edit is tried again.
+    farm.refuses(
+        TOOL,
+        "alice",
+        json!({"reference": "Sandbox.Notes",
+               "edits": [{"old_string": "rewritten", "new_string": "revised"}]}),
+        &[Contains("not found")],
+    )
+    .await;
+    farm.save("Sandbox.Notes", "# Notes\n\nsomeone else\n", "other");
+    farm.refuses(
+        TOOL,
+        "alice",
+        send,
+        &[StartsWith(
+            "Version conflict: the document is now at version 2.3 but base_version is 2.1.",
+        )],
+    )
+    .await;
+    let create =
+        json!({"reference": "Sandbox.Made", "edits": [{"old_string": "", "new_string": "made\n"}]});
+    text(edit(&farm, create.clone(), "alice").await);
+    let again = text(edit(&farm, create, "alice").await);
+    assert!(
+        again.starts_with("Already applied: the document \"main:Sandbox.Made\" is at version 1.1"),
+        "{again}"
+    );
+}
+
 #[farm_test]
 async fn translations_are_edited_on_their_own_row() {
     let farm = writable_farm();

@@ -4,7 +4,9 @@
 
 use serde_json::{Value, json};
 use wiki_server::testing::farm_test;
-use wiki_tool_sdk::store::model::document::DocumentSave;
+use wiki_tool_sdk::store::model::attachment::AttachmentDelete;
+use wiki_tool_sdk::store::model::document::{DocumentSave, Expected};
+use wiki_tool_sdk::store::model::trash::DocumentDelete;
 
 use crate::harness::{Farm, GUEST, ok, reference};
 
@@ -32,6 +34,64 @@ async fn backlinks_list_the_sources_under_a_header() {
     );
 }
 
+/// Each target of the page shown is checked: deleted pages and attachments are marked so, a
+/// page the caller may not view reads as missing whether or not it is in the bin, and the
+/// structured list carries the same status.
+#[farm_test]
+async fn outgoing_targets_are_marked_missing_or_deleted() {
+    let farm = Farm::new();
+    farm.save(
+        "Sandbox.Links",
+        "[g](Help.Guide) [s](Secret.Plans) [n](Sandbox.Notes) ![f](attach:Sandbox.WebHome@notes.txt) \
+         ![p](attach:Sandbox.WebHome@logo.png) ![q](attach:Help.Guide@none.txt)\n",
+        "links",
+    );
+    for page in ["Help.Guide", "Secret.Plans"] {
+        ok(farm.store.delete_document(&DocumentDelete {
+            reference: reference(page),
+            author: "admin".into(),
+            comment: String::new(),
+            expected: Expected::Any,
+        }));
+    }
+    ok(farm.store.delete_attachment(&AttachmentDelete {
+        reference: reference("Sandbox.WebHome"),
+        name: "notes.txt".into(),
+        author: "admin".into(),
+        comment: String::new(),
+        expected: Expected::Any,
+    }));
+    let arguments = json!({"reference": "Sandbox.Links", "direction": "out"});
+    let alice = ok(links(&farm, arguments.clone(), "alice").await);
+    assert_eq!(
+        alice,
+        "Links of main:Sandbox.Links (direction: out)\nOutgoing links: 3 documents, 3 \
+         attachments; 1 missing, 3 deleted\nDocuments:\n  main:Help.Guide (deleted)\n  \
+         main:Secret.Plans (missing)\n  main:Sandbox.Notes\nAttachments:\n  \
+         main:Sandbox.WebHome@notes.txt (deleted)\n  main:Sandbox.WebHome@logo.png\n  \
+         main:Help.Guide@none.txt (deleted)"
+    );
+    let bob = ok(links(&farm, arguments.clone(), "bob").await);
+    assert!(bob.contains("  main:Secret.Plans (deleted)\n"), "{bob}");
+    let result = farm
+        .call_result("get_links", arguments, "alice", "main")
+        .await;
+    let outgoing = result
+        .structured_content
+        .map(|value| value["outgoing"].clone())
+        .unwrap_or_default();
+    assert_eq!(
+        outgoing["documents"],
+        json!([
+            {"reference": "main:Help.Guide", "status": "deleted"},
+            {"reference": "main:Secret.Plans", "status": "missing"},
+            {"reference": "main:Sandbox.Notes", "status": "exists"},
+        ])
+    );
+    assert_eq!(outgoing["attachments"][0]["status"], "deleted");
+    assert_eq!(outgoing["attachments"][1]["status"], "exists");
+}
+
 #[farm_test]
 async fn outgoing_links_are_listed_as_authored_in_sections() {
     let farm = Farm::new();
@@ -51,8 +111,8 @@ async fn outgoing_links_are_listed_as_authored_in_sections() {
         text,
         Ok(
             "Links of main:Sandbox.Links (direction: out)\nOutgoing links: 3 documents, 1 \
-            attachment (as authored; targets are not checked)\nDocuments:\n  \
-            main:Zeta.Missing\n  main:Help.Guide\n  main:Secret.Plans\nAttachments:\n  \
+            attachment; 2 missing, 0 deleted\nDocuments:\n  main:Zeta.Missing (missing)\n  \
+            main:Help.Guide\n  main:Secret.Plans (missing)\nAttachments:\n  \
             main:Sandbox.WebHome@notes.txt"
                 .to_owned()
         )

@@ -25,11 +25,13 @@ mod get_tree;
 mod golden;
 #[path = "../harness/mod.rs"]
 mod harness;
+mod list_trash;
 mod look_alikes;
 mod man_pages;
 mod object_values;
 mod query_documents;
 mod query_objects;
+mod restore_document;
 mod singulars;
 mod structured;
 mod untrusted;

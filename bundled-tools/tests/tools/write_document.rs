@@ -142,6 +142,62 @@ async fn a_stale_base_version_is_a_conflict_and_saves_nothing() {
     farm.refuses(TOOL, "alice", stale, &[conflict]).await;
 }
 
+/// A retry of a write that succeeded (its answer lost): the stale base_version, or none for
+/// the page it created, meets a page holding exactly what was sent, so it is done, not in
+/// conflict; the same base_version with other content still is a conflict.
+#[farm_test]
+async fn a_retry_of_a_write_that_succeeded_is_already_applied() {
+    let farm = writable_farm();
+    let send = json!({"reference": "Sandbox.Notes", "content": "mine\n", "title": "Mine",
+                      "base_version": "2.1"});
+    text(write(&farm, send.clone(), "alice").await);
+    let again = farm.call_result(TOOL, send.clone(), "alice", "main").await;
+    assert_eq!(again.is_error, Some(false));
+    let said = unsigned(
+        &again.content[0]
+            .as_text()
+            .map(|t| t.text.clone())
+            .unwrap_or_default(),
+    );
+    assert_eq!(
+        said,
+        "Already applied: the document \"main:Sandbox.Notes\" is at version 2.2 and already \
+         holds exactly what you sent (a retry of a write that succeeded). Nothing was saved."
+    );
+    assert_eq!(
+        again
+            .structured_content
+            .map(|value| (value["change"].clone(), value["version"].clone())),
+        Some((json!("unchanged"), json!("2.2")))
+    );
+    assert_eq!(
+        stored(&farm, "Sandbox.Notes", None).map(|row| row.version.to_string()),
+        Some("2.2".to_owned())
+    );
+    let created = json!({"reference": "Sandbox.Fresh", "content": "new\n"});
+    text(write(&farm, created.clone(), "alice").await);
+    let again = text(write(&farm, created, "alice").await);
+    assert!(
+        again.starts_with("Already applied: the document \"main:Sandbox.Fresh\" is at version 1.1"),
+        "{again}"
+    );
+    // Not what was sent: the conflict stands.
+    let other = json!({"reference": "Sandbox.Notes", "content": "other\n", "base_version": "2.1"});
+    farm.refuses(
+        TOOL,
+        "alice",
+        other,
+        &[StartsWith(
+            "Version conflict: the document is now at version 2.2 but base_version is 2.1.",
+        )],
+    )
+    .await;
+    let retitled = json!({"reference": "Sandbox.Notes", "content": "mine\n", "title": "Other",
+                          "base_version": "2.1"});
+    farm.refuses(TOOL, "alice", retitled, &[StartsWith("Version conflict:")])
+        .await;
+}
+
 #[farm_test]
 async fn unchanged_content_saves_nothing_and_crlf_becomes_lf() {
     let farm = writable_farm();

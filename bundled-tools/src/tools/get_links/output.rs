@@ -3,6 +3,8 @@
 
 use wiki_tool_sdk::prelude::*;
 
+pub(crate) use crate::seams::deleted::DeletedOutput;
+
 /// A document's links.
 #[mcp_output]
 pub(crate) struct LinksOutput {
@@ -27,11 +29,11 @@ pub(crate) struct IncomingLinks {
     pub(crate) truncated: bool,
 }
 
-/// A document's wiki links, as authored (targets are not checked).
+/// A document's wiki links, as authored, each target of this page checked.
 #[mcp_output]
 pub(crate) struct OutgoingLinks {
     /// This page of the linked documents.
-    pub(crate) documents: Vec<String>,
+    pub(crate) documents: Vec<LinkedDocument>,
     /// Linked documents in all.
     pub(crate) total_documents: u64,
     /// This page of the linked attachments.
@@ -40,6 +42,31 @@ pub(crate) struct OutgoingLinks {
     pub(crate) total_attachments: u64,
     /// Whether the document exists (a missing one has backlinks but no links of its own).
     pub(crate) exists: bool,
+    /// When the document is in the recycle bin: its deletion; else null.
+    pub(crate) deleted: Option<DeletedOutput>,
+}
+
+/// A linked document.
+#[mcp_output]
+#[derive(Clone)]
+pub(crate) struct LinkedDocument {
+    /// The target (`wiki:Space.Page`).
+    pub(crate) reference: String,
+    /// What the target is now.
+    pub(crate) status: Status,
+}
+
+/// What a link target is now. A target you may not view reads as `missing`.
+#[mcp_output]
+#[derive(Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum Status {
+    /// It exists.
+    Exists,
+    /// It does not exist (or you may not view it).
+    Missing,
+    /// It is in the recycle bin (for a linked attachment: it, or its document).
+    Deleted,
 }
 
 /// A linked attachment.
@@ -50,6 +77,8 @@ pub(crate) struct LinkedAttachment {
     pub(crate) document: String,
     /// Its file name.
     pub(crate) name: String,
+    /// What the attachment is now.
+    pub(crate) status: Status,
 }
 
 /// The slice of `items` a page of `limit` from `offset` shows (empty past the end).
