@@ -11,9 +11,12 @@
 //!
 //! The holder wakes on this process's change events (a save, a new wiki) and checks the
 //! store's commit marker every [`TICK`] (cheap: no query) for other processes' writes, then
-//! indexes stale rows [`ROWS_PER_STEP`] at a time until none is left, checking between steps
-//! whether it was asked to stop. Embedding is CPU-heavy; a thread of its own keeps it off the
-//! async workers, and one thread keeps it to one core.
+//! indexes stale rows [`ROWS_PER_STEP`] at a time (fewer when they make more chunks than a step
+//! embeds, see [`crate::CHUNKS_PER_STEP`]) until none is left, checking between steps whether it
+//! was asked to stop. Embedding is CPU-heavy: a thread of its own keeps it off the async workers,
+//! and each step takes one of the process's heavy slots, only when no call's job waits for one
+//! ([`background_slot`]), so the calls that render pages, read PDFs and embed queries go first,
+//! and wait for at most one step.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -21,6 +24,7 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+use wiki_tool_sdk::heavy::background_slot;
 use wiki_tool_sdk::startup::Gauge;
 use wiki_tool_sdk::store::Store;
 use wiki_tool_sdk::store::api::Subscription;
@@ -240,10 +244,14 @@ fn pass(
     let mut remaining = 0_u64;
     for wiki in store.list_wikis()? {
         loop {
-            if stop.load(Ordering::Acquire) {
+            let stopped = || stop.load(Ordering::Acquire);
+            // Held for this step only: between steps, calls waiting for a slot go first.
+            let Some(slot) = background_slot(&stopped) else {
                 return Ok(());
-            }
-            let done = index.catch_up_if_changed(store, &wiki.id, ROWS_PER_STEP)?;
+            };
+            let done = index.catch_up_if_changed(store, &wiki.id, ROWS_PER_STEP);
+            drop(slot);
+            let done = done?;
             if done.rows > 0 {
                 tracing::debug!(wiki = %wiki.id, rows = done.rows, embedded = done.embedded, remaining = done.remaining, "indexed");
             }

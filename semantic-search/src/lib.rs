@@ -43,7 +43,8 @@ pub use chunk::{Chunk, Chunker, DEFAULT_MAX_CHARS, MIN_MAX_CHARS};
 pub use embed::{DEFAULT_BATCH_SIZE, Embedder, MAX_BATCH_SIZE, MAX_INPUT_CHARS};
 pub use error::{Error, Result};
 pub use index::{
-    CatchUp, INDEX_NAME, Nearest, REBUILD_ROWS, RowInfo, SemanticIndex, model_package, nearest,
+    CHUNKS_PER_STEP, CatchUp, INDEX_NAME, MAX_CHUNKS_PER_PAGE, Nearest, REBUILD_ROWS, RowInfo,
+    SemanticIndex, model_package, nearest,
 };
 pub use indexer::{Indexer, LEASE as INDEXER_LEASE, LEASE_TTL as INDEXER_LEASE_TTL};
 pub use install::{DEFAULT_INDEX_URL, Installed, Installer, Progress};

@@ -3,13 +3,14 @@
 //!
 //! The index is derived data, not content: storing vectors goes beside the write door, which
 //! guards content. So the service carries its own `Arc<dyn Store>`, given by whoever builds the
-//! server, and the tools use it only for the index (catching up, the nearest scan), off the async
-//! workers, in the process's heavy slots. Everything a caller sees still passes the doors: each candidate the scan yields is
-//! authorized through `Doors::row_visible` before it counts.
+//! server, and the tools use it only for the index (how far behind it is, the nearest scan), off
+//! the async workers, in the process's heavy slots. Everything a caller sees still
+//! passes the doors: each candidate the scan yields is authorized through `Doors::row_visible`
+//! before it counts.
 
 use std::sync::Arc;
 
-use wiki_tool_sdk::heavy::run_heavy;
+use wiki_tool_sdk::heavy::{Share, run_heavy};
 use wiki_tool_sdk::prelude::{CancellationToken, ToolError};
 use wiki_tool_sdk::store::Store;
 use wiki_tool_sdk::store::api::Subscription;
@@ -60,12 +61,13 @@ impl SemanticService {
         &self.index
     }
 
-    /// Runs `f` on the index and its store in one of the process's heavy slots
-    /// ([`run_heavy`]): embedding the query, catching up and the vector scan are CPU-heavy and
-    /// synchronous, so they run off the async workers and share the slots with rendering. A
-    /// panic inside `f` resumes in the caller, so the middleware reports it like any panic.
+    /// Runs `f` on the index and its store in one of the process's heavy slots, for `share`
+    /// ([`run_heavy`]): embedding the query and the vector scan are CPU-heavy and synchronous,
+    /// so they run off the async workers and share the slots with rendering. A panic inside `f`
+    /// resumes in the caller, so the middleware reports it like any panic.
     pub(crate) async fn heavy<T, F>(
         &self,
+        share: &Share,
         cancellation: &CancellationToken,
         f: F,
     ) -> Result<T, ToolError>
@@ -74,8 +76,10 @@ impl SemanticService {
         F: FnOnce(&SemanticIndex, &dyn Store) -> T + Send + 'static,
     {
         let service = self.clone();
-        run_heavy(cancellation, move || f(&service.index, &*service.store))
-            .await
-            .map_err(|not_run| not_run.tool_error("searching by meaning"))
+        run_heavy(share, cancellation, move || {
+            f(&service.index, &*service.store)
+        })
+        .await
+        .map_err(|not_run| not_run.tool_error("searching by meaning"))
     }
 }

@@ -304,8 +304,8 @@ async fn collections_narrow_the_search_and_list_what_the_caller_may_query() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_save_is_indexed_by_the_next_calls_and_only_changed_chunks_are_embedded() {
-    let Some(index) = model_index("a_save_is_indexed_by_the_next_calls") else {
+async fn a_call_reads_what_is_indexed_and_says_how_far_behind_it_is() {
+    let Some(index) = model_index("a_call_reads_what_is_indexed") else {
         return;
     };
     let farm = Farm::new(index.clone());
@@ -320,11 +320,18 @@ async fn a_save_is_indexed_by_the_next_calls_and_only_changed_chunks_are_embedde
             "The office moves to a new building next spring.\n",
         );
     }
+    // A call never embeds a page: it would hold a heavy slot for as long as the page takes.
     let out = ok(farm.search(relocation.clone()).await);
     assert!(
-        out.contains("The semantic index of wiki main is 2 pages behind"),
-        "a call indexes a bounded share and says what is left: {out}"
+        out.contains("The semantic index of wiki main is 6 pages behind"),
+        "a call indexes nothing and says what is left: {out}"
     );
+    let out = ok(farm.search(relocation.clone()).await);
+    assert!(
+        out.contains("The semantic index of wiki main is 6 pages behind"),
+        "{out}"
+    );
+    index_all(&farm, &index);
     let out = ok(farm.search(relocation.clone()).await);
     assert!(!out.contains("behind"), "{out}");
     let semantic = block(&out, "Semantic");
@@ -346,12 +353,12 @@ async fn a_save_is_indexed_by_the_next_calls_and_only_changed_chunks_are_embedde
     );
     let out = ok(farm.search(relocation.clone()).await);
     assert!(
-        block(&out, "Semantic")
-            .iter()
-            .any(|r| r.starts_with("main:News.Late")),
-        "a save after the index was caught up is indexed by the next call: {out}"
+        out.contains("The semantic index of wiki main is 1 page behind"),
+        "a save after the index was caught up is seen by the next call: {out}"
     );
 
+    // Only the chunks whose text changed are embedded again.
+    index_all(&farm, &index);
     save(
         &farm.store,
         "Docs.Setup",
@@ -366,6 +373,38 @@ async fn a_save_is_indexed_by_the_next_calls_and_only_changed_chunks_are_embedde
         (1, 1, 1),
         "{done:?}"
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_long_page_gives_the_index_its_first_chunks_and_a_step_embeds_a_bounded_number() {
+    let Some(index) = model_index("a_long_page_gives_the_index_its_first_chunks") else {
+        return;
+    };
+    let farm = Farm::new(index.clone());
+    index_all(&farm, &index);
+    // Three pages of 100 sections each: far more chunks than a page gives the index.
+    let long: String = (0..100)
+        .map(|section| {
+            format!(
+                "# Section {section}\n\nThe archive keeps record {section} of the ledger, \
+                 filed by the clerk who reviewed shipment {section} at the harbour.\n\n"
+            )
+        })
+        .collect();
+    for page in 0..3 {
+        save(&farm.store, &format!("Archive.Long{page}"), "Ledger", &long);
+    }
+    // One step embeds the chunks of whole pages until a step's worth is reached, never a
+    // page's chunks past the first ones: two pages here, the third in the next step.
+    let done = ok(index.catch_up(&farm.store, &WikiId::main(), 16));
+    assert_eq!(
+        (done.rows, done.embedded + done.reused, done.remaining),
+        (2, 2 * semantic_search::MAX_CHUNKS_PER_PAGE, 1),
+        "{done:?}"
+    );
+    const { assert!(2 * semantic_search::MAX_CHUNKS_PER_PAGE >= semantic_search::CHUNKS_PER_STEP) };
+    let done = ok(index.catch_up(&farm.store, &WikiId::main(), 16));
+    assert_eq!((done.rows, done.remaining), (1, 0), "{done:?}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

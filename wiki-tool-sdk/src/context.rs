@@ -16,6 +16,7 @@ use wiki_store::model::wiki::WikiId;
 use wiki_store::reference::DocumentReference;
 
 use crate::access::{Doors, StoreReader, store_failure};
+use crate::heavy::Share;
 use crate::links::LinkPage;
 use crate::serving::WikiCall;
 
@@ -57,6 +58,11 @@ pub trait WikiContext: sealed::Sealed {
     /// What [`WikiContext::link`] signs with, to sign links away from the call (a page rendered
     /// on a heavy slot names its targets there). `None` where `link` gives `None`.
     fn link_signer(&self) -> Option<crate::links::Signer>;
+
+    /// Whose turn this call's heavy work takes ([`crate::heavy`]): the user's, or for the
+    /// guest its client address's (as the server says), else one share for every unknown
+    /// caller. Pass it to [`crate::heavy::run_heavy`].
+    fn heavy_share(&self) -> Share;
 
     /// Runs `f` on the store's reads ([`StoreReader`]) off the async workers; a store error
     /// becomes the fixed
@@ -115,6 +121,16 @@ impl WikiContext for ToolContext {
             call.doors.wiki().clone(),
             self.user().map(str::to_owned),
         ))
+    }
+
+    fn heavy_share(&self) -> Share {
+        if let Some(share) = wiki_call(self).and_then(|call| call.share.clone()) {
+            return share;
+        }
+        match self.user() {
+            Some(user) => Share::user(user),
+            None => Share::unattributed(),
+        }
     }
 
     async fn store_call<T, F>(&self, verb: &str, f: F) -> Result<T, ToolError>

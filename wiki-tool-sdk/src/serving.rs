@@ -5,12 +5,14 @@
 //! it runs, and the harness of its `testing` feature does the same. Everything the doors need
 //! from the server arrives here as a value: the doors themselves (built for the caller, with the
 //! call's [`crate::confirm::Confirm`] when its writes must be confirmed), the public URL
-//! links start with, the farm's link key, and whether this call prints links at all.
+//! links start with, the farm's link key, whether this call prints links at all, and whose
+//! turn the call's heavy work takes.
 
 use std::sync::Arc;
 
 use crate::access::Doors;
 use crate::confirm::Confirm;
+use crate::heavy::Share;
 use crate::links::LinkKey;
 
 /// The extension a server attaches to each call: cheap to clone (`Arc`s).
@@ -22,6 +24,9 @@ pub struct WikiCall {
     pub(crate) link_key: Option<Arc<LinkKey>>,
     /// Whether this call's output carries signed links ([`WikiCall::with_links`]).
     pub(crate) links: bool,
+    /// Whose turn its heavy work takes; `None`: the caller's user name (or the unknown
+    /// callers' share).
+    pub(crate) share: Option<Share>,
 }
 
 impl WikiCall {
@@ -35,6 +40,7 @@ impl WikiCall {
             public_url,
             link_key,
             links: false,
+            share: None,
         }
     }
 
@@ -42,6 +48,13 @@ impl WikiCall {
     /// call asked for them); off by default: they cost an agent tokens it rarely uses.
     pub fn with_links(mut self, links: bool) -> Self {
         self.links = links;
+        self
+    }
+
+    /// This call, its heavy work taking `share`'s turn (the server knows the guest's client
+    /// address; a tool does not).
+    pub fn sharing(mut self, share: Share) -> Self {
+        self.share = Some(share);
         self
     }
 

@@ -11,6 +11,7 @@ pub(crate) mod one_line;
 pub(crate) mod outline;
 pub(crate) mod paging;
 pub(crate) mod render;
+pub(crate) mod rendered_pages;
 pub(crate) mod translation;
 pub(crate) mod urls;
 pub(crate) mod window;

@@ -37,7 +37,7 @@ const ANCHORS_LISTED: usize = 40;
 pub(crate) const INTRO_ANCHOR: &str = "#(intro)";
 
 /// How a rendered page is shown.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) enum Rendering {
     /// Plain text: no markup, stack traces collapsed.
     Plain,
@@ -69,6 +69,14 @@ pub(crate) struct Rendered {
 }
 
 impl Rendered {
+    /// What keeping it costs, in bytes.
+    pub(crate) fn weight(&self) -> usize {
+        self.sections
+            .iter()
+            .map(|section| section.anchor.len() + section.title.len() + section.text.len())
+            .sum()
+    }
+
     /// The whole page.
     pub(crate) fn text(&self) -> String {
         join_sections(&self.sections)

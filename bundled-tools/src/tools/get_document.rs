@@ -26,10 +26,10 @@ use wiki_tool_sdk::untrusted::fragment;
 use self::output::{DocumentOutput, Shows, WindowOutput};
 use crate::seams::attachment_meta::AttachmentMeta;
 use crate::seams::counted::{count, counted};
-use crate::seams::heavy::run_heavy;
 use crate::seams::lookup::{Found, find_document};
 use crate::seams::outline::{headings, outline_lines};
-use crate::seams::render::{PageLinks, Rendering, render};
+use crate::seams::render::{PageLinks, Rendering};
+use crate::seams::rendered_pages::rendered_page;
 use crate::seams::translation::{locale_argument, route, translations_line};
 use crate::seams::urls::{Target, link};
 use crate::seams::window::{line_window_at, numbered_whole, split_lines};
@@ -333,14 +333,10 @@ impl GetDocument {
         links: Option<PageLinks>,
         value: &mut DocumentOutput,
     ) -> ToolResult {
-        let content = normalize_line_endings(&document.content).into_owned();
-        let page = match run_heavy(ctx, "rendering pages", move || {
-            render(&content, rendering, links.as_ref())
-        })
-        .await?
-        {
+        let rendered = rendered_page(ctx, document, rendering, links).await?;
+        let page = match &*rendered {
             Ok(page) => page,
-            Err(reason) => return self.not_rendered(header, document, reason, value),
+            Err(reason) => return self.not_rendered(header, document, *reason, value),
         };
         value.rendered = true;
         let mut out = banner(rendering, &document.reference.to_string());

@@ -6,6 +6,10 @@
 //! every page. Handed all of a step's chunks at once, the embedder sorts them by length into
 //! full batches ([`crate::Embedder::embed`]), each padded only to its own longest member, which
 //! is what makes a rebuild's throughput the model's batch throughput.
+//!
+//! Bounded twice, so a step's time is: a page gives at most [`MAX_CHUNKS_PER_PAGE`] chunks (the
+//! rest of a longer page is found by keywords only), and a step takes rows only until it has
+//! `max_chunks` chunks to embed (at least one row).
 
 use std::collections::HashMap;
 
@@ -16,6 +20,12 @@ use wiki_tool_sdk::store::model::vector::{StaleRow, VectorEntry, VectorIndex, Ve
 use super::matrix::Matrices;
 use crate::{Chunker, Embedder, Error, Result};
 
+/// The most chunks one page gives the index: its first ones, about 25,000 characters of text
+/// at the default chunk size. Embedding a chunk takes tens of milliseconds, so this bounds what
+/// one page costs the indexer (a 990,000-character page would otherwise be 1,200 chunks, and
+/// minutes of CPU, re-embedded after every edit that shifts its sections).
+pub const MAX_CHUNKS_PER_PAGE: usize = 32;
+
 /// One stale row read and chunked: its entries, those in `missing` still without a vector.
 struct Pending {
     document: Document,
@@ -25,15 +35,18 @@ struct Pending {
 
 /// What [`index_rows`] did.
 pub(super) struct Indexed {
+    /// Rows handled (stored, or found deleted), from the first of those given.
+    pub(super) rows: usize,
     /// Chunks embedded.
     pub(super) embedded: usize,
     /// Chunks whose stored vector was reused.
     pub(super) reused: usize,
 }
 
-/// Indexes `rows` of `index`: re-embeds only chunks whose digest has no stored vector, embeds
-/// all of them in one call, stores each row (a row deleted meanwhile is skipped) and records
-/// what was stored in `matrices`.
+/// Indexes the first of `rows` of `index`, as many as make `max_chunks` chunks to embed (at
+/// least one row): re-embeds only chunks whose digest has no stored vector, embeds all of them
+/// in one call, stores each row (a row deleted meanwhile is skipped) and records what was stored
+/// in `matrices`.
 pub(super) fn index_rows(
     store: &dyn Store,
     embedder: &Embedder,
@@ -41,10 +54,18 @@ pub(super) fn index_rows(
     matrices: &Matrices,
     index: &VectorIndex,
     rows: &[StaleRow],
+    max_chunks: usize,
 ) -> Result<Indexed> {
     let mut pending = Vec::with_capacity(rows.len());
+    let mut missing = 0;
+    let mut handled = 0;
     for stale in rows {
+        if handled > 0 && missing >= max_chunks {
+            break;
+        }
+        handled += 1;
         if let Some(row) = prepare(store, chunker, index, stale)? {
+            missing += row.missing.len();
             pending.push(row);
         }
     }
@@ -72,7 +93,11 @@ pub(super) fn index_rows(
             matrices.store_row(&row.document, &stored.entries);
         }
     }
-    Ok(Indexed { embedded, reused })
+    Ok(Indexed {
+        rows: handled,
+        embedded,
+        reused,
+    })
 }
 
 /// Reads and chunks one row; the stored vectors of unchanged chunks (same digest) are reused.
@@ -101,7 +126,8 @@ fn prepare(
         .unwrap_or_default();
     let mut entries = Vec::new();
     let mut missing = Vec::new();
-    for chunk in chunker.chunk(&document.title, &document.content) {
+    let chunks = chunker.chunk(&document.title, &document.content);
+    for chunk in chunks.into_iter().take(MAX_CHUNKS_PER_PAGE) {
         let vector = match stored.get(&chunk.digest) {
             Some(vector) => vector.clone(),
             None => {

@@ -5,10 +5,12 @@
 //! Incremental by construction: the store says which rows changed since their vectors were
 //! computed ([`VectorStore::vector_backlog`]: missing, or of another version), and indexing a
 //! row re-embeds only the chunks whose digest it has not stored yet; a deleted row's vectors go
-//! with it. Work is bounded per step ([`SemanticIndex::catch_up`] takes a row budget), so a
-//! caller (a tool call, the background [`crate::Indexer`], `wiki-mcp index rebuild`) decides how
-//! much it does at once. Everything here is synchronous and CPU-heavy: call it off the async
-//! workers.
+//! with it. Work is bounded per step ([`SemanticIndex::catch_up`] takes a row budget and stops
+//! at [`CHUNKS_PER_STEP`] chunks to embed; a page gives at most [`MAX_CHUNKS_PER_PAGE`]), so the
+//! background [`crate::Indexer`] and `wiki-mcp index rebuild` decide how much they do at once,
+//! and one step takes a second or two at most. Calls never index: they embed their query and
+//! read what is indexed ([`SemanticIndex::behind_if_changed`] says how far behind that is).
+//! Everything here is synchronous and CPU-heavy: call it off the async workers.
 
 mod batch;
 mod matrix;
@@ -26,6 +28,7 @@ use wiki_tool_sdk::store::reference::DocumentReference;
 
 use crate::{Chunker, Embedder, ModelDir, ModelPackage, Result};
 
+pub use batch::MAX_CHUNKS_PER_PAGE;
 pub use matrix::RowInfo;
 pub use nearest::{Nearest, nearest};
 
@@ -34,6 +37,10 @@ use matrix::Matrices;
 /// Rows per [`SemanticIndex::catch_up`] step of a rebuild: enough chunks (two or three a page)
 /// for several full, length-sorted batches of the model, few enough that a step takes seconds.
 pub const REBUILD_ROWS: usize = 64;
+
+/// Chunks one [`SemanticIndex::catch_up`] step embeds at most (past the first row): two of the
+/// model's batches, a second or two of CPU.
+pub const CHUNKS_PER_STEP: usize = 64;
 
 /// The store name of this model's vectors: vectors of another model never mix with these.
 pub const INDEX_NAME: &str = "all-minilm-l6-v2";
@@ -133,8 +140,9 @@ impl SemanticIndex {
     }
 
     /// Indexes at most `max_rows` stale rows of `wiki`, oldest first, their new chunks embedded
-    /// together (see `batch`). Without a model, nothing. [`REBUILD_ROWS`] is a good step for a
-    /// caller that indexes everything.
+    /// together (see `batch`), and fewer once they make [`CHUNKS_PER_STEP`] chunks to embed.
+    /// Without a model, nothing. [`REBUILD_ROWS`] is a good step for a caller that indexes
+    /// everything.
     pub fn catch_up(&self, store: &dyn Store, wiki: &WikiId, max_rows: usize) -> Result<CatchUp> {
         let index = Self::store_index(wiki);
         let backlog = store.vector_backlog(&index, max_rows)?;
@@ -151,8 +159,9 @@ impl SemanticIndex {
             &self.matrices,
             &index,
             &backlog.rows,
+            CHUNKS_PER_STEP,
         )?;
-        let rows = backlog.rows.len();
+        let rows = indexed.rows;
         Ok(CatchUp {
             rows,
             embedded: indexed.embedded,
@@ -190,6 +199,13 @@ impl SemanticIndex {
             lock().remove(wiki);
         }
         Ok(done)
+    }
+
+    /// How many rows of `wiki` the index is behind on, read only when something committed since
+    /// it was last found caught up (see [`SemanticIndex::catch_up_if_changed`], which this is
+    /// with no row to index).
+    pub fn behind_if_changed(&self, store: &dyn Store, wiki: &WikiId) -> Result<u64> {
+        Ok(self.catch_up_if_changed(store, wiki, 0)?.remaining)
     }
 
     /// The `limit` rows of `wiki` whose best chunk is nearest `query` (a normalized vector of
@@ -278,8 +294,9 @@ impl SemanticIndex {
         }
     }
 
-    /// Whether another process holds the farm's indexer lease: then calls leave indexing to it
-    /// (see [`crate::Indexer`]). False where no indexer runs (a test, a one-off command).
+    /// Whether another process holds the farm's indexer lease: then this process only follows
+    /// the vectors that one stores (see [`crate::Indexer`]). False where no indexer runs (a
+    /// test, a one-off command).
     pub fn indexed_elsewhere(&self) -> bool {
         self.elsewhere.load(Ordering::Acquire)
     }

@@ -4,9 +4,11 @@
 //! as the first block. Every candidate of either list is authorized (reach, space filter, view
 //! right) and kept within the chosen collections before it is counted.
 //!
-//! Each call first indexes a few stale rows of the wikis it searches ([`CALL_ROWS`], the
-//! bounded share of a call; the background indexer does the rest; none where another process
-//! holds the farm's indexer lease), then says how many rows the index is still behind on. Without a model it answers keyword results and says how to
+//! A call embeds its query alone (one text, which the model reads only so far: a bounded cost)
+//! and reads what is indexed; it never indexes, since embedding a page's chunks can take
+//! seconds and would hold a heavy slot others wait for. The background indexer indexes, at
+//! lower priority than calls; the call says how many rows the index is still behind on, found
+//! by keywords only until indexed. Without a model it answers keyword results and says how to
 //! install the model.
 
 use std::fmt::Write as _;
@@ -27,9 +29,6 @@ const DEFAULT_LIMIT: i64 = 10;
 
 /// The largest result limit.
 const MAX_LIMIT: i64 = 50;
-
-/// Stale rows a call indexes at most before it searches.
-const CALL_ROWS: usize = 4;
 
 /// Keyword candidates authorized at most per call. No total is shown, so the scan only has to
 /// reach `limit` authorized rows; the store reads candidates in batches of this size plus one,
@@ -60,7 +59,9 @@ const CONTENT_CHARS: usize = 1200;
     passage that matched (a snippet for keyword results).
 
     The semantic index follows page saves in the background; when it is behind, the output
-    says by how many pages, and those pages are found by keywords only until indexed.
+    says by how many pages, and those pages are found by keywords only until indexed. The
+    index holds a page's first 32 passages (about 25,000 characters); the rest of a longer
+    page is found by keywords only.
 
 EXAMPLES
     search_collections query=\"how do I install the server\"
@@ -253,22 +254,15 @@ async fn semantic_results(
     let scope = scope.clone();
     let searched = service
         .heavy(
+            &ctx.heavy_share(),
             ctx.cancellation(),
             move |index, store| -> Result<_, StoreError> {
                 let mut behind = Vec::with_capacity(scope.len());
-                // Where another process holds the indexer lease, it indexes: a call here would
-                // embed the same rows again.
-                let mut budget = if index.indexed_elsewhere() {
-                    0
-                } else {
-                    CALL_ROWS
-                };
                 for wiki in scope.keys() {
-                    let done = index
-                        .catch_up_if_changed(store, wiki, budget)
+                    let rows = index
+                        .behind_if_changed(store, wiki)
                         .map_err(crate::Error::into_store)?;
-                    budget = budget.saturating_sub(done.rows);
-                    behind.push((wiki.clone(), done.remaining));
+                    behind.push((wiki.clone(), rows));
                 }
                 let Some(embedder) = index.embedder() else {
                     return Ok((Vec::new(), behind));

@@ -43,10 +43,10 @@ pub(crate) struct Args {
     rate_burst: u32,
     /// Signed link pages (`/wikis/...`, each a render) per second per client address, in
     /// buckets apart from the MCP ones; 0 turns the limit off.
-    #[arg(long, env = "WIKI_MCP_PAGE_RATE_LIMIT", default_value_t = RateLimit::default().per_second)]
+    #[arg(long, env = "WIKI_MCP_PAGE_RATE_LIMIT", default_value_t = RateLimit::pages().per_second)]
     page_rate_limit: u32,
     /// Link pages a client address may burst above that rate.
-    #[arg(long, env = "WIKI_MCP_PAGE_RATE_BURST", default_value_t = RateLimit::default().burst)]
+    #[arg(long, env = "WIKI_MCP_PAGE_RATE_BURST", default_value_t = RateLimit::pages().burst)]
     page_rate_burst: u32,
     /// The largest request body, in bytes.
     #[arg(

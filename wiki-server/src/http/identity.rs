@@ -140,7 +140,9 @@ async fn identify(
             if !shared.options.authorization_servers.is_empty() || !server.guest_access() {
                 return Err(unauthorized(shared, &wiki, false));
             }
-            Caller::guest(wiki).with_origin(origin)
+            Caller::guest(wiki)
+                .with_origin(origin)
+                .from_address(address)
         }
     };
     let key = match caller.user_name() {

@@ -31,6 +31,19 @@ impl Default for RateLimit {
     }
 }
 
+impl RateLimit {
+    /// The signed link pages' default, per client address: 2 a second with bursts of 10. Each
+    /// view page may be a render in the process's few heavy slots (a second or more for a large
+    /// page), which a person following links never asks for faster, and an address asking ten
+    /// times as often would only be told the slots are busy.
+    pub fn pages() -> Self {
+        RateLimit {
+            per_second: 2,
+            burst: 10,
+        }
+    }
+}
+
 /// Whose bucket a request draws from.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub(crate) enum RateKey {

@@ -15,12 +15,16 @@
 //!
 //! A page costs what a rendering tool call costs, so it is bounded the same way: the view is
 //! rendered under the tools' bounds ([`wiki_tool_sdk::markdown::limits`]; past one, the page shows its
-//! source with a note) in the process's heavy slots ([`wiki_tool_sdk::heavy`], shared with the tools;
-//! 503 with `Retry-After` when they stay full), and every client address has a token bucket of
-//! its own for these pages (429 with `Retry-After`), apart from its MCP requests.
+//! source with a note) in the process's heavy slots ([`wiki_tool_sdk::heavy`], shared with the tools,
+//! in the turn of the request's client address; 503 with `Retry-After` when they stay full), kept
+//! per document row, version and link holder ([`VIEWS`]: ten requests for one link render it once),
+//! and every client address has a token bucket of its own for these pages (429 with
+//! `Retry-After`), apart from its MCP requests, and lower than theirs
+//! ([`super::limits::RateLimit::pages`]): what one address may ask of the slots.
 
 use std::fmt::Write as _;
-use std::sync::Arc;
+use std::net::IpAddr;
+use std::sync::{Arc, LazyLock};
 
 use axum::Router;
 use axum::extract::{Request, State};
@@ -44,9 +48,10 @@ use super::limits::{RateKey, RateLimit, RateLimiter};
 use super::refusal::Refusal;
 use super::url::BaseUrl;
 use crate::server::{Caller, Manager};
+use wiki_store::model::locale::Locale;
 use wiki_tool_sdk::access::{AuthorizedReference, Doors};
-use wiki_tool_sdk::heavy::{NotRun, run_heavy};
-use wiki_tool_sdk::links::{LINK_TTL, LinkClaims, LinkPage, Signer};
+use wiki_tool_sdk::heavy::{HeavyCache, NotRun, PageVersion, Share};
+use wiki_tool_sdk::links::{LINK_TTL, LinkClaims, LinkPage, SignedFor, Signer};
 use wiki_tool_sdk::markdown;
 use wiki_tool_sdk::markdown::limits::{
     TooComplex, check_block_nesting, check_html_nesting, check_size,
@@ -83,8 +88,9 @@ where
 }
 
 async fn serve(State(pages): State<Arc<Pages>>, request: Request) -> Response {
+    let address = client_address(&request);
     if let Some(limiter) = &pages.limiter
-        && let Err(wait) = limiter.acquire(RateKey::Address(client_address(&request)))
+        && let Err(wait) = limiter.acquire(RateKey::Address(address))
     {
         return refuse(Refusal::rate_limited(wait));
     }
@@ -120,7 +126,7 @@ async fn serve(State(pages): State<Arc<Pages>>, request: Request) -> Response {
                 claims.endpoint.clone(),
                 claims.user.clone(),
             );
-            view(&doors, &authorized, locale.clone(), signer).await
+            view(&doors, &authorized, locale.clone(), signer, address).await
         }
         LinkPage::Download { name } => download(&doors, &authorized, name).await,
         LinkPage::Compare { locale, from, to } => {
@@ -189,24 +195,46 @@ async fn issued_to_this_user(
     }
 }
 
+/// The most bytes of rendered view pages kept, all together.
+const MAX_VIEW_BYTES: usize = 32 * 1024 * 1024;
+
+/// What a view page's rendering depends on: the row's content (fixed by its version) and the
+/// holder its links are signed for, in these few minutes.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+struct ViewKey {
+    page: PageVersion,
+    links: SignedFor,
+}
+
+/// View pages rendered, kept by [`ViewKey`].
+static VIEWS: LazyLock<HeavyCache<ViewKey, String>> =
+    LazyLock::new(|| HeavyCache::new(MAX_VIEW_BYTES, |_, html| 256 + html.len()));
+
 async fn view(
     doors: &Doors,
     authorized: &AuthorizedReference,
-    locale: Option<wiki_store::model::locale::Locale>,
+    locale: Option<Locale>,
     signer: Signer,
+    address: IpAddr,
 ) -> Response {
     let document = match doors.read_document(authorized, locale).await {
         Ok(document) => document,
         Err(_) => return refuse(Refusal::DocumentNotFound),
     };
-    let content = document.content;
+    let key = ViewKey {
+        page: PageVersion::of(&document),
+        links: signer.signs_for(),
+    };
+    let content = document.content.clone();
     let source = authorized.reference().clone();
     // Cancelled when hyper drops this request's future (its client went away): a render still
     // waiting for a slot then never starts.
     let abandoned = CancellationToken::new();
     let _on_drop = abandoned.clone().drop_guard();
     let render = move || render_bounded(&content, &source, &signer);
-    let rendered = match run_heavy(&abandoned, render).await {
+    // A link carries no credentials: its heavy work takes the turn of the client's address.
+    let share = Share::address(address);
+    let rendered = match VIEWS.get_or_run(key, &share, &abandoned, render).await {
         Ok(rendered) => rendered,
         Err(busy) => return busy_page(busy),
     };

@@ -78,7 +78,7 @@ impl Default for HttpOptions {
             max_body_bytes: 16 * 1024 * 1024,
             connections: ConnectionLimits::default(),
             rate_limit: Some(RateLimit::default()),
-            page_rate_limit: Some(RateLimit::default()),
+            page_rate_limit: Some(RateLimit::pages()),
             metrics_listen: None,
             shutdown_timeout: DEFAULT_SHUTDOWN_TIMEOUT,
             direct_tool_calls: true,

@@ -6,16 +6,21 @@
 //! instead. rmcp sessions are not bound to the URL they were opened on, so a session id opened on
 //! one wiki must never decide which wiki (or user) a later request runs as: only the request does.
 
+use std::net::IpAddr;
+
 use wiki_store::model::wiki::WikiId;
+use wiki_tool_sdk::heavy::Share;
 
 use super::origin::CallOrigin;
 
-/// The wiki whose endpoint received a request and the user it authenticated.
+/// The wiki whose endpoint received a request, the user it authenticated, what the transport
+/// knows of the request, and the client address it came from (over HTTP).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Caller {
     wiki: WikiId,
     user: Option<String>,
     origin: CallOrigin,
+    address: Option<IpAddr>,
 }
 
 impl Caller {
@@ -25,6 +30,7 @@ impl Caller {
             wiki,
             user: Some(user.into()),
             origin: CallOrigin::default(),
+            address: None,
         }
     }
 
@@ -34,6 +40,7 @@ impl Caller {
             wiki,
             user: None,
             origin: CallOrigin::default(),
+            address: None,
         }
     }
 
@@ -49,6 +56,13 @@ impl Caller {
         &self.origin
     }
 
+    /// This caller, its request come from `address`.
+    #[must_use]
+    pub fn from_address(mut self, address: IpAddr) -> Self {
+        self.address = Some(address);
+        self
+    }
+
     /// The wiki whose endpoint received the request.
     pub fn wiki(&self) -> &WikiId {
         &self.wiki
@@ -62,5 +76,18 @@ impl Caller {
     /// Whether this is the guest.
     pub fn is_guest(&self) -> bool {
         self.user.is_none()
+    }
+}
+
+impl Caller {
+    /// Whose turn this caller's heavy work takes: the user's, wherever it calls from; the
+    /// guest's by client address, so guests at one address share one turn and guests at
+    /// another have their own.
+    pub fn heavy_share(&self) -> Share {
+        match (&self.user, self.address) {
+            (Some(user), _) => Share::user(user),
+            (None, Some(address)) => Share::address(address),
+            (None, None) => Share::unattributed(),
+        }
     }
 }

@@ -478,7 +478,8 @@ impl Manager {
                 self.settings.public_url.as_ref().map(BaseUrl::shared),
                 self.link_key(),
             )
-            .with_links(links),
+            .with_links(links)
+            .sharing(caller.heavy_share()),
         )
         .with_extension(ServedBy(Arc::clone(server)))
         .with_extension(caller.origin().clone())

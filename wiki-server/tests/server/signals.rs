@@ -285,13 +285,15 @@ async fn hold_every_heavy_slot() -> (
     let (started, mut running) = tokio::sync::mpsc::unbounded_channel::<()>();
     let mut releases = Vec::new();
     let mut holders = Vec::new();
-    for _ in 0..slots {
+    for holder in 0..slots {
         let (release, held) = std::sync::mpsc::channel::<()>();
         let started = started.clone();
         releases.push(release);
         holders.push(tokio::spawn(async move {
             let never = wiki_tool_sdk::prelude::CancellationToken::new();
-            wiki_tool_sdk::heavy::run_heavy(&never, move || {
+            // One caller runs at most half the slots: each is held for another.
+            let share = wiki_tool_sdk::heavy::Share::user(&format!("holder {holder}"));
+            wiki_tool_sdk::heavy::run_heavy(&share, &never, move || {
                 let _ = started.send(());
                 // Returns once the sender is dropped.
                 let _ = held.recv();

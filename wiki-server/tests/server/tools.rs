@@ -159,7 +159,7 @@ pub(crate) struct Queued {}
 impl Execute for Queued {
     async fn execute(self, ctx: &ToolContext) -> ToolResult {
         let wiki = ctx.wiki().cloned().unwrap_or_else(WikiId::main).to_string();
-        wiki_tool_sdk::heavy::run_heavy(ctx.cancellation(), move || {
+        wiki_tool_sdk::heavy::run_heavy(&ctx.heavy_share(), ctx.cancellation(), move || {
             QUEUED_RAN
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner)

@@ -19,4 +19,4 @@ mod signer;
 
 pub use claims::{LinkClaims, LinkError, LinkPage};
 pub use key::{LINK_KEY_SECRET, LINK_TTL, LinkKey};
-pub use signer::Signer;
+pub use signer::{SignedFor, Signer};

@@ -4,12 +4,29 @@
 //! key, the endpoint, the user) and nothing else, so it can move to that thread.
 
 use std::sync::Arc;
+use std::time::{SystemTime, UNIX_EPOCH};
 
 use wiki_store::model::link::LinkTarget;
 use wiki_store::model::wiki::WikiId;
 use wiki_store::reference::DocumentReference;
 
-use super::{LinkClaims, LinkKey, LinkPage};
+use super::{LINK_TTL, LinkClaims, LinkKey, LinkPage};
+
+/// How long a page rendered with signed links may be kept: its links expire [`LINK_TTL`] after
+/// they were signed, so one kept this long still has most of their time left to run.
+const KEPT_SIGNED: u64 = LINK_TTL.as_secs() / 12;
+
+/// Whom a [`Signer`] signs for, and when: what a page rendered with its links may be kept under
+/// ([`Signer::signs_for`]). Two renderings with equal values carry the same links, signed in the
+/// same few minutes.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct SignedFor {
+    base: Arc<str>,
+    endpoint: WikiId,
+    user: Option<String>,
+    /// The stretch of [`KEPT_SIGNED`] seconds the links are signed in.
+    stretch: u64,
+}
 
 /// Signs links for one user through one endpoint, as a tool's `URL:` lines are signed.
 #[derive(Debug, Clone)]
@@ -29,6 +46,21 @@ impl Signer {
             key,
             endpoint,
             user,
+        }
+    }
+
+    /// Whom this signs for, through which endpoint and under which URL, in these few minutes:
+    /// the key of a rendering that carries its links (a rendering for another holder must not
+    /// hand out this holder's links, and one from an hour ago would hand out expired ones).
+    pub fn signs_for(&self) -> SignedFor {
+        let now = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |since| since.as_secs());
+        SignedFor {
+            base: Arc::clone(&self.base),
+            endpoint: self.endpoint.clone(),
+            user: self.user.clone(),
+            stretch: now / KEPT_SIGNED,
         }
     }
 
