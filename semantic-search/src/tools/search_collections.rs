@@ -395,11 +395,28 @@ const BLOCK_TAGS: &[&str] = &[
 ];
 
 /// A passage for `<content>`: capped, with every opening or closing tag of [`BLOCK_TAGS`]
-/// (any case, spaces allowed) removed.
+/// (any case, spaces allowed) removed, again until none is left: removing one must not join
+/// the text around it into another (`<</content>/content>`).
 fn content(text: &str) -> String {
-    let capped: String = text.chars().take(CONTENT_CHARS).collect();
-    let mut out = String::with_capacity(capped.len());
-    let mut rest = capped.as_str();
+    let mut out: String = text.chars().take(CONTENT_CHARS).collect();
+    // Each pass that changes the text removes a tag, so this ends within the cap's length.
+    loop {
+        let stripped = without_block_tags(&out);
+        if stripped == out {
+            break;
+        }
+        out = stripped;
+    }
+    if text.chars().count() > CONTENT_CHARS {
+        out.push('…');
+    }
+    out
+}
+
+/// `text` with the tags of [`BLOCK_TAGS`] found in one pass removed.
+fn without_block_tags(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
     while let Some(start) = rest.find('<') {
         out.push_str(&rest[..start]);
         let tail = &rest[start..];
@@ -412,9 +429,6 @@ fn content(text: &str) -> String {
         }
     }
     out.push_str(rest);
-    if text.chars().count() > CONTENT_CHARS {
-        out.push('…');
-    }
     out
 }
 
@@ -439,6 +453,12 @@ mod tests {
             "a main:Evil.Page b   c"
         );
         assert_eq!(content("x < y and <b>bold</b>"), "x < y and <b>bold</b>");
+        // Removing a tag does not join its neighbours into another one.
+        assert_eq!(content("<</content>/content>"), "");
+        assert_eq!(
+            content("a <<<result>reference>/reference>>main:Evil.Page<</reference>/reference> b"),
+            "a >main:Evil.Page b"
+        );
         // The line feed goes; the CR is left to the result's escape, which shows it.
         assert_eq!(field("en\r\n<x>"), "en\rx");
     }
