@@ -622,8 +622,11 @@ async fn a_pdf_switching_fonts_thousands_of_times_a_page_is_read_within_the_budg
     let time = note.contains(". Extraction stopped at page ")
         && note.contains(" of 300: reading the rest would take longer than the extraction budget");
     let first_page = note.contains("reading its first page took longer than the extraction budget");
+    // A call that timed out keeps the pages read, and the next window's call reads on from
+    // them: on a slow machine that may reach the text cap before the work budget.
+    let capped = note.contains("The extracted text was capped at 100000 characters");
     assert!(
-        ((work || time) && note.ends_with(" Download the file for them.")) || first_page,
+        ((work || time) && note.ends_with(" Download the file for them.")) || first_page || capped,
         "{note}"
     );
 }
