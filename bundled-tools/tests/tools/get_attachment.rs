@@ -1,7 +1,7 @@
 //! `get_attachment` through the real middleware: header, text windows that continue, PDF text,
 //! images as image blocks, download links, misses that list names, forged names, reach.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use pdf_budget::testing::{font_switching, pages_sharing, pdf, stream, zeros_bomb};
 use rmcp::model::ContentBlock;
@@ -633,10 +633,19 @@ async fn a_pdf_switching_fonts_thousands_of_times_a_page_is_read_within_the_budg
 
 #[farm_test]
 async fn a_timed_out_extraction_keeps_its_pages_for_the_next_call() {
-    // Calls time out after one second; reading the whole file takes several.
-    let farm =
-        Farm::with_settings(ServerSettings::default().with_call_timeout(Duration::from_secs(1)));
     let file = pages_sharing(&font_switching(300, 1, "page"), 40, 1);
+    // How long one call takes to read the whole file on this machine, measured first, so that
+    // the calls below time out whatever the machine's speed.
+    let whole = Farm::new();
+    upload(&whole, "Sandbox.Logs", "whole.pdf", file.clone());
+    let whole_file = json!({"reference": "Sandbox.Logs", "filename": "whole.pdf"});
+    let started = Instant::now();
+    let read = attachment(&whole, whole_file, "alice").await;
+    let one_call = started.elapsed();
+    assert!(read.is_ok(), "{read:?}");
+    // Calls that time out after a quarter of that.
+    let timeout = (one_call / 4).max(Duration::from_millis(1));
+    let farm = Farm::with_settings(ServerSettings::default().with_call_timeout(timeout));
     upload(&farm, "Sandbox.Logs", "long.pdf", file);
     let arguments = json!({"reference": "Sandbox.Logs", "filename": "long.pdf"});
     let mut timed_out = 0;
@@ -645,7 +654,7 @@ async fn a_timed_out_extraction_keeps_its_pages_for_the_next_call() {
             Ok(text) => break text,
             // Each call reads on from the pages the calls before it read, so a few suffice;
             // without that, every call would start again at page 1 and time out.
-            Err(error) if timed_out < 30 => {
+            Err(error) if timed_out < 60 => {
                 assert!(
                     error.contains("did not finish within") || error.contains("busy"),
                     "{error}"
@@ -657,7 +666,7 @@ async fn a_timed_out_extraction_keeps_its_pages_for_the_next_call() {
     };
     assert!(
         timed_out > 0,
-        "the file was read within one call: make it longer"
+        "a call of {timeout:?} read what took {one_call:?}: the calls did not time out"
     );
     assert!(text.contains("pagepagepage"), "{}", last_line(&text));
 }
