@@ -44,6 +44,11 @@ source "$here/../node/install.sh"
 
 install_locked "$here" "$target_dir/browser-check"
 alice=$("$wiki_mcp" --data "$data/farm" token create --user alice --label browser)
+# The test issuer's subjects are the names it signs in: link alice's and admin's identities
+# there to the wiki users, as an administrator would (an unlinked identity signs in as nobody).
+for user in alice admin; do
+    "$wiki_mcp" --data "$data/farm" user link --user "$user" --issuer "$issuer" --subject "$user" >/dev/null
+done
 shots="$target_dir/admin-screenshots"
 mkdir -p "$shots"
 
