@@ -23,7 +23,12 @@ const LIMITS: Limits = Limits {
     max_chars: 10_000,
 };
 
-fuzz_target!(|file: &[u8]| {
+fuzz_target!(
+    // The reader catches pdf-extract's panics per page, as the server does; libFuzzer's hook
+    // would abort on them before they are caught. A panic that escapes the reader still fails
+    // the run: libfuzzer-sys aborts on any panic leaving this closure.
+    init: std::panic::set_hook(Box::new(|_| {})),
+    |file: &[u8]| {
     let extraction = extract_text(file, &LIMITS, None, &mut ());
     let cost = extraction.cost;
     assert!(cost.planned_work <= LIMITS.max_work, "{cost:?}");
@@ -38,4 +43,5 @@ fuzz_target!(|file: &[u8]| {
         Outcome::Done(_) => {}
         Outcome::Stopped(_) => panic!("an extraction nobody stopped returned as stopped"),
     }
-});
+    }
+);
