@@ -4,7 +4,7 @@
 use serde_json::Value;
 
 use crate::declaration::ToolDeclaration;
-use crate::param::JsonObject;
+use crate::param::{JsonObject, ParamDecl};
 
 /// Which of its two input schemas a tool is advertised with. Every tool has both; they differ
 /// only by the parameters declared `#[param(extended)]`, which the extended variant advertises
@@ -47,13 +47,20 @@ impl std::fmt::Display for SchemaVariant {
 /// Properties keep declaration order; `required` is always present (possibly empty), as the
 /// reference does; a `#[param(extended)]` parameter is advertised only in the extended variant.
 pub fn input_schema(declaration: &ToolDeclaration, variant: SchemaVariant) -> JsonObject {
+    object_schema(
+        declaration
+            .params
+            .iter()
+            .filter(|param| variant.advertises(&param.spec)),
+    )
+}
+
+/// `{type: object, properties, required, additionalProperties: false}` of `params`, in their
+/// order: a tool's input schema and a `ParamObject`'s are the same shape.
+pub(crate) fn object_schema<'a>(params: impl IntoIterator<Item = &'a ParamDecl>) -> JsonObject {
     let mut properties = JsonObject::new();
     let mut required = Vec::new();
-    for param in declaration
-        .params
-        .iter()
-        .filter(|param| variant.advertises(&param.spec))
-    {
+    for param in params {
         properties.insert(
             param.spec.name.to_owned(),
             Value::Object((param.schema)(&param.spec)),

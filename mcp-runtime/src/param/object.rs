@@ -35,23 +35,7 @@ pub trait ParamObject: Sized + Send + 'static {
 
 /// The schema of an object of `T`'s fields (no description: the caller adds its own).
 fn properties_schema<T: ParamObject>() -> JsonObject {
-    let mut properties = JsonObject::new();
-    let mut required = Vec::new();
-    for param in T::PARAMS {
-        properties.insert(
-            param.spec.name.to_owned(),
-            Value::Object((param.schema)(&param.spec)),
-        );
-        if (param.required)(&param.spec) {
-            required.push(Value::from(param.spec.name));
-        }
-    }
-    let mut schema = JsonObject::new();
-    schema.insert("type".to_owned(), "object".into());
-    schema.insert("properties".to_owned(), Value::Object(properties));
-    schema.insert("required".to_owned(), Value::Array(required));
-    schema.insert("additionalProperties".to_owned(), false.into());
-    schema
+    crate::schema::object_schema(T::PARAMS)
 }
 
 /// `T`'s object schema, described by the parameter's description (the field's doc comment,
