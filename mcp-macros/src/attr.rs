@@ -24,6 +24,7 @@ pub(crate) const TOOL_KEYS: &[&str] = &[
     "additive",
     "open_world",
     "confirm",
+    "crate",
 ];
 
 /// The keys `#[param(...)]` accepts on a field of a tool or of a `ParamObject`.
@@ -64,6 +65,16 @@ pub(crate) struct ToolAttrs {
     pub(crate) open_world: Option<Spanned<bool>>,
     /// `confirm` (write tools): always ask the person before the write runs.
     pub(crate) confirm: Option<Spanned<()>>,
+    /// `crate = "path"`: where the runtime is re-exported, for frameworks built on it.
+    pub(crate) krate: Option<syn::Path>,
+}
+
+/// `#[param(...)]` on a derived type (the container): `crate` on both derives, `rename_all` on a
+/// `ParamObject`.
+#[derive(Default)]
+pub(crate) struct ContainerAttrs {
+    pub(crate) rename_all: Option<Spanned<RenameRule>>,
+    pub(crate) krate: Option<syn::Path>,
 }
 
 /// A number literal of `default` or `range`, as written (whether it fits the field's type is
@@ -159,6 +170,7 @@ pub(crate) fn parse_tool_attrs(cx: &Ctxt, args: TokenStream) -> ToolAttrs {
             "additive" => attrs.additive = flag(cx, &meta, &key)?,
             "open_world" => attrs.open_world = bool_value(cx, &meta, &key)?,
             "confirm" => attrs.confirm = flag(cx, &meta, &key)?,
+            "crate" => attrs.krate = path_value(cx, &meta)?,
             _ => not_parsed(cx, &meta, &key),
         }
         Ok(())
@@ -230,27 +242,50 @@ pub(crate) fn parse_rename_only(
     rename
 }
 
-/// Parses `#[param(rename_all = "...")]` on a ParamObject container.
-pub(crate) fn parse_container_rename_all(
+/// Parses the `#[param(...)]` of a derived type, accepting the keys in `accepted` (a subset of
+/// `rename_all` and `crate`); `what` names the place for messages.
+pub(crate) fn parse_container_attrs(
     cx: &Ctxt,
     attrs: &[syn::Attribute],
     what: &str,
-) -> Option<Spanned<RenameRule>> {
-    let mut rule = None;
+    accepted: &[&str],
+) -> ContainerAttrs {
+    let mut container = ContainerAttrs::default();
     let mut seen = Vec::new();
     for attr in attrs.iter().filter(|a| a.path().is_ident("param")) {
         let result = attr.parse_nested_meta(|meta| {
-            if key_of(cx, &meta, what, &["rename_all"], &mut seen).is_none() {
+            let Some(key) = key_of(cx, &meta, what, accepted, &mut seen) else {
                 return skip_value(&meta);
+            };
+            match key.as_str() {
+                "rename_all" => container.rename_all = rename_rule(cx, &meta)?,
+                "crate" => container.krate = path_value(cx, &meta)?,
+                _ => not_parsed(cx, &meta, &key),
             }
-            rule = rename_rule(cx, &meta)?;
             Ok(())
         });
         if let Err(error) = result {
             cx.syn_error(error);
         }
     }
-    rule
+    container
+}
+
+/// Parses `#[mcp_output(...)]`'s arguments: `crate = "path"` is the only key.
+pub(crate) fn parse_output_args(cx: &Ctxt, args: TokenStream) -> Option<syn::Path> {
+    let mut krate = None;
+    let mut seen = Vec::new();
+    let parser = syn::meta::parser(|meta| {
+        if key_of(cx, &meta, "#[mcp_output]", &["crate"], &mut seen).is_none() {
+            return skip_value(&meta);
+        }
+        krate = path_value(cx, &meta)?;
+        Ok(())
+    });
+    if let Err(error) = syn::parse::Parser::parse2(parser, args) {
+        cx.syn_error(error);
+    }
+    krate
 }
 
 /// The key of one `key` / `key = value` item, or `None` (error recorded) if it is not one of
@@ -374,6 +409,22 @@ fn string_value(
                      macro or other expression)"
                 ),
             );
+            Ok(None)
+        }
+    }
+}
+
+/// `crate = "path::to::runtime"`: a string holding a path, as serde's `crate` attribute takes.
+fn path_value(cx: &Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<Option<syn::Path>> {
+    const HOW: &str = "`crate` takes the path your framework re-exports mcp-runtime at, as a \
+                       string: write `crate = \"my_framework::mcp_runtime\"`";
+    let Some(text) = string_value(cx, meta, "crate")? else {
+        return Ok(None);
+    };
+    match text.value.parse::<syn::Path>() {
+        Ok(path) => Ok(Some(path)),
+        Err(_) => {
+            cx.error_spanned_by(&text.value, HOW);
             Ok(None)
         }
     }
@@ -657,7 +708,7 @@ mod tests {
             [
                 "unknown #[mcp_tool] key `colour`; expected one of: id, name, write, category, \
                  summary, man, title, rename_all, output, idempotent, additive, open_world, \
-                 confirm",
+                 confirm, crate",
                 "duplicate #[mcp_tool] key `id`; give it once",
                 "`write` is a flag: write `write` alone, without a value",
             ]

@@ -1,6 +1,6 @@
 //! Code generation for `#[mcp_tool]`: the parser (`impl ToolParams`), the parameter table
 //! (`params.rs`, shared with `#[derive(ParamObject)]`) and the `inventory` registration, all
-//! naming only `::mcp_runtime::__private::…`.
+//! naming only the runtime's `__private` module (`runtime.rs`).
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
@@ -14,6 +14,7 @@ use crate::docs;
 use crate::fallback;
 use crate::model::Tool;
 use crate::params;
+use crate::runtime;
 use crate::valid;
 
 /// `#[mcp_tool(args)] item`: the struct as written (minus `#[param]`), plus its tool impls, or
@@ -25,26 +26,27 @@ pub(crate) fn mcp_tool(args: TokenStream, item: TokenStream) -> TokenStream {
     };
     let cx = Ctxt::new();
     let attrs = attr::parse_tool_attrs(&cx, args);
+    let private = runtime::private(attrs.krate.as_ref());
     let tool = Tool::from_input(&cx, &input, attrs);
     valid::check(&cx, &tool);
     match cx.check() {
-        Ok(()) => expand(&tool),
-        Err(errors) => fallback::tool(&input, errors),
+        Ok(()) => expand(&tool, &private),
+        Err(errors) => fallback::tool(&input, errors, &private),
     }
 }
 
-fn expand(tool: &Tool<'_>) -> TokenStream {
-    let private = quote!(::mcp_runtime::__private);
+fn expand(tool: &Tool<'_>, private: &TokenStream) -> TokenStream {
     let item = fallback::strip_param_attrs(tool.input);
     let fields = tool.fields();
-    let len = params::table_len(fields, &private);
-    let init = params::table_init(fields, &private, &quote!(__LEN));
+    let len = params::table_len(fields, private);
+    let init = params::table_init(fields, private, &quote!(__LEN));
     let owner = tool.input.ident.to_string();
-    let unique_names = params::unique_names(fields, &private, &quote!(&__TABLE), &owner);
-    let parser = parser(tool, &private);
-    let key_checks = params::key_checks(fields, &private);
-    let declaration = declaration(tool, &private);
+    let unique_names = params::unique_names(fields, private, &quote!(&__TABLE), &owner);
+    let parser = parser(tool, private);
+    let key_checks = params::key_checks(fields, private);
+    let declaration = declaration(tool, private);
     let unique_id = unique_id_item(tool);
+    let version_check = runtime::version_check(private);
     quote! {
         #item
 
@@ -61,6 +63,8 @@ fn expand(tool: &Tool<'_>) -> TokenStream {
             #parser
 
             #key_checks
+
+            #version_check
 
             #private::inventory::submit! { #declaration }
         };

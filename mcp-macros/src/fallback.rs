@@ -32,29 +32,40 @@ pub(crate) fn strip_param_attrs(input: &DeriveInput) -> DeriveInput {
 }
 
 /// The errors, the cleaned item, and a stub `ToolParams` for a non-generic item.
-pub(crate) fn tool(input: &DeriveInput, errors: syn::Error) -> TokenStream {
+pub(crate) fn tool(input: &DeriveInput, errors: syn::Error, private: &TokenStream) -> TokenStream {
     let item = strip_param_attrs(input);
-    let errors = errors.to_compile_error();
-    let stub = if input.generics.params.is_empty() && input.generics.where_clause.is_none() {
-        let ident = &input.ident;
+    let rest = with_stub(input, errors, |ident| {
         quote! {
-            impl ::mcp_runtime::__private::ToolParams for #ident {
+            impl #private::ToolParams for #ident {
                 fn parse_args(
-                    _: &::mcp_runtime::__private::JsonObject,
-                ) -> ::mcp_runtime::__private::Result<Self, ::mcp_runtime::__private::ParamError>
-                {
-                    ::mcp_runtime::__private::Result::Err(
-                        ::mcp_runtime::__private::ParamError::Required { name: "" },
-                    )
+                    _: &#private::JsonObject,
+                ) -> #private::Result<Self, #private::ParamError> {
+                    #private::Result::Err(#private::ParamError::Required { name: "" })
                 }
             }
         }
-    } else {
-        TokenStream::new()
-    };
+    });
+    quote! {
+        #item
+        #rest
+    }
+}
+
+/// The errors, then for a concrete type the stub impls `stub` writes for its name, so the tools
+/// naming the type compile past it and the author reads only the errors. A generic type gets no
+/// stub (the errors already refuse it).
+pub(crate) fn with_stub(
+    input: &DeriveInput,
+    errors: syn::Error,
+    stub: impl FnOnce(&syn::Ident) -> TokenStream,
+) -> TokenStream {
+    let errors = errors.to_compile_error();
+    if !input.generics.params.is_empty() || input.generics.where_clause.is_some() {
+        return errors;
+    }
+    let stub = stub(&input.ident);
     quote! {
         #errors
-        #item
         #stub
     }
 }

@@ -16,6 +16,7 @@ mod fallback;
 mod model;
 mod output;
 mod params;
+mod runtime;
 mod valid;
 
 use proc_macro::TokenStream;
@@ -52,7 +53,11 @@ use proc_macro::TokenStream;
 /// `Execute<Structured<T>>`), `idempotent` and `additive` (write tools: `idempotentHint`, and
 /// `destructiveHint: false` for a write that only adds), `open_world = true|false`
 /// (`openWorldHint`; left out when not given), `confirm` (write tools: every call asks the
-/// person behind the client before it writes, whatever the server's own settings).
+/// person behind the client before it writes, whatever the server's own settings), `crate =
+/// "path"` (where a framework built on mcp-runtime re-exports it, as serde's `crate` attribute:
+/// generated code then names the runtime through that path, so the framework's authors need not
+/// depend on mcp-runtime themselves; `#[param(crate = "...")]` on the derived types and
+/// `#[mcp_output(crate = "...")]` do the same).
 ///
 /// Field keys in `#[param(...)]`: `rename = "wire"`, `default = N` and `range = a..=b` (numbers:
 /// `i64`, `u32`, `u64`, `usize`, `f64` and their `Option`s), `clamp` (clamp into `range` instead
@@ -61,6 +66,9 @@ use proc_macro::TokenStream;
 /// `flatten` (a `ParamObject` whose fields are this tool's own parameters). Which key applies to
 /// which type is the runtime's to say: a key on a type it does not fit is a compile error on the
 /// key.
+///
+/// Every expansion checks that the runtime is these macros' own version: depend on mcp-runtime
+/// (whose prelude re-exports the macros) rather than on this crate, or pin both to one version.
 ///
 /// The struct and each field need a doc comment; a unit or empty struct is a tool without
 /// parameters. The type also needs an `Execute` impl. Mistakes are compile errors on the

@@ -26,3 +26,22 @@ pub use std::{primitive::bool, primitive::str, primitive::usize};
 pub mod keys {
     pub use crate::param::keys::*;
 }
+
+/// Fails compilation when the macros that generated the calling code are not this runtime's
+/// version (a tool crate depending on `mcp-macros` directly, at another version). Called in a
+/// `const` by every expansion.
+pub const fn expect_macros_version(macros: &str) {
+    let (ours, theirs) = (env!("CARGO_PKG_VERSION").as_bytes(), macros.as_bytes());
+    let mut same = ours.len() == theirs.len();
+    let mut at = 0;
+    while same && at < ours.len() {
+        same = ours[at] == theirs[at];
+        at += 1;
+    }
+    if !same {
+        panic!(
+            "mcp-macros and mcp-runtime are different versions: depend on mcp-runtime alone \
+             (its prelude re-exports the macros of its own version), or pin both to one version"
+        );
+    }
+}

@@ -12,7 +12,9 @@ use crate::attr;
 use crate::case::variant_wire_name;
 use crate::ctxt::Ctxt;
 use crate::docs;
+use crate::fallback;
 use crate::model::ident_name;
+use crate::runtime;
 
 pub(crate) fn derive(input: TokenStream) -> TokenStream {
     let input: DeriveInput = match syn::parse2(input) {
@@ -20,11 +22,14 @@ pub(crate) fn derive(input: TokenStream) -> TokenStream {
         Err(error) => return error.to_compile_error(),
     };
     let cx = Ctxt::new();
+    let container =
+        attr::parse_container_attrs(&cx, &input.attrs, "ParamEnum #[param]", &["crate"]);
+    let private = runtime::private(container.krate.as_ref());
     let variants = variants(&cx, &input);
     super::reject_generics(&cx, &input, "ParamEnum");
     match cx.check() {
-        Ok(()) => expand(&input, &variants),
-        Err(errors) => fallback(&input, errors),
+        Ok(()) => expand(&input, &variants, &private),
+        Err(errors) => fallback(&input, errors, &private),
     }
 }
 
@@ -99,9 +104,9 @@ fn variants<'a>(cx: &Ctxt, input: &'a DeriveInput) -> Vec<Variant<'a>> {
     variants
 }
 
-fn expand(input: &DeriveInput, variants: &[Variant<'_>]) -> TokenStream {
-    let private = quote!(::mcp_runtime::__private);
+fn expand(input: &DeriveInput, variants: &[Variant<'_>], private: &TokenStream) -> TokenStream {
     let ident = &input.ident;
+    let version_check = runtime::version_check(private);
     let names: Vec<_> = variants.iter().map(|v| v.ident).collect();
     let wires: Vec<_> = variants.iter().map(|v| v.wire.as_str()).collect();
     let docs: Vec<_> = variants.iter().map(|v| v.doc.as_str()).collect();
@@ -146,40 +151,35 @@ fn expand(input: &DeriveInput, variants: &[Variant<'_>]) -> TokenStream {
 
         #[automatically_derived]
         impl #private::DerivedParam for #ident {}
+
+        #version_check
     }
 }
 
-/// The errors, and for a concrete type stub impls, so the tools naming the type compile past it
-/// and the author reads only the errors above.
-fn fallback(input: &DeriveInput, errors: syn::Error) -> TokenStream {
-    let errors = errors.to_compile_error();
-    if !input.generics.params.is_empty() || input.generics.where_clause.is_some() {
-        return errors;
-    }
-    let private = quote!(::mcp_runtime::__private);
-    let ident = &input.ident;
-    quote! {
-        #errors
+/// The errors, and stub impls so the tools naming the type read only them.
+fn fallback(input: &DeriveInput, errors: syn::Error, private: &TokenStream) -> TokenStream {
+    fallback::with_stub(input, errors, |ident| {
+        quote! {
+            #[automatically_derived]
+            impl #private::Param for #ident {
+                fn schema(_: &#private::ParamSpec) -> #private::JsonObject {
+                    #private::JsonObject::new()
+                }
 
-        #[automatically_derived]
-        impl #private::Param for #ident {
-            fn schema(_: &#private::ParamSpec) -> #private::JsonObject {
-                #private::JsonObject::new()
+                fn is_required(_: &#private::ParamSpec) -> #private::bool {
+                    true
+                }
+
+                fn parse(
+                    _: #private::Option<&#private::serde_json::Value>,
+                    spec: &#private::ParamSpec,
+                ) -> #private::Result<Self, #private::ParamError> {
+                    #private::Result::Err(#private::ParamError::Required { name: spec.name })
+                }
             }
 
-            fn is_required(_: &#private::ParamSpec) -> #private::bool {
-                true
-            }
-
-            fn parse(
-                _: #private::Option<&#private::serde_json::Value>,
-                spec: &#private::ParamSpec,
-            ) -> #private::Result<Self, #private::ParamError> {
-                #private::Result::Err(#private::ParamError::Required { name: spec.name })
-            }
+            #[automatically_derived]
+            impl #private::DerivedParam for #ident {}
         }
-
-        #[automatically_derived]
-        impl #private::DerivedParam for #ident {}
-    }
+    })
 }

@@ -14,8 +14,10 @@ use syn::{Data, DeriveInput, Fields};
 
 use crate::attr;
 use crate::ctxt::Ctxt;
+use crate::fallback;
 use crate::model::{self, Field};
 use crate::params;
+use crate::runtime;
 use crate::valid::{self, Role};
 
 pub(crate) fn derive(input: TokenStream) -> TokenStream {
@@ -24,13 +26,19 @@ pub(crate) fn derive(input: TokenStream) -> TokenStream {
         Err(error) => return error.to_compile_error(),
     };
     let cx = Ctxt::new();
-    let rename_all = attr::parse_container_rename_all(&cx, &input.attrs, "ParamObject #[param]");
-    let fields = fields(&cx, &input, rename_all.map(|r| r.value));
+    let container = attr::parse_container_attrs(
+        &cx,
+        &input.attrs,
+        "ParamObject #[param]",
+        &["rename_all", "crate"],
+    );
+    let private = runtime::private(container.krate.as_ref());
+    let fields = fields(&cx, &input, container.rename_all.map(|r| r.value));
     valid::check_fields(&cx, &fields, Role::Object);
     super::reject_generics(&cx, &input, "ParamObject");
     match cx.check() {
-        Ok(()) => expand(&input, &fields),
-        Err(errors) => fallback(&input, errors),
+        Ok(()) => expand(&input, &fields, &private),
+        Err(errors) => fallback(&input, errors, &private),
     }
 }
 
@@ -74,19 +82,19 @@ fn fields<'a>(
     }
 }
 
-fn expand(input: &DeriveInput, fields: &[Field<'_>]) -> TokenStream {
-    let private = quote!(::mcp_runtime::__private);
+fn expand(input: &DeriveInput, fields: &[Field<'_>], private: &TokenStream) -> TokenStream {
     let ident = &input.ident;
-    let len = params::table_len(fields, &private);
-    let init = params::table_init(fields, &private, &len);
+    let version_check = runtime::version_check(private);
+    let len = params::table_len(fields, private);
+    let init = params::table_init(fields, private, &len);
     let unique_names = params::unique_names(
         fields,
-        &private,
+        private,
         &quote!(<#ident as #private::ParamObject>::PARAMS),
         &ident.to_string(),
     );
-    let inits = params::field_inits(fields, &private, &quote!(Self::PARAMS));
-    let key_checks = params::key_checks(fields, &private);
+    let inits = params::field_inits(fields, private, &quote!(Self::PARAMS));
+    let key_checks = params::key_checks(fields, private);
     quote! {
         const _: () = {
             #[automatically_derived]
@@ -103,31 +111,26 @@ fn expand(input: &DeriveInput, fields: &[Field<'_>]) -> TokenStream {
             #unique_names
 
             #key_checks
+
+            #version_check
         };
     }
 }
 
-/// The errors, and for a concrete type a stub impl, so the tools naming the type compile past
-/// it and the author reads only the errors above.
-fn fallback(input: &DeriveInput, errors: syn::Error) -> TokenStream {
-    let errors = errors.to_compile_error();
-    if !input.generics.params.is_empty() || input.generics.where_clause.is_some() {
-        return errors;
-    }
-    let private = quote!(::mcp_runtime::__private);
-    let ident = &input.ident;
-    quote! {
-        #errors
+/// The errors, and a stub impl so the tools naming the type read only them.
+fn fallback(input: &DeriveInput, errors: syn::Error, private: &TokenStream) -> TokenStream {
+    fallback::with_stub(input, errors, |ident| {
+        quote! {
+            #[automatically_derived]
+            impl #private::ParamObject for #ident {
+                const PARAMS: &'static [#private::ParamDecl] = &[];
 
-        #[automatically_derived]
-        impl #private::ParamObject for #ident {
-            const PARAMS: &'static [#private::ParamDecl] = &[];
-
-            fn parse_fields(
-                _: &#private::JsonObject,
-            ) -> #private::Result<Self, #private::ParamError> {
-                #private::Result::Err(#private::ParamError::Required { name: "" })
+                fn parse_fields(
+                    _: &#private::JsonObject,
+                ) -> #private::Result<Self, #private::ParamError> {
+                    #private::Result::Err(#private::ParamError::Required { name: "" })
+                }
             }
         }
-    }
+    })
 }
