@@ -1,6 +1,6 @@
 //! The any-word mode of full-text search ([`WordMatch::Any`]), decided once for every backend:
-//! a row matches when it holds at least one of the words, and the backend's relevance (FTS5's
-//! bm25, PostgreSQL's `ts_rank`) puts rows with more of them first. Each word is still a
+//! a row matches when it holds at least one of the words, and the backend's relevance (SQLite's
+//! score of the row, PostgreSQL's `ts_rank`) puts rows with more of them first. Each word is still a
 //! plain term, quoted or bound exactly as in the all-words mode: never query syntax.
 //!
 //! Meant for natural-language questions ("how do I install the server"), where requiring every

@@ -12,7 +12,7 @@ pub trait SearchStore {
     /// The query text is searched as words: each word is matched on its own (as a quoted FTS5
     /// string on SQLite, a bound `phraseto_tsquery` on PostgreSQL, so no search syntax such as
     /// `NEAR`, `*`, `:`, `OR`, `&` or `!` is interpreted), all are required, and results rank
-    /// with the title weighted five times the content (bm25 on SQLite, `ts_rank` on
+    /// with the title weighted five times the content (a score of the row alone on SQLite, `ts_rank` on
     /// PostgreSQL). Words are matched as each backend's tokenizer splits text: SQLite's folds
     /// diacritics and stems English words, PostgreSQL's `simple` configuration matches words
     /// exactly and keeps host names, e-mail addresses and paths whole.

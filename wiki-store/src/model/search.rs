@@ -20,7 +20,9 @@ pub enum WikiScope {
 /// Result order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SearchSort {
-    /// Best bm25 match first (title weighted over content); browsing falls back to newest.
+    /// Rows holding more of the words first, a word in the title weighing five in the content,
+    /// scored from the row alone so pages a caller cannot view never move the order; browsing
+    /// falls back to newest.
     Relevance,
     /// Most recently updated first.
     Newest,
@@ -69,8 +71,7 @@ pub enum WordMatch {
     /// Every word (the reference's rule for keyword search).
     #[default]
     All,
-    /// At least one, rows with more of the words first (SQLite's bm25 also weighs rarer words
-    /// higher; PostgreSQL's `ts_rank` does not); common English function words
+    /// At least one, rows with more of the words first; common English function words
     /// ("the", "how") are left out unless the text has no other word. For natural-language
     /// questions, where requiring every word finds nothing.
     Any,

@@ -1,6 +1,6 @@
 //! Full-text search with PostgreSQL's own machinery: a `tsvector` per row (title weighted A,
 //! content B, the `simple` configuration; see the migration), its GIN index, `ts_rank` with the
-//! title weighted five times the content (as SQLite's bm25 weights), `ts_headline` snippets.
+//! title weighted five times the content (as SQLite weights), `ts_headline` snippets.
 //!
 //! The agent's text never reaches PostgreSQL as tsquery syntax: [`crate::fulltext`] splits it
 //! into words, and each word is bound as a value and parsed by `phraseto_tsquery`, which reads
@@ -49,8 +49,8 @@ fn words_query(mode: WordMatch, count: usize) -> String {
 }
 
 /// Weights of the D, C, B and A parts of a vector: content (B) counts 0.2, the title (A) 1.0,
-/// five times as much, as SQLite's `bm25(10.0, 2.0)`. Rank normalization 1 divides by the log
-/// of the document's length, as bm25 discounts long documents.
+/// five times as much, as SQLite's relevance. Rank normalization 1 divides by the log of the
+/// document's length, so a denser match ranks first. `ts_rank` reads the row alone.
 const RANK: &str = "ts_rank('{0, 0, 0.2, 1.0}', d.search, q.query, 1)";
 
 /// `ts_headline`'s options: highlights marked as the neutral parser expects, one fragment of up

@@ -46,18 +46,50 @@ pub(crate) struct CandidateQuery {
     pub(crate) values: Vec<Value>,
 }
 
-pub(crate) fn candidate_query(query: &SearchQuery, expression: Option<&str>) -> CandidateQuery {
+/// Weight of a word found in the title against one found in the content (five to one, as
+/// PostgreSQL's `ts_rank` weights).
+const TITLE_WEIGHT: i64 = 5;
+
+/// The relevance of a matching row and its bound values: for each word, [`TITLE_WEIGHT`] if
+/// the title holds it plus one if the content does.
+///
+/// FTS5's bm25 weighs each word by how many rows of the whole index hold it and each row's
+/// length against the index's average, so the order of two rows a caller may view would move
+/// when rows they may not view are added: an oracle for how many invisible pages hold a word.
+/// This score reads the row alone; equal scores fall back to the shorter content (a denser
+/// match, what bm25's length normalization rewards), then the row id: nothing outside the row.
+/// Each word's rows per column are one uncorrelated subquery, which SQLite evaluates once per
+/// statement.
+fn relevance(words: &[String]) -> (String, Vec<Value>) {
+    let mut terms = Vec::new();
+    let mut values = Vec::new();
+    for word in words {
+        let quoted = match_expression(std::slice::from_ref(word), WordMatch::All);
+        for (column, weight) in [("title", TITLE_WEIGHT), ("content", 1)] {
+            terms.push(format!(
+                "{weight} * (d.id IN (SELECT rowid FROM documents_fts WHERE documents_fts MATCH ?))"
+            ));
+            values.push(Value::Text(format!("{{{column}}} : {quoted}")));
+        }
+    }
+    (format!("({})", terms.join(" + ")), values)
+}
+
+pub(crate) fn candidate_query(query: &SearchQuery, words: Option<&[String]>) -> CandidateQuery {
     let mut sql = String::from("SELECT d.id, d.wiki, d.space, d.name, d.locale, d.language, ");
     sql.push_str(SHOWN_TITLE);
     sql.push_str(", d.author, d.updated_ms, d.hidden, ");
     let mut values = Vec::new();
-    match expression {
-        Some(expression) => {
+    match words {
+        Some(words) => {
+            let (score, score_values) = relevance(words);
+            sql.push_str(&score);
+            values.extend(score_values);
             sql.push_str(
-                "documents_fts.rank FROM documents_fts JOIN documents d ON d.id = documents_fts.rowid \
+                " FROM documents_fts JOIN documents d ON d.id = documents_fts.rowid \
                  WHERE documents_fts MATCH ?",
             );
-            values.push(Value::Text(expression.to_owned()));
+            values.push(Value::Text(match_expression(words, query.words)));
         }
         None => sql.push_str("NULL FROM documents d WHERE 1"),
     }
@@ -94,10 +126,8 @@ pub(crate) fn candidate_query(query: &SearchQuery, expression: Option<&str>) -> 
     if !query.include_hidden {
         sql.push_str(" AND d.hidden = 0");
     }
-    sql.push_str(match (query.sort, expression.is_some()) {
-        // Ordering by rank alone lets FTS5 sort inside the virtual table and the join stop at
-        // the LIMIT; a tie-breaker column would force a sort of every match after the join.
-        (SearchSort::Relevance, true) => " ORDER BY documents_fts.rank",
+    sql.push_str(match (query.sort, words.is_some()) {
+        (SearchSort::Relevance, true) => " ORDER BY 11 DESC, octet_length(d.content), d.id",
         (SearchSort::Relevance | SearchSort::Newest, _) => " ORDER BY d.updated_ms DESC, d.id DESC",
         (SearchSort::Oldest, _) => " ORDER BY d.updated_ms, d.id",
         (SearchSort::Title, _) => {
@@ -151,8 +181,7 @@ impl SearchReads for &Connection {
         offset: usize,
     ) -> Result<Vec<Scanned>> {
         let offset = Value::Integer(to_i64(offset));
-        let expression = words.map(|words| match_expression(words, query.words));
-        let compiled = candidate_query(query, expression.as_deref());
+        let compiled = candidate_query(query, words);
         let mut stmt = self.prepare_cached(&compiled.sql).db()?;
         let values = compiled.values.iter().chain(std::iter::once(&offset));
         let mut rows = stmt.query(params_from_iter(values)).db()?;
@@ -170,7 +199,7 @@ impl SearchReads for &Connection {
                 DEFAULT_ROW => None,
                 locale => Some(parsed(&mut locales, locale, stored::locale)?),
             };
-            let rank: Option<f64> = row.get(10).db()?;
+            let score: Option<f64> = row.get(10).db()?;
             out.push(Scanned {
                 id: row.get(0).db()?,
                 candidate: SearchCandidate {
@@ -181,7 +210,7 @@ impl SearchReads for &Connection {
                     author: row.get(7).db()?,
                     updated: from_ms(row.get(8).db()?),
                     hidden: row.get(9).db()?,
-                    score: rank.map(|rank| -rank),
+                    score,
                 },
             });
         }

@@ -91,6 +91,37 @@ fn title_outweighs_content(db: &Fixture) {
     assert!(scores[0] > scores[1], "{scores:?}");
 }
 
+/// Regression: SQLite ranked by bm25, whose word weights and average length count every page
+/// of the index, so the order of two visible hits changed when pages the caller cannot view
+/// were added: an oracle for how many invisible pages hold a word.
+fn pages_the_caller_cannot_view_do_not_move_the_visible_order(db: &Fixture) {
+    let store = db.store();
+    put(&*store, "V.AlphaHeavy", "", "alpha alpha alpha beta");
+    put(&*store, "V.BetaHeavy", "", "alpha beta beta beta");
+    let visible = |store: &dyn Store| {
+        let results = store
+            .search(&text("alpha beta"), &mut |c: &SearchCandidate| {
+                c.reference.local().starts_with("V.")
+            })
+            .unwrap();
+        refs(&results)
+    };
+    let seed = |store: &dyn Store, prefix: &str, count: usize, words: &str| {
+        for i in 0..count {
+            put(store, &format!("Secret.{prefix}{i:02}"), "", words);
+        }
+    };
+    seed(&*store, "Beta", 10, "beta gamma");
+    let before = visible(&*store);
+    assert_eq!(before.len(), 2, "{before:?}");
+    seed(&*store, "Alpha", 20, "alpha delta");
+    assert_eq!(
+        visible(&*store),
+        before,
+        "invisible pages moved the visible order"
+    );
+}
+
 fn fts_syntax_in_the_query_is_plain_words(db: &Fixture) {
     let store = db.store();
     put(
@@ -451,6 +482,7 @@ pub(crate) fn cases() -> Vec<Case> {
         a_save_is_searchable_the_moment_it_commits,
         words_are_all_required_and_not_a_phrase,
         title_outweighs_content,
+        pages_the_caller_cannot_view_do_not_move_the_visible_order,
         fts_syntax_in_the_query_is_plain_words,
         filters_narrow_by_wiki_space_author_locale_date_and_hidden,
         sorting_and_browsing,
