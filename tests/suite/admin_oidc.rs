@@ -186,6 +186,30 @@ async fn a_farm_admin_signs_in_at_the_issuer_and_gets_a_session() {
     assert_eq!(fixture.issuer.token_requests(), 1);
 }
 
+/// Regression: the farm kept 10,000 pending sign-ins and a new start evicted the oldest, so
+/// 10,000 anonymous starts evicted the sign-in of a person at their identity provider.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_flood_of_anonymous_starts_does_not_evict_a_sign_in_under_way() {
+    let fixture = Fixture::start(None, None).await;
+    let mut browser = Browser::new(&fixture.server);
+    let callback = fixture.to_callback(&mut browser, "admin").await;
+    let mut flood = Browser::new(&fixture.server);
+    let mut refused = 0;
+    for _ in 0..10_000 {
+        let start = flood.get("/admin/oidc/start?issuer=0").await;
+        assert!(matches!(start.status, 303 | 429), "{}", start.status);
+        refused += usize::from(start.status == 429);
+    }
+    let done = browser.get_url(&callback).await;
+    assert_eq!(done.status, 200, "{}", done.body);
+    assert_eq!(signed_in_as(&mut browser).await.as_deref(), Some("admin"));
+    assert!(
+        refused > 9_900,
+        "one address started {} sign-ins",
+        10_000 - refused
+    );
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_callback_with_another_state_is_refused_before_any_exchange() {
     let fixture = Fixture::start(None, None).await;

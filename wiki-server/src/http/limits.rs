@@ -66,17 +66,28 @@ struct Bucket {
 /// Token buckets keyed by caller.
 #[derive(Debug)]
 pub(crate) struct RateLimiter {
-    limit: RateLimit,
+    /// Tokens back per second.
+    rate: f64,
+    /// Tokens a full bucket holds.
+    burst: f64,
     buckets: Mutex<HashMap<RateKey, Bucket>>,
 }
 
 impl RateLimiter {
     pub(crate) fn new(limit: RateLimit) -> Self {
         RateLimiter {
-            limit: RateLimit {
-                per_second: limit.per_second.max(1),
-                burst: limit.burst.max(1),
-            },
+            rate: f64::from(limit.per_second.max(1)),
+            burst: f64::from(limit.burst.max(1)),
+            buckets: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// `burst` at once, then one more every `every`: for what a person does a few times an
+    /// hour, slower than [`RateLimit`]'s whole requests per second.
+    pub(crate) fn refilling(burst: u32, every: Duration) -> Self {
+        RateLimiter {
+            rate: 1.0 / every.as_secs_f64().max(f64::MIN_POSITIVE),
+            burst: f64::from(burst.max(1)),
             buckets: Mutex::new(HashMap::new()),
         }
     }
@@ -87,8 +98,7 @@ impl RateLimiter {
     }
 
     fn acquire_at(&self, key: RateKey, now: Instant) -> Result<(), Duration> {
-        let rate = f64::from(self.limit.per_second);
-        let burst = f64::from(self.limit.burst);
+        let (rate, burst) = (self.rate, self.burst);
         let mut buckets = self.buckets.lock();
         if buckets.len() >= MAX_BUCKETS && !buckets.contains_key(&key) {
             buckets.retain(|_, bucket| refilled(bucket, now, rate, burst) < burst);
@@ -105,6 +115,22 @@ impl RateLimiter {
         } else {
             Err(Duration::from_secs_f64((1.0 - bucket.tokens) / rate))
         }
+    }
+}
+
+/// The network an address stands for: an IPv6 address's /64 (one host usually holds a whole
+/// /64, so its addresses cost nothing to vary), an IPv4 address (mapped into IPv6 or not) as
+/// itself.
+pub(crate) fn network_of(address: IpAddr) -> IpAddr {
+    match address {
+        IpAddr::V4(v4) => IpAddr::V4(v4),
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => IpAddr::V4(v4),
+            None => {
+                let prefix = u128::from(v6) & !u128::from(u64::MAX);
+                IpAddr::V6(std::net::Ipv6Addr::from(prefix))
+            }
+        },
     }
 }
 
@@ -146,6 +172,30 @@ mod tests {
         let later = start + Duration::from_millis(500);
         assert_eq!(limiter.acquire_at(alice(), later), Ok(()));
         assert!(limiter.acquire_at(alice(), later).is_err());
+    }
+
+    #[test]
+    fn a_refilling_limiter_gives_one_token_back_per_period() {
+        let limiter = RateLimiter::refilling(2, Duration::from_secs(30));
+        let start = Instant::now();
+        let here = || RateKey::Address(IpAddr::from([192, 0, 2, 1]));
+        assert_eq!(limiter.acquire_at(here(), start), Ok(()));
+        assert_eq!(limiter.acquire_at(here(), start), Ok(()));
+        assert!(limiter.acquire_at(here(), start).is_err());
+        let later = start + Duration::from_secs(30);
+        assert_eq!(limiter.acquire_at(here(), later), Ok(()));
+        assert!(limiter.acquire_at(here(), later).is_err());
+    }
+
+    #[test]
+    fn an_ipv6_address_stands_for_its_64_and_a_mapped_ipv4_for_itself() {
+        let a: IpAddr = "2001:db8:1:2:aaaa::1".parse().unwrap();
+        let b: IpAddr = "2001:db8:1:2:bbbb::2".parse().unwrap();
+        let other: IpAddr = "2001:db8:1:3::1".parse().unwrap();
+        assert_eq!(network_of(a), network_of(b));
+        assert_ne!(network_of(a), network_of(other));
+        let mapped: IpAddr = "::ffff:192.0.2.7".parse().unwrap();
+        assert_eq!(network_of(mapped), IpAddr::from([192, 0, 2, 7]));
     }
 
     #[test]

@@ -244,6 +244,11 @@ refusals! {
         => SERVICE_UNAVAILABLE, "identity-provider-unavailable", "Identity provider unavailable",
            "The identity provider could not be reached. Try again in a moment, or sign in with \
             an API token; the server log says why.";
+    /// Too many sign-ins at the identity provider are under way to record another.
+    SignInsBusy
+        => SERVICE_UNAVAILABLE, "sign-ins-busy", "Too many sign-ins under way",
+           "Too many sign-ins at the identity provider are under way. Try again in a few \
+            minutes, or sign in with an API token.";
     /// A sign-in callback without its pending sign-in (not started here, used, or too old).
     SignInExpired
         => BAD_REQUEST, "sign-in-expired", "Sign-in expired",
@@ -413,6 +418,7 @@ mod tests {
             Refusal::NoSuchWiki,
             Refusal::NoIdentityProvider,
             Refusal::IdentityProviderUnavailable,
+            Refusal::SignInsBusy,
             Refusal::SignInExpired,
             Refusal::SignInDenied,
             Refusal::SignInUnreachable,

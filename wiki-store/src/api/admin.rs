@@ -28,16 +28,17 @@ pub trait AdminStore {
     /// Ends every session of `user` (their admin right was withdrawn); how many there were.
     fn close_admin_sessions_of(&self, user: &str) -> Result<u64>;
 
-    /// Records a sign-in under way at an identity provider until `expires_ms`. Those expired at
-    /// `now_ms` are deleted first, then, while `max_pending` or more remain, the oldest (the
-    /// start is open to anyone, so the table must stay bounded under a flood).
+    /// Records a sign-in under way at an identity provider until `expires_ms`: true. Those
+    /// expired at `now_ms` are deleted first; when `max_pending` remain, nothing is recorded:
+    /// false. The start is open to anyone, so the table must stay bounded under a flood, and a
+    /// flood must not evict the sign-ins of people already at their identity provider.
     fn begin_admin_login(
         &self,
         digest: &SecretDigest,
         now_ms: i64,
         expires_ms: i64,
         max_pending: u32,
-    ) -> Result<()>;
+    ) -> Result<bool>;
 
     /// Takes the sign-in under way with this digest: true, and it is gone, when it was recorded
     /// and not expired at `now_ms`; false otherwise (unknown, used already, or expired). Of

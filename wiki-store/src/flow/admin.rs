@@ -36,8 +36,8 @@ pub(crate) trait AdminRows: Transaction {
     /// Deletes the pending sign-ins expired at `now_ms`.
     fn delete_expired_logins(&mut self, now_ms: i64) -> Result<()>;
 
-    /// Deletes all but the `keep` pending sign-ins that expire last.
-    fn keep_latest_logins(&mut self, keep: i64) -> Result<()>;
+    /// How many sign-ins are pending.
+    fn count_logins(&mut self) -> Result<i64>;
 
     /// Stores (or renews) pending sign-in `digest`, expiring at `expires_ms`.
     fn upsert_login(&mut self, digest: &SecretDigest, expires_ms: i64) -> Result<()>;
@@ -108,13 +108,15 @@ impl<B: Backend> AdminStore for B {
         now_ms: i64,
         expires_ms: i64,
         max_pending: u32,
-    ) -> Result<()> {
+    ) -> Result<bool> {
         self.write(|tx| {
             tx.nothing_changed();
             tx.delete_expired_logins(now_ms)?;
-            // Room for the new one.
-            tx.keep_latest_logins(i64::from(max_pending.saturating_sub(1)))?;
-            tx.upsert_login(digest, expires_ms)
+            if tx.count_logins()? >= i64::from(max_pending) {
+                return Ok(false);
+            }
+            tx.upsert_login(digest, expires_ms)?;
+            Ok(true)
         })
     }
 

@@ -121,13 +121,9 @@ impl AdminRows for WriteTx<'_> {
         Ok(())
     }
 
-    fn keep_latest_logins(&mut self, keep: i64) -> Result<()> {
-        self.execute(
-            "DELETE FROM admin_logins WHERE digest IN (SELECT digest FROM admin_logins \
-             ORDER BY expires_ms DESC, digest OFFSET $1)",
-            &[&keep],
-        )?;
-        Ok(())
+    fn count_logins(&mut self) -> Result<i64> {
+        self.query_one("SELECT count(*) FROM admin_logins", &[])?
+            .col(0)
     }
 
     fn upsert_login(&mut self, digest: &SecretDigest, expires_ms: i64) -> Result<()> {

@@ -144,15 +144,11 @@ impl AdminRows for WriteTx<'_> {
         Ok(())
     }
 
-    fn keep_latest_logins(&mut self, keep: i64) -> Result<()> {
-        self.prepare_cached(
-            "DELETE FROM admin_logins WHERE digest IN (SELECT digest FROM admin_logins \
-             ORDER BY expires_ms DESC, digest LIMIT -1 OFFSET ?1)",
-        )
-        .db()?
-        .execute([keep])
-        .db()?;
-        Ok(())
+    fn count_logins(&mut self) -> Result<i64> {
+        self.prepare_cached("SELECT count(*) FROM admin_logins")
+            .db()?
+            .query_row([], |row| row.get(0))
+            .db()
     }
 
     fn upsert_login(&mut self, digest: &SecretDigest, expires_ms: i64) -> Result<()> {

@@ -152,17 +152,32 @@ fn a_pending_sign_in_is_taken_once_and_only_before_it_expires(db: &Fixture) {
     );
 }
 
-fn pending_sign_ins_stay_bounded(db: &Fixture) {
+/// Regression: a full table evicted the oldest sign-in, so a flood of anonymous starts
+/// evicted the sign-in of a person at their identity provider.
+fn pending_sign_ins_stay_bounded_and_a_flood_evicts_none(db: &Fixture) {
     let store = db.store();
-    for byte in 1..=5u8 {
-        store
-            .begin_admin_login(&[byte; 32], T0, T0 + MINUTE + i64::from(byte), 3)
-            .unwrap();
-    }
+    let begun: Vec<bool> = (1..=5u8)
+        .map(|byte| {
+            store
+                .begin_admin_login(&[byte; 32], T0, T0 + MINUTE + i64::from(byte), 3)
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(begun, [true, true, true, false, false]);
     let kept: Vec<u8> = (1..=5u8)
         .filter(|byte| store.take_admin_login(&[*byte; 32], T0).unwrap())
         .collect();
-    assert_eq!(kept, [3, 4, 5], "the oldest went");
+    assert_eq!(
+        kept,
+        [1, 2, 3],
+        "those under way stay, the newest are refused"
+    );
+    assert!(
+        store
+            .begin_admin_login(&[6; 32], T0 + 2 * MINUTE, T0 + 3 * MINUTE, 3)
+            .unwrap(),
+        "room again once taken or expired"
+    );
 }
 
 fn concurrent_takes_of_one_sign_in_succeed_once(db: &Fixture) {
@@ -356,7 +371,7 @@ pub(crate) fn cases() -> Vec<Case> {
         the_least_recently_used_sessions_go_beyond_the_bound,
         closing_a_users_sessions_leaves_the_others,
         a_pending_sign_in_is_taken_once_and_only_before_it_expires,
-        pending_sign_ins_stay_bounded,
+        pending_sign_ins_stay_bounded_and_a_flood_evicts_none,
         concurrent_takes_of_one_sign_in_succeed_once,
         audit_calls_appended_anywhere_read_back_newest_first_and_filtered,
         the_audit_keeps_only_the_newest_rows_of_the_retention_window,

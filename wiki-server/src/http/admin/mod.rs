@@ -50,6 +50,9 @@ pub(crate) struct AdminState {
     secure: bool,
     /// The public URL's path prefix (`/wiki-mcp`), or empty.
     prefix: String,
+    /// Sign-ins at the identity provider started per client network
+    /// (`oidc_login::start`).
+    login_starts: crate::http::limits::RateLimiter,
 }
 
 impl AdminState {
@@ -73,6 +76,7 @@ pub(crate) fn routes(shared: Arc<Shared>) -> Router<Arc<Shared>> {
         shared,
         secure,
         prefix,
+        login_starts: oidc_login::start_limiter(),
     });
     Router::new()
         .route("/admin", get(wikis::index))

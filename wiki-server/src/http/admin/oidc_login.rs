@@ -23,9 +23,15 @@
 //! issuer sends the browser to). So a replayed callback (the same cookie again, even after the
 //! browser was told to clear it), a cookie this farm did not issue, and one older than ten
 //! minutes are refused on every replica; the issuer's one-time code is a further guard.
+//!
+//! Starting a sign-in needs no credential, so it is bounded twice: one client network starts
+//! [`STARTS_PER_NETWORK`] at once (one more every [`ONE_MORE_START_EVERY`]), and the farm keeps
+//! [`MAX_PENDING_LOGINS`] under way, beyond which a start is refused: a flood never evicts the
+//! sign-in of a person already at their identity provider.
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::Extension;
 use axum::extract::{ConnectInfo, Query, State};
@@ -43,7 +49,7 @@ use super::on_store::now_ms;
 use super::session::{cookie_value_within, digest};
 use super::signin::open_session;
 use crate::http::Refusal;
-use crate::http::limits::RateKey;
+use crate::http::limits::{RateKey, RateLimiter, network_of};
 
 /// The pending sign-in's cookie.
 const LOGIN_COOKIE: &str = "wiki_mcp_oidc";
@@ -58,8 +64,20 @@ const LOGIN_COOKIE_SECONDS: u32 = 600;
 const MAX_LOGIN_COOKIE: usize = 512;
 
 /// Sign-ins under way kept at most, farm-wide (starting one needs no credential, so a flood
-/// must not grow the table; beyond, the oldest is forgotten and its callback refused).
+/// must not grow the table; beyond, a new start is refused, and those under way stay).
 const MAX_PENDING_LOGINS: u32 = 10_000;
+
+/// Sign-ins one client network (an IPv4 address, an IPv6 /64) may start at once, and how
+/// often it gets one more: a person starts a few; filling [`MAX_PENDING_LOGINS`] then takes
+/// hundreds of networks, not one script.
+const STARTS_PER_NETWORK: u32 = 20;
+const ONE_MORE_START_EVERY: Duration = Duration::from_secs(30);
+
+/// The per-network limit on starting sign-ins, separate from the request rate limit (which
+/// lets one address start thousands within a sign-in's ten minutes).
+pub(super) fn start_limiter() -> RateLimiter {
+    RateLimiter::refilling(STARTS_PER_NETWORK, ONE_MORE_START_EVERY)
+}
 
 #[derive(Deserialize)]
 pub(crate) struct Start {
@@ -115,6 +133,7 @@ fn not_configured(state: &AdminState) -> Response {
 /// `GET /admin/oidc/start?issuer=N`: to the issuer's authorization endpoint.
 pub(crate) async fn start(
     State(state): State<Arc<AdminState>>,
+    connect: Option<Extension<ConnectInfo<SocketAddr>>>,
     Query(start): Query<Start>,
 ) -> Response {
     let Some(login) = login(&state) else {
@@ -124,6 +143,13 @@ pub(crate) async fn start(
     else {
         return not_configured(&state);
     };
+    let address = connect.map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |info| info.0.0.ip());
+    if let Err(wait) = state
+        .login_starts
+        .acquire(RateKey::Address(network_of(address)))
+    {
+        return html::refusal(&state.prefix, None, &Refusal::rate_limited(wait));
+    }
     match login.begin(issuer, &redirect).await {
         Ok(begun) => {
             let value = login.encode(&begun.pending);
@@ -135,8 +161,13 @@ pub(crate) async fn start(
                     store.begin_admin_login(&key, now, expires, MAX_PENDING_LOGINS)
                 })
                 .await;
-            if let Err(response) = recorded {
-                return response;
+            match recorded {
+                Ok(true) => {}
+                Ok(false) => {
+                    tracing::warn!("admin OIDC sign-ins under way reached their cap");
+                    return html::refusal(&state.prefix, None, &Refusal::SignInsBusy);
+                }
+                Err(response) => return response,
             }
             let mut response = Redirect::to(begun.authorization_url.as_str()).into_response();
             if let Some(cookie) = login_cookie(&state, &value, LOGIN_COOKIE_SECONDS) {
