@@ -16,6 +16,7 @@ mod harness;
 mod http;
 mod links;
 mod metrics;
+mod narrowing;
 mod oidc;
 mod tidy;
 mod tidy_weight;

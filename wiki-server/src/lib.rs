@@ -64,9 +64,9 @@ pub mod testing;
 
 pub use error::Error;
 pub use registry::{RESERVED, registry};
-pub use server::policy;
 pub use server::{
     CallOrigin, Caller, DEFAULT_CALL_TIMEOUT, DEFAULT_DESCRIPTION, LINKS_META_KEY, LinkKeySource,
     MAN_HINT, Manager, McpHandler, RequestId, SERVER_NAME, ServerSettings, WikiServer,
     schema_variant,
 };
+pub use server::{narrowing, policy};

@@ -60,8 +60,8 @@ pub struct Man {
 
 impl Execute for Man {
     async fn execute(self, ctx: &ToolContext) -> ToolResult {
-        let empty = ToolSet::default();
-        let tools = served_tools(ctx).unwrap_or(&empty);
+        let tools = served_tools(ctx).unwrap_or_default();
+        let tools = &*tools;
         let confirm_writes = confirms_writes(ctx);
         match self.tool {
             None if confirm_writes && tools.iter().any(|served| served.writes()) => Ok(

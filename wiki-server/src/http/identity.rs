@@ -8,6 +8,8 @@
 //! 3. No credentials: the guest, unless an authorization server is configured or the wiki's
 //!    configuration turns the guest off; then 401 with `WWW-Authenticate`.
 //! 4. The caller's rate bucket: 429 with `Retry-After` when empty.
+//! 5. What narrows the caller: the session's own narrowing (`narrowing.rs`; a name that is
+//!    neither a tool nor a category: 400).
 //!
 //! The result is an [`Admitted`] caller, which the direct `tools/call` answer uses as it is and
 //! which goes to rmcp's handler in the request's extensions; nothing is taken from a session. An authenticated request also gets a [`CancelScope`] (its token's
@@ -20,16 +22,18 @@ use axum::extract::{ConnectInfo, Path, Request, State};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use http::header::AUTHORIZATION;
-use http::{Extensions, HeaderMap};
+use http::{Extensions, HeaderMap, Uri};
 use wiki_store::model::wiki::WikiId;
 
 use super::direct::answer_tool_calls;
 use super::in_flight::{CancelScope, Credential};
 use super::limits::RateKey;
+use super::narrowing::session_limit;
 use super::oauth::unauthorized;
 use super::refusal::Refusal;
 use super::router::Shared;
 use crate::server::{CallOrigin, Caller, RequestId, WikiServer};
+use crate::narrowing::Narrowing;
 
 /// What the `Authorization` header says.
 #[derive(Debug, PartialEq, Eq)]
@@ -92,17 +96,18 @@ pub(crate) async fn mcp_endpoint(
     let origin = CallOrigin {
         request_id: request.extensions().get::<RequestId>().cloned(),
     };
-    match identify(&shared, &wiki, request.headers(), address, origin).await {
+    match identify(&shared, &wiki, request.headers(), request.uri(), address, origin).await {
         Ok(admitted) => answer_tool_calls(shared, admitted, request, next).await,
         Err(refusal) => refusal.into_response(),
     }
 }
 
-/// Steps 1 to 4 above for a request on `wiki` with `headers`, from `address`.
+/// Steps 1 to 5 above for a request on `wiki` with `headers` and `uri`, from `address`.
 async fn identify(
     shared: &Shared,
     wiki: &str,
     headers: &HeaderMap,
+    uri: &Uri,
     address: IpAddr,
     origin: CallOrigin,
 ) -> Result<Admitted, Refusal> {
@@ -152,6 +157,13 @@ async fn identify(
     if let Some(response) = shared.throttle(key) {
         return Err(response);
     }
+    let session = session_limit(headers, uri, shared.manager().registry())
+        .map_err(|text| Refusal::BadNarrowing { text })?;
+    let mut narrowing = Narrowing::none();
+    if let Some(limit) = session {
+        narrowing = narrowing.with(limit);
+    }
+    let caller = caller.narrowed(narrowing);
     Ok(Admitted {
         caller,
         server,

@@ -4,8 +4,9 @@
 //! Every request passes, in order: the Host/Origin check (`origin.rs`, against DNS rebinding),
 //! the wiki gate (unknown or disabled wiki: 404, before any authentication), authentication
 //! (bearer token, guest, or 401 with `WWW-Authenticate`), the per-caller rate limit (429 with
-//! `Retry-After`), then rmcp with a typed [`Caller`](crate::server::Caller) in the request's
-//! extensions. The wiki and the caller are resolved from each request, never from a session.
+//! `Retry-After`), the session's own narrowing (`narrowing.rs`: `X-MCP-Readonly`,
+//! `X-MCP-Tools`, or the same as query parameters; 400 for a name that is no tool), then rmcp
+//! with a typed [`Caller`](crate::server::Caller) in the request's extensions. The wiki and the caller are resolved from each request, never from a session.
 //! A plain stateless `tools/call` is answered just before rmcp, by `direct.rs`, with the same
 //! handler code and rmcp's model types but without rmcp's per-request service task. A POSTed
 //! `notifications/cancelled` from a bearer-token caller cancels that caller's call with that id
@@ -42,6 +43,7 @@ mod lifecycle;
 mod limits;
 mod malformed;
 mod metrics;
+mod narrowing;
 mod oauth;
 mod origin;
 mod pages;

@@ -152,6 +152,10 @@ refusals! {
         => UNAUTHORIZED, "invalid-token", "Unauthorized",
            "the bearer token is invalid or revoked",
            [WWW_AUTHENTICATE = challenge(true, resource_metadata.as_deref())];
+    /// A session narrowing (`X-MCP-Readonly`, `X-MCP-Tools`, `?readonly=`, `?tools=`) that
+    /// cannot be read: the text says what it named and what is accepted.
+    BadNarrowing { text: String }
+        => BAD_REQUEST, "bad-narrowing", "Bad Request", "{text}";
     /// A valid token whose user does not administer the farm, where only a farm
     /// administrator may look.
     FarmAdminRequired
@@ -397,6 +401,9 @@ mod tests {
             },
             Refusal::InvalidToken {
                 resource_metadata: Some("https://x/m".into()),
+            },
+            Refusal::BadNarrowing {
+                text: "?tools= names no tool".into(),
             },
             Refusal::FarmAdminRequired,
             Refusal::RateLimited { retry_after: 3 },

@@ -3,6 +3,7 @@
 //! [`Manager::call`], which builds the caller's context and hands it to the framework's
 //! [`mcp_runtime::call::call`]. No other code dispatches a tool.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use mcp_runtime::call::{ToolCall, call, respond};
@@ -58,7 +59,7 @@ impl Manager {
         request: ToolCall,
     ) -> Result<CallToolResult, ErrorData> {
         let (tools, ctx) = self.prepare(server, caller, &request)?;
-        let mut result = call(tools, request, ctx, self.call_settings()).await?;
+        let mut result = call(&tools, request, ctx, self.call_settings()).await?;
         super::shown::show(&mut result);
         Ok(result)
     }
@@ -73,7 +74,7 @@ impl Manager {
         request: ToolCall,
     ) -> Result<CallToolResponse, ErrorData> {
         let (tools, ctx) = self.prepare(server, caller, &request)?;
-        let mut response = respond(tools, request, ctx, self.call_settings()).await?;
+        let mut response = respond(&tools, request, ctx, self.call_settings()).await?;
         if let CallToolResponse::Complete(result) = &mut response {
             super::shown::show(result);
         }
@@ -82,12 +83,15 @@ impl Manager {
 
     /// The caller's tools and the call's context (with the write confirmation it needs), or
     /// the JSON-RPC error to answer.
+    ///
+    /// A tool the wiki serves but the caller's narrowing leaves out is refused with the reason
+    /// the narrowing gives (which limit, and how to get past it), not as an unknown tool.
     fn prepare<'s>(
         &self,
         server: &'s Arc<WikiServer>,
         caller: &Caller,
         request: &ToolCall,
-    ) -> Result<(&'s ToolSet, ToolContext), ErrorData> {
+    ) -> Result<(Cow<'s, ToolSet>, ToolContext), ErrorData> {
         if server.wiki() != caller.wiki() {
             tracing::error!(
                 server = %server.wiki(),
@@ -99,9 +103,9 @@ impl Manager {
                 None,
             ));
         }
-        let tools = server.tools(caller.is_guest());
+        let kind = server.tools(caller.is_guest());
         if caller.is_guest()
-            && tools.get(&request.name).is_none()
+            && kind.get(&request.name).is_none()
             && server.tools(false).get(&request.name).is_some()
         {
             return Err(ErrorData::invalid_params(
@@ -109,14 +113,23 @@ impl Manager {
                     "Tool '{}' changes content, which guests cannot do. Tools you can use \
                      here: {}.",
                     fragment(&request.name),
-                    tools.names()
+                    server.tools_for(caller).names()
                 ),
+                None,
+            ));
+        }
+        let tools = server.tools_for(caller);
+        if let (Some(narrowing), Some(served)) = (caller.narrowing(), kind.get(&request.name))
+            && let Some(refusal) = narrowing.refusal(served)
+        {
+            return Err(ErrorData::invalid_params(
+                format!("{refusal} Tools you can use here: {}.", tools.names()),
                 None,
             ));
         }
         let links = server.links() || links_asked(request);
         let mut ctx = self.context(server, caller, links);
-        self.attach_confirmation(server, tools, caller, request, &mut ctx);
+        self.attach_confirmation(server, &tools, caller, request, &mut ctx);
         Ok((tools, ctx))
     }
 

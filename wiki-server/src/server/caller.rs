@@ -5,22 +5,30 @@
 //! back from rmcp's `RequestContext.extensions`. The stdio transport has one fixed caller
 //! instead. rmcp sessions are not bound to the URL they were opened on, so a session id opened on
 //! one wiki must never decide which wiki (or user) a later request runs as: only the request does.
+//!
+//! A caller may also be narrowed below its wiki's policy (`narrowing.rs`): by the client's own
+//! request, or by the scope of the token that authenticated it.
 
 use std::net::IpAddr;
+use std::sync::Arc;
 
 use wiki_store::model::wiki::WikiId;
 use wiki_tool_sdk::heavy::Share;
 
+use super::narrowing::Narrowing;
 use super::origin::CallOrigin;
 
 /// The wiki whose endpoint received a request, the user it authenticated, what the transport
-/// knows of the request, and the client address it came from (over HTTP).
+/// knows of the request, the client address it came from (over HTTP), and what narrows that
+/// user's tools on this request.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Caller {
     wiki: WikiId,
     user: Option<String>,
     origin: CallOrigin,
     address: Option<IpAddr>,
+    /// `None` when nothing narrows the caller (the common case, which allocates nothing).
+    narrowing: Option<Arc<Narrowing>>,
 }
 
 impl Caller {
@@ -31,6 +39,7 @@ impl Caller {
             user: Some(user.into()),
             origin: CallOrigin::default(),
             address: None,
+            narrowing: None,
         }
     }
 
@@ -41,6 +50,7 @@ impl Caller {
             user: None,
             origin: CallOrigin::default(),
             address: None,
+            narrowing: None,
         }
     }
 
@@ -61,6 +71,17 @@ impl Caller {
     pub fn from_address(mut self, address: IpAddr) -> Self {
         self.address = Some(address);
         self
+    }
+
+    /// This caller, narrowed by `narrowing` (nothing changes when it limits nothing).
+    pub fn narrowed(mut self, narrowing: Narrowing) -> Self {
+        self.narrowing = (!narrowing.is_none()).then(|| Arc::new(narrowing));
+        self
+    }
+
+    /// What narrows this caller below its wiki's policy, if anything does.
+    pub fn narrowing(&self) -> Option<&Narrowing> {
+        self.narrowing.as_deref()
     }
 
     /// The wiki whose endpoint received the request.

@@ -4,15 +4,18 @@
 //! Built by the [`Manager`](super::Manager) from the wiki's configuration, then shared (`Arc`)
 //! by every request until the configuration changes. Nothing here is rebuilt per request.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use mcp_runtime::ToolSet;
+use rmcp::model::ListToolsResult;
 use wiki_store::model::mcp_config::McpConfig;
 use wiki_store::model::wiki::WikiId;
 
 use wiki_tool_sdk::access::SpaceFilter;
 
 use crate::metrics::calls::ToolMeters;
+use super::Caller;
 
 /// What a wiki's server was built from: when a rebuild would read the same inputs, the old
 /// server is kept.
@@ -96,6 +99,21 @@ impl WikiServer {
         } else {
             &self.user_tools
         }
+    }
+
+    /// The tools `caller` can see and call: the set of its kind ([`WikiServer::tools`]),
+    /// narrowed by whatever narrows it (`narrowing.rs`). Borrowed when nothing does.
+    pub fn tools_for(&self, caller: &Caller) -> Cow<'_, ToolSet> {
+        let tools = self.tools(caller.is_guest());
+        match caller.narrowing() {
+            None => Cow::Borrowed(tools),
+            Some(narrowing) => Cow::Owned(narrowing.apply(tools)),
+        }
+    }
+
+    /// The `tools/list` answer `caller` gets: every transport and test answers this.
+    pub fn list_for(&self, caller: &Caller) -> ListToolsResult {
+        self.tools_for(caller).list_result()
     }
 
     /// The space filter of this wiki's configuration.

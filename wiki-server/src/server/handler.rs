@@ -104,7 +104,7 @@ impl McpHandler {
         if doors.can_view_wiki(server.wiki()) {
             config.server_info.title = Some(server.server_name().to_owned());
             config.instructions = Some(server.instructions().to_owned());
-        } else if server.tools(caller.is_guest()).get(MAN).is_some() {
+        } else if server.tools_for(caller).get(MAN).is_some() {
             config.instructions = Some(format!("{DEFAULT_DESCRIPTION}\n\n{MAN_HINT}"));
         } else {
             config.instructions = Some(DEFAULT_DESCRIPTION.to_owned());
@@ -150,7 +150,7 @@ impl ServerHandler for McpHandler {
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         let (caller, server) = self.resolve(&context).await?;
-        Ok(server.tools(caller.is_guest()).list_result())
+        Ok(server.list_for(&caller))
     }
 
     async fn call_tool(

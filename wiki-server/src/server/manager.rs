@@ -481,7 +481,10 @@ impl Manager {
             .with_links(links)
             .sharing(caller.heavy_share()),
         )
-        .with_extension(ServedBy(Arc::clone(server)))
+        .with_extension(ServedBy {
+            server: Arc::clone(server),
+            caller: caller.clone(),
+        })
         .with_extension(caller.origin().clone())
     }
 

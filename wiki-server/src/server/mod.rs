@@ -7,6 +7,7 @@ mod freshness;
 mod handler;
 mod manager;
 mod origin;
+pub mod narrowing;
 pub mod policy;
 mod served;
 mod shown;

@@ -302,7 +302,7 @@ impl As<'_> {
         let caller = self.caller.clone();
         on_task(async move {
             let server = manager.endpoint(caller.wiki()).await?;
-            Ok(server.tools(caller.is_guest()).list_result())
+            Ok(server.list_for(&caller))
         })
         .await
     }

@@ -1,0 +1,196 @@
+//! A client narrowing its own session, with raw JSON-RPC: `X-MCP-Readonly` / `?readonly=true`
+//! and `X-MCP-Tools` / `?tools=` shape `tools/list` and refuse calls outside the narrowing with
+//! a message naming it; the wiki's policy stays the upper bound; a misspelt name is a 400.
+
+use serde_json::{Value, json};
+use wiki_store::ConfigStore;
+use wiki_store::model::wiki::WikiId;
+
+use crate::harness::{ACCEPT, TestServer, tools_list};
+
+/// POSTs `body` to `url` as the token's user, with `extra` headers; the JSON-RPC reply (JSON or
+/// a one-event SSE stream) and the status.
+async fn post(url: &str, token: &str, body: &Value, extra: &[(&str, &str)]) -> (u16, String) {
+    let mut request = reqwest::Client::new()
+        .post(url)
+        .header("accept", ACCEPT)
+        .header("content-type", "application/json")
+        .header("authorization", format!("Bearer {token}"))
+        .body(serde_json::to_vec(body).expect("JSON"));
+    for (name, value) in extra {
+        request = request.header(*name, *value);
+    }
+    let response = request.send().await.expect("the server answers");
+    let status = response.status().as_u16();
+    (status, response.text().await.expect("a body"))
+}
+
+/// The JSON-RPC message of a reply body, plain JSON or the last `data:` line of an SSE stream.
+fn message(body: &str) -> Value {
+    let json = body
+        .lines()
+        .filter_map(|line| line.strip_prefix("data:"))
+        .map(str::trim)
+        .rfind(|data| !data.is_empty())
+        .unwrap_or(body);
+    serde_json::from_str(json).unwrap_or_else(|e| panic!("not JSON-RPC ({e}): {body}"))
+}
+
+/// The tool names of a `tools/list` reply.
+fn listed(reply: &Value) -> Vec<String> {
+    reply["result"]["tools"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no tools: {reply}"))
+        .iter()
+        .filter_map(|tool| tool["name"].as_str().map(str::to_owned))
+        .collect()
+}
+
+fn call(tool: &str, arguments: Value) -> Value {
+    json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+           "params": {"name": tool, "arguments": arguments}})
+}
+
+/// Serves get_document, get_tree and write_document on `main`.
+fn serve_a_write_tool(server: &TestServer) {
+    let main = WikiId::main();
+    let mut config = server.store.mcp_config(&main);
+    config.enabled_tools = ["get_document", "get_tree", "write_document"]
+        .map(str::to_owned)
+        .to_vec();
+    server
+        .store
+        .set_mcp_config(&main, &config, "admin")
+        .expect("the configuration is saved");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_read_only_session_lists_and_runs_no_write_tool() {
+    let server = TestServer::start().await;
+    serve_a_write_tool(&server);
+    let endpoint = server.endpoint("main");
+    let token = server.alice_token.clone();
+
+    let (_, full) = post(&endpoint, &token, &tools_list(), &[]).await;
+    assert!(listed(&message(&full)).contains(&"write_document".to_owned()));
+
+    for (url, headers) in [
+        (endpoint.clone(), vec![("x-mcp-readonly", "true")]),
+        (format!("{endpoint}?readonly=true"), vec![]),
+    ] {
+        let (status, body) = post(&url, &token, &tools_list(), &headers).await;
+        assert_eq!(status, 200, "{body}");
+        assert_eq!(
+            listed(&message(&body)),
+            ["get_document", "get_tree", "list_wikis", "man"],
+            "{url} {headers:?}"
+        );
+        let write = call(
+            "write_document",
+            json!({"reference": "Sandbox.Narrowed", "content": "no"}),
+        );
+        let (_, body) = post(&url, &token, &write, &headers).await;
+        let reply = message(&body);
+        let error = reply["error"]["message"].as_str().unwrap_or_default();
+        assert!(
+            error.contains("read-only") && error.contains("X-MCP-Readonly"),
+            "{reply}"
+        );
+        assert!(
+            error.contains("get_document, get_tree, list_wikis, man"),
+            "{reply}"
+        );
+        let read = call("get_tree", json!({}));
+        let (_, body) = post(&url, &token, &read, &headers).await;
+        let reply = message(&body);
+        assert_eq!(reply["result"]["isError"], json!(false), "{reply}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_session_narrowed_to_tools_gets_those_and_man_and_never_more_than_the_policy() {
+    let server = TestServer::start().await;
+    let endpoint = server.endpoint("main");
+    let token = server.alice_token.clone();
+
+    let (status, body) = post(
+        &format!("{endpoint}?tools=get_tree"),
+        &token,
+        &tools_list(),
+        &[("x-mcp-tools", "get_tree, get_document")],
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(listed(&message(&body)), ["get_tree", "man"]);
+
+    let (_, body) = post(
+        &endpoint,
+        &token,
+        &call("get_document", json!({"reference": "Main.WebHome"})),
+        &[("x-mcp-tools", "get_tree")],
+    )
+    .await;
+    let reply = message(&body);
+    let error = reply["error"]["message"].as_str().unwrap_or_default();
+    assert!(
+        error.contains("not among the tools this session was narrowed to: get_tree (by"),
+        "{reply}"
+    );
+
+    // A category names its tools; a tool the wiki does not serve stays out.
+    let (_, body) = post(
+        &endpoint,
+        &token,
+        &tools_list(),
+        &[("x-mcp-tools", "authoring,get_tree")],
+    )
+    .await;
+    assert_eq!(
+        listed(&message(&body)),
+        ["get_tree", "man"],
+        "the default policy serves no write tool, and narrowing never adds one"
+    );
+    let (_, body) = post(
+        &endpoint,
+        &token,
+        &call(
+            "write_document",
+            json!({"reference": "Sandbox.X", "content": "x"}),
+        ),
+        &[("x-mcp-tools", "write_document")],
+    )
+    .await;
+    let reply = message(&body);
+    let error = reply["error"]["message"].as_str().unwrap_or_default();
+    assert!(
+        !error.contains("narrowed"),
+        "an unserved tool is unknown, whatever the narrowing: {reply}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_misspelt_narrowing_is_refused_with_what_is_accepted() {
+    let server = TestServer::start().await;
+    let endpoint = server.endpoint("main");
+    let (status, body) = post(
+        &format!("{endpoint}?tools=get_documnet"),
+        &server.alice_token,
+        &tools_list(),
+        &[],
+    )
+    .await;
+    assert_eq!(status, 400, "{body}");
+    assert!(
+        body.contains("`get_documnet`") && body.contains("get_document"),
+        "{body}"
+    );
+    let (status, body) = post(
+        &endpoint,
+        &server.alice_token,
+        &tools_list(),
+        &[("x-mcp-readonly", "sometimes")],
+    )
+    .await;
+    assert_eq!(status, 400, "{body}");
+    assert!(body.contains("true or false"), "{body}");
+}
