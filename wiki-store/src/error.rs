@@ -331,6 +331,12 @@ pub enum InvalidInput {
         /// Which rule it breaks.
         reason: &'static str,
     },
+    /// A token's scope breaks its rules (an empty tool or wiki list, an expiry in the past).
+    #[error("invalid token scope: {reason}")]
+    TokenScope {
+        /// Which rule it breaks.
+        reason: String,
+    },
     /// A lease's name, holder or time to live breaks its rules.
     #[error("invalid lease: {reason}")]
     Lease {

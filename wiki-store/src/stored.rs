@@ -15,6 +15,7 @@ use crate::model::document::Document;
 use crate::model::locale::Locale;
 use crate::model::rights::{RightRule, RightScope, Subject};
 use crate::model::rules::FieldRules;
+use crate::model::token::TokenScope;
 use crate::model::version::Version;
 use crate::model::wiki::WikiId;
 use crate::plan::document::RowView;
@@ -336,4 +337,62 @@ mod tests {
         ));
         assert!(columns("", "", "fly").decode().is_err());
     }
+}
+
+/// A token's scope in its two columns: `scope`, the JSON of its read-only flag, tools and
+/// wikis (NULL when it limits none of them, as every token created before scopes), and
+/// `expires_ms` (NULL: it does not expire).
+#[derive(serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StoredScope {
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    read_only: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    tools: Option<Vec<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    wikis: Option<Vec<String>>,
+}
+
+/// A token's `scope` and `expires_ms` column values, as written and read.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct ScopeColumns {
+    pub(crate) json: Option<String>,
+    pub(crate) expires_ms: Option<i64>,
+}
+
+/// The column values of `scope`.
+pub(crate) fn token_scope_columns(scope: &TokenScope) -> Result<ScopeColumns> {
+    let stored = StoredScope {
+        read_only: scope.read_only,
+        tools: scope.tools.clone(),
+        wikis: scope.wikis.clone(),
+    };
+    let json = if stored.read_only || stored.tools.is_some() || stored.wikis.is_some() {
+        Some(serde_json::to_string(&stored).map_err(StoreError::backend)?)
+    } else {
+        None
+    };
+    Ok(ScopeColumns {
+        json,
+        expires_ms: scope.expires.map(to_ms),
+    })
+}
+
+/// The scope stored in a token's columns.
+pub(crate) fn token_scope_from_columns(columns: ScopeColumns) -> Result<TokenScope> {
+    let ScopeColumns { json, expires_ms } = columns;
+    let stored = match json {
+        None => StoredScope {
+            read_only: false,
+            tools: None,
+            wikis: None,
+        },
+        Some(json) => serde_json::from_str(&json).map_err(|_| corrupt("a token's scope"))?,
+    };
+    Ok(TokenScope {
+        read_only: stored.read_only,
+        tools: stored.tools,
+        wikis: stored.wikis,
+        expires: expires_ms.map(from_ms),
+    })
 }

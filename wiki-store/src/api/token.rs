@@ -3,7 +3,7 @@
 use time::OffsetDateTime;
 
 use crate::Result;
-use crate::model::token::{IssuedToken, TokenInfo};
+use crate::model::token::{IssuedToken, TokenGrant, TokenInfo, TokenScope};
 
 /// API tokens: random, shown once, stored hashed, resolved to a user in constant time.
 ///
@@ -11,9 +11,21 @@ use crate::model::token::{IssuedToken, TokenInfo};
 /// revoking advance the change sequence, so a server caching resolutions drops a revoked token
 /// on its next request.
 pub trait TokenStore {
-    /// Creates a token for an existing registered user (never the guest). The clear token is in
-    /// the result and nowhere else.
-    fn create_token(&self, user: &str, label: &str) -> Result<IssuedToken>;
+    /// Creates a full token for an existing registered user (never the guest). The clear token
+    /// is in the result and nowhere else.
+    fn create_token(&self, user: &str, label: &str) -> Result<IssuedToken> {
+        self.create_scoped_token(user, label, &TokenScope::full())
+    }
+
+    /// Creates a token for an existing registered user (never the guest) that may be used only
+    /// as `scope` says ([`TokenScope`]: checked, its lists normalized; an empty list or an
+    /// expiry not in the future is refused).
+    fn create_scoped_token(
+        &self,
+        user: &str,
+        label: &str,
+        scope: &TokenScope,
+    ) -> Result<IssuedToken>;
 
     /// Tokens of `user`, or of everyone with `None`, oldest first.
     fn list_tokens(&self, user: Option<&str>) -> Result<Vec<TokenInfo>>;
@@ -31,7 +43,18 @@ pub trait TokenStore {
     /// has nothing left to mark.
     fn record_token_use(&self, prefix: &str, at: OffsetDateTime) -> Result<()>;
 
-    /// The user a presented token authenticates, or `None` for an unknown, revoked or malformed
-    /// token. The digest comparison is constant-time.
-    fn resolve_token(&self, presented: &str) -> Result<Option<String>>;
+    /// The user a presented token authenticates, or `None` for an unknown, revoked, expired or
+    /// malformed token. The digest comparison is constant-time.
+    fn resolve_token(&self, presented: &str) -> Result<Option<String>> {
+        let now = OffsetDateTime::now_utc();
+        Ok(self
+            .resolve_token_grant(presented)?
+            .filter(|grant| !grant.scope.expired_at(now))
+            .map(|grant| grant.user))
+    }
+
+    /// What a presented token grants (its user and scope), or `None` for an unknown, revoked or
+    /// malformed token. An expired token resolves too, so a server can say it expired: the
+    /// caller checks [`TokenScope::expired_at`].
+    fn resolve_token_grant(&self, presented: &str) -> Result<Option<TokenGrant>>;
 }

@@ -9,20 +9,25 @@ use crate::api::TokenStore;
 use crate::backend::Backend;
 use crate::flow::Transaction;
 use crate::flow::users::{Account, AccountRows, changed};
-use crate::model::token::{IssuedToken, TokenInfo};
-use crate::plan::account::{unknown_token, unknown_user, validate_token_request};
+use crate::model::token::{IssuedToken, TokenGrant, TokenInfo, TokenScope};
+use crate::plan::account::{
+    unknown_token, unknown_user, validate_token_request, validate_token_scope,
+};
 use crate::secret::token::{self, GeneratedToken};
-use crate::stored::{from_ms, now_ms, to_ms};
+use crate::stored::{
+    ScopeColumns, from_ms, now_ms, to_ms, token_scope_columns, token_scope_from_columns,
+};
 
 /// What token writes store beyond the accounts.
 pub(crate) trait TokenRows: AccountRows {
-    /// Stores `token`'s prefix and digest (never the token in clear) for `user`.
+    /// Stores `token`'s prefix and digest (never the token in clear) for `user`, with its scope.
     fn insert_token(
         &mut self,
         token: &GeneratedToken,
         user: &str,
         label: &str,
         created_ms: i64,
+        scope: &ScopeColumns,
     ) -> Result<()>;
 
     /// Deletes the token `prefix`; whether it was stored.
@@ -38,21 +43,29 @@ pub(crate) trait TokenReads {
     /// The tokens of `user` (of everyone for `None`), oldest first.
     fn tokens(&mut self, user: Option<&str>) -> Result<Vec<TokenInfo>>;
 
-    /// The stored digest and user of the token `prefix`, if any.
-    fn token_digest(&mut self, prefix: &str) -> Result<Option<(Vec<u8>, String)>>;
+    /// The stored digest, user and scope of the token `prefix`, if any.
+    #[allow(clippy::type_complexity)]
+    fn token_digest(&mut self, prefix: &str) -> Result<Option<(Vec<u8>, (String, ScopeColumns))>>;
 }
 
 impl<B: Backend> TokenStore for B {
     /// Returns the token in clear, the only time it is.
-    fn create_token(&self, user: &str, label: &str) -> Result<IssuedToken> {
+    fn create_scoped_token(
+        &self,
+        user: &str,
+        label: &str,
+        scope: &TokenScope,
+    ) -> Result<IssuedToken> {
         let label = validate_token_request(user, label)?;
+        let scope = validate_token_scope(scope, OffsetDateTime::now_utc())?;
+        let columns = token_scope_columns(&scope)?;
         let token = token::generate();
         self.write(|tx| {
             if !tx.account_exists(Account::User, user, true)? {
                 return Err(unknown_user(user));
             }
             let created = now_ms();
-            tx.insert_token(&token, user, label, created)?;
+            tx.insert_token(&token, user, label, created, &columns)?;
             changed(tx);
             Ok(IssuedToken {
                 token: token.clear.clone(),
@@ -62,6 +75,7 @@ impl<B: Backend> TokenStore for B {
                     label: label.to_owned(),
                     created: from_ms(created),
                     last_used: None,
+                    scope: scope.clone(),
                 },
             })
         })
@@ -90,11 +104,18 @@ impl<B: Backend> TokenStore for B {
         })
     }
 
-    fn resolve_token(&self, presented: &str) -> Result<Option<String>> {
+    fn resolve_token_grant(&self, presented: &str) -> Result<Option<TokenGrant>> {
         let Some(presented) = token::parse(presented) else {
             return Ok(None);
         };
         let stored = self.read(|rows| rows.token_digest(&presented.prefix))?;
-        Ok(presented.authenticate(stored))
+        let Some((user, columns)) = presented.authenticate(stored) else {
+            return Ok(None);
+        };
+        Ok(Some(TokenGrant {
+            user,
+            prefix: presented.prefix,
+            scope: token_scope_from_columns(columns)?,
+        }))
     }
 }

@@ -9,10 +9,13 @@
 use crate::error::{Entity, InvalidInput};
 use crate::model::change::ChangeKind;
 use crate::model::rights::{Right, RightScope, Subject};
+use crate::model::token::TokenScope;
 use crate::model::user::{ALL_USERS_GROUP, GUEST_USER, Group, User, validate_principal_name};
 use crate::model::wiki::WikiId;
 use crate::plan::text::check_label;
+use crate::stored::{from_ms, to_ms};
 use crate::{Result, StoreError};
+use time::OffsetDateTime;
 
 /// The longest display name, in characters.
 const MAX_DISPLAY_NAME: usize = 255;
@@ -185,6 +188,65 @@ pub(crate) fn validate_token_request<'l>(user: &str, label: &'l str) -> Result<&
     Ok(label)
 }
 
+/// The most names a token's tool or wiki list may hold.
+const MAX_SCOPE_NAMES: usize = 200;
+/// The longest tool or category name in a token's scope, in characters.
+const MAX_SCOPE_NAME: usize = 100;
+
+/// Checks a new token's scope at `now`: lists trimmed, deduplicated and sorted, never empty
+/// (an empty list would make a token that can do nothing), names without commas or control
+/// characters, wiki ids valid, an expiry in the future (kept to the millisecond).
+pub(crate) fn validate_token_scope(scope: &TokenScope, now: OffsetDateTime) -> Result<TokenScope> {
+    let refuse = |reason: String| StoreError::Invalid(InvalidInput::TokenScope { reason });
+    let names = |list: &Option<Vec<String>>, what: &str| -> Result<Option<Vec<String>>> {
+        let Some(list) = list else {
+            return Ok(None);
+        };
+        let mut names: Vec<String> = list
+            .iter()
+            .map(|name| name.trim().to_owned())
+            .filter(|name| !name.is_empty())
+            .collect();
+        names.sort();
+        names.dedup();
+        if names.is_empty() {
+            return Err(refuse(format!("the {what} list is empty")));
+        }
+        if names.len() > MAX_SCOPE_NAMES {
+            return Err(refuse(format!("more than {MAX_SCOPE_NAMES} {what}s")));
+        }
+        if let Some(bad) = names.iter().find(|name| {
+            name.chars().count() > MAX_SCOPE_NAME
+                || name.chars().any(|c| c == ',' || c.is_control())
+        }) {
+            return Err(refuse(format!(
+                "the {what} `{}` is not a name",
+                bad.chars().take(40).collect::<String>()
+            )));
+        }
+        Ok(Some(names))
+    };
+    let tools = names(&scope.tools, "tool")?;
+    let wikis = names(&scope.wikis, "wiki")?;
+    if let Some(bad) = wikis
+        .iter()
+        .flatten()
+        .find(|wiki| WikiId::new(wiki.as_str()).is_err())
+    {
+        return Err(refuse(format!("`{bad}` is not a wiki id")));
+    }
+    if scope.expires.is_some_and(|expires| expires <= now) {
+        return Err(refuse("its expiry is not in the future".to_owned()));
+    }
+    Ok(TokenScope {
+        read_only: scope.read_only,
+        tools,
+        wikis,
+        // To the millisecond, as stored: the issued token lists as it will be read back.
+        expires: scope.expires.map(|expires| from_ms(to_ms(expires))),
+    })
+}
+
 /// The event of any write to users, groups, memberships or tokens (farm-wide, on the main wiki).
 pub(crate) fn accounts_changed() -> (WikiId, ChangeKind) {
     (WikiId::main(), ChangeKind::AccountsChanged)
@@ -198,6 +260,45 @@ pub(crate) fn rights_changed(wiki: &WikiId) -> (WikiId, ChangeKind) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_token_scope_is_normalized_and_an_empty_list_or_a_past_expiry_refused() {
+        let now = OffsetDateTime::now_utc();
+        let scope = TokenScope {
+            read_only: true,
+            tools: Some(vec![" get_tree".into(), "man".into(), "get_tree".into()]),
+            wikis: Some(vec!["main".into()]),
+            expires: Some(now + time::Duration::days(1)),
+        };
+        let checked = validate_token_scope(&scope, now).unwrap();
+        assert_eq!(checked.tools, Some(vec!["get_tree".into(), "man".into()]));
+        for bad in [
+            TokenScope {
+                tools: Some(vec![" ".into()]),
+                ..TokenScope::full()
+            },
+            TokenScope {
+                wikis: Some(vec!["Not A Wiki".into()]),
+                ..TokenScope::full()
+            },
+            TokenScope {
+                tools: Some(vec!["a,b".into()]),
+                ..TokenScope::full()
+            },
+            TokenScope {
+                expires: Some(now),
+                ..TokenScope::full()
+            },
+        ] {
+            assert!(
+                matches!(
+                    validate_token_scope(&bad, now),
+                    Err(StoreError::Invalid(InvalidInput::TokenScope { .. }))
+                ),
+                "{bad:?}"
+            );
+        }
+    }
 
     #[test]
     fn built_in_principals_are_refused_as_new_ones() {

@@ -21,6 +21,7 @@ pub(crate) const MIGRATIONS: &[Migration] = &[
     migration!(5, "0005_leases"),
     migration!(6, "0006_vector_seq"),
     migration!(7, "0007_identity_links"),
+    migration!(8, "0008_token_scope"),
 ];
 
 /// The advisory lock key migrations hold ("wikimcps" in ASCII), the same for every replica.

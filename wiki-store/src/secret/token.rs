@@ -101,19 +101,19 @@ pub struct PresentedToken {
 
 impl PresentedToken {
     /// The user this token authenticates, given what is stored under its prefix (the stored
-    /// digest's bytes and the token's user; `None` when no token has that prefix). The digests
+    /// digest's bytes and the token's owner; `None` when no token has that prefix). The digests
     /// are compared in constant time, against a zero digest when the prefix is unknown or the
     /// stored digest malformed, so every path does the same work.
-    pub fn authenticate(&self, stored: Option<(Vec<u8>, String)>) -> Option<String> {
-        let (digest, user) = match stored {
-            Some((bytes, user)) => (
+    pub fn authenticate<T>(&self, stored: Option<(Vec<u8>, T)>) -> Option<T> {
+        let (digest, owner) = match stored {
+            Some((bytes, owner)) => (
                 <[u8; 32]>::try_from(bytes.as_slice()).unwrap_or([0; 32]),
-                Some(user),
+                Some(owner),
             ),
             None => ([0; 32], None),
         };
         let matches = TokenDigest(digest).matches(&self.digest);
-        user.filter(|_| matches)
+        owner.filter(|_| matches)
     }
 }
 
@@ -195,10 +195,10 @@ mod tests {
         );
         assert_eq!(presented.authenticate(stored(&generate().digest)), None);
         assert_eq!(
-            presented.authenticate(Some((vec![1, 2, 3], "alice".into()))),
+            presented.authenticate(Some((vec![1, 2, 3], String::from("alice")))),
             None
         );
-        assert_eq!(presented.authenticate(None), None);
+        assert_eq!(presented.authenticate::<String>(None), None);
     }
 
     #[test]

@@ -26,6 +26,7 @@ pub(crate) const MIGRATIONS: &[Migration] = &[
     migration!(11, "0011_leases"),
     migration!(12, "0012_vector_seq"),
     migration!(13, "0013_identity_links"),
+    migration!(14, "0014_token_scope"),
 ];
 
 /// Brings the database to the newest schema.

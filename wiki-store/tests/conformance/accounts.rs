@@ -4,6 +4,7 @@ use std::sync::{Arc, Mutex};
 
 use wiki_store::model::change::{ChangeEvent, ChangeKind};
 use wiki_store::model::rights::{Effect, Right, RightRule, RightScope, Subject};
+use wiki_store::model::token::TokenScope;
 use wiki_store::model::user::{ALL_USERS_GROUP, GUEST_USER};
 use wiki_store::model::wiki::WikiId;
 use wiki_store::reference::SpacePath;
@@ -394,6 +395,85 @@ fn tokens_are_shown_once_stored_hashed_resolved_and_revoked(db: &Fixture) {
     ));
 }
 
+fn a_scoped_token_keeps_its_scope_and_an_expired_one_resolves_to_no_user(db: &Fixture) {
+    let store = seeded(db);
+    let now = time::OffsetDateTime::now_utc();
+    let scope = TokenScope {
+        read_only: true,
+        tools: Some(vec!["get_tree".into(), " get_document".into()]),
+        wikis: Some(vec!["main".into()]),
+        expires: Some(now + time::Duration::days(30)),
+    };
+    let issued = store.create_scoped_token("alice", "ci", &scope).unwrap();
+    let grant = store
+        .resolve_token_grant(issued.token.expose())
+        .unwrap()
+        .expect("a scoped token resolves");
+    assert_eq!(grant.user, "alice");
+    assert_eq!(grant.prefix, issued.info.prefix);
+    assert!(grant.scope.read_only);
+    assert_eq!(
+        grant.scope.tools.as_deref(),
+        Some(&["get_document".to_owned(), "get_tree".to_owned()][..]),
+        "names trimmed and sorted"
+    );
+    assert_eq!(grant.scope.wikis.as_deref(), Some(&["main".to_owned()][..]));
+    // Milliseconds are what is stored.
+    let expires = grant.scope.expires.expect("an expiry");
+    assert!((expires - (now + time::Duration::days(30))).abs() < time::Duration::milliseconds(1));
+    assert_eq!(
+        store.list_tokens(Some("alice")).unwrap(),
+        std::slice::from_ref(&issued.info)
+    );
+    assert_eq!(grant.scope, issued.info.scope);
+
+    let full = store.create_token("alice", "full").unwrap();
+    let grant = store
+        .resolve_token_grant(full.token.expose())
+        .unwrap()
+        .unwrap();
+    assert!(grant.scope.is_full());
+
+    let brief = TokenScope {
+        expires: Some(time::OffsetDateTime::now_utc() + time::Duration::milliseconds(50)),
+        ..TokenScope::full()
+    };
+    let brief = store.create_scoped_token("alice", "brief", &brief).unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    assert_eq!(store.resolve_token(brief.token.expose()).unwrap(), None);
+    let grant = store
+        .resolve_token_grant(brief.token.expose())
+        .unwrap()
+        .unwrap();
+    assert!(
+        grant.scope.expired_at(time::OffsetDateTime::now_utc()),
+        "an expired token still says whose it was and that it expired"
+    );
+
+    assert!(matches!(
+        store.create_scoped_token(
+            "alice",
+            "",
+            &TokenScope {
+                expires: Some(now - time::Duration::seconds(1)),
+                ..TokenScope::full()
+            }
+        ),
+        Err(StoreError::Invalid(InvalidInput::TokenScope { .. }))
+    ));
+    assert!(matches!(
+        store.create_scoped_token(
+            "alice",
+            "",
+            &TokenScope {
+                tools: Some(Vec::new()),
+                ..TokenScope::full()
+            }
+        ),
+        Err(StoreError::Invalid(InvalidInput::TokenScope { .. }))
+    ));
+}
+
 fn deleting_a_user_revokes_their_tokens(db: &Fixture) {
     let store = seeded(db);
     let issued = store.create_token("bob", "").unwrap();
@@ -545,6 +625,7 @@ pub(crate) fn cases() -> Vec<Case> {
         the_resolver_runs_over_stored_rules_and_nested_groups,
         every_registered_user_is_in_the_built_in_all_users_group,
         tokens_are_shown_once_stored_hashed_resolved_and_revoked,
+        a_scoped_token_keeps_its_scope_and_an_expired_one_resolves_to_no_user,
         deleting_a_user_revokes_their_tokens,
         rights_and_account_changes_are_published_to_subscribers,
         every_account_change_advances_the_change_sequence_and_no_ops_do_not,

@@ -1,6 +1,8 @@
 //! Schema versions on a database several replicas share.
 
-use wiki_store::api::{DocumentStore, IdentityStore, LeaseStore, UserStore, VectorStore};
+use wiki_store::api::{
+    DocumentStore, IdentityStore, LeaseStore, TokenStore, UserStore, VectorStore,
+};
 use wiki_store::model::document::DocumentSave;
 use wiki_store::model::structure::StructureComparison;
 use wiki_store::model::version::Version;
@@ -13,12 +15,16 @@ use crate::{Case, cases};
 
 /// The newest schema version: the number of migrations in `src/postgres/sql/` (0002 added the
 /// vector indexes, 0003 the admin state, 0004 the revisions' records of objects and
-/// attachments, 0005 the leases, 0006 the vector sequence, 0007 the identity links).
-const LATEST: u32 = 7;
+/// attachments, 0005 the leases, 0006 the vector sequence, 0007 the identity links, 0008 the API
+/// tokens' scopes).
+const LATEST: u32 = 8;
 
 /// What schema 7 added, dropped to build an older database.
 const DROP_IDENTITIES: &str =
     "DROP TABLE identity_links; DROP TABLE identity_adoptions; DROP TABLE identity_upgrade;";
+
+/// What schema 8 added, dropped to build an older database.
+const DROP_TOKEN_SCOPE: &str = "ALTER TABLE api_tokens DROP COLUMN scope, DROP COLUMN expires_ms;";
 
 fn replicas_starting_together_on_an_empty_database_migrate_it_once(server: &str) {
     let database = ScratchDatabase::create(server);
@@ -85,7 +91,7 @@ fn revisions_from_schema_3_migrate_and_say_they_recorded_nothing(server: &str) {
     let mut admin = database.client();
     admin
         .batch_execute(&format!(
-            "{DROP_IDENTITIES} ALTER TABLE revisions DROP COLUMN structure; \
+            "{DROP_IDENTITIES} {DROP_TOKEN_SCOPE} ALTER TABLE revisions DROP COLUMN structure; \
              ALTER TABLE trash_revisions DROP COLUMN structure; \
              DROP TABLE leases; \
              DROP TABLE vector_seq; \
@@ -123,7 +129,7 @@ fn a_database_of_schema_4_gets_leases_and_the_vector_sequence(server: &str) {
     let mut admin = database.client();
     admin
         .batch_execute(&format!(
-            "{DROP_IDENTITIES} DROP TABLE leases; DROP TABLE vector_seq; \
+            "{DROP_IDENTITIES} {DROP_TOKEN_SCOPE} DROP TABLE leases; DROP TABLE vector_seq; \
                  ALTER TABLE vector_rows DROP COLUMN written_seq; \
                  UPDATE schema_version SET version = 4"
         ))
@@ -152,7 +158,7 @@ fn a_database_of_schema_6_with_users_awaits_the_identity_decision(server: &str) 
     let mut admin = database.client();
     admin
         .batch_execute(&format!(
-            "{DROP_IDENTITIES} UPDATE schema_version SET version = 6"
+            "{DROP_IDENTITIES} {DROP_TOKEN_SCOPE} UPDATE schema_version SET version = 6"
         ))
         .unwrap();
     let store = PostgresStore::connect_with(database.url(), StoreConfig::default()).unwrap();
@@ -164,9 +170,38 @@ fn a_database_of_schema_6_with_users_awaits_the_identity_decision(server: &str) 
     assert!(!store.identities().unwrap().upgrade_pending);
 }
 
+/// A token stored at schema 7 (before scopes) is a full token after the upgrade.
+fn a_token_from_schema_7_keeps_working_as_a_full_token(server: &str) {
+    let database = ScratchDatabase::create(server);
+    let store = PostgresStore::connect_with(database.url(), StoreConfig::default()).unwrap();
+    store.create_user("alice", None).unwrap();
+    let issued = store.create_token("alice", "old").unwrap();
+    drop(store);
+    let mut admin = database.client();
+    admin
+        .batch_execute(
+            "ALTER TABLE api_tokens DROP COLUMN scope, DROP COLUMN expires_ms; \
+             UPDATE schema_version SET version = 7",
+        )
+        .unwrap();
+    let store = PostgresStore::connect_with(database.url(), StoreConfig::default()).unwrap();
+    let grant = store
+        .resolve_token_grant(issued.token.expose())
+        .unwrap()
+        .expect("the old token still resolves");
+    assert_eq!(grant.user, "alice");
+    assert!(grant.scope.is_full(), "an old token is a full token");
+    let version: i32 = admin
+        .query_one("SELECT version FROM schema_version", &[])
+        .unwrap()
+        .get(0);
+    assert_eq!(i64::from(version), i64::from(LATEST));
+}
+
 pub(crate) fn cases() -> Vec<Case> {
     cases![
         a_database_of_schema_6_with_users_awaits_the_identity_decision,
+        a_token_from_schema_7_keeps_working_as_a_full_token,
         a_database_of_schema_4_gets_leases_and_the_vector_sequence,
         revisions_from_schema_3_migrate_and_say_they_recorded_nothing,
         replicas_starting_together_on_an_empty_database_migrate_it_once,

@@ -540,6 +540,31 @@ fn version_13_identity_links_from_12() {
     assert!(!store.identities().unwrap().upgrade_pending);
 }
 
+#[test]
+fn version_14_token_scope_from_13() {
+    let (dir, mut conn) = at_version(13);
+    conn.execute_batch(
+        "INSERT INTO users (name, display_name, created_ms) VALUES ('alice', NULL, 1);",
+    )
+    .unwrap();
+    let token = crate::secret::token::generate();
+    conn.execute(
+        "INSERT INTO api_tokens (prefix, digest, user_name, label, created_ms) \
+         VALUES (?1, ?2, 'alice', 'old', 1)",
+        rusqlite::params![token.prefix, token.digest.0.as_slice()],
+    )
+    .unwrap();
+    upgrade(&mut conn, 14);
+    let store = current_store(&dir, conn);
+    let grant = store
+        .resolve_token_grant(token.clear.expose())
+        .unwrap()
+        .expect("the old token still resolves");
+    assert_eq!(grant.user, "alice");
+    assert!(grant.scope.is_full(), "an old token is a full token");
+    assert!(store.list_tokens(None).unwrap()[0].scope.is_full());
+}
+
 /// A database at the newest version with a second wiki in it.
 fn latest_with_a_wiki() -> (TempDir, Connection) {
     let (dir, conn) = at_version(schema::latest(MIGRATIONS));
