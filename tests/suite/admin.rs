@@ -436,6 +436,71 @@ async fn a_token_created_on_the_page_works_until_revoked_there() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_scoped_token_made_on_the_page_is_listed_with_its_scope_and_obeys_it() {
+    let server = TestServer::start().await;
+    let mut browser = Browser::new(&server);
+    assert_eq!(browser.sign_in(&server.admin_token).await.status, 303);
+    let csrf = browser.csrf("/admin/tokens").await;
+    let misspelt = browser
+        .post(
+            "/admin/tokens",
+            &[
+                ("csrf", &csrf),
+                ("user", "alice"),
+                ("label", "narrow"),
+                ("tools", "get_treee"),
+            ],
+        )
+        .await;
+    assert!(
+        misspelt.body.contains("`get_treee`") && !misspelt.body.contains("new-token"),
+        "{}",
+        misspelt.body
+    );
+    let created = browser
+        .post(
+            "/admin/tokens",
+            &[
+                ("csrf", &csrf),
+                ("user", "alice"),
+                ("label", "narrow"),
+                ("read_only", "on"),
+                ("tools", "get_tree, get_document"),
+                ("wikis", "main"),
+                ("expires", "30d"),
+            ],
+        )
+        .await;
+    assert_eq!(created.status, 200, "{}", created.body);
+    let at = created
+        .body
+        .find("id=\"new-token\">")
+        .expect("the new token")
+        + 15;
+    let token = created.body[at..]
+        .split('<')
+        .next()
+        .expect("the token text")
+        .to_owned();
+    assert!(
+        created
+            .body
+            .contains("read-only; tools: get_document, get_tree; wikis: main; expires 20"),
+        "{}",
+        created.body
+    );
+    assert_eq!(
+        tool_names(&server, token.as_str()).await,
+        ["get_document", "get_tree", "man"]
+    );
+    // A scoped token opens no admin session: the page would give it its user's every right.
+    let mut other = Browser::new(&server);
+    let refused = other.sign_in(&token).await;
+    assert_eq!(refused.status, 401);
+    assert!(refused.body.contains("scoped"), "{}", refused.body);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn stored_text_is_escaped_and_sign_out_ends_the_session() {
     let server = TestServer::start().await;
     let main = WikiId::main();

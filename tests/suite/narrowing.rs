@@ -1,12 +1,19 @@
-//! A client narrowing its own session, with raw JSON-RPC: `X-MCP-Readonly` / `?readonly=true`
-//! and `X-MCP-Tools` / `?tools=` shape `tools/list` and refuse calls outside the narrowing with
-//! a message naming it; the wiki's policy stays the upper bound; a misspelt name is a 400.
+//! Narrower sessions and tokens, with raw JSON-RPC: a client's `X-MCP-Readonly` /
+//! `?readonly=true` and `X-MCP-Tools` / `?tools=`, and an API token's scope (read-only, tools,
+//! wikis, expiry) shape `tools/list` and refuse calls outside them with a message naming the
+//! limit and the way past it; the wiki's policy stays the upper bound; a misspelt name is a
+//! 400; a token is refused on a wiki outside its scope (403) and once expired (401).
+
+use std::time::Duration;
 
 use serde_json::{Value, json};
-use wiki_store::ConfigStore;
+use wiki_mcp_cli::demo::{DEMO_SUBWIKI, DEMO_USER};
+use wiki_store::model::token::TokenScope;
 use wiki_store::model::wiki::WikiId;
+use wiki_store::{ConfigStore, TokenStore};
+use wiki_tool_sdk::time::OffsetDateTime;
 
-use crate::harness::{ACCEPT, TestServer, tools_list};
+use crate::harness::{ACCEPT, TestServer, header, tools_list};
 
 /// POSTs `body` to `url` as the token's user, with `extra` headers; the JSON-RPC reply (JSON or
 /// a one-event SSE stream) and the status.
@@ -193,4 +200,123 @@ async fn a_misspelt_narrowing_is_refused_with_what_is_accepted() {
     .await;
     assert_eq!(status, 400, "{body}");
     assert!(body.contains("true or false"), "{body}");
+}
+
+/// A token of alice's created with `scope`.
+fn scoped_token(server: &TestServer, scope: &TokenScope) -> String {
+    server
+        .store
+        .create_scoped_token(DEMO_USER, "scoped", scope)
+        .expect("a scoped token")
+        .token
+        .expose()
+        .to_owned()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_scoped_token_lists_and_runs_only_what_its_scope_allows_and_says_so() {
+    let server = TestServer::start().await;
+    serve_a_write_tool(&server);
+    let endpoint = server.endpoint("main");
+    let read_only = scoped_token(
+        &server,
+        &TokenScope {
+            read_only: true,
+            ..TokenScope::full()
+        },
+    );
+    let (_, body) = post(&endpoint, &read_only, &tools_list(), &[]).await;
+    assert_eq!(
+        listed(&message(&body)),
+        ["get_document", "get_tree", "list_wikis", "man"]
+    );
+    let write = call(
+        "write_document",
+        json!({"reference": "Sandbox.Scoped", "content": "no"}),
+    );
+    let (_, body) = post(&endpoint, &read_only, &write, &[]).await;
+    let reply = message(&body);
+    let error = reply["error"]["message"].as_str().unwrap_or_default();
+    assert!(
+        error.contains("the API token of this request is read-only")
+            && error.contains("wiki-mcp token create"),
+        "{reply}"
+    );
+    // The user's full token still writes: the scope is the token's, not the user's.
+    let (_, body) = post(&endpoint, &server.alice_token, &write, &[]).await;
+    assert_eq!(message(&body)["result"]["isError"], json!(false), "{body}");
+
+    // A token's tools and a session's narrowing both apply.
+    let two_tools = scoped_token(
+        &server,
+        &TokenScope {
+            tools: Some(vec!["get_tree".into(), "get_document".into()]),
+            ..TokenScope::full()
+        },
+    );
+    let (_, body) = post(&endpoint, &two_tools, &tools_list(), &[]).await;
+    assert_eq!(listed(&message(&body)), ["get_document", "get_tree", "man"]);
+    let (_, body) = post(
+        &format!("{endpoint}?tools=get_tree,list_wikis"),
+        &two_tools,
+        &tools_list(),
+        &[],
+    )
+    .await;
+    assert_eq!(listed(&message(&body)), ["get_tree", "man"]);
+    let (_, body) = post(&endpoint, &two_tools, &call("list_wikis", json!({})), &[]).await;
+    let reply = message(&body);
+    let error = reply["error"]["message"].as_str().unwrap_or_default();
+    assert!(
+        error.contains(
+            "not among the tools the API token of this request allows: get_document, get_tree."
+        ),
+        "{reply}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_token_is_refused_on_a_wiki_outside_its_scope_and_once_it_expired() {
+    let server = TestServer::start().await;
+    let main_only = scoped_token(
+        &server,
+        &TokenScope {
+            wikis: Some(vec!["main".into()]),
+            ..TokenScope::full()
+        },
+    );
+    let (status, _) = post(&server.endpoint("main"), &main_only, &tools_list(), &[]).await;
+    assert_eq!(status, 200);
+    let response = server.list_tools(DEMO_SUBWIKI, Some(&main_only)).await;
+    assert_eq!(response.status(), 403);
+    assert_eq!(
+        header(&response, "www-authenticate").as_deref(),
+        Some(r#"Bearer realm="wiki-mcp", error="insufficient_scope""#)
+    );
+    let body = response.text().await.unwrap_or_default();
+    assert!(
+        body.contains("only on the wikis main") && body.contains("--wiki"),
+        "{body}"
+    );
+
+    let brief = scoped_token(
+        &server,
+        &TokenScope {
+            expires: Some(OffsetDateTime::now_utc() + Duration::from_millis(400)),
+            ..TokenScope::full()
+        },
+    );
+    let (status, _) = post(&server.endpoint("main"), &brief, &tools_list(), &[]).await;
+    assert_eq!(status, 200, "alive before its expiry");
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let response = server.list_tools("main", Some(&brief)).await;
+    assert_eq!(
+        response.status(),
+        401,
+        "refused from its expiry on, cached or not"
+    );
+    assert_eq!(
+        header(&response, "x-wiki-mcp-refusal").as_deref(),
+        Some("expired-token")
+    );
 }

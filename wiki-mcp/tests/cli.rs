@@ -107,13 +107,68 @@ fn init_creates_the_demo_farm_and_token_create_prints_only_the_token() {
         listed
             .lines()
             .next()
-            .is_some_and(|header| header.ends_with("LAST USED"))
+            .is_some_and(|header| header.contains("LAST USED") && header.ends_with("SCOPE"))
             && listed
                 .lines()
                 .nth(1)
-                .is_some_and(|line| line.ends_with(" never")),
-        "a fresh token was never used:\n{listed}"
+                .is_some_and(|line| line.contains(" never ") && line.ends_with(" full")),
+        "a fresh token was never used, and is a full token:\n{listed}"
     );
+}
+
+#[test]
+fn a_scoped_token_is_listed_with_its_scope_and_a_misspelt_scope_refused() {
+    let dir = demo_farm();
+    let token = ok(
+        dir.path(),
+        &[
+            "token",
+            "create",
+            "--user",
+            "alice",
+            "--label",
+            "ci",
+            "--read-only",
+            "--tools",
+            "get_document,get_tree",
+            "--wiki",
+            "main",
+            "--expires",
+            "30d",
+        ],
+    );
+    assert!(token.trim().starts_with("wmcp_"), "{token}");
+    let listed = ok(dir.path(), &["token", "list", "--user", "alice"]);
+    let line = listed.lines().nth(1).unwrap_or_default();
+    assert!(
+        line.contains("read-only; tools: get_document, get_tree; wikis: main; expires 20"),
+        "{listed}"
+    );
+    let error = fails(
+        dir.path(),
+        &[
+            "token",
+            "create",
+            "--user",
+            "alice",
+            "--tools",
+            "get_documnet",
+        ],
+    );
+    assert!(
+        error.contains("`get_documnet`") && error.contains("get_document"),
+        "{error}"
+    );
+    let error = fails(
+        dir.path(),
+        &["token", "create", "--user", "alice", "--expires", "soon"],
+    );
+    assert!(error.contains("30d"), "{error}");
+    let error = fails(
+        dir.path(),
+        &["token", "create", "--user", "alice", "--wiki", "nowhere"],
+    );
+    assert!(error.contains("not a wiki of this farm"), "{error}");
 }
 
 #[test]
@@ -664,9 +719,12 @@ fn a_call_s_audit_line_reaches_the_log_file_while_the_server_runs() {
 fn admin_token_times(data: &Path) -> (String, String) {
     let listed = ok(data, &["token", "list", "--user", "admin"]);
     let header = listed.lines().next().unwrap_or_default();
-    let (Some(created), Some(last_used)) = (header.find("CREATED"), header.find("LAST USED"))
-    else {
-        panic!("no CREATED and LAST USED columns in:\n{listed}");
+    let (Some(created), Some(last_used), Some(scope)) = (
+        header.find("CREATED"),
+        header.find("LAST USED"),
+        header.find("SCOPE"),
+    ) else {
+        panic!("no CREATED, LAST USED and SCOPE columns in:\n{listed}");
     };
     let line = listed
         .lines()
@@ -674,7 +732,7 @@ fn admin_token_times(data: &Path) -> (String, String) {
         .unwrap_or_else(|| panic!("no admin token listed:\n{listed}"));
     let column =
         |range: std::ops::Range<usize>| line.get(range).unwrap_or_default().trim().to_owned();
-    (column(created..last_used), column(last_used..line.len()))
+    (column(created..last_used), column(last_used..scope))
 }
 
 #[test]

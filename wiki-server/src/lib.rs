@@ -61,6 +61,7 @@ mod server;
 pub mod stdio;
 #[cfg(feature = "testing")]
 pub mod testing;
+pub mod token_scope;
 
 pub use error::Error;
 pub use registry::{RESERVED, registry};

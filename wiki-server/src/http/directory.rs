@@ -27,11 +27,11 @@ use parking_lot::Mutex;
 use sha2::{Digest, Sha256};
 use time::OffsetDateTime;
 use tokio_util::sync::CancellationToken;
+use wiki_store::model::token::TokenScope;
 use wiki_store::model::wiki::WikiId;
-use wiki_store::secret::token;
 
 use crate::Error;
-use crate::oidc::{OidcIdentity, OidcUser};
+use crate::oidc::OidcIdentity;
 use crate::server::{Manager, WikiServer};
 
 /// The answers for one request.
@@ -39,9 +39,36 @@ use crate::server::{Manager, WikiServer};
 pub(crate) struct Resolution {
     /// The wiki's server; `None` when the wiki does not exist or its endpoint is disabled (404).
     pub(crate) server: Option<Arc<WikiServer>>,
-    /// The presented token's user; `None` when no token was presented or it is invalid (only
-    /// looked up for a served wiki).
-    pub(crate) user: Option<String>,
+    /// Whom the presented token authenticates; `None` when no token was presented or it is
+    /// invalid (only looked up for a served wiki).
+    pub(crate) bearer: Option<Bearer>,
+}
+
+/// Whom a bearer token authenticates, and what its scope lets it do.
+#[derive(Debug, Clone)]
+pub(crate) struct Bearer {
+    /// The user.
+    pub(crate) user: String,
+    /// An API token's scope, when it has one (`None`: a full API token, or an OIDC access
+    /// token). An expired token resolves with its scope, so the gate can say it expired:
+    /// [`TokenScope::expired_at`] is checked on every request, since resolutions are cached.
+    pub(crate) scope: Option<Arc<TokenScope>>,
+    /// Whether this sign-in wrote an identity link (an OIDC user created or adopted): the
+    /// server's view of users and rights is older than it.
+    pub(crate) linked_now: bool,
+}
+
+impl Bearer {
+    /// Whether the token may be used for everything its user may (a full token, or one whose
+    /// only limit is an expiry not yet reached): what signing in to the admin page needs.
+    pub(crate) fn is_full_at(&self, now: OffsetDateTime) -> bool {
+        self.scope.as_deref().is_none_or(|scope| {
+            !scope.expired_at(now)
+                && !scope.read_only
+                && scope.tools.is_none()
+                && scope.wikis.is_none()
+        })
+    }
 }
 
 /// Cached resolutions beyond which the token cache starts over (bounds memory when someone
@@ -71,12 +98,15 @@ struct TokenCache {
     owners: HashMap<[u8; 32], Option<TokenOwner>>,
 }
 
-/// What a valid token resolves to: its user, and its public prefix to note its uses under.
+/// What a valid token resolves to: its user and scope, and its public prefix to note its uses
+/// under.
 #[derive(Clone)]
 struct TokenOwner {
     user: String,
     /// Shared, so handing it out of the cache on every request allocates nothing.
     prefix: Arc<str>,
+    /// `None` for a full token.
+    scope: Option<Arc<TokenScope>>,
 }
 
 impl std::fmt::Debug for Directory {
@@ -123,12 +153,12 @@ impl Directory {
             .server(wiki)
             .await?
             .filter(|server| server.enabled());
-        let user = match (&server, token) {
-            (Some(_), Some(token)) => self.signed_in(token).await?,
+        let bearer = match (&server, token) {
+            (Some(_), Some(token)) => self.bearer_of(token).await?,
             _ => None,
         };
-        if let Some(signed_in) = &user
-            && signed_in.linked_now
+        if let Some(bearer) = &bearer
+            && bearer.linked_now
         {
             // The sign-in created or adopted a user: the server's view of the users and rights
             // predates it, and this very request must be served as that user.
@@ -138,30 +168,29 @@ impl Directory {
                 .await?
                 .filter(|server| server.enabled());
         }
-        Ok(Resolution {
-            server,
-            user: user.map(|signed_in| signed_in.name),
-        })
+        Ok(Resolution { server, bearer })
     }
 
-    /// The user `token` authenticates: an OIDC access token's (when configured and the token is
-    /// JWT-shaped) or an API token's; `None` when it is refused.
-    pub(crate) async fn user_of(&self, token: String) -> Result<Option<String>, Error> {
-        Ok(self.signed_in(token).await?.map(|signed_in| signed_in.name))
-    }
-
-    async fn signed_in(&self, token: String) -> Result<Option<OidcUser>, Error> {
+    /// Whom `token` authenticates: an OIDC access token's user (when configured and the token
+    /// is JWT-shaped) or an API token's, with its scope; `None` when it is refused.
+    pub(crate) async fn bearer_of(&self, token: String) -> Result<Option<Bearer>, Error> {
         if let Some(oidc) = &self.oidc
             && oidc_verifier::is_jwt_shaped(&token)
         {
             let seq = self.manager.change_seq();
-            return Ok(oidc.user_of(self.manager.store(), &token, seq).await?.ok());
+            let user = oidc.user_of(self.manager.store(), &token, seq).await?.ok();
+            return Ok(user.map(|user| Bearer {
+                user: user.name,
+                scope: None,
+                linked_now: user.linked_now,
+            }));
         }
         let owner = self.owner_of(token).await?;
         Ok(owner.map(|owner| {
             self.note_use(&owner.prefix);
-            OidcUser {
-                name: owner.user,
+            Bearer {
+                user: owner.user,
+                scope: owner.scope,
                 linked_now: false,
             }
         }))
@@ -185,14 +214,13 @@ impl Directory {
         }
         let store = Arc::clone(self.manager.store());
         let owner = tokio::task::spawn_blocking(move || {
-            let user = store.resolve_token(&token)?;
-            // A token that resolved parses; its prefix is the public half, safe to keep.
-            Ok::<_, wiki_store::StoreError>(user.zip(token::parse(&token)).map(
-                |(user, presented)| TokenOwner {
-                    user,
-                    prefix: Arc::from(presented.prefix),
-                },
-            ))
+            let grant = store.resolve_token_grant(&token)?;
+            // The prefix is the public half of the token, safe to keep.
+            Ok::<_, wiki_store::StoreError>(grant.map(|grant| TokenOwner {
+                user: grant.user,
+                prefix: Arc::from(grant.prefix),
+                scope: (!grant.scope.is_full()).then(|| Arc::new(grant.scope)),
+            }))
         })
         .await
         .map_err(|error| Error::Join(error.to_string()))??;
@@ -294,11 +322,14 @@ mod tests {
                 .resolve(&main, Some(used.token.expose().to_owned()))
                 .await
                 .unwrap();
-            assert_eq!(resolution.user.as_deref(), Some("alice"));
+            assert_eq!(
+                resolution.bearer.map(|bearer| bearer.user).as_deref(),
+                Some("alice")
+            );
         }
         let invalid = format!("{}x", used.token.expose());
         let resolution = directory.resolve(&main, Some(invalid)).await.unwrap();
-        assert_eq!(resolution.user, None);
+        assert!(resolution.bearer.is_none());
         assert_eq!(
             listed(&store, &used.info.prefix).last_used,
             None,

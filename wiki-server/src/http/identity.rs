@@ -2,14 +2,14 @@
 //!
 //! 1. Unknown or disabled wiki: 404, before any authentication, so a disabled endpoint looks
 //!    absent and says nothing about its credentials.
-//! 2. `Authorization: Bearer <token>`: the token's user; an invalid or revoked token (or another
-//!    scheme): 401. Failed attempts draw from the client address's rate bucket, so guessing
-//!    tokens is throttled.
+//! 2. `Authorization: Bearer <token>`: the token's user; an invalid, revoked or expired token (or
+//!    another scheme): 401; an API token scoped to other wikis: 403. Failed attempts draw from
+//!    the client address's rate bucket, so guessing tokens is throttled.
 //! 3. No credentials: the guest, unless an authorization server is configured or the wiki's
 //!    configuration turns the guest off; then 401 with `WWW-Authenticate`.
 //! 4. The caller's rate bucket: 429 with `Retry-After` when empty.
-//! 5. What narrows the caller: the session's own narrowing (`narrowing.rs`; a name that is
-//!    neither a tool nor a category: 400).
+//! 5. What narrows the caller: its API token's scope (read-only, tools), and the session's own
+//!    narrowing (`narrowing.rs`; a name that is neither a tool nor a category: 400).
 //!
 //! The result is an [`Admitted`] caller, which the direct `tools/call` answer uses as it is and
 //! which goes to rmcp's handler in the request's extensions; nothing is taken from a session. An authenticated request also gets a [`CancelScope`] (its token's
@@ -23,17 +23,19 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use http::header::AUTHORIZATION;
 use http::{Extensions, HeaderMap, Uri};
+use time::OffsetDateTime;
 use wiki_store::model::wiki::WikiId;
 
 use super::direct::answer_tool_calls;
+use super::directory::Bearer;
 use super::in_flight::{CancelScope, Credential};
 use super::limits::RateKey;
 use super::narrowing::session_limit;
-use super::oauth::unauthorized;
+use super::oauth::{resource_metadata, unauthorized};
 use super::refusal::Refusal;
 use super::router::Shared;
+use crate::narrowing::{Limit, NarrowedBy, Narrowing};
 use crate::server::{CallOrigin, Caller, RequestId, WikiServer};
-use crate::narrowing::Narrowing;
 
 /// What the `Authorization` header says.
 #[derive(Debug, PartialEq, Eq)]
@@ -124,14 +126,18 @@ async fn identify(
         return Err(Refusal::UnknownWiki);
     };
     let mut scope = None;
-    let caller = match (credentials, resolution.user) {
-        (Credentials::Bearer(token), Some(user)) => {
+    let mut narrowing = Narrowing::none();
+    let caller = match (credentials, resolution.bearer) {
+        (Credentials::Bearer(token), Some(bearer)) => {
+            if let Some(limit) = token_scope(shared, &wiki, &bearer, address)? {
+                narrowing = narrowing.with(limit);
+            }
             // Only the same token on the same wiki may cancel this request's call.
             scope = Some(CancelScope::new(
                 &shared.in_flight,
                 Credential::new(&wiki, &token),
             ));
-            Caller::user(wiki, user).with_origin(origin)
+            Caller::user(wiki, bearer.user).with_origin(origin)
         }
         (presented @ (Credentials::Bearer(_) | Credentials::Unusable), _) => {
             let request_id = origin.request_id.as_ref();
@@ -159,7 +165,6 @@ async fn identify(
     }
     let session = session_limit(headers, uri, shared.manager().registry())
         .map_err(|text| Refusal::BadNarrowing { text })?;
-    let mut narrowing = Narrowing::none();
     if let Some(limit) = session {
         narrowing = narrowing.with(limit);
     }
@@ -169,6 +174,41 @@ async fn identify(
         server,
         scope,
     })
+}
+
+/// What an API token's scope says on this request: refused when it expired or is not for this
+/// wiki, else the limit it puts on the caller's tools (`None` for a full token).
+fn token_scope(
+    shared: &Shared,
+    wiki: &WikiId,
+    bearer: &Bearer,
+    address: IpAddr,
+) -> Result<Option<Limit>, Refusal> {
+    let Some(scope) = bearer.scope.as_deref() else {
+        return Ok(None);
+    };
+    if scope.expired_at(OffsetDateTime::now_utc()) {
+        // As an invalid token: a client retrying an expired one draws from the same bucket.
+        if let Some(refusal) = shared.throttle(RateKey::Address(address)) {
+            return Err(refusal);
+        }
+        return Err(Refusal::ExpiredToken {
+            resource_metadata: resource_metadata(shared, wiki),
+        });
+    }
+    if !scope.allows_wiki(wiki.as_str()) {
+        return Err(Refusal::TokenNotForWiki {
+            wikis: scope.wikis.as_deref().unwrap_or_default().join(", "),
+        });
+    }
+    Ok(Some(Limit {
+        by: NarrowedBy::ApiToken,
+        read_only: scope.read_only,
+        tools: scope
+            .tools
+            .as_ref()
+            .map(|tools| tools.iter().cloned().collect()),
+    }))
 }
 
 /// The peer's address; unspecified when the router is served without connection info.

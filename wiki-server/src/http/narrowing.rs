@@ -13,7 +13,7 @@ use std::collections::BTreeSet;
 use http::{HeaderMap, Uri};
 use mcp_runtime::Registry;
 
-use crate::narrowing::{Limit, NarrowedBy};
+use crate::narrowing::{Limit, NarrowedBy, tool_names};
 
 /// The read-only header.
 pub(crate) const READONLY_HEADER: &str = "x-mcp-readonly";
@@ -90,48 +90,7 @@ fn flag(value: &str, place: &str) -> Result<bool, String> {
 
 /// The names of a comma-separated list, each a tool id or a category of `registry`.
 fn names(list: &str, place: &str, registry: &Registry) -> Result<BTreeSet<String>, String> {
-    let names: BTreeSet<String> = list
-        .split(',')
-        .map(str::trim)
-        .filter(|name| !name.is_empty())
-        .map(str::to_owned)
-        .collect();
-    if names.is_empty() {
-        return Err(format!(
-            "{place} names no tool; list tool names or categories, separated by commas"
-        ));
-    }
-    let categories: BTreeSet<&str> = registry
-        .tools()
-        .iter()
-        .map(|tool| tool.declaration().category)
-        .filter(|category| !category.is_empty())
-        .collect();
-    let unknown: Vec<&str> = names
-        .iter()
-        .map(String::as_str)
-        .filter(|name| {
-            registry.get(name).is_none()
-                && !categories
-                    .iter()
-                    .any(|category| category.eq_ignore_ascii_case(name))
-        })
-        .collect();
-    if unknown.is_empty() {
-        return Ok(names);
-    }
-    let tools: Vec<&str> = registry.tools().iter().map(|tool| tool.id()).collect();
-    Err(format!(
-        "{place} names {}, which is neither a tool nor a category of this server. Tools: {}. \
-         Categories: {}.",
-        unknown
-            .iter()
-            .map(|name| format!("`{}`", name.chars().take(60).collect::<String>()))
-            .collect::<Vec<_>>()
-            .join(", "),
-        tools.join(", "),
-        categories.into_iter().collect::<Vec<_>>().join(", ")
-    ))
+    tool_names(list, registry).map_err(|problem| format!("{place} {problem}"))
 }
 
 #[cfg(test)]

@@ -44,11 +44,16 @@ pub(crate) async fn metadata(
     }
 }
 
+/// The RFC 9728 metadata URL a challenge names, when an authorization server is configured.
+pub(crate) fn resource_metadata(shared: &Shared, wiki: &WikiId) -> Option<String> {
+    (!shared.options.authorization_servers.is_empty())
+        .then(|| shared.base_url().resource_metadata(wiki))
+}
+
 /// 401 with the `Bearer` challenge; `resource_metadata` when an authorization server is
 /// configured, `error="invalid_token"` when a presented token was refused (RFC 6750 §3.1).
 pub(crate) fn unauthorized(shared: &Shared, wiki: &WikiId, invalid_token: bool) -> Refusal {
-    let resource_metadata = (!shared.options.authorization_servers.is_empty())
-        .then(|| shared.base_url().resource_metadata(wiki));
+    let resource_metadata = resource_metadata(shared, wiki);
     if invalid_token {
         Refusal::InvalidToken { resource_metadata }
     } else {

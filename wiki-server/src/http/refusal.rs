@@ -156,6 +156,19 @@ refusals! {
     /// cannot be read: the text says what it named and what is accepted.
     BadNarrowing { text: String }
         => BAD_REQUEST, "bad-narrowing", "Bad Request", "{text}";
+    /// An API token past the expiry it was created with.
+    ExpiredToken { resource_metadata: Option<String> }
+        => UNAUTHORIZED, "expired-token", "Unauthorized",
+           "the API token expired; an administrator creates a new one (`wiki-mcp token create`, \
+            or the admin page's Tokens form)",
+           [WWW_AUTHENTICATE = challenge(true, resource_metadata.as_deref())];
+    /// An API token scoped to other wikis than the one whose endpoint it was sent to.
+    TokenNotForWiki { wikis: String }
+        => FORBIDDEN, "token-not-for-wiki", "Forbidden",
+           "this API token may be used only on the wikis {wikis}; use it there, or ask an \
+            administrator for a token that includes this wiki (`wiki-mcp token create --wiki`, \
+            or the admin page's Tokens form)",
+           [WWW_AUTHENTICATE = insufficient_scope()];
     /// A valid token whose user does not administer the farm, where only a farm
     /// administrator may look.
     FarmAdminRequired
@@ -365,6 +378,11 @@ fn insert(headers: &mut HeaderMap, name: HeaderName, value: impl fmt::Display) {
 
 /// The `Bearer` challenge (RFC 6750 §3): `error="invalid_token"` when a presented token was
 /// refused, `resource_metadata` (RFC 9728) when an authorization server is configured.
+/// RFC 6750's challenge for a valid token that does not reach what was asked.
+fn insufficient_scope() -> String {
+    format!("Bearer realm=\"{REALM}\", error=\"insufficient_scope\"")
+}
+
 fn challenge(invalid_token: bool, resource_metadata: Option<&str>) -> String {
     let mut challenge = format!("Bearer realm=\"{REALM}\"");
     if invalid_token {
@@ -404,6 +422,12 @@ mod tests {
             },
             Refusal::BadNarrowing {
                 text: "?tools= names no tool".into(),
+            },
+            Refusal::ExpiredToken {
+                resource_metadata: None,
+            },
+            Refusal::TokenNotForWiki {
+                wikis: "main".into(),
             },
             Refusal::FarmAdminRequired,
             Refusal::RateLimited { retry_after: 3 },

@@ -19,9 +19,9 @@
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
-use mcp_runtime::ToolSet;
 use mcp_runtime::output::guard::fragment;
 use mcp_runtime::toolset::ServedTool;
+use mcp_runtime::{Registry, ToolSet};
 
 use super::policy::MAN;
 
@@ -192,11 +192,57 @@ impl Narrowing {
     }
 }
 
+/// The names of a comma-separated `list`, each a tool id or a category name of `registry`:
+/// how a session narrowing, a token's scope and the admin page read a list of tools. `Err`
+/// completes a sentence about the list ("names `x`, which is neither a tool …"), listing what
+/// is accepted, so a misspelling is caught where it is typed.
+pub fn tool_names(list: &str, registry: &Registry) -> Result<BTreeSet<String>, String> {
+    let names: BTreeSet<String> = list
+        .split(',')
+        .map(str::trim)
+        .filter(|name| !name.is_empty())
+        .map(str::to_owned)
+        .collect();
+    if names.is_empty() {
+        return Err("names no tool; list tool names or categories, separated by commas".into());
+    }
+    let categories: BTreeSet<&str> = registry
+        .tools()
+        .iter()
+        .map(|tool| tool.declaration().category)
+        .filter(|category| !category.is_empty())
+        .collect();
+    let unknown: Vec<&str> = names
+        .iter()
+        .map(String::as_str)
+        .filter(|name| {
+            registry.get(name).is_none()
+                && !categories
+                    .iter()
+                    .any(|category| category.eq_ignore_ascii_case(name))
+        })
+        .collect();
+    if unknown.is_empty() {
+        return Ok(names);
+    }
+    let tools: Vec<&str> = registry.tools().iter().map(|tool| tool.id()).collect();
+    Err(format!(
+        "names {}, which is neither a tool nor a category of this server. Tools: {}. \
+         Categories: {}.",
+        unknown
+            .iter()
+            .map(|name| format!("`{}`", name.chars().take(60).collect::<String>()))
+            .collect::<Vec<_>>()
+            .join(", "),
+        tools.join(", "),
+        categories.into_iter().collect::<Vec<_>>().join(", ")
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use std::sync::OnceLock;
 
-    use mcp_runtime::Registry;
     use mcp_runtime::declaration::{BoxFuture, ToolDeclaration};
     use mcp_runtime::param::JsonObject;
     use mcp_runtime::prelude::{ToolContext, ToolOutput, ToolResult};
@@ -238,7 +284,7 @@ mod tests {
             Registry::from_declarations([&MAN_TOOL, &READ, &TREE, &WRITE], &[])
                 .unwrap_or_else(|error| panic!("{error}"))
         });
-        ToolSet::from_registry(registry, false).unwrap_or_else(|error| panic!("{error}"))
+        ToolSet::from_registry(registry, mcp_runtime::SchemaVariant::Standard).unwrap_or_else(|error| panic!("{error}"))
     }
 
     fn limit(by: NarrowedBy, read_only: bool, tools: Option<&[&str]>) -> Limit {

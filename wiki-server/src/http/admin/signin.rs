@@ -109,9 +109,20 @@ pub(crate) async fn submit(
     if token.is_empty() || token.len() > MAX_CREDENTIAL {
         return refused("That token is not valid. Paste the whole token, as it was shown once.");
     }
-    let user = match state.shared.directory().user_of(token.to_owned()).await {
-        Ok(Some(user)) => user,
-        Ok(None) => {
+    let user = match state.shared.directory().bearer_of(token.to_owned()).await {
+        Ok(Some(bearer)) if bearer.is_full_at(time::OffsetDateTime::now_utc()) => bearer.user,
+        Ok(Some(bearer))
+            if bearer
+                .scope
+                .as_ref()
+                .is_some_and(|scope| !scope.expired_at(time::OffsetDateTime::now_utc())) =>
+        {
+            return refused(
+                "That token is scoped (read-only, or to some tools or wikis): it cannot sign in \
+                 here. Sign in with a full token.",
+            );
+        }
+        Ok(_) => {
             return refused(
                 "That token is not valid or was revoked. Paste the whole token, as it was shown once.",
             );

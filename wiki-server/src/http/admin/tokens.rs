@@ -1,5 +1,6 @@
-//! API tokens: the list (with last use), creation (the token shown once, on the answer to the
-//! POST, never again) and revocation.
+//! API tokens: the list (with last use and scope), creation (the token shown once, on the
+//! answer to the POST, never again; optionally scoped: read-only, some tools, some wikis, an
+//! expiry, read as `wiki-mcp token create` reads them, `crate::token_scope`) and revocation.
 //!
 //! A farm administrator sees and manages every user's tokens; a wiki administrator only their
 //! own (tokens are farm-wide credentials: a wiki admin minting one for another user would be a
@@ -13,12 +14,14 @@ use axum::extract::{RawQuery, State};
 use axum::response::{IntoResponse, Redirect, Response};
 use http::{HeaderMap, StatusCode};
 use serde::Deserialize;
+use time::OffsetDateTime;
 use wiki_store::StoreError;
 use wiki_store::model::token::TokenInfo;
 
 use super::AdminState;
 use super::auth::{Admin, admin_posting, unavailable};
 use super::html::{self, csrf_field, escape};
+use crate::token_scope::{ScopeRequest, describe};
 use wiki_tool_sdk::instant::utc_minute;
 
 /// Tokens listed at most (newest first); beyond, the page says how many are not shown.
@@ -26,6 +29,9 @@ const MAX_LISTED: usize = 500;
 
 /// The longest label accepted.
 const MAX_LABEL_CHARS: usize = 200;
+
+/// The longest list of tools or wikis accepted.
+const MAX_LIST_CHARS: usize = 2000;
 
 #[derive(Deserialize)]
 pub(crate) struct Create {
@@ -35,6 +41,15 @@ pub(crate) struct Create {
     user: String,
     #[serde(default)]
     label: String,
+    /// The read-only checkbox: present (`on`) when ticked.
+    #[serde(default)]
+    read_only: Option<String>,
+    #[serde(default)]
+    tools: String,
+    #[serde(default)]
+    wikis: String,
+    #[serde(default)]
+    expires: String,
 }
 
 #[derive(Deserialize)]
@@ -71,6 +86,7 @@ async fn render(state: &AdminState, admin: &Admin, status: StatusCode, banner: &
     let csrf = csrf_field(&admin.session.csrf);
     let base = escape(&admin.prefix);
     let mut rows = String::new();
+    let now = OffsetDateTime::now_utc();
     for token in tokens.iter().take(MAX_LISTED) {
         let last = token.last_used.map_or_else(
             || "never".to_owned(),
@@ -78,7 +94,7 @@ async fn render(state: &AdminState, admin: &Admin, status: StatusCode, banner: &
         );
         let _ = write!(
             rows,
-            "<tr><td><code>{prefix}</code></td><td>{user}</td><td>{label}</td><td>{created} UTC</td><td>{last}</td>\
+            "<tr><td><code>{prefix}</code></td><td>{user}</td><td>{label}</td><td>{created} UTC</td><td>{last}</td><td>{scope}</td>\
              <td><form method=\"post\" action=\"{base}/admin/tokens/revoke\">{csrf}\
              <input type=\"hidden\" name=\"prefix\" value=\"{prefix}\">\
              <button class=\"danger\" type=\"submit\" aria-label=\"Revoke token {prefix}\">Revoke</button></form></td></tr>",
@@ -86,6 +102,7 @@ async fn render(state: &AdminState, admin: &Admin, status: StatusCode, banner: &
             user = escape(&token.user),
             label = escape(&token.label),
             created = utc_minute(token.created),
+            scope = escape(&describe(&token.scope, now)),
         );
     }
     let more = tokens.len().saturating_sub(MAX_LISTED);
@@ -110,9 +127,17 @@ async fn render(state: &AdminState, admin: &Admin, status: StatusCode, banner: &
          <form method=\"post\" action=\"{base}/admin/tokens\" class=\"card\">{csrf}<h2>New token</h2>{user_field}\
          <label for=\"label\">Label</label>\
          <input type=\"text\" id=\"label\" name=\"label\" maxlength=\"{MAX_LABEL_CHARS}\" placeholder=\"laptop, CI, …\" required>\
+         <fieldset><legend>Narrower than its user (optional)</legend>\
+         <label><input type=\"checkbox\" name=\"read_only\"> Read-only: no tool that changes content</label>\
+         <label for=\"tools\">Only these tools or categories</label>\
+         <input type=\"text\" id=\"tools\" name=\"tools\" maxlength=\"{MAX_LIST_CHARS}\" placeholder=\"get_document, Search and Navigation\">\
+         <label for=\"wikis\">Only on these wikis</label>\
+         <input type=\"text\" id=\"wikis\" name=\"wikis\" maxlength=\"{MAX_LIST_CHARS}\" placeholder=\"main, dev\">\
+         <label for=\"expires\">Expires after</label>\
+         <input type=\"text\" id=\"expires\" name=\"expires\" maxlength=\"40\" placeholder=\"30d, 12h, 2w\"></fieldset>\
          <p><button type=\"submit\">Create token</button></p></form>\
          <div class=\"card\"><table><thead><tr><th scope=\"col\">Prefix</th><th scope=\"col\">User</th>\
-         <th scope=\"col\">Label</th><th scope=\"col\">Created</th><th scope=\"col\">Last used</th>\
+         <th scope=\"col\">Label</th><th scope=\"col\">Created</th><th scope=\"col\">Last used</th><th scope=\"col\">Scope</th>\
          <th scope=\"col\"><span class=\"muted\">Action</span></th></tr></thead><tbody>{rows}</tbody></table>{more}</div>"
     );
     html::page(status, "Tokens", Some(&admin.nav("/admin/tokens")), &body)
@@ -158,30 +183,68 @@ pub(crate) async fn create(
         ));
         return render(&state, &admin, StatusCode::UNPROCESSABLE_ENTITY, &banner).await;
     }
+    if [&form.tools, &form.wikis]
+        .iter()
+        .any(|list| list.chars().count() > MAX_LIST_CHARS)
+    {
+        let banner = error_banner(&format!(
+            "A list of tools or wikis is at most {MAX_LIST_CHARS} characters."
+        ));
+        return render(&state, &admin, StatusCode::UNPROCESSABLE_ENTITY, &banner).await;
+    }
     let store = Arc::clone(state.shared.manager().store());
+    let registry = state.shared.manager().registry();
     let owner = user.clone();
-    let created = tokio::task::spawn_blocking(move || store.create_token(&owner, &label)).await;
+    let created = tokio::task::spawn_blocking(move || {
+        let known: Vec<_> = store
+            .list_wikis()?
+            .into_iter()
+            .map(|wiki| wiki.id)
+            .collect();
+        let scope = ScopeRequest {
+            read_only: form.read_only.is_some(),
+            tools: Some(&form.tools),
+            wikis: Some(&form.wikis),
+            expires: Some(&form.expires),
+        }
+        .scope(registry, &known, OffsetDateTime::now_utc());
+        Ok(scope.map(|scope| store.create_scoped_token(&owner, &label, &scope)))
+    })
+    .await;
     let banner = match created {
-        Ok(Ok(issued)) => {
+        Ok(Ok(Err(problem))) => error_banner(&format!("Not created. {problem}")),
+        Ok(Ok(Ok(created))) => created_banner(&user, created, &admin),
+        Ok(Err(error)) => created_banner(&user, Err(error), &admin),
+        Err(_) => return unavailable(&state),
+    };
+    render(&state, &admin, StatusCode::OK, &banner).await
+}
+
+/// What the page says after a creation that reached the store.
+fn created_banner(
+    user: &str,
+    created: Result<wiki_store::model::token::IssuedToken, StoreError>,
+    admin: &Admin,
+) -> String {
+    match created {
+        Ok(issued) => {
             tracing::info!(user = %user, prefix = %issued.info.prefix, by = %admin.session.user, "API token created from the admin page");
             format!(
                 "<div class=\"notice\" role=\"status\"><p>Token for <strong>{}</strong> created. Copy it now: it is shown only once.</p>\
                  <p><code class=\"secret\" id=\"new-token\">{}</code></p></div>",
-                escape(&user),
+                escape(user),
                 escape(issued.token.expose())
             )
         }
-        Ok(Err(StoreError::NotFound { .. })) => error_banner(&format!(
+        Err(StoreError::NotFound { .. }) => error_banner(&format!(
             "There is no user `{user}`: create it first (`wiki-mcp user create`)."
         )),
-        Ok(Err(StoreError::Invalid(invalid))) => error_banner(&format!("Not created: {invalid}.")),
-        Ok(Err(error)) => {
+        Err(StoreError::Invalid(invalid)) => error_banner(&format!("Not created: {invalid}.")),
+        Err(error) => {
             tracing::error!(%error, "the admin page could not create a token");
             error_banner("Not created: the wiki store failed; the server log says why.")
         }
-        Err(_) => return unavailable(&state),
-    };
-    render(&state, &admin, StatusCode::OK, &banner).await
+    }
 }
 
 /// `POST /admin/tokens/revoke`.
