@@ -377,6 +377,16 @@ async fn forged_posts_without_the_sessions_csrf_token_are_refused() {
     assert_eq!(revoke.status, 403);
 }
 
+/// The token a creation page shows once.
+fn new_token(page: &str) -> String {
+    let at = page.find("id=\"new-token\">").expect("the new token") + 15;
+    page[at..]
+        .split('<')
+        .next()
+        .expect("the token text")
+        .to_owned()
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_token_created_on_the_page_works_until_revoked_there() {
     let server = TestServer::start().await;
@@ -394,16 +404,7 @@ async fn a_token_created_on_the_page_works_until_revoked_there() {
         )
         .await;
     assert_eq!(created.status, 200, "{}", created.body);
-    let at = created
-        .body
-        .find("id=\"new-token\">")
-        .expect("the new token")
-        + 15;
-    let token = created.body[at..]
-        .split('<')
-        .next()
-        .expect("the token text")
-        .to_owned();
+    let token = new_token(&created.body);
     assert!(token.starts_with("wmcp_"), "{token}");
     assert!(!tool_names(&server, token.as_str()).await.is_empty());
     let shown_again = browser.get("/admin/tokens").await;
@@ -472,16 +473,7 @@ async fn a_scoped_token_made_on_the_page_is_listed_with_its_scope_and_obeys_it()
         )
         .await;
     assert_eq!(created.status, 200, "{}", created.body);
-    let at = created
-        .body
-        .find("id=\"new-token\">")
-        .expect("the new token")
-        + 15;
-    let token = created.body[at..]
-        .split('<')
-        .next()
-        .expect("the token text")
-        .to_owned();
+    let token = new_token(&created.body);
     assert!(
         created
             .body

@@ -243,33 +243,14 @@ pub fn tool_names(list: &str, registry: &Registry) -> Result<BTreeSet<String>, S
 mod tests {
     use std::sync::OnceLock;
 
-    use mcp_runtime::declaration::{BoxFuture, ToolDeclaration};
-    use mcp_runtime::param::JsonObject;
-    use mcp_runtime::prelude::{ToolContext, ToolOutput, ToolResult};
+    use mcp_runtime::declaration::ToolDeclaration;
 
     use super::*;
 
-    fn invoke<'a>(_: &'a ToolContext, _: &'a JsonObject) -> BoxFuture<'a, ToolResult> {
-        Box::pin(async { Ok(ToolOutput::text("ok")) })
-    }
-
     const fn declaration(id: &'static str, write: bool, category: &'static str) -> ToolDeclaration {
         ToolDeclaration {
-            id,
-            title: None,
-            summary: "A tool.",
-            description: "A tool.",
             category,
-            write,
-            idempotent: false,
-            additive: false,
-            confirm: false,
-            open_world: None,
-            output: None,
-            man: None,
-            module_path: "tools",
-            params: &[],
-            invoke,
+            ..crate::server::policy::tests::declaration(id, write, "tools")
         }
     }
 

@@ -73,7 +73,7 @@ pub fn guest_tools(registry: &Registry, ids: &BTreeSet<&'static str>) -> BTreeSe
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use mcp_runtime::declaration::{BoxFuture, ToolDeclaration};
     use mcp_runtime::param::JsonObject;
     use mcp_runtime::prelude::{ToolContext, ToolOutput, ToolResult};
@@ -85,7 +85,9 @@ mod tests {
         Box::pin(async { Ok(ToolOutput::text("ok")) })
     }
 
-    const fn declaration(
+    /// A parameterless tool `id` declared in `module_path`, writing or not (the narrowing's
+    /// tests use it too).
+    pub(crate) const fn declaration(
         id: &'static str,
         write: bool,
         module_path: &'static str,
