@@ -265,7 +265,8 @@ mod tests {
             Registry::from_declarations([&MAN_TOOL, &READ, &TREE, &WRITE], &[])
                 .unwrap_or_else(|error| panic!("{error}"))
         });
-        ToolSet::from_registry(registry, mcp_runtime::SchemaVariant::Standard).unwrap_or_else(|error| panic!("{error}"))
+        ToolSet::from_registry(registry, mcp_runtime::SchemaVariant::Standard)
+            .unwrap_or_else(|error| panic!("{error}"))
     }
 
     fn limit(by: NarrowedBy, read_only: bool, tools: Option<&[&str]>) -> Limit {
