@@ -169,7 +169,7 @@ impl Audit for WikiAudit {
         );
         if let Some(served) = record.context.extension::<ServedBy>() {
             served
-                .0
+                .server
                 .meters
                 .record(record.tool, record.outcome, record.duration);
         }

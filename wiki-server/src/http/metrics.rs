@@ -74,12 +74,18 @@ async fn farm_administrator(
             return Err(invalid(shared, address, request_id, &Credentials::Unusable));
         }
     };
-    let user = shared
+    let bearer = shared
         .directory()
-        .user_of(token.clone())
+        .bearer_of(token.clone())
         .await
         .map_err(|error| store_refusal(&error))?;
-    let Some(user) = user else {
+    let now = time::OffsetDateTime::now_utc();
+    let Some(bearer) = bearer.filter(|bearer| {
+        bearer
+            .scope
+            .as_deref()
+            .is_none_or(|scope| !scope.expired_at(now))
+    }) else {
         return Err(invalid(
             shared,
             address,
@@ -87,7 +93,12 @@ async fn farm_administrator(
             &Credentials::Bearer(token),
         ));
     };
-    match shared.manager().is_farm_admin(&user).await {
+    // A scoped token is narrower than its user: it never carries the farm administrator's
+    // right to read the metrics.
+    if !bearer.is_full_at(now) {
+        return Err(Refusal::FarmAdminRequired);
+    }
+    match shared.manager().is_farm_admin(&bearer.user).await {
         Ok(true) => Ok(()),
         Ok(false) => Err(Refusal::FarmAdminRequired),
         Err(error) => Err(store_refusal(&error)),
