@@ -98,7 +98,16 @@ pub(crate) async fn mcp_endpoint(
     let origin = CallOrigin {
         request_id: request.extensions().get::<RequestId>().cloned(),
     };
-    match identify(&shared, &wiki, request.headers(), request.uri(), address, origin).await {
+    match identify(
+        &shared,
+        &wiki,
+        request.headers(),
+        request.uri(),
+        address,
+        origin,
+    )
+    .await
+    {
         Ok(admitted) => answer_tool_calls(shared, admitted, request, next).await,
         Err(refusal) => refusal.into_response(),
     }

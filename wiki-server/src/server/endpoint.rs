@@ -14,8 +14,8 @@ use wiki_store::model::wiki::WikiId;
 
 use wiki_tool_sdk::access::SpaceFilter;
 
-use crate::metrics::calls::ToolMeters;
 use super::Caller;
+use crate::metrics::calls::ToolMeters;
 
 /// What a wiki's server was built from: when a rebuild would read the same inputs, the old
 /// server is kept.
