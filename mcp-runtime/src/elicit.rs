@@ -11,13 +11,16 @@
 //! - older protocols send an `elicitation/create` request to the client on the call's own
 //!   stream and wait for its answer ([`Elicitation::Peer`]);
 //! - a client that declared no (form) elicitation capability cannot be asked at all
-//!   ([`Elicitation::Unavailable`]).
+//!   ([`Elicitation::Unavailable`]), and neither can one whose call came on a transport that
+//!   cannot carry a question to it and the answer back ([`Elicitation::Unreachable`]: stateless
+//!   HTTP on an older protocol, where no answer could ever reach the waiting call).
 //!
 //! The transport decides ([`crate::call::ToolCall::from_rmcp`] reads the request's protocol and
 //! the client's capabilities); a server's code (a confirmation of writes, say) reads
 //! [`crate::context::ToolContext::elicitation`] and asks accordingly. A person answering takes
-//! longer than a call may run, so [`CallClock::paused`] stops the call's timeout while a
-//! question is in flight.
+//! longer than a call may run, so [`CallClock::paused`] can stop the call's timeout while a
+//! question is in flight (a server that must bound every call does not pause, and asks with the
+//! patience the call has left).
 
 use std::fmt;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -36,10 +39,13 @@ use tokio::time::Instant;
 #[derive(Clone, Default)]
 #[non_exhaustive]
 pub enum Elicitation {
-    /// The client declared no form elicitation capability (or the transport cannot carry a
-    /// question back, as a stateless HTTP request on a protocol before 2026-07-28).
+    /// The client declared no form elicitation capability.
     #[default]
     Unavailable,
+    /// The client declared form elicitation, but the call came on a transport that cannot
+    /// carry the question to it and the answer back (a stateless HTTP request on a protocol
+    /// before 2026-07-28): asking would wait for an answer that cannot arrive.
+    Unreachable,
     /// Protocol 2026-07-28: answer an input-required result; on the retry, `Some` round holds
     /// the echoed request state and the answers.
     InputRequired(Option<InputRound>),
@@ -51,6 +57,7 @@ impl fmt::Debug for Elicitation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::Unavailable => f.write_str("Unavailable"),
+            Self::Unreachable => f.write_str("Unreachable"),
             Self::InputRequired(round) => f.debug_tuple("InputRequired").field(round).finish(),
             Self::Peer(_) => f.write_str("Peer(..)"),
         }

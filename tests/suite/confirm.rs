@@ -167,7 +167,7 @@ impl<'a> Client<'a> {
     }
 }
 
-fn configure(server: &TestServer, confirm_writes: bool) {
+pub(crate) fn configure(server: &TestServer, confirm_writes: bool) {
     let main = WikiId::main();
     let mut config = server.store.mcp_config(&main);
     config.enabled_tools = ["get_document", "write_document", "delete_document"]

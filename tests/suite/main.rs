@@ -8,6 +8,7 @@ mod admin_oidc;
 mod admin_replicas;
 mod admin_subpath;
 mod confirm;
+mod confirm_legacy;
 mod confirm_twice;
 mod direct;
 mod disconnect;

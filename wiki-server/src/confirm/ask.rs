@@ -5,10 +5,9 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
 
 use mcp_runtime::call::ToolCall;
-use mcp_runtime::elicit::{
-    self, Answer, CallClock, Elicitation, InputRound, ask_peer, yes_no_question,
-};
+use mcp_runtime::elicit::{self, Answer, Elicitation, InputRound, ask_peer, yes_no_question};
 use mcp_runtime::prelude::ToolError;
+use tokio::time::Instant;
 use wiki_store::Store;
 
 use wiki_tool_sdk::confirm::{Asked, Confirm, Proposal};
@@ -19,8 +18,9 @@ use wiki_tool_sdk::links::LinkKey;
 /// The key of the one input request a confirmation asks.
 const QUESTION_KEY: &str = "confirm_write";
 
-/// How long a person on a live peer (stdio) has to answer before the write is refused.
-const PATIENCE: Duration = Duration::from_secs(5 * 60);
+/// What a question leaves of the call's time when it gives up waiting, so that the call ends
+/// with the question's refusal (nothing written, ask again) rather than with its timeout.
+const ANSWER_MARGIN: Duration = Duration::from_millis(500);
 
 /// What one call needs to ask before it writes: which tool on which wiki for whom, with what
 /// arguments, whether it must ask, and how it can. Built by [`crate::Manager::call`] for a
@@ -33,7 +33,11 @@ pub(crate) struct Confirmation {
     required: bool,
     arguments: [u8; 32],
     elicitation: Elicitation,
-    clock: CallClock,
+    /// When the call's time runs out: a question waits no longer (the clock is not paused, so
+    /// a call is never held past its timeout, whoever is asked).
+    deadline: Instant,
+    /// The call's timeout, for the message of a question that got no answer.
+    timeout: Duration,
     seal: Option<StateSeal>,
     /// How long a question's state stays valid.
     ttl: Duration,
@@ -67,7 +71,8 @@ pub(crate) struct Asking<'a> {
     pub(crate) user: &'a str,
     pub(crate) wiki: &'a str,
     pub(crate) request: &'a ToolCall,
-    pub(crate) clock: CallClock,
+    /// The call's timeout, counted from now.
+    pub(crate) timeout: Duration,
     pub(crate) link_key: Option<&'a LinkKey>,
     pub(crate) ttl: Duration,
     pub(crate) store: Arc<dyn Store>,
@@ -83,7 +88,8 @@ impl Confirmation {
             required: asking.required,
             arguments: arguments_digest(&asking.request.arguments),
             elicitation: asking.request.elicitation.clone(),
-            clock: asking.clock,
+            deadline: Instant::now() + asking.timeout,
+            timeout: asking.timeout,
             seal: asking.link_key.map(StateSeal::new),
             ttl: asking.ttl,
             store: asking.store,
@@ -145,8 +151,11 @@ impl Confirmation {
         let question = proposal.question(self.tool, &self.wiki);
         match &self.elicitation {
             Elicitation::Peer(peer) => {
-                let _paused = self.clock.paused();
-                match ask_peer(peer, yes_no_question(question), PATIENCE).await {
+                let patience = self
+                    .deadline
+                    .saturating_duration_since(Instant::now())
+                    .saturating_sub(ANSWER_MARGIN);
+                match ask_peer(peer, yes_no_question(question), patience).await {
                     Ok(Answer::Accepted) => Ok(()),
                     Ok(_) => Err(self.declined(proposal)),
                     Err(error) => {
@@ -155,7 +164,7 @@ impl Confirmation {
                             "Error: this write needs the confirmation of the person using \
                              your client, and the question got no answer ({}). Nothing was \
                              saved; call the tool again to ask again.",
-                            no_answer(&error.to_string())
+                            self.no_answer(&error.to_string())
                         )))
                     }
                 }
@@ -170,17 +179,14 @@ impl Confirmation {
                 )))
             }
             Elicitation::InputRequired(Some(round)) => self.redeem(round, proposal, base).await,
-            // Unavailable (or a way of asking this server does not know).
+            // Unavailable, unreachable (or a way of asking this server does not know).
             _ if !self.required => Ok(()),
-            _ => Err(ToolError::unconfirmed(format!(
-                "Error: the wiki \"{wiki}\" requires a person to confirm every write, and your \
-                 client cannot ask: it declared no elicitation capability (or it connected over \
-                 HTTP with a protocol before 2026-07-28, where the server cannot send a \
-                 question back). Nothing was saved. Use a client that supports elicitation \
-                 (form mode), or ask an administrator to turn confirmation off: `wiki-mcp \
-                 config set --wiki {wiki} confirm_writes=false`.",
-                wiki = self.wiki
-            ))),
+            Elicitation::Unreachable => Err(self.cannot_ask(
+                "it declared elicitation, but this call came over stateless HTTP on a \
+                 protocol before 2026-07-28, which cannot carry a question to your client and \
+                 its answer back",
+            )),
+            _ => Err(self.cannot_ask("it declared no elicitation capability (form mode)")),
         }
     }
 
@@ -245,6 +251,31 @@ impl Confirmation {
         }
     }
 
+    /// The refusal of a write on a wiki that requires confirmation, from a client that cannot
+    /// be asked, for the reason `why`.
+    fn cannot_ask(&self, why: &str) -> ToolError {
+        ToolError::unconfirmed(format!(
+            "Error: the wiki \"{wiki}\" requires a person to confirm every write, and your \
+             client cannot ask: {why}. Nothing was saved. Use a client that supports \
+             elicitation (form mode; over HTTP, protocol 2026-07-28), or ask an administrator to turn confirmation off: `wiki-mcp config \
+             set --wiki {wiki} confirm_writes=false`.",
+            wiki = self.wiki
+        ))
+    }
+
+    /// The reason a question got no answer, in short (the call's time ran out, a client that
+    /// refused it).
+    fn no_answer(&self, error: &str) -> String {
+        if error.to_ascii_lowercase().contains("timeout") {
+            format!(
+                "no answer within the call's time limit of {}",
+                lifetime(self.timeout)
+            )
+        } else {
+            "the client did not deliver it".to_owned()
+        }
+    }
+
     fn declined(&self, proposal: &Proposal) -> ToolError {
         ToolError::declined(format!(
             "The person using your client declined: {} was not done. Nothing was saved. Do not \
@@ -280,14 +311,5 @@ fn lifetime(ttl: Duration) -> String {
         wiki_tool_sdk::confirm::question::plural((seconds / 60) as usize, "minute", "minutes")
     } else {
         wiki_tool_sdk::confirm::question::plural(seconds as usize, "second", "seconds")
-    }
-}
-
-/// The reason a question got no answer, in short (a timeout, a client that refused it).
-fn no_answer(error: &str) -> &str {
-    if error.to_ascii_lowercase().contains("timeout") {
-        "no answer within 5 minutes"
-    } else {
-        "the client did not deliver it"
     }
 }

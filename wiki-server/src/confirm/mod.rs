@@ -14,9 +14,12 @@
 //!   version as read, valid five minutes, redeemed once across every replica); the client
 //!   retries with the person's answer and the state, and the write runs then, once;
 //! - older protocols with a live peer (stdio): an `elicitation/create` request on the call's
-//!   stream, the call's timeout paused while the person answers;
+//!   stream, waiting at most what is left of the call's time (the timeout is not paused: no
+//!   call is held past it);
 //! - a client that cannot ask: refused on a wiki with `confirm_writes=true`, with the message
-//!   that says so and how an administrator turns it off. A `confirm` tool on a wiki that does
+//!   that says so, why (no elicitation capability, or a stateless HTTP request on an older
+//!   protocol, which cannot carry the question and its answer) and how an administrator turns
+//!   it off. Such a call never waits for an answer that cannot arrive. A `confirm` tool on a wiki that does
 //!   not require confirmation asks whenever the client can and runs when it cannot: the answer
 //!   comes from the client either way (a client can always answer yes for its user), so what
 //!   the flag buys is that a person who can be asked is, not a guarantee against the client.

@@ -158,7 +158,7 @@ impl Manager {
             user,
             wiki: server.wiki().as_str(),
             request,
-            clock: ctx.clock().clone(),
+            timeout: self.settings().call_timeout,
             link_key: self.link_key().as_deref(),
             ttl: self.settings().confirmation_ttl,
             store: Arc::clone(self.store()),

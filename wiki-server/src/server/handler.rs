@@ -12,6 +12,7 @@
 use std::sync::Arc;
 
 use mcp_runtime::call::ToolCall;
+use mcp_runtime::elicit::Elicitation;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, DiscoverResult, Implementation,
     InitializeRequestParams, InitializeResult, ListToolsResult, PaginatedRequestParams,
@@ -159,16 +160,27 @@ impl ServerHandler for McpHandler {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let (caller, server) = self.resolve(&context).await?;
+        let parts = context.extensions.get::<http::request::Parts>();
         // Over HTTP, an authenticated caller's `notifications/cancelled` POST reaches this call
         // through the in-flight registry while it runs (rmcp's own pool is per request there).
-        let _registration = context
-            .extensions
-            .get::<http::request::Parts>()
+        let _registration = parts
             .and_then(|parts| parts.extensions.get::<CancelScope>())
             .map(|scope| scope.register(context.id.clone(), context.ct.clone()));
-        self.inner
-            .manager
-            .respond(&server, &caller, ToolCall::from_rmcp(request, &context))
-            .await
+        let mut call = ToolCall::from_rmcp(request, &context);
+        if parts.is_some() {
+            call.elicitation = over_stateless_http(call.elicitation);
+        }
+        self.inner.manager.respond(&server, &caller, call).await
+    }
+}
+
+/// How a call that came over HTTP can ask. The endpoint is stateless: rmcp's peer of a request
+/// on a protocol before 2026-07-28 lives as long as that one request, and the client's answer,
+/// a POST of its own, never reaches it. Such a call cannot ask, and must not wait for an answer
+/// that cannot arrive.
+fn over_stateless_http(elicitation: Elicitation) -> Elicitation {
+    match elicitation {
+        Elicitation::Peer(_) => Elicitation::Unreachable,
+        other => other,
     }
 }
