@@ -277,6 +277,17 @@ async fn declined_unaskable_forged_and_foreign_confirmations_write_nothing() {
     assert!(is_error(&declined), "{declined}");
     assert!(text(&declined).contains("declined"), "{declined}");
 
+    // A state is usable once, whatever the answer: the declined one cannot be sent back later
+    // with a yes.
+    let redeemed = admin
+        .answer("write_document", &edit, &state, "accept")
+        .await;
+    assert!(
+        is_error(&redeemed) && text(&redeemed).contains("already used once"),
+        "{redeemed}"
+    );
+
+    let (_, state) = admin.asked("write_document", &edit).await;
     let cancelled = admin
         .answer("write_document", &edit, &state, "cancel")
         .await;
@@ -318,10 +329,12 @@ async fn declined_unaskable_forged_and_foreign_confirmations_write_nothing() {
         "nothing was written"
     );
     assert_eq!(
-        audited(&server, "write_document", 7),
+        audited(&server, "write_document", 9),
         [
             "input_required",
             "declined",
+            "unconfirmed",
+            "input_required",
             "declined",
             "unconfirmed",
             "unconfirmed",

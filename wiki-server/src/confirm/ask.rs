@@ -191,7 +191,8 @@ impl Confirmation {
     }
 
     /// The retry of an input-required confirmation: the state must verify for this very call
-    /// and be redeemed for the first time, and the answer be yes.
+    /// and be redeemed for the first time (whatever the answer: a state is usable once), and
+    /// the answer be yes.
     async fn redeem(
         &self,
         round: &InputRound,
@@ -223,14 +224,14 @@ impl Confirmation {
                 ));
             }
         };
-        match round
+        let Some(answer) = round
             .elicitation_answer(QUESTION_KEY)
             .map(|answer| Answer::from(answer.action))
-        {
-            Some(Answer::Accepted) => {}
-            Some(_) => return Err(self.declined(proposal)),
-            None => return Err(refused("the retry carried no answer to the question")),
-        }
+        else {
+            return Err(refused("the retry carried no answer to the question"));
+        };
+        // Redeemed whatever the answer: a declined question's state cannot be sent back later
+        // with a yes.
         let store = Arc::clone(&self.store);
         let ttl = self.ttl;
         let first = tokio::task::spawn_blocking(move || redeem(&*store, &nonce, ttl))
@@ -239,7 +240,8 @@ impl Confirmation {
                 ToolError::new("The server is shutting down; retry the call in a moment.")
             })?;
         match first {
-            Ok(true) => Ok(()),
+            Ok(true) if answer == Answer::Accepted => Ok(()),
+            Ok(true) => Err(self.declined(proposal)),
             Ok(false) => Err(refused("this confirmation was already used once")),
             Err(error) => {
                 tracing::warn!(%error, "could not record a confirmation as used");
