@@ -15,7 +15,8 @@ pub trait AdminStore {
     fn open_admin_session(&self, session: &AdminSession, max_live: u32) -> Result<()>;
 
     /// The session whose cookie has this digest, if it is alive at `now_ms`; its last use
-    /// becomes `now_ms`. A session found expired is deleted and `None` is returned.
+    /// becomes `now_ms`. A session found expired is deleted and `None` is returned. A digest
+    /// naming no session writes nothing.
     fn touch_admin_session(
         &self,
         digest: &SecretDigest,

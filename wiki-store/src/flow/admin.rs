@@ -58,6 +58,9 @@ pub(crate) trait AdminRows: Transaction {
 
 /// What the admin pages read.
 pub(crate) trait AdminReads {
+    /// Whether a session with this digest is stored (alive or not).
+    fn session_stored(&mut self, digest: &SecretDigest) -> Result<bool>;
+
     /// The newest audit rows `filter` accepts, newest first, at most `limit`.
     fn recent_audit(&mut self, filter: &AuditFilter<'_>, limit: u32) -> Result<Vec<AuditCall>>;
 }
@@ -78,6 +81,11 @@ impl<B: Backend> AdminStore for B {
         digest: &SecretDigest,
         now_ms: i64,
     ) -> Result<Option<AdminSession>> {
+        // Any request may carry a cookie: one naming no session is answered by a read, so
+        // anonymous requests never queue for the writer.
+        if !self.read(|rows| rows.session_stored(digest))? {
+            return Ok(None);
+        }
         self.write(|tx| {
             tx.nothing_changed();
             let touched = tx.use_session(digest, now_ms)?;

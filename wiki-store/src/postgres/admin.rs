@@ -10,6 +10,14 @@ use crate::postgres::pool::Conn;
 use crate::postgres::write::WriteTx;
 
 impl AdminReads for Conn {
+    fn session_stored(&mut self, digest: &SecretDigest) -> Result<bool> {
+        self.query_one(
+            "SELECT EXISTS (SELECT 1 FROM admin_sessions WHERE digest = $1)",
+            &[&digest.as_slice()],
+        )?
+        .col(0)
+    }
+
     fn recent_audit(&mut self, filter: &AuditFilter<'_>, limit: u32) -> Result<Vec<AuditCall>> {
         let wikis: Option<Vec<&str>> = filter
             .wikis

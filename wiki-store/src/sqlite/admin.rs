@@ -20,6 +20,13 @@ fn session(digest: &SecretDigest, row: &Row<'_>) -> rusqlite::Result<AdminSessio
 }
 
 impl AdminReads for &Connection {
+    fn session_stored(&mut self, digest: &SecretDigest) -> Result<bool> {
+        self.prepare_cached("SELECT EXISTS (SELECT 1 FROM admin_sessions WHERE digest = ?1)")
+            .db()?
+            .query_row([digest.as_slice()], |row| row.get(0))
+            .db()
+    }
+
     fn recent_audit(&mut self, filter: &AuditFilter<'_>, limit: u32) -> Result<Vec<AuditCall>> {
         // The wiki set is a list of bound parameters (`?7`, `?8`, ...): never text in the SQL.
         let wikis = filter.wikis.map_or(String::new(), |wikis| {

@@ -6,6 +6,7 @@
 #![allow(clippy::unwrap_used)]
 
 mod access_schema;
+mod admin_sessions;
 mod crash;
 mod files;
 mod harness;
