@@ -253,6 +253,21 @@ mod tests {
         assert_eq!(shown_len(text), shown.chars().count());
     }
 
+    /// Regression: the escape, the information separators U+001C-U+001E (line breaks to some
+    /// clients' line splitting) and the Arabic letter mark U+061C reached numbered lines and
+    /// titles unescaped.
+    #[test]
+    fn separators_escape_and_the_arabic_letter_mark_are_shown() {
+        let text = "1\u{1B}[2J\u{1C}2\u{1D}3\u{1E}4 \u{61C}title";
+        let (shown, count) = escape_counted(text);
+        assert_eq!(
+            shown,
+            "1⟦U+001B⟧[2J⟦U+001C⟧2⟦U+001D⟧3⟦U+001E⟧4 ⟦U+061C⟧title"
+        );
+        assert_eq!(count, 5);
+        assert_eq!(unescape(&shown), text);
+    }
+
     #[test]
     fn plain_text_tabs_and_line_feeds_are_kept_and_borrowed() {
         let text = "Straße\tnaïve\n日本語 ⟦ not an escape ⟧ ⟦U+XXXX⟧ ⟦U+12⟧";
@@ -339,6 +354,35 @@ mod tests {
             let shown = escape(&text);
             prop_assert!(!shown.chars().any(is_invisible), "{:?}", shown);
             prop_assert_eq!(shown_len(&text), shown.chars().count());
+        }
+
+        /// Every C0 and C1 control but line feed and tab, and every format character a
+        /// line splitter or a bidi algorithm acts on, is escaped wherever it stands.
+        #[test]
+        fn separators_controls_and_marks_never_survive(
+            chars in prop::collection::vec(
+                prop_oneof![
+                    prop::char::range('\u{0}', '\u{1F}'),
+                    prop::char::range('\u{7F}', '\u{9F}'),
+                    prop::sample::select(vec![
+                        '\u{061C}', '\u{200E}', '\u{200F}', '\u{2028}', '\u{2029}', '\u{202A}',
+                        '\u{202E}', '\u{2066}', '\u{2069}', '\u{FEFF}',
+                    ]),
+                    any::<char>(),
+                ],
+                0..32,
+            )
+        ) {
+            let text: String = chars.into_iter().collect();
+            let shown = escape(&text);
+            prop_assert!(
+                !shown.chars().any(|c| (c.is_control() && c != '\n' && c != '\t')
+                    || matches!(c, '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{2028}'..='\u{202E}'
+                        | '\u{2066}'..='\u{2069}' | '\u{FEFF}')),
+                "{:?}",
+                shown
+            );
+            prop_assert_eq!(unescape(&shown), text.as_str());
         }
     }
 }
