@@ -324,3 +324,24 @@ pub(crate) fn header(response: &reqwest::Response, name: &str) -> Option<String>
 pub(crate) fn tools_list() -> Value {
     serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"})
 }
+
+/// The JSON-RPC message of a reply body, plain JSON or the last `data:` line of an SSE stream.
+pub(crate) fn message(body: &str) -> Value {
+    let json = body
+        .lines()
+        .filter_map(|line| line.strip_prefix("data:"))
+        .map(str::trim)
+        .rfind(|data| !data.is_empty())
+        .unwrap_or(body);
+    serde_json::from_str(json).unwrap_or_else(|e| panic!("not JSON-RPC ({e}): {body}"))
+}
+
+/// The tool names of a `tools/list` reply.
+pub(crate) fn listed(reply: &Value) -> Vec<String> {
+    reply["result"]["tools"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no tools: {reply}"))
+        .iter()
+        .filter_map(|tool| tool["name"].as_str().map(str::to_owned))
+        .collect()
+}

@@ -13,7 +13,7 @@ use wiki_store::model::wiki::WikiId;
 use wiki_store::{ConfigStore, TokenStore};
 use wiki_tool_sdk::time::OffsetDateTime;
 
-use crate::harness::{ACCEPT, TestServer, header, tools_list};
+use crate::harness::{ACCEPT, TestServer, header, listed, message, tools_list};
 
 /// POSTs `body` to `url` as the token's user, with `extra` headers; the JSON-RPC reply (JSON or
 /// a one-event SSE stream) and the status.
@@ -30,27 +30,6 @@ async fn post(url: &str, token: &str, body: &Value, extra: &[(&str, &str)]) -> (
     let response = request.send().await.expect("the server answers");
     let status = response.status().as_u16();
     (status, response.text().await.expect("a body"))
-}
-
-/// The JSON-RPC message of a reply body, plain JSON or the last `data:` line of an SSE stream.
-fn message(body: &str) -> Value {
-    let json = body
-        .lines()
-        .filter_map(|line| line.strip_prefix("data:"))
-        .map(str::trim)
-        .rfind(|data| !data.is_empty())
-        .unwrap_or(body);
-    serde_json::from_str(json).unwrap_or_else(|e| panic!("not JSON-RPC ({e}): {body}"))
-}
-
-/// The tool names of a `tools/list` reply.
-fn listed(reply: &Value) -> Vec<String> {
-    reply["result"]["tools"]
-        .as_array()
-        .unwrap_or_else(|| panic!("no tools: {reply}"))
-        .iter()
-        .filter_map(|tool| tool["name"].as_str().map(str::to_owned))
-        .collect()
 }
 
 fn call(tool: &str, arguments: Value) -> Value {

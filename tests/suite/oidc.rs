@@ -5,7 +5,8 @@
 //! are linked to, never as the user its claims name (the administrator included, on the
 //! endpoint and on /admin); an identity's first request with `--oidc-create-users` is served
 //! as its new user; every refusal is the same 401 (`error="invalid_token"` and the
-//! `resource_metadata` pointer) with nothing about why; the RFC 9728 metadata lists the issuer.
+//! `resource_metadata` pointer) with nothing about why; the RFC 9728 metadata lists the issuer;
+//! a token whose scope grants reading only (`mcp:read`, configurable) gets no write tool.
 //! Which user an identity signs in, on both backends: `wiki-server/tests/server/identities.rs`. The verifier's own cases (key
 //! rotation, issuer down, cache) are `oidc-verifier`'s tests; here they meet the server once.
 
@@ -19,13 +20,13 @@ use serde_json::{Value, json};
 use wiki_mcp_cli::demo::DEMO_USER;
 use wiki_mcp_cli::farm::ADMIN_USER;
 use wiki_server::http::{HttpOptions, Refusal};
-use wiki_server::oidc::OidcIdentity;
+use wiki_server::oidc::{OidcIdentity, ScopeGrants};
 use wiki_store::model::wiki::WikiId;
 use wiki_store::reference::DocumentReference;
 use wiki_store::{ConfigStore, DocumentStore, IdentityStore, UserStore};
 
 use crate::admin::Browser;
-use crate::harness::{Answer, TestServer, header};
+use crate::harness::{Answer, TestServer, header, listed, message};
 
 /// The audience the server is configured with.
 const AUDIENCE: &str = "wiki-mcp";
@@ -442,4 +443,107 @@ async fn a_created_users_first_request_is_served_as_that_user() {
         .expect("the store reads")
         .expect("the page was written");
     assert_eq!(page.author, "erin");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_token_whose_scope_grants_reading_only_lists_and_runs_no_write_tool() {
+    let fixture = Fixture::start(false).await;
+    enable_write_document(&fixture.server);
+    let scoped = |scope: &str| {
+        fixture
+            .issuer
+            .token(AUDIENCE, "sub-carol", SystemTime::now())
+            .claim("preferred_username", OIDC_USER)
+            .claim("scope", scope)
+            .sign(&fixture.key)
+    };
+    let server = &fixture.server;
+    let listed_for = |token: String| async move {
+        let response = server.list_tools("main", Some(&token)).await;
+        listed(&message(&response.text().await.expect("a body")))
+    };
+
+    let reader = scoped("openid mcp:read");
+    assert_eq!(
+        listed_for(reader.clone()).await,
+        ["get_document", "list_wikis", "man"]
+    );
+    let write = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+        "name": "write_document",
+        "arguments": {"reference": "Sandbox.ReadScope", "content": "no"}}});
+    let response = fixture
+        .server
+        .post("main", Some(&reader), &write, &[])
+        .await;
+    let reply = message(&response.text().await.expect("a body"));
+    let error = reply["error"]["message"].as_str().unwrap_or_default();
+    assert!(
+        error.contains("grants reading only") && error.contains("identity provider"),
+        "{reply}"
+    );
+    let reference = DocumentReference::parse("Sandbox.ReadScope", &WikiId::main()).expect("ok");
+    assert!(
+        fixture
+            .server
+            .store
+            .document(&reference, None)
+            .expect("the store reads")
+            .is_none(),
+        "nothing was written"
+    );
+
+    // The write scope wins beside the read scope; a token with neither is served as before.
+    for scope in ["mcp:read mcp:write", "openid profile"] {
+        assert!(
+            listed_for(scoped(scope))
+                .await
+                .contains(&"write_document".to_owned()),
+            "{scope}"
+        );
+    }
+    assert_eq!(
+        write_page(&fixture.server, &scoped("mcp:write"), "Sandbox.WriteScope").await,
+        OIDC_USER
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_scope_values_are_configurable() {
+    let key = TestKey::p256("k1");
+    let issuer = TestIssuer::start(&[&key]).await.expect("the test issuer");
+    let config = VerifierConfig::new([issuer.issuer().clone()], AUDIENCE).expect("a config");
+    let verifier = Verifier::new(config).expect("loopback needs no TLS roots");
+    let oidc = OidcIdentity::new(verifier, false)
+        .with_scope_grants(ScopeGrants::new("wiki.read", "wiki.write"));
+    let server = TestServer::start_with_oidc(
+        HttpOptions {
+            rate_limit: None,
+            ..HttpOptions::default()
+        },
+        Some(Arc::new(oidc)),
+    )
+    .await;
+    enable_write_document(&server);
+    server.store.create_user(OIDC_USER, None).expect("a user");
+    server
+        .store
+        .link_identity(issuer.issuer().as_str(), "sub-carol", OIDC_USER)
+        .expect("linked");
+    for (scope, writes) in [
+        ("wiki.read", false),
+        ("mcp:read", true),
+        ("wiki.write", true),
+    ] {
+        let token = issuer
+            .token(AUDIENCE, "sub-carol", SystemTime::now())
+            .claim("scope", scope)
+            .sign(&key);
+        let response = server.list_tools("main", Some(&token)).await;
+        let tools = listed(&message(&response.text().await.expect("a body")));
+        assert_eq!(
+            tools.contains(&"write_document".to_owned()),
+            writes,
+            "{scope}: {tools:?}"
+        );
+    }
 }

@@ -28,6 +28,11 @@
 //! opaque token resolutions beside it: a request with a cached verified token costs a hash,
 //! two lookups and no store read; an unlinked identity is remembered too, so repeating its
 //! token does not reach the store until something changes.
+//!
+//! What a token may do beside who it is comes from its scope claim (`scope.rs`): `mcp:read`
+//! without `mcp:write` narrows it to reading, as a read-only API token is narrowed.
+
+mod scope;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -38,6 +43,8 @@ use wiki_store::model::user::{GUEST_USER, validate_principal_name};
 use wiki_store::{Entity, Store, StoreError};
 
 use crate::Error;
+
+pub use scope::{OidcAccess, ScopeGrants};
 
 /// Identities cached before the cache starts over (bounds memory under a flood of distinct
 /// verified identities, which only the identity provider can mint).
@@ -133,6 +140,15 @@ pub struct OidcUser {
 /// A verified user, or why not; `Err(Error)` is the store failing (a 503, not a refusal).
 pub type OidcOutcome = Result<Result<OidcUser, OidcRefusal>, Error>;
 
+/// The user an access token signs in and what its scope grants ([`ScopeGrants`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OidcBearer {
+    /// The user.
+    pub user: OidcUser,
+    /// What the token's scope lets it do.
+    pub access: OidcAccess,
+}
+
 /// What a cached identity resolved to.
 type Resolved = Result<String, OidcRefusal>;
 
@@ -140,6 +156,8 @@ type Resolved = Result<String, OidcRefusal>;
 pub struct OidcIdentity {
     verifier: Verifier,
     create_users: bool,
+    /// Which scope values grant reading and writing.
+    grants: ScopeGrants,
     /// The admin page's sign-in at the same issuers, when a client is registered there.
     login: Option<Arc<LoginClient>>,
     known: Mutex<KnownIdentities>,
@@ -184,6 +202,7 @@ impl OidcIdentity {
         OidcIdentity {
             verifier,
             create_users,
+            grants: ScopeGrants::default(),
             login: None,
             known: Mutex::new(KnownIdentities::default()),
         }
@@ -194,6 +213,12 @@ impl OidcIdentity {
     /// with the client id as its audience).
     pub fn with_login(mut self, client: ClientCredentials) -> Self {
         self.login = Some(Arc::new(LoginClient::new(self.verifier.clone(), client)));
+        self
+    }
+
+    /// Reads access tokens' scopes with `grants` instead of `mcp:read` / `mcp:write`.
+    pub fn with_scope_grants(mut self, grants: ScopeGrants) -> Self {
+        self.grants = grants;
         self
     }
 
@@ -241,8 +266,25 @@ impl OidcIdentity {
     /// just polled it). A refusal is logged here at INFO with its reason, which never reaches
     /// the client.
     pub async fn user_of(&self, store: &Arc<dyn Store>, token: &str, seq: u64) -> OidcOutcome {
+        Ok(self
+            .bearer_of(store, token, seq)
+            .await?
+            .map(|bearer| bearer.user))
+    }
+
+    /// [`OidcIdentity::user_of`], with what the access token's scope grants.
+    pub async fn bearer_of(
+        &self,
+        store: &Arc<dyn Store>,
+        token: &str,
+        seq: u64,
+    ) -> Result<Result<OidcBearer, OidcRefusal>, Error> {
         match self.verifier.verify(token).await {
-            Ok(verified) => self.user_of_verified(store, &verified, seq).await,
+            Ok(verified) => {
+                let access = self.grants.access(&verified);
+                let user = self.user_of_verified(store, &verified, seq).await?;
+                Ok(user.map(|user| OidcBearer { user, access }))
+            }
             Err(refusal) => Ok(Err(logged(OidcRefusal::Token(refusal)))),
         }
     }

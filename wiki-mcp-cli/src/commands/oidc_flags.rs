@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use anyhow::{Context, Result};
 use oidc_verifier::{ClientCredentials, IssuerUrl, UserClaim, Verifier, VerifierConfig};
-use wiki_server::oidc::OidcIdentity;
+use wiki_server::oidc::{OidcIdentity, ScopeGrants};
 
 /// The identity provider whose access tokens sign users in.
 #[derive(Debug, Clone, clap::Args)]
@@ -53,6 +53,27 @@ pub(crate) struct OidcArgs {
         requires = "oidc_issuers"
     )]
     oidc_create_users: bool,
+    /// The value of an access token's `scope` claim that grants reading only: such a token
+    /// calls only tools that do not change content. A token whose scope names neither this
+    /// nor --oidc-write-scope has all its user's rights, as before scopes were read.
+    #[arg(
+        long,
+        env = "WIKI_MCP_OIDC_READ_SCOPE",
+        value_name = "SCOPE",
+        default_value = ScopeGrants::DEFAULT_READ,
+        requires = "oidc_issuers"
+    )]
+    oidc_read_scope: String,
+    /// The value of an access token's `scope` claim that grants writing (all its user's
+    /// rights), even beside the read scope.
+    #[arg(
+        long,
+        env = "WIKI_MCP_OIDC_WRITE_SCOPE",
+        value_name = "SCOPE",
+        default_value = ScopeGrants::DEFAULT_WRITE,
+        requires = "oidc_issuers"
+    )]
+    oidc_write_scope: String,
     /// The client id this server is registered under at the identity provider: turns on
     /// "Sign in with …" on the admin page (authorization code with PKCE). Register
     /// `<public URL>/admin/oidc/callback` as its redirect URI.
@@ -100,7 +121,9 @@ impl OidcArgs {
         let config = VerifierConfig::new(issuers, audience)?
             .with_user_claim(UserClaim::new(&self.oidc_user_claim)?);
         let verifier = Verifier::new(config).context("cannot set up OIDC token verification")?;
-        let mut identity = OidcIdentity::new(verifier, self.oidc_create_users);
+        let mut identity = OidcIdentity::new(verifier, self.oidc_create_users).with_scope_grants(
+            ScopeGrants::new(&self.oidc_read_scope, &self.oidc_write_scope),
+        );
         if let Some(client_id) = &self.oidc_client_id {
             let secret = self.client_secret()?;
             identity = identity.with_login(ClientCredentials::new(client_id, secret.as_deref())?);

@@ -31,7 +31,7 @@ use wiki_store::model::token::TokenScope;
 use wiki_store::model::wiki::WikiId;
 
 use crate::Error;
-use crate::oidc::OidcIdentity;
+use crate::oidc::{OidcAccess, OidcIdentity};
 use crate::server::{Manager, WikiServer};
 
 /// The answers for one request.
@@ -53,6 +53,8 @@ pub(crate) struct Bearer {
     /// token). An expired token resolves with its scope, so the gate can say it expired:
     /// [`TokenScope::expired_at`] is checked on every request, since resolutions are cached.
     pub(crate) scope: Option<Arc<TokenScope>>,
+    /// An OIDC access token whose scope grants reading only ([`OidcAccess::ReadOnly`]).
+    pub(crate) oidc_reads_only: bool,
     /// Whether this sign-in wrote an identity link (an OIDC user created or adopted): the
     /// server's view of users and rights is older than it.
     pub(crate) linked_now: bool,
@@ -62,12 +64,13 @@ impl Bearer {
     /// Whether the token may be used for everything its user may (a full token, or one whose
     /// only limit is an expiry not yet reached): what signing in to the admin page needs.
     pub(crate) fn is_full_at(&self, now: OffsetDateTime) -> bool {
-        self.scope.as_deref().is_none_or(|scope| {
-            !scope.expired_at(now)
-                && !scope.read_only
-                && scope.tools.is_none()
-                && scope.wikis.is_none()
-        })
+        !self.oidc_reads_only
+            && self.scope.as_deref().is_none_or(|scope| {
+                !scope.expired_at(now)
+                    && !scope.read_only
+                    && scope.tools.is_none()
+                    && scope.wikis.is_none()
+            })
     }
 }
 
@@ -178,11 +181,15 @@ impl Directory {
             && oidc_verifier::is_jwt_shaped(&token)
         {
             let seq = self.manager.change_seq();
-            let user = oidc.user_of(self.manager.store(), &token, seq).await?.ok();
-            return Ok(user.map(|user| Bearer {
-                user: user.name,
+            let bearer = oidc
+                .bearer_of(self.manager.store(), &token, seq)
+                .await?
+                .ok();
+            return Ok(bearer.map(|bearer| Bearer {
+                user: bearer.user.name,
                 scope: None,
-                linked_now: user.linked_now,
+                oidc_reads_only: bearer.access == OidcAccess::ReadOnly,
+                linked_now: bearer.user.linked_now,
             }));
         }
         let owner = self.owner_of(token).await?;
@@ -191,6 +198,7 @@ impl Directory {
             Bearer {
                 user: owner.user,
                 scope: owner.scope,
+                oidc_reads_only: false,
                 linked_now: false,
             }
         }))

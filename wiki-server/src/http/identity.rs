@@ -185,8 +185,9 @@ async fn identify(
     })
 }
 
-/// What an API token's scope says on this request: refused when it expired or is not for this
-/// wiki, else the limit it puts on the caller's tools (`None` for a full token).
+/// What a token's scope says on this request: an API token's is refused when it expired or is
+/// not for this wiki, else it is the limit it puts on the caller's tools; an OIDC access token
+/// granted reading only is read-only (`None` for a full token).
 fn token_scope(
     shared: &Shared,
     wiki: &WikiId,
@@ -194,7 +195,11 @@ fn token_scope(
     address: IpAddr,
 ) -> Result<Option<Limit>, Refusal> {
     let Some(scope) = bearer.scope.as_deref() else {
-        return Ok(None);
+        return Ok(bearer.oidc_reads_only.then_some(Limit {
+            by: NarrowedBy::OidcScope,
+            read_only: true,
+            tools: None,
+        }));
     };
     if scope.expired_at(OffsetDateTime::now_utc()) {
         // As an invalid token: a client retrying an expired one draws from the same bucket.
