@@ -10,6 +10,7 @@ mod commands;
 mod config_file;
 mod entry;
 mod farm_lock;
+mod trace_export;
 
 pub mod database;
 pub mod demo;

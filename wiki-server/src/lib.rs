@@ -67,7 +67,7 @@ pub use error::Error;
 pub use registry::{RESERVED, registry};
 pub use server::{
     CallOrigin, Caller, DEFAULT_CALL_TIMEOUT, DEFAULT_DESCRIPTION, LINKS_META_KEY, LinkKeySource,
-    MAN_HINT, Manager, McpHandler, RequestId, SERVER_NAME, ServerSettings, WikiServer,
+    MAN_HINT, Manager, McpHandler, RequestId, SERVER_NAME, ServerSettings, TraceParent, WikiServer,
     schema_variant,
 };
 pub use server::{narrowing, policy};

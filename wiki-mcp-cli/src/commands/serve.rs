@@ -81,6 +81,8 @@ pub(crate) fn exec(farm: &FarmTarget, args: Args) -> Result<()> {
         tracing::info!(file = %file.display(), "settings read from the configuration file");
     }
     let call_timeout = args.budgets.install()?;
+    // Before the runtime: the exporter's HTTP client is a blocking one.
+    let _traces = crate::trace_export::start()?;
     let _serving = farm.hold_while_serving()?;
     // A shared database that does not answer yet is waited for while serving (503 meanwhile).
     let opened = farm.open_for(Outage::Tolerate)?;

@@ -26,6 +26,8 @@ pub(crate) struct Args {
 
 pub(crate) fn exec(farm: &FarmTarget, args: Args) -> Result<()> {
     let call_timeout = args.budgets.install()?;
+    // Before the runtime: the exporter's HTTP client is a blocking one.
+    let _traces = crate::trace_export::start()?;
     let _serving = farm.hold_while_serving()?;
     let store = farm.open_or_create()?;
     let wiki = existing_wiki(&*store, &args.wiki)?;

@@ -1,5 +1,5 @@
 //! Running the server as an operator does: the real `wiki-mcp serve` process, its health and
-//! readiness under a database that stops and starts, its metrics, logs and shutdown.
+//! readiness under a database that stops and starts, its metrics, logs, traces and shutdown.
 //!
 //! A test that needs PostgreSQL's server programs (to make and stop a cluster of its own) is
 //! reported as ignored, saying so, where they are not installed.
@@ -16,6 +16,7 @@ mod logs;
 mod metrics;
 mod readiness;
 mod served;
+mod traces;
 
 use libtest_mimic::{Arguments, Completion, Trial};
 
@@ -35,6 +36,7 @@ fn main() {
         .chain(metrics::cases())
         .chain(logs::cases())
         .chain(lifecycle::cases())
+        .chain(traces::cases())
         .map(|(name, needs)| match needs {
             Needs::Nothing(run) => Trial::test(name, move || {
                 run();

@@ -40,6 +40,11 @@ impl Served {
     /// Starts `wiki-mcp <farm> serve --listen 127.0.0.1:0 <extra>` and waits for it to listen;
     /// without a rate limit unless `extra` sets one.
     pub(crate) fn start(farm: &[&str], extra: &[&str]) -> Served {
+        Self::start_with_env(farm, extra, &[])
+    }
+
+    /// [`Served::start`] with the variables `env` set.
+    pub(crate) fn start_with_env(farm: &[&str], extra: &[&str], env: &[(&str, &str)]) -> Served {
         let unlimited: &[&str] = if extra.contains(&"--rate-limit") {
             &[]
         } else {
@@ -52,6 +57,7 @@ impl Served {
                 .args(unlimited)
                 .args(extra)
                 .env("WIKI_MCP_LOG", "warn")
+                .envs(env.iter().copied())
                 .stdin(Stdio::null()),
             Duration::from_secs(60),
         );

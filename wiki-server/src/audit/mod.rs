@@ -7,6 +7,8 @@
 //! `x-request-id`, `-` without one); never the arguments nor the error's
 //! message (see [`mcp_runtime::audit`]).
 //!
+//! The same fields (less the user) make the call's OpenTelemetry span (`span.rs`).
+//!
 //! The same fields also go to the farm's database (`AdminStore::append_audit`), which the admin
 //! page's audit view reads, so every replica's calls show on every replica. Not on the call
 //! path: a call appends its record to a memory buffer under one short lock, and a thread of
@@ -17,6 +19,7 @@
 //! process are also kept in memory ([`RecentCalls`]) for tests and diagnostics.
 
 pub(crate) mod flush;
+mod span;
 
 use std::collections::VecDeque;
 use std::sync::{Arc, OnceLock};
@@ -152,10 +155,8 @@ impl Audit for WikiAudit {
     fn record(&self, record: &AuditRecord<'_>) {
         let wiki = record.context.wiki().map_or("", |wiki| wiki.as_str());
         let user = record.context.principal_name();
-        let request_id = record
-            .context
-            .extension::<CallOrigin>()
-            .map_or("-", CallOrigin::request_id_str);
+        let origin = record.context.extension::<CallOrigin>();
+        let request_id = origin.map_or("-", CallOrigin::request_id_str);
         tracing::info!(
             target: "audit",
             tool = %record.tool,
@@ -167,6 +168,7 @@ impl Audit for WikiAudit {
             request_id,
             "MCP tool call"
         );
+        span::send(record, wiki, origin);
         if let Some(served) = record.context.extension::<ServedBy>() {
             served
                 .server

@@ -35,7 +35,7 @@ use super::oauth::{resource_metadata, unauthorized};
 use super::refusal::Refusal;
 use super::router::Shared;
 use crate::narrowing::{Limit, NarrowedBy, Narrowing};
-use crate::server::{CallOrigin, Caller, RequestId, WikiServer};
+use crate::server::{CallOrigin, Caller, RequestId, TraceParent, WikiServer};
 
 /// What the `Authorization` header says.
 #[derive(Debug, PartialEq, Eq)]
@@ -97,6 +97,7 @@ pub(crate) async fn mcp_endpoint(
     let address = client_address(&request);
     let origin = CallOrigin {
         request_id: request.extensions().get::<RequestId>().cloned(),
+        trace_parent: TraceParent::from_headers(request.headers()),
     };
     match identify(
         &shared,

@@ -15,7 +15,7 @@ use wiki_store::model::wiki::WikiId;
 use mcp_runtime::ToolContext;
 use mcp_runtime::toolset::ToolSet;
 
-use super::{Caller, Manager, WikiServer};
+use super::{CallOrigin, Caller, Manager, TraceParent, WikiServer};
 use crate::confirm::{Asking, Confirmation};
 use wiki_tool_sdk::serving::WikiCall;
 
@@ -129,6 +129,12 @@ impl Manager {
         }
         let links = server.links() || links_asked(request);
         let mut ctx = self.context(server, caller, links);
+        // The call's own trace (its `_meta`) comes before its HTTP request's.
+        if let Some(parent) = TraceParent::from_meta(&request.meta)
+            && let Some(origin) = ctx.extensions_mut().get_mut::<CallOrigin>()
+        {
+            origin.trace_parent = Some(parent);
+        }
         self.attach_confirmation(server, &tools, caller, request, &mut ctx);
         Ok((tools, ctx))
     }

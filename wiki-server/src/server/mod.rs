@@ -20,5 +20,5 @@ pub use manager::{
     DEFAULT_CALL_TIMEOUT, DEFAULT_DESCRIPTION, LinkKeySource, MAN_HINT, Manager, ServerSettings,
     schema_variant,
 };
-pub use origin::{CallOrigin, RequestId};
+pub use origin::{CallOrigin, RequestId, TraceParent};
 pub(crate) use served::{ServedBy, confirms_writes, served_tools};

@@ -1,12 +1,18 @@
 //! Where a call came from, beyond who made it: the id of the request that carried it, for the
-//! audit line.
+//! audit line, and the caller's trace, which the call's span joins.
 //!
 //! The HTTP transport fills it from each request ([`crate::http`]: the `x-request-id` the
-//! client sent or one of ours); stdio and tests leave it empty.
+//! client sent or one of ours, the W3C `traceparent` and `tracestate` headers); a call's own
+//! `_meta.traceparent` (protocol 2026-07-28) replaces the header's trace for that call
+//! ([`Manager::call`](crate::Manager::call)); stdio and tests leave it empty otherwise.
 
 use std::fmt;
 
-use http::HeaderValue;
+use http::{HeaderMap, HeaderValue};
+use opentelemetry::propagation::{Extractor, TextMapPropagator};
+use opentelemetry::trace::{SpanContext, TraceContextExt};
+use opentelemetry_sdk::propagation::TraceContextPropagator;
+use serde_json::{Map, Value};
 
 /// A request's id: the client's `x-request-id` when it sent a usable one, else one this
 /// process made. Cheap to clone (shared bytes).
@@ -58,11 +64,72 @@ impl fmt::Display for RequestId {
     }
 }
 
+/// The span a caller's trace continues from: a W3C Trace Context `traceparent` (with its
+/// `tracestate`), read by OpenTelemetry's own propagator. Only a valid one is kept; a malformed
+/// value is ignored as the Trace Context recommendation says (the call starts a trace of its
+/// own).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct TraceParent(SpanContext);
+
+impl TraceParent {
+    /// The trace of the `traceparent` and `tracestate` HTTP headers in `headers`.
+    pub fn from_headers(headers: &HeaderMap) -> Option<Self> {
+        let text = |name| headers.get(name).and_then(|value| value.to_str().ok());
+        Self::parse(text("traceparent")?, text("tracestate"))
+    }
+
+    /// The trace of a request's `_meta` keys `traceparent` and `tracestate` (protocol
+    /// 2026-07-28).
+    pub fn from_meta(meta: &Map<String, Value>) -> Option<Self> {
+        let text = |name| meta.get(name).and_then(Value::as_str);
+        Self::parse(text("traceparent")?, text("tracestate"))
+    }
+
+    fn parse(traceparent: &str, tracestate: Option<&str>) -> Option<Self> {
+        let fields = W3cFields {
+            traceparent,
+            tracestate,
+        };
+        let context = TraceContextPropagator::new().extract(&fields);
+        let span = context.span().span_context().clone();
+        span.is_valid().then_some(TraceParent(span))
+    }
+
+    /// The caller's span, as OpenTelemetry holds it.
+    pub fn span_context(&self) -> &SpanContext {
+        &self.0
+    }
+}
+
+/// The two Trace Context fields, as the propagator reads them.
+struct W3cFields<'a> {
+    traceparent: &'a str,
+    tracestate: Option<&'a str>,
+}
+
+impl Extractor for W3cFields<'_> {
+    fn get(&self, key: &str) -> Option<&str> {
+        match key {
+            "traceparent" => Some(self.traceparent),
+            "tracestate" => self.tracestate,
+            _ => None,
+        }
+    }
+
+    fn keys(&self) -> Vec<&str> {
+        let mut keys = vec!["traceparent"];
+        keys.extend(self.tracestate.map(|_| "tracestate"));
+        keys
+    }
+}
+
 /// What the transport knows of a call's request.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 pub struct CallOrigin {
     /// The request's id.
     pub request_id: Option<RequestId>,
+    /// The caller's trace, which the call's span joins.
+    pub trace_parent: Option<TraceParent>,
 }
 
 impl CallOrigin {
@@ -89,5 +156,30 @@ mod tests {
         assert!(id("a\"b").is_none());
         let long = HeaderValue::from_str(&"x".repeat(RequestId::MAX_LEN + 1)).ok();
         assert!(long.is_some_and(|long| RequestId::from_client(&long).is_none()));
+    }
+
+    #[test]
+    fn only_a_valid_traceparent_is_a_parent() {
+        let parent = |text: &str| {
+            let mut meta = Map::new();
+            meta.insert("traceparent".to_owned(), Value::from(text));
+            meta.insert("tracestate".to_owned(), Value::from("vendor=value"));
+            TraceParent::from_meta(&meta)
+        };
+        let kept = parent("00-0af7651916cd43dd8448eb211c80319c-00f067aa0ba902b7-01");
+        let span = kept.as_ref().map(TraceParent::span_context);
+        assert_eq!(
+            span.map(|span| span.trace_id().to_string()),
+            Some("0af7651916cd43dd8448eb211c80319c".to_owned())
+        );
+        assert!(span.is_some_and(|span| span.is_remote() && span.is_sampled()));
+        assert_eq!(
+            span.and_then(|span| span.trace_state().get("vendor")),
+            Some("value")
+        );
+        assert!(parent("00-00000000000000000000000000000000-00f067aa0ba902b7-01").is_none());
+        assert!(parent("00-0af7651916cd43dd8448eb211c80319c-00f067aa0ba902b7").is_none());
+        assert!(parent("not a traceparent").is_none());
+        assert!(TraceParent::from_meta(&Map::new()).is_none());
     }
 }
