@@ -2,6 +2,7 @@
 //! lives in the libraries; these parse, call, and print.
 
 pub(crate) mod backup;
+mod bounded_stop;
 pub(crate) mod budgets;
 pub(crate) mod config;
 pub(crate) mod connections;

@@ -14,6 +14,7 @@ use wiki_server::{Manager, ServerSettings};
 use wiki_store::model::wiki::WikiId;
 use wiki_tool_sdk::links::LinkKey;
 
+use super::bounded_stop::{SignalledAt, stop_within};
 use super::database::FarmTarget;
 
 #[derive(Debug, clap::Args)]
@@ -131,7 +132,11 @@ pub(crate) fn exec(farm: &FarmTarget, args: Args) -> Result<()> {
     // The linked crates' services (semantic search's model and indexer), until serving ends.
     let (services, hooks) = wiki_tool_sdk::startup::start_hooks(&store, farm.data_dir())?;
     let settings = settings.with_services(services);
-    super::runtime()?.block_on(async move {
+    let gauges = hooks.gauges().to_vec();
+    let shutdown_timeout = args.operations.shutdown_timeout();
+    let signalled = SignalledAt::default();
+    let marked = signalled.clone();
+    let served = super::runtime()?.block_on(async move {
         let server = HttpServer::bind(args.listen.as_str(), options)
             .await
             .with_context(|| format!("cannot listen on {}", args.listen))?;
@@ -155,14 +160,19 @@ pub(crate) fn exec(farm: &FarmTarget, args: Args) -> Result<()> {
         })
         .await
         .context("the start-up task did not complete")??;
-        for gauge in hooks.gauges() {
-            manager.metrics().publish(gauge.clone());
+        for gauge in gauges {
+            manager.metrics().publish(gauge);
         }
         let token = first_token.as_ref().map(|issued| issued.token.expose());
         log_endpoints(&server, &base, &wikis)?;
         print_banner(&server, &base, &wikis, token)?;
         let shutdown = CancellationToken::new();
         tokio::spawn(shutdown_on_signal(shutdown.clone()));
+        let noted = shutdown.clone();
+        tokio::spawn(async move {
+            noted.cancelled().await;
+            marked.mark();
+        });
         let mut directory = Directory::new(manager);
         if let Some(oidc) = oidc {
             directory = directory.with_oidc(oidc);
@@ -171,7 +181,14 @@ pub(crate) fn exec(farm: &FarmTarget, args: Args) -> Result<()> {
             .serve(Arc::new(directory), shutdown)
             .await
             .context("the HTTP server failed")
-    })
+    });
+    // The hooks' workers (the semantic indexer) get what is left of the shutdown deadline.
+    stop_within(
+        hooks,
+        "the start-up hooks' workers",
+        signalled.left_of(shutdown_timeout),
+    );
+    served
 }
 
 /// The addresses and every endpoint at INFO on the log (stderr or `--log-file`), where a
