@@ -7,6 +7,7 @@ mod admin;
 mod admin_oidc;
 mod admin_replicas;
 mod admin_subpath;
+mod body_shape;
 mod confirm;
 mod confirm_legacy;
 mod confirm_twice;

@@ -134,6 +134,11 @@ refusals! {
         => BAD_REQUEST, "body-unreadable", "Bad Request",
            "the request body could not be read (the connection broke off or the chunked \
             encoding is invalid)";
+    /// A JSON body with more values, or deeper nesting, than any call needs.
+    BodyTooComplex { values: usize, depth: usize }
+        => PAYLOAD_TOO_LARGE, "body-too-complex", "Payload Too Large",
+           "the JSON request body holds more than {values} values or nests deeper than \
+            {depth} levels; send fewer (split a large write into several calls)";
     /// No MCP endpoint under this wiki id: the wiki does not exist or its endpoint is
     /// disabled (the same answer for both, given before any authentication).
     UnknownWiki
@@ -412,6 +417,10 @@ mod tests {
             Refusal::BodyTooLarge { max: 10 },
             Refusal::BodyTimeout { seconds: 1.5 },
             Refusal::BodyUnreadable,
+            Refusal::BodyTooComplex {
+                values: 1,
+                depth: 1,
+            },
             Refusal::UnknownWiki,
             Refusal::NotFound,
             Refusal::TokenRequired {
