@@ -47,6 +47,8 @@ pub(crate) struct LineWindow {
     cut: Option<LineCut>,
     /// Lines shown to their end whose terminator is not LF.
     unusual_ends: Vec<(usize, char)>,
+    /// The characters the window could use: the whole output's budget, or a share of it.
+    budget: usize,
 }
 
 /// A line the budget cut inside, with the column continuation accepted.
@@ -92,11 +94,16 @@ impl LineWindow {
             );
         }
         footer.push('.');
+        let cap = if self.budget < MAX_OUTPUT_CHARS {
+            format!("this document's share of the ~{MAX_OUTPUT_TOKENS}-token cap")
+        } else {
+            format!("the ~{MAX_OUTPUT_TOKENS}-token cap")
+        };
         if let Some(cut) = self.cut {
             let _ = write!(
                 footer,
-                " Output truncated at the ~{MAX_OUTPUT_TOKENS}-token cap inside line {} (shown \
-                 up to column {} of {}); continue with offset={} column={}.",
+                " Output truncated at {cap} inside line {} (shown up to column {} of {}); \
+                 continue with offset={} column={}.",
                 self.last,
                 cut.shown_to,
                 cut.length,
@@ -106,7 +113,7 @@ impl LineWindow {
         } else if self.was_cut() {
             let _ = write!(
                 footer,
-                " Output truncated at the ~{MAX_OUTPUT_TOKENS}-token cap; continue with offset={}.",
+                " Output truncated at {cap}; continue with offset={}.",
                 self.last + 1
             );
         }
@@ -161,7 +168,14 @@ pub(crate) fn line_window(
     limit: Option<i64>,
     what: &str,
 ) -> Result<LineWindow, ToolError> {
-    window(text, offset, limit, Columns::Unsupported, what)
+    window(
+        text,
+        offset,
+        limit,
+        Columns::Unsupported,
+        MAX_OUTPUT_CHARS,
+        what,
+    )
 }
 
 /// [`line_window`] for a tool that accepts `column`: the window starts at that column of its
@@ -174,7 +188,62 @@ pub(crate) fn line_window_at(
     limit: Option<i64>,
     what: &str,
 ) -> Result<LineWindow, ToolError> {
-    window(text, offset, limit, Columns::From(column), what)
+    window(
+        text,
+        offset,
+        limit,
+        Columns::From(column),
+        MAX_OUTPUT_CHARS,
+        what,
+    )
+}
+
+/// [`line_window_at`] within `budget` characters instead of the whole output's: one window of
+/// several that share a result (get_documents). The footer says the window was cut at its
+/// share, and the column continuation keeps every character of a long line readable.
+pub(crate) fn line_window_within(
+    text: &str,
+    offset: Option<i64>,
+    limit: Option<i64>,
+    budget: usize,
+    what: &str,
+) -> Result<LineWindow, ToolError> {
+    window(
+        text,
+        offset,
+        limit,
+        Columns::From(None),
+        budget.min(MAX_OUTPUT_CHARS),
+        what,
+    )
+}
+
+/// How many characters the numbered lines `offset..offset + limit` of `text` take in a window
+/// (numbers, TABs and LFs included) when no budget cuts them: what a window of them asks for.
+/// Arguments a window would refuse count as nothing (the window reports them).
+pub(crate) fn window_size(text: &str, offset: Option<i64>, limit: Option<i64>) -> usize {
+    let Ok((offset, limit)) = check_range(offset, limit) else {
+        return 0;
+    };
+    let text = normalize_line_endings(text);
+    let lines = lines::split_lines(&text);
+    let first = offset.unwrap_or(1);
+    let last = match limit {
+        Some(limit) => first.saturating_add(limit - 1).min(lines.len()),
+        None => lines.len(),
+    };
+    lines
+        .iter()
+        .enumerate()
+        .take(last)
+        .skip(first.saturating_sub(1))
+        .map(|(index, line)| numbered_width(index + 1) + shown_len(line.text) + 1)
+        .sum()
+}
+
+/// The characters of a line number in the numbered form: six columns or wider, and the TAB.
+fn numbered_width(number: usize) -> usize {
+    number.to_string().len().max(6) + 1
 }
 
 /// Whether the caller's tool accepts `column`, and the agent's value.
@@ -189,6 +258,7 @@ fn window(
     offset: Option<i64>,
     limit: Option<i64>,
     columns: Columns,
+    budget: usize,
     what: &str,
 ) -> Result<LineWindow, ToolError> {
     let (offset, limit) = check_range(offset, limit)?;
@@ -226,16 +296,16 @@ fn window(
         let from = if number == first { first_column } else { 1 };
         let piece = from_column(line.text, from);
         // The numbered form: the number (6 columns or wider), a TAB, the line, its LF.
-        let prefix = number.to_string().len().max(6) + 1;
+        let prefix = numbered_width(number);
         // Counted as shown: an invisible character takes the length of its escape.
         let width = shown_len(piece);
-        if used + prefix + width + 1 > MAX_OUTPUT_CHARS {
+        if used + prefix + width + 1 > budget {
             if number > first {
                 break;
             }
             if matches!(columns, Columns::From(_)) {
                 // Cut inside the line; the footer gives the column that continues it.
-                let room = MAX_OUTPUT_CHARS.saturating_sub(used + prefix + 1).max(1);
+                let room = budget.saturating_sub(used + prefix + 1).max(1);
                 let shown_piece = match fit_shown(piece, room).0 {
                     // Room for less than one escape: show that one character anyway.
                     "" => up_to_chars(piece, 1),
@@ -267,6 +337,7 @@ fn window(
         first_column,
         cut,
         unusual_ends: unusual_ends(&lines, first, whole_through),
+        budget,
     })
 }
 

@@ -6,6 +6,7 @@ mod delete_object;
 mod edit_document;
 mod get_attachment;
 mod get_document;
+mod get_documents;
 mod get_history;
 mod get_links;
 mod get_schema;

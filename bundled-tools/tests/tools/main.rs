@@ -19,6 +19,7 @@ mod farm;
 mod field_rules;
 mod get_attachment;
 mod get_document;
+mod get_documents;
 mod get_history;
 mod get_links;
 mod get_schema;
