@@ -5,7 +5,11 @@
 //! The schema is what `T`'s `Serialize` writes (schemars' serialize contract, JSON Schema
 //! 2020-12), made flat for the clients that read it: subschemas inlined, no root `title` or
 //! `$schema`, and a nullable type (`Option<String>` gives `"type": ["string", "null"]`)
-//! spelled as an `anyOf` of single types. Whatever cannot be flattened (a recursive type keeps
+//! spelled as an `anyOf` of single types. It is also lean, since every client sends it to the
+//! model on each `tools/list`: a `format` no common client knows (schemars' `uint64`, `int32`,
+//! `double`…) is dropped (an unsigned type keeps its `minimum: 0`), and an enum documented per
+//! variant (a `oneOf` of `const`s, which some clients' schema subsets refuse) becomes a plain
+//! `enum`, its variant docs kept only when the field has no description of its own. Whatever cannot be flattened (a recursive type keeps
 //! its `$ref`) is refused when the tool is registered, naming the type
 //! ([`crate::Error::InvalidOutputSchema`]); so is a root that is not an object, which MCP
 //! requires.
@@ -58,20 +62,100 @@ pub fn output_schema<T: JsonSchema>() -> JsonObject {
     };
     object.remove("$schema");
     object.remove("title");
-    single_types(&mut object);
+    visit(&mut object, &mut |schema| {
+        single_types(schema);
+        plain_enum(schema);
+        drop_unknown_format(schema);
+    });
     object
 }
 
-/// Rewrites every `"type": [a, b]` into `"anyOf": [{"type": a}, {"type": b}]`, in place.
-fn single_types(schema: &mut JsonObject) {
-    if let Some(Value::Array(types)) = schema.get("type") {
-        let alternatives: Vec<Value> = types
-            .iter()
-            .map(|kind| Value::Object(JsonObject::from_iter([("type".to_owned(), kind.clone())])))
-            .collect();
-        schema.remove("type");
-        schema.insert("anyOf".to_owned(), Value::Array(alternatives));
+/// The `format` values of JSON Schema 2020-12 that common clients recognise; any other is
+/// dropped ([`drop_unknown_format`]).
+const KNOWN_FORMATS: &[&str] = &[
+    "date-time",
+    "date",
+    "time",
+    "duration",
+    "email",
+    "hostname",
+    "ipv4",
+    "ipv6",
+    "uri",
+    "uri-reference",
+    "uuid",
+    "regex",
+];
+
+/// Removes a `format` a client would not know (schemars writes `uint64`, `int32`, `double`…
+/// for Rust's number types; the bounds it writes alongside, such as `minimum: 0`, stay).
+fn drop_unknown_format(schema: &mut JsonObject) {
+    if let Some(Value::String(format)) = schema.get("format")
+        && !KNOWN_FORMATS.contains(&format.as_str())
+    {
+        schema.remove("format");
     }
+}
+
+/// Rewrites a `oneOf` whose alternatives are all documented constants (what schemars writes
+/// for an enum with a doc comment per variant) into a plain `enum`. The variants' docs become
+/// the description when the schema has none; otherwise the field's own description, which
+/// names the values, is kept alone.
+fn plain_enum(schema: &mut JsonObject) {
+    let Some(Value::Array(alternatives)) = schema.get("oneOf") else {
+        return;
+    };
+    let mut values = Vec::new();
+    let mut kinds = Vec::new();
+    let mut docs = Vec::new();
+    for alternative in alternatives {
+        let Value::Object(alternative) = alternative else {
+            return;
+        };
+        let Some(value) = alternative.get("const") else {
+            return;
+        };
+        if alternative
+            .keys()
+            .any(|key| !matches!(key.as_str(), "const" | "type" | "description"))
+        {
+            return;
+        }
+        if let Some(kind) = alternative.get("type")
+            && !kinds.contains(kind)
+        {
+            kinds.push(kind.clone());
+        }
+        if let Some(Value::String(doc)) = alternative.get("description") {
+            docs.push(format!("`{}`: {}", plain(value), doc.trim_end_matches('.')));
+        }
+        values.push(value.clone());
+    }
+    schema.remove("oneOf");
+    if let [kind] = kinds.as_slice() {
+        schema.insert("type".to_owned(), kind.clone());
+    }
+    schema.insert("enum".to_owned(), Value::Array(values));
+    if !schema.contains_key("description") && !docs.is_empty() {
+        schema.insert(
+            "description".to_owned(),
+            Value::String(format!("{}.", docs.join("; "))),
+        );
+    }
+}
+
+/// A constant as a description names it: a string without its quotes.
+fn plain(value: &Value) -> String {
+    match value {
+        Value::String(text) => text.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// Calls `change` on `schema` and then on every subschema under it (depth first, each node
+/// before its children, so a rewrite's new subschemas are visited too).
+fn visit(schema: &mut JsonObject, change: &mut impl FnMut(&mut JsonObject)) {
+    change(schema);
     for (key, value) in schema.iter_mut() {
         if matches!(
             key.as_str(),
@@ -87,20 +171,32 @@ fn single_types(schema: &mut JsonObject) {
             Value::Object(map) if in_map => {
                 for subschema in map.values_mut() {
                     if let Value::Object(subschema) = subschema {
-                        single_types(subschema);
+                        visit(subschema, change);
                     }
                 }
             }
-            Value::Object(subschema) => single_types(subschema),
+            Value::Object(subschema) => visit(subschema, change),
             Value::Array(items) => {
                 for item in items {
                     if let Value::Object(subschema) = item {
-                        single_types(subschema);
+                        visit(subschema, change);
                     }
                 }
             }
             _ => {}
         }
+    }
+}
+
+/// Rewrites `"type": [a, b]` into `"anyOf": [{"type": a}, {"type": b}]`.
+fn single_types(schema: &mut JsonObject) {
+    if let Some(Value::Array(types)) = schema.get("type") {
+        let alternatives: Vec<Value> = types
+            .iter()
+            .map(|kind| Value::Object(JsonObject::from_iter([("type".to_owned(), kind.clone())])))
+            .collect();
+        schema.remove("type");
+        schema.insert("anyOf".to_owned(), Value::Array(alternatives));
     }
 }
 
@@ -153,6 +249,56 @@ mod tests {
         hits: Vec<Hit>,
         /// How many matched in all.
         total: u64,
+        /// How they were found: `keyword` or `semantic`.
+        found_by: FoundBy,
+        mode: Mode,
+    }
+
+    #[derive(Serialize, JsonSchema)]
+    #[serde(rename_all = "snake_case")]
+    #[allow(dead_code)]
+    enum Mode {
+        /// Words only.
+        Plain,
+        /// Both ways.
+        Fused,
+    }
+
+    /// How a hit was found.
+    #[derive(Serialize, JsonSchema)]
+    #[serde(rename_all = "snake_case")]
+    #[allow(dead_code)]
+    enum FoundBy {
+        /// By its words.
+        Keyword,
+        /// By its meaning.
+        Semantic,
+    }
+
+    #[test]
+    fn numbers_carry_no_unknown_format_and_documented_enums_are_plain() {
+        let schema = output_schema::<Hits>();
+        assert_eq!(check_schema(&schema), Ok(()));
+        let total = &schema["properties"]["total"];
+        assert_eq!(
+            total,
+            &json!({"type": "integer", "minimum": 0, "description": "How many matched in all."})
+        );
+        let found_by = &schema["properties"]["found_by"];
+        assert_eq!(
+            found_by,
+            &json!({
+                "type": "string",
+                "enum": ["keyword", "semantic"],
+                "description": "How they were found: `keyword` or `semantic`."
+            })
+        );
+        let mode = &schema["properties"]["mode"];
+        assert_eq!(
+            mode["description"],
+            json!("`plain`: Words only; `fused`: Both ways."),
+            "with no description of its own, the variants' docs describe it"
+        );
     }
 
     #[test]

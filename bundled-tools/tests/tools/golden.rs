@@ -125,3 +125,45 @@ fn golden_fails_on_drift_missing_and_stale_files() {
     });
     assert!(clean.is_ok(), "an unchanged set of snapshots failed");
 }
+
+/// Every `tools/list` snapshot stays within what it costs today, and carries no number `format`
+/// (`uint64`, `int32`…) that clients do not know: `tests/tools_list_size.py` prints the figures.
+#[test]
+fn tools_list_stays_within_its_budget() {
+    /// Characters of compact JSON for every bundled tool, enabled, as one `tools/list` answer.
+    const BUDGET: usize = 76_000;
+    let dir = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden"));
+    let entries = std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+    let mut checked = 0;
+    for entry in entries {
+        let path = entry.unwrap_or_else(|e| panic!("{e}")).path();
+        let name = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default();
+        if !name.starts_with("tools-list.") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let listed: serde_json::Value =
+            serde_json::from_str(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let sent = listed.to_string().chars().count();
+        assert!(sent <= BUDGET, "{name}: {sent} characters, over {BUDGET}");
+        for format in [
+            "\"format\":\"uint",
+            "\"format\":\"int",
+            "\"format\":\"double",
+        ] {
+            assert!(
+                !listed.to_string().contains(format),
+                "{name} advertises a {format}…\" clients do not know"
+            );
+        }
+        checked += 1;
+    }
+    assert!(
+        checked >= 8,
+        "only {checked} tools/list snapshots in {}",
+        dir.display()
+    );
+}
