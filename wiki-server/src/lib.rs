@@ -58,6 +58,7 @@ pub mod metrics;
 pub mod oidc;
 mod registry;
 mod server;
+pub mod skills;
 pub mod stdio;
 #[cfg(feature = "testing")]
 pub mod testing;

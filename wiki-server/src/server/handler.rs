@@ -14,9 +14,10 @@ use std::sync::Arc;
 use mcp_runtime::call::ToolCall;
 use mcp_runtime::elicit::Elicitation;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, DiscoverResult, Implementation,
-    InitializeRequestParams, InitializeResult, ListToolsResult, PaginatedRequestParams,
-    ServerCapabilities, ServerConfig,
+    CallToolRequestParams, CallToolResponse, DiscoverResult, GetSkillRequestParams, GetSkillResult,
+    Implementation, InitializeRequestParams, InitializeResult, ListResourcesResult,
+    ListSkillsResult, ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams,
+    ReadResourceResponse, ServerCapabilities, ServerConfig,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -25,6 +26,7 @@ use super::manager::{DEFAULT_DESCRIPTION, MAN_HINT};
 use super::policy::MAN;
 use super::{Caller, Manager, WikiServer};
 use crate::http::CancelScope;
+use crate::skills;
 
 /// The name the server reports (`serverInfo.name`); the wiki's name is its title.
 pub const SERVER_NAME: &str = "wiki-mcp";
@@ -116,7 +118,13 @@ impl McpHandler {
 
 impl ServerHandler for McpHandler {
     fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+        // Skills ride on resources: the skill files are read with `resources/read`.
+        let capabilities = ServerCapabilities::builder()
+            .enable_tools()
+            .enable_resources()
+            .enable_skills()
+            .build();
+        ServerConfig::new(capabilities)
             .with_server_info(Implementation::new(SERVER_NAME, env!("CARGO_PKG_VERSION")))
     }
 
@@ -171,6 +179,44 @@ impl ServerHandler for McpHandler {
             call.elicitation = over_stateless_http(call.elicitation);
         }
         self.inner.manager.respond(&server, &caller, call).await
+    }
+
+    async fn list_skills(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListSkillsResult, ErrorData> {
+        let (caller, server) = self.resolve(&context).await?;
+        skills::list_skills(&self.inner.manager, &server, &caller).await
+    }
+
+    async fn get_skill(
+        &self,
+        request: GetSkillRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetSkillResult, ErrorData> {
+        let (caller, server) = self.resolve(&context).await?;
+        skills::get_skill(&self.inner.manager, &server, &caller, &request.uri).await
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        let (caller, server) = self.resolve(&context).await?;
+        skills::list_resources(&self.inner.manager, &server, &caller).await
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        let (caller, server) = self.resolve(&context).await?;
+        skills::read_resource(&self.inner.manager, &server, &caller, &request.uri)
+            .await
+            .map(Into::into)
     }
 }
 

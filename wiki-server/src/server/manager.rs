@@ -34,6 +34,7 @@ use wiki_store::model::mcp_config::MCP_CONFIG_DOCUMENT;
 use wiki_store::model::rights::{Right, RightScope};
 use wiki_store::model::user::GUEST_USER;
 use wiki_store::model::wiki::WikiId;
+use wiki_store::reference::SpacePath;
 use wiki_store::rights::RightsSnapshot;
 use wiki_store::{Store, StoreError};
 
@@ -88,6 +89,9 @@ pub struct ServerSettings {
     /// ([`ServerSettings::with_service`]): a tool crate's shared state (a loaded model, an
     /// index) reaches its tools this way, not through a global.
     pub services: http::Extensions,
+    /// The space of every wiki whose pages are served as skills ([`crate::skills`]): `Skills`
+    /// by default; `None` serves none.
+    pub skills_space: Option<SpacePath>,
 }
 
 /// Where a server's link-signing key comes from.
@@ -110,11 +114,18 @@ impl Default for ServerSettings {
             link_key: LinkKeySource::Given(Arc::new(LinkKey::random())),
             confirmation_ttl: crate::confirm::STATE_TTL,
             services: http::Extensions::new(),
+            skills_space: SpacePath::parse(crate::skills::DEFAULT_SKILLS_SPACE).ok(),
         }
     }
 }
 
 impl ServerSettings {
+    /// Sets the space served as skills ([`ServerSettings::skills_space`]); `None` serves none.
+    pub fn with_skills_space(mut self, space: Option<SpacePath>) -> Self {
+        self.skills_space = space;
+        self
+    }
+
     /// Sets the per-call timeout.
     pub fn with_call_timeout(mut self, timeout: Duration) -> Self {
         self.call_timeout = timeout;

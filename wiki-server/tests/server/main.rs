@@ -17,6 +17,7 @@ mod man;
 mod manager;
 mod served;
 mod signals;
+mod skills;
 mod tools;
 
 /// `on_postgres.rs` declares exactly these modules, so no test is left out of the PostgreSQL run.

@@ -19,6 +19,7 @@ mod man;
 mod manager;
 mod served;
 mod signals;
+mod skills;
 mod tools;
 
 fn main() {
