@@ -4,6 +4,8 @@
 //! - The main wiki: spaces `Main`, `Guides`, `Library`, `Internal` and `Sandbox`; pages linking to
 //!   each other; a French translation of `Guides.Install`; a text attachment on it; a hidden page
 //!   (`Guides.Drafts`); a class `Library.BookClass` with two book objects.
+//! - Two skills in the main wiki's `Skills` space, served to agents as MCP Skills: how to edit a
+//!   large page safely, and how to find and cite a page.
 //! - A sub-wiki `dev` whose pages link back into the main wiki.
 //! - Rights: everyone (the guest included) may view both wikis, registered users may edit, and
 //!   the `Internal` space is for registered users only: the guest cannot read it.
@@ -90,6 +92,43 @@ const MAIN_PAGES: &[(&str, &str, &str)] = &[
         "Sandbox.WebHome",
         "Sandbox",
         "# Sandbox\n\nA place to try edits. The [developer wiki](dev:Main.WebHome) is next door.\n",
+    ),
+    (
+        "Skills.WebHome",
+        "Skills",
+        "# Skills\n\nEach page of this space is served to agents as a skill (its attachments are \
+         the skill's files): the name of the page is the skill's name, its title the skill's \
+         description.\n",
+    ),
+    (
+        "Skills.edit-large-page",
+        "Edit a large wiki page safely: read it in windows, then change it with exact \
+         replacements locked to the version you read",
+        "# Editing a large page\n\n\
+         1. `get_document reference=\"Space.Page\" outline=true`: the heading outline with line \
+         numbers, and the page's version in the header.\n\
+         2. Read only the part you change: `get_document reference=\"Space.Page\" offset=<line> \
+         limit=<lines>`. Follow the footer's `continue with offset=...` to read on.\n\
+         3. `edit_document reference=\"Space.Page\" base_version=\"<version>\" \
+         edits=[{\"old_string\": ..., \"new_string\": ...}]`: copy each old_string exactly, \
+         without the line number and the TAB, long enough to occur once.\n\
+         4. If the edit is refused because the page changed since your version, read the part \
+         again and redo the edit on the new text; never rewrite the whole page with \
+         write_document to get around it.\n\n\
+         All edits of one call apply in order and save once: if one fails, nothing is saved.\n",
+    ),
+    (
+        "Skills.find-and-cite",
+        "Find the wiki page that answers a question and cite it by reference and version",
+        "# Finding and citing a page\n\n\
+         1. `query_documents query=\"<words of the question>\"`; narrow with `space=` when you \
+         know where it lives, or browse with `get_tree`.\n\
+         2. Open the best hit with `get_document`; for a large page read the outline, then the \
+         section.\n\
+         3. Check the page is current: `get_history` shows who changed it and when.\n\
+         4. Cite the page by its reference and the version you read, e.g. \
+         `Guides.Install` (version 1.1), as a wiki link `[Installing](Guides.Install)` in \
+         what you write to the wiki. Quote only lines you read, without their line numbers.\n",
     ),
 ];
 

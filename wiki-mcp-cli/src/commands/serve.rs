@@ -10,8 +10,10 @@ use tokio_util::sync::CancellationToken;
 use wiki_server::http::{
     BaseUrl, Directory, HttpOptions, HttpServer, RateLimit, shutdown_on_signal,
 };
+use wiki_server::skills::DEFAULT_SKILLS_SPACE;
 use wiki_server::{Manager, ServerSettings};
 use wiki_store::model::wiki::WikiId;
+use wiki_store::reference::SpacePath;
 use wiki_tool_sdk::links::LinkKey;
 
 use super::bounded_stop::{SignalledAt, stop_within};
@@ -56,6 +58,10 @@ pub(crate) struct Args {
         default_value_t = HttpOptions::default().max_body_bytes
     )]
     max_body_bytes: usize,
+    /// The space of each wiki whose pages are served to agents as skills (MCP Skills: one page
+    /// per skill, its attachments the skill's files); an empty value serves none.
+    #[arg(long, env = "WIKI_MCP_SKILLS_SPACE", default_value = DEFAULT_SKILLS_SPACE)]
+    skills_space: String,
     #[command(flatten)]
     oidc: super::oidc_flags::OidcArgs,
     #[command(flatten)]
@@ -110,7 +116,17 @@ pub(crate) fn exec(farm: &FarmTarget, args: Args) -> Result<()> {
         shutdown_timeout: args.operations.shutdown_timeout(),
         ..HttpOptions::default()
     };
-    let settings = ServerSettings::default().with_call_timeout(call_timeout);
+    let skills_space = match args.skills_space.trim() {
+        "" => None,
+        space => Some(SpacePath::parse(space).with_context(|| {
+            format!(
+                "--skills-space {space:?} is not a space name (e.g. \"Skills\" or \"Team.Skills\")"
+            )
+        })?),
+    };
+    let settings = ServerSettings::default()
+        .with_call_timeout(call_timeout)
+        .with_skills_space(skills_space);
     let settings = match farm.database() {
         // The key of signed links lives beside the database, out of any agent's reach (no tool
         // reads files), and survives restarts so links printed before one still open.
