@@ -8,7 +8,8 @@ Usage: python check_clients.py ENDPOINT_URL TOKEN
 In each mode, as the token's user and as the guest: list the tools, call `man`, check that a
 call with an unknown argument comes back as a tool error naming it, and search through the
 semantic-search crate's tools (the demo farm has no model: `search_collections` answers its
-keyword results and says how to install one). Exits non-zero on failure.
+keyword results and says how to install one), and read the demo farm's skills as resources (the
+SDK has no skills/list: a skill's SKILL.md is a resource too). Exits non-zero on failure.
 """
 
 import asyncio
@@ -43,7 +44,14 @@ async def check(url: str, token: str | None, mode: str) -> None:
             hits = found.content[0].text
             assert not found.is_error, f"{mode}/{who}: search_collections failed: {hits}"
             assert "<result>" in hits and "Guides.Install" in hits, f"{mode}/{who}: {hits[:400]}"
-            print(f"ok: {mode} mode as {who}: {len(names)} tools ({', '.join(names)}), man and the collections search work")
+            resources = await client.list_resources()
+            uris = sorted(str(resource.uri) for resource in resources.resources)
+            skills = ["skill://edit-large-page/SKILL.md", "skill://find-and-cite/SKILL.md"]
+            assert uris == skills, f"{mode}/{who}: the skills' resources: {uris}"
+            skill = await client.read_resource(skills[0])
+            manifest = skill.contents[0].text
+            assert manifest.startswith("---\nname: edit-large-page\n"), f"{mode}/{who}: {manifest[:200]}"
+            print(f"ok: {mode} mode as {who}: {len(names)} tools ({', '.join(names)}), man, the collections search and the skills work")
 
 
 async def main() -> None:
