@@ -9,7 +9,9 @@
 //!   the client retries the same call with the person's answer and that state
 //!   ([`Elicitation::InputRequired`], with the retry's [`InputRound`]);
 //! - older protocols send an `elicitation/create` request to the client on the call's own
-//!   stream and wait for its answer ([`Elicitation::Peer`]);
+//!   stream and wait for its answer: through rmcp's peer of the connection
+//!   ([`Elicitation::Peer`], stdio), or through the transport's own route when the answer comes
+//!   back on another request (streamable HTTP: [`Elicitation::Relayed`], an [`AskRelay`]);
 //! - a client that declared no (form) elicitation capability cannot be asked at all
 //!   ([`Elicitation::Unavailable`]), and neither can one whose call came on a transport that
 //!   cannot carry a question to it and the answer back ([`Elicitation::Unreachable`]: stateless
@@ -23,6 +25,8 @@
 //! patience the call has left).
 
 use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
@@ -51,6 +55,22 @@ pub enum Elicitation {
     InputRequired(Option<InputRound>),
     /// An older protocol with a live peer: send `elicitation/create` and wait for the answer.
     Peer(Peer<RoleServer>),
+    /// An older protocol on a transport that sends `elicitation/create` on the call's stream
+    /// and routes the client's answer, which arrives on a request of its own, back to the call.
+    Relayed(Arc<dyn AskRelay>),
+}
+
+/// Puts one question to the client on the call's stream and waits for its answer: what a
+/// transport implements when the answer does not come back on the connection rmcp's peer reads
+/// (streamable HTTP, where the client POSTs it).
+pub trait AskRelay: Send + Sync {
+    /// Sends `question` and waits at most `patience` for the answer; an error says why there
+    /// is none ([`AskFailed::timed_out`] when `patience` ran out).
+    fn ask(
+        &self,
+        question: ElicitRequestParams,
+        patience: Duration,
+    ) -> Pin<Box<dyn Future<Output = Result<Answer, AskFailed>> + Send + '_>>;
 }
 
 impl fmt::Debug for Elicitation {
@@ -60,6 +80,7 @@ impl fmt::Debug for Elicitation {
             Self::Unreachable => f.write_str("Unreachable"),
             Self::InputRequired(round) => f.debug_tuple("InputRequired").field(round).finish(),
             Self::Peer(_) => f.write_str("Peer(..)"),
+            Self::Relayed(_) => f.write_str("Relayed(..)"),
         }
     }
 }
@@ -105,13 +126,39 @@ impl From<ElicitationAction> for Answer {
     }
 }
 
-/// Why a question sent on the peer got no answer.
+/// Why a question got no answer.
 #[derive(Debug)]
-pub struct AskFailed(String);
+pub struct AskFailed {
+    reason: String,
+    timed_out: bool,
+}
+
+impl AskFailed {
+    /// No answer, for `reason` (the client refused the question, the stream closed).
+    pub fn new(reason: impl Into<String>) -> Self {
+        Self {
+            reason: reason.into(),
+            timed_out: false,
+        }
+    }
+
+    /// No answer within the patience the question was asked with.
+    pub fn timed_out() -> Self {
+        Self {
+            reason: "no answer in time".to_owned(),
+            timed_out: true,
+        }
+    }
+
+    /// Whether the patience ran out (rather than the client failing to answer).
+    pub fn is_timeout(&self) -> bool {
+        self.timed_out
+    }
+}
 
 impl fmt::Display for AskFailed {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(&self.reason)
     }
 }
 
@@ -166,10 +213,14 @@ pub async fn ask_peer(
     question: ElicitRequestParams,
     patience: Duration,
 ) -> Result<Answer, AskFailed> {
-    peer.create_elicitation_with_timeout(question, Some(patience))
+    match peer
+        .create_elicitation_with_timeout(question, Some(patience))
         .await
-        .map(|result| Answer::from(result.action))
-        .map_err(|error| AskFailed(error.to_string()))
+    {
+        Ok(result) => Ok(Answer::from(result.action)),
+        Err(rmcp::service::ServiceError::Timeout { .. }) => Err(AskFailed::timed_out()),
+        Err(error) => Err(AskFailed::new(error.to_string())),
+    }
 }
 
 /// An input-required result asking `question` under `key`, with the sealed `request_state`

@@ -5,7 +5,7 @@
 use custom_server as _;
 use serde_json::json;
 use wiki_mcp_cli::farm::{Content, seed};
-use wiki_server::testing::TestFarm;
+use wiki_server::testing::{Answer, TestFarm};
 use wiki_tool_sdk::store::model::wiki::WikiId;
 use wiki_tool_sdk::store::reference::DocumentReference;
 use wiki_tool_sdk::store::rights::Right;
@@ -171,4 +171,51 @@ async fn append_note_never_writes_the_mcp_configuration() {
         "{admin}"
     );
     assert_eq!(content(&farm, "MCP.ServerConfig"), before);
+}
+
+#[tokio::test]
+async fn append_note_asks_the_person_first_on_a_wiki_that_confirms_writes() {
+    let farm = demo();
+    farm.configure("main", |config| config.confirm_writes = true);
+    let before = content(&farm, "Sandbox.WebHome");
+    let note = json!({"reference": "Sandbox.WebHome", "note": "Asked first."});
+
+    for answer in [Answer::Declined, Answer::Cancelled] {
+        let declined = farm
+            .user("alice")
+            .answering(answer)
+            .call("append_note", note.clone())
+            .await;
+        assert!(
+            declined.expect_error().contains("declined"),
+            "{answer:?}: {declined:?}"
+        );
+        assert_eq!(declined.questions().len(), 1, "{answer:?}");
+    }
+    let unasked = farm
+        .user("alice")
+        .call("append_note", note.clone())
+        .await
+        .expect_error();
+    assert!(unasked.contains("confirm_writes=false"), "{unasked}");
+    assert_eq!(content(&farm, "Sandbox.WebHome"), before, "nothing written");
+
+    let accepted = farm
+        .user("alice")
+        .answering(Answer::Accepted)
+        .call("append_note", note)
+        .await;
+    assert_eq!(
+        accepted.expect_text(),
+        "Appended a note to main:Sandbox.WebHome.\nVersion: 1.1 -> 1.2"
+    );
+    let [question] = accepted.questions() else {
+        panic!("one question: {:?}", accepted.questions());
+    };
+    assert!(
+        question.contains("main:Sandbox.WebHome (version 1.1)")
+            && question.contains("append_note")
+            && question.contains("\"main\""),
+        "{question}"
+    );
 }

@@ -5,7 +5,9 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
 
 use mcp_runtime::call::ToolCall;
-use mcp_runtime::elicit::{self, Answer, Elicitation, InputRound, ask_peer, yes_no_question};
+use mcp_runtime::elicit::{
+    self, Answer, AskFailed, Elicitation, InputRound, ask_peer, yes_no_question,
+};
 use mcp_runtime::prelude::ToolError;
 use tokio::time::Instant;
 use wiki_store::Store;
@@ -151,23 +153,12 @@ impl Confirmation {
         let question = proposal.question(self.tool, &self.wiki);
         match &self.elicitation {
             Elicitation::Peer(peer) => {
-                let patience = self
-                    .deadline
-                    .saturating_duration_since(Instant::now())
-                    .saturating_sub(ANSWER_MARGIN);
-                match ask_peer(peer, yes_no_question(question), patience).await {
-                    Ok(Answer::Accepted) => Ok(()),
-                    Ok(_) => Err(self.declined(proposal)),
-                    Err(error) => {
-                        tracing::info!(tool = self.tool, %error, "a confirmation got no answer");
-                        Err(ToolError::unconfirmed(format!(
-                            "Error: this write needs the confirmation of the person using \
-                             your client, and the question got no answer ({}). Nothing was \
-                             saved; call the tool again to ask again.",
-                            self.no_answer(&error.to_string())
-                        )))
-                    }
-                }
+                let answer = ask_peer(peer, yes_no_question(question), self.patience()).await;
+                self.answered(answer, proposal)
+            }
+            Elicitation::Relayed(relay) => {
+                let answer = relay.ask(yes_no_question(question), self.patience()).await;
+                self.answered(answer, proposal)
             }
             Elicitation::InputRequired(None) => {
                 let seal = self.seal()?;
@@ -265,16 +256,38 @@ impl Confirmation {
         ))
     }
 
-    /// The reason a question got no answer, in short (the call's time ran out, a client that
-    /// refused it).
-    fn no_answer(&self, error: &str) -> String {
-        if error.to_ascii_lowercase().contains("timeout") {
-            format!(
-                "no answer within the call's time limit of {}",
-                lifetime(self.timeout)
-            )
-        } else {
-            "the client did not deliver it".to_owned()
+    /// How long a question may wait: what is left of the call's time, less a margin.
+    fn patience(&self) -> Duration {
+        self.deadline
+            .saturating_duration_since(Instant::now())
+            .saturating_sub(ANSWER_MARGIN)
+    }
+
+    /// The outcome of a question put to the client: a yes, a no, or no answer at all.
+    fn answered(
+        &self,
+        answer: Result<Answer, AskFailed>,
+        proposal: &Proposal,
+    ) -> Result<(), ToolError> {
+        match answer {
+            Ok(Answer::Accepted) => Ok(()),
+            Ok(_) => Err(self.declined(proposal)),
+            Err(error) => {
+                tracing::info!(tool = self.tool, %error, "a confirmation got no answer");
+                let why = if error.is_timeout() {
+                    format!(
+                        "no answer within the call's time limit of {}",
+                        lifetime(self.timeout)
+                    )
+                } else {
+                    "the client did not deliver it".to_owned()
+                };
+                Err(ToolError::unconfirmed(format!(
+                    "Error: this write needs the confirmation of the person using your client, \
+                     and the question got no answer ({why}). Nothing was saved; call the tool \
+                     again to ask again."
+                )))
+            }
         }
     }
 

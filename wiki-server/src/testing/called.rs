@@ -11,6 +11,7 @@ use serde_json::Value;
 pub struct Called {
     tool: String,
     outcome: Result<CallToolResult, ErrorData>,
+    questions: Vec<String>,
 }
 
 impl Called {
@@ -18,7 +19,19 @@ impl Called {
         Self {
             tool: tool.to_owned(),
             outcome,
+            questions: Vec::new(),
         }
+    }
+
+    pub(super) fn with_questions(mut self, questions: Vec<String>) -> Self {
+        self.questions = questions;
+        self
+    }
+
+    /// The confirmation questions the call put to the caller's person, in order (none unless
+    /// the caller was made with [`As::answering`](super::As::answering)).
+    pub fn questions(&self) -> &[String] {
+        &self.questions
     }
 
     /// The result, or the JSON-RPC error, exactly as the transport would send it.

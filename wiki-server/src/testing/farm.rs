@@ -5,6 +5,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use mcp_runtime::call::ToolCall;
+use mcp_runtime::elicit::{Answer, Elicitation};
 use rmcp::ErrorData;
 use rmcp::model::ListToolsResult;
 use serde_json::Value;
@@ -16,6 +17,7 @@ use wiki_store::model::wiki::WikiId;
 use wiki_store::reference::DocumentReference;
 use wiki_store::rights::{Effect, Right, RightRule, RightScope, Subject};
 
+use super::person::Person;
 use super::{Backend, Called, TestDatabase, setup};
 use crate::policy::effective_tools;
 use crate::{Caller, Manager, ServerSettings};
@@ -216,6 +218,7 @@ impl TestFarm {
             farm: self,
             caller: Caller::user(WikiId::main(), user),
             meta: serde_json::Map::new(),
+            answer: None,
         }
     }
 
@@ -225,6 +228,7 @@ impl TestFarm {
             farm: self,
             caller: Caller::guest(WikiId::main()),
             meta: serde_json::Map::new(),
+            answer: None,
         }
     }
 
@@ -245,6 +249,8 @@ pub struct As<'f> {
     caller: Caller,
     /// The `_meta` its calls carry.
     meta: serde_json::Map<String, Value>,
+    /// How its person answers a confirmation; `None`: its client cannot ask.
+    answer: Option<Answer>,
 }
 
 impl As<'_> {
@@ -259,6 +265,7 @@ impl As<'_> {
             farm: self.farm,
             caller,
             meta: self.meta.clone(),
+            answer: self.answer,
         }
     }
 
@@ -271,6 +278,21 @@ impl As<'_> {
             farm: self.farm,
             caller: self.caller.clone(),
             meta,
+            answer: self.answer,
+        }
+    }
+
+    /// The same caller, its client able to ask its person (form elicitation), who answers
+    /// every confirmation question with `answer`: [`Answer::Accepted`] lets the write run,
+    /// [`Answer::Declined`] or [`Answer::Cancelled`] stops it. [`Called::questions`] holds what
+    /// the person was asked. Without this, a caller's client cannot ask: a tool declared
+    /// `confirm` runs, and a write on a wiki with `confirm_writes` is refused.
+    pub fn answering(&self, answer: Answer) -> Self {
+        Self {
+            farm: self.farm,
+            caller: self.caller.clone(),
+            meta: self.meta.clone(),
+            answer: Some(answer),
         }
     }
 
@@ -287,13 +309,20 @@ impl As<'_> {
         };
         let manager = Arc::clone(&self.farm.manager);
         let caller = self.caller.clone();
-        let call = ToolCall::new(tool, arguments).with_meta(self.meta.clone());
+        let mut call = ToolCall::new(tool, arguments).with_meta(self.meta.clone());
+        let person = self
+            .answer
+            .map(|answer| Arc::new(Person::answering(answer)));
+        if let Some(person) = &person {
+            call = call.with_elicitation(Elicitation::Relayed(Arc::clone(person) as _));
+        }
         let outcome = on_task(async move {
             let server = manager.endpoint(caller.wiki()).await?;
             manager.call(&server, &caller, call).await
         })
         .await;
-        Called::new(tool, outcome)
+        let questions = person.map(|person| person.asked()).unwrap_or_default();
+        Called::new(tool, outcome).with_questions(questions)
     }
 
     /// The `tools/list` answer this caller gets, exactly as the rmcp handler builds it.

@@ -30,8 +30,10 @@
 //!
 //! - [`TestFarm`]: the farm (empty, or seeded by a function of yours, e.g. the stock demo farm's
 //!   `wiki_mcp_cli::farm::seed`), its store, users and rights, wiki configuration;
-//! - [`As`]: a caller (a user or the guest, on a wiki): `call`, `tools_list`;
-//! - [`Called`]: what a call returned, with its text, error text and structured content;
+//! - [`As`]: a caller (a user or the guest, on a wiki): `call`, `tools_list`; `answering` gives
+//!   it a person who answers confirmation questions (see below);
+//! - [`Called`]: what a call returned, with its text, error text and structured content, and
+//!   the questions its person was asked;
 //! - [`golden`]: committed snapshots of outputs, re-blessed with `BLESS=1`;
 //! - [`Backend`], [`TestDatabase`]: which store a farm runs on, and one farm's database;
 //! - [`farm_test`] and [`run_farm_suite`]: one suite on both backends. Mark each async test
@@ -43,17 +45,71 @@
 //!   [`assert_same_modules`] checks that the twin leaves no module out.
 //!
 //! Setup failures panic with what failed: this is test code, and a failed setup is a failed test.
+//!
+//! # Confirmations
+//!
+//! A write asks the person using the agent's client first when its tool is declared `confirm`
+//! or the wiki has `confirm_writes=true`. A caller made with [`As::answering`] has a client that
+//! can ask and a person who gives every question the same [`Answer`]; [`Called::questions`]
+//! says what they were asked:
+//!
+//! ```
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() {
+//! use serde_json::json;
+//! use wiki_server::testing::{Answer, TestFarm};
+//! use wiki_tool_sdk::prelude::*;
+//!
+//! /// Replace a document's content.
+//! #[mcp_tool(id = "replace_page", write, confirm, category = "Example")]
+//! pub struct ReplacePage {
+//!     /// The document, e.g. "Sandbox.WebHome".
+//!     reference: String,
+//!     /// Its new content.
+//!     content: String,
+//! }
+//!
+//! impl Execute for ReplacePage {
+//!     async fn execute(self, ctx: &ToolContext) -> ToolResult {
+//!         let door = ctx.doors()?.write()?;
+//!         let target = door.target(&self.reference, None, None, Right::Edit).await?;
+//!         let base = target.base(None, BaseRule::OptionalLock, "call replace_page again")?;
+//!         let change = RowChange { content: self.content, title: None, major: false };
+//!         door.save(&target, change, Comment::new(None, "Replaced"), base).await?;
+//!         Ok(ToolOutput::text("Replaced."))
+//!     }
+//! }
+//!
+//! let farm = TestFarm::empty();
+//! farm.add_user("alice")
+//!     .allow_on_wiki("alice", "main", &[Right::View, Right::Edit]);
+//! farm.enable_tools("main", &["replace_page"]);
+//! farm.save("Sandbox.WebHome", "# Sandbox\n");
+//! let change = json!({"reference": "Sandbox.WebHome", "content": "# Replaced\n"});
+//!
+//! let declined = farm.user("alice").answering(Answer::Declined).call("replace_page", change.clone()).await;
+//! assert!(declined.expect_error().contains("declined"));
+//! let question = &declined.questions()[0];
+//! assert!(question.contains("main:Sandbox.WebHome"), "{question}");
+//!
+//! let accepted = farm.user("alice").answering(Answer::Accepted).call("replace_page", change).await;
+//! assert_eq!(accepted.expect_text(), "Replaced.");
+//! assert_eq!(accepted.questions().len(), 1);
+//! # }
+//! ```
 
 mod backend;
 mod called;
 mod farm;
 pub mod golden;
+mod person;
 mod postgres;
 mod suite;
 
 pub use backend::{Backend, TEST_DATABASE_VAR, TestDatabase};
 pub use called::Called;
 pub use farm::{As, TestFarm};
+pub use mcp_runtime::elicit::Answer;
 pub use suite::{assert_same_modules, run_farm_suite};
 pub use wiki_server_testing_macros::farm_test;
 
