@@ -4,11 +4,11 @@
 //! Each direct child of the skills space ([`ServerSettings::skills_space`], `Skills` unless set)
 //! whose name is a valid skill name is one skill: `Skills.edit-large-page` (or the home page of
 //! `Skills.edit-large-page`) is served as `skill://edit-large-page/SKILL.md`, its attachments
-//! beside it ([`page`]). Every request reads the caller's skills afresh through the row door
+//! beside it (`page.rs`). Every request reads the caller's skills afresh through the row door
 //! ([`Doors::row_visible`]: reach, the endpoint's space filter, the view right), so a caller
 //! sees, gets and reads only the skills whose page it may view, and an edit is served (with its
 //! new digests) on the next request. Nothing is cached: a skill is a page and its attachments,
-//! read within the per-skill bounds of [`page::MAX_FILES`] and [`page::MAX_BYTES`].
+//! read within per-skill bounds (at most 512 files and 16 MiB, `page.rs`).
 //!
 //! [`ServerSettings::skills_space`]: crate::ServerSettings::skills_space
 
