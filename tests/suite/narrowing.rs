@@ -119,7 +119,7 @@ async fn a_session_narrowed_to_tools_gets_those_and_man_and_never_more_than_the_
     let reply = message(&body);
     let error = reply["error"]["message"].as_str().unwrap_or_default();
     assert!(
-        error.contains("not among the tools this session was narrowed to: get_tree (by"),
+        error.contains("not among the tools this client narrowed its requests to: get_tree (by"),
         "{reply}"
     );
 

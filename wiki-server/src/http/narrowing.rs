@@ -69,7 +69,7 @@ pub(crate) fn session_limit(
         }
     }
     let limit = Limit {
-        by: NarrowedBy::Session,
+        by: NarrowedBy::Client,
         read_only,
         tools,
     };

@@ -28,8 +28,8 @@ use super::policy::MAN;
 /// Who set a [`Limit`]: it decides what a refusal tells the caller to do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum NarrowedBy {
-    /// The client narrowed its own session (headers or the endpoint URL).
-    Session,
+    /// The client narrowed its own requests (headers or the endpoint URL).
+    Client,
     /// The API token was created with a scope.
     ApiToken,
     /// The OIDC access token's scope claim.
@@ -91,9 +91,9 @@ impl Limit {
 
     fn read_only_what(&self) -> &'static str {
         match self.by {
-            NarrowedBy::Session => {
-                "this session is read-only (the client asked for it with `X-MCP-Readonly: true` \
-                 or `?readonly=true` on the endpoint URL)"
+            NarrowedBy::Client => {
+                "this client's requests are read-only (it asked for that with `X-MCP-Readonly: \
+                 true` or `?readonly=true` on the endpoint URL)"
             }
             NarrowedBy::ApiToken => "the API token of this request is read-only",
             NarrowedBy::OidcScope => "the scope of this request's access token grants reading only",
@@ -103,8 +103,8 @@ impl Limit {
     /// Whose list it is, and how it was set when the reader may not know.
     fn tools_what(&self) -> (&'static str, &'static str) {
         match self.by {
-            NarrowedBy::Session => (
-                "the tools this session was narrowed to",
+            NarrowedBy::Client => (
+                "the tools this client narrowed its requests to",
                 " (by `X-MCP-Tools` or `?tools=` on the endpoint URL)",
             ),
             NarrowedBy::ApiToken => ("the tools the API token of this request allows", ""),
@@ -117,7 +117,7 @@ impl Limit {
 
     fn remedy(&self) -> &'static str {
         match self.by {
-            NarrowedBy::Session => {
+            NarrowedBy::Client => {
                 "Connect without that narrowing (or with the tool listed) to use it."
             }
             NarrowedBy::ApiToken => {
@@ -287,10 +287,10 @@ mod tests {
             names(&Narrowing::none()),
             "get_document, get_tree, man, write_document"
         );
-        let read_only = Narrowing::none().with(limit(NarrowedBy::Session, true, None));
+        let read_only = Narrowing::none().with(limit(NarrowedBy::Client, true, None));
         assert_eq!(names(&read_only), "get_document, get_tree, man");
         let listed = Narrowing::none().with(limit(
-            NarrowedBy::Session,
+            NarrowedBy::Client,
             false,
             Some(&["get_tree", "write_document", "not_served"]),
         ));
@@ -304,7 +304,7 @@ mod tests {
 
     #[test]
     fn a_limit_that_restricts_nothing_is_no_limit() {
-        let narrowing = Narrowing::none().with(limit(NarrowedBy::Session, false, None));
+        let narrowing = Narrowing::none().with(limit(NarrowedBy::Client, false, None));
         assert!(narrowing.is_none());
     }
 
@@ -315,7 +315,7 @@ mod tests {
             .get("write_document")
             .unwrap_or_else(|| panic!("served"));
         let tree = tools.get("get_tree").unwrap_or_else(|| panic!("served"));
-        let session = Narrowing::none().with(limit(NarrowedBy::Session, true, None));
+        let session = Narrowing::none().with(limit(NarrowedBy::Client, true, None));
         let text = session.refusal(write).unwrap_or_default();
         assert!(text.contains("X-MCP-Readonly"), "{text}");
         assert!(session.refusal(tree).is_none());
