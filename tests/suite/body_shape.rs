@@ -1,21 +1,10 @@
 //! A JSON body within the byte cap but of very many values is refused before it is parsed,
 //! so its cost in memory stays near its size.
 
-use std::io::Write as _;
-
 use wiki_server::http::{HttpOptions, REFUSAL_HEADER, Refusal};
+use wiki_server::testing::PeakMemory;
 
 use crate::harness::TestServer;
-
-/// Set in the process [`a_body_of_700000_keys_is_refused_within_64_mb`] starts.
-const MEASURED: &str = "WIKI_MCP_TEST_MEASURE_BODY_PEAK";
-
-/// The process's peak resident memory (kB) since the last reset, read from /proc (Linux).
-fn peak_memory() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|line| line.starts_with("VmHWM:"))?;
-    line.split_whitespace().nth(1)?.parse().ok()
-}
 
 /// A `tools/call` whose arguments are `keys` short keys: about 19 bytes each.
 fn many_keys(keys: usize) -> String {
@@ -35,25 +24,11 @@ fn many_keys(keys: usize) -> String {
 
 /// Regression: a 13 MB body of 700,000 keys was parsed into a tree before anything looked at
 /// it, raising the server's peak memory by about 240 MB (40 at once: 820 MB). Peak memory is
-/// per process and other tests run beside this one: the test binary runs it again, alone, in
-/// a process of its own, which resets its peak, sends the body and checks the peak grew by at
-/// most 64 MB.
+/// per process, so the test is measured alone in a process of its own ([`PeakMemory::in_own_process`]):
+/// the server is started, the peak reset, the body sent, and the peak may grow by 64 MB at most.
 #[test]
 fn a_body_of_700000_keys_is_refused_within_64_mb() {
-    if std::env::var_os(MEASURED).is_none() {
-        let current = std::env::current_exe().unwrap_or_default();
-        let name = "body_shape::a_body_of_700000_keys_is_refused_within_64_mb";
-        let run = std::process::Command::new(current)
-            .args(["--exact", name, "--test-threads=1", "--nocapture"])
-            .env(MEASURED, "1")
-            .output()
-            .unwrap_or_else(|error| panic!("cannot run the test binary: {error}"));
-        assert!(
-            run.status.success(),
-            "{}{}",
-            String::from_utf8_lossy(&run.stdout),
-            String::from_utf8_lossy(&run.stderr)
-        );
+    if !PeakMemory::in_own_process("body_shape::a_body_of_700000_keys_is_refused_within_64_mb") {
         return;
     }
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -68,12 +43,7 @@ fn a_body_of_700000_keys_is_refused_within_64_mb() {
     let body = many_keys(700_000);
     assert!(body.len() > 13_000_000 && body.len() < 16 * 1024 * 1024);
     let client = reqwest::Client::new();
-    let reset = std::fs::write("/proc/self/clear_refs", "5");
-    let Some(before) = peak_memory().filter(|_| reset.is_ok()) else {
-        let _ = writeln!(
-            std::io::stderr(),
-            "peak memory not measured: /proc/self/status and clear_refs are Linux-only"
-        );
+    let Some(peak) = PeakMemory::reset() else {
         return;
     };
     let response = runtime.block_on(
@@ -86,8 +56,7 @@ fn a_body_of_700000_keys_is_refused_within_64_mb() {
             .send(),
     );
     let response = response.unwrap_or_else(|error| panic!("{error}"));
-    let grew = peak_memory().unwrap_or(u64::MAX).saturating_sub(before);
-    let _ = writeln!(std::io::stderr(), "peak memory grew by {grew} kB");
+    let grew = peak.grown_kb();
     assert!(
         grew <= 64 * 1024,
         "the body must be refused before it is parsed: the peak grew by {grew} kB"

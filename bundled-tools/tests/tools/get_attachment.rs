@@ -8,7 +8,7 @@ use rmcp::model::ContentBlock;
 use serde_json::{Value, json};
 use wiki_server::ServerSettings;
 use wiki_server::http::BaseUrl;
-use wiki_server::testing::farm_test;
+use wiki_server::testing::{PeakMemory, farm_test};
 use wiki_tool_sdk::store::model::attachment::AttachmentWrite;
 use wiki_tool_sdk::store::model::document::Expected;
 
@@ -477,53 +477,25 @@ async fn a_decompression_bomb_is_refused_with_the_budget() {
     );
 }
 
-/// Set in the process [`a_decompression_bomb_is_refused_before_it_is_inflated`] starts.
-const MEASURED: &str = "WIKI_MCP_TEST_MEASURE_PEAK";
-
-/// The process's peak resident memory (kB) since the last reset, read from /proc (Linux).
-fn peak_memory() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|line| line.starts_with("VmHWM:"))?;
-    line.split_whitespace().nth(1)?.parse().ok()
-}
-
-/// Peak memory is per process, and other tests run beside this one: the test binary runs this
-/// test again, alone, in a process of its own, which resets its peak, reads the bomb and checks
-/// that the peak grew by much less than the 200 MiB the stream inflates to.
+/// Peak memory is per process, so the test is measured alone in a process of its own
+/// ([`PeakMemory::in_own_process`]): it reads the bomb and checks that the peak grew by much less than the
+/// 200 MiB the stream inflates to.
 #[test]
 fn a_decompression_bomb_is_refused_before_it_is_inflated() {
-    use std::io::Write as _;
-    if std::env::var_os(MEASURED).is_none() {
-        let current = std::env::current_exe().unwrap_or_default();
-        let name = "get_attachment::a_decompression_bomb_is_refused_before_it_is_inflated";
-        let run = std::process::Command::new(current)
-            .args(["--exact", name, "--test-threads=1", "--nocapture"])
-            .env(MEASURED, "1")
-            .output();
-        let run = run.unwrap_or_else(|error| panic!("cannot run the test binary: {error}"));
-        assert!(
-            run.status.success(),
-            "{}{}",
-            String::from_utf8_lossy(&run.stdout),
-            String::from_utf8_lossy(&run.stderr)
-        );
+    let name = "get_attachment::a_decompression_bomb_is_refused_before_it_is_inflated";
+    if !PeakMemory::in_own_process(name) {
         return;
     }
     let farm = Farm::new();
     upload(&farm, "Sandbox.Logs", "bomb.pdf", bomb());
-    let reset = std::fs::write("/proc/self/clear_refs", "5");
-    let Some(before) = peak_memory().filter(|_| reset.is_ok()) else {
-        let _ = writeln!(
-            std::io::stderr(),
-            "peak memory not measured: /proc/self/status and clear_refs are Linux-only"
-        );
+    let Some(peak) = PeakMemory::reset() else {
         return;
     };
     let runtime = tokio::runtime::Runtime::new().unwrap_or_else(|error| panic!("{error}"));
     let arguments = json!({"reference": "Sandbox.Logs", "filename": "bomb.pdf"});
     let text = ok(runtime.block_on(attachment(&farm, arguments, "alice")));
     assert!(text.contains("extraction budget"), "{text}");
-    let grew = peak_memory().unwrap_or(u64::MAX).saturating_sub(before);
+    let grew = peak.grown_kb();
     assert!(
         grew < 64 * 1024,
         "the refusal must come before the inflation: the peak grew by {grew} kB"

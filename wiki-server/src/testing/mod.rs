@@ -102,6 +102,7 @@ mod backend;
 mod called;
 mod farm;
 pub mod golden;
+mod peak_memory;
 mod person;
 mod postgres;
 mod suite;
@@ -110,6 +111,7 @@ pub use backend::{Backend, TEST_DATABASE_VAR, TestDatabase};
 pub use called::Called;
 pub use farm::{As, TestFarm};
 pub use mcp_runtime::elicit::Answer;
+pub use peak_memory::PeakMemory;
 pub use suite::{assert_same_modules, run_farm_suite};
 pub use wiki_server_testing_macros::farm_test;
 
