@@ -12,7 +12,6 @@ mod confirm;
 mod confirm_legacy;
 mod confirm_twice;
 mod direct;
-mod disconnect;
 mod edge;
 mod harness;
 mod http;

@@ -8,9 +8,14 @@
 //! A request reaches rmcp here either because the server was started with
 //! `direct_tool_calls: false` (so nothing else can answer it) or because its body is chunked
 //! (the direct answer takes only a body with a `Content-Length`).
+//!
+//! rmcp's own client cancelling a call (`notifications/cancelled`, then it drops the request)
+//! stops it on either path too: the last test.
 
 use std::time::{Duration, Instant};
 
+use rmcp::ServiceExt as _;
+use rmcp::transport::StreamableHttpClientTransport;
 use serde_json::{Value, json};
 use wiki_server::Manager;
 use wiki_server::testing::farm_test;
@@ -222,4 +227,58 @@ async fn a_directly_answered_call_is_cancelled_when_its_client_leaves_the_stream
         .mid_stream()
         .cancels_the_call(&farm)
         .await;
+}
+
+#[farm_test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_directly_answered_call_is_cancelled_when_its_client_hangs_up() {
+    let farm = Farm::new();
+    HangUp::new("direct", Protocol::Legacy)
+        .direct_tool_calls()
+        .cancels_the_call(&farm)
+        .await;
+}
+
+/// rmcp's client (protocol 2025-11-25 over streamable HTTP) cancelling its call: it POSTs
+/// `notifications/cancelled` and drops the request's connection. The stateless service cannot
+/// tie the notification to the call (no session; rmcp answers it 202 and drops it), so the
+/// dropped connection is what stops the call, on rmcp's path (`direct_tool_calls: false`) and
+/// on the direct answer alike.
+#[farm_test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_rmcp_client_cancelling_its_call_stops_it_on_either_path() {
+    let farm = Farm::new();
+    for (wiki, direct_tool_calls) in [("cancelrmcp", false), ("canceldirect", true)] {
+        farm.store
+            .create_wiki(&crate::harness::wiki(wiki), wiki)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let manager = farm.manager();
+        let served = Served::start(std::sync::Arc::clone(&manager), direct_tool_calls).await;
+        let endpoint = format!("http://{}/rest/wikis/{wiki}/aiLLM/mcp", served.address);
+        let client = ()
+            .serve(StreamableHttpClientTransport::from_uri(endpoint))
+            .await
+            .unwrap_or_else(|e| panic!("the rmcp client connects: {e}"));
+        let request = rmcp::model::ClientRequest::CallToolRequest(
+            rmcp::model::CallToolRequest::new(rmcp::model::CallToolRequestParams::new("grind")),
+        );
+        let handle = client
+            .peer()
+            .send_cancellable_request(request, rmcp::service::PeerRequestOptions::no_options())
+            .await
+            .unwrap_or_else(|e| panic!("the call is sent: {e}"));
+        grind_started(wiki).await;
+        handle
+            .cancel(Some("the person changed their mind".to_owned()))
+            .await
+            .unwrap_or_else(|e| panic!("the cancellation is sent: {e}"));
+        assert_eq!(
+            grind_end(wiki, PROMPTLY).await.as_deref(),
+            Some("interrupted"),
+            "{wiki}"
+        );
+        assert_eq!(
+            outcome(&manager, wiki).await.as_deref(),
+            Some("cancelled"),
+            "{wiki}"
+        );
+    }
 }
