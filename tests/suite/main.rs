@@ -16,6 +16,7 @@ mod edge;
 mod harness;
 mod http;
 mod links;
+mod list_changed;
 mod metrics;
 mod narrowing;
 mod oidc;

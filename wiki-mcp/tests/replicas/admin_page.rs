@@ -17,7 +17,7 @@ pub(crate) fn cases() -> Vec<Case> {
 }
 
 /// A browser's part: one cookie jar, redirects not followed, any replica.
-struct Browser {
+pub(crate) struct Browser {
     http: reqwest::blocking::Client,
     cookie: String,
 }
@@ -42,7 +42,7 @@ fn encode(fields: &[(&str, &str)]) -> String {
 }
 
 /// The value of the first `name="…" value="…"` input in `html`.
-fn input(html: &str, name: &str) -> String {
+pub(crate) fn input(html: &str, name: &str) -> String {
     let marker = format!("name=\"{name}\" value=\"");
     let at = html.find(&marker).map(|at| at + marker.len());
     let rest = &html[at.unwrap_or_else(|| panic!("no {name} in {html}"))..];
@@ -50,7 +50,7 @@ fn input(html: &str, name: &str) -> String {
 }
 
 impl Browser {
-    fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Browser {
             http: reqwest::blocking::Client::builder()
                 .redirect(reqwest::redirect::Policy::none())
@@ -61,7 +61,12 @@ impl Browser {
         }
     }
 
-    fn send(&mut self, on: &Replica, path: &str, form: Option<&[(&str, &str)]>) -> (u16, String) {
+    pub(crate) fn send(
+        &mut self,
+        on: &Replica,
+        path: &str,
+        form: Option<&[(&str, &str)]>,
+    ) -> (u16, String) {
         let url = format!("http://{}{path}", on.address);
         let request = match form {
             Some(fields) => self

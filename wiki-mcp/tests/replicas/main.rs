@@ -19,6 +19,7 @@ mod scratch;
 
 mod admin_page;
 mod farm;
+mod list_changes;
 #[path = "../support/listening.rs"]
 mod listening;
 mod migrate;
@@ -48,6 +49,7 @@ fn main() {
         .chain(setup::cases())
         .chain(admin_page::cases())
         .chain(migrate::cases())
+        .chain(list_changes::cases())
         .map(|(name, run)| {
             let server = server.clone();
             Trial::ignorable_test(name, move || match &server {

@@ -254,7 +254,7 @@ impl ProgressSink for StreamProgress {
 }
 
 /// One SSE event carrying `message`.
-fn sse_event(message: &ServerJsonRpcMessage) -> Bytes {
+pub(crate) fn sse_event(message: &ServerJsonRpcMessage) -> Bytes {
     match serde_json::to_string(message) {
         Ok(data) => Bytes::from(format!("data: {data}\n\n")),
         Err(error) => {

@@ -11,8 +11,8 @@
 //! 5. What narrows the caller: its API token's scope (read-only, tools), and the session's own
 //!    narrowing (`narrowing.rs`; a name that is neither a tool nor a category: 400).
 //!
-//! The result is an [`Admitted`] caller, which the direct `tools/call` answer uses as it is and
-//! which goes to rmcp's handler in the request's extensions; nothing is taken from a session. An authenticated request also gets a [`CancelScope`] (its token's
+//! The result is an [`Admitted`] caller, which the direct `tools/call` answer and the GET
+//! change stream (`listen_stream.rs`) use as it is and which goes to rmcp's handler in the request's extensions; nothing is taken from a session. An authenticated request also gets a [`CancelScope`] (its token's
 //! digest), under which its call can be cancelled by `notifications/cancelled` (`in_flight.rs`).
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
@@ -22,7 +22,7 @@ use axum::extract::{ConnectInfo, Path, Request, State};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use http::header::AUTHORIZATION;
-use http::{Extensions, HeaderMap, Uri};
+use http::{Extensions, HeaderMap, Method, Uri};
 use time::OffsetDateTime;
 use wiki_store::model::wiki::WikiId;
 
@@ -30,6 +30,7 @@ use super::direct::answer_tool_calls;
 use super::directory::Bearer;
 use super::in_flight::{CancelScope, Credential};
 use super::limits::RateKey;
+use super::listen_stream::standalone_stream;
 use super::narrowing::session_limit;
 use super::oauth::{resource_metadata, unauthorized};
 use super::refusal::Refusal;
@@ -109,6 +110,9 @@ pub(crate) async fn mcp_endpoint(
     )
     .await
     {
+        Ok(admitted) if request.method() == Method::GET => {
+            standalone_stream(shared, admitted, request).await
+        }
         Ok(admitted) => answer_tool_calls(shared, admitted, request, next).await,
         Err(refusal) => refusal.into_response(),
     }

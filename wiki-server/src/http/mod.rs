@@ -26,8 +26,10 @@
 //! - A revoked token or a disabled wiki takes effect on the next request, with no session state to
 //!   reconcile, and replicas sharing one database need no session affinity.
 //!
-//! What is given up: a server-initiated stream (GET) and `notifications/tools/list_changed`.
-//! Clients re-list tools when they reconnect; a configuration change applies to the next request.
+//! A server-initiated stream needs no session either: a GET (protocol 2025-11-25 and earlier,
+//! `listen_stream.rs`) or a `subscriptions/listen` request (2026-07-28, the handler's `listen`)
+//! carries `notifications/tools/list_changed` for its caller, from the store's change feed
+//! (`list_changes.rs`), so a listener on one replica hears a change made on another.
 
 mod admin;
 mod body;
@@ -41,6 +43,8 @@ mod identity;
 mod in_flight;
 mod lifecycle;
 mod limits;
+mod list_changes;
+mod listen_stream;
 mod malformed;
 mod metrics;
 mod narrowing;
@@ -59,9 +63,12 @@ mod warnings;
 
 pub use connections::ConnectionLimits;
 pub use directory::Directory;
+pub(crate) use identity::{Credentials, credentials};
 pub(crate) use in_flight::CancelScope;
 pub use lifecycle::DEFAULT_SHUTDOWN_TIMEOUT;
 pub use limits::RateLimit;
+pub(crate) use list_changes::{Heard, ListChanges};
+pub use list_changes::{LIST_TTL, ListenLimits};
 pub use refusal::{REFUSAL_HEADER, Refusal, refusal_code};
 pub use router::{HttpOptions, HttpServer};
 pub use shutdown::shutdown_on_signal;

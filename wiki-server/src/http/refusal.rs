@@ -183,6 +183,14 @@ refusals! {
     RateLimited { retry_after: u64 }
         => TOO_MANY_REQUESTS, "rate-limited", "Too Many Requests",
            "retry in {retry_after} s", [RETRY_AFTER = retry_after];
+    /// A GET on the MCP endpoint whose `Accept` does not list `text/event-stream`.
+    NotAcceptable
+        => NOT_ACCEPTABLE, "not-acceptable", "Not Acceptable",
+           "a GET on this endpoint opens an event stream of tool-list changes: send Accept: text/event-stream";
+    /// A change stream beyond the caller's or the server's limit.
+    TooManyStreams { text: String }
+        => TOO_MANY_REQUESTS, "too-many-streams", "Too Many Requests", "{text}",
+           [RETRY_AFTER = 5];
     /// This client address has as many connections open as it may.
     TooManyConnections
         => SERVICE_UNAVAILABLE, "too-many-connections", "Service Unavailable",

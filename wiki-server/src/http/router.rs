@@ -26,6 +26,7 @@ use super::identity::mcp_endpoint;
 use super::in_flight::InFlight;
 use super::lifecycle::{DEFAULT_SHUTDOWN_TIMEOUT, Lifecycle};
 use super::limits::{RateKey, RateLimit, RateLimiter};
+use super::list_changes::{ListChanges, ListenLimits};
 use super::metrics;
 use super::oauth::{METADATA_SUFFIX, metadata};
 use super::pages;
@@ -66,6 +67,8 @@ pub struct HttpOptions {
     /// through rmcp's per-request service. The answer is the same; `false` sends every request
     /// through rmcp (for comparisons).
     pub direct_tool_calls: bool,
+    /// How many tool-list change streams may be open, per caller and in all.
+    pub listen_limits: ListenLimits,
 }
 
 impl Default for HttpOptions {
@@ -82,6 +85,7 @@ impl Default for HttpOptions {
             metrics_listen: None,
             shutdown_timeout: DEFAULT_SHUTDOWN_TIMEOUT,
             direct_tool_calls: true,
+            listen_limits: ListenLimits::default(),
         }
     }
 }
@@ -99,6 +103,8 @@ pub(crate) struct Shared {
     pub(crate) readiness: Readiness,
     /// The budget of WARN lines about refused requests, shared with the front door.
     pub(crate) warnings: Arc<Warnings>,
+    /// The open tool-list change streams.
+    pub(crate) list_changes: Arc<ListChanges>,
 }
 
 /// The first 8 hex digits of the SHA-256 of `token`: what a log may say of a refused token.
@@ -231,7 +237,13 @@ impl HttpServer {
         directory: Arc<Directory>,
         shutdown: CancellationToken,
     ) -> io::Result<()> {
-        let handler = McpHandler::new(Arc::clone(directory.manager()));
+        let list_changes = ListChanges::new(
+            Arc::clone(&directory),
+            self.options.listen_limits,
+            shutdown.child_token(),
+        );
+        let handler =
+            McpHandler::announcing(Arc::clone(directory.manager()), Arc::clone(&list_changes));
         // A child: stopping the flusher after an accept error must not cancel the caller's token.
         let stop_flushing = shutdown.child_token();
         let flusher = tokio::spawn({
@@ -276,6 +288,7 @@ impl HttpServer {
                 in_flight: Arc::default(),
                 readiness: Readiness::default(),
                 warnings: Arc::default(),
+                list_changes,
             },
             handler,
             &lifecycle,

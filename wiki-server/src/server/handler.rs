@@ -6,26 +6,35 @@
 //! [`Manager::call`], the path the direct HTTP answer and the tests take too. rmcp sessions are not
 //! bound to the URL they were opened on, so nothing here is remembered between requests.
 //!
+//! Over HTTP the handler announces tool-list changes (`crate::http::ListChanges`): it advertises
+//! `tools.listChanged`, gives `tools/list` a real `ttlMs`, and serves `subscriptions/listen`.
+//! Over stdio it does not, and says so (no `listChanged`, `ttlMs` 0).
+//!
 //! `get_info` sees no request, so the per-wiki parts (instructions, server title) are served by
 //! overriding `initialize` and `discover` (protocol 2026-07-28), which do.
 
+use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Duration;
+
+use axum::extract::ConnectInfo;
 
 use mcp_runtime::call::ToolCall;
 use mcp_runtime::elicit::Elicitation;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, DiscoverResult, GetSkillRequestParams, GetSkillResult,
-    Implementation, InitializeRequestParams, InitializeResult, ListResourcesResult,
+    CacheScope, CallToolRequestParams, CallToolResponse, DiscoverResult, GetSkillRequestParams,
+    GetSkillResult, Implementation, InitializeRequestParams, InitializeResult, ListResourcesResult,
     ListSkillsResult, ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams,
-    ReadResourceResponse, ServerCapabilities, ServerConfig,
+    ReadResourceResponse, ServerCapabilities, ServerConfig, SubscriptionFilter,
 };
 use rmcp::service::RequestContext;
+use rmcp::service::SubscriptionContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 
 use super::manager::{DEFAULT_DESCRIPTION, MAN_HINT};
 use super::policy::MAN;
 use super::{Caller, Manager, WikiServer};
-use crate::http::CancelScope;
+use crate::http::{CancelScope, Credentials, Heard, LIST_TTL, ListChanges, credentials};
 use crate::skills;
 
 /// The name the server reports (`serverInfo.name`); the wiki's name is its title.
@@ -41,6 +50,8 @@ pub struct McpHandler {
 struct Inner {
     manager: Arc<Manager>,
     fixed_caller: Option<Caller>,
+    /// Where tool-list changes are heard, when this transport announces them.
+    list_changes: Option<Arc<ListChanges>>,
 }
 
 impl McpHandler {
@@ -50,6 +61,19 @@ impl McpHandler {
             inner: Arc::new(Inner {
                 manager,
                 fixed_caller: None,
+                list_changes: None,
+            }),
+        }
+    }
+
+    /// A handler like [`McpHandler::new`] that announces tool-list changes heard by
+    /// `list_changes`.
+    pub(crate) fn announcing(manager: Arc<Manager>, list_changes: Arc<ListChanges>) -> Self {
+        Self {
+            inner: Arc::new(Inner {
+                manager,
+                fixed_caller: None,
+                list_changes: Some(list_changes),
             }),
         }
     }
@@ -60,6 +84,7 @@ impl McpHandler {
             inner: Arc::new(Inner {
                 manager,
                 fixed_caller: Some(caller),
+                list_changes: None,
             }),
         }
     }
@@ -122,8 +147,12 @@ impl ServerHandler for McpHandler {
         let capabilities = ServerCapabilities::builder()
             .enable_tools()
             .enable_resources()
-            .enable_skills()
-            .build();
+            .enable_skills();
+        let capabilities = if self.inner.list_changes.is_some() {
+            capabilities.enable_tool_list_changed().build()
+        } else {
+            capabilities.build()
+        };
         ServerConfig::new(capabilities)
             .with_server_info(Implementation::new(SERVER_NAME, env!("CARGO_PKG_VERSION")))
     }
@@ -159,7 +188,74 @@ impl ServerHandler for McpHandler {
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         let (caller, server) = self.resolve(&context).await?;
-        Ok(server.list_for(&caller))
+        let list = server.list_for(&caller);
+        // Every list may differ by caller (the guest's, a scoped token's, a narrowed session's).
+        let list = list.with_cache_scope(CacheScope::Private);
+        Ok(match self.inner.list_changes {
+            Some(_) => list.with_ttl_ms(millis(LIST_TTL)),
+            None => list.with_ttl_ms(0),
+        })
+    }
+
+    fn accepted_subscription_filter(
+        &self,
+        _requested: &SubscriptionFilter,
+    ) -> Option<SubscriptionFilter> {
+        self.inner
+            .list_changes
+            .as_ref()
+            .map(|_| SubscriptionFilter::builder().tools_list_changed().build())
+    }
+
+    async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
+        let Some(list_changes) = &self.inner.list_changes else {
+            context.cancelled().await;
+            return Ok(());
+        };
+        let request = context.request_context();
+        let (caller, _) = self.resolve(request).await?;
+        let parts = request.extensions.get::<http::request::Parts>();
+        let token = parts.and_then(|parts| match credentials(&parts.headers) {
+            Credentials::Bearer(token) => Some(token),
+            Credentials::None | Credentials::Unusable => None,
+        });
+        let key = match caller.user_name() {
+            Some(user) => format!("user:{user}"),
+            None => format!(
+                "guest:{}",
+                parts
+                    .and_then(|parts| parts.extensions.get::<ConnectInfo<SocketAddr>>())
+                    .map_or_else(String::new, |info| info.0.ip().to_string())
+            ),
+        };
+        let mut listener = list_changes
+            .open(caller, token, key)
+            .await
+            .map_err(|too_many| ErrorData::invalid_request(too_many.text(), None))?;
+        loop {
+            let heard = tokio::select! {
+                () = context.cancelled() => return Ok(()),
+                heard = listener.next() => heard,
+            };
+            match heard {
+                Heard::Changed => {
+                    if context.sink().notify_tool_list_changed().await.is_err() {
+                        return Ok(());
+                    }
+                }
+                // rmcp keeps the stream alive itself.
+                Heard::Idle => {}
+                Heard::ShuttingDown => return Ok(()),
+                Heard::NotAdmitted => {
+                    return Err(ErrorData::invalid_request(
+                        "this subscription's credentials are no longer accepted (the token was \
+                         revoked or expired, the user removed, or the wiki disabled): \
+                         authenticate again, re-list the tools and listen anew",
+                        None,
+                    ));
+                }
+            }
+        }
     }
 
     async fn call_tool(
@@ -229,4 +325,9 @@ fn over_stateless_http(elicitation: Elicitation) -> Elicitation {
         Elicitation::Peer(_) => Elicitation::Unreachable,
         other => other,
     }
+}
+
+/// `duration` in whole milliseconds, as `ttlMs` counts.
+fn millis(duration: Duration) -> u64 {
+    u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
 }

@@ -1,0 +1,148 @@
+//! Tool-list changes across replicas: listeners on B (a 2025-11-25 GET stream and a 2026-07-28
+//! `subscriptions/listen` stream) hear a configuration saved on A's admin page within a
+//! second, and a token revoked by an admin command closes B's stream.
+
+use std::io::{BufRead, BufReader};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use crate::Case;
+use crate::admin_page::{Browser, input};
+use crate::farm::{Farm, Replica};
+
+/// How soon a listener must hear a change made on another replica.
+const HEARD_WITHIN: Duration = Duration::from_secs(1);
+
+pub(crate) fn cases() -> Vec<Case> {
+    vec![(
+        "a_tool_list_change_on_one_replica_is_heard_by_listeners_on_the_other",
+        a_tool_list_change_on_one_replica_is_heard_by_listeners_on_the_other,
+    )]
+}
+
+/// The JSON-RPC messages of an event stream, read on a thread of their own; the channel
+/// closes when the stream ends.
+fn messages(response: reqwest::blocking::Response) -> Receiver<Value> {
+    assert_eq!(response.status(), 200, "the stream opens");
+    let (send, receive) = channel();
+    std::thread::spawn(move || {
+        let mut data = String::new();
+        for line in BufReader::new(response).lines() {
+            let Ok(line) = line else { break };
+            if let Some(rest) = line.strip_prefix("data:") {
+                data.push_str(rest.trim());
+            } else if line.is_empty() && !data.is_empty() {
+                let Ok(message) = serde_json::from_str(&data) else {
+                    break;
+                };
+                data.clear();
+                if send.send(message).is_err() {
+                    break;
+                }
+            }
+        }
+    });
+    receive
+}
+
+/// A client whose requests may stream for as long as the test runs.
+fn streaming() -> reqwest::blocking::Client {
+    reqwest::blocking::Client::builder()
+        .timeout(None)
+        .build()
+        .unwrap()
+}
+
+fn get_stream(on: &Replica, token: &str) -> Receiver<Value> {
+    messages(
+        streaming()
+            .get(on.endpoint("main"))
+            .header("accept", "text/event-stream")
+            .header("authorization", format!("Bearer {token}"))
+            .header("mcp-protocol-version", "2025-11-25")
+            .send()
+            .unwrap(),
+    )
+}
+
+fn listen_stream(on: &Replica, token: &str) -> Receiver<Value> {
+    let body = json!({"jsonrpc": "2.0", "id": 3, "method": "subscriptions/listen", "params": {
+    "notifications": {"toolsListChanged": true},
+    "_meta": {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": {"name": "replicas", "version": "1"},
+        "io.modelcontextprotocol/clientCapabilities": {},
+    }}});
+    let stream = messages(
+        streaming()
+            .post(on.endpoint("main"))
+            .header("accept", "application/json, text/event-stream")
+            .header("content-type", "application/json")
+            .header("authorization", format!("Bearer {token}"))
+            .header("mcp-protocol-version", "2026-07-28")
+            .header("mcp-method", "subscriptions/listen")
+            .body(body.to_string())
+            .send()
+            .unwrap(),
+    );
+    let acknowledged = stream.recv_timeout(Duration::from_secs(10)).unwrap();
+    assert_eq!(
+        acknowledged["method"], "notifications/subscriptions/acknowledged",
+        "{acknowledged}"
+    );
+    stream
+}
+
+fn a_tool_list_change_on_one_replica_is_heard_by_listeners_on_the_other(server: &str) {
+    let farm = Farm::create(server);
+    let (a, b) = (farm.replica(), farm.replica());
+    let alice = farm.token("alice");
+    let get = get_stream(&b, &alice);
+    let listen = listen_stream(&b, &alice);
+
+    let mut browser = Browser::new();
+    let (_, form) = browser.send(&a, "/admin/signin", None);
+    let nonce = input(&form, "csrf");
+    browser.send(
+        &a,
+        "/admin/signin",
+        Some(&[("csrf", &nonce), ("token", &farm.admin_token)]),
+    );
+    let (status, page) = browser.send(&a, "/admin/wikis/main", None);
+    assert_eq!(status, 200, "{page}");
+    let csrf = input(&page, "csrf");
+    let saved_at = Instant::now();
+    let (status, saved) = browser.send(
+        &a,
+        "/admin/wikis/main",
+        Some(&[
+            ("csrf", &csrf),
+            ("enabled", "on"),
+            ("guest_access", "on"),
+            ("tool", "get_document"),
+            ("space_filter_mode", "none"),
+            ("reach", "main"),
+        ]),
+    );
+    assert_eq!(status, 303, "the configuration is saved on A: {saved}");
+    for (what, stream) in [("the GET stream", &get), ("the listen stream", &listen)] {
+        let left = HEARD_WITHIN.saturating_sub(saved_at.elapsed());
+        let heard = stream
+            .recv_timeout(left)
+            .unwrap_or_else(|_| panic!("{what} on B did not hear A's change within a second"));
+        assert_eq!(
+            heard["method"], "notifications/tools/list_changed",
+            "{heard}"
+        );
+    }
+
+    let prefix = alice.split('_').nth(1).unwrap().to_owned();
+    farm.admin(&["token", "revoke", &prefix]);
+    assert_eq!(
+        get.recv_timeout(HEARD_WITHIN * 2),
+        Err(RecvTimeoutError::Disconnected),
+        "a revoked token's stream is closed"
+    );
+}
