@@ -33,6 +33,25 @@ pub fn weighted_reciprocal_rank_fusion<T: Clone + Eq + Hash>(
     lists: &[(f64, &[T])],
     limit: usize,
 ) -> Vec<T> {
+    scored_fusion(lists, limit)
+        .into_iter()
+        .map(|fused| fused.item)
+        .collect()
+}
+
+/// An item of a fused ranking with its score.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Fused<T> {
+    /// The item.
+    pub item: T,
+    /// Its fused score over the most any item could get, in (0, 1]: 1 is first in every list
+    /// that holds something. An item high in both lists scores near 1, one found by a single
+    /// list at most that list's share of the weights.
+    pub score: f64,
+}
+
+/// [`weighted_reciprocal_rank_fusion`] with each item's [`Fused::score`].
+pub fn scored_fusion<T: Clone + Eq + Hash>(lists: &[(f64, &[T])], limit: usize) -> Vec<Fused<T>> {
     let mut scores: HashMap<T, (f64, usize)> = HashMap::new();
     let mut seen = 0;
     for (weight, list) in lists {
@@ -44,12 +63,20 @@ pub fn weighted_reciprocal_rank_fusion<T: Clone + Eq + Hash>(
             entry.0 += weight / (RRF_K + rank as f64 + 1.0);
         }
     }
+    let best: f64 = lists
+        .iter()
+        .filter(|(_, list)| !list.is_empty())
+        .map(|(weight, _)| weight / (RRF_K + 1.0))
+        .sum();
     let mut fused: Vec<(T, (f64, usize))> = scores.into_iter().collect();
     fused.sort_by(|a, b| b.1.0.total_cmp(&a.1.0).then(a.1.1.cmp(&b.1.1)));
     fused
         .into_iter()
         .take(limit)
-        .map(|(item, _)| item)
+        .map(|(item, (score, _))| Fused {
+            item,
+            score: if best > 0.0 { score / best } else { 0.0 },
+        })
         .collect()
 }
 
@@ -88,5 +115,30 @@ mod tests {
         let at = |item| fused.iter().position(|f| *f == item);
         assert!(at("k1") > at("s5"), "{fused:?}");
         assert_eq!(fused.len(), 7);
+    }
+
+    #[test]
+    fn scores_are_shares_of_first_in_every_list_that_holds_something() {
+        let semantic = ["both", "s"];
+        let keyword = ["k", "both"];
+        let lists = [(1.0, semantic.as_slice()), (0.5, keyword.as_slice())];
+        let fused = scored_fusion(&lists, 10);
+        let near = |item, expected: f64| {
+            let found = fused.iter().find(|f| f.item == item).map(|f| f.score);
+            assert!(
+                found.is_some_and(|score| (score - expected).abs() < 1e-12),
+                "{item}: {found:?}, expected {expected}"
+            );
+        };
+        let best = 1.5 / 61.0;
+        near("both", (1.0 / 61.0 + 0.5 / 62.0) / best);
+        near("k", 0.5 / 61.0 / best);
+        near("s", 1.0 / 62.0 / best);
+        // First in every list that holds something: 1; an empty list does not count.
+        let alone = scored_fusion(&[(1.0, ["a", "b"].as_slice()), (0.5, [].as_slice())], 1);
+        assert_eq!(alone.len(), 1);
+        assert_eq!(alone[0].item, "a");
+        assert!((alone[0].score - 1.0).abs() < 1e-12, "{alone:?}");
+        assert!(scored_fusion::<u8>(&[], 3).is_empty());
     }
 }

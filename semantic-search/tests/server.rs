@@ -17,6 +17,7 @@ use serde_json::{Value, json};
 use tempfile::TempDir;
 use wiki_server::{Caller, Manager, ServerSettings};
 use wiki_tool_sdk::store::model::document::DocumentSave;
+use wiki_tool_sdk::store::model::locale::Locale;
 use wiki_tool_sdk::store::model::search::{SearchQuery, WikiScope};
 use wiki_tool_sdk::store::model::user::ALL_USERS_GROUP;
 use wiki_tool_sdk::store::model::wiki::WikiId;
@@ -112,8 +113,12 @@ impl Farm {
         }
     }
 
-    /// alice's `search_collections` call with `arguments`.
-    async fn search(&self, arguments: Value) -> Result<String, String> {
+    /// alice's `search_collections` call with `arguments`, the separate lists asked for
+    /// unless `arguments` says otherwise (the cases here look at each retrieval).
+    async fn search(&self, mut arguments: Value) -> Result<String, String> {
+        if let Value::Object(map) = &mut arguments {
+            map.entry("separateLists").or_insert(Value::Bool(true));
+        }
         self.call("search_collections", arguments, "alice").await
     }
 
@@ -253,7 +258,7 @@ async fn a_query_by_meaning_finds_the_page_keywords_miss_and_only_viewable_ones(
     let bob = ok(farm
         .call(
             "search_collections",
-            json!({"query": "install the server"}),
+            json!({"query": "install the server", "separateLists": true}),
             "bob",
         )
         .await);
@@ -269,6 +274,125 @@ async fn a_query_by_meaning_finds_the_page_keywords_miss_and_only_viewable_ones(
     );
     assert!(fused.contains(&"main:Secret.Plans".to_owned()), "{bob}");
     assert!(bob.find("Fused").unwrap_or(usize::MAX) < bob.find("Keyword").unwrap_or(0));
+}
+
+/// bob's `search_collections` call: its text and structured content.
+async fn search_structured(farm: &Farm, arguments: Value) -> (String, Value) {
+    let Value::Object(arguments) = arguments else {
+        panic!("arguments must be an object");
+    };
+    let caller = Caller::user(WikiId::main(), "bob");
+    let server = ok(farm.manager.endpoint(caller.wiki()).await);
+    let result = ok(farm
+        .manager
+        .call(
+            &server,
+            &caller,
+            ToolCall::new("search_collections", arguments),
+        )
+        .await);
+    let text = result
+        .content
+        .first()
+        .and_then(|block| block.as_text())
+        .map(|text| text.text.clone())
+        .unwrap_or_default();
+    assert_ne!(result.is_error, Some(true), "{text}");
+    (text, result.structured_content.unwrap_or_default())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_default_answer_is_one_ranked_list_a_page_once_each_with_its_score_and_finder() {
+    let Some(index) = model_index("the_default_answer_is_one_ranked_list") else {
+        return;
+    };
+    let farm = Farm::new(index.clone());
+    // The setup page in French too: a second row of the same page, found by both lists.
+    ok(farm.store.save_document(
+        &DocumentSave::new(
+            reference("Docs.Setup"),
+            "Installer le serveur : lancez l'assistant (wizard) d'installation du serveur.\n",
+            "alice",
+        )
+        .locale(ok(Locale::parse("fr"))),
+    ));
+    index_all(&farm, &index);
+
+    let (text, structured) = search_structured(&farm, json!({"query": "install the server"})).await;
+    assert!(text.starts_with("Fused results ("), "{text}");
+    assert!(
+        !text.contains("Keyword results") && !text.contains("Semantic results"),
+        "the separate lists only on request: {text}"
+    );
+    let results = structured["results"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(
+        results.len(),
+        text.matches("<result ").count(),
+        "{structured}"
+    );
+    let pages: Vec<&str> = results
+        .iter()
+        .filter_map(|r| r["reference"].as_str())
+        .collect();
+    let mut unique = pages.clone();
+    unique.sort_unstable();
+    unique.dedup();
+    assert_eq!(unique.len(), pages.len(), "a page once: {pages:?}");
+    assert!(pages.contains(&"main:Docs.Setup"), "{text}");
+
+    let first = &results[0];
+    assert_eq!(first["found"], "both", "both lists lead: {text}");
+    assert!(first["score"].as_f64().is_some_and(|s| s > 0.8), "{first}");
+    let head = format!(
+        "<result found=\"both\" score=\"{:.2}\" similarity=\"{:.2}\">",
+        first["score"].as_f64().unwrap_or_default(),
+        first["similarity"].as_f64().unwrap_or_default()
+    );
+    assert!(text.contains(&head), "{head} in {text}");
+    for row in &results {
+        let found = row["found"].as_str().unwrap_or_default();
+        let score = row["score"].as_f64().unwrap_or(-1.0);
+        assert!((0.0..=1.0).contains(&score), "{row}");
+        assert_eq!(
+            row["similarity"].is_number(),
+            found != "keyword",
+            "a similarity for a row found by meaning: {row}"
+        );
+        if found != "both" {
+            assert!(
+                score < 0.6,
+                "one list alone scores at most its share: {row}"
+            );
+        }
+    }
+    let scores: Vec<f64> = results.iter().filter_map(|r| r["score"].as_f64()).collect();
+    assert!(
+        scores.windows(2).all(|w| w[0] >= w[1]),
+        "best first: {scores:?}"
+    );
+    assert!(structured["keyword"].is_null() && structured["semantic"].is_null());
+
+    let (text, structured) = search_structured(
+        &farm,
+        json!({"query": "install the server", "separateLists": true}),
+    )
+    .await;
+    assert!(
+        text.contains("\nKeyword results:\n") && text.contains("\nSemantic results:\n"),
+        "{text}"
+    );
+    let semantic = structured["semantic"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    assert!(
+        semantic.iter().all(|row| row["similarity"].is_number()) && !semantic.is_empty(),
+        "{structured}"
+    );
+    assert!(structured["keyword"].is_array(), "{structured}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -43,7 +43,7 @@ async def check(url: str, token: str | None, mode: str) -> None:
             found = await client.call_tool("search_collections", {"query": "install"})
             hits = found.content[0].text
             assert not found.is_error, f"{mode}/{who}: search_collections failed: {hits}"
-            assert "<result>" in hits and "Guides.Install" in hits, f"{mode}/{who}: {hits[:400]}"
+            assert "<result " in hits and "Guides.Install" in hits, f"{mode}/{who}: {hits[:400]}"
             resources = await client.list_resources()
             uris = sorted(str(resource.uri) for resource in resources.resources)
             skills = ["skill://edit-large-page/SKILL.md", "skill://find-and-cite/SKILL.md"]

@@ -265,7 +265,12 @@ fn search(server: &Server, token: &str, query: &str) -> String {
             "main",
             Some(token),
             "search_collections",
-            json!({"query": query, "limitKeywordResults": 20, "limitSemanticResults": 20}),
+            json!({
+                "query": query,
+                "limitKeywordResults": 20,
+                "limitSemanticResults": 20,
+                "separateLists": true,
+            }),
         )
         .ok()
 }
