@@ -532,6 +532,41 @@ async fn a_long_page_gives_the_index_its_first_chunks_and_a_step_embeds_a_bounde
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_step_asked_to_yield_stops_after_its_first_batch_and_the_next_step_goes_on() {
+    let Some(index) = model_index("a_step_asked_to_yield_stops_after_its_first_batch") else {
+        return;
+    };
+    let farm = Farm::new(index.clone());
+    index_all(&farm, &index);
+    // Three pages of a full batch of chunks each: one step would embed two of them.
+    let long: String = (0..100)
+        .map(|section| {
+            format!(
+                "# Section {section}\n\nThe archive keeps record {section} of the ledger, \
+                 filed by the clerk who reviewed shipment {section} at the harbour.\n\n"
+            )
+        })
+        .collect();
+    for page in 0..3 {
+        save(&farm.store, &format!("Archive.Long{page}"), "Ledger", &long);
+    }
+    let asked = std::cell::Cell::new(0);
+    let yield_now = || {
+        asked.set(asked.get() + 1);
+        true
+    };
+    let done = ok(index.catch_up_until(&farm.store, &WikiId::main(), 16, &yield_now));
+    assert_eq!(
+        (done.rows, done.embedded, done.remaining, asked.get()),
+        (1, semantic_search::MAX_CHUNKS_PER_PAGE, 2, 1),
+        "one batch stored, then it yielded: {done:?}"
+    );
+    // What it stored stays stored; the next step goes on with the rest.
+    let done = ok(index.catch_up(&farm.store, &WikiId::main(), 16));
+    assert_eq!((done.rows, done.remaining), (2, 0), "{done:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn without_a_model_the_tool_answers_keywords_and_says_how_to_install_it() {
     let farm = Farm::new(SemanticIndex::without_model("not installed"));
     let out = ok(farm.search(json!({"query": "wizard"})).await);

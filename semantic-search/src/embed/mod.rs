@@ -101,6 +101,11 @@ impl Embedder {
         self
     }
 
+    /// How many texts run through BERT at once.
+    pub fn batch_size(&self) -> usize {
+        self.batch_size
+    }
+
     /// The width of every embedding (384).
     pub fn dimension(&self) -> usize {
         self.dimension

@@ -1,11 +1,13 @@
-//! Indexing a step's stale rows together: every row is read and chunked first, then the chunks
-//! none of them has a stored vector for are embedded in one call, then each row is stored.
+//! Indexing a step's stale rows together: rows are read and chunked, the chunks none of them
+//! has a stored vector for are embedded a model batch of rows at a time, and each group's rows
+//! are stored before the next group is embedded.
 //!
 //! Why together: a page makes two or three chunks, so embedding row by row ran BERT on batches
 //! of two or three, padded to the longer one, and paid the per-batch overhead of the model for
-//! every page. Handed all of a step's chunks at once, the embedder sorts them by length into
-//! full batches ([`crate::Embedder::embed`]), each padded only to its own longest member, which
-//! is what makes a rebuild's throughput the model's batch throughput.
+//! every page. Handed a batch's worth of chunks at once, the embedder sorts them by length
+//! ([`crate::Embedder::embed`]), so each batch is full and padded only to its own longest
+//! member, which is what makes a rebuild's throughput the model's batch throughput. Why no more
+//! than a batch at once: between batches the background indexer can stop for a waiting call.
 //!
 //! Bounded twice, so a step's time is: a page gives at most [`MAX_CHUNKS_PER_PAGE`] chunks (the
 //! rest of a longer page is found by keywords only), and a step takes rows only until it has
@@ -33,7 +35,17 @@ struct Pending {
     missing: Vec<usize>,
 }
 
+/// Where [`index_rows`] reads rows and puts their vectors, and what it embeds them with.
+pub(super) struct Indexing<'a> {
+    pub(super) store: &'a dyn Store,
+    pub(super) embedder: &'a Embedder,
+    pub(super) chunker: &'a Chunker,
+    pub(super) matrices: &'a Matrices,
+    pub(super) index: &'a VectorIndex,
+}
+
 /// What [`index_rows`] did.
+#[derive(Default)]
 pub(super) struct Indexed {
     /// Rows handled (stored, or found deleted), from the first of those given.
     pub(super) rows: usize,
@@ -43,61 +55,85 @@ pub(super) struct Indexed {
     pub(super) reused: usize,
 }
 
+/// Rows read and chunked whose new chunks are embedded in one call: at most one of the model's
+/// batches, unless a single row has more.
+#[derive(Default)]
+struct Group {
+    /// Rows handled, those found deleted included.
+    handled: usize,
+    pending: Vec<Pending>,
+    /// Chunks of `pending` still without a vector.
+    missing: usize,
+}
+
 /// Indexes the first of `rows` of `index`, as many as make `max_chunks` chunks to embed (at
-/// least one row): re-embeds only chunks whose digest has no stored vector, embeds all of them
-/// in one call, stores each row (a row deleted meanwhile is skipped) and records what was stored
-/// in `matrices`.
+/// least one row): re-embeds only chunks whose digest has no stored vector, and embeds them one
+/// model batch of rows at a time, storing each group's rows before the next (a row deleted
+/// meanwhile is skipped) and recording what was stored in `matrices`. Between groups it asks
+/// `yield_now`, and stops when it says true: the rows stored so far are handled, the rest stay
+/// stale for the next step. That is what lets a call waiting for the indexer's heavy slot wait
+/// one batch, not a whole step.
 pub(super) fn index_rows(
-    store: &dyn Store,
-    embedder: &Embedder,
-    chunker: &Chunker,
-    matrices: &Matrices,
-    index: &VectorIndex,
+    indexing: &Indexing<'_>,
     rows: &[StaleRow],
     max_chunks: usize,
+    yield_now: &dyn Fn() -> bool,
 ) -> Result<Indexed> {
-    let mut pending = Vec::with_capacity(rows.len());
-    let mut missing = 0;
-    let mut handled = 0;
+    let batch = indexing.embedder.batch_size();
+    let mut done = Indexed::default();
+    let mut group = Group::default();
     for stale in rows {
-        if handled > 0 && missing >= max_chunks {
+        if done.rows + group.handled > 0 && done.embedded + group.missing >= max_chunks {
             break;
         }
-        handled += 1;
-        if let Some(row) = prepare(store, chunker, index, stale)? {
-            missing += row.missing.len();
-            pending.push(row);
+        let row = prepare(indexing.store, indexing.chunker, indexing.index, stale)?;
+        let missing = row.as_ref().map_or(0, |row| row.missing.len());
+        if !group.pending.is_empty() && group.missing + missing > batch {
+            store_group(indexing, std::mem::take(&mut group), &mut done)?;
+            if yield_now() {
+                return Ok(done);
+            }
+        }
+        group.handled += 1;
+        if let Some(row) = row {
+            group.missing += missing;
+            group.pending.push(row);
         }
     }
-    let texts: Vec<&str> = pending
+    store_group(indexing, group, &mut done)?;
+    Ok(done)
+}
+
+/// Embeds the missing chunks of `group` in one call and stores its rows, counting them in
+/// `done`.
+fn store_group(indexing: &Indexing<'_>, group: Group, done: &mut Indexed) -> Result<()> {
+    let texts: Vec<&str> = group
+        .pending
         .iter()
         .flat_map(|row| row.missing.iter().map(|&i| row.entries[i].text.as_str()))
         .collect();
     let embedded = texts.len();
-    let mut fresh = embedder.embed(&texts)?.into_iter();
-    let mut reused = 0;
-    for mut row in pending {
+    let mut fresh = indexing.embedder.embed(&texts)?.into_iter();
+    for mut row in group.pending {
         for &i in &row.missing {
             row.entries[i].vector = fresh
                 .next()
                 .ok_or_else(|| Error::Tokenizer("the model returned fewer vectors".into()))?;
         }
-        reused += row.entries.len() - row.missing.len();
+        done.reused += row.entries.len() - row.missing.len();
         let stored = VectorRow {
             reference: row.document.reference.clone(),
             locale: row.document.locale.clone(),
             version: row.document.version,
             entries: row.entries,
         };
-        if store.put_vector_row(index, &stored)? {
-            matrices.store_row(&row.document, &stored.entries);
+        if indexing.store.put_vector_row(indexing.index, &stored)? {
+            indexing.matrices.store_row(&row.document, &stored.entries);
         }
     }
-    Ok(Indexed {
-        rows: handled,
-        embedded,
-        reused,
-    })
+    done.rows += group.handled;
+    done.embedded += embedded;
+    Ok(())
 }
 
 /// Reads and chunks one row; the stored vectors of unchanged chunks (same digest) are reused.

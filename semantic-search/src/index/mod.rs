@@ -8,8 +8,9 @@
 //! with it. Work is bounded per step ([`SemanticIndex::catch_up`] takes a row budget and stops
 //! at [`CHUNKS_PER_STEP`] chunks to embed; a page gives at most [`MAX_CHUNKS_PER_PAGE`]), so the
 //! background [`crate::Indexer`] and `wiki-mcp index rebuild` decide how much they do at once,
-//! and one step takes a second or two at most. Calls never index: they embed their query and
-//! read what is indexed ([`SemanticIndex::behind_if_changed`] says how far behind that is).
+//! and one step takes a second or two at most (one model batch once a call waits). Calls never
+//! index: they embed their query and read what is indexed ([`SemanticIndex::behind_if_changed`]
+//! says how far behind that is).
 //! Everything here is synchronous and CPU-heavy: call it off the async workers.
 
 mod batch;
@@ -39,7 +40,8 @@ use matrix::Matrices;
 pub const REBUILD_ROWS: usize = 64;
 
 /// Chunks one [`SemanticIndex::catch_up`] step embeds at most (past the first row): two of the
-/// model's batches, a second or two of CPU.
+/// model's batches, a second or two of CPU on an idle core (and a step can stop after its first
+/// batch, see [`SemanticIndex::catch_up_until`]).
 pub const CHUNKS_PER_STEP: usize = 64;
 
 /// The store name of this model's vectors: vectors of another model never mix with these.
@@ -144,6 +146,20 @@ impl SemanticIndex {
     /// Without a model, nothing. [`REBUILD_ROWS`] is a good step for a caller that indexes
     /// everything.
     pub fn catch_up(&self, store: &dyn Store, wiki: &WikiId, max_rows: usize) -> Result<CatchUp> {
+        self.catch_up_until(store, wiki, max_rows, &|| false)
+    }
+
+    /// [`SemanticIndex::catch_up`], stopping early once `yield_now` says true: it is asked
+    /// after each of the model's batches is stored, so a step ends one batch after something
+    /// else wants the CPU (the background indexer passes "a call waits for a heavy slot").
+    /// What was stored is counted; the rest stays stale for the next step.
+    pub fn catch_up_until(
+        &self,
+        store: &dyn Store,
+        wiki: &WikiId,
+        max_rows: usize,
+        yield_now: &dyn Fn() -> bool,
+    ) -> Result<CatchUp> {
         let index = Self::store_index(wiki);
         let backlog = store.vector_backlog(&index, max_rows)?;
         let Some(embedder) = self.embedder().filter(|_| !backlog.rows.is_empty()) else {
@@ -152,15 +168,14 @@ impl SemanticIndex {
                 ..CatchUp::default()
             });
         };
-        let indexed = batch::index_rows(
+        let indexing = batch::Indexing {
             store,
             embedder,
-            &self.chunker,
-            &self.matrices,
-            &index,
-            &backlog.rows,
-            CHUNKS_PER_STEP,
-        )?;
+            chunker: &self.chunker,
+            matrices: &self.matrices,
+            index: &index,
+        };
+        let indexed = batch::index_rows(&indexing, &backlog.rows, CHUNKS_PER_STEP, yield_now)?;
         let rows = indexed.rows;
         Ok(CatchUp {
             rows,
@@ -182,6 +197,7 @@ impl SemanticIndex {
         store: &dyn Store,
         wiki: &WikiId,
         max_rows: usize,
+        yield_now: &dyn Fn() -> bool,
     ) -> Result<CatchUp> {
         let marker = store.commit_marker()?;
         let lock = || {
@@ -192,7 +208,7 @@ impl SemanticIndex {
         if lock().get(wiki) == Some(&marker) {
             return Ok(CatchUp::default());
         }
-        let done = self.catch_up(store, wiki, max_rows)?;
+        let done = self.catch_up_until(store, wiki, max_rows, yield_now)?;
         if done.remaining == 0 {
             lock().insert(wiki.clone(), marker);
         } else {
@@ -205,7 +221,9 @@ impl SemanticIndex {
     /// it was last found caught up (see [`SemanticIndex::catch_up_if_changed`], which this is
     /// with no row to index).
     pub fn behind_if_changed(&self, store: &dyn Store, wiki: &WikiId) -> Result<u64> {
-        Ok(self.catch_up_if_changed(store, wiki, 0)?.remaining)
+        Ok(self
+            .catch_up_if_changed(store, wiki, 0, &|| false)?
+            .remaining)
     }
 
     /// The `limit` rows of `wiki` whose best chunk is nearest `query` (a normalized vector of

@@ -401,8 +401,9 @@ fn two_servers_on_one_farm_index_once_and_both_find_new_pages_promptly(backend: 
     });
     assert!(
         !log_of(&log_b).contains(TAKEN),
-        "exactly one server indexes:\n{}",
-        log_of(&log_b)
+        "exactly one server indexes:\nB:\n{}\nA:\n{}",
+        log_of(&log_b),
+        log_of(&log_a)
     );
 
     // Saved through the server that does not index, and through the one that does: the

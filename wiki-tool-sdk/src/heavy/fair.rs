@@ -3,7 +3,9 @@
 //! job: a share with ten jobs waiting and a share with one take turns. No share runs more than
 //! half the slots (at least one) at once, even while the others are free: they are kept for
 //! the next caller, who then starts at once instead of after one of the busy caller's jobs.
-//! Background jobs (the semantic indexer) get a free slot no call's job can take.
+//! Background jobs (the semantic indexer) run one at a time in a slot of their own, beside the
+//! calls' slots: a call never waits for one to finish. They start only while no call is short
+//! of a slot, and a running one hears when a call becomes so ([`Permit::calls_waiting`]).
 //!
 //! A slot is granted under the lock, by sending on the waiter's channel; a waiter that gives up
 //! (its wait ran out, its call was cancelled) takes its entry out under the same lock, or, when
@@ -16,9 +18,6 @@ use std::time::Duration;
 use tokio::sync::oneshot;
 
 use super::{NotRun, Share};
-
-/// The key of the background jobs' turn.
-const BACKGROUND: &str = "background";
 
 /// A process's heavy slots.
 pub(crate) struct FairSlots {
@@ -38,6 +37,8 @@ struct State {
     turn: VecDeque<Arc<str>>,
     /// Background jobs waiting, oldest first.
     background: VecDeque<Waiter>,
+    /// Whether the background slot is taken.
+    background_running: bool,
     /// Jobs running per share.
     running: HashMap<Arc<str>, usize>,
 }
@@ -67,13 +68,32 @@ impl Drop for Waiting {
 /// A slot held; dropping it frees the slot for the next in turn.
 pub(crate) struct Permit {
     slots: Arc<FairSlots>,
-    share: Arc<str>,
+    holder: Holder,
+}
+
+/// Whose slot a [`Permit`] is.
+enum Holder {
+    /// One of the calls' slots, run for this share.
+    Call(Arc<str>),
+    /// The background slot.
+    Background,
+}
+
+impl Permit {
+    /// Whether a call's job waits because every call slot is taken. A background job asks
+    /// between its batches and stops when one does, giving the CPU back to the calls.
+    pub(crate) fn calls_waiting(&self) -> bool {
+        self.slots.lock().calls_short_of_slots()
+    }
 }
 
 impl Drop for Permit {
     fn drop(&mut self) {
         let mut state = self.slots.lock();
-        state.release(&self.share);
+        match &self.holder {
+            Holder::Call(share) => state.release(share),
+            Holder::Background => state.background_running = false,
+        }
         self.slots.dispatch(&mut state);
     }
 }
@@ -87,6 +107,7 @@ impl FairSlots {
                 waiting: HashMap::new(),
                 turn: VecDeque::new(),
                 background: VecDeque::new(),
+                background_running: false,
                 running: HashMap::new(),
             }),
             count,
@@ -112,7 +133,7 @@ impl FairSlots {
             let mut state = self.lock();
             if state.free > 0 && state.turn.is_empty() && state.running(&key) < self.share_cap() {
                 state.take(&key);
-                return Ok(self.permit(key));
+                return Ok(self.permit(Holder::Call(key)));
             }
             let waiting = state.waiting.get(&key).map_or(0, VecDeque::len);
             if waiting >= self.max_waiting_per_share {
@@ -134,7 +155,7 @@ impl FairSlots {
         match tokio::time::timeout(self.wait, granted).await {
             Ok(Ok(())) => {
                 waiting.armed = false;
-                Ok(self.permit(key))
+                Ok(self.permit(Holder::Call(key)))
             }
             // The sender is dropped only with the process's slots; not while it serves.
             Ok(Err(_)) => {
@@ -159,15 +180,14 @@ impl FairSlots {
         }
     }
 
-    /// A slot for a background job, waiting (on this thread) until a slot is free that no
-    /// call's job can take, or until `stop` says the job is no longer wanted.
+    /// The background slot, waiting (on this thread) until it is free and no call is short of
+    /// a slot, or until `stop` says the job is no longer wanted.
     pub(crate) fn acquire_background(self: &Arc<Self>, stop: &dyn Fn() -> bool) -> Option<Permit> {
-        let key: Arc<str> = Arc::from(BACKGROUND);
         let (id, mut granted) = {
             let mut state = self.lock();
-            if state.free > 0 && state.turn.is_empty() && state.background.is_empty() {
-                state.take(&key);
-                return Some(self.permit(key));
+            if state.background_can_start() && state.background.is_empty() {
+                state.background_running = true;
+                return Some(self.permit(Holder::Background));
             }
             let (sender, granted) = oneshot::channel();
             let id = state.next_id;
@@ -176,20 +196,20 @@ impl FairSlots {
                 id,
                 granted: sender,
             });
-            // Free slots the waiting calls cannot take (their shares run their part) go to it.
             self.dispatch(&mut state);
             (id, granted)
         };
         loop {
             match granted.try_recv() {
-                Ok(()) => return Some(self.permit(key)),
+                Ok(()) => return Some(self.permit(Holder::Background)),
                 Err(oneshot::error::TryRecvError::Closed) => return None,
                 Err(oneshot::error::TryRecvError::Empty) if stop() => {
                     let mut state = self.lock();
                     let before = state.background.len();
                     state.background.retain(|waiter| waiter.id != id);
                     if state.background.len() == before {
-                        state.release(&key);
+                        // Granted as it stopped: the slot was taken for it.
+                        state.background_running = false;
                         self.dispatch(&mut state);
                     }
                     return None;
@@ -201,25 +221,19 @@ impl FairSlots {
         }
     }
 
-    fn permit(self: &Arc<Self>, share: Arc<str>) -> Permit {
+    fn permit(self: &Arc<Self>, holder: Holder) -> Permit {
         Permit {
             slots: Arc::clone(self),
-            share,
+            holder,
         }
     }
 
-    /// Hands free slots to waiters: calls' jobs in turn, then background jobs.
+    /// Hands free slots to waiters: calls' jobs in turn, then the background slot when no
+    /// call is left short of one.
     fn dispatch(&self, state: &mut State) {
         while state.free > 0 {
-            let next = match state.next_in_turn(self.share_cap()) {
-                Some(next) => Some(next),
-                None => state
-                    .background
-                    .pop_front()
-                    .map(|waiter| (Arc::from(BACKGROUND), waiter)),
-            };
-            let Some((key, waiter)) = next else {
-                return;
+            let Some((key, waiter)) = state.next_in_turn(self.share_cap()) else {
+                break;
             };
             state.take(&key);
             if waiter.granted.send(()).is_err() {
@@ -227,10 +241,28 @@ impl FairSlots {
                 state.release(&key);
             }
         }
+        while state.background_can_start() {
+            let Some(waiter) = state.background.pop_front() else {
+                return;
+            };
+            // A waiter whose receiver is gone (stopped) leaves the slot free for the next.
+            state.background_running = waiter.granted.send(()).is_ok();
+        }
     }
 }
 
 impl State {
+    /// Whether a call's job waits while every call slot is taken. (Jobs waiting beside a free
+    /// slot wait for their own share's turn, which background work does not delay.)
+    fn calls_short_of_slots(&self) -> bool {
+        self.free == 0 && !self.turn.is_empty()
+    }
+
+    /// Whether the background slot may start a job now.
+    fn background_can_start(&self) -> bool {
+        !self.background_running && !self.calls_short_of_slots()
+    }
+
     fn take(&mut self, key: &Arc<str>) {
         self.free -= 1;
         *self.running.entry(Arc::clone(key)).or_default() += 1;

@@ -1,17 +1,18 @@
 //! CPU-heavy work (rendering a page for a tool or for the signed view page, extracting a PDF's
 //! text, embedding a query or a page for semantic search) runs here: on tokio's blocking pool,
-//! never on the async workers that answer every other request, and at most `heavy_slots` jobs
-//! at a time for the whole process (tools, pages and the semantic indexer share the slots; the
-//! count is one of the process's [`crate::budgets`], `serve --heavy-slots`), so pathological
-//! inputs running side by side cannot take every core from the callers that are not waiting for
-//! them.
+//! never on the async workers that answer every other request, and at most `heavy_slots` calls'
+//! jobs at a time for the whole process (tools and pages share the slots; the count is one of
+//! the process's [`crate::budgets`], `serve --heavy-slots`), so pathological inputs running side
+//! by side cannot take every core from the callers that are not waiting for them. The semantic
+//! indexer has one slot of its own beside them, so a call never waits for its batch.
 //!
 //! The slots are shared fairly ([`Share`]): every job is done for a user, or for a client
 //! address (the guest, and the signed link pages, which carry no credentials), and a freed slot
 //! goes to the next share in turn with a job waiting, so one caller keeping ten renders in flight
 //! delays another caller's render by at most one job. A share may have only a few jobs waiting
 //! at once ([`NotRun::Crowded`] past them, at once). The semantic indexer's jobs
-//! ([`background_slot`]) take a slot only when no call's job waits for one.
+//! ([`background_slot`]) start only while no call's job waits for a slot, and stop between their
+//! batches as soon as one does, so the CPU goes to the calls first.
 //!
 //! A caller waits at most `heavy_wait` (`--heavy-wait`, 5 s by default) for a slot, then is
 //! told the server is busy and to retry ([`NotRun::Full`]; a tool says it in its error, a page
@@ -68,10 +69,20 @@ where
     run(&SLOTS, share, cancellation, job).await
 }
 
-/// A heavy slot held by a background job (the semantic indexer's batch); dropping it frees the
-/// slot.
+/// The background slot, held by a background job (the semantic indexer's step); dropping it
+/// frees the slot.
 pub struct BackgroundSlot {
-    _permit: Permit,
+    permit: Permit,
+}
+
+impl BackgroundSlot {
+    /// Whether a call's job is waiting because every call slot is taken. A background job that
+    /// works in several parts asks between them and, when one is, stops and drops its slot:
+    /// nothing can stop a job once it runs, so this is what bounds how long background work
+    /// competes for the CPU with calls that are already queueing.
+    pub fn wanted_by_a_call(&self) -> bool {
+        self.permit.calls_waiting()
+    }
 }
 
 impl fmt::Debug for BackgroundSlot {
@@ -80,14 +91,15 @@ impl fmt::Debug for BackgroundSlot {
     }
 }
 
-/// Waits, on this thread, for a heavy slot no call's job is waiting for; `None` once `stop`
-/// says true (asked every few milliseconds while it waits). For a background thread's work in
-/// batches: take a slot per batch, and drop it between batches so calls go first. Blocks: never
-/// call it on an async worker.
+/// Waits, on this thread, for the background slot, taken only while no call's job waits for a
+/// slot; `None` once `stop` says true (asked every few milliseconds while it waits). For a background thread's work in
+/// batches: take a slot per batch, and drop it between batches so calls go first (a long batch
+/// asks [`BackgroundSlot::wanted_by_a_call`] between its parts). Blocks: never call it on an
+/// async worker.
 pub fn background_slot(stop: &dyn Fn() -> bool) -> Option<BackgroundSlot> {
     SLOTS
         .acquire_background(stop)
-        .map(|permit| BackgroundSlot { _permit: permit })
+        .map(|permit| BackgroundSlot { permit })
 }
 
 /// Why a heavy job did not run.

@@ -181,7 +181,7 @@ async fn a_caller_running_its_share_waits_and_leaves_the_free_slot_to_another() 
         *ran.lock().unwrap_or_else(PoisonError::into_inner),
         ["alice 2"]
     );
-    // A background job takes a slot no caller can: Alice runs one, and waits for another.
+    // Background work starts while Alice's second job waits for her own turn beside a free slot.
     let (release, holder) = hold_a_slot(&slots, &user("alice")).await;
     let waiting = {
         let slots = Arc::clone(&slots);
@@ -227,54 +227,106 @@ async fn a_caller_with_many_jobs_waiting_is_told_at_once_to_wait_for_them() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn background_work_waits_while_a_call_waits() {
+async fn background_work_waits_while_a_call_is_short_of_a_slot() {
     let slots = FairSlots::new(1, Duration::from_secs(10));
-    let order = Arc::new(Mutex::new(Vec::new()));
     let (release, holder) = hold_a_slot(&slots, &user("alice")).await;
+    let call = {
+        let slots = Arc::clone(&slots);
+        tokio::spawn(
+            async move { run(&slots, &user("bob"), &CancellationToken::new(), || 2).await },
+        )
+    };
+    settle().await;
+    let started = Arc::new(AtomicUsize::new(0));
     let background = {
-        let (slots, order) = (Arc::clone(&slots), Arc::clone(&order));
+        let (slots, started) = (Arc::clone(&slots), Arc::clone(&started));
         std::thread::spawn(move || {
             let permit = slots.acquire_background(&|| false);
-            order
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .push("background");
-            drop(permit);
+            started.fetch_add(1, Ordering::SeqCst);
+            permit.is_some()
         })
     };
     settle().await;
-    let call = {
-        let (slots, order) = (Arc::clone(&slots), Arc::clone(&order));
-        tokio::spawn(async move {
-            run(&slots, &user("bob"), &CancellationToken::new(), move || {
-                order
-                    .lock()
-                    .unwrap_or_else(PoisonError::into_inner)
-                    .push("bob");
-            })
-            .await
-        })
-    };
-    settle().await;
-    let _ = release.send(());
-    assert!(call.await.is_ok());
-    assert!(background.join().is_ok());
-    assert!(holder.await.is_ok());
-    let order = order.lock().unwrap_or_else(PoisonError::into_inner).clone();
     assert_eq!(
-        order,
-        ["bob", "background"],
-        "the call waited less, yet ran first"
+        started.load(Ordering::SeqCst),
+        0,
+        "bob waits for the only slot: background work does not start"
     );
+    let _ = release.send(());
+    assert!(matches!(call.await, Ok(Ok(2))));
+    assert!(background.join().is_ok_and(|took| took), "then it starts");
+    assert!(holder.await.is_ok());
     // A background wait that is stopped gives up, and takes no slot.
     let (release, holder) = hold_a_slot(&slots, &user("alice")).await;
+    let call = {
+        let slots = Arc::clone(&slots);
+        tokio::spawn(
+            async move { run(&slots, &user("bob"), &CancellationToken::new(), || 4).await },
+        )
+    };
+    settle().await;
     assert!(slots.acquire_background(&|| true).is_none());
     let _ = release.send(());
+    assert!(matches!(call.await, Ok(Ok(4))));
     assert!(holder.await.is_ok());
-    assert_eq!(
-        run(&slots, &user("bob"), &CancellationToken::new(), || 4).await,
-        Ok(4)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_call_never_waits_for_background_work() {
+    // A wait of 50 ms: a call that had to wait for the background job would be refused.
+    let slots = FairSlots::new(1, Duration::from_millis(50));
+    let background = {
+        let slots = Arc::clone(&slots);
+        tokio::task::spawn_blocking(move || slots.acquire_background(&|| false))
+            .await
+            .ok()
+            .flatten()
+    };
+    assert!(
+        background.is_some(),
+        "no call waits: background work starts"
     );
+    assert_eq!(
+        run(&slots, &user("bob"), &CancellationToken::new(), || 3).await,
+        Ok(3),
+        "the background job runs in a slot of its own"
+    );
+    drop(background);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_background_job_hears_when_a_call_is_short_of_a_slot() {
+    let slots = FairSlots::new(1, Duration::from_secs(10));
+    let (release, holder) = hold_a_slot(&slots, &user("alice")).await;
+    let background = {
+        let slots = Arc::clone(&slots);
+        tokio::task::spawn_blocking(move || slots.acquire_background(&|| false))
+            .await
+            .ok()
+            .flatten()
+    };
+    let Some(background) = background else {
+        panic!("no call waits: background work starts beside alice's job");
+    };
+    assert!(!background.calls_waiting(), "no call waits yet");
+    let call = {
+        let slots = Arc::clone(&slots);
+        tokio::spawn(
+            async move { run(&slots, &user("bob"), &CancellationToken::new(), || 7).await },
+        )
+    };
+    settle().await;
+    assert!(
+        background.calls_waiting(),
+        "bob's job waits for the one slot"
+    );
+    let _ = release.send(());
+    assert!(
+        matches!(call.await, Ok(Ok(7))),
+        "bob runs once alice's job ends"
+    );
+    assert!(holder.await.is_ok());
+    assert!(!background.calls_waiting(), "no call waits any more");
 }
 
 /// The test's own cache (statics live for the process, as the server's do).

@@ -4,8 +4,9 @@
 //! Of the processes serving one farm (PostgreSQL replicas, or several on one SQLite directory)
 //! only the one holding the store's lease [`LEASE`] indexes; the others would embed the same
 //! rows again and race on the same vector rows. Every process asks for the lease each [`POLL`]
-//! (the holder renews it, for [`LEASE_TTL`]), so when the holder dies without releasing it
-//! (SIGKILL) another takes over once it expires; one that stops releases it on the way out.
+//! (the holder renews it, for [`LEASE_TTL`], from a thread of its own: see `lease`), so when the
+//! holder dies without releasing it (SIGKILL) another takes over once it expires; one that stops
+//! releases it on the way out.
 //! A process without the lease still serves queries: its in-memory vectors follow what the
 //! holder stores, through the store's vector sequence, within a [`TICK`].
 //!
@@ -14,9 +15,11 @@
 //! indexes stale rows [`ROWS_PER_STEP`] at a time (fewer when they make more chunks than a step
 //! embeds, see [`crate::CHUNKS_PER_STEP`]) until none is left, checking between steps whether it
 //! was asked to stop. Embedding is CPU-heavy: a thread of its own keeps it off the async workers,
-//! and each step takes one of the process's heavy slots, only when no call's job waits for one
-//! ([`background_slot`]), so the calls that render pages, read PDFs and embed queries go first,
-//! and wait for at most one step.
+//! and each step runs in the process's background heavy slot ([`background_slot`]), beside the
+//! calls' slots, so a call that renders a page, reads a PDF or embeds a query never waits for the
+//! indexer's embedding, which nothing can interrupt. A step starts only while no call waits for
+//! a slot, and ends after the model batch it is embedding once one does
+//! ([`wiki_tool_sdk::heavy::BackgroundSlot::wanted_by_a_call`]): the CPU goes to the calls first.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -31,6 +34,10 @@ use wiki_tool_sdk::store::api::Subscription;
 use wiki_tool_sdk::store::model::change::{ChangeEvent, ChangeKind};
 
 use crate::index::SemanticIndex;
+
+mod lease;
+
+use lease::{Held, Keeper};
 
 /// The store lease whose holder indexes the farm.
 pub const LEASE: &str = "semantic-indexer";
@@ -52,12 +59,14 @@ const ROWS_PER_STEP: usize = 32;
 /// How long the indexer rests after a store failure before it works again.
 const BACKOFF: Duration = Duration::from_secs(30);
 
-/// A running background indexer; dropping it stops the thread (after its current step) and
+/// A running background indexer; dropping it stops the thread (after its current step), then
 /// gives the lease up.
 pub struct Indexer {
     stop: Arc<AtomicBool>,
     wake: SyncSender<()>,
     thread: Option<JoinHandle<()>>,
+    /// The lease keeper: its channel (dropped to stop it) and its thread.
+    keeper: Option<(SyncSender<()>, JoinHandle<()>)>,
     _subscription: Subscription,
 }
 
@@ -93,28 +102,42 @@ impl Indexer {
                 let _ = notify.try_send(());
             }
         }));
-        let thread = if index.embedder().is_some() {
-            let worker = Worker {
-                store,
-                index,
-                stop: Arc::clone(&stop),
-                holder: holder_id(),
-                backlog,
-            };
-            Some(
-                std::thread::Builder::new()
-                    .name("semantic-indexer".into())
-                    .spawn(move || worker.run(&woken))?,
-            )
-        } else {
-            None
-        };
-        Ok(Indexer {
-            stop,
+        let mut indexer = Indexer {
+            stop: Arc::clone(&stop),
             wake,
-            thread,
+            thread: None,
+            keeper: None,
             _subscription: subscription,
-        })
+        };
+        if index.embedder().is_none() {
+            return Ok(indexer);
+        }
+        let held = Held::default();
+        let keeper = Keeper {
+            store: Arc::clone(&store),
+            index: index.clone(),
+            holder: holder_id(),
+            held: held.clone(),
+        };
+        let (keep, stopped) = mpsc::sync_channel::<()>(1);
+        let keeping = std::thread::Builder::new()
+            .name("semantic-indexer-lease".into())
+            .spawn(move || keeper.run(&stopped))?;
+        // Stored first: if the indexing thread cannot start, dropping `indexer` stops the keeper.
+        indexer.keeper = Some((keep, keeping));
+        let worker = Worker {
+            store,
+            index,
+            stop,
+            held,
+            backlog,
+        };
+        indexer.thread = Some(
+            std::thread::Builder::new()
+                .name("semantic-indexer".into())
+                .spawn(move || worker.run(&woken))?,
+        );
+        Ok(indexer)
     }
 }
 
@@ -136,7 +159,8 @@ struct Worker {
     store: Arc<dyn Store>,
     index: SemanticIndex,
     stop: Arc<AtomicBool>,
-    holder: String,
+    /// Whether this process holds the lease (kept by the keeper thread).
+    held: Held,
     /// The rows left to embed after the last pass.
     backlog: Gauge,
 }
@@ -147,22 +171,15 @@ impl Worker {
     }
 
     fn run(self, woken: &Receiver<()>) {
-        // Unknown until first asked, so the first answer is logged either way.
-        let mut holding: Option<bool> = None;
-        // When the lease was last asked for, and the commit marker the last pass started at.
-        let mut asked: Option<Instant> = None;
+        // The commit marker the last pass started at.
         let mut passed_at: Option<u64> = None;
         let mut last_pass = Instant::now();
         let mut pending = true;
-        // After a store failure, no work until then; the lease is still renewed meanwhile, so
-        // a passing failure does not hand the farm to another process.
+        // After a store failure, no work until then (the keeper renews the lease meanwhile, so
+        // a passing failure does not hand the farm to another process).
         let mut resume_at: Option<Instant> = None;
         while !self.stopped() {
-            if asked.is_none_or(|at| at.elapsed() >= POLL) {
-                asked = Some(Instant::now());
-                holding = Some(self.ask_lease(holding));
-            }
-            let holding = holding == Some(true);
+            let holding = self.held.get();
             let marker = self.store.commit_marker().ok();
             let moved = marker.is_none() || marker != passed_at;
             let resting = resume_at.is_some_and(|at| Instant::now() < at);
@@ -172,7 +189,13 @@ impl Worker {
                 pending = false;
                 last_pass = Instant::now();
                 passed_at = marker;
-                pass(&*self.store, &self.index, &self.stop, &self.backlog)
+                pass(
+                    &*self.store,
+                    &self.index,
+                    &self.stop,
+                    &self.backlog,
+                    &|| self.held.get(),
+                )
             } else if !holding && moved {
                 passed_at = marker;
                 self.index.follow_stored_vectors(&*self.store)
@@ -199,57 +222,32 @@ impl Worker {
                 Err(RecvTimeoutError::Disconnected) => break,
             }
         }
-        if holding == Some(true) {
-            match self.store.release_lease(LEASE, &self.holder) {
-                Ok(_) => {
-                    tracing::info!(holder = %self.holder, "semantic indexer stopped; lease released")
-                }
-                Err(error) => {
-                    tracing::warn!(%error, "could not release the semantic indexer's lease; it expires by itself")
-                }
-            }
-        }
-    }
-
-    /// Asks for (or renews) the lease; whether this process holds it now. A failure counts as
-    /// not holding it: the database is what the lease is kept in.
-    fn ask_lease(&self, held: Option<bool>) -> bool {
-        let holding = match self.store.try_lease(LEASE, &self.holder, LEASE_TTL) {
-            Ok(holding) => holding,
-            Err(error) => {
-                tracing::warn!(%error, "could not renew the semantic indexer's lease");
-                false
-            }
-        };
-        if Some(holding) != held {
-            if holding {
-                tracing::info!(holder = %self.holder, "this process indexes the farm (semantic indexer lease taken)");
-            } else {
-                tracing::info!(holder = %self.holder, "another process indexes the farm (semantic indexer lease held elsewhere)");
-            }
-        }
-        self.index.set_indexed_elsewhere(!holding);
-        holding
     }
 }
 
-/// Indexes every wiki until nothing is stale or a stop is asked for, then brings the in-memory
-/// vectors up to what other processes stored.
+/// Indexes every wiki until nothing is stale, a stop is asked for or `holding` says the lease
+/// was lost (asked before each step), then brings the in-memory vectors up to what other
+/// processes stored.
 fn pass(
     store: &dyn Store,
     index: &SemanticIndex,
     stop: &AtomicBool,
     backlog: &Gauge,
+    holding: &dyn Fn() -> bool,
 ) -> crate::Result<()> {
     let mut remaining = 0_u64;
     for wiki in store.list_wikis()? {
         loop {
             let stopped = || stop.load(Ordering::Acquire);
+            if !holding() {
+                return Ok(());
+            }
             // Held for this step only: between steps, calls waiting for a slot go first.
             let Some(slot) = background_slot(&stopped) else {
                 return Ok(());
             };
-            let done = index.catch_up_if_changed(store, &wiki.id, ROWS_PER_STEP);
+            let done = index
+                .catch_up_if_changed(store, &wiki.id, ROWS_PER_STEP, &|| slot.wanted_by_a_call());
             drop(slot);
             let done = done?;
             if done.rows > 0 {
@@ -271,6 +269,11 @@ impl Drop for Indexer {
         let _ = self.wake.try_send(());
         if let Some(thread) = self.thread.take() {
             let _ = thread.join();
+        }
+        // Then the lease goes: no step of this process runs once another may take it.
+        if let Some((keep, keeping)) = self.keeper.take() {
+            drop(keep);
+            let _ = keeping.join();
         }
     }
 }
