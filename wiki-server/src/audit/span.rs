@@ -7,8 +7,10 @@
 //! an error message (which may quote one).
 //!
 //! Spans go to the global tracer provider, which is a no-op until the binary installs an
-//! exporter (the command line does when `OTEL_EXPORTER_OTLP_ENDPOINT` is set): without one a
-//! call pays for a few attribute values, no export.
+//! exporter (the command line does when `OTEL_EXPORTER_OTLP_ENDPOINT` is set). The span is
+//! started bare and its name and attributes are made only when it records: without an exporter
+//! (or for a caller whose trace is not sampled) a call pays for one non-recording span, not for
+//! the strings of its attributes.
 
 use std::time::SystemTime;
 
@@ -30,6 +32,15 @@ pub(super) fn send(record: &AuditRecord<'_>, wiki: &str, origin: Option<&CallOri
         Some(parent) => Context::new().with_remote_span_context(parent.span_context().clone()),
         None => Context::new(),
     };
+    let mut span = tracer
+        .span_builder("tools/call")
+        .with_kind(SpanKind::Server)
+        .with_start_time(start)
+        .start_with_context(&tracer, &parent);
+    if !span.is_recording() {
+        return;
+    }
+    span.update_name(format!("tools/call {}", record.tool));
     let mut attributes = vec![
         KeyValue::new("mcp.method.name", "tools/call"),
         KeyValue::new("gen_ai.operation.name", "execute_tool"),
@@ -47,12 +58,7 @@ pub(super) fn send(record: &AuditRecord<'_>, wiki: &str, origin: Option<&CallOri
     if let Some(id) = origin.and_then(|origin| origin.request_id.as_ref()) {
         attributes.push(KeyValue::new("wiki_mcp.request_id", id.as_str().to_owned()));
     }
-    let mut span = tracer
-        .span_builder(format!("tools/call {}", record.tool))
-        .with_kind(SpanKind::Server)
-        .with_start_time(start)
-        .with_attributes(attributes)
-        .start_with_context(&tracer, &parent);
+    span.set_attributes(attributes);
     // Failures of the server's own (a panic, a broken output schema, the timeout) are errors;
     // an agent-facing error is the agent's, as a 4xx is the client's on an HTTP server span.
     if matches!(record.outcome, Outcome::Failed | Outcome::Timeout) {
