@@ -24,9 +24,6 @@
 #[allow(dead_code, reason = "this bench measures one round per side: no `add`")]
 #[path = "support/measured.rs"]
 mod measured;
-#[allow(dead_code, reason = "the bench uses the scratch database's URL only")]
-#[path = "../../wiki-store/tests/support/scratch_postgres.rs"]
-mod scratch;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -248,7 +245,7 @@ fn main() {
     let duration = Duration::from_secs_f64(seconds);
     let samples = if benching { VISIBILITY_SAMPLES } else { 5 };
     let dir = tempfile::tempdir().expect("a temp dir");
-    let database = scratch::ScratchDatabase::create(&server);
+    let database = wiki_store::postgres::scratch::ScratchDatabase::empty(&server);
     let postgres: Database = database.url().parse().expect("a PostgreSQL URL");
 
     // Farms and stores are made before the runtime: their calls block.

@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 
 use crate::listening::{spawn_listening, succeeded};
 use crate::proxy::Proxy;
-use crate::scratch::ScratchDatabase;
+use wiki_store::postgres::scratch::ScratchDatabase;
 
 /// The binary under test.
 pub(crate) const WIKI_MCP: &str = env!("CARGO_BIN_EXE_wiki-mcp");
@@ -27,7 +27,7 @@ impl Farm {
     /// A new demo farm (`wiki-mcp --database URL init`) with the write tools enabled on `main`,
     /// and links in tool output.
     pub(crate) fn create(server: &str) -> Farm {
-        let database = ScratchDatabase::create(server);
+        let database = ScratchDatabase::empty(server);
         let config: postgres::Config = server.parse().unwrap();
         let host = match &config.get_hosts()[0] {
             postgres::config::Host::Tcp(host) => host.clone(),

@@ -14,8 +14,6 @@
 mod proxy;
 #[path = "../../../wiki-store/tests/support/rich_farm.rs"]
 mod rich_farm;
-#[path = "../../../wiki-store/tests/support/scratch_postgres.rs"]
-mod scratch;
 
 mod admin_page;
 mod farm;

@@ -12,7 +12,7 @@ use serde_json::json;
 use crate::Case;
 use crate::farm::{Answer, Replica, WIKI_MCP};
 use crate::rich_farm::rich_farm;
-use crate::scratch::ScratchDatabase;
+use wiki_store::postgres::scratch::ScratchDatabase;
 
 pub(crate) fn cases() -> Vec<Case> {
     vec![
@@ -90,7 +90,7 @@ fn a_migrated_farm_serves_the_same_from_postgres(server: &str) {
     drop(before);
     let tokens_before = ok(&["--data", data, "token", "list"]);
 
-    let database = ScratchDatabase::create(server);
+    let database = ScratchDatabase::empty(server);
     let url = database.url();
     let output = run(&["--data", data, "migrate", "--to", url]);
     let stdout = String::from_utf8_lossy(&output.stdout);
@@ -169,7 +169,7 @@ fn migrate_refuses_a_target_holding_a_farm(server: &str) {
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().to_str().unwrap();
     ok(&["--data", data, "init", "--empty"]);
-    let database = ScratchDatabase::create(server);
+    let database = ScratchDatabase::empty(server);
     ok(&["--database", database.url(), "init"]);
     let output = run(&["--data", data, "migrate", "--to", database.url()]);
     let stderr = String::from_utf8_lossy(&output.stderr);

@@ -5,7 +5,7 @@ use std::process::{Command, Stdio};
 
 use crate::Case;
 use crate::farm::{Farm, WIKI_MCP};
-use crate::scratch::ScratchDatabase;
+use wiki_store::postgres::scratch::ScratchDatabase;
 
 /// Tests that need the PostgreSQL server.
 pub(crate) fn cases() -> Vec<Case> {
@@ -49,7 +49,7 @@ fn init_refuses_a_database_that_holds_a_farm(server: &str) {
 }
 
 fn commands_on_a_database_without_a_farm_say_to_run_init(server: &str) {
-    let database = ScratchDatabase::create(server);
+    let database = ScratchDatabase::empty(server);
     for args in [
         &["token", "list"][..],
         &["serve", "--listen", "127.0.0.1:0"],

@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 use tempfile::TempDir;
 
 use crate::listening::{spawn_listening, succeeded};
-use crate::scratch::ScratchDatabase;
+use wiki_store::postgres::scratch::ScratchDatabase;
 
 /// The binary under test.
 const WIKI_MCP: &str = env!("CARGO_BIN_EXE_wiki-mcp");
@@ -39,7 +39,7 @@ impl Farm {
             data: TempDir::new().unwrap(),
             database: match backend {
                 Backend::Sqlite => None,
-                Backend::Postgres(server) => Some(ScratchDatabase::create(server)),
+                Backend::Postgres(server) => Some(ScratchDatabase::empty(server)),
             },
             model_dir,
         };

@@ -10,9 +10,6 @@
 // Helpers outside test functions panic on failure by design, like the tests they serve.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-#[path = "../../../wiki-store/tests/support/scratch_postgres.rs"]
-mod scratch;
-
 mod cases;
 mod farm;
 #[path = "../support/listening.rs"]

@@ -6,8 +6,8 @@ use std::sync::{Arc, OnceLock};
 use tempfile::TempDir;
 use wiki_store::{PostgresStore, SqliteStore, Store};
 
-use super::postgres::ScratchDatabase;
 use super::setup;
+use wiki_store::postgres::scratch::ScratchDatabase;
 
 /// The variable that points the PostgreSQL runs at a server (a URL or libpq's `key=value`
 /// form whose database is a maintenance one, e.g. `postgres`); `tests/postgres/with-cluster.sh`
@@ -93,7 +93,7 @@ impl TestDatabase {
         let dir = setup("create a temporary directory", tempfile::tempdir());
         let postgres = match backend {
             Backend::Sqlite => None,
-            Backend::Postgres { server } => Some(ScratchDatabase::create(server)),
+            Backend::Postgres { server } => Some(ScratchDatabase::migrated(server)),
         };
         Self {
             backend: backend.clone(),

@@ -104,7 +104,6 @@ mod farm;
 pub mod golden;
 mod peak_memory;
 mod person;
-mod postgres;
 mod suite;
 
 pub use backend::{Backend, TEST_DATABASE_VAR, TestDatabase};

@@ -94,9 +94,7 @@ pub fn run_farm_suite() -> ! {
             })
         })
         .collect();
-    let conclusion = libtest_mimic::run(&args, trials);
-    super::postgres::drop_template();
-    conclusion.exit()
+    libtest_mimic::run(&args, trials).exit()
 }
 
 /// Polls `future` to completion on this thread, parking between wake-ups: an executor that,

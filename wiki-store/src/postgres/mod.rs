@@ -33,6 +33,8 @@ mod object_query;
 mod objects;
 mod pool;
 mod rights;
+#[cfg(feature = "testing")]
+pub mod scratch;
 mod search;
 mod secrets;
 mod tokens;

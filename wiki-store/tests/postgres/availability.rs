@@ -11,8 +11,8 @@ use wiki_store::reference::DocumentReference;
 use wiki_store::{ChangeFeed, DocumentStore, PostgresStore, StoreConfig, StoreError};
 
 use crate::proxy::Proxy;
-use crate::scratch::ScratchDatabase;
 use crate::{Case, cases, wait_for};
+use wiki_store::postgres::scratch::ScratchDatabase;
 
 fn page(name: &str) -> DocumentReference {
     DocumentReference::parse(&format!("Outage.{name}"), &WikiId::main()).unwrap()
@@ -80,7 +80,7 @@ fn a_store_over_an_unreachable_server_is_created_and_reports_unavailable(_server
 }
 
 fn an_outage_is_reported_and_the_store_recovers_when_the_server_is_back(server: &str) {
-    let database = ScratchDatabase::create(server);
+    let database = ScratchDatabase::migrated(server);
     let (upstream, _) = proxied(server, &database, "127.0.0.1:1".parse().unwrap());
     let proxy = Proxy::start(upstream);
     let (_, url) = proxied(server, &database, proxy.address());
@@ -125,7 +125,7 @@ fn an_outage_is_reported_and_the_store_recovers_when_the_server_is_back(server: 
 }
 
 fn connections_killed_by_the_server_are_replaced_without_failing_calls(server: &str) {
-    let database = ScratchDatabase::create(server);
+    let database = ScratchDatabase::migrated(server);
     let store = PostgresStore::connect_with(database.url(), StoreConfig::default()).unwrap();
     // Warm several pooled connections.
     let threads: Vec<_> = (0..4)
@@ -158,7 +158,7 @@ fn connections_killed_by_the_server_are_replaced_without_failing_calls(server: &
 }
 
 fn a_lost_notification_connection_falls_back_to_polling_and_listens_again(server: &str) {
-    let database = ScratchDatabase::create(server);
+    let database = ScratchDatabase::migrated(server);
     let store =
         Arc::new(PostgresStore::connect_with(database.url(), StoreConfig::default()).unwrap());
     let other = PostgresStore::connect_with(database.url(), StoreConfig::default()).unwrap();

@@ -16,8 +16,6 @@ use libtest_mimic::{Arguments, Completion, Trial};
 mod proxy;
 #[path = "../support/rich_farm.rs"]
 mod rich_farm;
-#[path = "../support/scratch_postgres.rs"]
-mod scratch;
 
 mod availability;
 mod schema;

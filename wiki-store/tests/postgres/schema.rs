@@ -10,8 +10,8 @@ use wiki_store::model::wiki::WikiId;
 use wiki_store::reference::DocumentReference;
 use wiki_store::{PostgresStore, StoreConfig, StoreError, WikiStore};
 
-use crate::scratch::ScratchDatabase;
 use crate::{Case, cases};
+use wiki_store::postgres::scratch::ScratchDatabase;
 
 /// The newest schema version: the number of migrations in `src/postgres/sql/` (0002 added the
 /// vector indexes, 0003 the admin state, 0004 the revisions' records of objects and
@@ -27,7 +27,7 @@ const DROP_IDENTITIES: &str =
 const DROP_TOKEN_SCOPE: &str = "ALTER TABLE api_tokens DROP COLUMN scope, DROP COLUMN expires_ms;";
 
 fn replicas_starting_together_on_an_empty_database_migrate_it_once(server: &str) {
-    let database = ScratchDatabase::create(server);
+    let database = ScratchDatabase::empty(server);
     let url = database.url().to_owned();
     let threads: Vec<_> = (0..6)
         .map(|_| {
@@ -51,7 +51,7 @@ fn replicas_starting_together_on_an_empty_database_migrate_it_once(server: &str)
 }
 
 fn a_database_of_a_newer_schema_is_refused_untouched(server: &str) {
-    let database = ScratchDatabase::create(server);
+    let database = ScratchDatabase::empty(server);
     let store = PostgresStore::connect_with(database.url(), StoreConfig::default()).unwrap();
     let wiki = wiki_store::model::wiki::WikiId::new("kept").unwrap();
     store.create_wiki(&wiki, "Kept").unwrap();
@@ -81,7 +81,7 @@ fn a_database_of_a_newer_schema_is_refused_untouched(server: &str) {
 /// A database of schema 3 (revisions without their `structure` record) is brought to the
 /// newest schema, and its old revisions say that they recorded nothing.
 fn revisions_from_schema_3_migrate_and_say_they_recorded_nothing(server: &str) {
-    let database = ScratchDatabase::create(server);
+    let database = ScratchDatabase::empty(server);
     let store = PostgresStore::connect_with(database.url(), StoreConfig::default()).unwrap();
     let page = DocumentReference::parse("Old.Page", &WikiId::main()).unwrap();
     store
@@ -119,7 +119,7 @@ fn revisions_from_schema_3_migrate_and_say_they_recorded_nothing(server: &str) {
 
 /// A database of schema 4 (no leases, no vector sequence) gets both, and they work.
 fn a_database_of_schema_4_gets_leases_and_the_vector_sequence(server: &str) {
-    let database = ScratchDatabase::create(server);
+    let database = ScratchDatabase::empty(server);
     let store = PostgresStore::connect_with(database.url(), StoreConfig::default()).unwrap();
     let page = DocumentReference::parse("Kept.Page", &WikiId::main()).unwrap();
     store
@@ -150,7 +150,7 @@ fn a_database_of_schema_4_gets_leases_and_the_vector_sequence(server: &str) {
 /// A farm of schema 6 with users matched OIDC tokens by name: it awaits the administrator's
 /// decision after the upgrade, and no identity signs anyone in by name.
 fn a_database_of_schema_6_with_users_awaits_the_identity_decision(server: &str) {
-    let database = ScratchDatabase::create(server);
+    let database = ScratchDatabase::empty(server);
     let store = PostgresStore::connect_with(database.url(), StoreConfig::default()).unwrap();
     store.create_user("alice", None).unwrap();
     assert!(!store.identities().unwrap().upgrade_pending, "a new farm");
@@ -172,7 +172,7 @@ fn a_database_of_schema_6_with_users_awaits_the_identity_decision(server: &str) 
 
 /// A token stored at schema 7 (before scopes) is a full token after the upgrade.
 fn a_token_from_schema_7_keeps_working_as_a_full_token(server: &str) {
-    let database = ScratchDatabase::create(server);
+    let database = ScratchDatabase::empty(server);
     let store = PostgresStore::connect_with(database.url(), StoreConfig::default()).unwrap();
     store.create_user("alice", None).unwrap();
     let issued = store.create_token("alice", "old").unwrap();

@@ -8,15 +8,15 @@ use wiki_store::model::wiki::WikiId;
 use wiki_store::reference::DocumentReference;
 use wiki_store::{ChangeFeed, DocumentStore, PostgresStore, StoreConfig, StoreError};
 
-use crate::scratch::ScratchDatabase;
 use crate::{Case, cases};
+use wiki_store::postgres::scratch::ScratchDatabase;
 
 fn page() -> DocumentReference {
     DocumentReference::parse("Locks.Page", &WikiId::main()).unwrap()
 }
 
 fn writes_blocked_past_their_lock_timeout_are_retried_then_given_up(server: &str) {
-    let database = ScratchDatabase::create(server);
+    let database = ScratchDatabase::migrated(server);
     let store = PostgresStore::connect_with(
         database.url(),
         StoreConfig {
@@ -49,7 +49,7 @@ fn writes_blocked_past_their_lock_timeout_are_retried_then_given_up(server: &str
 }
 
 fn a_statement_past_its_timeout_is_cancelled_and_reported_unavailable(server: &str) {
-    let database = ScratchDatabase::create(server);
+    let database = ScratchDatabase::migrated(server);
     let store = PostgresStore::connect_with(
         database.url(),
         StoreConfig {
@@ -77,7 +77,7 @@ fn a_statement_past_its_timeout_is_cancelled_and_reported_unavailable(server: &s
 }
 
 fn the_pool_never_opens_more_connections_than_its_size(server: &str) {
-    let database = ScratchDatabase::create(server);
+    let database = ScratchDatabase::migrated(server);
     let store = PostgresStore::connect_with(
         database.url(),
         StoreConfig {

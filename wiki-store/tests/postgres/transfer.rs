@@ -16,8 +16,8 @@ use wiki_store::{PostgresStore, SqliteStore, Store};
 use wiki_store::{DocumentStore, SecretStore, TokenStore, TrashStore, UserStore, WikiStore};
 
 use crate::rich_farm::{page, rich_farm};
-use crate::scratch::ScratchDatabase;
 use crate::{Case, cases};
+use wiki_store::postgres::scratch::ScratchDatabase;
 
 pub(crate) fn cases() -> Vec<Case> {
     cases![
@@ -116,7 +116,7 @@ fn a_copied_farm_reads_the_same_on_postgres(server: &str) {
         .unwrap();
     // A row the override replaces (SQLite farms keep their link key in a file, not here).
     source.farm_secret("link-signing-key", &[1; 32]).unwrap();
-    let database = ScratchDatabase::create(server);
+    let database = ScratchDatabase::empty(server);
     let target = PostgresStore::connect(database.url()).unwrap();
     let link_key = SecretOverride {
         name: "link-signing-key".into(),
@@ -183,7 +183,7 @@ fn a_copied_farm_reads_the_same_on_postgres(server: &str) {
 }
 
 fn the_copied_tables_are_the_postgres_schema_tables(server: &str) {
-    let database = ScratchDatabase::create(server);
+    let database = ScratchDatabase::empty(server);
     drop(
         PostgresStore::connect(database.url())
             .unwrap()
@@ -219,7 +219,7 @@ fn a_target_holding_data_is_refused_untouched(server: &str) {
     let dir = tempfile::tempdir().unwrap();
     let source = SqliteStore::open(dir.path()).unwrap();
     source.create_user("alice", None).unwrap();
-    let database = ScratchDatabase::create(server);
+    let database = ScratchDatabase::empty(server);
     let target = PostgresStore::connect(database.url()).unwrap();
     target.create_user("carol", None).unwrap();
     let refused = copy_farm(&source, &target, &[], BatchLimits::default(), &mut |_| {});
@@ -294,7 +294,7 @@ fn a_copy_failing_part_way_leaves_the_target_empty_for_a_retry(server: &str) {
     let dir = tempfile::tempdir().unwrap();
     let source = SqliteStore::open(dir.path()).unwrap();
     let token = rich_farm(&source);
-    let database = ScratchDatabase::create(server);
+    let database = ScratchDatabase::empty(server);
     let target = PostgresStore::connect(database.url()).unwrap();
     let failing = Failing {
         inner: &source,

@@ -1,6 +1,6 @@
 //! PostgreSQL: every test gets a scratch database of its own on the server that
 //! `WIKI_MCP_TEST_DATABASE` points at (`tests/postgres/with-cluster.sh` starts a throwaway one),
-//! created empty and dropped when the test ends.
+//! created with the schema and dropped when the test ends.
 
 use std::sync::Arc;
 
@@ -8,10 +8,7 @@ use wiki_store::{PostgresStore, Store, StoreConfig};
 
 use crate::harness::{Backend, Database, Skip, TEST_DATABASE_VAR, required_env};
 
-#[path = "../../support/scratch_postgres.rs"]
-mod scratch;
-
-use scratch::ScratchDatabase;
+use wiki_store::postgres::scratch::ScratchDatabase;
 
 /// The second backend; without a server its tests are reported as ignored, naming the variable.
 pub(crate) const BACKEND: Backend = Backend {
@@ -21,7 +18,7 @@ pub(crate) const BACKEND: Backend = Backend {
 
 fn fresh() -> Result<Box<dyn Database>, Skip> {
     let server = required_env(TEST_DATABASE_VAR)?;
-    Ok(Box::new(ScratchDatabase::create(&server)))
+    Ok(Box::new(ScratchDatabase::migrated(&server)))
 }
 
 impl Database for ScratchDatabase {
