@@ -6,7 +6,7 @@ use std::time::Duration;
 use rmcp::model::CallToolRequestParams;
 use serde_json::{Value, json};
 use wiki_mcp_cli::demo::{DEMO_SUBWIKI, DEMO_USER};
-use wiki_server::http::{BaseUrl, HttpOptions, RateLimit, Refusal};
+use wiki_server::http::{BaseUrl, HttpOptions, RateClock, RateLimit, Refusal};
 use wiki_store::model::wiki::WikiId;
 use wiki_store::{ConfigStore, SqliteStore, TokenStore};
 
@@ -294,11 +294,13 @@ async fn a_public_url_adds_its_host_to_the_accepted_ones() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_rate_limit_answers_429_with_retry_after() {
+    let clock = RateClock::manual();
     let server = TestServer::start_with(HttpOptions {
         rate_limit: Some(RateLimit {
             per_second: 1,
             burst: 2,
         }),
+        rate_clock: clock.clone(),
         ..HttpOptions::default()
     })
     .await;
@@ -321,7 +323,13 @@ async fn the_rate_limit_answers_429_with_retry_after() {
         server.list_tools_answer("main", Some(&admin)).await,
         Answer::ok()
     );
-    tokio::time::sleep(Duration::from_millis(1100)).await;
+    // One token is back a second later, not before.
+    clock.advance(Duration::from_millis(500));
+    assert_eq!(
+        Answer::of(&server.list_tools("main", Some(&alice)).await),
+        Answer::refused(&Refusal::RateLimited { retry_after: 1 })
+    );
+    clock.advance(Duration::from_millis(500));
     assert_eq!(
         server.list_tools_answer("main", Some(&alice)).await,
         Answer::ok()

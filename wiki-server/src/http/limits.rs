@@ -7,6 +7,7 @@
 
 use std::collections::HashMap;
 use std::net::IpAddr;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use parking_lot::Mutex;
@@ -44,6 +45,38 @@ impl RateLimit {
     }
 }
 
+/// Where the rate limits read the time: the monotonic clock by default; in tests, a clock that
+/// stands still until told to move, so a test of a refill advances it instead of sleeping.
+#[derive(Debug, Clone, Default)]
+pub struct RateClock {
+    /// The manual clock's start and how far it was moved; `None` for the monotonic clock.
+    manual: Option<Arc<(Instant, Mutex<Duration>)>>,
+}
+
+impl RateClock {
+    /// A clock that stands still until [`Self::advance`] moves it (clones share it).
+    pub fn manual() -> Self {
+        RateClock {
+            manual: Some(Arc::new((Instant::now(), Mutex::new(Duration::ZERO)))),
+        }
+    }
+
+    /// Moves a manual clock forward by `by` (the monotonic clock moves by itself: no effect).
+    pub fn advance(&self, by: Duration) {
+        if let Some(manual) = &self.manual {
+            let mut moved = manual.1.lock();
+            *moved = moved.saturating_add(by);
+        }
+    }
+
+    fn now(&self) -> Instant {
+        match &self.manual {
+            None => Instant::now(),
+            Some(manual) => manual.0 + *manual.1.lock(),
+        }
+    }
+}
+
 /// Whose bucket a request draws from.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub(crate) enum RateKey {
@@ -71,6 +104,7 @@ pub(crate) struct RateLimiter {
     /// Tokens a full bucket holds.
     burst: f64,
     buckets: Mutex<HashMap<RateKey, Bucket>>,
+    clock: RateClock,
 }
 
 impl RateLimiter {
@@ -79,7 +113,13 @@ impl RateLimiter {
             rate: f64::from(limit.per_second.max(1)),
             burst: f64::from(limit.burst.max(1)),
             buckets: Mutex::new(HashMap::new()),
+            clock: RateClock::default(),
         }
+    }
+
+    /// The same limiter reading the time from `clock`.
+    pub(crate) fn with_clock(self, clock: RateClock) -> Self {
+        RateLimiter { clock, ..self }
     }
 
     /// `burst` at once, then one more every `every`: for what a person does a few times an
@@ -89,12 +129,13 @@ impl RateLimiter {
             rate: 1.0 / every.as_secs_f64().max(f64::MIN_POSITIVE),
             burst: f64::from(burst.max(1)),
             buckets: Mutex::new(HashMap::new()),
+            clock: RateClock::default(),
         }
     }
 
     /// Takes one token from `key`'s bucket, or says how long to wait for the next one.
     pub(crate) fn acquire(&self, key: RateKey) -> Result<(), Duration> {
-        self.acquire_at(key, Instant::now())
+        self.acquire_at(key, self.clock.now())
     }
 
     fn acquire_at(&self, key: RateKey, now: Instant) -> Result<(), Duration> {

@@ -66,7 +66,7 @@ pub use directory::Directory;
 pub(crate) use identity::{Credentials, credentials};
 pub(crate) use in_flight::CancelScope;
 pub use lifecycle::DEFAULT_SHUTDOWN_TIMEOUT;
-pub use limits::RateLimit;
+pub use limits::{RateClock, RateLimit};
 pub(crate) use list_changes::{Heard, ListChanges};
 pub use list_changes::{LIST_TTL, ListenLimits};
 pub use refusal::{REFUSAL_HEADER, Refusal, refusal_code};

@@ -25,7 +25,7 @@ use super::identity::Credentials;
 use super::identity::mcp_endpoint;
 use super::in_flight::InFlight;
 use super::lifecycle::{DEFAULT_SHUTDOWN_TIMEOUT, Lifecycle};
-use super::limits::{RateKey, RateLimit, RateLimiter};
+use super::limits::{RateClock, RateKey, RateLimit, RateLimiter};
 use super::list_changes::{ListChanges, ListenLimits};
 use super::metrics;
 use super::oauth::{METADATA_SUFFIX, metadata};
@@ -69,6 +69,8 @@ pub struct HttpOptions {
     pub direct_tool_calls: bool,
     /// How many tool-list change streams may be open, per caller and in all.
     pub listen_limits: ListenLimits,
+    /// What `rate_limit` reads the time from: the monotonic clock, unless a test moves one.
+    pub rate_clock: RateClock,
 }
 
 impl Default for HttpOptions {
@@ -86,6 +88,7 @@ impl Default for HttpOptions {
             shutdown_timeout: DEFAULT_SHUTDOWN_TIMEOUT,
             direct_tool_calls: true,
             listen_limits: ListenLimits::default(),
+            rate_clock: RateClock::default(),
         }
     }
 }
@@ -284,7 +287,9 @@ impl HttpServer {
                 options,
                 local_url: self.local_url()?,
                 directory: Arc::clone(&directory),
-                limiter: self.options.rate_limit.map(RateLimiter::new),
+                limiter: self.options.rate_limit.map(|limit| {
+                    RateLimiter::new(limit).with_clock(self.options.rate_clock.clone())
+                }),
                 in_flight: Arc::default(),
                 readiness: Readiness::default(),
                 warnings: Arc::default(),
