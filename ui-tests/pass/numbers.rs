@@ -81,10 +81,7 @@ fn main() {
 
     assert_eq!(
         parse(json!({"offset": -1})).err(),
-        Some(format!(
-            "Error: 'offset' must be between 0 and {} (got -1).",
-            usize::MAX
-        ))
+        Some("Error: 'offset' must be 0 or more (got -1).".to_owned())
     );
     assert_eq!(
         parse(json!({"index": 1.5})).err(),

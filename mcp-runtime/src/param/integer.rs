@@ -96,12 +96,23 @@ fn parse_integer(
         Some(_) => return Err(not_an_integer(spec)),
     };
     let (min, max) = bounds(spec, kind);
+    // An upper bound the schema does not advertise (an unsigned type's own, beyond `u32`) is
+    // not worth reading: "must be 0 or more" says all an agent can act on.
+    let only_minimum = max == kind.max && max > i128::from(u32::MAX) && kind.min == 0;
     let out_of_range = |got: Option<i128>| match got {
+        Some(got) if only_minimum && got < min => ParamError::Invalid {
+            name: spec.name,
+            message: format!("must be {min} or more (got {got})."),
+        },
         Some(got) => ParamError::OutOfRange {
             name: spec.name,
             min: Number::Int(min),
             max: Number::Int(max),
             got: Number::Int(got),
+        },
+        None if only_minimum => ParamError::Invalid {
+            name: spec.name,
+            message: format!("must be an integer of {min} or more."),
         },
         None => ParamError::Invalid {
             name: spec.name,
@@ -313,6 +324,26 @@ mod tests {
             Err("Error: 'offset' must be between 0 and 4294967295 (got 5000000000).".to_owned())
         );
         assert_eq!(u64::parse(Some(&json!(u64::MAX)), &BARE), Ok(u64::MAX));
+        // Beyond `u32`, the type's own maximum goes unsaid, as the schema leaves it unsaid.
+        assert_eq!(
+            usize::parse(Some(&json!(-1)), &BARE).map_err(|e| e.to_string()),
+            Err("Error: 'offset' must be 0 or more (got -1).".to_owned())
+        );
+        assert_eq!(
+            u64::parse(
+                Some(&json!("-99999999999999999999999999999999999999999")),
+                &BARE
+            )
+            .map_err(|e| e.to_string()),
+            Err("Error: 'offset' must be an integer of 0 or more.".to_owned())
+        );
+        assert_eq!(
+            u64::parse(Some(&json!("99999999999999999999")), &BARE).map_err(|e| e.to_string()),
+            Err(format!(
+                "Error: 'offset' must be between 0 and {} (got 99999999999999999999).",
+                u64::MAX
+            ))
+        );
         assert_eq!(usize::parse(None, &LIMIT), Ok(20));
         assert_eq!(
             Option::<usize>::parse(Some(&json!(500)), &CLAMPED),
