@@ -15,8 +15,8 @@ mod tools;
 #[doc(hidden)]
 pub fn __fuzz_line_window(
     text: &str,
-    offset: Option<i64>,
-    limit: Option<i64>,
+    offset: Option<usize>,
+    limit: Option<usize>,
 ) -> Result<String, String> {
     seams::window::line_window(text, offset, limit, "document")
         .map(|window| window.with_footer())

@@ -34,7 +34,7 @@ struct Printed {
     line_cut: bool,
 }
 
-fn number(word: &str) -> Option<Option<i64>> {
+fn number(word: &str) -> Option<Option<usize>> {
     if word == "-" {
         Some(None)
     } else {
@@ -43,7 +43,7 @@ fn number(word: &str) -> Option<Option<i64>> {
 }
 
 /// Parses a window as printed, asserting its grammar.
-fn read(output: &str, offset: Option<i64>) -> Printed {
+fn read(output: &str, offset: Option<usize>) -> Printed {
     let (body, footer) = output.rsplit_once('\n').unwrap_or(("", output));
     if footer == "The text is empty (0 lines)." {
         assert!(body.is_empty(), "{output:?}");
@@ -91,7 +91,7 @@ fn read(output: &str, offset: Option<i64>) -> Printed {
         last.parse().expect("last"),
         total.parse().expect("total"),
     );
-    assert_eq!(first as i64, offset.unwrap_or(1), "{footer}");
+    assert_eq!(first, offset.unwrap_or(1), "{footer}");
     assert!(first <= last && last <= total, "{footer}");
 
     let mut body_lines: Vec<&str> = body.split('\n').collect();
@@ -166,8 +166,8 @@ fuzz_target!(|data: &[u8]| {
     let text = text.repeat(repeat);
 
     let window = bundled_tools::__fuzz_line_window(&text, offset, limit);
-    let bad_offset = offset.is_some_and(|o| o < 1);
-    let bad_limit = limit.is_some_and(|l| l < 1);
+    let bad_offset = offset.is_some_and(|o| o == 0);
+    let bad_limit = limit.is_some_and(|l| l == 0);
     let output = match window {
         Err(message) => {
             if bad_offset {
@@ -192,11 +192,7 @@ fuzz_target!(|data: &[u8]| {
     let printed = read(&output, offset);
     if printed.continue_at.is_none() && !printed.line_cut && printed.total > 0 {
         // Not cut: the window reaches what was asked for.
-        let asked = limit.map_or(usize::MAX, |l| {
-            printed
-                .first
-                .saturating_add(usize::try_from(l).unwrap_or(usize::MAX) - 1)
-        });
+        let asked = limit.map_or(usize::MAX, |l| printed.first.saturating_add(l - 1));
         assert_eq!(
             printed.last,
             asked.min(printed.total),
@@ -208,10 +204,10 @@ fuzz_target!(|data: &[u8]| {
     let mut read_back: Vec<String> = Vec::new();
     let mut next = 1usize;
     for _ in 0..MAX_WINDOWS {
-        let Ok(output) = bundled_tools::__fuzz_line_window(&text, Some(next as i64), limit) else {
+        let Ok(output) = bundled_tools::__fuzz_line_window(&text, Some(next), limit) else {
             panic!("offset {next} refused while reading back");
         };
-        let window = read(&output, Some(next as i64));
+        let window = read(&output, Some(next));
         if window.line_cut {
             return;
         }

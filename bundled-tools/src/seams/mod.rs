@@ -16,4 +16,5 @@ pub(crate) mod translation;
 pub(crate) mod urls;
 pub(crate) mod window;
 pub(crate) mod window_output;
+pub(crate) mod write_params;
 pub(crate) mod written;

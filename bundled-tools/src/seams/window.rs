@@ -164,8 +164,8 @@ pub(crate) fn numbered_whole(text: &str) -> String {
 /// after it. `what` names the text in the out-of-range error ("document", "revision 1.2").
 pub(crate) fn line_window(
     text: &str,
-    offset: Option<i64>,
-    limit: Option<i64>,
+    offset: Option<usize>,
+    limit: Option<usize>,
     what: &str,
 ) -> Result<LineWindow, ToolError> {
     window(
@@ -183,9 +183,9 @@ pub(crate) fn line_window(
 /// the footer, so every character of it can be read.
 pub(crate) fn line_window_at(
     text: &str,
-    offset: Option<i64>,
-    column: Option<i64>,
-    limit: Option<i64>,
+    offset: Option<usize>,
+    column: Option<usize>,
+    limit: Option<usize>,
     what: &str,
 ) -> Result<LineWindow, ToolError> {
     window(
@@ -203,8 +203,8 @@ pub(crate) fn line_window_at(
 /// share, and the column continuation keeps every character of a long line readable.
 pub(crate) fn line_window_within(
     text: &str,
-    offset: Option<i64>,
-    limit: Option<i64>,
+    offset: Option<usize>,
+    limit: Option<usize>,
     budget: usize,
     what: &str,
 ) -> Result<LineWindow, ToolError> {
@@ -221,7 +221,7 @@ pub(crate) fn line_window_within(
 /// How many characters the numbered lines `offset..offset + limit` of `text` take in a window
 /// (numbers, TABs and LFs included) when no budget cuts them: what a window of them asks for.
 /// Arguments a window would refuse count as nothing (the window reports them).
-pub(crate) fn window_size(text: &str, offset: Option<i64>, limit: Option<i64>) -> usize {
+pub(crate) fn window_size(text: &str, offset: Option<usize>, limit: Option<usize>) -> usize {
     let Ok((offset, limit)) = check_range(offset, limit) else {
         return 0;
     };
@@ -250,13 +250,13 @@ fn numbered_width(number: usize) -> usize {
 #[derive(Debug, Clone, Copy)]
 enum Columns {
     Unsupported,
-    From(Option<i64>),
+    From(Option<usize>),
 }
 
 fn window(
     text: &str,
-    offset: Option<i64>,
-    limit: Option<i64>,
+    offset: Option<usize>,
+    limit: Option<usize>,
     columns: Columns,
     budget: usize,
     what: &str,
@@ -386,15 +386,14 @@ fn unusual_ends_note(ends: &[(usize, char)]) -> Option<String> {
 }
 
 /// `column` must fall inside the line `offset` names (1 is always accepted).
-fn check_column(column: i64, line: usize, text: Option<&Line<'_>>) -> Result<usize, ToolError> {
-    if column < 1 {
+fn check_column(column: usize, line: usize, text: Option<&Line<'_>>) -> Result<usize, ToolError> {
+    if column == 0 {
         return Err(ToolError::new(format!(
             "Error: 'column' must be at least 1 (got {column}): it is the 1-based character of \
              line {line} to start at."
         ))
         .with_kind(ErrorKind::BadArgument));
     }
-    let column = usize::try_from(column).unwrap_or(usize::MAX);
     let length = text.map_or(0, |line| line.text.chars().count());
     if column > 1 && column > length {
         return Err(ToolError::new(format!(
@@ -407,30 +406,31 @@ fn check_column(column: i64, line: usize, text: Option<&Line<'_>>) -> Result<usi
     Ok(column)
 }
 
-/// `offset` and `limit` must be positive; the messages say what line numbers mean.
+/// `offset` and `limit` must be positive (the parser refused negative ones); the messages say
+/// what line numbers mean.
 fn check_range(
-    offset: Option<i64>,
-    limit: Option<i64>,
+    offset: Option<usize>,
+    limit: Option<usize>,
 ) -> Result<(Option<usize>, Option<usize>), ToolError> {
     let offset = match offset {
-        Some(offset) if offset < 1 => {
-            return Err(ToolError::new(format!(
-                "Error: 'offset' must be at least 1 (got {offset}): it is the 1-based number of \
-                 the first line to show."
-            ))
+        Some(0) => {
+            return Err(ToolError::new(
+                "Error: 'offset' must be at least 1 (got 0): it is the 1-based number of the \
+                 first line to show.",
+            )
             .with_kind(ErrorKind::BadArgument));
         }
-        other => other.map(|value| usize::try_from(value).unwrap_or(usize::MAX)),
+        other => other,
     };
     let limit = match limit {
-        Some(limit) if limit < 1 => {
-            return Err(ToolError::new(format!(
-                "Error: 'limit' must be at least 1 (got {limit}): it is how many lines to show; \
-                 omit it to read to the end."
-            ))
+        Some(0) => {
+            return Err(ToolError::new(
+                "Error: 'limit' must be at least 1 (got 0): it is how many lines to show; omit \
+                 it to read to the end.",
+            )
             .with_kind(ErrorKind::BadArgument));
         }
-        other => other.map(|value| usize::try_from(value).unwrap_or(usize::MAX)),
+        other => other,
     };
     Ok((offset, limit))
 }
@@ -494,7 +494,7 @@ mod tests {
                 first.last
             )
         );
-        let second = ok(line_window(&source, Some(next as i64), None, "document"));
+        let second = ok(line_window(&source, Some(next), None, "document"));
         assert_eq!(second.first, next);
         assert!(second.body.starts_with(&format!("{next:>6}\t{next:020}")));
     }
@@ -607,8 +607,8 @@ mod tests {
                 .starts_with("Error: 'offset' must be at least 1 (got 0)")
         );
         assert!(
-            refused(line_window("a\nb", None, Some(-3), "document"))
-                .starts_with("Error: 'limit' must be at least 1 (got -3)")
+            refused(line_window("a\nb", None, Some(0), "document"))
+                .starts_with("Error: 'limit' must be at least 1 (got 0)")
         );
         assert_eq!(
             refused(line_window("a\nb", Some(3), None, "document")),

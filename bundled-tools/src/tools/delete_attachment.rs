@@ -12,6 +12,7 @@ use wiki_tool_sdk::untrusted::fragment;
 
 use crate::seams::history::required_version;
 use crate::seams::urls::review_line;
+use crate::seams::write_params::DeleteParams;
 use crate::seams::written::Written;
 
 /// Delete an attachment of a document (it goes to the recycle bin, never permanently).
@@ -55,26 +56,26 @@ struct DeleteAttachment {
     /// The attachment's file name, e.g. "notes.txt".
     #[param(raw)]
     filename: String,
-    /// The document's current version (get_document shows it).
-    base_version: String,
-    /// Why you deleted it; stored prefixed with "[AI] ".
-    comment: Option<String>,
-    /// The wiki to write in instead of this endpoint's wiki (see list_wikis).
-    #[param(extended)]
-    wiki: Option<String>,
+    #[param(flatten)]
+    delete: DeleteParams,
 }
 
 impl Execute<Structured<Written>> for DeleteAttachment {
     async fn execute(self, ctx: &ToolContext) -> ToolResult<Structured<Written>> {
-        let base = required_version("base_version", &self.base_version)?;
+        let base = required_version("base_version", &self.delete.base_version)?;
         let door = ctx.doors()?.write()?;
         let target = door
-            .target(&self.reference, self.wiki.as_deref(), None, Right::Edit)
+            .target(
+                &self.reference,
+                self.delete.wiki.as_deref(),
+                None,
+                Right::Edit,
+            )
             .await?;
         let retry = "delete again with the document's version as base_version";
         let base = target.base(Some(base), BaseRule::Required, retry)?;
         let comment = Comment::new(
-            self.comment.as_deref(),
+            self.delete.comment.as_deref(),
             &format!("Deleted attachment {}", self.filename),
         );
         let deleted = door

@@ -12,6 +12,7 @@ use wiki_tool_sdk::untrusted::fragment;
 
 use crate::seams::deleted::deletion;
 use crate::seams::history::required_version;
+use crate::seams::write_params::DeleteParams;
 use crate::seams::written::Written;
 
 /// The page name holding a space's preferences: never deleted by this tool.
@@ -63,21 +64,21 @@ SEE ALSO
 struct DeleteDocument {
     /// The document to delete, e.g. "Sandbox.Draft".
     reference: String,
-    /// The version you read (get_document shows it).
-    base_version: String,
-    /// Why you delete it; stored prefixed with "[AI] ".
-    comment: Option<String>,
-    /// The wiki to delete in instead of this endpoint's wiki (see list_wikis).
-    #[param(extended)]
-    wiki: Option<String>,
+    #[param(flatten)]
+    delete: DeleteParams,
 }
 
 impl Execute<Structured<Written>> for DeleteDocument {
     async fn execute(self, ctx: &ToolContext) -> ToolResult<Structured<Written>> {
-        let base = required_version("base_version", &self.base_version)?;
+        let base = required_version("base_version", &self.delete.base_version)?;
         let door = ctx.doors()?.write()?;
         let target = door
-            .target(&self.reference, self.wiki.as_deref(), None, Right::Delete)
+            .target(
+                &self.reference,
+                self.delete.wiki.as_deref(),
+                None,
+                Right::Delete,
+            )
             .await?;
         let reference = target.reference().clone();
         if target.current().is_none() {
@@ -87,7 +88,7 @@ impl Execute<Structured<Written>> for DeleteDocument {
         let retry = "pass the new version if it should still be deleted";
         let base = target.base(Some(base), BaseRule::Required, retry)?;
         let preferences = children_guard(ctx, &reference).await?;
-        let comment = Comment::new(self.comment.as_deref(), "Deleted document");
+        let comment = Comment::new(self.delete.comment.as_deref(), "Deleted document");
         let entry = door.delete_document(&target, comment, base).await?;
         let mut out = vec![format!(
             "Deleted document {} (version {}) to the recycle bin.",

@@ -12,6 +12,7 @@ use wiki_tool_sdk::untrusted::fragment;
 
 use crate::seams::history::required_version;
 use crate::seams::urls::review_line;
+use crate::seams::write_params::DeleteParams;
 use crate::seams::written::Written;
 use crate::tools::write_object::{class_document, existing_object, object_failure};
 
@@ -56,36 +57,30 @@ struct DeleteObject {
     /// The object's class, e.g. "Tasks.TaskClass".
     class: String,
     /// The object's number (query_objects shows it).
-    #[param(range = 0..=4294967295)]
-    object: i64,
-    /// The document's current version (get_document shows it).
-    base_version: String,
-    /// Why you deleted it; stored prefixed with "[AI] ".
-    comment: Option<String>,
-    /// The wiki to write in instead of this endpoint's wiki (see list_wikis).
-    #[param(extended)]
-    wiki: Option<String>,
+    object: u32,
+    #[param(flatten)]
+    delete: DeleteParams,
 }
 
 impl Execute<Structured<Written>> for DeleteObject {
     async fn execute(self, ctx: &ToolContext) -> ToolResult<Structured<Written>> {
-        let base = required_version("base_version", &self.base_version)?;
-        let number = u32::try_from(self.object).map_err(|_| {
-            ToolError::new(
-                "Error: 'object' must be an object number, 0 or more. Nothing was saved.",
-            )
-            .with_kind(ErrorKind::BadArgument)
-        })?;
+        let base = required_version("base_version", &self.delete.base_version)?;
+        let number = self.object;
         let door = ctx.doors()?.write()?;
         let target = door
-            .target(&self.reference, self.wiki.as_deref(), None, Right::Edit)
+            .target(
+                &self.reference,
+                self.delete.wiki.as_deref(),
+                None,
+                Right::Edit,
+            )
             .await?;
         let class = class_document(&self.class, target.reference())?.local();
         let retry = "delete again with the document's version as base_version";
         let base = target.base(Some(base), BaseRule::Required, retry)?;
         existing_object(ctx, &target, &class, number).await?;
         let comment = Comment::new(
-            self.comment.as_deref(),
+            self.delete.comment.as_deref(),
             &format!("Deleted {class} object {number}"),
         );
         let outcome = door

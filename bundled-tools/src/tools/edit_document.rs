@@ -22,6 +22,7 @@ use self::apply::{Applied, apply};
 use self::echo::echo;
 use crate::seams::history::version_argument;
 use crate::seams::urls::review_line;
+use crate::seams::write_params::WriteParams;
 use crate::seams::written::Written;
 
 /// The most edits one call applies.
@@ -92,13 +93,8 @@ struct EditDocument {
     locale: Option<String>,
     /// Optional lock: the version you read (get_document); a newer one is a conflict.
     base_version: Keep<String>,
-    /// Why you made the change; stored prefixed with "[AI] ".
-    comment: Option<String>,
-    /// Record a major version instead of a minor one.
-    major: bool,
-    /// The wiki to write in instead of this endpoint's wiki (see list_wikis).
-    #[param(extended)]
-    wiki: Option<String>,
+    #[param(flatten)]
+    write: WriteParams,
 }
 
 impl EditDocument {
@@ -140,7 +136,7 @@ impl Execute<Structured<Written>> for EditDocument {
         let target = door
             .target(
                 &self.reference,
-                self.wiki.as_deref(),
+                self.write.wiki.as_deref(),
                 self.locale.as_deref(),
                 Right::Edit,
             )
@@ -177,9 +173,9 @@ impl Execute<Structured<Written>> for EditDocument {
         let change = RowChange {
             content: applied.text.clone(),
             title: self.title,
-            major: self.major,
+            major: self.write.major,
         };
-        let comment = Comment::new(self.comment.as_deref(), &default_comment);
+        let comment = Comment::new(self.write.comment.as_deref(), &default_comment);
         let outcome = door.save(&target, change, comment, base).await?;
         if let SaveOutcome::Unchanged { version } = outcome {
             let what = "the edits leave the content and title as they were";

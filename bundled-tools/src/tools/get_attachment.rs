@@ -104,7 +104,7 @@ struct GetAttachment {
     filename: String,
     /// Text and PDF attachments: characters to skip, to continue a long text (default 0).
     #[param(default = 0)]
-    offset: i64,
+    offset: usize,
     /// Return only the header (type, size, version, author, date, link), not the content.
     metadata: bool,
 }
@@ -124,13 +124,7 @@ enum Route {
 
 impl Execute<Structured<AttachmentOutput>> for GetAttachment {
     async fn execute(self, ctx: &ToolContext) -> ToolResult<Structured<AttachmentOutput>> {
-        let offset = usize::try_from(self.offset).map_err(|_| {
-            ToolError::new(format!(
-                "Error: 'offset' must be 0 or more (got {}): it is how many characters to skip.",
-                self.offset
-            ))
-            .with_kind(ErrorKind::BadArgument)
-        })?;
+        let offset = self.offset;
         let doors = ctx.doors()?;
         let found = find_document(doors, &self.reference, None).await?;
         let document = doors.read_document(&found.authorized, None).await?;

@@ -115,12 +115,12 @@ struct GetDocument {
     /// Read a translation instead of the default language, e.g. "fr" or "pt_BR".
     locale: Option<String>,
     /// The first line to show, 1-based (source, or rendered plain text).
-    offset: Option<i64>,
+    offset: Option<usize>,
     /// How many lines to show from offset (default: to the end, within the output budget).
-    limit: Option<i64>,
+    limit: Option<usize>,
     /// The character of the first line to start at, 1-based: continues a line longer than one
     /// result (the footer gives it).
-    column: Option<i64>,
+    column: Option<usize>,
     /// Show only the heading outline (with line numbers, or rendered sections with sizes).
     outline: bool,
     /// Show the page as readers see it, rendered from Markdown (read-only) instead of its source.

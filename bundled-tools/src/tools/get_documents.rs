@@ -75,9 +75,9 @@ struct Wanted {
     /// A translation instead of the default language, e.g. "fr".
     locale: Option<String>,
     /// The first line to show, 1-based.
-    offset: Option<i64>,
+    offset: Option<usize>,
     /// How many lines to show from offset (default: to the end, within its share).
-    limit: Option<i64>,
+    limit: Option<usize>,
 }
 
 /// Documents read.

@@ -101,13 +101,13 @@ struct GetHistory {
     to: Keep<String>,
     /// Revisions per page in list mode (default 20, clamped to 1-100).
     #[param(range = 1..=100, clamp)]
-    limit: Option<i64>,
+    limit: Option<usize>,
     /// List mode: how many newest revisions to skip. Version mode: the first line to show
     /// (1-based). Refused in diff mode.
-    offset: Option<i64>,
+    offset: Option<usize>,
     /// Version mode: the character of the first line to start at (1-based), to read on in a
     /// line longer than the output budget as the footer says.
-    column: Option<i64>,
+    column: Option<usize>,
     /// The wiki to read from instead of this endpoint's wiki (see list_wikis).
     #[param(extended)]
     wiki: Option<String>,
@@ -121,7 +121,7 @@ enum Mode {
     },
     Version {
         version: Version,
-        column: Option<i64>,
+        column: Option<usize>,
     },
     Diff {
         from: Version,
@@ -193,17 +193,9 @@ impl GetHistory {
                     )
                     .with_kind(ErrorKind::BadArgument));
                 }
-                let offset = match self.offset {
-                    Some(offset) if offset < 0 => {
-                        return Err(ToolError::new(format!(
-                            "Error: 'offset' must be 0 or more in list mode (got {offset}): it \
-                             is how many of the newest revisions to skip."
-                        ))
-                        .with_kind(ErrorKind::BadArgument));
-                    }
-                    other => usize::try_from(other.unwrap_or(0)).unwrap_or(usize::MAX),
-                };
-                let limit = usize::try_from(self.limit.unwrap_or(20)).unwrap_or(20);
+                // The parser refused a negative offset and clamped limit to 1..=100.
+                let offset = self.offset.unwrap_or(0);
+                let limit = self.limit.unwrap_or(20);
                 Ok(Mode::List { offset, limit })
             }
         }
@@ -306,8 +298,8 @@ impl Row {
         &self,
         doors: &Doors,
         version: Version,
-        offset: Option<i64>,
-        column: Option<i64>,
+        offset: Option<usize>,
+        column: Option<usize>,
     ) -> HistoryResult {
         let reference = self.authorized.reference().clone();
         let locale = self.locale.clone();

@@ -96,10 +96,10 @@ struct GetLinks {
     locale: Option<String>,
     /// Links per list (default 50, 1-200; larger values are capped).
     #[param(default = 50, range = 1..=200, clamp)]
-    limit: i64,
+    limit: usize,
     /// Links to skip in each list, for the next page (default 0).
     #[param(default = 0)]
-    offset: i64,
+    offset: usize,
     /// Backlinks only: list hidden pages too (they are otherwise only counted).
     #[param(rename = "showHidden")]
     show_hidden: bool,
@@ -204,15 +204,8 @@ impl Execute<Structured<LinksOutput>> for GetLinks {
 
 impl GetLinks {
     fn paging(&self) -> Result<Paging, ToolError> {
-        let offset = usize::try_from(self.offset).map_err(|_| {
-            ToolError::new(format!(
-                "Error: 'offset' must be 0 or more (got {}).",
-                self.offset
-            ))
-            .with_kind(ErrorKind::BadArgument)
-        })?;
-        // The parser clamped limit to 1..=200.
-        let limit = usize::try_from(self.limit).unwrap_or(1);
+        // The parser refused a negative offset and clamped limit to 1..=200.
+        let (offset, limit) = (self.offset, self.limit);
         Ok(Paging { offset, limit })
     }
 

@@ -79,13 +79,13 @@ struct GetTree {
     wiki: Option<String>,
     /// Explore only: levels below root to show (1-4, default 2).
     #[param(default = 2, range = 1..=4, clamp)]
-    depth: i64,
+    depth: usize,
     /// Children per node, or top-level spaces in a survey (1-200, default 50).
     #[param(default = 50, range = 1..=200, clamp)]
-    limit: i64,
+    limit: usize,
     /// Root's children (or top-level spaces) to skip, for the next page (default 0).
     #[param(default = 0)]
-    offset: i64,
+    offset: usize,
     /// Show hidden pages too (technical pages, otherwise only counted).
     #[param(rename = "showHidden")]
     show_hidden: bool,
@@ -102,11 +102,11 @@ struct Shape {
 
 impl Execute<Structured<TreeOutput>> for GetTree {
     async fn execute(self, ctx: &ToolContext) -> ToolResult<Structured<TreeOutput>> {
-        // The parser clamped depth and limit; a negative offset counts as 0.
+        // The parser clamped depth and limit, and refused a negative offset.
         let shape = Shape {
-            depth: usize::try_from(self.depth).unwrap_or(1),
-            limit: usize::try_from(self.limit).unwrap_or(1),
-            offset: usize::try_from(self.offset).unwrap_or(0),
+            depth: self.depth,
+            limit: self.limit,
+            offset: self.offset,
             show_hidden: self.show_hidden,
         };
         let doors = ctx.doors()?;

@@ -52,10 +52,10 @@ struct ListTrash {
     space: Option<String>,
     /// Entries per page (default 50, 1-200; larger values are capped).
     #[param(default = 50, range = 1..=200, clamp)]
-    limit: i64,
+    limit: usize,
     /// Entries to skip, for the next page (default 0).
     #[param(default = 0)]
-    offset: i64,
+    offset: usize,
     /// The wiki whose bin to list instead of this endpoint's wiki (see list_wikis).
     #[param(extended)]
     wiki: Option<String>,
@@ -88,15 +88,8 @@ struct TrashListed {
 
 impl Execute<Structured<TrashOutput>> for ListTrash {
     async fn execute(self, ctx: &ToolContext) -> ToolResult<Structured<TrashOutput>> {
-        let offset = usize::try_from(self.offset).map_err(|_| {
-            ToolError::new(format!(
-                "Error: 'offset' must be 0 or more (got {}).",
-                self.offset
-            ))
-            .with_kind(ErrorKind::BadArgument)
-        })?;
-        // The parser clamped limit to 1..=200.
-        let limit = usize::try_from(self.limit).unwrap_or(1);
+        // The parser refused a negative offset and clamped limit to 1..=200.
+        let (offset, limit) = (self.offset, self.limit);
         let space = self.space()?;
         let doors = ctx.doors()?;
         let wiki = doors.single_wiki(self.wiki.as_deref())?;

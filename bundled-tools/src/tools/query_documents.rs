@@ -119,10 +119,10 @@ struct QueryDocuments {
     /// Order: relevance (default with query), newest (default without), oldest or title.
     sort: Option<Sort>,
     /// Results per page, 1-25 (default 10; larger values are capped at 25).
-    limit: Option<i64>,
+    limit: Option<usize>,
     /// Results to skip, for the next page (default 0).
     #[param(default = 0)]
-    offset: i64,
+    offset: usize,
     /// Include hidden documents (technical pages, left out by default).
     #[param(rename = "includeHidden")]
     include_hidden: bool,
@@ -157,13 +157,7 @@ enum Sort {
 impl Execute<Structured<SearchOutput>> for QueryDocuments {
     async fn execute(self, ctx: &ToolContext) -> ToolResult<Structured<SearchOutput>> {
         let (limit, capped) = self.limit();
-        let offset = usize::try_from(self.offset).map_err(|_| {
-            ToolError::new(format!(
-                "Error: 'offset' must be 0 or more (got {}).",
-                self.offset
-            ))
-            .with_kind(ErrorKind::BadArgument)
-        })?;
+        let offset = self.offset;
         let doors = ctx.doors()?;
         let (space_wiki, space) = self.space()?;
         let wiki = self.wiki_with(space_wiki)?;
@@ -258,8 +252,8 @@ impl QueryDocuments {
     fn limit(&self) -> (usize, bool) {
         match self.limit {
             None => (DEFAULT_LIMIT, false),
-            Some(asked) if asked > MAX_LIMIT as i64 => (MAX_LIMIT, true),
-            Some(asked) => (usize::try_from(asked.max(1)).unwrap_or(1), false),
+            Some(asked) if asked > MAX_LIMIT => (MAX_LIMIT, true),
+            Some(asked) => (asked.max(1), false),
         }
     }
 

@@ -99,13 +99,13 @@ struct QueryObjects {
     sort: Option<String>,
     /// With class and document: only the object of this number (see the document's
     /// inventory), shown with its full values, every line of a text numbered.
-    number: Option<i64>,
+    number: Option<u32>,
     /// Objects per page (default 10, 1-25; larger values are capped).
     #[param(default = 10, range = 1..=25, clamp)]
-    limit: i64,
+    limit: usize,
     /// Objects to skip, for the next page (default 0).
     #[param(default = 0)]
-    offset: i64,
+    offset: usize,
     /// The wiki to query, instead of this endpoint's wiki (see list_wikis).
     #[param(extended)]
     wiki: Option<String>,
@@ -116,34 +116,28 @@ type ObjectsResult = ToolResult<Structured<ObjectsOutput>>;
 
 impl Execute<Structured<ObjectsOutput>> for QueryObjects {
     async fn execute(self, ctx: &ToolContext) -> ObjectsResult {
-        let offset = usize::try_from(self.offset).map_err(|_| {
-            ToolError::new(format!(
-                "Error: 'offset' must be 0 or more (got {}).",
-                self.offset
-            ))
-            .with_kind(ErrorKind::BadArgument)
-        })?;
+        let offset = self.offset;
         let doors = ctx.doors()?;
-        match (self.class.as_deref(), self.document.as_deref()) {
-            (None, None) => Err(ToolError::new(
+        match (self.class.as_deref(), self.document.as_deref(), self.number) {
+            (None, None, _) => Err(ToolError::new(
                 "Error: 'class' parameter is required (e.g. \"Tasks.TaskClass\"; see get_schema), \
                  unless 'document' is given for the inventory of one document.",
             )
             .with_kind(ErrorKind::BadArgument)),
-            (None, Some(_)) if self.number.is_some() => Err(ToolError::new(
+            (None, Some(_), Some(_)) => Err(ToolError::new(
                 "Error: 'number' needs 'class' as well (the object's class, see the document's \
                  inventory: query_objects document=... alone).",
             )
             .with_kind(ErrorKind::BadArgument)),
-            (None, Some(document)) => self.inventory(doors, document).await,
-            (Some(class), Some(document)) if self.number.is_some() => {
-                self.full_object(doors, class, document).await
+            (None, Some(document), None) => self.inventory(doors, document).await,
+            (Some(class), Some(document), Some(number)) => {
+                self.full_object(doors, class, document, number).await
             }
-            (Some(_), None) if self.number.is_some() => Err(ToolError::new(
+            (Some(_), None, Some(_)) => Err(ToolError::new(
                 "Error: 'number' needs 'document' as well: give the document the object is on.",
             )
             .with_kind(ErrorKind::BadArgument)),
-            (Some(class), _) => {
+            (Some(class), _, _) => {
                 let scan = ctx.scan_signals("objects authorized");
                 self.query(doors, class, offset, scan).await
             }
@@ -201,7 +195,7 @@ impl QueryObjects {
             sort,
         };
         // The parser clamped limit to 1..=25.
-        let limit = usize::try_from(self.limit).unwrap_or(1);
+        let limit = self.limit;
         let page = doors
             .query_objects(wiki.clone(), query, offset, limit, scan)
             .await?
@@ -302,7 +296,13 @@ impl QueryObjects {
 
     /// One object's full values: the `number` of `class` on `document`, every selected (or
     /// set) field, texts as numbered lines, nothing capped or joined.
-    async fn full_object(&self, doors: &Doors, class: &str, document: &str) -> ObjectsResult {
+    async fn full_object(
+        &self,
+        doors: &Doors,
+        class: &str,
+        document: &str,
+        number: u32,
+    ) -> ObjectsResult {
         if !self.filters.is_empty() || self.sort.is_some() {
             return Err(ToolError::new(
                 "Error: 'number' reads one object: drop 'filters' and 'sort' (or drop 'number' \
@@ -310,16 +310,6 @@ impl QueryObjects {
             )
             .with_kind(ErrorKind::BadArgument));
         }
-        let number =
-            self.number
-                .and_then(|number| u32::try_from(number).ok())
-                .ok_or_else(|| {
-                    ToolError::new(format!(
-                    "Error: 'number' must be 0 or more (got {}); the document's inventory lists \
-                     its object numbers.",
-                    self.number.unwrap_or_default()
-                )).with_kind(ErrorKind::BadArgument)
-                })?;
         if self.select.len() > MAX_SELECT {
             return Err(ToolError::new(format!(
                 "Error: 'select' takes at most {MAX_SELECT} field names (got {}).",

@@ -15,6 +15,7 @@ use wiki_tool_sdk::untrusted::unescape;
 
 use crate::seams::history::version_argument;
 use crate::seams::urls::review_line;
+use crate::seams::write_params::WriteParams;
 use crate::seams::written::Written;
 
 /// The longest content accepted, in characters (after CRLF -> LF).
@@ -85,13 +86,8 @@ struct WriteDocument {
     locale: Option<String>,
     /// The version you read (get_document): required to overwrite, omitted to create.
     base_version: Keep<String>,
-    /// Why you made the change; stored prefixed with "[AI] ".
-    comment: Option<String>,
-    /// Record a major version instead of a minor one.
-    major: bool,
-    /// The wiki to write in instead of this endpoint's wiki (see list_wikis).
-    #[param(extended)]
-    wiki: Option<String>,
+    #[param(flatten)]
+    write: WriteParams,
 }
 
 impl Execute<Structured<Written>> for WriteDocument {
@@ -101,7 +97,7 @@ impl Execute<Structured<Written>> for WriteDocument {
         let target = door
             .target(
                 &self.reference,
-                self.wiki.as_deref(),
+                self.write.wiki.as_deref(),
                 self.locale.as_deref(),
                 Right::Edit,
             )
@@ -149,9 +145,9 @@ impl Execute<Structured<Written>> for WriteDocument {
         let change = RowChange {
             content,
             title,
-            major: self.major,
+            major: self.write.major,
         };
-        let comment = Comment::new(self.comment.as_deref(), default_comment);
+        let comment = Comment::new(self.write.comment.as_deref(), default_comment);
         let outcome = door.save(&target, change, comment, base).await?;
         let headline = match (&outcome, target.locale()) {
             (SaveOutcome::Unchanged { version }, _) => {

@@ -24,6 +24,7 @@ use wiki_tool_sdk::untrusted::unescape;
 
 use crate::seams::history::version_argument;
 use crate::seams::urls::review_line;
+use crate::seams::write_params::WriteParams;
 use crate::seams::written::Written;
 
 /// Create an object of a class on a document, or update one of its objects.
@@ -92,19 +93,13 @@ struct WriteObject {
     #[param(required)]
     fields: BTreeMap<String, String>,
     /// The object number to update; omit to create a new object.
-    #[param(range = 0..=4294967295)]
-    object: Option<i64>,
+    object: Option<u32>,
     /// A new document title; omit to keep it.
     title: Option<String>,
     /// The document's version you read (get_document): required when the document exists.
     base_version: Keep<String>,
-    /// Why you made the change; stored prefixed with "[AI] ".
-    comment: Option<String>,
-    /// Record a major version instead of a minor one.
-    major: bool,
-    /// The wiki to write in instead of this endpoint's wiki (see list_wikis).
-    #[param(extended)]
-    wiki: Option<String>,
+    #[param(flatten)]
+    write: WriteParams,
 }
 
 impl Execute<Structured<Written>> for WriteObject {
@@ -123,10 +118,15 @@ impl Execute<Structured<Written>> for WriteObject {
             )
             .with_kind(ErrorKind::BadArgument));
         }
-        let number = self.object.map(object_number).transpose()?;
+        let number = self.object;
         let door = ctx.doors()?.write()?;
         let target = door
-            .target(&self.reference, self.wiki.as_deref(), None, Right::Edit)
+            .target(
+                &self.reference,
+                self.write.wiki.as_deref(),
+                None,
+                Right::Edit,
+            )
             .await?;
         let class_document = class_document(&self.class, target.reference())?;
         let class_name = class_document.local();
@@ -165,9 +165,9 @@ impl Execute<Structured<Written>> for WriteObject {
             number,
             values: self.fields,
             title: self.title,
-            major: self.major,
+            major: self.write.major,
         };
-        let comment = Comment::new(self.comment.as_deref(), &default_comment);
+        let comment = Comment::new(self.write.comment.as_deref(), &default_comment);
         let outcome = door
             .write_object(&target, change, comment, base)
             .await
@@ -220,14 +220,6 @@ impl Execute<Structured<Written>> for WriteObject {
         let value = Written::saved(&target, &outcome.document).object(&class_name, outcome.number);
         Ok(ToolOutput::text(lines.join("\n")).structured(value))
     }
-}
-
-/// The object number argument as the store's type (the range attribute already bounds it).
-fn object_number(value: i64) -> Result<u32, ToolError> {
-    u32::try_from(value).map_err(|_| {
-        ToolError::new("Error: 'object' must be an object number, 0 or more. Nothing was saved.")
-            .with_kind(ErrorKind::BadArgument)
-    })
 }
 
 /// The class document named by `class` in the wiki of `document`: a wiki prefix must name that

@@ -22,6 +22,7 @@ use wiki_tool_sdk::untrusted::fragment;
 
 use crate::seams::history::version_argument;
 use crate::seams::urls::review_line;
+use crate::seams::write_params::WriteParams;
 use crate::seams::written::Written;
 
 /// The tail of every refusal.
@@ -111,13 +112,8 @@ struct WriteSchema {
     /// The class document's version (get_document): required when it exists, always for
     /// remove_field.
     base_version: Keep<String>,
-    /// Why you made the change; stored prefixed with "[AI] ".
-    comment: Option<String>,
-    /// Record a major version instead of a minor one.
-    major: bool,
-    /// The wiki to write in instead of this endpoint's wiki (see list_wikis).
-    #[param(extended)]
-    wiki: Option<String>,
+    #[param(flatten)]
+    write: WriteParams,
 }
 
 /// The schema operations.
@@ -141,7 +137,12 @@ impl Execute<Structured<Written>> for WriteSchema {
         let change = self.change()?;
         let door = ctx.doors()?.write()?;
         let target = door
-            .target(&self.reference, self.wiki.as_deref(), None, Right::Edit)
+            .target(
+                &self.reference,
+                self.write.wiki.as_deref(),
+                None,
+                Right::Edit,
+            )
             .await?;
         let class = target.reference().local();
         refuse_sensitive_class(&class)?;
@@ -162,9 +163,9 @@ impl Execute<Structured<Written>> for WriteSchema {
             FieldChange::Add { field_type, .. } => Some(field_type.name()),
             _ => None,
         };
-        let comment = Comment::new(self.comment.as_deref(), &summary);
+        let comment = Comment::new(self.write.comment.as_deref(), &summary);
         let outcome = door
-            .change_class(&target, change, self.major, comment, base)
+            .change_class(&target, change, self.write.major, comment, base)
             .await
             .map_err(|failure| match failure.store_error() {
                 Some(

@@ -73,7 +73,7 @@ async fn list_paging_continues_and_limits_clamp() {
     );
     assert!(
         error(history(&farm, notes(json!({"offset": -1})), "alice").await)
-            .starts_with("Error: 'offset' must be 0 or more in list mode (got -1)")
+            .starts_with("Error: 'offset' must be 0 or more (got -1)")
     );
 }
 

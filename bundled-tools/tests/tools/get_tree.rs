@@ -205,7 +205,7 @@ async fn roots_fall_back_to_space_homes_and_terminal_pages_say_so() {
 }
 
 #[farm_test]
-async fn depth_and_limit_are_clamped_and_offset_folded() {
+async fn depth_and_limit_are_clamped_and_a_negative_offset_refused() {
     let farm = Farm::new();
     let deep = ok(tree(&farm, json!({"root": "Help", "depth": 9}), "alice").await);
     assert!(deep.starts_with("Tree: root=main:Help.WebHome (space), depth=4 — 3 pages shown"));
@@ -217,10 +217,10 @@ async fn depth_and_limit_are_clamped_and_offset_folded() {
     .await);
     assert!(one.contains("— 1 page shown\n"));
     assert!(one.ends_with("More direct children exist (showing 1-1 of 2); re-call with offset=1."));
-    let folded = ok(tree(&farm, json!({"root": "Help", "offset": -4}), "alice").await);
+    let negative = tree(&farm, json!({"root": "Help", "offset": -4}), "alice").await;
     assert_eq!(
-        folded,
-        ok(tree(&farm, json!({"root": "Help"}), "alice").await)
+        negative,
+        Err("Error: 'offset' must be 0 or more (got -4).".to_owned())
     );
     let wrong = tree(&farm, json!({"depth": "deep"}), "alice").await;
     assert_eq!(wrong, Err("Error: 'depth' must be an integer.".to_owned()));

@@ -17,14 +17,13 @@ pub struct TextStats {
     text: String,
     /// How many of the most frequent words to list (default 5, at most 20).
     #[param(default = 5, range = 1..=20)]
-    top: i64,
+    top: usize,
 }
 
 impl Execute for TextStats {
     async fn execute(self, _ctx: &ToolContext) -> ToolResult {
-        // The range check guarantees 1..=20; a conversion failure cannot happen but is no panic.
-        let top = usize::try_from(self.top).map_err(|_| "Error: 'top' is out of range.")?;
-        Ok(ToolOutput::text(report(&self.text, top)))
+        // The parser refused anything outside 1..=20.
+        Ok(ToolOutput::text(report(&self.text, self.top)))
     }
 }
 

@@ -30,12 +30,6 @@ use crate::collections::covers;
 use crate::fuse::{KEYWORD_WEIGHT, scored_fusion};
 use crate::index::Nearest;
 
-/// The default of each result limit.
-const DEFAULT_LIMIT: i64 = 10;
-
-/// The largest result limit.
-const MAX_LIMIT: i64 = 50;
-
 /// Keyword candidates authorized at most per call. No total is shown, so the scan only has to
 /// reach `limit` authorized rows; the store reads candidates in batches of this size plus one,
 /// so one read still serves a collection or caller that keeps only one candidate in twenty,
@@ -96,11 +90,11 @@ struct SearchCollections {
     /// Only rows in this language, e.g. "fr".
     locale: Option<String>,
     /// Keyword results, 0-50 (default 10).
-    #[param(rename = "limitKeywordResults", default = 10)]
-    limit_keyword: i64,
+    #[param(rename = "limitKeywordResults", default = 10, range = 0..=50)]
+    limit_keyword: usize,
     /// Semantic results, 0-50 (default 10).
-    #[param(rename = "limitSemanticResults", default = 10)]
-    limit_semantic: i64,
+    #[param(rename = "limitSemanticResults", default = 10, range = 0..=50)]
+    limit_semantic: usize,
     /// Also show the keyword and semantic lists on their own (default false).
     #[param(rename = "separateLists")]
     separate_lists: bool,
@@ -125,8 +119,8 @@ struct Found {
 
 impl Execute<Structured<SearchCollectionsOutput>> for SearchCollections {
     async fn execute(self, ctx: &ToolContext) -> ToolResult<Structured<SearchCollectionsOutput>> {
-        let keyword_limit = limit("limitKeywordResults", self.limit_keyword)?;
-        let semantic_limit = limit("limitSemanticResults", self.limit_semantic)?;
+        // The parser refused limits outside 0..=50.
+        let (keyword_limit, semantic_limit) = (self.limit_keyword, self.limit_semantic);
         if self.query.trim().is_empty() {
             return Err(ToolError::new(
                 "Error: 'query' is empty. Say what you are looking for, e.g. query=\"how do I \
@@ -359,17 +353,6 @@ impl<'a> Ranked<'a> {
 /// `value` to two decimals: what a score can tell apart, and what the text shows.
 fn hundredths(value: f64) -> f64 {
     (value * 100.0).round() / 100.0
-}
-
-fn limit(name: &str, value: i64) -> Result<usize, ToolError> {
-    if (0..=MAX_LIMIT).contains(&value) {
-        Ok(usize::try_from(value).unwrap_or_default())
-    } else {
-        Err(ToolError::new(format!(
-            "Error: '{name}' must be between 0 and {MAX_LIMIT} (got {value}); the default is \
-             {DEFAULT_LIMIT}."
-        )))
-    }
 }
 
 async fn keyword_results(
