@@ -188,8 +188,9 @@ impl Elicitation {
     }
 }
 
-/// Whether `capabilities` include form elicitation (a bare `elicitation: {}` means form).
-fn supports_form(capabilities: Option<&ClientCapabilities>) -> bool {
+/// Whether `capabilities` include form elicitation (a bare `elicitation: {}` means form): what
+/// a transport reads of a handshake to know whether the client can be asked.
+pub fn supports_form(capabilities: Option<&ClientCapabilities>) -> bool {
     capabilities
         .and_then(|capabilities| capabilities.elicitation.as_ref())
         .is_some_and(|elicitation| elicitation.form.is_some() || elicitation.url.is_none())

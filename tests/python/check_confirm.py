@@ -3,15 +3,18 @@
 Usage: python check_confirm.py ENDPOINT_URL TOKEN WIKI_MCP FARM
 
 The wiki `main` has `confirm_writes=true` and write_document enabled (run.sh sets both). Over
-HTTP in `auto` mode (protocol 2026-07-28: input-required results) and over stdio in both modes
-(`legacy` gets `elicitation/create` on the stdio peer), a client whose `elicitation_callback`
-accepts writes once (one new version in get_history), one that declines writes nothing and reads
-that the person declined, and one without a callback is refused with the message naming
-`confirm_writes=false`. Over HTTP in `legacy` mode the stateless server cannot send a question
-back: refused with that message whatever the callback. Exits non-zero on failure.
+HTTP in `auto` mode (protocol 2026-07-28: input-required results), in `legacy` mode (2025-11-25:
+`elicitation/create` on the call's event stream, the answer POSTed back in the session the
+server gave at initialize) and over stdio in both modes (`legacy` gets `elicitation/create` on
+the stdio peer), a client whose `elicitation_callback` accepts writes once (one new version in
+get_history), one that declines writes nothing and reads that the person declined, and one
+without a callback is refused with the message naming `confirm_writes=false`. Then, over HTTP in
+`legacy` mode, the bundled delete (declared `confirm`) asks on a wiki that does not require
+confirmation: declined, the page stays; accepted, it goes. Exits non-zero on failure.
 """
 
 import asyncio
+import subprocess
 import sys
 
 import mcp
@@ -85,6 +88,29 @@ async def exercise(open_client, label: str, page: str, can_ask: bool) -> None:
           else f"ok: {label}: refused, nothing written (a stateless HTTP legacy call cannot ask)")
 
 
+async def exercise_delete(open_client, label: str, page: str) -> None:
+    """The delete, declared `confirm`, asks on a wiki that does not require confirmation."""
+    asked: list[str] = []
+    async with open_client(answering("decline", asked)) as client:
+        created = await client.call_tool("write_document", {"reference": page, "content": "doomed"})
+        assert not created.is_error, f"{label}: {text(created)}"
+        version = (await client.call_tool("get_document", {"reference": page})).structured_content["version"]
+        delete = {"reference": page, "base_version": version}
+        result = await client.call_tool("delete_document", delete)
+        assert result.is_error and "declined" in text(result), f"{label}: {text(result)}"
+        assert asked and page in asked[0], f"{label}: {asked}"
+        still = await client.call_tool("get_document", {"reference": page})
+        assert not still.is_error, f"{label}: a declined delete deleted: {text(still)}"
+    asked = []
+    async with open_client(answering("accept", asked)) as client:
+        result = await client.call_tool("delete_document", delete)
+        assert not result.is_error, f"{label}: accepted delete failed: {text(result)}"
+        assert asked, f"{label}: the delete did not ask"
+        gone = await client.call_tool("get_document", {"reference": page})
+        assert gone.is_error, f"{label}: an accepted delete left the page"
+    print(f"ok: {label}: a confirm tool asks; declined keeps the page, accepted deletes it")
+
+
 async def main() -> None:
     url, token, wiki_mcp, farm = sys.argv[1:5]
 
@@ -116,9 +142,15 @@ async def main() -> None:
         return open_client
 
     await exercise(over_http("auto"), "http/auto", "Sandbox.ConfirmHttpAuto", True)
-    await exercise(over_http("legacy"), "http/legacy", "Sandbox.ConfirmHttpLegacy", False)
+    await exercise(over_http("legacy"), "http/legacy", "Sandbox.ConfirmHttpLegacy", True)
     await exercise(over_stdio("legacy"), "stdio/legacy", "Sandbox.ConfirmStdioLegacy", True)
     await exercise(over_stdio("auto"), "stdio/auto", "Sandbox.ConfirmStdioAuto", True)
+
+    # The server applies the configuration on its next request.
+    subprocess.run([wiki_mcp, "--data", farm, "config", "set", "--wiki", "main",
+                    "tools=default,+write_document,+delete_document", "confirm_writes=false"],
+                   check=True, stdout=subprocess.DEVNULL)
+    await exercise_delete(over_http("legacy"), "http/legacy delete", "Sandbox.ConfirmDeleteLegacy")
 
 
 if __name__ == "__main__":

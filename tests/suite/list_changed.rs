@@ -83,7 +83,8 @@ impl Events {
         events
     }
 
-    async fn of(response: reqwest::Response) -> Events {
+    /// The stream of `response`, read as it arrives.
+    pub(crate) async fn of(response: reqwest::Response) -> Events {
         Events {
             response,
             buffer: String::new(),

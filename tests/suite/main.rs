@@ -10,6 +10,7 @@ mod admin_subpath;
 mod body_shape;
 mod confirm;
 mod confirm_legacy;
+mod confirm_session;
 mod confirm_twice;
 mod direct;
 mod edge;

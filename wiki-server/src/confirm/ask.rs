@@ -174,8 +174,11 @@ impl Confirmation {
             _ if !self.required => Ok(()),
             Elicitation::Unreachable => Err(self.cannot_ask(
                 "it declared elicitation, but this call came over stateless HTTP on a \
-                 protocol before 2026-07-28, which cannot carry a question to your client and \
-                 its answer back",
+                 protocol before 2026-07-28 in a form that cannot carry a question to your \
+                 client and its answer back (a question rides on the call's event stream: the \
+                 client must declare elicitation at initialize, send the Mcp-Session-Id it got \
+                 back, accept application/json and text/event-stream, and send a plain \
+                 tools/call with a Content-Length)",
             )),
             _ => Err(self.cannot_ask("it declared no elicitation capability (form mode)")),
         }
@@ -250,8 +253,8 @@ impl Confirmation {
         ToolError::unconfirmed(format!(
             "Error: the wiki \"{wiki}\" requires a person to confirm every write, and your \
              client cannot ask: {why}. Nothing was saved. Use a client that supports \
-             elicitation (form mode; over HTTP, protocol 2026-07-28), or ask an administrator to turn confirmation off: `wiki-mcp config \
-             set --wiki {wiki} confirm_writes=false`.",
+             elicitation (form mode), or ask an administrator to turn confirmation off: \
+             `wiki-mcp config set --wiki {wiki} confirm_writes=false`.",
             wiki = self.wiki
         ))
     }

@@ -29,6 +29,12 @@
 //! runs (`in_flight.rs`), and a POST of `notifications/cancelled` (which takes the same header
 //! checks, then goes on to rmcp, which answers it 202 as before) cancels it. That holds with
 //! direct answers off too: the body of such a POST is then read here only to hear the cancel.
+//!
+//! A client on a protocol before 2026-07-28 that declares form elicitation at `initialize` gets
+//! an `Mcp-Session-Id` on rmcp's reply (`asking_session.rs`). An authenticated call carrying it
+//! is always answered here, on an event stream when it asks its person a question: the
+//! `elicitation/create` goes out on the call's stream, and the client's POSTed answer is
+//! handed to the waiting call here (`answers.rs`) or refused.
 
 use std::sync::Arc;
 
@@ -37,7 +43,7 @@ use axum::extract::Request;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use http::header::{ACCEPT, CONTENT_LENGTH, CONTENT_TYPE};
-use http::{HeaderMap, HeaderValue, Method};
+use http::{HeaderMap, HeaderValue, Method, StatusCode};
 use rmcp::model::{
     Notification, ProgressNotificationParam, ProgressToken, ProtocolVersion, RequestId,
     ServerJsonRpcMessage, ServerNotification, ServerResult,
@@ -46,11 +52,15 @@ use serde::Deserialize;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
+use super::answers::{ClientAnswer, StreamAsk};
+use super::asking_session::{AskingSession, SESSION_HEADER, session_for_initialize};
 use super::cancel_on_drop::CancelOnDrop;
 use super::identity::Admitted;
+use super::in_flight::CancelScope;
 use super::refusal::Refusal;
 use super::router::Shared;
 use mcp_runtime::call::ToolCall;
+use mcp_runtime::elicit::Elicitation;
 use mcp_runtime::param::JsonObject;
 use mcp_runtime::signals::{ProgressSink, ProgressUpdate};
 
@@ -106,11 +116,13 @@ pub(crate) async fn answer_tool_calls(
 ) -> Response {
     let limit = shared.options.max_body_bytes;
     let direct = shared.options.direct_tool_calls;
-    // With direct answers off, a body is read here only to hear a cancel (`in_flight.rs`).
-    if request.method() != Method::POST
-        || !(direct || admitted.scope.is_some())
-        || !eligible_headers(request.headers(), limit)
-    {
+    let eligible = eligible_headers(request.headers(), limit);
+    let session = AskingSession::of_request(request.headers());
+    let authenticated = admitted.scope.is_some();
+    // With direct answers off, a body is read here only to hear a cancel (`in_flight.rs`) or
+    // an answer to a question, and an asking session's answer is heard whatever its headers.
+    let read = (eligible && (direct || authenticated)) || (authenticated && session.is_some());
+    if request.method() != Method::POST || !read {
         return to_rmcp(admitted, request, next).await;
     }
     let (parts, body) = request.into_parts();
@@ -121,12 +133,28 @@ pub(crate) async fn answer_tool_calls(
             return Refusal::BodyUnreadable.into_response();
         }
     };
-    let Some(call) = ToolCallRequest::parse(&body).filter(|_| direct) else {
+    // A call of a client that declared elicitation at initialize is answered here whatever
+    // the setting: only here can it carry a question (`answers.rs`).
+    let asking = (admitted.scope.as_ref().map(CancelScope::credential))
+        .zip(session.clone())
+        .filter(|_| eligible);
+    let Some(call) =
+        ToolCallRequest::parse(&body).filter(|_| eligible && (direct || asking.is_some()))
+    else {
+        if let Some(answer) = ClientAnswer::parse(&body) {
+            return answer_question(&shared, admitted.scope.as_ref(), session, answer);
+        }
         // rmcp answers a notification 202 and drops it: a cancel is heard here first.
         if let Some(scope) = &admitted.scope {
             scope.hear(&body);
         }
-        return to_rmcp(admitted, Request::from_parts(parts, Body::from(body)), next).await;
+        let asks = session_for_initialize(&body);
+        let mut response =
+            to_rmcp(admitted, Request::from_parts(parts, Body::from(body)), next).await;
+        if let Some(session) = asks.filter(|_| response.status().is_success()) {
+            response.headers_mut().insert(SESSION_HEADER, session);
+        }
+        return response;
     };
     let Admitted {
         caller,
@@ -146,17 +174,30 @@ pub(crate) async fn answer_tool_calls(
         .map(|scope| scope.register(id.clone(), cancellation.clone()));
     let mut request = ToolCall::new(call.params.name, call.params.arguments.unwrap_or_default())
         .with_cancellation(cancellation.clone());
-    let Some(token) = progress_token else {
+    if progress_token.is_none() && asking.is_none() {
         let message = reply(shared.manager().call(&server, &caller, request).await, id);
         drop(registration);
         drop(disconnect);
         return json_response(&message);
-    };
-    // With a progress token, the reply is JSON when the call finished without reporting any
-    // progress (as rmcp answers), else an SSE stream of the notifications, then the reply:
-    // a fast scan's reports are queued by the time its reply is, and still reach the client.
+    }
+    // The reply is JSON when the call finished without sending anything first (as rmcp
+    // answers), else an SSE stream of what it sent (progress, a question), then the reply: a
+    // fast scan's reports are queued by the time its reply is, and still reach the client.
     let (notify, mut notifications) = mpsc::unbounded_channel();
-    request = request.with_progress(Arc::new(StreamProgress { token, notify }));
+    if let Some(token) = progress_token {
+        request = request.with_progress(Arc::new(StreamProgress {
+            token,
+            notify: notify.clone(),
+        }));
+    }
+    if let Some((credential, session)) = asking {
+        request = request.with_elicitation(Elicitation::Relayed(Arc::new(StreamAsk {
+            answers: Arc::clone(&shared.answers),
+            credential,
+            session,
+            stream: notify,
+        })));
+    }
     let mut running = Box::pin(async move {
         let message = reply(shared.manager().call(&server, &caller, request).await, id);
         drop(registration);
@@ -209,6 +250,26 @@ pub(crate) async fn answer_tool_calls(
         Body::new(body),
     )
         .into_response()
+}
+
+/// The reply to a POSTed JSON-RPC response: 202 when a question of this replica waited for
+/// it, else the refusal (`answers.rs`).
+fn answer_question(
+    shared: &Shared,
+    scope: Option<&CancelScope>,
+    session: Option<AskingSession>,
+    answer: ClientAnswer,
+) -> Response {
+    let Some(scope) = scope else {
+        return Refusal::AnswerUnexpected.into_response();
+    };
+    match shared.answers.deliver(scope.credential(), session, answer) {
+        Ok(()) => StatusCode::ACCEPTED.into_response(),
+        Err(refusal) => {
+            tracing::info!(code = refusal.code(), "an answer to a question was refused");
+            refusal.into_response()
+        }
+    }
 }
 
 /// rmcp's answer, with the caller handed to its handler.

@@ -223,6 +223,11 @@ impl CancelScope {
         self.registry.register(self.credential, id, token)
     }
 
+    /// Who this scope's requests come from.
+    pub(crate) fn credential(&self) -> Credential {
+        self.credential
+    }
+
     /// If `body` is a `notifications/cancelled` notification, cancels the call it names when
     /// one runs under this credential. The POST is answered as before (202) either way.
     pub(crate) fn hear(&self, body: &[u8]) {

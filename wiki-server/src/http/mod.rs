@@ -10,7 +10,10 @@
 //! A plain stateless `tools/call` is answered just before rmcp, by `direct.rs`, with the same
 //! handler code and rmcp's model types but without rmcp's per-request service task. A POSTed
 //! `notifications/cancelled` from a bearer-token caller cancels that caller's call with that id
-//! on this replica (`in_flight.rs`), which statelessness would otherwise leave unheard.
+//! on this replica (`in_flight.rs`), which statelessness would otherwise leave unheard. A client
+//! on a protocol before 2026-07-28 that declares form elicitation gets an `Mcp-Session-Id`
+//! saying so (`asking_session.rs`): its calls ask on their event stream, and its POSTed answers
+//! reach the waiting call on this replica (`answers.rs`).
 //!
 //! # Stateless
 //!
@@ -22,7 +25,9 @@
 //!   caller come from the request's path and `Authorization` header, every time.
 //! - Protocol 2026-07-28 has no sessions (rmcp serves it statelessly whatever the setting), and
 //!   clients on older protocols (rmcp's client, the Python SDK's `legacy` mode, the MCP Inspector)
-//!   run the initialize handshake and simply get no `Mcp-Session-Id` back, which the spec allows.
+//!   run the initialize handshake and simply get no `Mcp-Session-Id` back, which the spec allows
+//!   (unless they declare elicitation: their id is no rmcp session, it only says that they can
+//!   be asked, and names no wiki or caller).
 //! - A revoked token or a disabled wiki takes effect on the next request, with no session state to
 //!   reconcile, and replicas sharing one database need no session affinity.
 //!
@@ -32,6 +37,8 @@
 //! (`list_changes.rs`), so a listener on one replica hears a change made on another.
 
 mod admin;
+mod answers;
+mod asking_session;
 mod body;
 mod cancel_on_drop;
 mod connections;
@@ -61,6 +68,7 @@ mod streams;
 mod url;
 mod warnings;
 
+pub(crate) use asking_session::AskingSession;
 pub use connections::ConnectionLimits;
 pub use directory::Directory;
 pub(crate) use identity::{Credentials, credentials};

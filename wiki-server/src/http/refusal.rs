@@ -191,6 +191,18 @@ refusals! {
     TooManyStreams { text: String }
         => TOO_MANY_REQUESTS, "too-many-streams", "Too Many Requests", "{text}",
            [RETRY_AFTER = 5];
+    /// A POSTed JSON-RPC response that no question of this replica waits for.
+    AnswerUnexpected
+        => CONFLICT, "answer-unexpected", "Conflict",
+           "no question waits here for this answer (same id, Mcp-Session-Id and token): it was \
+            answered already, its call ended (time limit, cancelled, client gone), or another \
+            replica asked it (a load balancer must send a session's requests to one replica); \
+            nothing was saved: call the tool again to be asked again";
+    /// A POSTed JSON-RPC response whose result is no elicitation result.
+    AnswerMalformed
+        => BAD_REQUEST, "answer-malformed", "Bad Request",
+           "this answer is not an elicitation result: send a result whose action is accept, \
+            decline or cancel, or a JSON-RPC error";
     /// This client address has as many connections open as it may.
     TooManyConnections
         => SERVICE_UNAVAILABLE, "too-many-connections", "Service Unavailable",
@@ -449,6 +461,8 @@ mod tests {
             Refusal::FarmAdminRequired,
             Refusal::RateLimited { retry_after: 3 },
             Refusal::TooManyConnections,
+            Refusal::AnswerUnexpected,
+            Refusal::AnswerMalformed,
             Refusal::StoreUnavailable,
             Refusal::StoreFailed,
             Refusal::ShuttingDown,

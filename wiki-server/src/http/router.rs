@@ -16,6 +16,7 @@ use wiki_store::model::wiki::WikiId;
 
 use super::MCP_PATH;
 use super::admin;
+use super::answers::Answers;
 use super::body::BodyLimits;
 use super::connections::{ConnectionLimits, serve_connections};
 use super::directory::{Directory, Resolution};
@@ -102,6 +103,8 @@ pub(crate) struct Shared {
     limiter: Option<RateLimiter>,
     /// This replica's calls by credential and request id, for `notifications/cancelled`.
     pub(crate) in_flight: Arc<InFlight>,
+    /// This replica's questions waiting for a client's POSTed answer.
+    pub(crate) answers: Arc<Answers>,
     /// The latest readiness probe (`/readyz`).
     pub(crate) readiness: Readiness,
     /// The budget of WARN lines about refused requests, shared with the front door.
@@ -291,6 +294,7 @@ impl HttpServer {
                     RateLimiter::new(limit).with_clock(self.options.rate_clock.clone())
                 }),
                 in_flight: Arc::default(),
+                answers: Arc::default(),
                 readiness: Readiness::default(),
                 warnings: Arc::default(),
                 list_changes,

@@ -34,7 +34,9 @@ use rmcp::{ErrorData, RoleServer, ServerHandler};
 use super::manager::{DEFAULT_DESCRIPTION, MAN_HINT};
 use super::policy::MAN;
 use super::{Caller, Manager, WikiServer};
-use crate::http::{CancelScope, Credentials, Heard, LIST_TTL, ListChanges, credentials};
+use crate::http::{
+    AskingSession, CancelScope, Credentials, Heard, LIST_TTL, ListChanges, credentials,
+};
 use crate::skills;
 
 /// The name the server reports (`serverInfo.name`); the wiki's name is its title.
@@ -271,8 +273,9 @@ impl ServerHandler for McpHandler {
             .and_then(|parts| parts.extensions.get::<CancelScope>())
             .map(|scope| scope.register(context.id.clone(), context.ct.clone()));
         let mut call = ToolCall::from_rmcp(request, &context);
-        if parts.is_some() {
-            call.elicitation = over_stateless_http(call.elicitation);
+        if let Some(parts) = parts {
+            let session = AskingSession::of_request(&parts.headers).is_some();
+            call.elicitation = over_stateless_http(call.elicitation, session);
         }
         self.inner.manager.respond(&server, &caller, call).await
     }
@@ -316,13 +319,16 @@ impl ServerHandler for McpHandler {
     }
 }
 
-/// How a call that came over HTTP can ask. The endpoint is stateless: rmcp's peer of a request
-/// on a protocol before 2026-07-28 lives as long as that one request, and the client's answer,
-/// a POST of its own, never reaches it. Such a call cannot ask, and must not wait for an answer
-/// that cannot arrive.
-fn over_stateless_http(elicitation: Elicitation) -> Elicitation {
+/// How a call that came over HTTP to rmcp's handler can ask. The endpoint is stateless: rmcp's
+/// peer of a request on a protocol before 2026-07-28 lives as long as that one request, and the
+/// client's answer, a POST of its own, never reaches it. Only the direct answer carries a
+/// question (`http/answers.rs`); a call that came here instead, declaring elicitation in its
+/// own request or in the handshake of its asking session (`in_session`), cannot ask, and must
+/// not wait for an answer that cannot arrive.
+fn over_stateless_http(elicitation: Elicitation, in_session: bool) -> Elicitation {
     match elicitation {
         Elicitation::Peer(_) => Elicitation::Unreachable,
+        Elicitation::Unavailable if in_session => Elicitation::Unreachable,
         other => other,
     }
 }
