@@ -21,6 +21,7 @@ mod links;
 mod migrations;
 mod object_query;
 mod objects;
+mod occurrences;
 mod pool;
 mod rights;
 mod search;

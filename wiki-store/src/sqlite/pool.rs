@@ -236,5 +236,6 @@ fn configure(conn: &mut Connection, config: &StoreConfig) -> Result<(), StoreErr
     conn.pragma_update(None, "synchronous", "NORMAL").db()?;
     conn.pragma_update(None, "temp_store", "MEMORY").db()?;
     conn.set_prepared_statement_cache_capacity(64);
+    super::occurrences::register(conn).db()?;
     Ok(())
 }

@@ -20,6 +20,7 @@ use crate::model::search::{
 };
 use crate::reference::DocumentReference;
 use crate::sqlite::convert::DbResultExt;
+use crate::sqlite::occurrences;
 use crate::stored::{self, DEFAULT_ROW, corrupt, from_ms, to_i64, to_ms};
 use crate::{Result, StoreError};
 
@@ -46,31 +47,35 @@ pub(crate) struct CandidateQuery {
     pub(crate) values: Vec<Value>,
 }
 
-/// Weight of a word found in the title against one found in the content (five to one, as
-/// PostgreSQL's `ts_rank` weights).
+/// Weight of a word found in the title against one found once in the content (five to one, as
+/// PostgreSQL's `ts_rank` weights); repeating a word in the content adds less than this
+/// ([`occurrences::weight`]).
 const TITLE_WEIGHT: i64 = 5;
 
 /// The relevance of a matching row and its bound values: for each word, [`TITLE_WEIGHT`] if
-/// the title holds it plus one if the content does.
+/// the title holds it plus, if the content does, a weight growing with how often it does.
 ///
 /// FTS5's bm25 weighs each word by how many rows of the whole index hold it and each row's
 /// length against the index's average, so the order of two rows a caller may view would move
 /// when rows they may not view are added: an oracle for how many invisible pages hold a word.
-/// This score reads the row alone; equal scores fall back to the shorter content (a denser
-/// match, what bm25's length normalization rewards), then the row id: nothing outside the row.
-/// Each word's rows per column are one uncorrelated subquery, which SQLite evaluates once per
-/// statement.
+/// This score reads the row alone: which columns FTS5 matched and the word's count in the
+/// content; equal scores fall back to the shorter content (a denser match, what bm25's length
+/// normalization rewards), then the row id: nothing outside the row. Each word's rows per
+/// column are one uncorrelated subquery, which SQLite evaluates once per statement.
 fn relevance(words: &[String]) -> (String, Vec<Value>) {
     let mut terms = Vec::new();
     let mut values = Vec::new();
     for word in words {
         let quoted = match_expression(std::slice::from_ref(word), WordMatch::All);
-        for (column, weight) in [("title", TITLE_WEIGHT), ("content", 1)] {
-            terms.push(format!(
-                "{weight} * (d.id IN (SELECT rowid FROM documents_fts WHERE documents_fts MATCH ?))"
-            ));
-            values.push(Value::Text(format!("{{{column}}} : {quoted}")));
-        }
+        let in_column = "d.id IN (SELECT rowid FROM documents_fts WHERE documents_fts MATCH ?)";
+        terms.push(format!("{TITLE_WEIGHT} * ({in_column})"));
+        values.push(Value::Text(format!("{{title}} : {quoted}")));
+        terms.push(format!(
+            "(CASE WHEN {in_column} THEN {}(d.content, ?) ELSE 0 END)",
+            occurrences::FUNCTION
+        ));
+        values.push(Value::Text(format!("{{content}} : {quoted}")));
+        values.push(Value::Text(word.clone()));
     }
     (format!("({})", terms.join(" + ")), values)
 }

@@ -122,6 +122,27 @@ fn pages_the_caller_cannot_view_do_not_move_the_visible_order(db: &Fixture) {
     );
 }
 
+/// Regression: SQLite scored a word present in a row's content the same whether the row held
+/// it once or twenty times, so a page that only mentions a word outranked one about it.
+fn a_page_that_repeats_a_word_outranks_one_that_mentions_it_once(db: &Fixture) {
+    let store = db.store();
+    // As many words and bytes each, so neither length nor creation order decides.
+    put(
+        &*store,
+        "T.Once",
+        "Notes",
+        "zebra lions giraffe hyena baobab acacia ostrich pond",
+    );
+    put(
+        &*store,
+        "T.About",
+        "Notes",
+        "zebra zebra zebra zebra zebra zebra zebra waterholes",
+    );
+    let results = search(&*store, &text("zebra"));
+    assert_eq!(refs(&results), ["T.About", "T.Once"]);
+}
+
 fn fts_syntax_in_the_query_is_plain_words(db: &Fixture) {
     let store = db.store();
     put(
@@ -483,6 +504,7 @@ pub(crate) fn cases() -> Vec<Case> {
         words_are_all_required_and_not_a_phrase,
         title_outweighs_content,
         pages_the_caller_cannot_view_do_not_move_the_visible_order,
+        a_page_that_repeats_a_word_outranks_one_that_mentions_it_once,
         fts_syntax_in_the_query_is_plain_words,
         filters_narrow_by_wiki_space_author_locale_date_and_hidden,
         sorting_and_browsing,
