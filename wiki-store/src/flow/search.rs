@@ -47,6 +47,15 @@ impl<B: Backend> SearchStore for B {
         if matches!(&query.wikis, WikiScope::Only(wikis) if wikis.is_empty()) {
             return Ok(no_results(words.unwrap_or_default()));
         }
+        // No stored name holds a NUL (PostgreSQL text cannot), so a filter holding one matches
+        // nothing, on every backend alike, rather than failing where it cannot be bound.
+        if query
+            .author
+            .as_deref()
+            .is_some_and(|author| author.contains('\0'))
+        {
+            return Ok(no_results(words.unwrap_or_default()));
+        }
         let words = words.as_deref();
         // Candidates are read first and authorized after the connection is released, so an
         // authorization callback may itself use the store. Snippets for the page that results

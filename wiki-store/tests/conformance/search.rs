@@ -261,6 +261,9 @@ fn filters_narrow_by_wiki_space_author_locale_date_and_hidden(db: &Fixture) {
 
     q.author = Some("bob".into());
     assert_eq!(refs(&search(&*store, &q)), ["Team.Notes"]);
+    // Regression: PostgreSQL text cannot hold a NUL, and binding one failed the search there.
+    q.author = Some("bob\0".into());
+    assert_eq!(search(&*store, &q).total, 0, "no author's name holds a NUL");
     q.author = None;
 
     q.locale = Some(fr);
