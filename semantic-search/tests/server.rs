@@ -584,6 +584,44 @@ async fn without_a_model_the_tool_answers_keywords_and_says_how_to_install_it() 
     assert!(message.contains("between 0 and 50"), "{message}");
 }
 
+/// Regression: every defined collection was listed to every caller, naming collections over
+/// spaces they may not view.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_collection_over_spaces_the_caller_cannot_view_is_not_listed() {
+    let farm = Farm::new(SemanticIndex::without_model("not installed"));
+    ok(farm.store.set_right(&RightRule {
+        scope: RightScope::Space {
+            wiki: WikiId::main(),
+            space: ok(SpacePath::parse("Secret")),
+        },
+        subject: Subject::User("alice".into()),
+        right: Right::View,
+        effect: Effect::Deny,
+    }));
+    for (id, space) in [("plans", "Secret"), ("team", "Team")] {
+        ok(collections::create(
+            &farm.store,
+            &WikiId::main(),
+            id,
+            &[space.to_owned()],
+            "admin",
+        ));
+    }
+    assert_eq!(
+        ok(farm.call("list_collections", json!({}), "alice").await),
+        "main\nteam"
+    );
+    assert_eq!(
+        ok(farm.call("list_collections", json!({}), "bob").await),
+        "main\nplans\nteam"
+    );
+    let refused = farm
+        .search(json!({"query": "x", "collections": ["plans"]}))
+        .await;
+    let message = refused.err().unwrap_or_default();
+    assert!(message.contains("no collection \"plans\""), "{message}");
+}
+
 /// The references and scores of a result list.
 fn ranked(found: &[semantic_search::Nearest]) -> Vec<(String, f32)> {
     found

@@ -3,8 +3,9 @@
 //! The endpoint's wiki offers its default collection (named by the wiki id) and its defined
 //! ones (by their ids); with cross-wiki reach, every other wiki the caller may view offers its
 //! default (`dev`) and its defined ones prefixed with the wiki (`dev:guides`). A wiki is
-//! offered only when the caller may view it. Selected collections of one wiki merge into one
-//! scope: the whole wiki when its default is among them, else the union of their spaces.
+//! offered only when the caller may view it, a defined collection only when the caller may view
+//! one of its spaces. Selected collections of one wiki merge into one scope: the whole wiki when
+//! its default is among them, else the union of their spaces.
 
 use std::collections::BTreeMap;
 
@@ -53,14 +54,24 @@ pub(crate) async fn offered(ctx: &ToolContext) -> Result<Vec<Offered>, ToolError
         .await?
     };
     let here = doors.wiki().clone();
+    let doors = doors.clone();
     let defined: Vec<(WikiId, Vec<Collection>)> = ctx
         .store_call("list the collections", move |store| {
             let mut all = Vec::with_capacity(viewable.len());
             for wiki in viewable {
                 // A wiki whose definitions do not parse still offers its default collection.
-                let collections = collections::defined_in(store, &wiki).unwrap_or_else(|error| {
-                    tracing::warn!(wiki = %wiki, %error, "collection definitions unreadable");
-                    Vec::new()
+                let mut collections =
+                    collections::defined_in(store, &wiki).unwrap_or_else(|error| {
+                        tracing::warn!(wiki = %wiki, %error, "collection definitions unreadable");
+                        Vec::new()
+                    });
+                // A collection is named only to a caller who may view one of its spaces: its
+                // id and its existence say what those spaces are about.
+                collections.retain(|collection| {
+                    collection
+                        .space_paths()
+                        .iter()
+                        .any(|space| doors.can_view_space(&wiki, space))
                 });
                 all.push((wiki, collections));
             }

@@ -6,6 +6,7 @@
 
 use wiki_store::model::search::WikiScope;
 use wiki_store::model::wiki::WikiId;
+use wiki_store::reference::SpacePath;
 use wiki_store::rights::{Right, RightScope};
 
 use super::{Doors, store_failure};
@@ -45,6 +46,24 @@ impl Doors {
                 &RightScope::Wiki(wiki.clone()),
             )
             .allowed
+    }
+
+    /// Whether the caller may view `space` of `wiki` as a whole: the endpoint's space filter
+    /// exposes it and the view right holds at the space level (what a listing of spaces shows;
+    /// a page's own rights still decide the page).
+    pub fn can_view_space(&self, wiki: &WikiId, space: &SpacePath) -> bool {
+        self.filter.exposes_space(wiki, space)
+            && self
+                .rights
+                .decide(
+                    self.principal(),
+                    Right::View,
+                    &RightScope::Space {
+                        wiki: wiki.clone(),
+                        space: space.clone(),
+                    },
+                )
+                .allowed
     }
 
     /// The one wiki a call works in, from a tool's `wiki` argument: absent or blank is this
