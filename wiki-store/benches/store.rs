@@ -2,7 +2,8 @@
 //!
 //! - `search_100k`: our `SearchStore::search` on a 100,000-page generated wiki vs. the equivalent
 //!   raw FTS5 statement (same MATCH expression, filters, ranking, scan limit and page snippets) on
-//!   the same file through a plain rusqlite connection.
+//!   the same file through a plain rusqlite connection, ordered by bm25 (`raw_fts5`) and by the
+//!   earlier caller-independent score that ignored how often a word occurs (`raw_presence`).
 //! - `save`: `DocumentStore::save_document` (an update of an existing page) vs. the raw
 //!   statements of a save (lookups, row update, revision, links, change sequence, FTS through the
 //!   triggers) in one IMMEDIATE transaction; throughput in documents/s, single writer.
@@ -160,24 +161,58 @@ fn raw_reader(dir: &std::path::Path) -> Connection {
     conn
 }
 
-/// The search our store runs, written out by hand: every word quoted, candidates in rank order up
+/// How a raw search orders its candidates.
+#[derive(Clone, Copy)]
+enum RawOrder {
+    /// FTS5's bm25, whose statistics cover the whole index.
+    Bm25,
+    /// The caller-independent order before occurrences counted: a word in the title five, in
+    /// the content one, then the shorter content, then the row id.
+    Presence,
+}
+
+/// The search our store runs, written out by hand: every word quoted, candidates in `order` up
 /// to the scan limit, then a snippet for each of the first ten.
-fn raw_search(conn: &Connection, words: &str) -> (usize, Vec<(String, String, String, String)>) {
-    let expression = words
+fn raw_search(
+    conn: &Connection,
+    words: &str,
+    order: RawOrder,
+) -> (usize, Vec<(String, String, String, String)>) {
+    let quoted: Vec<String> = words
         .split_whitespace()
         .map(|w| format!("\"{w}\""))
-        .collect::<Vec<_>>()
-        .join(" ");
+        .collect();
+    let expression = quoted.join(" ");
+    let (score, mut values) = match order {
+        RawOrder::Bm25 => ("documents_fts.rank".to_owned(), Vec::new()),
+        RawOrder::Presence => {
+            let in_column = "d.id IN (SELECT rowid FROM documents_fts WHERE documents_fts MATCH ?)";
+            let mut terms = Vec::new();
+            let mut values = Vec::new();
+            for word in &quoted {
+                terms.push(format!("5 * ({in_column}) + ({in_column})"));
+                values.push(format!("{{title}} : {word}"));
+                values.push(format!("{{content}} : {word}"));
+            }
+            (format!("({})", terms.join(" + ")), values)
+        }
+    };
+    let order_by = match order {
+        RawOrder::Bm25 => "11",
+        RawOrder::Presence => "11 DESC, octet_length(d.content), d.id",
+    };
+    values.push(expression.clone());
+    values.push("main".to_owned());
     let mut stmt = conn
-        .prepare_cached(
+        .prepare_cached(&format!(
             "SELECT d.id, d.wiki, d.space, d.name, d.locale, d.language, d.title, d.author, d.updated_ms, d.hidden, \
-             documents_fts.rank FROM documents_fts JOIN documents d ON d.id = documents_fts.rowid \
-             WHERE documents_fts MATCH ?1 AND d.wiki IN (?2) AND d.hidden = 0 \
-             ORDER BY documents_fts.rank LIMIT 2001",
-        )
+             {score} FROM documents_fts JOIN documents d ON d.id = documents_fts.rowid \
+             WHERE documents_fts MATCH ? AND d.wiki IN (?) AND d.hidden = 0 \
+             ORDER BY {order_by} LIMIT 2001"
+        ))
         .expect("prepare");
     let rows: Vec<(i64, String, String, String, String)> = stmt
-        .query_map(params![expression, "main"], |row| {
+        .query_map(rusqlite::params_from_iter(values), |row| {
             Ok((
                 row.get(0)?,
                 row.get(1)?,
@@ -225,7 +260,7 @@ fn search_100k(c: &mut Criterion) {
             WikiScope::Only(vec![WikiId::main()]),
         );
         let ours = store.search(&query, &mut |_| true).expect("search");
-        let (raw_total, _) = raw_search(&raw, words);
+        let (raw_total, _) = raw_search(&raw, words, RawOrder::Bm25);
         assert_eq!(
             ours.total, raw_total,
             "the peer does the same work for {words:?}"
@@ -235,7 +270,8 @@ fn search_100k(c: &mut Criterion) {
         // small queries: WIKI_STORE_BENCH_PEER_FIRST runs the peer first, to check both orders.
         for _ in 0..5 {
             black_box(store.search(&query, &mut |_| true).expect("search"));
-            black_box(raw_search(&raw, words));
+            black_box(raw_search(&raw, words, RawOrder::Bm25));
+            black_box(raw_search(&raw, words, RawOrder::Presence));
         }
         if let Some(postgres) = &postgres {
             let theirs = postgres.search(&query, &mut |_| true).expect("search");
@@ -275,7 +311,10 @@ fn search_100k(c: &mut Criterion) {
                 });
             } else {
                 group.bench_function(format!("raw_fts5/{words}"), |b| {
-                    b.iter(|| black_box(raw_search(&raw, black_box(words))))
+                    b.iter(|| black_box(raw_search(&raw, black_box(words), RawOrder::Bm25)))
+                });
+                group.bench_function(format!("raw_presence/{words}"), |b| {
+                    b.iter(|| black_box(raw_search(&raw, black_box(words), RawOrder::Presence)))
                 });
             }
         }
