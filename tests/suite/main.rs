@@ -21,6 +21,7 @@ mod list_changed;
 mod metrics;
 mod narrowing;
 mod oidc;
+mod render_once;
 mod tidy;
 mod tidy_weight;
 mod writes;
