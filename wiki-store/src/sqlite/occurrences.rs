@@ -11,7 +11,7 @@ use rusqlite::Connection;
 use rusqlite::functions::FunctionFlags;
 use rust_stemmers::{Algorithm, Stemmer};
 
-/// The SQL name of [`weight`] over [`occurrences`]: `search_word_weight(text, word)`, for a
+/// The SQL name of [`weight`] over [`Pattern::count`]: `search_word_weight(text, word)`, for a
 /// row FTS5 matched.
 pub(crate) const FUNCTION: &str = "search_word_weight";
 
@@ -37,9 +37,12 @@ pub(crate) fn register(conn: &Connection) -> rusqlite::Result<()> {
             | FunctionFlags::SQLITE_DETERMINISTIC
             | FunctionFlags::SQLITE_INNOCUOUS,
         |ctx| {
+            // The word is the same for every row of a statement: parsed and stemmed once.
+            let pattern = ctx.get_or_create_aux(1, |word| {
+                Ok::<_, std::convert::Infallible>(Pattern::new(word.as_str().unwrap_or_default()))
+            })?;
             let text = ctx.get_raw(0).as_str().unwrap_or_default();
-            let word = ctx.get_raw(1).as_str().unwrap_or_default();
-            Ok(weight(occurrences(text, word)))
+            Ok(weight(pattern.count(text)))
         },
     )
 }
@@ -117,29 +120,48 @@ impl Part {
     }
 }
 
-/// How many times `word`'s tokens occur, one after the other, in `text`.
-pub(crate) fn occurrences(text: &str, word: &str) -> usize {
-    let stemmer = Stemmer::create(Algorithm::English);
-    let parts: Vec<Part> = tokens(word)
-        .map(|token| Part::new(normal(&stemmer, token)))
-        .collect();
-    let Some(first) = parts.first() else {
-        return 0;
-    };
-    let mut count = 0;
-    let mut matched = 0;
-    for token in tokens(text) {
-        matched = if parts[matched].matches(&stemmer, token) {
-            matched + 1
-        } else {
-            usize::from(matched > 0 && first.matches(&stemmer, token))
-        };
-        if matched == parts.len() {
-            count += 1;
-            matched = 0;
-        }
+/// A word's tokens, stemmed, as [`Pattern::count`] looks for them.
+struct Pattern {
+    stemmer: Stemmer,
+    parts: Vec<Part>,
+}
+
+impl Pattern {
+    fn new(word: &str) -> Self {
+        let stemmer = Stemmer::create(Algorithm::English);
+        let parts = tokens(word)
+            .map(|token| Part::new(normal(&stemmer, token)))
+            .collect();
+        Pattern { stemmer, parts }
     }
-    count
+
+    /// How many times the word's tokens occur, one after the other, in `text`.
+    fn count(&self, text: &str) -> usize {
+        let Some(first) = self.parts.first() else {
+            return 0;
+        };
+        let stemmer = &self.stemmer;
+        let mut count = 0;
+        let mut matched = 0;
+        for token in tokens(text) {
+            matched = if self.parts[matched].matches(stemmer, token) {
+                matched + 1
+            } else {
+                usize::from(matched > 0 && first.matches(stemmer, token))
+            };
+            if matched == self.parts.len() {
+                count += 1;
+                matched = 0;
+            }
+        }
+        count
+    }
+}
+
+/// How many times `word`'s tokens occur, one after the other, in `text`.
+#[cfg(test)]
+fn occurrences(text: &str, word: &str) -> usize {
+    Pattern::new(word).count(text)
 }
 
 #[cfg(test)]
