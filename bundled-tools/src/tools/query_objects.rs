@@ -10,10 +10,12 @@
 //! values are never read back: the store returns them masked.
 
 mod output;
+mod text_window;
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
+use mcp_runtime::output::budget::MAX_OUTPUT_CHARS;
 use mcp_runtime::output::lines::{normalize_line_endings, split_lines};
 use mcp_runtime::output::result::budgeted_result;
 use wiki_tool_sdk::access::{Doors, store_failure};
@@ -27,12 +29,18 @@ use wiki_tool_sdk::store::objects::query::{
     FieldFilter, MAX_FILTERS, ObjectQuery, SCAN_CEILING, SortOrder, check_query,
 };
 use wiki_tool_sdk::store::rights::Right;
-use wiki_tool_sdk::untrusted::{fragment, single_line};
+use wiki_tool_sdk::untrusted::{fragment, shown_len, single_line};
 
-use self::output::{ObjectsOutput, object_output};
+use self::output::{ObjectField, ObjectsOutput, Texts, object_output};
+use self::text_window::{TextWindow, continued_text};
 use super::get_schema::{Described, read_class};
 use crate::seams::paging::offset_past_end;
 use crate::seams::window::numbered_whole;
+
+/// Characters a query's objects, or one object's values, take at most as shown: the output
+/// budget less room for the header and footer, so a page of long values ends early and a long
+/// text is windowed instead of being cut by the budget.
+const VALUES_BUDGET: usize = MAX_OUTPUT_CHARS - 1_000;
 
 /// The most field names `select` may list (as the reference).
 const MAX_SELECT: usize = 10;
@@ -67,9 +75,13 @@ const MAX_SELECT: usize = 10;
     characters (the line breaks of a TextArea shown as ` ↵ `). Password values read (masked):
     they can never be read back. Give class, document and number for one object's FULL values:
     every text as numbered lines (`     1<TAB>text`, strip the prefix before quoting it back in
-    write_object), not capped or joined (within the output budget of about 24,000 characters:
-    select one field to read a long one). Give document alone (no class) for the inventory of a document:
-    its objects grouped by class, without values; filters, select and sort need a class.
+    write_object), not capped or joined. A text longer than the output budget (about 24,000
+    characters) is shown as a window, its lines numbered from the window's start, and the
+    footer gives the continuation: select=[\"<field>\"] offset=<characters read>; fields after
+    it are named, not shown. A query's page ends early rather than past the budget (continue
+    with the offset its footer gives); its structured values are capped like its lines. Give
+    document alone (no class) for the inventory of a document: its objects grouped by class,
+    without values; filters, select and sort need a class.
 
     A wiki-id prefix or the wiki argument reaches another wiki only when this endpoint has
     cross-wiki reach (see list_wikis).
@@ -80,6 +92,7 @@ EXAMPLES
     query_objects class=\"Tasks.TaskClass\" select=[\"title\"] sort=\"priority desc\" limit=5
     query_objects class=\"Tasks.TaskClass\" document=\"Tasks.Task1\"
     query_objects class=\"Tasks.TaskClass\" document=\"Tasks.Task1\" number=0
+    query_objects class=\"Tasks.TaskClass\" document=\"Tasks.Task1\" number=0 select=[\"notes\"] offset=23500
     query_objects document=\"Tasks.Task1\"
 
 SEE ALSO
@@ -103,7 +116,8 @@ struct QueryObjects {
     /// Objects per page (default 10, 1-25; larger values are capped).
     #[param(default = 10, range = 1..=25, clamp)]
     limit: usize,
-    /// Objects to skip, for the next page (default 0).
+    /// Objects to skip, for the next page (default 0); with number, characters of the one
+    /// selected text to skip (the footer gives it).
     #[param(default = 0)]
     offset: usize,
     /// The wiki to query, instead of this endpoint's wiki (see list_wikis).
@@ -213,14 +227,23 @@ impl QueryObjects {
             next_offset: None,
             inventory: Vec::new(),
         };
+        // The page ends early rather than past the budget: text and structured content hold
+        // the same objects, and the next offset continues after the last one shown.
+        let mut shown = 0;
         for hit in &page.hits {
-            body.push_str(&self.hit_lines(hit, &class.definition));
+            let lines = self.hit_lines(hit, &class.definition);
+            if shown > 0 && shown_len(&body) + shown_len(&lines) > VALUES_BUDGET {
+                break;
+            }
+            body.push_str(&lines);
+            shown += 1;
             let names = field_names(&hit.object, &self.select, &class.definition);
             value.objects.push(object_output(
                 &hit.reference,
                 hit.version,
                 &hit.object,
                 &names,
+                Texts::Capped,
             ));
         }
         let total = if page.truncated {
@@ -235,8 +258,11 @@ impl QueryObjects {
         let footer = if page.hits.is_empty() {
             "No objects match (only objects on documents you can view are counted).".to_owned()
         } else {
-            let last = offset + page.hits.len();
+            let last = offset + shown;
             let mut footer = format!("Showing objects {}-{last} of {total}.", offset + 1);
+            if shown < page.hits.len() {
+                footer.push_str(" The output budget ended this page early.");
+            }
             if last < page.total || page.truncated {
                 let _ = write!(footer, " Continue with offset={last}.");
                 value.next_offset = Some(last as u64);
@@ -295,7 +321,9 @@ impl QueryObjects {
     }
 
     /// One object's full values: the `number` of `class` on `document`, every selected (or
-    /// set) field, texts as numbered lines, nothing capped or joined.
+    /// set) field, texts as numbered lines, nothing capped or joined. A text longer than the
+    /// budget left is shown as a window with the `offset` (characters skipped) that continues
+    /// it, and the fields after it are named rather than shown.
     async fn full_object(
         &self,
         doors: &Doors,
@@ -349,39 +377,64 @@ impl QueryObjects {
             ))
             .with_kind(ErrorKind::NotFound));
         };
+        let names = field_names(object, &self.select, &class.definition);
+        let offset = self.offset;
+        if offset > 0 {
+            continued_text(object, &names, offset)?;
+        }
         let mut body = format!(
             "OBJECT {} number {number} on {shown} (version {}), full values:\n",
             fragment(&class.definition.name),
             read.version
         );
-        let shown = values_shown(
-            object,
-            &self.select,
-            &class.definition,
-            full_value,
-            " (not set)",
-        );
-        for (name, value) in shown {
-            let _ = writeln!(body, "{}:{value}", fragment(&name));
+        let mut fields = Vec::with_capacity(names.len());
+        let mut footer =
+            "Text values are numbered lines: strip the number and TAB before quoting them."
+                .to_owned();
+        let mut next_offset = None;
+        for (at, (name, date_only)) in names.iter().enumerate() {
+            let stored = object.values.get(name);
+            let mut field = ObjectField::new(name, stored, *date_only, Texts::Whole);
+            let whole = stored.map_or_else(
+                || " (not set)".to_owned(),
+                |value| full_value(value, *date_only),
+            );
+            let room = VALUES_BUDGET.saturating_sub(shown_len(&body));
+            match stored {
+                Some(FieldValue::Text(text)) if offset > 0 || shown_len(&whole) > room => {
+                    let window = TextWindow::new(text, offset, room);
+                    let rest: Vec<&str> = names[at + 1..].iter().map(|(n, _)| n.as_str()).collect();
+                    footer = window.footer(name, &rest);
+                    next_offset = window.next_offset();
+                    field.value = Some(window.text.to_owned());
+                    let _ = writeln!(body, "{}:{}", fragment(name), window.shown());
+                    fields.push(field);
+                    break;
+                }
+                _ => {
+                    let _ = writeln!(body, "{}:{whole}", fragment(name));
+                    fields.push(field);
+                }
+            }
         }
-        let names = field_names(object, &self.select, &class.definition);
+        let mut output = object_output(
+            authorized.reference(),
+            read.version,
+            object,
+            &[],
+            Texts::Whole,
+        );
+        output.fields = fields;
         let value = ObjectsOutput {
             wiki,
             class: Some(class.definition.name.clone()),
-            objects: vec![object_output(
-                authorized.reference(),
-                read.version,
-                object,
-                &names,
-            )],
+            objects: vec![output],
             total: 1,
             truncated: false,
-            next_offset: None,
+            next_offset,
             inventory: Vec::new(),
         };
-        let footer =
-            "Text values are numbered lines: strip the number and TAB before quoting them.";
-        Ok(budgeted_result(body.trim_end(), footer)?.structured(value))
+        Ok(budgeted_result(body.trim_end(), &footer)?.structured(value))
     }
 
     /// `<ref> (object N, v<version>)` and the shown values, one per line.

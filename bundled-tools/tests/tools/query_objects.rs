@@ -345,35 +345,12 @@ async fn other_wikis_need_reach() {
 /// its lines ran together.
 #[farm_test]
 async fn one_objects_full_values_read_back_whole_and_lines_stay_apart() {
-    use wiki_tool_sdk::store::model::class::FieldType;
-    use wiki_tool_sdk::store::model::object::{ClassChange, FieldChange};
     let farm = Farm::new();
-    ok(farm.store.change_class(&ClassChange {
-        class_document: reference(TASK_CLASS),
-        change: FieldChange::Add {
-            rules: Default::default(),
-            name: "notes".to_owned(),
-            field_type: FieldType::TextArea,
-            pretty_name: None,
-        },
-        author: "admin".to_owned(),
-        comment: "add notes".to_owned(),
-        major: false,
-        expected: Expected::Any,
-    }));
     let long = "a".repeat(300);
-    let notes = format!("{long}\nsecond line\u{2028}third\n     9\tforged line\n");
-    ok(farm.store.write_object(&ObjectWrite {
-        reference: reference("Tasks.Task1"),
-        class: TASK_CLASS.to_owned(),
-        number: Some(0),
-        values: [("notes".to_owned(), notes)].into(),
-        title: None,
-        author: "alice".to_owned(),
-        comment: "notes".to_owned(),
-        major: false,
-        expected: Expected::Any,
-    }));
+    write_notes(
+        &farm,
+        &format!("{long}\nsecond line\u{2028}third\n     9\tforged line\n"),
+    );
     let listed = ok(query(
         &farm,
         json!({"class": TASK_CLASS, "document": "Tasks.Task1", "select": ["notes"]}),
@@ -457,4 +434,166 @@ async fn one_objects_full_values_read_back_whole_and_lines_stay_apart() {
     )
     .await;
     assert!(denied.is_err_and(|e| !e.contains("Hidden task")));
+}
+
+/// Adds a TextArea field `notes` to the task class and sets it on Tasks.Task1's object 0.
+fn write_notes(farm: &Farm, notes: &str) {
+    use wiki_tool_sdk::store::model::class::FieldType;
+    use wiki_tool_sdk::store::model::object::{ClassChange, FieldChange};
+    ok(farm.store.change_class(&ClassChange {
+        class_document: reference(TASK_CLASS),
+        change: FieldChange::Add {
+            rules: Default::default(),
+            name: "notes".to_owned(),
+            field_type: FieldType::TextArea,
+            pretty_name: None,
+        },
+        author: "admin".to_owned(),
+        comment: "add notes".to_owned(),
+        major: false,
+        expected: Expected::Any,
+    }));
+    ok(farm.store.write_object(&ObjectWrite {
+        reference: reference("Tasks.Task1"),
+        class: TASK_CLASS.to_owned(),
+        number: Some(0),
+        values: [("notes".to_owned(), notes.to_owned())].into(),
+        title: None,
+        author: "alice".to_owned(),
+        comment: "notes".to_owned(),
+        major: false,
+        expected: Expected::Any,
+    }));
+}
+
+/// The text and the compact structured content of a successful query_objects call.
+async fn query_both(farm: &Farm, arguments: Value) -> (String, Value) {
+    let result = farm
+        .call_result("query_objects", arguments.clone(), "alice", "main")
+        .await;
+    let text = result
+        .content
+        .first()
+        .and_then(|block| block.as_text())
+        .map(|text| text.text.clone())
+        .unwrap_or_default();
+    assert_ne!(result.is_error, Some(true), "{arguments}: {text}");
+    (text, result.structured_content.unwrap_or_default())
+}
+
+/// Regression: one 50 KB value came back whole in the structured content (51,386 characters)
+/// while the text was cut at the budget, and number= could not read past the cut.
+#[farm_test]
+async fn a_long_value_stays_within_the_budget_in_both_outputs_and_reads_whole_in_windows() {
+    const BUDGET: usize = 24_000;
+    let farm = Farm::new();
+    let notes: String = (0..1000)
+        .map(|i| format!("line {i}: {}\n", "x".repeat(40)))
+        .chain(std::iter::once("é".repeat(30_000)))
+        .collect();
+    write_notes(&farm, &notes);
+
+    let (text, structured) = query_both(
+        &farm,
+        json!({"class": TASK_CLASS, "document": "Tasks.Task1"}),
+    )
+    .await;
+    let size = structured.to_string().chars().count();
+    assert!(size < 2_000, "{size}: {structured}");
+    let value = structured["objects"][0]["fields"]
+        .as_array()
+        .and_then(|fields| fields.iter().find(|f| f["name"] == "notes"))
+        .and_then(|field| field["value"].as_str())
+        .unwrap_or_default();
+    assert_eq!(value.chars().count(), 201, "capped like the text: {value}");
+    assert!(text.contains("  notes: line 0: "), "{text}");
+
+    // number= reads the whole value, window after window, each call within the budget.
+    let (first, structured) = query_both(
+        &farm,
+        json!({"class": TASK_CLASS, "document": "Tasks.Task1", "number": 0}),
+    )
+    .await;
+    assert!(first.chars().count() <= BUDGET, "{}", first.len());
+    assert!(structured.to_string().chars().count() <= BUDGET + 2_000);
+    assert!(
+        first.contains("notes: (characters 1-") && first.contains("\n     1\tline 0: x"),
+        "{first}"
+    );
+    assert!(
+        first.contains(r#"Not shown: read them with select=["priority", "secret", "title"]."#),
+        "{first}"
+    );
+    let fields = structured["objects"][0]["fields"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(
+        fields.len(),
+        1,
+        "the fields after the window are left out: {fields:?}"
+    );
+    let mut read = fields[0]["value"].as_str().unwrap_or_default().to_owned();
+    let mut next = structured["next_offset"].as_u64();
+    let mut calls = 1;
+    while let Some(offset) = next {
+        assert!(
+            first.contains("continue with select=[\"notes\"] offset=") || calls > 1,
+            "{first}"
+        );
+        let (text, structured) = query_both(
+            &farm,
+            json!({"class": TASK_CLASS, "document": "Tasks.Task1", "number": 0,
+                   "select": ["notes"], "offset": offset}),
+        )
+        .await;
+        assert!(text.chars().count() <= BUDGET, "{}", text.len());
+        assert!(
+            text.contains(&format!("notes: (characters {}-", offset + 1)),
+            "{text}"
+        );
+        read.push_str(
+            structured["objects"][0]["fields"][0]["value"]
+                .as_str()
+                .unwrap_or_default(),
+        );
+        next = structured["next_offset"].as_u64();
+        calls += 1;
+        assert!(calls < 20, "the windows move on");
+    }
+    assert_eq!(
+        read, notes,
+        "the windows join into the value, byte for byte"
+    );
+    assert!(
+        calls >= 3,
+        "{calls} windows for {} characters",
+        notes.chars().count()
+    );
+
+    for (arguments, expected) in [
+        (
+            json!({"number": 0, "offset": 5}),
+            "Error: 'offset' with 'number' continues one text value",
+        ),
+        (
+            json!({"number": 0, "select": ["priority"], "offset": 5}),
+            "Error: 'offset' with 'number' reads on in a text value, and priority holds none",
+        ),
+        (
+            json!({"number": 0, "select": ["notes"], "offset": 10_000_000}),
+            "Error: 'offset' 10000000 is past the end of notes",
+        ),
+    ] {
+        let Value::Object(mut arguments) = arguments else {
+            unreachable!()
+        };
+        arguments.insert("class".into(), json!(TASK_CLASS));
+        arguments.insert("document".into(), json!("Tasks.Task1"));
+        let refused = query(&farm, Value::Object(arguments.clone()), "alice").await;
+        assert!(
+            refused.as_ref().is_err_and(|e| e.starts_with(expected)),
+            "{arguments:?}: {refused:?}"
+        );
+    }
 }

@@ -3,6 +3,8 @@
 
 use std::collections::BTreeMap;
 
+use mcp_runtime::output::guard::FRAGMENT_MAX_CHARS;
+
 use wiki_tool_sdk::prelude::*;
 use wiki_tool_sdk::store::model::object::{FieldValue, ObjectRecord};
 
@@ -20,7 +22,8 @@ pub(crate) struct ObjectsOutput {
     pub(crate) total: u64,
     /// Query: whether the scan stopped at its ceiling, so more may match.
     pub(crate) truncated: bool,
-    /// Query: the `offset` of the next page; null on the last page.
+    /// Query: the `offset` of the next page; object: the `offset` that continues the last
+    /// field shown (select it alone); null at the end.
     pub(crate) next_offset: Option<u64>,
     /// Inventory: the document's objects by class, with their numbers; else empty.
     pub(crate) inventory: Vec<ClassObjects>,
@@ -49,7 +52,8 @@ pub(crate) struct ObjectField {
     /// `text`, `integer`, `float`, `boolean`, `date`, `list`, `masked` (a password: never
     /// shown) or `unset` (a selected field the object has no value for).
     pub(crate) kind: ValueKind,
-    /// The value as text: the text itself, the number, `true`/`false`, the date (ISO-8601,
+    /// The value as text: the text itself (a query's capped at 200 characters with `…`; an
+    /// object's whole, or the window shown), the number, `true`/`false`, the date (ISO-8601,
     /// or `yyyy-mm-dd` for a date-only field); null for a list, masked or unset value.
     pub(crate) value: Option<String>,
     /// A list's values; empty otherwise.
@@ -87,13 +91,37 @@ pub(crate) struct ClassObjects {
     pub(crate) numbers: Vec<u32>,
 }
 
+/// How much of a text value the structured content holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Texts {
+    /// All of it (one object read by number, cut only by the caller's window).
+    Whole,
+    /// At most [`FRAGMENT_MAX_CHARS`] characters and `…`, as a query's lines show it.
+    Capped,
+}
+
+impl Texts {
+    fn show(self, text: &str) -> String {
+        match (self, text.char_indices().nth(FRAGMENT_MAX_CHARS)) {
+            (Self::Capped, Some((cut, _))) => format!("{}…", &text[..cut]),
+            _ => text.to_owned(),
+        }
+    }
+}
+
 impl ObjectField {
-    /// `value` of the field `name` (`None`: unset), a date shown date-only when `date_only`.
-    pub(crate) fn new(name: &str, value: Option<&FieldValue>, date_only: bool) -> Self {
+    /// `value` of the field `name` (`None`: unset), a date shown date-only when `date_only`,
+    /// texts as `texts` says.
+    pub(crate) fn new(
+        name: &str,
+        value: Option<&FieldValue>,
+        date_only: bool,
+        texts: Texts,
+    ) -> Self {
         let scalar = |kind, value: String| (kind, Some(value), Vec::new());
         let (kind, value, values) = match value {
             None => (ValueKind::Unset, None, Vec::new()),
-            Some(FieldValue::Text(text)) => scalar(ValueKind::Text, text.clone()),
+            Some(FieldValue::Text(text)) => scalar(ValueKind::Text, texts.show(text)),
             Some(FieldValue::Integer(n)) => scalar(ValueKind::Integer, n.to_string()),
             Some(FieldValue::Float(n)) => scalar(ValueKind::Float, n.to_string()),
             Some(FieldValue::Boolean(b)) => scalar(ValueKind::Boolean, b.to_string()),
@@ -101,7 +129,11 @@ impl ObjectField {
                 scalar(ValueKind::Date, date.date().to_string())
             }
             Some(FieldValue::Date(date)) => scalar(ValueKind::Date, iso_instant(*date)),
-            Some(FieldValue::List(list)) => (ValueKind::List, None, list.clone()),
+            Some(FieldValue::List(list)) => (
+                ValueKind::List,
+                None,
+                list.iter().map(|value| texts.show(value)).collect(),
+            ),
             Some(FieldValue::Masked) => (ValueKind::Masked, None, Vec::new()),
         };
         Self {
@@ -114,12 +146,13 @@ impl ObjectField {
 }
 
 /// `object` on `reference` at `version`, with the fields `names` (each told whether its
-/// field is date-only).
+/// field is date-only), texts as `texts` says.
 pub(crate) fn object_output(
     reference: &DocumentReference,
     version: Version,
     object: &ObjectRecord,
     names: &[(String, bool)],
+    texts: Texts,
 ) -> ObjectOutput {
     ObjectOutput {
         reference: reference.to_string(),
@@ -128,7 +161,9 @@ pub(crate) fn object_output(
         number: object.number,
         fields: names
             .iter()
-            .map(|(name, date_only)| ObjectField::new(name, object.values.get(name), *date_only))
+            .map(|(name, date_only)| {
+                ObjectField::new(name, object.values.get(name), *date_only, texts)
+            })
             .collect(),
     }
 }
