@@ -246,8 +246,11 @@ fn pass(
             let Some(slot) = background_slot(&stopped) else {
                 return Ok(());
             };
-            let done = index
-                .catch_up_if_changed(store, &wiki.id, ROWS_PER_STEP, &|| slot.wanted_by_a_call());
+            // A step also ends after its current batch when the server stops: its shutdown
+            // waits for this thread, within a deadline.
+            let done = index.catch_up_if_changed(store, &wiki.id, ROWS_PER_STEP, &|| {
+                slot.wanted_by_a_call() || stopped()
+            });
             drop(slot);
             let done = done?;
             if done.rows > 0 {
