@@ -499,14 +499,9 @@ async fn a_call_reads_what_is_indexed_and_says_how_far_behind_it_is() {
     );
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_long_page_gives_the_index_its_first_chunks_and_a_step_embeds_a_bounded_number() {
-    let Some(index) = model_index("a_long_page_gives_the_index_its_first_chunks") else {
-        return;
-    };
-    let farm = Farm::new(index.clone());
-    index_all(&farm, &index);
-    // Three pages of 100 sections each: far more chunks than a page gives the index.
+/// Saves `Archive.Long0` to `Archive.Long2`, each of 100 short sections: every page makes more
+/// chunks than a page gives the index.
+fn save_three_long_pages(farm: &Farm) {
     let long: String = (0..100)
         .map(|section| {
             format!(
@@ -518,6 +513,17 @@ async fn a_long_page_gives_the_index_its_first_chunks_and_a_step_embeds_a_bounde
     for page in 0..3 {
         save(&farm.store, &format!("Archive.Long{page}"), "Ledger", &long);
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_long_page_gives_the_index_its_first_chunks_and_a_step_embeds_a_bounded_number() {
+    let Some(index) = model_index("a_long_page_gives_the_index_its_first_chunks") else {
+        return;
+    };
+    let farm = Farm::new(index.clone());
+    index_all(&farm, &index);
+    // Three pages of 100 sections each: far more chunks than a page gives the index.
+    save_three_long_pages(&farm);
     // One step embeds the chunks of whole pages until a step's worth is reached, never a
     // page's chunks past the first ones: two pages here, the third in the next step.
     let done = ok(index.catch_up(&farm.store, &WikiId::main(), 16));
@@ -539,17 +545,7 @@ async fn a_step_asked_to_yield_stops_after_its_first_batch_and_the_next_step_goe
     let farm = Farm::new(index.clone());
     index_all(&farm, &index);
     // Three pages of a full batch of chunks each: one step would embed two of them.
-    let long: String = (0..100)
-        .map(|section| {
-            format!(
-                "# Section {section}\n\nThe archive keeps record {section} of the ledger, \
-                 filed by the clerk who reviewed shipment {section} at the harbour.\n\n"
-            )
-        })
-        .collect();
-    for page in 0..3 {
-        save(&farm.store, &format!("Archive.Long{page}"), "Ledger", &long);
-    }
+    save_three_long_pages(&farm);
     let asked = std::cell::Cell::new(0);
     let yield_now = || {
         asked.set(asked.get() + 1);
