@@ -26,10 +26,11 @@ suite="$(cd "$target_dir/mcp-conformance" && pwd)/node_modules/@modelcontextprot
 endpoint="http://$address/rest/wikis/main/aiLLM/mcp"
 
 # Why each excluded scenario (or single check, `scenario:check`) does not apply. This server is
-# stateless streamable HTTP (no Mcp-Session-Id, by design: ARCHITECTURE.md) and offers tools
-# only: no resources, prompts, completions or logging capability, no sampling, elicitation,
-# roots or input-required rounds, and no tasks or skills extension (those extension scenarios
-# are outside both revisions' runs). Many scenarios call the fixture tools of the suite's own
+# streamable HTTP without sessions (an Mcp-Session-Id only names a client that can be asked to
+# confirm: ARCHITECTURE.md) and offers tools, plus the wiki's skills as resources: no prompts,
+# completions or logging capability, no resource templates or subscriptions, no sampling, roots
+# or input-required rounds, and no tasks extension (those extension scenarios are outside both
+# revisions' runs). Many scenarios call the fixture tools of the suite's own
 # reference server (`test_simple_text`, `json_schema_2020_12_tool`, ...); a product server has
 # its own tools, whose listing, schemas and wire format the applicable scenarios do check
 # (tools-list, wire-schema-valid on every message).
@@ -65,10 +66,10 @@ server:
   - input-required-result-capability-check
   - input-required-result-ignore-extra-params
   # Capabilities this server does not declare: it answers -32601 (method not found), as the
-  # specification says for an unsupported method.
+  # specification says for an unsupported method. Resources it has (skills), but not the
+  # suite's fixture resources (test://static-text, ...), which these scenarios read.
   - logging-set-level
   - completion-complete
-  - resources-list
   - resources-read-text
   - resources-read-binary
   - resources-templates-read
@@ -81,8 +82,6 @@ server:
   - prompts-get-embedded-resource
   - prompts-get-with-image
   - caching:sep-2549-prompts-list-caching-hints
-  - caching:sep-2549-resources-list-caching-hints
-  - caching:sep-2549-resources-templates-list-caching-hints
   # SEP-2243 custom headers: no tool here declares x-mcp-header parameters.
   - http-custom-header-server-validation
   # SEP-2575 checks that need the reference server's diagnostic tools (test_missing_capability,
@@ -91,6 +90,10 @@ server:
   - server-stateless:sep-2575-missing-capability-http-400
   - server-stateless:sep-2575-http-server-no-independent-requests-on-stream
   - server-stateless:sep-2575-server-no-log-without-loglevel
+  # It changes the tool list through the reference server's test_trigger_tool_change tool; this
+  # server's list changes (config set, rights, tokens) and their notifications on listen streams
+  # are tested in tests/suite/list_changed.rs and tests/python/check_list_changed.py.
+  - server-stateless:sep-2575-server-sends-tools-list-changed-on-subscription
   # 2025-11-25 SSE scenarios built on a session (and test_reconnection): a stateless server
   # issues no Mcp-Session-Id, which the specification allows. At 2026-07-28 the multiple-streams
   # scenario runs sessionless and applies in full.
