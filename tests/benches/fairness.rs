@@ -20,6 +20,9 @@
 //! `cargo bench -p wiki-mcp-tests --bench fairness`; without `--bench` (a test build) it runs one
 //! try per attack so it cannot rot.
 
+#[path = "../support/many_keys.rs"]
+mod many_keys;
+
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -29,6 +32,8 @@ use bundled_tools as _;
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 use wiki_mcp_cli::demo::DEMO_USER;
+
+use many_keys::many_keys;
 use wiki_mcp_cli::farm::{self, ADMIN_USER, Content};
 use wiki_server::http::{Directory, HttpOptions, HttpServer};
 use wiki_server::testing::PeakMemory;
@@ -263,22 +268,6 @@ async fn measure(served: &Arc<Served>, attack: Attack, tries: usize) -> Outcome 
         latencies,
         attacker_renders: attacker_renders.load(Ordering::Relaxed),
     }
-}
-
-/// The 13 MB body of 700,000 keys: a `tools/call` whose arguments are that many short keys.
-fn many_keys(keys: usize) -> String {
-    let mut body = String::with_capacity(keys * 19 + 128);
-    body.push_str(
-        r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_document","arguments":{"#,
-    );
-    for i in 0..keys {
-        if i > 0 {
-            body.push(',');
-        }
-        body.push_str(&format!("\"key{i:012}\":0"));
-    }
-    body.push_str("}}}");
-    body
 }
 
 /// The growth of the process's peak memory (kB) while the server is sent the body, and the

@@ -5,22 +5,7 @@ use wiki_server::http::{HttpOptions, REFUSAL_HEADER, Refusal};
 use wiki_server::testing::PeakMemory;
 
 use crate::harness::TestServer;
-
-/// A `tools/call` whose arguments are `keys` short keys: about 19 bytes each.
-fn many_keys(keys: usize) -> String {
-    let mut body = String::with_capacity(keys * 19 + 128);
-    body.push_str(
-        r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_document","arguments":{"#,
-    );
-    for i in 0..keys {
-        if i > 0 {
-            body.push(',');
-        }
-        body.push_str(&format!("\"key{i:012}\":0"));
-    }
-    body.push_str("}}}");
-    body
-}
+use crate::many_keys::many_keys;
 
 /// Regression: a 13 MB body of 700,000 keys was parsed into a tree before anything looked at
 /// it, raising the server's peak memory by about 240 MB (40 at once: 820 MB). Peak memory is

@@ -18,6 +18,8 @@ mod harness;
 mod http;
 mod links;
 mod list_changed;
+#[path = "../support/many_keys.rs"]
+mod many_keys;
 mod metrics;
 mod narrowing;
 mod oidc;
