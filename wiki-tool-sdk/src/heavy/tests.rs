@@ -27,6 +27,16 @@ async fn hold_a_slot(
     (release, holder)
 }
 
+/// The background slot, taken on a blocking thread as the indexer's thread takes it: waits
+/// until it can be had (`None` only if the slots are gone).
+async fn take_background_slot(slots: &Arc<FairSlots>) -> Option<Permit> {
+    let slots = Arc::clone(slots);
+    tokio::task::spawn_blocking(move || slots.acquire_background(&|| false))
+        .await
+        .ok()
+        .flatten()
+}
+
 fn user(name: &str) -> Share {
     Share::user(name)
 }
@@ -275,13 +285,7 @@ async fn background_work_waits_while_a_call_is_short_of_a_slot() {
 async fn a_call_never_waits_for_background_work() {
     // A wait of 50 ms: a call that had to wait for the background job would be refused.
     let slots = FairSlots::new(1, Duration::from_millis(50));
-    let background = {
-        let slots = Arc::clone(&slots);
-        tokio::task::spawn_blocking(move || slots.acquire_background(&|| false))
-            .await
-            .ok()
-            .flatten()
-    };
+    let background = take_background_slot(&slots).await;
     assert!(
         background.is_some(),
         "no call waits: background work starts"
@@ -298,13 +302,7 @@ async fn a_call_never_waits_for_background_work() {
 async fn a_background_job_hears_when_a_call_is_short_of_a_slot() {
     let slots = FairSlots::new(1, Duration::from_secs(10));
     let (release, holder) = hold_a_slot(&slots, &user("alice")).await;
-    let background = {
-        let slots = Arc::clone(&slots);
-        tokio::task::spawn_blocking(move || slots.acquire_background(&|| false))
-            .await
-            .ok()
-            .flatten()
-    };
+    let background = take_background_slot(&slots).await;
     let Some(background) = background else {
         panic!("no call waits: background work starts beside alice's job");
     };
