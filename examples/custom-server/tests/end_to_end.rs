@@ -84,7 +84,13 @@ fn the_admin_commands_know_the_tools_the_binary_links() {
         .collect();
     assert_eq!(
         ids,
-        ["man", "append_note", "page_stats", "list_wikis"],
+        [
+            "man",
+            "append_note",
+            "page_stats",
+            "remove_last_line",
+            "list_wikis"
+        ],
         "{catalog}"
     );
     assert_eq!(
@@ -95,6 +101,10 @@ fn the_admin_commands_know_the_tools_the_binary_links() {
         catalog_line(&catalog, "append_note").as_deref(),
         Some("append_note Notes yes off"),
         "write tools are off until configured"
+    );
+    assert_eq!(
+        catalog_line(&catalog, "remove_last_line").as_deref(),
+        Some("remove_last_line Notes yes off")
     );
 
     let saved = succeeds(data, ENABLE_APPEND_NOTE);

@@ -12,8 +12,18 @@ use wiki_tool_sdk::store::rights::Right;
 
 fn demo() -> TestFarm {
     let farm = TestFarm::seeded(|store| seed(store, Content::Demo));
-    farm.enable_tools("main", &["append_note"]);
+    farm.enable_tools("main", &["append_note", "remove_last_line"]);
     farm
+}
+
+/// How many versions the history of the document `text` (of the main wiki) holds.
+fn versions(farm: &TestFarm, text: &str) -> usize {
+    let reference =
+        DocumentReference::parse(text, &WikiId::main()).unwrap_or_else(|error| panic!("{error}"));
+    farm.store()
+        .history(&reference, None, 0, 100)
+        .unwrap_or_else(|error| panic!("{error}"))
+        .map_or(0, |history| history.revisions.len())
 }
 
 fn content(farm: &TestFarm, text: &str) -> Option<String> {
@@ -218,4 +228,105 @@ async fn append_note_asks_the_person_first_on_a_wiki_that_confirms_writes() {
             && question.contains("\"main\""),
         "{question}"
     );
+}
+
+#[tokio::test]
+async fn remove_last_line_asks_first_and_writes_once_only_when_accepted() {
+    let farm = demo();
+    let before = content(&farm, "Sandbox.WebHome").unwrap_or_default();
+    let line = "A place to try edits. The [developer wiki](dev:Main.WebHome) is next door.";
+    assert!(before.ends_with(&format!("\n{line}\n")), "{before:?}");
+    let kept = "# Sandbox\n\n";
+    let change = format!(
+        "replace {} characters of main:Sandbox.WebHome (version 1.1) with {} characters",
+        before.chars().count(),
+        kept.chars().count()
+    );
+    let question = format!(
+        "An AI agent asks to {change} on the wiki \"main\" (tool remove_last_line). Allow this \
+         change?"
+    );
+    let remove = json!({"reference": "Sandbox.WebHome"});
+
+    for answer in [Answer::Declined, Answer::Cancelled] {
+        let declined = farm
+            .user("alice")
+            .answering(answer)
+            .call("remove_last_line", remove.clone())
+            .await;
+        assert_eq!(
+            declined.questions(),
+            std::slice::from_ref(&question),
+            "{answer:?}"
+        );
+        let refusal = declined.expect_error();
+        assert!(
+            refusal.starts_with(&format!(
+                "The person using your client declined: {change} was not done. Nothing was saved."
+            )),
+            "{answer:?}: {refusal}"
+        );
+    }
+    assert_eq!(content(&farm, "Sandbox.WebHome").as_ref(), Some(&before));
+    assert_eq!(
+        versions(&farm, "Sandbox.WebHome"),
+        1,
+        "declining wrote nothing"
+    );
+
+    let accepted = farm
+        .user("alice")
+        .answering(Answer::Accepted)
+        .call("remove_last_line", remove)
+        .await;
+    assert_eq!(accepted.questions(), [question]);
+    assert_eq!(
+        accepted.expect_text(),
+        format!("Removed the last line of main:Sandbox.WebHome: \"{line}\".\nVersion: 1.1 -> 1.2")
+    );
+    assert_eq!(content(&farm, "Sandbox.WebHome").as_deref(), Some(kept));
+    assert_eq!(
+        versions(&farm, "Sandbox.WebHome"),
+        2,
+        "accepting wrote once"
+    );
+}
+
+#[tokio::test]
+async fn remove_last_line_runs_unasked_for_a_client_that_cannot_ask() {
+    // `confirm` asks whenever the client can; a client that cannot ask (no elicitation) gets the
+    // write on a wiki that does not require confirmation, as the server documents.
+    let farm = demo();
+    let removed = farm
+        .user("alice")
+        .call("remove_last_line", json!({"reference": "Sandbox.WebHome"}))
+        .await;
+    assert!(removed.questions().is_empty());
+    assert!(
+        removed
+            .expect_text()
+            .ends_with("next door.\".\nVersion: 1.1 -> 1.2"),
+        "{removed:?}"
+    );
+    assert_eq!(
+        content(&farm, "Sandbox.WebHome").as_deref(),
+        Some("# Sandbox\n\n")
+    );
+
+    let farm = TestFarm::empty();
+    farm.add_user("alice")
+        .allow_on_wiki("alice", "main", &[Right::View, Right::Edit]);
+    farm.save("Sandbox.Blank", " \n\n");
+    farm.enable_tools("main", &["remove_last_line"]);
+    let blank = farm
+        .user("alice")
+        .answering(Answer::Accepted)
+        .call("remove_last_line", json!({"reference": "Sandbox.Blank"}))
+        .await;
+    assert_eq!(
+        blank.expect_error(),
+        "Error: the document \"main:Sandbox.Blank\" has no line to remove (it is empty). \
+         Nothing was saved."
+    );
+    assert!(blank.questions().is_empty(), "nothing to confirm");
 }
