@@ -50,8 +50,14 @@ impl Events {
 
     /// Opens a `subscriptions/listen` stream for tool-list changes on `main`.
     pub(crate) async fn listen(endpoint: &str, token: &str) -> Events {
+        Events::listen_to(endpoint, token, json!({"toolsListChanged": true})).await
+    }
+
+    /// Opens a `subscriptions/listen` stream for the `notifications` filter on `main`, which
+    /// the server must accept whole.
+    pub(crate) async fn listen_to(endpoint: &str, token: &str, notifications: Value) -> Events {
         let body = json!({"jsonrpc": "2.0", "id": 7, "method": "subscriptions/listen", "params": {
-        "notifications": {"toolsListChanged": true},
+        "notifications": notifications,
         "_meta": {
             "io.modelcontextprotocol/protocolVersion": MODERN,
             "io.modelcontextprotocol/clientInfo": {"name": "listen-test", "version": "1"},
@@ -76,8 +82,7 @@ impl Events {
             "{acknowledged}"
         );
         assert_eq!(
-            acknowledged["params"]["notifications"],
-            json!({"toolsListChanged": true}),
+            acknowledged["params"]["notifications"], notifications,
             "{acknowledged}"
         );
         events

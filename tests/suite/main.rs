@@ -24,6 +24,7 @@ mod metrics;
 mod narrowing;
 mod oidc;
 mod render_once;
+mod skills_changed;
 mod tidy;
 mod tidy_weight;
 mod writes;

@@ -1,19 +1,23 @@
-//! Tool-list change announcements: who listens, when their list changed, and the bounds on
-//! listening.
+//! List change announcements: who listens, when their tool list or their skills changed, and
+//! the bounds on listening.
 //!
-//! A client hears `notifications/tools/list_changed` on a 2025-11-25 standalone GET stream
+//! A client hears `notifications/tools/list_changed` and `notifications/resources/list_changed`
+//! (its skills, whose `SKILL.md` files are its resources) on a 2025-11-25 standalone GET stream
 //! (`listen_stream.rs`) or on a 2026-07-28 `subscriptions/listen` stream (the handler's
-//! `listen`). Both open a [`Listener`] here. A caller's list depends on its wiki's
-//! configuration, on whether it is the guest, and on what narrows it (its token's scope, its
-//! session's own narrowing), so each listener keeps what its own list was and is told only when
-//! that changed.
+//! `listen`, for what the client subscribed to). Both open a [`Listener`] here. A caller's list
+//! depends on its wiki's configuration, on whether it is the guest, and on what narrows it (its
+//! token's scope, its session's own narrowing), and its skills on the pages of the skills space
+//! it may view, so each listener keeps what its own list and skills were (the skills as a stamp,
+//! `crate::skills::skills_stamp`) and is told only when that changed.
 //!
 //! What changed is learnt from the store's change feed, on every replica alike: while anyone
 //! listens, one task per server reads the store's commit marker every [`TICK`] (in memory:
 //! SQLite's `data_version`, PostgreSQL's notified sequence; any process's commit moves it) and
 //! wakes every listener when it moved. A woken listener asks the directory again, as a request
 //! would: the manager applies the change (a new configuration, rights, tokens), the listener's
-//! token is resolved anew, and its list is compared with the last one. A token that was revoked
+//! token is resolved anew, and its list is compared with the last one; a listener of skills reads
+//! its skills' stamp again (one metadata read of the skills space per commit seen, never the
+//! files' bytes). A token that was revoked
 //! or expired, a user removed, a wiki disabled or gone, closes the stream; so does the server's
 //! shutdown. With nobody listening, the task stops.
 //!
@@ -35,6 +39,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::directory::Directory;
 use crate::server::{Caller, WikiServer};
+use crate::skills;
 
 /// How often the store's commit marker is read while anyone listens: a change is heard well
 /// within a second.
@@ -95,11 +100,28 @@ impl TooManyStreams {
     }
 }
 
+/// What a listener is told about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Topics {
+    /// Changes of the caller's tool list.
+    pub(crate) tools: bool,
+    /// Changes of the caller's skills.
+    pub(crate) skills: bool,
+}
+
+impl Topics {
+    /// Both: what a 2025-11-25 GET stream carries.
+    pub(crate) const ALL: Topics = Topics {
+        tools: true,
+        skills: true,
+    };
+}
+
 /// What a listener heard.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Heard {
-    /// The caller's tool list changed: announce it.
-    Changed,
+    /// What changed of what the listener is told about (at least one is true): announce it.
+    Changed(Topics),
     /// The server is shutting down: end the stream.
     ShuttingDown,
     /// Nothing happened for [`KEEP_ALIVE`]: send a keep-alive.
@@ -157,12 +179,14 @@ impl ListChanges {
     }
 
     /// Opens a stream for `caller`, admitted with the bearer `token` (`None`: the guest),
-    /// counted under `key` (the user, or the guest's address). `Err` when a limit is reached.
+    /// counted under `key` (the user, or the guest's address), told about `topics`. `Err` when
+    /// a limit is reached.
     pub(crate) async fn open(
         self: &Arc<Self>,
         caller: Caller,
         token: Option<String>,
         key: String,
+        topics: Topics,
     ) -> Result<Listener, TooManyStreams> {
         self.count(&key)?;
         let epoch = self.epoch.subscribe();
@@ -172,15 +196,20 @@ impl ListChanges {
             key,
             caller,
             token,
+            topics,
             epoch,
             server: None,
             listed: [0; 32],
+            skills: None,
             recheck_at: Instant::now() + RECHECK,
             idle_at: Instant::now() + KEEP_ALIVE,
         };
-        // What the list is now: later changes are compared with it.
+        // What the list and the skills are now: later changes are compared with them.
         if let Admission::Admitted(server) = listener.admission().await {
             listener.listed = fingerprint(&server, &listener.caller);
+            if topics.skills {
+                listener.skills = listener.skills_stamp(&server).await;
+            }
             listener.server = Some(server);
         }
         Ok(listener)
@@ -262,12 +291,15 @@ pub(crate) struct Listener {
     key: String,
     caller: Caller,
     token: Option<String>,
+    topics: Topics,
     epoch: watch::Receiver<u64>,
     /// The server the last list was read from: while the manager hands out the same one, the
     /// list has not changed.
     server: Option<Arc<WikiServer>>,
     /// The SHA-256 of the last list.
     listed: [u8; 32],
+    /// The stamp of the last skills, when it listens to them and they could be read.
+    skills: Option<[u8; 32]>,
     /// When the credentials are checked next, changes or not.
     recheck_at: Instant,
     /// When the stream needs a keep-alive, unless something is sent before.
@@ -297,45 +329,74 @@ enum Admission {
 }
 
 impl Listener {
-    /// Waits for the next change of this caller's list, the next keep-alive, or the end of
-    /// the stream. Cancel-safe only at the end of a stream: a caller that drops this future
-    /// for another reason may lose a change, so it waits for nothing else.
+    /// Waits for the next change of this caller's list or skills (what it is told about), the
+    /// next keep-alive, or the end of the stream. Cancel-safe only at the end of a stream: a
+    /// caller that drops this future for another reason may lose a change, so it waits for
+    /// nothing else.
     pub(crate) async fn next(&mut self) -> Heard {
         loop {
-            tokio::select! {
+            let committed = tokio::select! {
                 () = self.hub.closing.cancelled() => return Heard::ShuttingDown,
                 changed = self.epoch.changed() => {
                     if changed.is_err() {
                         return Heard::ShuttingDown;
                     }
+                    true
                 }
-                () = tokio::time::sleep_until(self.recheck_at) => {}
+                () = tokio::time::sleep_until(self.recheck_at) => false,
                 () = tokio::time::sleep_until(self.idle_at) => {
                     self.idle_at = Instant::now() + KEEP_ALIVE;
                     return Heard::Idle;
                 }
-            }
+            };
             self.recheck_at = Instant::now() + RECHECK;
             let server = match self.admission().await {
                 Admission::Admitted(server) => server,
                 Admission::NotAdmitted => return Heard::NotAdmitted,
                 Admission::Unknown => continue,
             };
-            if self
-                .server
-                .as_ref()
-                .is_some_and(|last| Arc::ptr_eq(last, &server))
-            {
-                continue;
-            }
-            let listed = fingerprint(&server, &self.caller);
+            let changed = Topics {
+                tools: self.topics.tools && self.tools_changed(&server),
+                // Pages are edited without the server changing: only a commit tells.
+                skills: self.topics.skills && committed && self.skills_changed(&server).await,
+            };
             self.server = Some(server);
-            if listed != self.listed {
-                self.listed = listed;
+            if changed.tools || changed.skills {
                 self.idle_at = Instant::now() + KEEP_ALIVE;
-                return Heard::Changed;
+                return Heard::Changed(changed);
             }
         }
+    }
+
+    /// Whether the tool list `server` gives this caller differs from the last one (which it
+    /// becomes). While the manager hands out the same server, it does not.
+    fn tools_changed(&mut self, server: &Arc<WikiServer>) -> bool {
+        if self
+            .server
+            .as_ref()
+            .is_some_and(|last| Arc::ptr_eq(last, server))
+        {
+            return false;
+        }
+        let listed = fingerprint(server, &self.caller);
+        let changed = listed != self.listed;
+        self.listed = listed;
+        changed
+    }
+
+    /// Whether this caller's skills differ from the last ones read (which they become). When
+    /// they cannot be read, nothing is known and nothing is announced.
+    async fn skills_changed(&mut self, server: &WikiServer) -> bool {
+        let Some(stamp) = self.skills_stamp(server).await else {
+            return false;
+        };
+        let changed = self.skills.is_some_and(|last| last != stamp);
+        self.skills = Some(stamp);
+        changed
+    }
+
+    async fn skills_stamp(&self, server: &WikiServer) -> Option<[u8; 32]> {
+        skills::skills_stamp(self.hub.directory.manager(), server, &self.caller).await
     }
 
     /// Asks the directory about this caller as a new request would.

@@ -1,5 +1,6 @@
 //! The standalone GET stream of protocol 2025-11-25 and earlier: a client that opens it hears
-//! `notifications/tools/list_changed` when its tool list changes (`list_changes.rs`), and a
+//! `notifications/tools/list_changed` when its tool list changes and
+//! `notifications/resources/list_changed` when its skills do (`list_changes.rs`), and a
 //! keep-alive comment while nothing happens.
 //!
 //! The stream is answered here rather than by rmcp, whose stateless mode refuses GET: it needs
@@ -13,14 +14,17 @@ use axum::extract::Request;
 use axum::response::{IntoResponse, Response};
 use http::HeaderValue;
 use http::header::{ACCEPT, CACHE_CONTROL, CONTENT_TYPE};
-use rmcp::model::{ServerJsonRpcMessage, ServerNotification, ToolListChangedNotification};
+use rmcp::model::{
+    ResourceListChangedNotification, ServerJsonRpcMessage, ServerNotification,
+    ToolListChangedNotification,
+};
 
 use tokio_util::sync::CancellationToken;
 
 use super::cancel_on_drop::CancelOnDrop;
 use super::direct::sse_event;
 use super::identity::{Admitted, Credentials, client_address, credentials};
-use super::list_changes::Heard;
+use super::list_changes::{Heard, Topics};
 use super::refusal::Refusal;
 use super::router::Shared;
 
@@ -45,7 +49,11 @@ pub(crate) async fn standalone_stream(
         Some(user) => format!("user:{user}"),
         None => format!("guest:{}", client_address(&request)),
     };
-    let mut listener = match shared.list_changes.open(admitted.caller, token, key).await {
+    let mut listener = match shared
+        .list_changes
+        .open(admitted.caller, token, key, Topics::ALL)
+        .await
+    {
         Ok(listener) => listener,
         Err(too_many) => {
             return Refusal::TooManyStreams {
@@ -60,8 +68,13 @@ pub(crate) async fn standalone_stream(
     let gone = CancellationToken::new();
     let body = CancelOnDrop::new(body, gone.clone().drop_guard());
     tokio::spawn(async move {
-        let changed = sse_event(&ServerJsonRpcMessage::notification(
+        let tools_changed = sse_event(&ServerJsonRpcMessage::notification(
             ServerNotification::ToolListChangedNotification(ToolListChangedNotification::default()),
+        ));
+        let skills_changed = sse_event(&ServerJsonRpcMessage::notification(
+            ServerNotification::ResourceListChangedNotification(
+                ResourceListChangedNotification::default(),
+            ),
         ));
         // A first comment sends the head now, so the client knows the stream is open.
         let mut open = events
@@ -74,7 +87,16 @@ pub(crate) async fn standalone_stream(
                 heard = listener.next() => heard,
             };
             open = match heard {
-                Heard::Changed => events.send_data(changed.clone()).await.is_ok(),
+                Heard::Changed(changed) => {
+                    let mut sent = true;
+                    if changed.tools {
+                        sent = events.send_data(tools_changed.clone()).await.is_ok();
+                    }
+                    if changed.skills && sent {
+                        sent = events.send_data(skills_changed.clone()).await.is_ok();
+                    }
+                    sent
+                }
                 Heard::Idle => events
                     .send_data(Bytes::from_static(b": keep-alive\n\n"))
                     .await

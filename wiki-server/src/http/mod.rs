@@ -33,7 +33,8 @@
 //!
 //! A server-initiated stream needs no session either: a GET (protocol 2025-11-25 and earlier,
 //! `listen_stream.rs`) or a `subscriptions/listen` request (2026-07-28, the handler's `listen`)
-//! carries `notifications/tools/list_changed` for its caller, from the store's change feed
+//! carries `notifications/tools/list_changed` and `notifications/resources/list_changed` (its
+//! skills) for its caller, from the store's change feed
 //! (`list_changes.rs`), so a listener on one replica hears a change made on another.
 
 mod admin;
@@ -75,7 +76,7 @@ pub(crate) use identity::{Credentials, credentials};
 pub(crate) use in_flight::CancelScope;
 pub use lifecycle::DEFAULT_SHUTDOWN_TIMEOUT;
 pub use limits::{RateClock, RateLimit};
-pub(crate) use list_changes::{Heard, ListChanges};
+pub(crate) use list_changes::{Heard, ListChanges, Topics};
 pub use list_changes::{LIST_TTL, ListenLimits};
 pub use refusal::{REFUSAL_HEADER, Refusal, refusal_code};
 pub use router::{HttpOptions, HttpServer};

@@ -6,9 +6,10 @@
 //! [`Manager::call`], the path the direct HTTP answer and the tests take too. rmcp sessions are not
 //! bound to the URL they were opened on, so nothing here is remembered between requests.
 //!
-//! Over HTTP the handler announces tool-list changes (`crate::http::ListChanges`): it advertises
-//! `tools.listChanged`, gives `tools/list` a real `ttlMs`, and serves `subscriptions/listen`.
-//! Over stdio it does not, and says so (no `listChanged`, `ttlMs` 0).
+//! Over HTTP the handler announces tool-list and skill changes (`crate::http::ListChanges`): it
+//! advertises `tools.listChanged` and `resources.listChanged` (the skills' `SKILL.md` files are
+//! its resources), gives `tools/list` a real `ttlMs`, and serves `subscriptions/listen`. Over
+//! stdio it does not, and says so (no `listChanged`, `ttlMs` 0).
 //!
 //! `get_info` sees no request, so the per-wiki parts (instructions, server title) are served by
 //! overriding `initialize` and `discover` (protocol 2026-07-28), which do.
@@ -35,7 +36,7 @@ use super::manager::{DEFAULT_DESCRIPTION, MAN_HINT};
 use super::policy::MAN;
 use super::{Caller, Manager, WikiServer};
 use crate::http::{
-    AskingSession, CancelScope, Credentials, Heard, LIST_TTL, ListChanges, credentials,
+    AskingSession, CancelScope, Credentials, Heard, LIST_TTL, ListChanges, Topics, credentials,
 };
 use crate::skills;
 
@@ -151,7 +152,10 @@ impl ServerHandler for McpHandler {
             .enable_resources()
             .enable_skills();
         let capabilities = if self.inner.list_changes.is_some() {
-            capabilities.enable_tool_list_changed().build()
+            capabilities
+                .enable_tool_list_changed()
+                .enable_resources_list_changed()
+                .build()
         } else {
             capabilities.build()
         };
@@ -203,10 +207,12 @@ impl ServerHandler for McpHandler {
         &self,
         _requested: &SubscriptionFilter,
     ) -> Option<SubscriptionFilter> {
-        self.inner
-            .list_changes
-            .as_ref()
-            .map(|_| SubscriptionFilter::builder().tools_list_changed().build())
+        self.inner.list_changes.as_ref().map(|_| {
+            SubscriptionFilter::builder()
+                .tools_list_changed()
+                .resources_list_changed()
+                .build()
+        })
     }
 
     async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
@@ -230,8 +236,13 @@ impl ServerHandler for McpHandler {
                     .map_or_else(String::new, |info| info.0.ip().to_string())
             ),
         };
+        let accepted = context.accepted();
+        let topics = Topics {
+            tools: accepted.tools_list_changed == Some(true),
+            skills: accepted.resources_list_changed == Some(true),
+        };
         let mut listener = list_changes
-            .open(caller, token, key)
+            .open(caller, token, key, topics)
             .await
             .map_err(|too_many| ErrorData::invalid_request(too_many.text(), None))?;
         loop {
@@ -240,8 +251,12 @@ impl ServerHandler for McpHandler {
                 heard = listener.next() => heard,
             };
             match heard {
-                Heard::Changed => {
-                    if context.sink().notify_tool_list_changed().await.is_err() {
+                Heard::Changed(changed) => {
+                    let sink = context.sink();
+                    if changed.tools && sink.notify_tool_list_changed().await.is_err() {
+                        return Ok(());
+                    }
+                    if changed.skills && sink.notify_resource_list_changed().await.is_err() {
                         return Ok(());
                     }
                 }

@@ -10,9 +10,13 @@
 //! new digests) on the next request. Nothing is cached: a skill is a page and its attachments,
 //! read within per-skill bounds (at most 512 files and 16 MiB, `page.rs`).
 //!
+//! Listeners of skill changes compare a stamp of the caller's skills (`stamp.rs`: the pages'
+//! and files' versions, not their bytes) before and after each commit.
+//!
 //! [`ServerSettings::skills_space`]: crate::ServerSettings::skills_space
 
 mod page;
+mod stamp;
 
 use std::sync::Arc;
 
@@ -21,6 +25,8 @@ use rmcp::model::{GetSkillResult, ListResourcesResult, ListSkillsResult, ReadRes
 use wiki_store::Store;
 use wiki_store::reference::{DocumentReference, SpacePath};
 use wiki_tool_sdk::access::Doors;
+
+pub(crate) use self::stamp::skills_stamp;
 
 use self::page::{MAX_BYTES, MAX_FILES, PageSkill, SCHEME, page_skill, skill_name};
 use crate::server::{Caller, Manager, WikiServer};
@@ -139,14 +145,30 @@ async fn visible(
     }
 }
 
-/// The blocking part of [`visible`]: the space's children through the row door, then each
-/// skill's page and attachments.
+/// The blocking part of [`visible`]: the skill pages, then each skill's page and attachments.
 fn read_skills(
     store: &dyn Store,
     doors: &Doors,
     space: &SpacePath,
     only: Option<&str>,
 ) -> wiki_store::Result<Vec<PageSkill>> {
+    let mut skills = Vec::new();
+    for (reference, name) in skill_pages(store, doors, space, only)? {
+        if let Some(skill) = read_skill(store, &reference, &name)? {
+            skills.push(skill);
+        }
+    }
+    Ok(skills)
+}
+
+/// The pages of the skills space that are skills `doors` may view (only the one named
+/// `only`, when given), with their skill names: the space's children through the row door.
+fn skill_pages(
+    store: &dyn Store,
+    doors: &Doors,
+    space: &SpacePath,
+    only: Option<&str>,
+) -> wiki_store::Result<Vec<(DocumentReference, String)>> {
     let home = space.home(doors.wiki());
     let children = store.children(&home, false, 0, MAX_SKILLS, &mut |reference| {
         doors.row_visible(reference)
@@ -159,7 +181,7 @@ fn read_skills(
             "the skills space has more pages than are served; the first {MAX_SKILLS} are"
         );
     }
-    let mut skills = Vec::new();
+    let mut pages = Vec::new();
     for node in children.nodes {
         let reference = node.reference;
         let Some(name) = skill_name(&reference, space) else {
@@ -170,11 +192,10 @@ fn read_skills(
         if only.is_some_and(|only| only != name) || !doors.row_visible(&reference) {
             continue;
         }
-        if let Some(skill) = read_skill(store, &reference, name)? {
-            skills.push(skill);
-        }
+        let name = name.to_owned();
+        pages.push((reference, name));
     }
-    Ok(skills)
+    Ok(pages)
 }
 
 /// One skill from its page, or `None` when the page is gone or breaks a bound (logged).
