@@ -1,6 +1,7 @@
-//! Tool-list changes across replicas: listeners on B (a 2025-11-25 GET stream and a 2026-07-28
-//! `subscriptions/listen` stream) hear a configuration saved on A's admin page within a
-//! second, and a token revoked by an admin command closes B's stream.
+//! Tool-list and skill changes across replicas: listeners on B (a 2025-11-25 GET stream and a
+//! 2026-07-28 `subscriptions/listen` stream) hear a configuration saved on A's admin page, and
+//! a skill page written through A, within a second; a token revoked by an admin command closes
+//! B's stream.
 
 use std::io::{BufRead, BufReader};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
@@ -10,21 +11,27 @@ use serde_json::{Value, json};
 
 use crate::Case;
 use crate::admin_page::{Browser, input};
-use crate::farm::{Farm, Replica};
+use crate::farm::{Answer, Farm, Replica};
 
 /// How soon a listener must hear a change made on another replica.
 const HEARD_WITHIN: Duration = Duration::from_secs(1);
 
 pub(crate) fn cases() -> Vec<Case> {
-    vec![(
-        "a_tool_list_change_on_one_replica_is_heard_by_listeners_on_the_other",
-        a_tool_list_change_on_one_replica_is_heard_by_listeners_on_the_other,
-    )]
+    vec![
+        (
+            "a_tool_list_change_on_one_replica_is_heard_by_listeners_on_the_other",
+            a_tool_list_change_on_one_replica_is_heard_by_listeners_on_the_other,
+        ),
+        (
+            "a_skill_change_on_one_replica_is_heard_by_listeners_on_the_other",
+            a_skill_change_on_one_replica_is_heard_by_listeners_on_the_other,
+        ),
+    ]
 }
 
 /// The JSON-RPC messages of an event stream, read on a thread of their own; the channel
 /// closes when the stream ends.
-fn messages(response: reqwest::blocking::Response) -> Receiver<Value> {
+pub(crate) fn messages(response: reqwest::blocking::Response) -> Receiver<Value> {
     assert_eq!(response.status(), 200, "the stream opens");
     let (send, receive) = channel();
     std::thread::spawn(move || {
@@ -48,7 +55,7 @@ fn messages(response: reqwest::blocking::Response) -> Receiver<Value> {
 }
 
 /// A client whose requests may stream for as long as the test runs.
-fn streaming() -> reqwest::blocking::Client {
+pub(crate) fn streaming() -> reqwest::blocking::Client {
     reqwest::blocking::Client::builder()
         .timeout(None)
         .build()
@@ -67,9 +74,11 @@ fn get_stream(on: &Replica, token: &str) -> Receiver<Value> {
     )
 }
 
-fn listen_stream(on: &Replica, token: &str) -> Receiver<Value> {
+/// A `subscriptions/listen` stream on B for the `notifications` filter, which B must accept
+/// whole.
+fn listen_stream(on: &Replica, token: &str, notifications: Value) -> Receiver<Value> {
     let body = json!({"jsonrpc": "2.0", "id": 3, "method": "subscriptions/listen", "params": {
-    "notifications": {"toolsListChanged": true},
+    "notifications": notifications,
     "_meta": {
         "io.modelcontextprotocol/protocolVersion": "2026-07-28",
         "io.modelcontextprotocol/clientInfo": {"name": "replicas", "version": "1"},
@@ -92,6 +101,10 @@ fn listen_stream(on: &Replica, token: &str) -> Receiver<Value> {
         acknowledged["method"], "notifications/subscriptions/acknowledged",
         "{acknowledged}"
     );
+    assert_eq!(
+        acknowledged["params"]["notifications"], notifications,
+        "{acknowledged}"
+    );
     stream
 }
 
@@ -100,7 +113,7 @@ fn a_tool_list_change_on_one_replica_is_heard_by_listeners_on_the_other(server: 
     let (a, b) = (farm.replica(), farm.replica());
     let alice = farm.token("alice");
     let get = get_stream(&b, &alice);
-    let listen = listen_stream(&b, &alice);
+    let listen = listen_stream(&b, &alice, json!({"toolsListChanged": true}));
 
     let mut browser = Browser::new();
     let (_, form) = browser.send(&a, "/admin/signin", None);
@@ -145,4 +158,40 @@ fn a_tool_list_change_on_one_replica_is_heard_by_listeners_on_the_other(server: 
         Err(RecvTimeoutError::Disconnected),
         "a revoked token's stream is closed"
     );
+}
+
+fn a_skill_change_on_one_replica_is_heard_by_listeners_on_the_other(server: &str) {
+    let farm = Farm::create(server);
+    let (a, b) = (farm.replica(), farm.replica());
+    let alice = farm.token("alice");
+    let get = get_stream(&b, &alice);
+    let listen = listen_stream(&b, &alice, json!({"resourcesListChanged": true}));
+
+    let written_at = Instant::now();
+    let written = a.call(
+        &farm.admin_token,
+        "write_document",
+        json!({"reference": "Skills.review-a-page", "title": "Review a page",
+               "content": "# Review\n"}),
+    );
+    assert!(
+        matches!(
+            written,
+            Answer::Result {
+                is_error: false,
+                ..
+            }
+        ),
+        "the skill page is written through A: {written:?}"
+    );
+    for (what, stream) in [("the GET stream", &get), ("the listen stream", &listen)] {
+        let left = HEARD_WITHIN.saturating_sub(written_at.elapsed());
+        let heard = stream
+            .recv_timeout(left)
+            .unwrap_or_else(|_| panic!("{what} on B did not hear A's skill within a second"));
+        assert_eq!(
+            heard["method"], "notifications/resources/list_changed",
+            "{heard}"
+        );
+    }
 }
