@@ -16,6 +16,7 @@ mod proxy;
 mod rich_farm;
 
 mod admin_page;
+mod confirm;
 mod farm;
 mod list_changes;
 #[path = "../support/listening.rs"]
@@ -48,6 +49,7 @@ fn main() {
         .chain(admin_page::cases())
         .chain(migrate::cases())
         .chain(list_changes::cases())
+        .chain(confirm::cases())
         .map(|(name, run)| {
             let server = server.clone();
             Trial::ignorable_test(name, move || match &server {
