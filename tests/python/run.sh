@@ -20,6 +20,9 @@ fi
 # A listener hears a tool-list change made by an admin command.
 "$venv/bin/python" "$(dirname "$0")/check_list_changed.py" \
     "http://$address/rest/wikis/main/aiLLM/mcp" "$token" "$wiki_mcp" "$data/farm"
+# check_list_changed.py leaves write_document served: the narrowing check refuses it.
+"$venv/bin/python" "$(dirname "$0")/check_narrowing.py" \
+    "http://$address/rest/wikis/main/aiLLM/mcp" "$token" "$wiki_mcp" "$data/farm"
 
 # Human confirmation of writes: the server applies the configuration on its next request.
 "$wiki_mcp" --data "$data/farm" config set --wiki main tools=default,+write_document \
