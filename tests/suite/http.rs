@@ -228,6 +228,37 @@ async fn a_wiki_without_guest_access_answers_401_with_a_challenge() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_new_wiki_is_closed_to_the_guest_until_an_administrator_opens_it() {
+    let server = TestServer::start().await;
+    let fresh = WikiId::new("fresh").expect("a wiki id");
+    wiki_store::WikiStore::create_wiki(&server.store, &fresh, "Fresh")
+        .expect("the wiki is created");
+    let response = server.list_tools("fresh", None).await;
+    assert_eq!(
+        Answer::of(&response),
+        Answer::refused(&Refusal::TokenRequired {
+            resource_metadata: None
+        })
+    );
+    let text = response.text().await.expect("a body");
+    for how in ["wiki-mcp token create", "guest=true", "Guest access"] {
+        assert!(text.contains(how), "the refusal names `{how}`: {text}");
+    }
+    let token = server.alice_token.clone();
+    assert_eq!(
+        server.list_tools_answer("fresh", Some(&token)).await,
+        Answer::ok(),
+        "a caller with a token is served"
+    );
+    set_config(&server.store, "fresh", |config| config.guest_access = true);
+    assert_eq!(
+        server.list_tools_answer("fresh", None).await,
+        Answer::ok(),
+        "opened explicitly, the wiki serves the guest"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn foreign_hosts_and_origins_are_refused() {
     let server = TestServer::start().await;
     let forbidden = [

@@ -8,7 +8,9 @@
 //!   large page safely, and how to find and cite a page.
 //! - A sub-wiki `dev` whose pages link back into the main wiki.
 //! - Rights: everyone (the guest included) may view both wikis, registered users may edit, and
-//!   the `Internal` space is for registered users only: the guest cannot read it.
+//!   the `Internal` space is for registered users only: the guest cannot read it. Both wikis'
+//!   endpoints are opened to the guest explicitly (a new wiki is closed to callers without a
+//!   credential), so an agent can try the demo before anyone creates a token.
 
 use std::collections::BTreeMap;
 
@@ -160,6 +162,7 @@ pub fn seed(store: &dyn Store) -> Result<()> {
         .context("creating the demo sub-wiki")?;
     for wiki in [&main, &dev] {
         open_to_everyone(store, wiki)?;
+        admit_the_guest(store, wiki)?;
     }
     registered_users_only(store, &main, PRIVATE_SPACE)?;
 
@@ -241,6 +244,16 @@ fn open_to_everyone(store: &dyn Store, wiki: &WikiId) -> Result<()> {
             })
             .with_context(|| format!("opening {wiki}"))?;
     }
+    Ok(())
+}
+
+/// Serves requests without a credential on `wiki`'s endpoint, as the guest.
+fn admit_the_guest(store: &dyn Store, wiki: &WikiId) -> Result<()> {
+    let mut config = store.mcp_config(wiki);
+    config.guest_access = true;
+    store
+        .set_mcp_config(wiki, &config, AUTHOR)
+        .with_context(|| format!("opening the endpoint of {wiki} to the guest"))?;
     Ok(())
 }
 

@@ -134,7 +134,7 @@ fn collections_refuse_unknown_wikis_and_spaces_and_taken_or_bad_ids(backend: &Ba
     let unknown_space = create("main", "docs", "Gides");
     assert!(
         unknown_space.contains("wiki main has no space \"Gides\"")
-            && unknown_space.contains("Guides, Internal, Library, Main, Sandbox"),
+            && unknown_space.contains("Guides, Internal, Library, MCP, Main, Sandbox"),
         "{unknown_space}"
     );
     let bad_space = create("main", "docs", "Guides..X");

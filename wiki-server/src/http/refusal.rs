@@ -150,7 +150,10 @@ refusals! {
     /// A request without credentials where the guest is not admitted.
     TokenRequired { resource_metadata: Option<String> }
         => UNAUTHORIZED, "token-required", "Unauthorized",
-           "this endpoint requires a bearer token",
+           "this endpoint requires a bearer token: ask an administrator for one (`wiki-mcp token \
+            create`, or the admin page's Tokens form), or, on a wiki's endpoint, ask them to open \
+            the wiki to callers without a token (`wiki-mcp config set --wiki WIKI guest=true`, or \
+            the admin page's Guest access box)",
            [WWW_AUTHENTICATE = challenge(false, resource_metadata.as_deref())];
     /// A bearer token that is invalid or revoked (or another scheme than `Bearer`).
     InvalidToken { resource_metadata: Option<String> }

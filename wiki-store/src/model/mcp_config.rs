@@ -84,7 +84,9 @@ pub struct McpConfig {
     pub space_filter_spaces: Vec<String>,
     /// Document entries of the filter (`Space.Page`).
     pub space_filter_documents: Vec<String>,
-    /// Whether requests without a credential are served as the guest user.
+    /// Whether requests without a credential are served as the guest user (their rights then
+    /// decide what they see). Off until an administrator opens the wiki: a new wiki must not
+    /// answer anonymous callers before anyone configured it.
     pub guest_access: bool,
     /// Whether every write asks the person behind the agent first (through the client's
     /// elicitation), whatever the tool; off, only tools declared `confirm` ask.
@@ -104,8 +106,9 @@ pub struct McpConfig {
 
 impl Default for McpConfig {
     /// The configuration of a wiki nobody configured: enabled, default tools, rendered content
-    /// allowed, no space filter, guests served (their rights decide), writes not confirmed, no
-    /// links in tool output, reach not initialized.
+    /// allowed, no space filter, guests not served (a new wiki answers only callers with a
+    /// credential until an administrator opens it), writes not confirmed, no links in tool
+    /// output, reach not initialized.
     fn default() -> Self {
         McpConfig {
             server_name: None,
@@ -116,7 +119,7 @@ impl Default for McpConfig {
             space_filter_mode: SpaceFilterMode::None,
             space_filter_spaces: Vec::new(),
             space_filter_documents: Vec::new(),
-            guest_access: true,
+            guest_access: false,
             confirm_writes: false,
             links: false,
             reach_enabled_wikis: Vec::new(),

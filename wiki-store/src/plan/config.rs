@@ -279,7 +279,7 @@ mod tests {
             space_filter_mode: SpaceFilterMode::Whitelist,
             space_filter_spaces: vec!["Sandbox".into(), "dev:Help.Sub".into()],
             space_filter_documents: vec!["Main.WebHome".into()],
-            guest_access: false,
+            guest_access: true,
             confirm_writes: true,
             links: true,
             reach_enabled_wikis: vec!["main".into(), "dev".into()],

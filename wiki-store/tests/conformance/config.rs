@@ -26,7 +26,7 @@ fn configured() -> McpConfig {
         space_filter_mode: SpaceFilterMode::Blacklist,
         space_filter_spaces: vec!["Private".into()],
         space_filter_documents: vec!["Main.Secret".into()],
-        guest_access: false,
+        guest_access: true,
         confirm_writes: true,
         ..McpConfig::default()
     }
@@ -36,6 +36,10 @@ fn an_unconfigured_wiki_reads_the_default_and_an_unknown_wiki_fails_closed(db: &
     let store = db.store();
     assert_eq!(store.mcp_config(&WikiId::main()), McpConfig::default());
     assert!(store.mcp_config(&WikiId::main()).enabled, "unset means on");
+    assert!(
+        !store.mcp_config(&WikiId::main()).guest_access,
+        "a wiki nobody configured does not serve callers without a credential"
+    );
     assert_eq!(store.mcp_config(&dev()), McpConfig::fail_closed());
 }
 
