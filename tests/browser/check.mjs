@@ -24,6 +24,42 @@ async function toolNames(token) {
   return { status: response.status, names: response.ok ? (await response.json()).result.tools.map((t) => t.name) : [] };
 }
 
+async function callTool(token, name, args) {
+  const response = await fetch(endpoint, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      authorization: `Bearer ${token}`,
+    },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name, arguments: args } }),
+  });
+  assert.equal(response.status, 200, `tools/call ${name}`);
+}
+
+// Opens `url` until `locator` (of the page) shows `count` elements, for what another moment
+// makes true (the audit record is written a fraction of a second after a call); at most 10 s.
+async function gotoUntil(page, url, locator, count) {
+  for (let tries = 0; ; tries++) {
+    await page.goto(url);
+    const seen = await locator().count();
+    if (seen === count || tries >= 50) {
+      assert.equal(seen, count, `${url}: ${count} rows`);
+      return;
+    }
+    await page.waitForTimeout(200);
+  }
+}
+
+// The document is no wider than the window: nothing but a table's own box scrolls sideways.
+async function assertNoSidewaysScroll(page, name) {
+  const { scroll, inner } = await page.evaluate(() => ({
+    scroll: document.documentElement.scrollWidth,
+    inner: window.innerWidth,
+  }));
+  assert.ok(scroll <= inner, `${name}: the document is ${scroll}px wide in a ${inner}px window`);
+}
+
 async function shot(page, name) {
   await page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: true });
 }
@@ -99,10 +135,65 @@ try {
   await page.getByRole("heading", { name: "Recent tool calls" }).waitFor();
   await shot(page, "audit");
 
+  // Page through three calls two at a time; the filter stays on every page.
+  for (let i = 0; i < 3; i++) await callTool(process.env.ADMIN_TOKEN, "man", {});
+  const manRows = () => page.getByRole("row").filter({ has: page.locator("code", { hasText: /^man$/ }) });
+  await gotoUntil(page, `${base}/admin/audit?tool=man&size=2`, manRows, 2);
+  assert.equal(await page.getByRole("link", { name: /Newer/ }).count(), 0, "nothing newer");
+  await shot(page, "audit-page-1");
+  await page.getByRole("link", { name: /Older/ }).first().click();
+  await page.getByRole("link", { name: /Newer/ }).first().waitFor();
+  assert.equal(await manRows().count(), 1, "the oldest call alone");
+  assert.equal(await page.getByRole("link", { name: /Older/ }).count(), 0, "nothing older");
+  assert.equal(await page.getByLabel("Tool").inputValue(), "man", "the filter kept");
+  await shot(page, "audit-page-2");
+  await page.getByRole("link", { name: /Newer/ }).first().click();
+  await page.getByRole("link", { name: /Older/ }).first().waitFor();
+  assert.equal(await manRows().count(), 2);
+  // A window in the future holds no call; the form shows it back.
+  await page.getByLabel("From (UTC)").fill("2100-01-01T00:00");
+  await page.getByRole("button", { name: "Filter" }).click();
+  await page.getByText("No call matches.").waitFor();
+  assert.equal(await page.getByLabel("From (UTC)").inputValue(), "2100-01-01T00:00");
+  await shot(page, "audit-future-window");
+
   await page.getByRole("button", { name: "Sign out" }).click();
   await page.getByRole("heading", { name: "Sign in" }).waitFor();
   await page.goto(`${base}/admin`);
   assert.match(page.url(), /\/admin\/signin$/, "signed out");
+
+  // On a phone-sized screen every page fits the width (the wide tables scroll in their box).
+  const phone = await browser.newContext({
+    viewport: { width: 360, height: 740 },
+    deviceScaleFactor: 2,
+    isMobile: true,
+    hasTouch: true,
+  });
+  const small = await phone.newPage();
+  await small.goto(`${base}/admin`);
+  await assertNoSidewaysScroll(small, "sign-in");
+  await shot(small, "phone-signin");
+  await small.getByLabel("API token").fill(process.env.ADMIN_TOKEN);
+  await small.getByRole("button", { name: "Sign in" }).click();
+  await small.getByRole("heading", { name: "Wikis" }).waitFor();
+  for (const [name, url] of [
+    ["wikis", "/admin"],
+    ["wiki-main", "/admin/wikis/main"],
+    ["tokens", "/admin/tokens"],
+    ["audit", "/admin/audit?size=2"],
+    ["users", "/admin/users"],
+  ]) {
+    await small.goto(`${base}${url}`);
+    await small.locator("main h1").waitFor();
+    await assertNoSidewaysScroll(small, name);
+    const table = small.locator("main table").first();
+    if ((await table.count()) > 0) {
+      const box = await small.locator(".scroll").first().boundingBox();
+      assert.ok(box && box.x >= 0 && box.x + box.width <= 360, `${name}: the table's box is on the screen`);
+    }
+    await shot(small, `phone-${name}`);
+  }
+  await phone.close();
 
   // Sign in at the identity provider (the test issuer run.sh started): a user who
   // administers nothing is refused with a page saying so; the farm administrator gets the

@@ -4,6 +4,7 @@
 use bundled_tools as _;
 
 mod admin;
+mod admin_audit;
 mod admin_oidc;
 mod admin_replicas;
 mod admin_subpath;

@@ -1,7 +1,9 @@
 //! What the admin web page shares between the replicas of a farm.
 
 use crate::Result;
-use crate::model::admin::{AdminSession, AuditCall, AuditFilter, AuditRetention, SecretDigest};
+use crate::model::admin::{
+    AdminSession, AuditCall, AuditCursor, AuditFilter, AuditRetention, AuditRow, SecretDigest,
+};
 
 /// Admin sessions, pending OpenID Connect sign-ins and the recent-audit record, kept in the
 /// farm's database so that a load balancer may send an administrator's requests to any replica.
@@ -52,4 +54,13 @@ pub trait AdminStore {
 
     /// The newest recorded calls `filter` accepts, newest first, at most `limit`.
     fn recent_audit(&self, filter: &AuditFilter<'_>, limit: u32) -> Result<Vec<AuditCall>>;
+
+    /// A page of the recorded calls `filter` accepts, newest first: at most `limit` rows next
+    /// to `cursor` (the newest, or the nearest older or newer than a row).
+    fn audit_page(
+        &self,
+        filter: &AuditFilter<'_>,
+        cursor: AuditCursor,
+        limit: u32,
+    ) -> Result<Vec<AuditRow>>;
 }

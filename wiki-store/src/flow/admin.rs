@@ -10,7 +10,9 @@ use crate::Result;
 use crate::api::AdminStore;
 use crate::backend::Backend;
 use crate::flow::Transaction;
-use crate::model::admin::{AdminSession, AuditCall, AuditFilter, AuditRetention, SecretDigest};
+use crate::model::admin::{
+    AdminSession, AuditCall, AuditCursor, AuditFilter, AuditRetention, AuditRow, SecretDigest,
+};
 
 /// The admin tables as one write transaction reads and writes them.
 pub(crate) trait AdminRows: Transaction {
@@ -57,12 +59,35 @@ pub(crate) trait AdminRows: Transaction {
 }
 
 /// What the admin pages read.
+/// The row-number bounds of a page at `cursor` (older than, newer than) and the order its rows
+/// are read in: a newer page reads upwards from its cursor so that the rows next to it, not the
+/// newest of all, fill the page.
+pub(crate) fn cursor_bounds(cursor: AuditCursor) -> (Option<i64>, Option<i64>, &'static str) {
+    match cursor {
+        AuditCursor::Newest => (None, None, "DESC"),
+        AuditCursor::Before(id) => (Some(id), None, "DESC"),
+        AuditCursor::After(id) => (None, Some(id), "ASC"),
+    }
+}
+
+/// Puts a page read in [`cursor_bounds`]'s order newest first.
+pub(crate) fn newest_first(rows: &mut [AuditRow], cursor: AuditCursor) {
+    if matches!(cursor, AuditCursor::After(_)) {
+        rows.reverse();
+    }
+}
+
 pub(crate) trait AdminReads {
     /// Whether a session with this digest is stored (alive or not).
     fn session_stored(&mut self, digest: &SecretDigest) -> Result<bool>;
 
-    /// The newest audit rows `filter` accepts, newest first, at most `limit`.
-    fn recent_audit(&mut self, filter: &AuditFilter<'_>, limit: u32) -> Result<Vec<AuditCall>>;
+    /// At most `limit` audit rows `filter` accepts next to `cursor`, newest first.
+    fn audit_page(
+        &mut self,
+        filter: &AuditFilter<'_>,
+        cursor: AuditCursor,
+        limit: u32,
+    ) -> Result<Vec<AuditRow>>;
 }
 
 impl<B: Backend> AdminStore for B {
@@ -152,6 +177,16 @@ impl<B: Backend> AdminStore for B {
     }
 
     fn recent_audit(&self, filter: &AuditFilter<'_>, limit: u32) -> Result<Vec<AuditCall>> {
-        self.read(|rows| rows.recent_audit(filter, limit))
+        let rows = self.audit_page(filter, AuditCursor::Newest, limit)?;
+        Ok(rows.into_iter().map(|row| row.call).collect())
+    }
+
+    fn audit_page(
+        &self,
+        filter: &AuditFilter<'_>,
+        cursor: AuditCursor,
+        limit: u32,
+    ) -> Result<Vec<AuditRow>> {
+        self.read(|rows| rows.audit_page(filter, cursor, limit))
     }
 }

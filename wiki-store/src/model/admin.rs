@@ -86,4 +86,31 @@ pub struct AuditFilter<'a> {
     pub outcome: Option<&'a str>,
     /// Only calls that failed for this reason.
     pub reason: Option<&'a str>,
+    /// Only calls that finished at or after this instant (milliseconds since the epoch).
+    pub from_ms: Option<i64>,
+    /// Only calls that finished before this instant (milliseconds since the epoch).
+    pub to_ms: Option<i64>,
+}
+
+/// Where a page of the audit record starts. Rows are numbered in the order they were recorded
+/// and never renumbered, so a page bounded by a row's number shows the same rows however many
+/// calls arrive meanwhile (unlike an offset, which shifts with every new row).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum AuditCursor {
+    /// The newest rows.
+    #[default]
+    Newest,
+    /// The rows recorded just before the row with this number (the next, older page).
+    Before(i64),
+    /// The rows recorded just after the row with this number (the previous, newer page).
+    After(i64),
+}
+
+/// One row of the audit record: the call and its number, which [`AuditCursor`] pages by.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AuditRow {
+    /// The row's number: it increases with every call recorded.
+    pub id: i64,
+    /// The call.
+    pub call: AuditCall,
 }

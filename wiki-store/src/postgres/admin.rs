@@ -3,8 +3,10 @@
 //! the same one at once exactly one gets it.
 
 use crate::Result;
-use crate::flow::admin::{AdminReads, AdminRows};
-use crate::model::admin::{AdminSession, AuditCall, AuditFilter, SecretDigest};
+use crate::flow::admin::{AdminReads, AdminRows, cursor_bounds, newest_first};
+use crate::model::admin::{
+    AdminSession, AuditCall, AuditCursor, AuditFilter, AuditRow, SecretDigest,
+};
 use crate::postgres::convert::RowExt;
 use crate::postgres::pool::Conn;
 use crate::postgres::write::WriteTx;
@@ -18,40 +20,63 @@ impl AdminReads for Conn {
         .col(0)
     }
 
-    fn recent_audit(&mut self, filter: &AuditFilter<'_>, limit: u32) -> Result<Vec<AuditCall>> {
+    fn audit_page(
+        &mut self,
+        filter: &AuditFilter<'_>,
+        cursor: AuditCursor,
+        limit: u32,
+    ) -> Result<Vec<AuditRow>> {
         let wikis: Option<Vec<&str>> = filter
             .wikis
             .map(|wikis| wikis.iter().map(String::as_str).collect());
         let limit = i64::from(limit);
-        self.query(
-            "SELECT at_ms, wiki, tool, user_name, outcome, reason, duration_ms FROM audit_calls \
-                 WHERE ($1::text IS NULL OR wiki = $1) AND ($2::text IS NULL OR tool = $2) \
-                 AND ($3::text IS NULL OR user_name = $3) AND ($4::text IS NULL OR outcome = $4) \
-                 AND ($5::text IS NULL OR reason = $5) \
-                 AND ($6::text[] IS NULL OR wiki = ANY ($6)) ORDER BY id DESC LIMIT $7",
-            &[
-                &filter.wiki,
-                &filter.tool,
-                &filter.user,
-                &filter.outcome,
-                &filter.reason,
-                &wikis,
-                &limit,
-            ],
-        )?
-        .iter()
-        .map(|row| {
-            Ok(AuditCall {
-                at_ms: row.col(0)?,
-                wiki: row.col(1)?,
-                tool: row.col(2)?,
-                user: row.col(3)?,
-                outcome: row.col(4)?,
-                reason: row.col(5)?,
-                duration_ms: row.col(6)?,
+        let (before, after, order) = cursor_bounds(cursor);
+        let sql = format!(
+            "SELECT id, at_ms, wiki, tool, user_name, outcome, reason, duration_ms \
+             FROM audit_calls \
+             WHERE ($1::text IS NULL OR wiki = $1) AND ($2::text IS NULL OR tool = $2) \
+             AND ($3::text IS NULL OR user_name = $3) AND ($4::text IS NULL OR outcome = $4) \
+             AND ($5::text IS NULL OR reason = $5) \
+             AND ($6::text[] IS NULL OR wiki = ANY ($6)) \
+             AND ($8::bigint IS NULL OR at_ms >= $8) AND ($9::bigint IS NULL OR at_ms < $9) \
+             AND ($10::bigint IS NULL OR id < $10) AND ($11::bigint IS NULL OR id > $11) \
+             ORDER BY id {order} LIMIT $7"
+        );
+        let mut rows = self
+            .query(
+                &sql,
+                &[
+                    &filter.wiki,
+                    &filter.tool,
+                    &filter.user,
+                    &filter.outcome,
+                    &filter.reason,
+                    &wikis,
+                    &limit,
+                    &filter.from_ms,
+                    &filter.to_ms,
+                    &before,
+                    &after,
+                ],
+            )?
+            .iter()
+            .map(|row| {
+                Ok(AuditRow {
+                    id: row.col(0)?,
+                    call: AuditCall {
+                        at_ms: row.col(1)?,
+                        wiki: row.col(2)?,
+                        tool: row.col(3)?,
+                        user: row.col(4)?,
+                        outcome: row.col(5)?,
+                        reason: row.col(6)?,
+                        duration_ms: row.col(7)?,
+                    },
+                })
             })
-        })
-        .collect()
+            .collect::<Result<Vec<_>>>()?;
+        newest_first(&mut rows, cursor);
+        Ok(rows)
     }
 }
 

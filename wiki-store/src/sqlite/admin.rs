@@ -3,8 +3,10 @@
 use rusqlite::{Connection, OptionalExtension, Row, params, params_from_iter};
 
 use crate::Result;
-use crate::flow::admin::{AdminReads, AdminRows};
-use crate::model::admin::{AdminSession, AuditCall, AuditFilter, SecretDigest};
+use crate::flow::admin::{AdminReads, AdminRows, cursor_bounds, newest_first};
+use crate::model::admin::{
+    AdminSession, AuditCall, AuditCursor, AuditFilter, AuditRow, SecretDigest,
+};
 use crate::sqlite::convert::DbResultExt;
 use crate::sqlite::write::WriteTx;
 
@@ -27,47 +29,66 @@ impl AdminReads for &Connection {
             .db()
     }
 
-    fn recent_audit(&mut self, filter: &AuditFilter<'_>, limit: u32) -> Result<Vec<AuditCall>> {
-        // The wiki set is a list of bound parameters (`?7`, `?8`, ...): never text in the SQL.
+    fn audit_page(
+        &mut self,
+        filter: &AuditFilter<'_>,
+        cursor: AuditCursor,
+        limit: u32,
+    ) -> Result<Vec<AuditRow>> {
+        // The wiki set is a list of bound parameters (`?11`, `?12`, ...): never text in the SQL.
         let wikis = filter.wikis.map_or(String::new(), |wikis| {
-            let marks: Vec<String> = (0..wikis.len()).map(|i| format!("?{}", i + 7)).collect();
+            let marks: Vec<String> = (0..wikis.len()).map(|i| format!("?{}", i + 11)).collect();
             format!(" AND wiki IN ({})", marks.join(", "))
         });
+        let (before, after, order) = cursor_bounds(cursor);
         let sql = format!(
-            "SELECT at_ms, wiki, tool, user_name, outcome, reason, duration_ms FROM audit_calls \
+            "SELECT id, at_ms, wiki, tool, user_name, outcome, reason, duration_ms \
+             FROM audit_calls \
              WHERE (?1 IS NULL OR wiki = ?1) AND (?2 IS NULL OR tool = ?2) \
              AND (?3 IS NULL OR user_name = ?3) AND (?4 IS NULL OR outcome = ?4) \
-             AND (?5 IS NULL OR reason = ?5){wikis} ORDER BY id DESC LIMIT ?6"
+             AND (?5 IS NULL OR reason = ?5) AND (?7 IS NULL OR at_ms >= ?7) \
+             AND (?8 IS NULL OR at_ms < ?8) AND (?9 IS NULL OR id < ?9) \
+             AND (?10 IS NULL OR id > ?10){wikis} ORDER BY id {order} LIMIT ?6"
         );
-        let mut values: Vec<rusqlite::types::Value> = [
-            filter.wiki,
-            filter.tool,
-            filter.user,
-            filter.outcome,
-            filter.reason,
-        ]
-        .iter()
-        .map(|value| value.map_or(rusqlite::types::Value::Null, |v| v.to_owned().into()))
-        .collect();
-        values.push(i64::from(limit).into());
+        let text = |value: Option<&str>| {
+            value.map_or(rusqlite::types::Value::Null, |v| v.to_owned().into())
+        };
+        let number = |value: Option<i64>| value.map_or(rusqlite::types::Value::Null, Into::into);
+        let mut values: Vec<rusqlite::types::Value> = vec![
+            text(filter.wiki),
+            text(filter.tool),
+            text(filter.user),
+            text(filter.outcome),
+            text(filter.reason),
+            i64::from(limit).into(),
+            number(filter.from_ms),
+            number(filter.to_ms),
+            number(before),
+            number(after),
+        ];
         for wiki in filter.wikis.unwrap_or_default() {
             values.push(wiki.clone().into());
         }
         let mut statement = self.prepare(&sql).db()?;
         let rows = statement
             .query_map(params_from_iter(values.iter()), |row| {
-                Ok(AuditCall {
-                    at_ms: row.get(0)?,
-                    wiki: row.get(1)?,
-                    tool: row.get(2)?,
-                    user: row.get(3)?,
-                    outcome: row.get(4)?,
-                    reason: row.get(5)?,
-                    duration_ms: row.get(6)?,
+                Ok(AuditRow {
+                    id: row.get(0)?,
+                    call: AuditCall {
+                        at_ms: row.get(1)?,
+                        wiki: row.get(2)?,
+                        tool: row.get(3)?,
+                        user: row.get(4)?,
+                        outcome: row.get(5)?,
+                        reason: row.get(6)?,
+                        duration_ms: row.get(7)?,
+                    },
                 })
             })
             .db()?;
-        rows.collect::<rusqlite::Result<Vec<_>>>().db()
+        let mut rows = rows.collect::<rusqlite::Result<Vec<_>>>().db()?;
+        newest_first(&mut rows, cursor);
+        Ok(rows)
     }
 }
 

@@ -3,7 +3,9 @@
 
 use std::sync::{Arc, Barrier};
 
-use wiki_store::model::admin::{AdminSession, AuditCall, AuditFilter, AuditRetention};
+use wiki_store::model::admin::{
+    AdminSession, AuditCall, AuditCursor, AuditFilter, AuditRetention, AuditRow,
+};
 
 use crate::harness::{Case, Fixture, cases, count_events};
 
@@ -364,6 +366,61 @@ fn the_audit_keeps_only_the_newest_rows_of_the_retention_window(db: &Fixture) {
     );
 }
 
+fn the_audit_pages_by_a_stable_cursor_and_filters_by_time(db: &Fixture) {
+    let store = db.store();
+    let batch: Vec<AuditCall> = (0..5)
+        .map(|i| call(T0 + i * MINUTE, "main", &format!("tool{i}"), "alice", "ok"))
+        .collect();
+    store
+        .append_audit(&batch, AuditRetention::default())
+        .unwrap();
+    let page = |filter: AuditFilter<'_>, cursor: AuditCursor| -> Vec<AuditRow> {
+        db.reopen().audit_page(&filter, cursor, 2).unwrap()
+    };
+    let tools = |rows: &[AuditRow]| -> Vec<String> {
+        rows.iter().map(|row| row.call.tool.clone()).collect()
+    };
+    let first = page(AuditFilter::default(), AuditCursor::Newest);
+    assert_eq!(tools(&first), ["tool4", "tool3"]);
+    // A call recorded meanwhile moves no row between the older pages.
+    store
+        .append_audit(
+            &[call(T0 + 9 * MINUTE, "main", "late", "alice", "ok")],
+            AuditRetention::default(),
+        )
+        .unwrap();
+    let second = page(AuditFilter::default(), AuditCursor::Before(first[1].id));
+    assert_eq!(tools(&second), ["tool2", "tool1"]);
+    let third = page(AuditFilter::default(), AuditCursor::Before(second[1].id));
+    assert_eq!(tools(&third), ["tool0"]);
+    // Back up: the rows just newer than the cursor, still newest first.
+    let back = page(AuditFilter::default(), AuditCursor::After(third[0].id));
+    assert_eq!(tools(&back), ["tool2", "tool1"]);
+    let top = page(AuditFilter::default(), AuditCursor::After(first[0].id));
+    assert_eq!(tools(&top), ["late"]);
+
+    // From is inclusive, to exclusive.
+    let window = AuditFilter {
+        from_ms: Some(T0 + MINUTE),
+        to_ms: Some(T0 + 3 * MINUTE),
+        ..Default::default()
+    };
+    assert_eq!(
+        tools(&page(window, AuditCursor::Newest)),
+        ["tool2", "tool1"]
+    );
+    let since = AuditFilter {
+        from_ms: Some(T0 + 4 * MINUTE),
+        ..Default::default()
+    };
+    assert_eq!(tools(&page(since, AuditCursor::Newest)), ["late", "tool4"]);
+    let until = AuditFilter {
+        to_ms: Some(T0),
+        ..Default::default()
+    };
+    assert!(page(until, AuditCursor::Newest).is_empty());
+}
+
 pub(crate) fn cases() -> Vec<Case> {
     cases![
         a_session_opened_by_one_process_is_live_in_another_until_closed,
@@ -375,5 +432,6 @@ pub(crate) fn cases() -> Vec<Case> {
         concurrent_takes_of_one_sign_in_succeed_once,
         audit_calls_appended_anywhere_read_back_newest_first_and_filtered,
         the_audit_keeps_only_the_newest_rows_of_the_retention_window,
+        the_audit_pages_by_a_stable_cursor_and_filters_by_time,
     ]
 }

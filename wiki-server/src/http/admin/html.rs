@@ -48,9 +48,9 @@ const STYLE: &str = "
 :root{--fg:#1d2330;--muted:#5b6475;--line:#dde1e8;--bg:#f5f6f9;--card:#fff;--accent:#2f5bd3;
 --danger:#b42318;--ok:#067647;font-family:system-ui,-apple-system,'Segoe UI',sans-serif;color:var(--fg)}
 body{margin:0;background:var(--bg)}
-header{background:#1d2330;color:#fff;display:flex;align-items:center;gap:1.5rem;padding:.7rem 1.5rem}
+header{background:#1d2330;color:#fff;display:flex;flex-wrap:wrap;align-items:center;gap:.5rem 1.5rem;padding:.7rem 1.5rem}
 header .brand{font-weight:650;letter-spacing:.02em}
-header nav{display:flex;gap:1rem;flex:1}
+header nav{display:flex;flex-wrap:wrap;gap:.3rem 1rem;flex:1}
 header a{color:#cfd6e4;text-decoration:none}header a[aria-current=page]{color:#fff;border-bottom:2px solid #8fb0ff}
 header form{margin:0}header .who{color:#cfd6e4;font-size:.9rem}
 main{max-width:60rem;margin:1.5rem auto;padding:0 1rem}
@@ -60,7 +60,7 @@ table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.45rem .
 th{font-size:.8rem;text-transform:uppercase;letter-spacing:.04em;color:var(--muted)}
 label{display:block;font-weight:550;margin:.6rem 0 .25rem}
 .check{display:flex;align-items:center;gap:.5rem;font-weight:normal;margin:.3rem 0}
-input[type=text],input[type=password],textarea,select{font:inherit;padding:.45rem .55rem;border:1px solid #c4cad6;border-radius:6px;width:100%;box-sizing:border-box}
+input[type=text],input[type=password],input[type=datetime-local],textarea,select{font:inherit;padding:.45rem .55rem;border:1px solid #c4cad6;border-radius:6px;width:100%;box-sizing:border-box}
 textarea{min-height:5rem}
 button{font:inherit;background:var(--accent);color:#fff;border:0;border-radius:6px;padding:.45rem .9rem;cursor:pointer}
 button.secondary{background:#e7eaf0;color:var(--fg)}button.danger{background:var(--danger)}
@@ -72,6 +72,11 @@ a.button{display:block;text-align:center;background:var(--accent);color:#fff;bor
 code,.secret{font-family:ui-monospace,monospace;font-size:.9rem;word-break:break-all}
 fieldset{border:1px solid var(--line);border-radius:8px;margin:.8rem 0;padding:.4rem .9rem .8rem}legend{font-weight:600;padding:0 .3rem}
 .signin{max-width:24rem;margin:4rem auto}
+.scroll{overflow-x:auto}
+.filters{display:grid;grid-template-columns:repeat(auto-fill,minmax(12rem,1fr));gap:0 1rem}
+.pager{display:flex;flex-wrap:wrap;gap:.5rem 1.2rem;margin:.2rem 0 1rem}
+@media (max-width:40rem){header{padding:.6rem .8rem;gap:.4rem 1rem}main{margin:1rem auto;padding:0 .5rem}
+.card{padding:.8rem .7rem}th,td{padding:.35rem .4rem}.signin{margin:1.5rem auto}}
 ";
 
 /// Security headers every admin page carries: no framing, no external anything, no caching.

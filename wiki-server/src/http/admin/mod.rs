@@ -21,11 +21,13 @@
 //!   makes, so every server applies it on its next request;
 //! - `tokens.rs`: API tokens (a farm admin's: everyone's; a wiki admin's: their own) with last
 //!   use, created (shown once) and revoked;
-//! - `audit.rs`: the latest tool calls (tool, user, wiki, outcome, duration), filterable;
+//! - `audit.rs`: the recorded tool calls (tool, user, wiki, outcome, duration), filtered by text
+//!   and time and paged (`audit_query.rs` reads the query);
 //! - `users.rs` (farm administrators): each user's identities at the identity provider, linked
 //!   and unlinked as `wiki-mcp user link|unlink` do.
 
 mod audit;
+mod audit_query;
 mod auth;
 mod html;
 mod oidc_login;

@@ -136,7 +136,7 @@ async fn render(state: &AdminState, admin: &Admin, status: StatusCode, banner: &
          <label for=\"expires\">Expires after</label>\
          <input type=\"text\" id=\"expires\" name=\"expires\" maxlength=\"40\" placeholder=\"30d, 12h, 2w\"></fieldset>\
          <p><button type=\"submit\">Create token</button></p></form>\
-         <div class=\"card\"><table><thead><tr><th scope=\"col\">Prefix</th><th scope=\"col\">User</th>\
+         <div class=\"card scroll\"><table><thead><tr><th scope=\"col\">Prefix</th><th scope=\"col\">User</th>\
          <th scope=\"col\">Label</th><th scope=\"col\">Created</th><th scope=\"col\">Last used</th><th scope=\"col\">Scope</th>\
          <th scope=\"col\"><span class=\"muted\">Action</span></th></tr></thead><tbody>{rows}</tbody></table>{more}</div>"
     );

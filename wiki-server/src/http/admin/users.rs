@@ -159,7 +159,7 @@ async fn render(state: &AdminState, admin: &Admin, status: StatusCode, banner: &
          <label for=\"issuer\">Issuer</label>{issuer}\
          <label for=\"subject\">Subject (<code>sub</code>)</label><input type=\"text\" id=\"subject\" name=\"subject\" required>\
          <p><button type=\"submit\">Link</button></p></form>\
-         <div class=\"card\"><table><thead><tr><th scope=\"col\">User</th>\
+         <div class=\"card scroll\"><table><thead><tr><th scope=\"col\">User</th>\
          <th scope=\"col\">Identities</th></tr></thead><tbody>{rows}</tbody></table>{more}</div>",
         issuer = issuer_field(state),
     );

@@ -70,7 +70,7 @@ pub(crate) async fn index(State(state): State<Arc<AdminState>>, admin: Admin) ->
         "The wikis you administer."
     };
     let body = format!(
-        "<h1>Wikis</h1><p class=\"muted\">{scope}</p><div class=\"card\"><table>\
+        "<h1>Wikis</h1><p class=\"muted\">{scope}</p><div class=\"card scroll\"><table>\
          <thead><tr><th scope=\"col\">Wiki</th><th scope=\"col\">Description</th>\
          <th scope=\"col\">Guest</th><th scope=\"col\">MCP endpoint</th></tr></thead>\
          <tbody>{rows}</tbody></table></div>"
