@@ -52,6 +52,7 @@ pub const CONFIRM_NOTE: &str = "Before it writes, this tool asks the person usin
 pub const CONFIRM_WHEN_ASKABLE_NOTE: &str = "When your client supports elicitation, this tool \
      first asks the person using it to confirm the change, described in words (the page, its \
      version, what will be deleted). Declined: nothing is written and the result says so; do \
-     not retry the same change unless they ask for it. A client that cannot ask (no \
-     elicitation capability, or HTTP on a protocol before 2026-07-28) runs it without asking: \
-     this wiki does not require confirmation (its confirm_writes setting is false).";
+     not retry the same change unless they ask for it. A client that cannot ask (it declared no \
+     elicitation capability, or, over HTTP before protocol 2026-07-28, it did not declare \
+     elicitation at initialize and send back the Mcp-Session-Id it got) runs it without \
+     asking: this wiki does not require confirmation (its confirm_writes setting is false).";
