@@ -108,6 +108,17 @@ fn listen_stream(on: &Replica, token: &str, notifications: Value) -> Receiver<Va
     stream
 }
 
+/// Asserts that B's GET stream and listen stream both hear `method` within a second of `since`.
+fn both_hear(get: &Receiver<Value>, listen: &Receiver<Value>, since: Instant, method: &str) {
+    for (what, stream) in [("the GET stream", get), ("the listen stream", listen)] {
+        let left = HEARD_WITHIN.saturating_sub(since.elapsed());
+        let heard = stream
+            .recv_timeout(left)
+            .unwrap_or_else(|_| panic!("{what} on B did not hear {method} within a second"));
+        assert_eq!(heard["method"], method, "{heard}");
+    }
+}
+
 fn a_tool_list_change_on_one_replica_is_heard_by_listeners_on_the_other(server: &str) {
     let farm = Farm::create(server);
     let (a, b) = (farm.replica(), farm.replica());
@@ -140,16 +151,7 @@ fn a_tool_list_change_on_one_replica_is_heard_by_listeners_on_the_other(server: 
         ]),
     );
     assert_eq!(status, 303, "the configuration is saved on A: {saved}");
-    for (what, stream) in [("the GET stream", &get), ("the listen stream", &listen)] {
-        let left = HEARD_WITHIN.saturating_sub(saved_at.elapsed());
-        let heard = stream
-            .recv_timeout(left)
-            .unwrap_or_else(|_| panic!("{what} on B did not hear A's change within a second"));
-        assert_eq!(
-            heard["method"], "notifications/tools/list_changed",
-            "{heard}"
-        );
-    }
+    both_hear(&get, &listen, saved_at, "notifications/tools/list_changed");
 
     let prefix = alice.split('_').nth(1).unwrap().to_owned();
     farm.admin(&["token", "revoke", &prefix]);
@@ -184,14 +186,10 @@ fn a_skill_change_on_one_replica_is_heard_by_listeners_on_the_other(server: &str
         ),
         "the skill page is written through A: {written:?}"
     );
-    for (what, stream) in [("the GET stream", &get), ("the listen stream", &listen)] {
-        let left = HEARD_WITHIN.saturating_sub(written_at.elapsed());
-        let heard = stream
-            .recv_timeout(left)
-            .unwrap_or_else(|_| panic!("{what} on B did not hear A's skill within a second"));
-        assert_eq!(
-            heard["method"], "notifications/resources/list_changed",
-            "{heard}"
-        );
-    }
+    both_hear(
+        &get,
+        &listen,
+        written_at,
+        "notifications/resources/list_changed",
+    );
 }
