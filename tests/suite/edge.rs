@@ -1,10 +1,11 @@
 //! The HTTP edge, through a real server on loopback and raw TCP (reqwest never sends what these
 //! tests need): header and body deadlines, the connection caps, malformed heads.
 
+use std::net::SocketAddr;
 use std::time::Duration;
 
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::TcpStream;
+use tokio::net::{TcpSocket, TcpStream};
 use wiki_server::http::{ConnectionLimits, HttpOptions, REFUSAL_HEADER, Refusal};
 
 use crate::harness::{Answer, TestServer};
@@ -152,7 +153,7 @@ async fn one_address_cannot_hold_more_than_its_connections() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn past_the_total_cap_a_client_waits_until_a_connection_closes() {
+async fn past_the_total_cap_an_address_holding_as_many_as_anyone_is_refused() {
     let server = server_with(ConnectionLimits {
         max_connections: 2,
         ..ConnectionLimits::default()
@@ -161,20 +162,69 @@ async fn past_the_total_cap_a_client_waits_until_a_connection_closes() {
     let first = TcpStream::connect(server.bound).await.expect("connects");
     let _second = TcpStream::connect(server.bound).await.expect("connects");
     tokio::time::sleep(Duration::from_millis(200)).await;
-    // The kernel completes the handshake; the server does not accept it yet.
-    let mut third = TcpStream::connect(server.bound).await.expect("connects");
-    third
+    let refused = exchange(&server, &tools_list_request("")).await;
+    assert!(refused.starts_with("HTTP/1.1 503"), "{refused}");
+    assert_eq!(
+        refusal_in(&refused),
+        Some(Refusal::TooManyConnections.code()),
+        "{refused}"
+    );
+    drop(first);
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let served = exchange(&server, &tools_list_request("")).await;
+    assert!(served.starts_with("HTTP/1.1 200"), "{served}");
+}
+
+/// A connection from the loopback address `127.0.0.<last>` (all of 127/8 is local on Linux).
+async fn connect_from(server: &TestServer, last: u8) -> TcpStream {
+    let socket = TcpSocket::new_v4().expect("a socket");
+    socket
+        .bind(SocketAddr::from(([127, 0, 0, last], 0)))
+        .expect("binds a loopback source address");
+    socket.connect(server.bound).await.expect("connects")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_new_address_is_served_when_other_addresses_fill_the_total_cap() {
+    let server = server_with(ConnectionLimits {
+        max_connections: 4,
+        max_connections_per_address: 2,
+        ..ConnectionLimits::default()
+    })
+    .await;
+    // Two addresses at their cap fill every slot: one with a finished keep-alive request, one
+    // with connections that never sent anything.
+    let mut holders = Vec::new();
+    for _ in 0..2 {
+        let mut kept = connect_from(&server, 2).await;
+        let request = tools_list_request("").replace("Connection: close\r\n", "");
+        kept.write_all(request.as_bytes()).await.expect("sends");
+        let mut head = [0_u8; 12];
+        kept.read_exact(&mut head).await.expect("an answer");
+        assert_eq!(&head, b"HTTP/1.1 200");
+        holders.push(kept);
+        holders.push(connect_from(&server, 3).await);
+    }
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let mut newcomer = connect_from(&server, 4).await;
+    newcomer
         .write_all(tools_list_request("").as_bytes())
         .await
         .expect("sends");
-    let mut byte = [0_u8; 1];
-    let early = tokio::time::timeout(Duration::from_millis(500), third.read(&mut byte)).await;
-    assert!(early.is_err(), "answered while two connections were open");
-    drop(first);
-    let answer = read_to_close(&mut third).await;
-    assert!(
-        format!("{}{answer}", byte[0] as char).contains("200 OK"),
-        "{answer}"
+    let answer = read_to_close(&mut newcomer).await;
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    // The newcomer's address got one slot; the others keep three of the four between them.
+    let mut closed = 0;
+    for held in &mut holders {
+        let mut rest = Vec::new();
+        let read = tokio::time::timeout(Duration::from_millis(200), held.read_to_end(&mut rest));
+        if let Ok(Ok(_)) = read.await {
+            closed += 1;
+        }
+    }
+    assert_eq!(
+        closed, 1,
+        "one idle connection of a biggest holder gave way"
     );
 }
 

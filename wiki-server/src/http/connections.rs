@@ -9,32 +9,35 @@
 //!   (also between keep-alive requests) until the head is complete: a trickling or idle client
 //!   is closed after it (the body has its own deadline, `body.rs`);
 //! - a connection past the per-address cap is answered `503` at once and closed, so one client
-//!   cannot take every slot; past the total cap the loop stops accepting until a connection
-//!   closes (new clients wait in the kernel's backlog, no descriptor is spent on them);
+//!   cannot take every slot; past the total cap a newcomer whose address holds fewer
+//!   connections than the biggest holder takes the slot of one of that holder's connections
+//!   (idle first, `holders.rs`), and any other newcomer is answered `503`: a few addresses at
+//!   their cap cannot keep every other client out;
 //! - on shutdown the loop stops accepting and closes the listening socket; open connections
 //!   stay until the [`Lifecycle`] closes them (gracefully when nothing is in flight, at once at
 //!   the shutdown deadline, `lifecycle.rs`); `serve` returns when every connection is gone (the
 //!   total cap's permits all back).
 
-use std::collections::HashMap;
+use std::convert::Infallible;
 use std::io;
-use std::net::{IpAddr, SocketAddr};
+use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Router;
 use axum::body::Body;
 use axum::extract::ConnectInfo;
+use http_body_util::BodyExt as _;
 use hyper::body::Incoming;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
-use parking_lot::Mutex;
 use prometheus::IntGauge;
 use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, TryAcquireError};
 use tokio_util::sync::CancellationToken;
 use tower::ServiceExt as _;
 
+use super::holders::{Holders, Holding, InProgress};
 use super::lifecycle::Lifecycle;
 use super::refusal::Refusal;
 
@@ -78,17 +81,10 @@ pub(crate) async fn serve_connections(
 ) -> io::Result<()> {
     let total = limits.max_connections.clamp(1, Semaphore::MAX_PERMITS);
     let slots = Arc::new(Semaphore::new(total));
-    let per_address = Arc::new(AddressCounts::new(limits.max_connections_per_address));
+    let holders = Arc::new(Holders::new(limits.max_connections_per_address));
     // What an over-the-cap client is told before its connection closes.
     let too_many = Refusal::TooManyConnections.to_http1();
     loop {
-        let permit = tokio::select! {
-            () = shutdown.cancelled() => break,
-            permit = Arc::clone(&slots).acquire_owned() => match permit {
-                Ok(permit) => permit,
-                Err(_) => break,
-            },
-        };
         let (stream, peer) = tokio::select! {
             () = shutdown.cancelled() => break,
             accepted = listener.accept() => match accepted {
@@ -99,10 +95,22 @@ pub(crate) async fn serve_connections(
                 }
             },
         };
-        let Some(address_slot) = AddressCounts::enter(&per_address, peer.ip()) else {
+        let Some(holding) = Holders::enter(&holders, peer.ip(), &lifecycle.close) else {
             tracing::debug!(peer = %peer.ip(), "connection refused: too many from this address");
             refuse_over_cap(stream, &too_many);
             continue;
+        };
+        let slot = match Arc::clone(&slots).try_acquire_owned() {
+            Ok(permit) => Slot::Taken(permit),
+            Err(TryAcquireError::Closed) => break,
+            Err(TryAcquireError::NoPermits) if holders.make_room_for(peer.ip()) => {
+                Slot::Freed(Arc::clone(&slots))
+            }
+            Err(TryAcquireError::NoPermits) => {
+                tracing::debug!(peer = %peer.ip(), "connection refused: every slot is taken");
+                refuse_over_cap(stream, &too_many);
+                continue;
+            }
         };
         if let Err(error) = stream.set_nodelay(true) {
             // Nagle plus delayed ACKs stall every small reply on a keep-alive connection.
@@ -115,7 +123,7 @@ pub(crate) async fn serve_connections(
             app.clone(),
             limits.header_timeout,
             Arc::clone(&lifecycle),
-            (permit, address_slot, OpenConnection(open.clone())),
+            (slot, holding, OpenConnection(open.clone())),
         ));
     }
     // New connections are refused from now on, rather than left waiting in the backlog.
@@ -126,19 +134,53 @@ pub(crate) async fn serve_connections(
     Ok(())
 }
 
-/// One connection, start to close; `_held` returns its slots when it ends.
+/// A new connection's place under the total cap.
+enum Slot {
+    /// A free slot, taken.
+    Taken(OwnedSemaphorePermit),
+    /// The slot a connection asked to close will free (`Holders::make_room_for`).
+    Freed(Arc<Semaphore>),
+}
+
+/// One connection, start to close; `held` returns its slots when it ends.
+///
+/// Asked to close by the total cap's fairness (not by shutdown), a connection has as long as a
+/// head may take to finish the request it is serving, then it is dropped.
 async fn serve_one(
     stream: TcpStream,
     peer: SocketAddr,
     app: Router,
     header_timeout: Duration,
     lifecycle: Arc<Lifecycle>,
-    _held: (OwnedSemaphorePermit, AddressSlot, OpenConnection),
+    held: (Slot, Holding, OpenConnection),
 ) {
-    let service = app.map_request(move |request: http::Request<Incoming>| {
+    let (slot, holding, _open) = held;
+    let _permit = match slot {
+        Slot::Taken(permit) => permit,
+        Slot::Freed(slots) => tokio::select! {
+            permit = slots.acquire_owned() => match permit {
+                Ok(permit) => permit,
+                Err(_) => return,
+            },
+            () = holding.closing().cancelled() => return,
+        },
+    };
+    let busy = holding.busy();
+    let service = tower::service_fn(move |request: http::Request<Incoming>| {
         let mut request = request.map(Body::new);
         request.extensions_mut().insert(ConnectInfo(peer));
-        request
+        // Idle until the response's body is done (or dropped with the connection).
+        let in_progress = InProgress::start(&busy);
+        let app = app.clone();
+        async move {
+            let Ok(response) = app.oneshot(request).await;
+            Ok::<_, Infallible>(response.map(|body| {
+                Body::new(body.map_frame(move |frame| {
+                    let _kept_until_the_body_ends = &in_progress;
+                    frame
+                }))
+            }))
+        }
     });
     let service = TowerToHyperService::new(service);
     let mut builder = hyper::server::conn::http1::Builder::new();
@@ -149,12 +191,21 @@ async fn serve_one(
     tokio::pin!(connection);
     let result = tokio::select! {
         result = connection.as_mut() => result,
-        () = lifecycle.close.cancelled() => {
+        () = holding.closing().cancelled() => {
             connection.as_mut().graceful_shutdown();
+            let evicted = !lifecycle.close.is_cancelled();
+            let grace = async {
+                if evicted {
+                    tokio::time::sleep(header_timeout).await;
+                } else {
+                    std::future::pending::<()>().await;
+                }
+            };
             tokio::select! {
                 result = connection.as_mut() => result,
                 // Past the deadline: dropped, which cancels the calls it still carries.
                 () = lifecycle.abort.cancelled() => return,
+                () = grace => return,
             }
         }
     };
@@ -189,75 +240,5 @@ struct OpenConnection(IntGauge);
 impl Drop for OpenConnection {
     fn drop(&mut self) {
         self.0.dec();
-    }
-}
-
-/// Open connections per client address.
-#[derive(Debug)]
-struct AddressCounts {
-    max: usize,
-    open: Mutex<HashMap<IpAddr, usize>>,
-}
-
-impl AddressCounts {
-    fn new(max: usize) -> Self {
-        AddressCounts {
-            max: max.max(1),
-            open: Mutex::new(HashMap::new()),
-        }
-    }
-
-    /// Counts one more connection from `address`, or `None` when it already has the maximum.
-    fn enter(counts: &Arc<Self>, address: IpAddr) -> Option<AddressSlot> {
-        let mut open = counts.open.lock();
-        let count = open.entry(address).or_insert(0);
-        if *count >= counts.max {
-            return None;
-        }
-        *count += 1;
-        Some(AddressSlot {
-            counts: Arc::clone(counts),
-            address,
-        })
-    }
-}
-
-/// One counted connection; the count goes down when it is dropped (and the entry with it).
-#[derive(Debug)]
-struct AddressSlot {
-    counts: Arc<AddressCounts>,
-    address: IpAddr,
-}
-
-impl Drop for AddressSlot {
-    fn drop(&mut self) {
-        let mut open = self.counts.open.lock();
-        if let Some(count) = open.get_mut(&self.address) {
-            *count = count.saturating_sub(1);
-            if *count == 0 {
-                open.remove(&self.address);
-            }
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn an_address_gets_its_slots_back_when_connections_close() {
-        let counts = Arc::new(AddressCounts::new(2));
-        let one: IpAddr = [10, 0, 0, 1].into();
-        let other: IpAddr = [10, 0, 0, 2].into();
-        let first = AddressCounts::enter(&counts, one);
-        let second = AddressCounts::enter(&counts, one);
-        assert!(first.is_some() && second.is_some());
-        assert!(AddressCounts::enter(&counts, one).is_none());
-        assert!(AddressCounts::enter(&counts, other).is_some());
-        drop(first);
-        assert!(AddressCounts::enter(&counts, one).is_some());
-        drop(second);
-        assert_eq!(counts.open.lock().get(&one), None);
     }
 }

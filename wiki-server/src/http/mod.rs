@@ -47,6 +47,7 @@ mod direct;
 mod directory;
 mod front;
 mod gate;
+mod holders;
 mod identity;
 mod in_flight;
 mod lifecycle;
