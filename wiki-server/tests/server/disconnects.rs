@@ -124,6 +124,7 @@ impl HangUp {
         farm.store
             .create_wiki(&crate::harness::wiki(self.wiki), self.wiki)
             .unwrap_or_else(|e| panic!("{e}"));
+        farm.configure(self.wiki, |config| config.guest_access = true);
         let manager = farm.manager();
         let served = Served::start(std::sync::Arc::clone(&manager), self.direct_tool_calls).await;
         let body = self.protocol.call(self.mid_stream);
@@ -250,6 +251,7 @@ async fn an_rmcp_client_cancelling_its_call_stops_it_on_either_path() {
         farm.store
             .create_wiki(&crate::harness::wiki(wiki), wiki)
             .unwrap_or_else(|e| panic!("{e}"));
+        farm.configure(wiki, |config| config.guest_access = true);
         let manager = farm.manager();
         let served = Served::start(std::sync::Arc::clone(&manager), direct_tool_calls).await;
         let endpoint = format!("http://{}/rest/wikis/{wiki}/aiLLM/mcp", served.address);

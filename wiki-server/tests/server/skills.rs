@@ -265,6 +265,7 @@ async fn the_skills_space_is_a_setting() {
 #[farm_test]
 async fn skills_are_served_over_http_past_the_direct_answer() {
     let farm = skills_farm();
+    farm.configure("main", |config| config.guest_access = true);
     let served = Served::start(farm.manager(), true).await;
     let request = json!({"jsonrpc": "2.0", "id": 1, "method": "skills/list"});
     let mut connection =
