@@ -31,14 +31,15 @@ impl Found {
 }
 
 /// Authorizes `reference` (with the tool's `wiki` argument) for viewing, then checks that the
-/// document exists: when it is in the recycle bin, the deletion and how it comes back; else
+/// document exists (a wiki that does not exist is refused as that, before the page's rights):
+/// when it is in the recycle bin, the deletion and how it comes back; else
 /// `No such document: "<ref>".`, with a suggestion when one is visible.
 pub(crate) async fn find_document(
     doors: &Doors,
     reference: &str,
     wiki: Option<&str>,
 ) -> Result<Found, ToolError> {
-    let authorized = doors.authorize(reference, wiki, Right::View)?;
+    let authorized = doors.authorize_known(reference, wiki, Right::View).await?;
     match locales(doors, authorized.reference()).await? {
         Some(locales) => Ok(Found {
             authorized,

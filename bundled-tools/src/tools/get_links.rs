@@ -132,7 +132,10 @@ impl Execute<Structured<LinksOutput>> for GetLinks {
         let paging = self.paging()?;
         self.check_combinations(direction)?;
         let doors = ctx.doors()?;
-        let authorized = doors.authorize(&self.reference, self.wiki.as_deref(), Right::View)?;
+        // The index has no rows for a wiki that does not exist: say so, not "0 backlinks".
+        let authorized = doors
+            .authorize_known(&self.reference, self.wiki.as_deref(), Right::View)
+            .await?;
         let target = authorized.reference();
         let mut out = format!(
             "Links of {} (direction: {})\n",

@@ -111,7 +111,7 @@ pub(crate) async fn read_class(
     input: &str,
     wiki: Option<&str>,
 ) -> Result<Described, ToolError> {
-    let authorized = doors.authorize(input, wiki, Right::View)?;
+    let authorized = doors.authorize_known(input, wiki, Right::View).await?;
     let reference = authorized.reference().clone();
     let lookup = reference.clone();
     let class = doors

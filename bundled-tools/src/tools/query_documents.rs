@@ -355,6 +355,11 @@ impl QueryDocuments {
     /// `No documents found matching "<q>".` and the filters that were active.
     fn nothing_found(&self) -> String {
         let mut out = match &self.query {
+            Some(query) if several_words(query) => format!(
+                "No documents found matching \"{}\": every word must occur in a page. Try fewer \
+                 words, or search_collections (when this endpoint offers it) to search by meaning.",
+                fragment(query)
+            ),
             Some(query) => format!("No documents found matching \"{}\".", fragment(query)),
             None => "No documents found.".to_owned(),
         };
@@ -392,6 +397,16 @@ impl QueryDocuments {
         }
         filters
     }
+}
+
+/// Whether `query` holds more than one word, as the search splits it (at anything that is not a
+/// letter or a digit): only then can a page hold some of its words and still not match.
+fn several_words(query: &str) -> bool {
+    query
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|word| !word.is_empty())
+        .nth(1)
+        .is_some()
 }
 
 impl Within {

@@ -172,7 +172,8 @@ impl QueryObjects {
         let document = match self.document.as_deref() {
             Some(document) => Some(
                 doors
-                    .authorize(document, self.wiki.as_deref(), Right::View)?
+                    .authorize_known(document, self.wiki.as_deref(), Right::View)
+                    .await?
                     .reference()
                     .clone(),
             ),
@@ -345,7 +346,9 @@ impl QueryObjects {
             ))
             .with_kind(ErrorKind::Budget));
         }
-        let authorized = doors.authorize(document, self.wiki.as_deref(), Right::View)?;
+        let authorized = doors
+            .authorize_known(document, self.wiki.as_deref(), Right::View)
+            .await?;
         let wiki = authorized.reference().wiki().as_str().to_owned();
         let class = read_class(doors, class, Some(&wiki)).await?;
         check_select(&class, &self.select)?;

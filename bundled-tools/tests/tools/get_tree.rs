@@ -379,6 +379,53 @@ async fn other_wikis_need_reach_and_the_filter_applies() {
             .await,
         Err(unknown.replace("nope", "sub"))
     );
+    // The readers of one page or class say the same, by 'wiki' or by a reference's prefix,
+    // instead of "No such document" or "0 backlinks".
+    let readers = [
+        (
+            "get_document",
+            json!({"reference": "Team.Roadmap", "wiki": "nope"}),
+        ),
+        ("get_document", json!({"reference": "nope:Team.Roadmap"})),
+        (
+            "get_documents",
+            json!({"documents": [{"reference": "nope:Team.Roadmap"}]}),
+        ),
+        (
+            "get_history",
+            json!({"reference": "Team.Roadmap", "wiki": "nope"}),
+        ),
+        ("get_links", json!({"reference": "nope:Team.Roadmap"})),
+        (
+            "get_links",
+            json!({"reference": "Team.Roadmap", "wiki": "nope", "direction": "out"}),
+        ),
+        ("get_schema", json!({"class": "nope:Tasks.TaskClass"})),
+        (
+            "query_objects",
+            json!({"class": "Tasks.TaskClass", "wiki": "nope"}),
+        ),
+    ];
+    for (tool, arguments) in readers {
+        let answer = farm.call(tool, arguments.clone(), "alice", "main").await;
+        // get_documents answers each document in turn, a refused one among them.
+        let (Ok(text) | Err(text)) = &answer;
+        assert!(text.contains(unknown), "{tool} {arguments}: {answer:?}");
+    }
+    let guest = farm
+        .call(
+            "get_document",
+            json!({"reference": "sub:Team.Roadmap"}),
+            GUEST,
+            "main",
+        )
+        .await;
+    assert!(
+        guest
+            .as_ref()
+            .is_err_and(|e| e.contains(&unknown.replace("nope", "sub"))),
+        "a wiki the caller may not view answers as one that does not exist: {guest:?}"
+    );
 
     farm.configure("main", |config| {
         config.space_filter_mode = SpaceFilterMode::Blacklist;

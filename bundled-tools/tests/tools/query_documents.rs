@@ -9,6 +9,11 @@ use wiki_tool_sdk::store::model::mcp_config::SpaceFilterMode;
 
 use crate::harness::{Farm, GUEST, assert_text, ok, reference};
 
+/// What a search of several words that matched nothing adds: all of them must match, and where
+/// to go for fewer or for meaning.
+const EVERY_WORD: &str = ": every word must occur in a page. Try fewer words, or \
+                          search_collections (when this endpoint offers it) to search by meaning.";
+
 async fn query(farm: &Farm, arguments: Value, user: &str) -> Result<String, String> {
     farm.call("query_documents", arguments, user, "main").await
 }
@@ -62,10 +67,10 @@ async fn denied_pages_leave_no_countable_trace() {
         let text = query(&farm, arguments.clone(), user).await;
         assert_eq!(
             text,
-            Ok(
-                "No documents found matching \"secret plan\". Active filters: space=Secret."
-                    .to_owned()
-            )
+            Ok(format!(
+                "No documents found matching \"secret plan\"{EVERY_WORD} Active filters: \
+                 space=Secret."
+            ))
         );
     }
     // Browsing: bob's total is alice's plus exactly the Secret page, and nobody else sees it.
@@ -242,7 +247,10 @@ async fn filters_space_author_locale_and_hidden() {
 
     let hidden = |text: &str| text.contains("main:Hidden.Config");
     let without = ok(query(&farm, json!({"query": "hidden things"}), "admin").await);
-    assert_eq!(without, "No documents found matching \"hidden things\".");
+    assert_eq!(
+        without,
+        format!("No documents found matching \"hidden things\"{EVERY_WORD}")
+    );
     let with = ok(query(
         &farm,
         json!({"query": "hidden things", "includeHidden": true}),

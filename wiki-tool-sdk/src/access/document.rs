@@ -55,6 +55,33 @@ impl Doors {
         wiki_param: Option<&str>,
         right: Right,
     ) -> Result<AuthorizedReference, ToolError> {
+        let reference = self.resolve(input, wiki_param)?;
+        self.admit(reference, right)
+    }
+
+    /// [`Doors::authorize`] for a tool that reads what it names: a reference into another wiki
+    /// that does not exist, or that the caller may not view, is refused as that (after the
+    /// reach gate, before the page's rights), so an agent that mistyped a wiki hears about the
+    /// wiki, not "no permission" or "no such document". This endpoint's own wiki costs no
+    /// lookup.
+    pub async fn authorize_known(
+        &self,
+        input: &str,
+        wiki_param: Option<&str>,
+        right: Right,
+    ) -> Result<AuthorizedReference, ToolError> {
+        let reference = self.resolve(input, wiki_param)?;
+        self.known_wiki(reference.wiki()).await?;
+        self.admit(reference, right)
+    }
+
+    /// The wiki-qualified reference `input` names (with the tool's `wiki` argument), through
+    /// the reach gate.
+    fn resolve(
+        &self,
+        input: &str,
+        wiki_param: Option<&str>,
+    ) -> Result<DocumentReference, ToolError> {
         // A name a result showed escaped (`⟦U+200B⟧`) is read back as the one stored.
         let written = RelativeReference::parse(unescape(input).trim()).map_err(|error| {
             ToolError::new(format!(
@@ -82,6 +109,15 @@ impl Doors {
             _ => written.in_wiki(&self.wiki),
         };
         self.check_reach(reference.wiki())?;
+        Ok(reference)
+    }
+
+    /// The caller's right and the space filter, on a resolved reference.
+    fn admit(
+        &self,
+        reference: DocumentReference,
+        right: Right,
+    ) -> Result<AuthorizedReference, ToolError> {
         self.check_right(&reference, right)?;
         self.check_filter(&reference)?;
         Ok(AuthorizedReference { reference, right })

@@ -95,6 +95,15 @@ impl Doors {
         self.known(target).await
     }
 
+    /// Refuses `wiki` when it does not exist or the caller may not view it, in the words
+    /// [`Doors::existing_wiki`] uses; this endpoint's own wiki passes without a lookup.
+    pub async fn known_wiki(&self, wiki: &WikiId) -> Result<(), ToolError> {
+        if wiki == &self.wiki {
+            return Ok(());
+        }
+        self.known(wiki.clone()).await.map(drop)
+    }
+
     /// `target` if it exists and the caller may view it; a wiki it may not view is refused
     /// exactly like one that does not exist (list_wikis does not show it either), so the
     /// answer tells nothing of it. A failed lookup fails closed.
