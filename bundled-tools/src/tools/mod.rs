@@ -14,6 +14,7 @@ mod get_tree;
 mod list_trash;
 mod query_documents;
 mod query_objects;
+mod replace_in_documents;
 mod restore_document;
 mod write_attachment;
 mod write_document;

@@ -131,7 +131,7 @@ fn golden_fails_on_drift_missing_and_stale_files() {
 #[test]
 fn tools_list_stays_within_its_budget() {
     /// Characters of compact JSON for every bundled tool, enabled, as one `tools/list` answer.
-    const BUDGET: usize = 76_000;
+    const BUDGET: usize = 79_000;
     let dir = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden"));
     let entries = std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
     let mut checked = 0;

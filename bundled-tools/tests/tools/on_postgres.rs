@@ -32,6 +32,7 @@ mod man_pages;
 mod object_values;
 mod query_documents;
 mod query_objects;
+mod replace_in_documents;
 mod restore_document;
 mod singulars;
 mod structured;
