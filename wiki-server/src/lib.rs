@@ -18,6 +18,7 @@
 //!
 //! ```no_run
 //! use std::sync::Arc;
+//! use std::time::Duration;
 //!
 //! use tokio_util::sync::CancellationToken;
 //! use wiki_server::stdio::serve_stdio;
@@ -31,7 +32,11 @@
 //!     let manager = Arc::new(Manager::new(store, ServerSettings::default())?);
 //!     let caller = Caller::user(WikiId::main(), "alice");
 //!     let shutdown = CancellationToken::new();
-//!     tokio::runtime::Runtime::new()?.block_on(serve_stdio(manager, caller, shutdown))?;
+//!     let stop_within = Duration::from_secs(5);
+//!     let runtime = tokio::runtime::Runtime::new()?;
+//!     runtime.block_on(serve_stdio(manager, caller, shutdown, stop_within))?;
+//!     // Not dropped: a read of stdin may still be blocking a thread.
+//!     runtime.shutdown_timeout(stop_within);
 //!     Ok(())
 //! }
 //! ```

@@ -1,4 +1,5 @@
-//! `serve`'s operations flags: where the metrics are also served, how long a shutdown waits.
+//! `serve`'s operations flags: where the metrics are also served, how long a shutdown waits
+//! (that one `stdio`'s too).
 
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -14,8 +15,16 @@ pub(crate) struct OperationArgs {
     #[arg(long, env = "WIKI_MCP_METRICS_LISTEN", value_name = "ADDRESS")]
     pub(crate) metrics_listen: Option<SocketAddr>,
 
-    /// After SIGTERM or Ctrl-C, how many seconds calls in flight may take to finish (new
-    /// requests are answered 503 meanwhile) before they are cancelled and the server exits.
+    #[command(flatten)]
+    pub(crate) shutdown: ShutdownArgs,
+}
+
+/// How long a stop may take (`serve` and `stdio`).
+#[derive(Debug, clap::Args)]
+pub(crate) struct ShutdownArgs {
+    /// After SIGTERM or Ctrl-C (or, over stdio, the end of stdin), how many seconds calls in
+    /// flight may take to finish (new requests are answered 503 meanwhile) before they are
+    /// cancelled and the process exits.
     #[arg(
         long,
         env = "WIKI_MCP_SHUTDOWN_TIMEOUT",
@@ -26,8 +35,15 @@ pub(crate) struct OperationArgs {
 }
 
 impl OperationArgs {
-    /// [`OperationArgs::shutdown_timeout`] as a duration.
+    /// [`ShutdownArgs::shutdown_timeout`] as a duration.
     pub(crate) fn shutdown_timeout(&self) -> Duration {
+        self.shutdown.timeout()
+    }
+}
+
+impl ShutdownArgs {
+    /// [`ShutdownArgs::shutdown_timeout`] as a duration.
+    pub(crate) fn timeout(&self) -> Duration {
         Duration::from_secs(self.shutdown_timeout)
     }
 }

@@ -9,6 +9,7 @@ use wiki_server::stdio::serve_stdio;
 use wiki_server::{Caller, Manager, ServerSettings};
 use wiki_store::model::user::GUEST_USER;
 
+use super::bounded_stop::{SignalledAt, stop_within};
 use super::database::FarmTarget;
 use super::existing_wiki;
 
@@ -22,6 +23,8 @@ pub(crate) struct Args {
     user: String,
     #[command(flatten)]
     budgets: super::budgets::BudgetArgs,
+    #[command(flatten)]
+    shutdown: super::operations::ShutdownArgs,
 }
 
 pub(crate) fn exec(farm: &FarmTarget, args: Args) -> Result<()> {
@@ -40,20 +43,40 @@ pub(crate) fn exec(farm: &FarmTarget, args: Args) -> Result<()> {
         Caller::user(wiki.clone(), args.user)
     };
     // Made before the runtime: store calls block (PostgreSQL's client runs its own runtime).
-    let (services, _hooks) = wiki_tool_sdk::startup::start_hooks(&store, farm.data_dir())?;
+    let (services, hooks) = wiki_tool_sdk::startup::start_hooks(&store, farm.data_dir())?;
     let settings = ServerSettings::default()
         .with_call_timeout(call_timeout)
         .with_services(services);
     let manager = Arc::new(Manager::new(store, settings)?);
-    super::runtime()?.block_on(async move {
+    let shutdown_timeout = args.shutdown.timeout();
+    // The stop (the calls in flight, the store calls they leave blocking, the hooks' workers)
+    // takes at most the shutdown timeout, counted from the signal or the end of stdin.
+    let signalled = SignalledAt::default();
+    let marked = signalled.clone();
+    let runtime = super::runtime()?;
+    let served = runtime.block_on(async move {
         match manager.server(&wiki).await? {
             Some(server) if server.enabled() => {}
             _ => bail!("the MCP endpoint of `{wiki}` is disabled (wiki-mcp config set --wiki {wiki} enabled=true)"),
         }
         let shutdown = CancellationToken::new();
         tokio::spawn(shutdown_on_signal(shutdown.clone()));
-        serve_stdio(manager, caller, shutdown)
+        let noted = shutdown.clone();
+        tokio::spawn(async move {
+            noted.cancelled().await;
+            marked.mark();
+        });
+        serve_stdio(manager, caller, shutdown, shutdown_timeout)
             .await
             .context("the stdio transport failed")
-    })
+    });
+    // Not dropped: dropping waits for every blocking task, among them the read of a stdin the
+    // client may keep open after a signal, and a store call waiting for a database.
+    runtime.shutdown_timeout(signalled.left_of(shutdown_timeout));
+    stop_within(
+        hooks,
+        "the start-up hooks' workers",
+        signalled.left_of(shutdown_timeout),
+    );
+    served
 }

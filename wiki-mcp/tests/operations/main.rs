@@ -1,4 +1,4 @@
-//! Running the server as an operator does: the real `wiki-mcp serve` process, its health and
+//! Running the server as an operator does: the real `wiki-mcp serve` (and `stdio`) process, its health and
 //! readiness under a database that stops and starts, its metrics, logs, traces and shutdown.
 //!
 //! A test that needs PostgreSQL's server programs (to make and stop a cluster of its own) is
@@ -16,6 +16,7 @@ mod logs;
 mod metrics;
 mod readiness;
 mod served;
+mod stdio_stop;
 mod traces;
 
 use libtest_mimic::{Arguments, Completion, Trial};
@@ -37,6 +38,7 @@ fn main() {
         .chain(logs::cases())
         .chain(lifecycle::cases())
         .chain(traces::cases())
+        .chain(stdio_stop::cases())
         .map(|(name, needs)| match needs {
             Needs::Nothing(run) => Trial::test(name, move || {
                 run();
