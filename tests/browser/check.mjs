@@ -11,29 +11,26 @@ const base = process.env.BASE;
 const endpoint = `${base}/rest/wikis/main/aiLLM/mcp`;
 const shots = process.env.SCREENSHOTS;
 
-async function toolNames(token) {
-  const response = await fetch(endpoint, {
+// A JSON-RPC request to the main wiki's MCP endpoint with `token`.
+function rpc(token, method, params) {
+  return fetch(endpoint, {
     method: "POST",
     headers: {
       "content-type": "application/json",
       accept: "application/json, text/event-stream",
       authorization: `Bearer ${token}`,
     },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
   });
+}
+
+async function toolNames(token) {
+  const response = await rpc(token, "tools/list");
   return { status: response.status, names: response.ok ? (await response.json()).result.tools.map((t) => t.name) : [] };
 }
 
 async function callTool(token, name, args) {
-  const response = await fetch(endpoint, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      authorization: `Bearer ${token}`,
-    },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name, arguments: args } }),
-  });
+  const response = await rpc(token, "tools/call", { name, arguments: args });
   assert.equal(response.status, 200, `tools/call ${name}`);
 }
 
