@@ -156,7 +156,7 @@ enum Sort {
 
 impl Execute<Structured<SearchOutput>> for QueryDocuments {
     async fn execute(self, ctx: &ToolContext) -> ToolResult<Structured<SearchOutput>> {
-        let (limit, capped) = self.limit();
+        let (limit, capped) = self.limit()?;
         let offset = self.offset;
         let doors = ctx.doors()?;
         let (space_wiki, space) = self.space()?;
@@ -248,12 +248,18 @@ async fn search(
 }
 
 impl QueryDocuments {
-    /// The page size, clamped to 1-25, and whether it was capped from above.
-    fn limit(&self) -> (usize, bool) {
+    /// The page size, capped at 25, and whether it was capped; a limit of 0 asks for nothing
+    /// and is refused.
+    fn limit(&self) -> Result<(usize, bool), ToolError> {
         match self.limit {
-            None => (DEFAULT_LIMIT, false),
-            Some(asked) if asked > MAX_LIMIT => (MAX_LIMIT, true),
-            Some(asked) => (asked.max(1), false),
+            None => Ok((DEFAULT_LIMIT, false)),
+            Some(0) => Err(ToolError::new(format!(
+                "Error: 'limit' must be at least 1 (got 0): it is how many results to show; \
+                 omit it for {DEFAULT_LIMIT}."
+            ))
+            .with_kind(ErrorKind::BadArgument)),
+            Some(asked) if asked > MAX_LIMIT => Ok((MAX_LIMIT, true)),
+            Some(asked) => Ok((asked, false)),
         }
     }
 

@@ -60,8 +60,12 @@ async fn list_paging_continues_and_limits_clamp() {
     let second = text(history(&farm, notes(json!({"limit": 2, "offset": 2})), "alice").await);
     assert!(second.contains("\n1.2 (minor)  ") && second.contains("\n1.1  "));
     assert!(second.ends_with("\n\nShowing revisions 3-4 of 4."));
-    let clamped_low = text(history(&farm, notes(json!({"limit": 0})), "alice").await);
-    assert!(clamped_low.ends_with("Showing revisions 1-1 of 4. Continue with offset=1."));
+    let zero = history(&farm, notes(json!({"limit": 0})), "alice").await;
+    assert!(
+        zero.as_ref()
+            .is_err_and(|e| e.starts_with("Error: 'limit' must be between 1 and 100 (got 0)")),
+        "a limit of 0 asks for nothing: {zero:?}"
+    );
     let clamped_high = text(history(&farm, notes(json!({"limit": 500})), "alice").await);
     assert!(clamped_high.ends_with("Showing revisions 1-4 of 4."));
     assert_eq!(

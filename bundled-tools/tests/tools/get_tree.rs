@@ -205,13 +205,19 @@ async fn roots_fall_back_to_space_homes_and_terminal_pages_say_so() {
 }
 
 #[farm_test]
-async fn depth_and_limit_are_clamped_and_a_negative_offset_refused() {
+async fn depth_and_limit_are_capped_and_0_or_a_negative_offset_refused() {
     let farm = Farm::new();
     let deep = ok(tree(&farm, json!({"root": "Help", "depth": 9}), "alice").await);
     assert!(deep.starts_with("Tree: root=main:Help.WebHome (space), depth=4 — 3 pages shown"));
+    let zero = tree(&farm, json!({"root": "Help", "limit": 0}), "alice").await;
+    assert!(
+        zero.as_ref()
+            .is_err_and(|e| e.starts_with("Error: 'limit' must be between 1 and 200 (got 0)")),
+        "a limit of 0 asks for nothing: {zero:?}"
+    );
     let one = ok(tree(
         &farm,
-        json!({"root": "Help", "depth": 1, "limit": 0}),
+        json!({"root": "Help", "depth": 1, "limit": 1}),
         "alice",
     )
     .await);

@@ -41,8 +41,8 @@ fn parse_float(value: Option<&Value>, spec: &ParamSpec) -> Result<Option<f64>, P
     let (low, high) = (min.as_f64(), max.as_f64());
     if (low..=high).contains(&got) {
         Ok(Some(got))
-    } else if spec.clamp {
-        Ok(Some(got.clamp(low, high)))
+    } else if spec.clamp && got > high {
+        Ok(Some(high))
     } else {
         Err(ParamError::OutOfRange {
             name: spec.name,
@@ -163,7 +163,10 @@ mod tests {
             ..RATIO
         };
         assert_eq!(parse(json!(1.5), &clamped), Ok(1.0));
-        assert_eq!(parse(json!(-3), &clamped), Ok(0.0));
+        assert!(
+            parse(json!(-3), &clamped).is_err(),
+            "below the minimum is refused, clamped or not"
+        );
     }
 
     #[test]

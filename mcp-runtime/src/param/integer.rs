@@ -2,8 +2,9 @@
 //! `Option`s, with `#[param(default = N, range = a..=b)]` and `#[param(clamp)]`.
 //!
 //! Accepted: integral JSON numbers (`3`, `3.0`) and numeric strings (`"3"`, as some clients send);
-//! refused: fractions, other types, and values outside `range` (or outside what the type holds)
-//! unless `clamp`. The schema advertises `minimum`/`maximum` even when clamping, so a
+//! refused: fractions, other types, and values outside `range` (or outside what the type holds),
+//! except that `clamp` lowers a value above the maximum to it (asking for more than a page
+//! holds is no mistake, while a limit of 0 asks for nothing and is refused). The schema advertises `minimum`/`maximum` even when clamping, so a
 //! well-behaved client stays in range, and without a `range` the type's own bounds a client
 //! could reach (`minimum: 0` for the unsigned types, `u32`'s maximum), never a `format` keyword
 //! (clients that do not know `uint32` would reject the tool).
@@ -122,9 +123,8 @@ fn parse_integer(
     let clamp = spec.clamp && spec.range.is_some();
     match integral {
         Integral::Exact(got) if (min..=max).contains(&got) => Ok(Some(got)),
-        Integral::Exact(got) if clamp => Ok(Some(got.clamp(min, max))),
+        Integral::Exact(got) if clamp && got > max => Ok(Some(max)),
         Integral::Exact(got) => Err(out_of_range(Some(got))),
-        Integral::TooLow if clamp => Ok(Some(min)),
         Integral::TooHigh if clamp => Ok(Some(max)),
         Integral::TooLow | Integral::TooHigh => Err(out_of_range(None)),
     }
@@ -283,9 +283,16 @@ mod tests {
             Err("Error: 'limit' must be between 1 and 100 (got 500).".to_owned())
         );
         assert_eq!(parse(json!(500), &CLAMPED), Ok(100));
-        assert_eq!(parse(json!(-3), &CLAMPED), Ok(1));
         assert_eq!(parse(json!(1e30), &CLAMPED), Ok(100));
-        assert_eq!(parse(json!("-99999999999999999999"), &CLAMPED), Ok(1));
+        // Below the minimum is refused, clamped or not: a limit of 0 asks for nothing.
+        assert_eq!(
+            parse(json!(0), &CLAMPED),
+            Err("Error: 'limit' must be between 1 and 100 (got 0).".to_owned())
+        );
+        assert_eq!(
+            parse(json!("-99999999999999999999"), &CLAMPED),
+            Err("Error: 'limit' must be between 1 and 100 (got -99999999999999999999).".to_owned())
+        );
         assert_eq!(
             parse(json!(u64::MAX), &LIMIT),
             Err("Error: 'limit' must be between 1 and 100 (got 18446744073709551615).".to_owned())
@@ -349,9 +356,9 @@ mod tests {
             Option::<usize>::parse(Some(&json!(500)), &CLAMPED),
             Ok(Some(100))
         );
-        assert_eq!(
-            Option::<u64>::parse(Some(&json!(-5)), &CLAMPED),
-            Ok(Some(1))
+        assert!(
+            Option::<u64>::parse(Some(&json!(-5)), &CLAMPED).is_err(),
+            "below the minimum is refused, clamped or not"
         );
         assert_eq!(Option::<u32>::parse(Some(&json!(null)), &BARE), Ok(None));
         assert!(u32::is_required(&BARE) && !u32::is_required(&LIMIT));

@@ -38,7 +38,7 @@ pub trait DefaultKey: Numeric {}
 )]
 pub trait RangeKey: Numeric {}
 
-/// `#[param(clamp)]`: an argument outside `range` is moved into it instead of refused.
+/// `#[param(clamp)]`: an argument above `range` is lowered to its maximum instead of refused.
 #[diagnostic::on_unimplemented(
     message = "`clamp` does not apply to `{Self}`",
     label = "`clamp` is for number parameters with a `range`",

@@ -47,7 +47,8 @@ pub struct ParamSpec {
     /// `#[param(range = a..=b)]`, numbers only, `a <= b`, within the type (checked when the tool
     /// is compiled).
     pub range: Option<(Number, Number)>,
-    /// `#[param(clamp)]`: clamp into `range` instead of refusing.
+    /// `#[param(clamp)]`: lower a value above `range`'s maximum to it instead of refusing (one
+    /// below the minimum is still refused).
     pub clamp: bool,
     /// `#[param(raw)]`: a string kept exactly as sent (not trimmed, blank allowed).
     pub raw: bool,
