@@ -52,7 +52,7 @@ use proc_macro::TokenStream;
 /// (structured output: the `outputSchema` is derived from `T`, and the tool implements
 /// `Execute<Structured<T>>`), `idempotent` and `additive` (write tools: `idempotentHint`, and
 /// `destructiveHint: false` for a write that only adds), `open_world = true|false`
-/// (`openWorldHint`; left out when not given), `confirm` (write tools: every call asks the
+/// (`openWorldHint`; `false` when not given), `confirm` (write tools: every call asks the
 /// person behind the client before it writes, whatever the server's own settings), `crate =
 /// "path"` (where a framework built on mcp-runtime re-exports it, as serde's `crate` attribute:
 /// generated code then names the runtime through that path, so the framework's authors need not

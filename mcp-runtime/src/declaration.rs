@@ -40,7 +40,7 @@ pub struct ToolDeclaration {
     /// server's: the wiki server's write door asks; the framework only carries the flag.
     pub confirm: bool,
     /// `open_world = true|false`: whether it reaches beyond its own system (`openWorldHint`);
-    /// `None` leaves the hint out (clients then assume `true`).
+    /// `None` is `false`: the hint is always stated, never left to the client's `true`.
     pub open_world: Option<bool>,
     /// `output = T`: the structured output type, its schema derived from `T`.
     pub output: Option<OutputDecl>,

@@ -24,40 +24,40 @@ pub struct ToolDefinition {
     pub annotations: ToolAnnotations,
 }
 
-/// The MCP behaviour hints of a tool. A read tool is `readOnlyHint: true`; a write tool says
-/// `readOnlyHint: false` and its `destructiveHint` explicitly (`true` unless declared
-/// `additive`: it may overwrite or delete content), rather than leaving the client to assume a
-/// default. `idempotentHint` is said for write tools (a read tool is idempotent by nature);
-/// `openWorldHint` only when the declaration says it.
+/// The MCP behaviour hints of a tool, all four always stated rather than left to the client's
+/// defaults (which assume a destructive, non-idempotent tool reaching an open world). A read
+/// tool is `readOnlyHint: true`, `destructiveHint: false`, `idempotentHint: true`; a write tool
+/// says `destructiveHint: true` unless declared `additive` (it may overwrite or delete
+/// content) and `idempotentHint` as declared. `openWorldHint` is `false` unless the declaration
+/// says `open_world = true`: a tool serves its own system unless it reaches the web.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ToolAnnotations {
     /// The tool does not change its environment.
     pub read_only_hint: bool,
-    /// The tool may perform destructive updates; `None` for read tools, where it is meaningless.
-    pub destructive_hint: Option<bool>,
-    /// Calling it twice with the same arguments has no further effect; `None` for read tools.
-    pub idempotent_hint: Option<bool>,
-    /// It interacts with an open world (the web) rather than its own system; `None` when the
-    /// declaration does not say.
-    pub open_world_hint: Option<bool>,
+    /// The tool may perform destructive updates (never for a read tool).
+    pub destructive_hint: bool,
+    /// Calling it twice with the same arguments has no further effect (always for a read tool).
+    pub idempotent_hint: bool,
+    /// It interacts with an open world (the web) rather than its own system.
+    pub open_world_hint: bool,
 }
 
 impl ToolAnnotations {
     /// The hints `declaration` states.
     pub const fn of(declaration: &ToolDeclaration) -> Self {
-        let open_world_hint = declaration.open_world;
+        let open_world_hint = matches!(declaration.open_world, Some(true));
         if declaration.write {
             Self {
                 read_only_hint: false,
-                destructive_hint: Some(!declaration.additive),
-                idempotent_hint: Some(declaration.idempotent),
+                destructive_hint: !declaration.additive,
+                idempotent_hint: declaration.idempotent,
                 open_world_hint,
             }
         } else {
             Self {
                 read_only_hint: true,
-                destructive_hint: None,
-                idempotent_hint: None,
+                destructive_hint: false,
+                idempotent_hint: true,
                 open_world_hint,
             }
         }

@@ -5,11 +5,13 @@
 //! The schema is what `T`'s `Serialize` writes (schemars' serialize contract, JSON Schema
 //! 2020-12), made flat for the clients that read it: subschemas inlined, no root `title` or
 //! `$schema`, and a nullable type (`Option<String>` gives `"type": ["string", "null"]`)
-//! spelled as an `anyOf` of single types. It is also lean, since every client sends it to the
-//! model on each `tools/list`: a `format` no common client knows (schemars' `uint64`, `int32`,
-//! `double`…) is dropped (an unsigned type keeps its `minimum: 0`), and an enum documented per
-//! variant (a `oneOf` of `const`s, which some clients' schema subsets refuse) becomes a plain
-//! `enum`, its variant docs kept only when the field has no description of its own. Whatever cannot be flattened (a recursive type keeps
+//! spelled as an `anyOf` of single types. It is also lean, since every client sends it on each
+//! `tools/list` and what it is for is checking `structuredContent`, not teaching the model: no
+//! `description` (the type's doc comments are for its authors; the tool's description and
+//! manual say what a result means), no `format` a common client does not know (schemars'
+//! `uint64`, `int32`, `double`…; an unsigned type keeps its `minimum: 0`), and an enum
+//! documented per variant (a `oneOf` of `const`s, which some clients' schema subsets refuse)
+//! becomes a plain `enum`. Whatever cannot be flattened (a recursive type keeps
 //! its `$ref`) is refused when the tool is registered, naming the type
 //! ([`crate::Error::InvalidOutputSchema`]); so is a root that is not an object, which MCP
 //! requires.
@@ -66,6 +68,7 @@ pub fn output_schema<T: JsonSchema>() -> JsonObject {
         single_types(schema);
         plain_enum(schema);
         drop_unknown_format(schema);
+        schema.remove("description");
     });
     object
 }
@@ -97,17 +100,14 @@ fn drop_unknown_format(schema: &mut JsonObject) {
     }
 }
 
-/// Rewrites a `oneOf` whose alternatives are all documented constants (what schemars writes
-/// for an enum with a doc comment per variant) into a plain `enum`. The variants' docs become
-/// the description when the schema has none; otherwise the field's own description, which
-/// names the values, is kept alone.
+/// Rewrites a `oneOf` whose alternatives are all constants (what schemars writes for an enum
+/// with a doc comment per variant) into a plain `enum`.
 fn plain_enum(schema: &mut JsonObject) {
     let Some(Value::Array(alternatives)) = schema.get("oneOf") else {
         return;
     };
     let mut values = Vec::new();
     let mut kinds = Vec::new();
-    let mut docs = Vec::new();
     for alternative in alternatives {
         let Value::Object(alternative) = alternative else {
             return;
@@ -126,9 +126,6 @@ fn plain_enum(schema: &mut JsonObject) {
         {
             kinds.push(kind.clone());
         }
-        if let Some(Value::String(doc)) = alternative.get("description") {
-            docs.push(format!("`{}`: {}", plain(value), doc.trim_end_matches('.')));
-        }
         values.push(value.clone());
     }
     schema.remove("oneOf");
@@ -136,20 +133,6 @@ fn plain_enum(schema: &mut JsonObject) {
         schema.insert("type".to_owned(), kind.clone());
     }
     schema.insert("enum".to_owned(), Value::Array(values));
-    if !schema.contains_key("description") && !docs.is_empty() {
-        schema.insert(
-            "description".to_owned(),
-            Value::String(format!("{}.", docs.join("; "))),
-        );
-    }
-}
-
-/// A constant as a description names it: a string without its quotes.
-fn plain(value: &Value) -> String {
-    match value {
-        Value::String(text) => text.clone(),
-        other => other.to_string(),
-    }
 }
 
 /// Calls `change` on `schema` and then on every subschema under it (depth first, each node
@@ -276,29 +259,20 @@ mod tests {
     }
 
     #[test]
-    fn numbers_carry_no_unknown_format_and_documented_enums_are_plain() {
+    fn numbers_carry_no_unknown_format_enums_are_plain_and_nothing_is_described() {
         let schema = output_schema::<Hits>();
         assert_eq!(check_schema(&schema), Ok(()));
         let total = &schema["properties"]["total"];
-        assert_eq!(
-            total,
-            &json!({"type": "integer", "minimum": 0, "description": "How many matched in all."})
-        );
+        assert_eq!(total, &json!({"type": "integer", "minimum": 0}));
         let found_by = &schema["properties"]["found_by"];
         assert_eq!(
             found_by,
-            &json!({
-                "type": "string",
-                "enum": ["keyword", "semantic"],
-                "description": "How they were found: `keyword` or `semantic`."
-            })
+            &json!({"type": "string", "enum": ["keyword", "semantic"]})
         );
         let mode = &schema["properties"]["mode"];
-        assert_eq!(
-            mode["description"],
-            json!("`plain`: Words only; `fused`: Both ways."),
-            "with no description of its own, the variants' docs describe it"
-        );
+        assert_eq!(mode, &json!({"type": "string", "enum": ["plain", "fused"]}));
+        let text = Value::Object(schema).to_string();
+        assert!(!text.contains("description"), "{text}");
     }
 
     #[test]

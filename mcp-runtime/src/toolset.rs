@@ -141,16 +141,11 @@ impl ToolSet {
 fn rmcp_tool(served: ServedTool) -> Tool {
     let definition = served.definition;
     let hints = definition.annotations;
-    let mut annotations = RmcpAnnotations::new().read_only(hints.read_only_hint);
-    if let Some(destructive) = hints.destructive_hint {
-        annotations = annotations.destructive(destructive);
-    }
-    if let Some(idempotent) = hints.idempotent_hint {
-        annotations = annotations.idempotent(idempotent);
-    }
-    if let Some(open_world) = hints.open_world_hint {
-        annotations = annotations.open_world(open_world);
-    }
+    let mut annotations = RmcpAnnotations::new()
+        .read_only(hints.read_only_hint)
+        .destructive(hints.destructive_hint)
+        .idempotent(hints.idempotent_hint)
+        .open_world(hints.open_world_hint);
     let mut meta = MetaObject::new();
     meta.0.insert(
         "category".to_owned(),
@@ -230,8 +225,8 @@ mod tests {
             write
                 .and_then(|tool| tool.annotations.as_ref())
                 .map(|a| (a.idempotent_hint, a.open_world_hint)),
-            Some((Some(false), None)),
-            "idempotence is stated for writes; the open world only when declared"
+            Some((Some(false), Some(false))),
+            "every hint is stated: a tool is in a closed world unless it declares otherwise"
         );
         let category = write
             .and_then(|tool| tool.meta.as_ref())

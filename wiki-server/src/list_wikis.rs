@@ -17,8 +17,8 @@ use wiki_tool_sdk::prelude::*;
 #[mcp_tool(
     id = "list_wikis",
     category = categories::SEARCH_AND_NAVIGATION,
+    title = "List wikis",
     output = WikiList,
-    open_world = false,
     man = "NOTES
     Offered only where an administrator of the main wiki enabled cross-wiki reach for this
     endpoint. A wiki is listed when you may view it, whatever its own MCP settings.

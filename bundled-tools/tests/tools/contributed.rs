@@ -12,7 +12,12 @@ use crate::harness::unchanged::Says::Exactly;
 use crate::harness::{Farm, ok, reference, text};
 
 /// Append a line to a document (created if missing).
-#[mcp_tool(id = "append_note", write, category = "Authoring")]
+#[mcp_tool(
+    id = "append_note",
+    write,
+    title = "Append a note",
+    category = "Authoring"
+)]
 struct AppendNote {
     /// The document, e.g. "Sandbox.Notes".
     reference: String,

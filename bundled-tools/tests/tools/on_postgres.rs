@@ -36,6 +36,7 @@ mod replace_in_documents;
 mod restore_document;
 mod singulars;
 mod structured;
+mod tools_list_budget;
 mod untrusted;
 mod view_before_write;
 mod write_attachment;

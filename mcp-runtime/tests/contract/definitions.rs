@@ -147,9 +147,9 @@ fn annotations_follow_write() {
         read,
         Ok(ToolAnnotations {
             read_only_hint: true,
-            destructive_hint: None,
-            idempotent_hint: None,
-            open_world_hint: None,
+            destructive_hint: false,
+            idempotent_hint: true,
+            open_world_hint: false,
         })
     );
     let write = tool("renamed")
@@ -160,9 +160,9 @@ fn annotations_follow_write() {
         Ok((
             ToolAnnotations {
                 read_only_hint: false,
-                destructive_hint: Some(true),
-                idempotent_hint: Some(false),
-                open_world_hint: None,
+                destructive_hint: true,
+                idempotent_hint: false,
+                open_world_hint: false,
             },
             Some("Renamed parameters")
         ))
@@ -176,9 +176,9 @@ fn declared_hints_reach_the_definition() {
         tag,
         Ok(ToolAnnotations {
             read_only_hint: false,
-            destructive_hint: Some(false),
-            idempotent_hint: Some(true),
-            open_world_hint: Some(false),
+            destructive_hint: false,
+            idempotent_hint: true,
+            open_world_hint: false,
         })
     );
 }
