@@ -113,12 +113,36 @@ impl std::fmt::Display for NumberLit {
     }
 }
 
+/// `range = a..=b`, or `range = a..` (a minimum alone), as written.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct RangeLit {
+    pub(crate) min: NumberLit,
+    /// `None` for `a..`: no maximum but what the field's type holds.
+    pub(crate) max: Option<NumberLit>,
+}
+
+impl RangeLit {
+    /// Whether `value` lies within the range.
+    pub(crate) fn contains(self, value: NumberLit) -> bool {
+        self.min.at_most(value) && self.max.is_none_or(|max| value.at_most(max))
+    }
+}
+
+impl std::fmt::Display for RangeLit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.max {
+            Some(max) => write!(f, "{}..={max}", self.min),
+            None => write!(f, "{}..", self.min),
+        }
+    }
+}
+
 /// `#[param(...)]` on a field.
 #[derive(Default)]
 pub(crate) struct FieldAttrs {
     pub(crate) rename: Option<Spanned<String>>,
     pub(crate) default: Option<Spanned<NumberLit>>,
-    pub(crate) range: Option<Spanned<(NumberLit, NumberLit)>>,
+    pub(crate) range: Option<Spanned<RangeLit>>,
     pub(crate) clamp: Option<Spanned<()>>,
     pub(crate) required: Option<Spanned<()>>,
     pub(crate) raw: Option<Spanned<()>>,
@@ -553,16 +577,14 @@ fn number_value(cx: &Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<Option<Spa
     }
 }
 
-/// `range = 1..=100`: an inclusive range of number literals.
-fn range_value(
-    cx: &Ctxt,
-    meta: &ParseNestedMeta<'_>,
-) -> syn::Result<Option<Spanned<(NumberLit, NumberLit)>>> {
+/// `range = 1..=100`: an inclusive range of number literals; `range = 1..`: a minimum alone.
+fn range_value(cx: &Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<Option<Spanned<RangeLit>>> {
     let path = meta.path.clone();
     if !meta.input.peek(Token![=]) {
         cx.error_spanned_by(
             &path,
-            "`range` takes an inclusive range: write `range = 1..=100`",
+            "`range` takes an inclusive range: write `range = 1..=100`, or `range = 1..` for a \
+             minimum alone",
         );
         return skip_value(meta).map(|()| None);
     }
@@ -570,32 +592,39 @@ fn range_value(
     let Expr::Range(range) = &expr else {
         cx.error_spanned_by(
             &expr,
-            "`range` takes an inclusive range, e.g. `range = 1..=100`",
+            "`range` takes an inclusive range, e.g. `range = 1..=100`, or `range = 1..` for a \
+             minimum alone",
         );
         return Ok(None);
     };
-    if let RangeLimits::HalfOpen(dots) = &range.limits {
-        cx.error_spanned_by(
-            dots,
-            "`range` bounds are both inclusive: write `..=`, e.g. `range = 1..=100`",
-        );
-        return Ok(None);
-    }
-    let (Some(start), Some(end)) = (&range.start, &range.end) else {
+    let Some(start) = &range.start else {
         cx.error_spanned_by(
             &expr,
-            "`range` needs both bounds, e.g. `range = 1..=100` (write the type's own least or \
-             greatest value for an open side, e.g. `range = 1..=9223372036854775807`)",
+            "`range` needs a minimum, e.g. `range = 1..=100` (write the type's own least value \
+             for an open lower side, e.g. `range = -9223372036854775808..=100`)",
         );
         return Ok(None);
     };
-    match (number_literal(start, "range"), number_literal(end, "range")) {
+    let end = match (&range.limits, &range.end) {
+        (RangeLimits::Closed(_), end) => end.as_deref(),
+        (RangeLimits::HalfOpen(_), None) => None,
+        (RangeLimits::HalfOpen(dots), Some(_)) => {
+            cx.error_spanned_by(
+                dots,
+                "`range` bounds are both inclusive: write `..=`, e.g. `range = 1..=100`",
+            );
+            return Ok(None);
+        }
+    };
+    let min = number_literal(start, "range");
+    let max = end.map(|end| number_literal(end, "range")).transpose();
+    match (min, max) {
         (Ok(min), Ok(max)) => Ok(Some(Spanned {
-            value: (min, max),
+            value: RangeLit { min, max },
             tokens: quote!(#path = #expr),
         })),
-        (start, end) => {
-            for error in [start.err(), end.err()].into_iter().flatten() {
+        (min, max) => {
+            for error in [min.err(), max.err()].into_iter().flatten() {
                 cx.syn_error(error);
             }
             Ok(None)

@@ -59,9 +59,11 @@ use proc_macro::TokenStream;
 /// depend on mcp-runtime themselves; `#[param(crate = "...")]` on the derived types and
 /// `#[mcp_output(crate = "...")]` do the same).
 ///
-/// Field keys in `#[param(...)]`: `rename = "wire"`, `default = N` and `range = a..=b` (numbers:
-/// `i64`, `u32`, `u64`, `usize`, `f64` and their `Option`s), `clamp` (a value above `range`
-/// is lowered to its maximum instead of refused; one below it is still refused), `required` (collections, optional unless marked), `raw` (text kept exactly as
+/// Field keys in `#[param(...)]`: `rename = "wire"`, `default = N` and `range = a..=b` or
+/// `range = a..` (a minimum alone, e.g. a 1-based position) (numbers: `i64`, `u32`, `u64`,
+/// `usize`, `f64` and their `Option`s), `clamp` (a value above `range` is lowered to its maximum
+/// instead of refused; one below it is still refused), `required` (collections, optional unless
+/// marked), `raw` (text kept exactly as
 /// sent), `extended` (an optional parameter advertised only in the extended schema variant),
 /// `flatten` (a `ParamObject` whose fields are this tool's own parameters). Which key applies to
 /// which type is the runtime's to say: a key on a type it does not fit is a compile error on the

@@ -13,7 +13,7 @@ use proc_macro2::{Group, Span, TokenStream, TokenTree};
 use quote::{ToTokens, quote, quote_spanned};
 use syn::spanned::Spanned as _;
 
-use crate::attr::NumberLit;
+use crate::attr::{NumberLit, RangeLit};
 use crate::docs;
 use crate::model::{self, Field};
 
@@ -94,11 +94,8 @@ fn param_decl(field: &Field<'_>, private: &TokenStream) -> TokenStream {
         settings.push(quote!(default: #private::Option::Some(#value)));
     }
     if let Some(range) = &attrs.range {
-        let (min, max) = (
-            number(range.value.0, private),
-            number(range.value.1, private),
-        );
-        settings.push(quote!(range: #private::Option::Some((#min, #max))));
+        let bounds = range_bounds(range.value, private);
+        settings.push(quote!(range: #private::Option::Some(#bounds)));
     }
     for (flag, set) in [
         ("clamp", attrs.clamp.is_some()),
@@ -176,10 +173,10 @@ pub(crate) fn key_checks(fields: &[Field<'_>], private: &TokenStream) -> TokenSt
             checks.extend(respan(check, span_of(&default.tokens)));
         }
         if let Some(range) = &attrs.range {
-            let (min, max) = range.value;
-            let messages = number_messages(&format!("`range = {min}..={max}`"), &type_name, &keys);
-            let (min, max) = (number(min, private), number(max, private));
-            let check = quote!(const _: () = #keys::range_key::<#ty>(#min, #max, &#messages););
+            let messages =
+                number_messages(&format!("`range = {}`", range.value), &type_name, &keys);
+            let bounds = range_bounds(range.value, private);
+            let check = quote!(const _: () = #keys::range_key::<#ty>(#bounds, &#messages););
             checks.extend(respan(check, span_of(&range.tokens)));
         }
         for (function, flag) in [
@@ -196,6 +193,19 @@ pub(crate) fn key_checks(fields: &[Field<'_>], private: &TokenStream) -> TokenSt
         }
     }
     checks
+}
+
+/// `(min, Some(max))`, or `(min, None)` for a minimum alone: `ParamSpec::range` as written.
+fn range_bounds(range: RangeLit, private: &TokenStream) -> TokenStream {
+    let min = number(range.min, private);
+    let max = match range.max {
+        Some(max) => {
+            let max = number(max, private);
+            quote!(#private::Option::Some(#max))
+        }
+        None => quote!(#private::Option::None),
+    };
+    quote!((#min, #max))
 }
 
 /// What const evaluation says when `literal` (a `default` or `range` as written) does not fit

@@ -3,7 +3,7 @@
 
 use proc_macro2::Span;
 
-use crate::attr::CategoryValue;
+use crate::attr::{CategoryValue, RangeLit};
 use crate::ctxt::Ctxt;
 use crate::model::{Field, Shape, Tool};
 
@@ -252,8 +252,10 @@ fn check_field(cx: &Ctxt, field: &Field<'_>, role: Role) {
         cx.error_spanned_by(&rename.tokens, "`rename` needs a non-empty wire name");
     }
     if let Some(range) = &attrs.range {
-        let (min, max) = range.value;
-        if !min.at_most(max) {
+        let RangeLit { min, max } = range.value;
+        if let Some(max) = max
+            && !min.at_most(max)
+        {
             cx.error_spanned_by(
                 &range.tokens,
                 format!(
@@ -262,14 +264,13 @@ fn check_field(cx: &Ctxt, field: &Field<'_>, role: Role) {
                 ),
             );
         } else if let Some(default) = &attrs.default
-            && !(min.at_most(default.value) && default.value.at_most(max))
+            && !range.value.contains(default.value)
         {
             cx.error_spanned_by(
                 &default.tokens,
                 format!(
-                    "`default` {} is outside `range = {min}..={max}`; pick a default the range \
-                     accepts",
-                    default.value
+                    "`default` {} is outside `range = {}`; pick a default the range accepts",
+                    default.value, range.value
                 ),
             );
         }

@@ -110,7 +110,7 @@
 //! | `String`, `Option<String>` | `string` | trimmed, blank refused (`Option`: blank is absent); `#[param(raw)]` keeps it as sent |
 //! | [`Keep<String>`](param::Keep) | `string` | optional, but an empty value sent stays distinct from an absent one |
 //! | `bool`, `Option<bool>` | `boolean` | |
-//! | `i64`, `u32`, `u64`, `usize` and their `Option`s | `integer` | `default`, `range`, `clamp`; unsigned types advertise `minimum: 0` |
+//! | `i64`, `u32`, `u64`, `usize` and their `Option`s | `integer` | `default`, `range` (`1..=100`, or `1..` for a minimum alone), `clamp`; unsigned types advertise `minimum: 0` |
 //! | `f64`, `Option<f64>` | `number` | finite only; `default`, `range`, `clamp` |
 //! | `Vec<String>` | `array` of `string` | optional unless `#[param(required)]` |
 //! | `BTreeMap<String, String>` | `object` | optional unless `#[param(required)]` |

@@ -29,6 +29,9 @@ pub struct Numbers {
     weight: Option<f64>,
     /// A position, unclamped.
     index: Option<usize>,
+    /// The first line, 1-based.
+    #[param(range = 1..)]
+    line: Option<usize>,
 }
 
 impl Execute for Numbers {
@@ -68,6 +71,11 @@ fn main() {
         json!({"type": "number", "description": "A share between 0 and 1.", "minimum": 0.0, "maximum": 1.0, "default": 0.5})
     );
     assert_eq!(properties["weight"]["type"], "number");
+    // A minimum alone: no maximum is invented.
+    assert_eq!(
+        properties["line"],
+        json!({"type": "integer", "description": "The first line, 1-based.", "minimum": 1})
+    );
     assert_eq!(schema["required"], json!([]));
 
     let parsed = parse(json!({"limit": 500, "size": "12", "ratio": "0.25", "weight": 3}))
@@ -82,6 +90,14 @@ fn main() {
     assert_eq!(
         parse(json!({"offset": -1})).err(),
         Some("Error: 'offset' must be 0 or more (got -1).".to_owned())
+    );
+    assert_eq!(
+        parse(json!({"line": 0})).err(),
+        Some("Error: 'line' must be 1 or more (got 0).".to_owned())
+    );
+    assert_eq!(
+        parse(json!({"line": u64::MAX})).map(|p| p.line),
+        Ok(Some(usize::MAX))
     );
     assert_eq!(
         parse(json!({"index": 1.5})).err(),

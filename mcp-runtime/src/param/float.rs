@@ -1,5 +1,5 @@
 //! Floats: `f64` (required unless it has a `default`) and `Option<f64>`, with `#[param(default =
-//! x, range = a..=b)]` and `#[param(clamp)]`.
+//! x, range = a..=b)]` (or `range = a..`, a minimum alone) and `#[param(clamp)]`.
 //!
 //! Accepted: JSON numbers and numeric strings (`"0.5"`, as some clients send), finite only:
 //! `NaN` and the infinities are refused, as a number JSON cannot carry would be. The schema says
@@ -38,17 +38,22 @@ fn parse_float(value: Option<&Value>, spec: &ParamSpec) -> Result<Option<f64>, P
     let Some((min, max)) = spec.range else {
         return Ok(Some(got));
     };
-    let (low, high) = (min.as_f64(), max.as_f64());
+    let (low, high) = (min.as_f64(), max.map_or(f64::MAX, Number::as_f64));
     if (low..=high).contains(&got) {
         Ok(Some(got))
     } else if spec.clamp && got > high {
         Ok(Some(high))
-    } else {
+    } else if let Some(max) = max {
         Err(ParamError::OutOfRange {
             name: spec.name,
             min,
             max,
             got: Number::Float(got),
+        })
+    } else {
+        Err(ParamError::Invalid {
+            name: spec.name,
+            message: format!("must be {min} or more (got {got})."),
         })
     }
 }
@@ -57,7 +62,9 @@ fn float_schema(spec: &ParamSpec) -> JsonObject {
     let mut schema = typed_schema("number", spec);
     if let Some((min, max)) = spec.range {
         schema.insert("minimum".to_owned(), min.to_json());
-        schema.insert("maximum".to_owned(), max.to_json());
+        if let Some(max) = max {
+            schema.insert("maximum".to_owned(), max.to_json());
+        }
     }
     if let Some(default) = spec.default {
         schema.insert("default".to_owned(), default.to_json());
@@ -104,7 +111,7 @@ mod tests {
 
     const RATIO: ParamSpec = ParamSpec {
         default: Some(Number::Float(0.5)),
-        range: Some((Number::Int(0), Number::Int(1))),
+        range: Some((Number::Int(0), Some(Number::Int(1)))),
         ..ParamSpec::new("ratio", "A share.")
     };
     const BARE: ParamSpec = ParamSpec::new("weight", "A weight.");
@@ -178,6 +185,31 @@ mod tests {
         assert_eq!(
             Value::Object(Option::<f64>::schema(&BARE)),
             json!({"type": "number", "description": "A weight."})
+        );
+    }
+
+    #[test]
+    fn a_minimum_alone_bounds_one_side() {
+        let positive = ParamSpec {
+            range: Some((Number::Float(0.5), None)),
+            ..BARE
+        };
+        assert_eq!(
+            serde_json::Value::Object(f64::schema(&positive)),
+            json!({"type": "number", "description": "A weight.", "minimum": 0.5})
+        );
+        assert_eq!(parse(json!(1e300), &positive), Ok(1e300));
+        assert_eq!(
+            parse(json!(0.25), &positive),
+            Err("Error: 'weight' must be 0.5 or more (got 0.25).".to_owned())
+        );
+        let clamped = ParamSpec {
+            clamp: true,
+            ..positive
+        };
+        assert_eq!(
+            parse(json!(-3), &clamped),
+            Err("Error: 'weight' must be 0.5 or more (got -3).".to_owned())
         );
     }
 }

@@ -1,5 +1,6 @@
 //! Integers: `i64`, `u32`, `u64`, `usize` (required unless they have a `default`) and their
-//! `Option`s, with `#[param(default = N, range = a..=b)]` and `#[param(clamp)]`.
+//! `Option`s, with `#[param(default = N, range = a..=b)]` (or `range = a..`, a minimum alone) and
+//! `#[param(clamp)]`.
 //!
 //! Accepted: integral JSON numbers (`3`, `3.0`) and numeric strings (`"3"`, as some clients send);
 //! refused: fractions, other types, and values outside `range` (or outside what the type holds),
@@ -74,10 +75,25 @@ fn bounds(spec: &ParamSpec, kind: NumberKind) -> (i128, i128) {
     match spec.range {
         Some((min, max)) => (
             min.as_int().unwrap_or(kind.min).max(kind.min),
-            max.as_int().unwrap_or(kind.max).min(kind.max),
+            max.and_then(Number::as_int)
+                .unwrap_or(kind.max)
+                .min(kind.max),
         ),
         None => (kind.min, kind.max),
     }
+}
+
+/// The bounds the schema advertises: the declared ones, else the type's own where a client
+/// could send past them (an unsigned type's 0, `u32`'s maximum; `i64`'s and `u64`'s are beyond
+/// what clients send as integers).
+fn advertised(spec: &ParamSpec, kind: NumberKind) -> (Option<Number>, Option<Number>) {
+    let (min, max) = match spec.range {
+        Some((min, max)) => (Some(min), max),
+        None => (None, None),
+    };
+    let own_min = (kind.min == 0).then_some(Number::Int(0));
+    let own_max = (kind.max <= i128::from(u32::MAX)).then_some(Number::Int(kind.max));
+    (min.or(own_min), max.or(own_max))
 }
 
 /// The argument as an integer the type holds, range-checked (or clamped); `None` when absent,
@@ -97,9 +113,9 @@ fn parse_integer(
         Some(_) => return Err(not_an_integer(spec)),
     };
     let (min, max) = bounds(spec, kind);
-    // An upper bound the schema does not advertise (an unsigned type's own, beyond `u32`) is
-    // not worth reading: "must be 0 or more" says all an agent can act on.
-    let only_minimum = max == kind.max && max > i128::from(u32::MAX) && kind.min == 0;
+    // An upper bound the schema does not advertise (a minimum alone, or an unsigned type's own
+    // beyond `u32`) is not worth reading: "must be 1 or more" says all an agent can act on.
+    let only_minimum = matches!(advertised(spec, kind), (Some(_), None));
     let out_of_range = |got: Option<i128>| match got {
         Some(got) if only_minimum && got < min => ParamError::Invalid {
             name: spec.name,
@@ -137,21 +153,12 @@ fn default_of(spec: &ParamSpec) -> Option<i128> {
 
 fn integer_schema(spec: &ParamSpec, kind: NumberKind) -> JsonObject {
     let mut schema = typed_schema("integer", spec);
-    match spec.range {
-        Some((min, max)) => {
-            schema.insert("minimum".to_owned(), min.to_json());
-            schema.insert("maximum".to_owned(), max.to_json());
-        }
-        // A type's own bounds, where a client could send past them: an unsigned type's 0, and
-        // `u32`'s maximum (`i64`'s and `u64`'s are beyond what clients send as integers).
-        None => {
-            if kind.min == 0 {
-                schema.insert("minimum".to_owned(), 0.into());
-            }
-            if kind.max <= i128::from(u32::MAX) {
-                schema.insert("maximum".to_owned(), Number::Int(kind.max).to_json());
-            }
-        }
+    let (min, max) = advertised(spec, kind);
+    if let Some(min) = min {
+        schema.insert("minimum".to_owned(), min.to_json());
+    }
+    if let Some(max) = max {
+        schema.insert("maximum".to_owned(), max.to_json());
     }
     if let Some(default) = spec.default {
         schema.insert("default".to_owned(), default.to_json());
@@ -222,7 +229,7 @@ mod tests {
 
     const LIMIT: ParamSpec = ParamSpec {
         default: Some(Number::Int(20)),
-        range: Some((Number::Int(1), Number::Int(100))),
+        range: Some((Number::Int(1), Some(Number::Int(100)))),
         ..ParamSpec::new("limit", "Rows per page.")
     };
     const CLAMPED: ParamSpec = ParamSpec {
@@ -387,5 +394,49 @@ mod tests {
             serde_json::Value::Object(usize::schema(&LIMIT)),
             json!({"type": "integer", "description": "Rows per page.", "minimum": 1, "maximum": 100, "default": 20})
         );
+    }
+
+    /// `range = 1..`: a minimum alone, as a 1-based position declares it.
+    const FROM_ONE: ParamSpec = ParamSpec {
+        range: Some((Number::Int(1), None)),
+        ..ParamSpec::new("line", "The first line, 1-based.")
+    };
+
+    #[test]
+    fn a_minimum_alone_bounds_one_side() {
+        let described =
+            json!({"type": "integer", "description": "The first line, 1-based.", "minimum": 1});
+        assert_eq!(
+            serde_json::Value::Object(Option::<usize>::schema(&FROM_ONE)),
+            described
+        );
+        assert_eq!(serde_json::Value::Object(i64::schema(&FROM_ONE)), described);
+        // `u32`'s own maximum is still one a client could send past.
+        assert_eq!(
+            u32::schema(&FROM_ONE).get("maximum"),
+            Some(&json!(u32::MAX))
+        );
+        for (got, refused) in [(json!(0), "0"), (json!("-4"), "-4")] {
+            let message = format!("Error: 'line' must be 1 or more (got {refused}).");
+            assert_eq!(
+                usize::parse(Some(&got), &FROM_ONE).map_err(|e| e.to_string()),
+                Err(message.clone())
+            );
+            assert_eq!(parse(got, &FROM_ONE), Err(message));
+        }
+        assert_eq!(
+            usize::parse(Some(&json!(u64::MAX)), &FROM_ONE),
+            Ok(usize::MAX)
+        );
+        assert_eq!(parse(json!(i64::MAX), &FROM_ONE), Ok(i64::MAX));
+        let clamped = ParamSpec {
+            clamp: true,
+            ..FROM_ONE
+        };
+        assert_eq!(
+            Option::<usize>::parse(Some(&json!(0)), &clamped).map_err(|e| e.to_string()),
+            Err("Error: 'line' must be 1 or more (got 0).".to_owned())
+        );
+        assert_eq!(parse(json!(1e30), &clamped), Ok(i64::MAX));
     }
 }

@@ -33,8 +33,8 @@ pub trait DefaultKey: Numeric {}
 #[diagnostic::on_unimplemented(
     message = "`range` does not apply to `{Self}`",
     label = "`range` is for number parameters",
-    note = "`range = a..=b` bounds a number parameter (i64, u32, u64, usize, f64 or their \
-            Option); remove it, or check the value in `execute` with a message of your own"
+    note = "`range = a..=b` (or `a..`, a minimum alone) bounds a number parameter (i64, u32, \
+            u64, usize, f64 or their Option); remove it, or check the value in `execute` with a message of your own"
 )]
 pub trait RangeKey: Numeric {}
 
@@ -143,10 +143,16 @@ pub const fn default_key<T: DefaultKey + ?Sized>(value: Number, messages: &Numbe
     check_fits(T::KIND, value, messages);
 }
 
-/// `#[param(range = min..=max)]` on a `T`: applies, and both bounds fit.
-pub const fn range_key<T: RangeKey + ?Sized>(min: Number, max: Number, messages: &NumberMessages) {
+/// `#[param(range = min..=max)]` or `#[param(range = min..)]` on a `T`: applies, and the
+/// bounds given fit.
+pub const fn range_key<T: RangeKey + ?Sized>(
+    (min, max): (Number, Option<Number>),
+    messages: &NumberMessages,
+) {
     check_fits(T::KIND, min, messages);
-    check_fits(T::KIND, max, messages);
+    if let Some(max) = max {
+        check_fits(T::KIND, max, messages);
+    }
 }
 
 /// `#[param(clamp)]` on a `T`.

@@ -44,9 +44,10 @@ pub struct ParamSpec {
     /// `#[param(default = N)]`, numbers only, within `range` and the type (checked when the
     /// tool is compiled).
     pub default: Option<Number>,
-    /// `#[param(range = a..=b)]`, numbers only, `a <= b`, within the type (checked when the tool
-    /// is compiled).
-    pub range: Option<(Number, Number)>,
+    /// `#[param(range = a..=b)]` as `(a, Some(b))`, or `#[param(range = a..)]` (a minimum alone:
+    /// no maximum but the type's) as `(a, None)`; numbers only, `a <= b`, within the type
+    /// (checked when the tool is compiled).
+    pub range: Option<(Number, Option<Number>)>,
     /// `#[param(clamp)]`: lower a value above `range`'s maximum to it instead of refusing (one
     /// below the minimum is still refused).
     pub clamp: bool,
