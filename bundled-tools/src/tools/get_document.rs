@@ -115,11 +115,14 @@ struct GetDocument {
     /// Read a translation instead of the default language, e.g. "fr" or "pt_BR".
     locale: Option<String>,
     /// The first line to show, 1-based (source, or rendered plain text).
+    #[param(range = 1..)]
     offset: Option<usize>,
     /// How many lines to show from offset (default: to the end, within the output budget).
+    #[param(range = 1..)]
     limit: Option<usize>,
     /// The character of the first line to start at, 1-based: continues a line longer than one
     /// result (the footer gives it).
+    #[param(range = 1..)]
     column: Option<usize>,
     /// Show only the heading outline (with line numbers, or rendered sections with sizes).
     outline: bool,

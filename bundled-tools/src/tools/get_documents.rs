@@ -75,8 +75,10 @@ struct Wanted {
     /// A translation instead of the default language, e.g. "fr".
     locale: Option<String>,
     /// The first line to show, 1-based.
+    #[param(range = 1..)]
     offset: Option<usize>,
     /// How many lines to show from offset (default: to the end, within its share).
+    #[param(range = 1..)]
     limit: Option<usize>,
 }
 

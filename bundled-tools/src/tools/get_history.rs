@@ -107,6 +107,7 @@ struct GetHistory {
     offset: Option<usize>,
     /// Version mode: the character of the first line to start at (1-based), to read on in a
     /// line longer than the output budget as the footer says.
+    #[param(range = 1..)]
     column: Option<usize>,
     /// The wiki to read from instead of this endpoint's wiki (see list_wikis).
     #[param(extended)]
