@@ -191,15 +191,15 @@ fn every_dependency_version_is_pinned_once_in_the_workspace() {
                     .and_then(|t| t.get("workspace"))
                     .and_then(|w| w.as_bool())
                     == Some(true);
-                // A crate's tests may enable its own features through a dev-dependency on
-                // itself; that names no version (so `cargo package` drops it) and pins nothing.
-                let is_itself = *table == "dev-dependencies"
-                    && spec
-                        .as_table()
-                        .and_then(|t| t.get("path"))
-                        .and_then(|p| p.as_str())
-                        == Some(".");
-                if !inherits && !is_itself {
+                // A dev-dependency by path alone (a crate's own features for its tests, or a
+                // workspace crate that depends on this one) names no version, so `cargo package`
+                // drops it, and it pins nothing.
+                let unversioned_path = *table == "dev-dependencies"
+                    && spec.as_table().is_some_and(|t| {
+                        t.get("path").is_some_and(|p| p.as_str().is_some())
+                            && t.get("version").is_none()
+                    });
+                if !inherits && !unversioned_path {
                     violations.push(format!(
                         "{member} [{table}] {name}: write `{name} = {{ workspace = true }}` and pin \
                          the version in the root [workspace.dependencies]"
