@@ -11,7 +11,9 @@
 //! refused; and every refusal is an agent-facing `Error: '<name>' ...` naming a declared
 //! parameter or an argument that was sent. (The parser is deliberately more lenient than the
 //! schema in documented ways, numeric strings for integers and clamped ranges, so acceptance does
-//! not imply schema validity.)
+//! not imply schema validity. It is stricter in one: an integer past what 64 bits hold, such as
+//! `1e33`, is refused with the type's bounds, while the schema does not spell out `i64`'s or
+//! `u64`'s bounds, which clients holding numbers as doubles could not state exactly anyway.)
 #![no_main]
 
 use std::sync::LazyLock;
@@ -67,7 +69,7 @@ fuzz_target!(|data: &[u8]| {
         if let Err(error) = parsed {
             let message = error.to_string();
             assert!(
-                !valid,
+                !valid || holds_an_integer_past_64_bits(&instance),
                 "{}: the schema accepts {instance} but the parser refuses it: {message}",
                 tool.id
             );
@@ -86,3 +88,19 @@ fuzz_target!(|data: &[u8]| {
         }
     }
 });
+
+/// Whether `value` holds, at any depth, an integral number that no 64-bit integer holds.
+fn holds_an_integer_past_64_bits(value: &Value) -> bool {
+    match value {
+        Value::Number(number) => {
+            number.as_i64().is_none()
+                && number.as_u64().is_none()
+                && number
+                    .as_f64()
+                    .is_some_and(|f| f.fract() == 0.0 && f.abs() >= 9.2e18)
+        }
+        Value::Array(items) => items.iter().any(holds_an_integer_past_64_bits),
+        Value::Object(fields) => fields.values().any(holds_an_integer_past_64_bits),
+        _ => false,
+    }
+}
