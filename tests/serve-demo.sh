@@ -11,7 +11,11 @@
 # shellcheck shell=bash disable=SC2034
 
 target_dir=${CARGO_TARGET_DIR:-target}
-cargo build --locked -p wiki-mcp
+# With WIKI_MCP_SKIP_BUILD=1 the binary is taken as built: `.ci/test` sets it once its test build
+# (`cargo test --workspace --no-run`, which makes target/debug/wiki-mcp for the Rust tests) is done,
+# since `cargo build -p wiki-mcp` resolves the features of one package, not the workspace's, and
+# would compile a dozen crates again to make the same program.
+[ -n "${WIKI_MCP_SKIP_BUILD:-}" ] || cargo build --locked -p wiki-mcp
 wiki_mcp="$target_dir/debug/wiki-mcp"
 
 data=$(mktemp -d)

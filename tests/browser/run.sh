@@ -18,7 +18,9 @@ fi
 # The identity provider: oidc-verifier's test issuer, whose sign-in page asks for a user name.
 # It accepts the admin page's callback on any loopback port (RFC 8252 §7.3), so it starts first
 # and the server is told where it is.
-cargo build --locked -p oidc-verifier --features testing --example test_issuer
+# The workspace's test build makes it too (WIKI_MCP_SKIP_BUILD: see tests/serve-demo.sh).
+[ -n "${WIKI_MCP_SKIP_BUILD:-}" ] ||
+    cargo build --locked -p oidc-verifier --features testing --example test_issuer
 issuer_out=$(mktemp)
 "${CARGO_TARGET_DIR:-target}/debug/examples/test_issuer" wiki-mcp-admin \
     http://127.0.0.1/admin/oidc/callback >"$issuer_out" &
