@@ -14,6 +14,7 @@ mod lifecycle;
 mod listening;
 mod logs;
 mod metrics;
+mod otlp_receiver;
 mod readiness;
 mod served;
 mod stdio_stop;

@@ -4,17 +4,14 @@
 //! tool, wiki, outcome and duration and never an argument value.
 
 use std::collections::BTreeMap;
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use axum::body::Bytes;
-use opentelemetry_proto::tonic::collector::trace::v1::ExportTraceServiceRequest;
 use opentelemetry_proto::tonic::common::v1::any_value::Value as AnyValue;
 use opentelemetry_proto::tonic::trace::v1::Span;
-use prost::Message;
 use serde_json::{Value, json};
 
 use crate::Needs;
+use crate::otlp_receiver::{Receiver, Security, certificate_file};
 use crate::served::{Served, WIKI_MCP, init, within};
 
 pub(crate) fn cases() -> Vec<(&'static str, Needs)> {
@@ -24,80 +21,42 @@ pub(crate) fn cases() -> Vec<(&'static str, Needs)> {
             Needs::Nothing(a_callers_trace_gets_a_span_per_call),
         ),
         (
+            "spans_reach_a_collector_over_mutual_tls_with_the_configured_certificates",
+            Needs::Nothing(spans_reach_a_collector_over_mutual_tls),
+        ),
+        (
+            "an_https_collector_the_system_roots_do_not_vouch_for_receives_nothing",
+            Needs::Nothing(an_unvouched_collector_receives_nothing),
+        ),
+        (
             "an_otlp_protocol_the_build_cannot_speak_is_refused_at_start",
             Needs::Nothing(an_unspoken_protocol_is_refused),
+        ),
+        (
+            "an_otlp_certificate_that_cannot_be_read_is_refused_at_start",
+            Needs::Nothing(an_unreadable_certificate_is_refused),
         ),
     ]
 }
 
-/// An OTLP/HTTP receiver on a loopback port: every body posted to `/v1/traces`, as sent.
-struct Receiver {
-    endpoint: String,
-    bodies: Arc<Mutex<Vec<Bytes>>>,
-    _stop: tokio::sync::oneshot::Sender<()>,
-}
-
-impl Receiver {
-    fn start() -> Receiver {
-        let bodies = Arc::new(Mutex::new(Vec::new()));
-        let kept = Arc::clone(&bodies);
-        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-        listener.set_nonblocking(true).unwrap();
-        let endpoint = format!("http://{}", listener.local_addr().unwrap());
-        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-        std::thread::spawn(move || {
-            let runtime = tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()
-                .unwrap();
-            runtime.block_on(async move {
-                let app = axum::Router::new().route(
-                    "/v1/traces",
-                    axum::routing::post(move |body: Bytes| async move {
-                        kept.lock().unwrap().push(body);
-                        // An empty ExportTraceServiceResponse: everything accepted.
-                        ([("content-type", "application/x-protobuf")], Bytes::new())
-                    }),
-                );
-                let listener = tokio::net::TcpListener::from_std(listener).unwrap();
-                axum::serve(listener, app)
-                    .with_graceful_shutdown(async {
-                        let _ = stopped.await;
-                    })
-                    .await
-                    .unwrap();
-            });
-        });
-        Receiver {
-            endpoint,
-            bodies,
-            _stop: stop,
-        }
+/// Posts an MCP request `body` to the served `main` wiki as `token`'s bearer, with `headers`;
+/// it must succeed.
+fn post(served: &Served, token: &str, body: &Value, headers: &[(&str, &str)]) {
+    let mut request = served
+        .client
+        .post(format!(
+            "http://{}/rest/wikis/main/aiLLM/mcp",
+            served.address
+        ))
+        .header("authorization", format!("Bearer {token}"))
+        .header("accept", "application/json, text/event-stream")
+        .header("content-type", "application/json")
+        .body(body.to_string());
+    for (name, value) in headers {
+        request = request.header(*name, *value);
     }
-
-    /// Every span received so far.
-    fn spans(&self) -> Vec<Span> {
-        self.bodies
-            .lock()
-            .unwrap()
-            .iter()
-            .flat_map(|body| {
-                ExportTraceServiceRequest::decode(body.as_ref())
-                    .unwrap_or_else(|error| panic!("not an OTLP trace export ({error})"))
-                    .resource_spans
-            })
-            .flat_map(|resource| resource.scope_spans)
-            .flat_map(|scope| scope.spans)
-            .collect()
-    }
-
-    /// Whether `text` appears anywhere in what was received.
-    fn received_text(&self, text: &str) -> bool {
-        self.bodies.lock().unwrap().iter().any(|body| {
-            body.windows(text.len())
-                .any(|window| window == text.as_bytes())
-        })
-    }
+    let response = request.send().unwrap();
+    assert_eq!(response.status(), 200, "{}", response.text().unwrap());
 }
 
 /// A span's string and integer attributes, as text.
@@ -123,7 +82,7 @@ fn hex(bytes: &[u8]) -> String {
 const SECRET_ARGUMENT: &str = "Private.ArgumentValue7731";
 
 fn a_callers_trace_gets_a_span_per_call() {
-    let receiver = Receiver::start();
+    let receiver = Receiver::start(Security::Plain);
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().to_str().unwrap();
     let token = init(&["--data", data]);
@@ -135,23 +94,7 @@ fn a_callers_trace_gets_a_span_per_call() {
             ("OTEL_BSP_SCHEDULE_DELAY", "100"),
         ],
     );
-    let post = |body: &Value, headers: &[(&str, &str)]| {
-        let mut request = served
-            .client
-            .post(format!(
-                "http://{}/rest/wikis/main/aiLLM/mcp",
-                served.address
-            ))
-            .header("authorization", format!("Bearer {token}"))
-            .header("accept", "application/json, text/event-stream")
-            .header("content-type", "application/json")
-            .body(body.to_string());
-        for (name, value) in headers {
-            request = request.header(*name, *value);
-        }
-        let response = request.send().unwrap();
-        assert_eq!(response.status(), 200, "{}", response.text().unwrap());
-    };
+    let post = |body: &Value, headers: &[(&str, &str)]| post(&served, &token, body, headers);
     let arguments = json!({"reference": SECRET_ARGUMENT});
 
     // The trace of the HTTP request's header.
@@ -215,22 +158,119 @@ fn a_callers_trace_gets_a_span_per_call() {
     );
 }
 
-fn an_unspoken_protocol_is_refused() {
+/// The stderr of `serve` on a fresh farm with `env`, which must refuse to start.
+fn refused_start(env: &[(&str, &std::ffi::OsStr)]) -> String {
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().to_str().unwrap();
     init(&["--data", data]);
     let output = std::process::Command::new(WIKI_MCP)
         .args(["--data", data, "serve", "--listen", "127.0.0.1:0"])
-        .env("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:4317")
-        .env("OTEL_EXPORTER_OTLP_PROTOCOL", "grpc")
+        .envs(env.iter().copied())
         .stdin(std::process::Stdio::null())
         .output()
         .unwrap();
     assert!(!output.status.success(), "serve started without its traces");
-    let said = String::from_utf8_lossy(&output.stderr);
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+fn an_unspoken_protocol_is_refused() {
+    let said = refused_start(&[
+        (
+            "OTEL_EXPORTER_OTLP_ENDPOINT",
+            "http://127.0.0.1:4317".as_ref(),
+        ),
+        ("OTEL_EXPORTER_OTLP_PROTOCOL", "grpc".as_ref()),
+    ]);
     assert!(
         said.contains("OTEL_EXPORTER_OTLP_PROTOCOL=grpc is not supported")
             && said.contains("http/protobuf"),
+        "{said}"
+    );
+}
+
+/// Serves a fresh farm (in the directory returned with the server) exporting to `receiver` with
+/// `env` besides the endpoint, and makes one `list_wikis` call.
+fn serve_and_call(receiver: &Receiver, env: &[(&str, &str)]) -> (Served, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().to_str().unwrap();
+    let token = init(&["--data", data]);
+    let mut all = vec![
+        ("OTEL_EXPORTER_OTLP_ENDPOINT", receiver.endpoint.as_str()),
+        ("OTEL_BSP_SCHEDULE_DELAY", "100"),
+    ];
+    all.extend_from_slice(env);
+    let served = Served::start_with_env(&["--data", data], &[], &all);
+    post(
+        &served,
+        &token,
+        &json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+            "params": {"name": "list_wikis", "arguments": {}}}),
+        &[],
+    );
+    (served, dir)
+}
+
+fn spans_reach_a_collector_over_mutual_tls() {
+    let receiver = Receiver::start(Security::MutualTls);
+    let authority = certificate_file("ca.pem");
+    let certificate = certificate_file("client.pem");
+    let key = certificate_file("client.key");
+    let _served = serve_and_call(
+        &receiver,
+        &[
+            (
+                "OTEL_EXPORTER_OTLP_CERTIFICATE",
+                authority.to_str().unwrap(),
+            ),
+            (
+                "OTEL_EXPORTER_OTLP_CLIENT_CERTIFICATE",
+                certificate.to_str().unwrap(),
+            ),
+            ("OTEL_EXPORTER_OTLP_CLIENT_KEY", key.to_str().unwrap()),
+        ],
+    );
+    let span = within(
+        "the span of list_wikis over TLS",
+        Duration::from_secs(20),
+        || {
+            receiver.spans().into_iter().find(|span| {
+                attributes(span).get("gen_ai.tool.name").map(String::as_str) == Some("list_wikis")
+            })
+        },
+    );
+    assert_eq!(attributes(&span)["wiki_mcp.outcome"], "ok");
+    assert_eq!(receiver.failed_handshakes(), Vec::<String>::new());
+}
+
+fn an_unvouched_collector_receives_nothing() {
+    // The receiver's authority is the tests' own, which the system's trust store does not hold:
+    // without OTEL_EXPORTER_OTLP_CERTIFICATE the exporter must refuse the collector.
+    let receiver = Receiver::start(Security::Tls);
+    let _served = serve_and_call(&receiver, &[]);
+    let failed = within(
+        "the exporter's refused handshake",
+        Duration::from_secs(20),
+        || Some(receiver.failed_handshakes()).filter(|failed| !failed.is_empty()),
+    );
+    assert_eq!(
+        receiver.received(),
+        0,
+        "spans went to an unverified collector (handshakes: {failed:?})"
+    );
+}
+
+fn an_unreadable_certificate_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("no-such-ca.pem");
+    let said = refused_start(&[
+        (
+            "OTEL_EXPORTER_OTLP_ENDPOINT",
+            "https://127.0.0.1:4318".as_ref(),
+        ),
+        ("OTEL_EXPORTER_OTLP_CERTIFICATE", missing.as_os_str()),
+    ]);
+    assert!(
+        said.contains("cannot read OTEL_EXPORTER_OTLP_CERTIFICATE="),
         "{said}"
     );
 }

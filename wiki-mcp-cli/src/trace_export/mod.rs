@@ -6,15 +6,19 @@
 //! `_TRACES_` forms), the SDK reads `OTEL_SERVICE_NAME`, `OTEL_RESOURCE_ATTRIBUTES`,
 //! `OTEL_TRACES_SAMPLER` and the batch processor's `OTEL_BSP_*`. `OTEL_SDK_DISABLED=true` or
 //! `OTEL_TRACES_EXPORTER=none` keeps it off. This build speaks OTLP over HTTP/protobuf to an
-//! `http://` endpoint (a collector or agent beside the server): a protocol or scheme it cannot
-//! speak is refused at start, naming what to set, rather than dropping every span later.
+//! `http://` or `https://` endpoint, the latter verified as [`transport`] says: a protocol or
+//! scheme it cannot speak is refused at start, naming what to set, rather than dropping every
+//! span later.
 //!
 //! The server makes the spans (`wiki-server`'s audit); this only installs where they go.
+
+mod transport;
 
 use std::time::Duration;
 
 use anyhow::{Result, bail};
 use opentelemetry::KeyValue;
+use opentelemetry_otlp::WithHttpConfig as _;
 use opentelemetry_sdk::Resource;
 use opentelemetry_sdk::trace::SdkTracerProvider;
 
@@ -79,14 +83,15 @@ pub(crate) fn start() -> Result<Option<TraceExport>> {
              port (4318 by default)"
         );
     }
-    if !endpoint.starts_with("http://") {
+    if !endpoint.starts_with("http://") && !endpoint.starts_with("https://") {
         bail!(
-            "{endpoint_name} must be an http:// URL (this server sends OTLP over plain HTTP, to a \
-             collector or agent beside it), e.g. http://127.0.0.1:4318"
+            "{endpoint_name} must be an http:// or https:// URL of the collector's OTLP/HTTP \
+             port, e.g. http://127.0.0.1:4318"
         );
     }
     let exporter = opentelemetry_otlp::SpanExporter::builder()
         .with_http()
+        .with_http_client(transport::Transport::from_environment()?)
         .build()
         .map_err(|error| anyhow::anyhow!("cannot start the OTLP trace exporter: {error}"))?;
     let provider = SdkTracerProvider::builder()
