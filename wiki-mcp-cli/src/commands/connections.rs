@@ -17,8 +17,9 @@ pub(crate) struct ConnectionArgs {
         default_value_t = ConnectionLimits::default().max_connections
     )]
     max_connections: usize,
-    /// Connections open at once from one client address; past it a client gets 503. Behind a
-    /// reverse proxy every client has the proxy's address: set it to the proxy's pool size.
+    /// Connections open at once from one client address (an IPv6 client: its /64); past it a
+    /// client gets 503. Behind a reverse proxy every client has the proxy's address: set it to
+    /// the proxy's pool size.
     #[arg(
         long,
         env = "WIKI_MCP_MAX_CONNECTIONS_PER_ADDRESS",

@@ -1,5 +1,8 @@
-//! Who holds the open connections, per client address, and which one gives way when the total
+//! Who holds the open connections, per client network, and which one gives way when the total
 //! cap is reached.
+//!
+//! A client is counted by its [`Network`] (an IPv6 address by its /64), like every per-client
+//! bound: a host varying its IPv6 address within its /64 is still one holder.
 //!
 //! A per-address cap alone does not make the total cap fair: eight addresses at the per-address
 //! cap (128 of 1024) fill it, and a ninth address would wait until one of them lets go, which an
@@ -17,12 +20,14 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use parking_lot::Mutex;
 use tokio_util::sync::CancellationToken;
 
-/// Open connections per client address, each with the token that asks it to close.
+use crate::http::limits::Network;
+
+/// Open connections per client network, each with the token that asks it to close.
 #[derive(Debug)]
 pub(crate) struct Holders {
     max_per_address: usize,
     next_id: AtomicU64,
-    open: Mutex<HashMap<IpAddr, Vec<Held>>>,
+    open: Mutex<HashMap<Network, Vec<Held>>>,
 }
 
 /// One open connection as the table sees it.
@@ -57,8 +62,9 @@ impl Holders {
         address: IpAddr,
         close: &CancellationToken,
     ) -> Option<Holding> {
+        let network = Network::of(address);
         let mut open = holders.open.lock();
-        let held = open.entry(address).or_default();
+        let held = open.entry(network).or_default();
         if held.len() >= holders.max_per_address {
             return None;
         }
@@ -72,7 +78,7 @@ impl Holders {
         });
         Some(Holding {
             holders: Arc::clone(holders),
-            address,
+            network,
             id,
             evict,
             busy,
@@ -84,12 +90,13 @@ impl Holders {
     /// when that holder has more connections than the newcomer's address (not counting those
     /// already asked to close), so shares even out and never swap back and forth.
     pub(crate) fn make_room_for(&self, newcomer: IpAddr) -> bool {
+        let newcomer = Network::of(newcomer);
         let open = self.open.lock();
         let holding = |held: &Vec<Held>| held.iter().filter(|h| !h.evicted()).count();
         let newcomer_holds = open.get(&newcomer).map_or(0, holding);
         let biggest = open
             .iter()
-            .filter(|(address, _)| **address != newcomer)
+            .filter(|(network, _)| **network != newcomer)
             .map(|(_, held)| (holding(held), held))
             .max_by_key(|(count, _)| *count);
         let Some((count, held)) = biggest else {
@@ -112,12 +119,12 @@ impl Holders {
         }
     }
 
-    fn leave(&self, address: IpAddr, id: u64) {
+    fn leave(&self, network: Network, id: u64) {
         let mut open = self.open.lock();
-        if let Some(held) = open.get_mut(&address) {
+        if let Some(held) = open.get_mut(&network) {
             held.retain(|h| h.id != id);
             if held.is_empty() {
-                open.remove(&address);
+                open.remove(&network);
             }
         }
     }
@@ -127,7 +134,7 @@ impl Holders {
 #[derive(Debug)]
 pub(crate) struct Holding {
     holders: Arc<Holders>,
-    address: IpAddr,
+    network: Network,
     id: u64,
     evict: CancellationToken,
     busy: Arc<AtomicUsize>,
@@ -147,7 +154,7 @@ impl Holding {
 
 impl Drop for Holding {
     fn drop(&mut self) {
-        self.holders.leave(self.address, self.id);
+        self.holders.leave(self.network, self.id);
     }
 }
 
@@ -188,7 +195,23 @@ mod tests {
         drop(first);
         assert!(Holders::enter(&holders, address(1), &close).is_some());
         drop(second);
-        assert!(holders.open.lock().get(&address(1)).is_none());
+        assert!(holders.open.lock().get(&Network::of(address(1))).is_none());
+    }
+
+    #[test]
+    fn addresses_of_one_ipv6_64_share_its_slots() {
+        let close = CancellationToken::new();
+        let holders = Arc::new(Holders::new(2));
+        let host = |last: u16| IpAddr::from([0x2001, 0xdb8, 1, 2, 0, 0, 0, last]);
+        let first = Holders::enter(&holders, host(1), &close);
+        let second = Holders::enter(&holders, host(2), &close);
+        assert!(first.is_some() && second.is_some());
+        assert!(
+            Holders::enter(&holders, host(3), &close).is_none(),
+            "a third address of the same /64 is over its cap"
+        );
+        let neighbour = IpAddr::from([0x2001, 0xdb8, 1, 3, 0, 0, 0, 1]);
+        assert!(Holders::enter(&holders, neighbour, &close).is_some());
     }
 
     #[test]

@@ -156,7 +156,7 @@ async fn identify(
         (presented @ (Credentials::Bearer(_) | Credentials::Unusable), _) => {
             let request_id = origin.request_id.as_ref();
             shared.refused_token(&presented, address, request_id, Some(&wiki));
-            if let Some(response) = shared.throttle(RateKey::Address(address)) {
+            if let Some(response) = shared.throttle(RateKey::address(address)) {
                 return Err(response);
             }
             return Err(unauthorized(shared, &wiki, true));
@@ -172,7 +172,7 @@ async fn identify(
     };
     let key = match caller.user_name() {
         Some(user) => RateKey::User(user.to_owned()),
-        None => RateKey::Address(address),
+        None => RateKey::address(address),
     };
     if let Some(response) = shared.throttle(key) {
         return Err(response);
@@ -208,7 +208,7 @@ fn token_scope(
     };
     if scope.expired_at(OffsetDateTime::now_utc()) {
         // As an invalid token: a client retrying an expired one draws from the same bucket.
-        if let Some(refusal) = shared.throttle(RateKey::Address(address)) {
+        if let Some(refusal) = shared.throttle(RateKey::address(address)) {
             return Err(refusal);
         }
         return Err(Refusal::ExpiredToken {

@@ -82,8 +82,15 @@ impl RateClock {
 pub(crate) enum RateKey {
     /// An authenticated user (all their tokens share one bucket).
     User(String),
-    /// A client address: the guest, and requests whose credentials failed.
-    Address(IpAddr),
+    /// A client's network: the guest, and requests whose credentials failed.
+    Address(Network),
+}
+
+impl RateKey {
+    /// The bucket of the client at `address`: its [`Network`]'s.
+    pub(crate) fn address(address: IpAddr) -> Self {
+        RateKey::Address(Network::of(address))
+    }
 }
 
 /// Beyond this many buckets, the full ones (callers idle long enough to be back at `burst`)
@@ -159,19 +166,25 @@ impl RateLimiter {
     }
 }
 
-/// The network an address stands for: an IPv6 address's /64 (one host usually holds a whole
-/// /64, so its addresses cost nothing to vary), an IPv4 address (mapped into IPv6 or not) as
-/// itself.
-pub(crate) fn network_of(address: IpAddr) -> IpAddr {
-    match address {
-        IpAddr::V4(v4) => IpAddr::V4(v4),
-        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
-            Some(v4) => IpAddr::V4(v4),
-            None => {
-                let prefix = u128::from(v6) & !u128::from(u64::MAX);
-                IpAddr::V6(std::net::Ipv6Addr::from(prefix))
-            }
-        },
+/// The network a client address stands for, which every per-client bound counts by: an IPv6
+/// address's /64 (one host usually holds a whole /64, so its addresses cost nothing to vary; a
+/// bound kept per address would be a bound per attempt), an IPv4 address (mapped into IPv6 or
+/// not) as itself. Only [`Network::of`] makes one, so no bound can key by a bare address.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) struct Network(IpAddr);
+
+impl Network {
+    pub(crate) fn of(address: IpAddr) -> Self {
+        Network(match address {
+            IpAddr::V4(v4) => IpAddr::V4(v4),
+            IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+                Some(v4) => IpAddr::V4(v4),
+                None => {
+                    let prefix = u128::from(v6) & !u128::from(u64::MAX);
+                    IpAddr::V6(std::net::Ipv6Addr::from(prefix))
+                }
+            },
+        })
     }
 }
 
@@ -219,7 +232,7 @@ mod tests {
     fn a_refilling_limiter_gives_one_token_back_per_period() {
         let limiter = RateLimiter::refilling(2, Duration::from_secs(30));
         let start = Instant::now();
-        let here = || RateKey::Address(IpAddr::from([192, 0, 2, 1]));
+        let here = || RateKey::address(IpAddr::from([192, 0, 2, 1]));
         assert_eq!(limiter.acquire_at(here(), start), Ok(()));
         assert_eq!(limiter.acquire_at(here(), start), Ok(()));
         assert!(limiter.acquire_at(here(), start).is_err());
@@ -233,10 +246,18 @@ mod tests {
         let a: IpAddr = "2001:db8:1:2:aaaa::1".parse().unwrap();
         let b: IpAddr = "2001:db8:1:2:bbbb::2".parse().unwrap();
         let other: IpAddr = "2001:db8:1:3::1".parse().unwrap();
-        assert_eq!(network_of(a), network_of(b));
-        assert_ne!(network_of(a), network_of(other));
+        assert_eq!(Network::of(a), Network::of(b));
+        assert_ne!(Network::of(a), Network::of(other));
         let mapped: IpAddr = "::ffff:192.0.2.7".parse().unwrap();
-        assert_eq!(network_of(mapped), IpAddr::from([192, 0, 2, 7]));
+        assert_eq!(
+            Network::of(mapped),
+            Network::of(IpAddr::from([192, 0, 2, 7]))
+        );
+        assert_eq!(
+            RateKey::address(a),
+            RateKey::address(b),
+            "an IPv6 client varying its address draws from one bucket"
+        );
     }
 
     #[test]

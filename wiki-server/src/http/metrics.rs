@@ -114,7 +114,7 @@ fn invalid(
 ) -> Refusal {
     shared.refused_token(presented, address, request_id, None);
     shared
-        .throttle(RateKey::Address(address))
+        .throttle(RateKey::address(address))
         .unwrap_or(Refusal::InvalidToken {
             resource_metadata: None,
         })

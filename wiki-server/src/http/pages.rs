@@ -90,7 +90,7 @@ where
 async fn serve(State(pages): State<Arc<Pages>>, request: Request) -> Response {
     let address = client_address(&request);
     if let Some(limiter) = &pages.limiter
-        && let Err(wait) = limiter.acquire(RateKey::Address(address))
+        && let Err(wait) = limiter.acquire(RateKey::address(address))
     {
         return refuse(Refusal::rate_limited(wait));
     }

@@ -49,7 +49,7 @@ use super::on_store::now_ms;
 use super::session::{cookie_value_within, digest};
 use super::signin::open_session;
 use crate::http::Refusal;
-use crate::http::limits::{RateKey, RateLimiter, network_of};
+use crate::http::limits::{RateKey, RateLimiter};
 
 /// The pending sign-in's cookie.
 const LOGIN_COOKIE: &str = "wiki_mcp_oidc";
@@ -144,10 +144,7 @@ pub(crate) async fn start(
         return not_configured(&state);
     };
     let address = connect.map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |info| info.0.0.ip());
-    if let Err(wait) = state
-        .login_starts
-        .acquire(RateKey::Address(network_of(address)))
-    {
+    if let Err(wait) = state.login_starts.acquire(RateKey::address(address)) {
         return html::refusal(&state.prefix, None, &Refusal::rate_limited(wait));
     }
     match login.begin(issuer, &redirect).await {
@@ -209,7 +206,7 @@ async fn finish(
     answer: &Callback,
 ) -> Response {
     let refused = |refusal: Refusal| {
-        if let Some(limited) = state.shared.throttle(RateKey::Address(address)) {
+        if let Some(limited) = state.shared.throttle(RateKey::address(address)) {
             return limited.into_response();
         }
         let mut response = html::page(

@@ -101,7 +101,7 @@ pub(crate) async fn submit(
     let address = connect.map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |info| info.0.0.ip());
     let token = form.token.trim();
     let refused = |message: &str| {
-        if let Some(response) = state.shared.throttle(RateKey::Address(address)) {
+        if let Some(response) = state.shared.throttle(RateKey::address(address)) {
             return response.into_response();
         }
         render_form(&state, StatusCode::UNAUTHORIZED, Some(message))
