@@ -1,5 +1,6 @@
 //! The `Mcp-Session-Id` of a client that can be asked: what the stateless endpoint keeps of an
-//! `initialize` that declared form elicitation on a protocol before 2026-07-28.
+//! `initialize` that declared form elicitation (a handshake always ends on a protocol before
+//! 2026-07-28).
 //!
 //! Such a client can be asked a question in the middle of a call (`elicitation/create` on the
 //! call's event stream, its answer POSTed back: `answers.rs`), but only its `initialize` says
@@ -17,7 +18,7 @@
 use std::sync::Arc;
 
 use http::{HeaderMap, HeaderValue};
-use rmcp::model::{ClientCapabilities, ProtocolVersion};
+use rmcp::model::ClientCapabilities;
 use serde::Deserialize;
 
 /// The header a session id travels in (HTTP header names are case-insensitive).
@@ -75,13 +76,14 @@ impl AskingSession {
 }
 
 /// The `Mcp-Session-Id` to answer `body` with: a new asking session when it is an
-/// `initialize` declaring form elicitation on a protocol before 2026-07-28 (which asks with
-/// input-required results instead, and has no sessions).
+/// `initialize` declaring form elicitation. Whatever version it proposes, an `initialize` ends
+/// on a protocol before 2026-07-28 (which has no handshake: a client proposing it, as rmcp's
+/// own client does, is answered with the latest version that has one), so such a client is
+/// asked on the call's event stream and needs the session.
 pub(crate) fn session_for_initialize(body: &[u8]) -> Option<HeaderValue> {
     let request = serde_json::from_slice::<Initialize<'_>>(body).ok()?;
     let asks = request.jsonrpc == "2.0"
         && request.method == "initialize"
-        && request.params.protocol_version.as_str() < ProtocolVersion::V_2026_07_28.as_str()
         && mcp_runtime::elicit::supports_form(request.params.capabilities.as_ref());
     asks.then(AskingSession::issue)?.header()
 }
@@ -97,7 +99,6 @@ struct Initialize<'a> {
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct InitializeParams {
-    protocol_version: String,
     #[serde(default)]
     capabilities: Option<ClientCapabilities>,
 }
@@ -119,18 +120,20 @@ mod tests {
     }
 
     #[test]
-    fn only_an_older_initialize_declaring_form_elicitation_gets_a_session() {
+    fn only_an_initialize_declaring_form_elicitation_gets_a_session() {
         let issued = |version: &str, capabilities: &str| {
             session_for_initialize(initialize(version, capabilities).as_bytes())
         };
-        for capabilities in [r#"{"elicitation":{}}"#, r#"{"elicitation":{"form":{}}}"#] {
-            let value = issued("2025-11-25", capabilities)
-                .unwrap_or_else(|| panic!("no session for {capabilities}"));
-            assert!(AskingSession::of_request(&headers(&value)).is_some());
+        // A handshake proposing 2026-07-28 is answered with an older version: it asks too.
+        for version in ["2025-11-25", "2026-07-28"] {
+            for capabilities in [r#"{"elicitation":{}}"#, r#"{"elicitation":{"form":{}}}"#] {
+                let value = issued(version, capabilities)
+                    .unwrap_or_else(|| panic!("no session for {version} {capabilities}"));
+                assert!(AskingSession::of_request(&headers(&value)).is_some());
+            }
         }
         assert_eq!(issued("2025-11-25", "{}"), None);
         assert_eq!(issued("2025-11-25", r#"{"elicitation":{"url":{}}}"#), None);
-        assert_eq!(issued("2026-07-28", r#"{"elicitation":{}}"#), None);
         assert_eq!(
             session_for_initialize(
                 br#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"protocolVersion":"2025-11-25","capabilities":{"elicitation":{}}}}"#
