@@ -53,7 +53,8 @@ use proc_macro::TokenStream;
 /// `Execute<Structured<T>>`), `idempotent` and `additive` (write tools: `idempotentHint`, and
 /// `destructiveHint: false` for a write that only adds), `open_world = true|false`
 /// (`openWorldHint`; `false` when not given), `confirm` (write tools: every call asks the
-/// person behind the client before it writes, whatever the server's own settings), `crate =
+/// person behind the client before it writes, whatever the server's own settings, and is
+/// refused when the client cannot ask), `crate =
 /// "path"` (where a framework built on mcp-runtime re-exports it, as serde's `crate` attribute:
 /// generated code then names the runtime through that path, so the framework's authors need not
 /// depend on mcp-runtime themselves; `#[param(crate = "...")]` on the derived types and

@@ -8,9 +8,11 @@ HTTP in `auto` mode (protocol 2026-07-28: input-required results), in `legacy` m
 server gave at initialize) and over stdio in both modes (`legacy` gets `elicitation/create` on
 the stdio peer), a client whose `elicitation_callback` accepts writes once (one new version in
 get_history), one that declines writes nothing and reads that the person declined, and one
-without a callback is refused with the message naming `confirm_writes=false`. Then, over HTTP in
-`legacy` mode, the bundled delete (declared `confirm`) asks on a wiki that does not require
-confirmation: declined, the page stays; accepted, it goes. Exits non-zero on failure.
+without a callback is refused with the message naming `confirm_writes=false`. Then the bundled delete
+(declared `confirm`) asks on a wiki that does not require confirmation, over HTTP in both modes
+and over stdio: without a callback it is refused with the reason (no setting named: the tool
+always asks) and the page stays; declined, the page stays; accepted, it goes, once. Exits
+non-zero on failure.
 """
 
 import asyncio
@@ -89,13 +91,23 @@ async def exercise(open_client, label: str, page: str, can_ask: bool) -> None:
 
 
 async def exercise_delete(open_client, label: str, page: str) -> None:
-    """The delete, declared `confirm`, asks on a wiki that does not require confirmation."""
-    asked: list[str] = []
-    async with open_client(answering("decline", asked)) as client:
+    """The delete, declared `confirm`, on a wiki that does not require confirmation: a client
+    without a callback is refused and told why, a decline keeps the page, an accept deletes it."""
+    async with open_client(None) as client:
         created = await client.call_tool("write_document", {"reference": page, "content": "doomed"})
         assert not created.is_error, f"{label}: {text(created)}"
         version = (await client.call_tool("get_document", {"reference": page})).structured_content["version"]
         delete = {"reference": page, "base_version": version}
+        result = await client.call_tool("delete_document", delete)
+        message = text(result)
+        assert result.is_error, f"{label}: a delete without a way to ask succeeded: {message}"
+        assert ("delete_document always asks" in message and "cannot ask" in message
+                and "no elicitation capability" in message and "confirm_writes" not in message), \
+            f"{label}: {message}"
+        still = await client.call_tool("get_document", {"reference": page})
+        assert not still.is_error, f"{label}: a refused delete deleted: {text(still)}"
+    asked: list[str] = []
+    async with open_client(answering("decline", asked)) as client:
         result = await client.call_tool("delete_document", delete)
         assert result.is_error and "declined" in text(result), f"{label}: {text(result)}"
         assert asked and page in asked[0], f"{label}: {asked}"
@@ -105,10 +117,14 @@ async def exercise_delete(open_client, label: str, page: str) -> None:
     async with open_client(answering("accept", asked)) as client:
         result = await client.call_tool("delete_document", delete)
         assert not result.is_error, f"{label}: accepted delete failed: {text(result)}"
-        assert asked, f"{label}: the delete did not ask"
+        assert len(asked) == 1, f"{label}: the delete asked {len(asked)} times: {asked}"
         gone = await client.call_tool("get_document", {"reference": page})
         assert gone.is_error, f"{label}: an accepted delete left the page"
-    print(f"ok: {label}: a confirm tool asks; declined keeps the page, accepted deletes it")
+        again = await client.call_tool("delete_document", delete)
+        assert text(again).startswith("Already deleted"), f"{label}: {text(again)}"
+        assert len(asked) == 1, f"{label}: a retry of a done delete asked again: {asked}"
+    print(f"ok: {label}: a confirm tool refuses a client that cannot ask; declined keeps the page, "
+          "accepted deletes it once")
 
 
 async def main() -> None:
@@ -151,6 +167,8 @@ async def main() -> None:
                     "tools=default,+write_document,+delete_document", "confirm_writes=false"],
                    check=True, stdout=subprocess.DEVNULL)
     await exercise_delete(over_http("legacy"), "http/legacy delete", "Sandbox.ConfirmDeleteLegacy")
+    await exercise_delete(over_http("auto"), "http/auto delete", "Sandbox.ConfirmDeleteAuto")
+    await exercise_delete(over_stdio("legacy"), "stdio/legacy delete", "Sandbox.ConfirmDeleteStdio")
 
 
 if __name__ == "__main__":

@@ -7,7 +7,8 @@ tasks.sh). For every call it counts the characters the agent receives: the text 
 structuredContent (compact JSON), the part of the text that is signed link lines (`URL:`,
 `View:`, `Download:`, `Compare:` and `<url>` lines) and the URLs in the structuredContent. It prints one line per task and the totals;
 `--json` prints the totals as one JSON object instead. `--links` asks for links on every call
-(the per-call `_meta` key `wiki-mcp/links`). Exits non-zero when a task fails.
+(the per-call `_meta` key `wiki-mcp/links`). The client's person accepts every confirmation
+question (the delete, declared `confirm`, asks). Exits non-zero when a task fails.
 """
 
 import asyncio
@@ -17,6 +18,7 @@ import sys
 from dataclasses import dataclass, field
 
 import mcp
+import mcp_types as types
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
@@ -209,6 +211,11 @@ TASKS = [
 ]
 
 
+async def accept(context, params):
+    """The person using the agent's client says yes to every confirmation (the delete asks)."""
+    return types.ElicitResult(action="accept")
+
+
 async def main() -> None:
     url, token = sys.argv[1], sys.argv[2]
     links = "--links" in sys.argv[3:]
@@ -217,7 +224,7 @@ async def main() -> None:
     total = Tally()
     async with create_mcp_http_client(headers=headers) as http_client:
         transport = streamable_http_client(url, http_client=http_client)
-        async with mcp.Client(transport, mode="legacy") as client:
+        async with mcp.Client(transport, mode="legacy", elicitation_callback=accept) as client:
             for task in TASKS:
                 agent = Agent(client, links)
                 try:

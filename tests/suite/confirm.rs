@@ -2,7 +2,8 @@
 //! with raw JSON-RPC: a write on a wiki with `confirm_writes=true` answers the question and a
 //! sealed request state; the retry with the person's yes writes once; a decline, a client that
 //! cannot ask, and a forged, replayed or foreign state write nothing. The bundled deletes
-//! (declared `confirm`) ask on a wiki that does not require confirmation too.
+//! (declared `confirm`) ask, and refuse a client that cannot ask, on a wiki that does not
+//! require confirmation too.
 
 use std::time::Duration;
 
@@ -347,7 +348,7 @@ async fn declined_unaskable_forged_and_foreign_confirmations_write_nothing() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_delete_declared_confirm_asks_on_a_wiki_that_does_not_require_it() {
+async fn a_delete_declared_confirm_asks_or_refuses_on_a_wiki_that_does_not_require_it() {
     let server = TestServer::start().await;
     configure(&server, false);
     let admin = Client::new(&server, &server.admin_token);
@@ -373,10 +374,39 @@ async fn a_delete_declared_confirm_asks_on_a_wiki_that_does_not_require_it() {
         "the page is still there"
     );
 
-    // A client that cannot ask, on a wiki that does not require confirmation: the delete runs.
-    let deleted = admin.call_unable_to_ask("delete_document", &delete).await;
+    // A client that cannot ask is refused, as every write is on a wiki that requires
+    // confirmation, and told why; no setting would let it through, so none is named.
+    let refused = admin.call_unable_to_ask("delete_document", &delete).await;
+    assert!(is_error(&refused), "{refused}");
+    let message = text(&refused);
+    assert!(
+        message.contains("delete_document always asks")
+            && message.contains("it declared no elicitation capability")
+            && message.contains("Use a client that supports elicitation")
+            && !message.contains("confirm_writes"),
+        "{message}"
+    );
+    assert!(
+        page(&server, "Sandbox.Doomed").is_some(),
+        "a refused delete deletes nothing"
+    );
+
+    let (_, state) = admin.asked("delete_document", &delete).await;
+    let deleted = admin
+        .answer("delete_document", &delete, &state, "accept")
+        .await;
     assert!(!is_error(&deleted), "{deleted}");
     assert_eq!(page(&server, "Sandbox.Doomed"), None);
+    assert_eq!(
+        audited(&server, "delete_document", 5),
+        [
+            "input_required",
+            "declined",
+            "unconfirmed",
+            "input_required",
+            "ok"
+        ]
+    );
     server.stop().await.expect("the server stops");
 }
 

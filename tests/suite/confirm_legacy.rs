@@ -1,7 +1,7 @@
 //! Human confirmation of writes over HTTP on protocol 2025-11-25, with raw JSON-RPC: a call whose
 //! request cannot carry a question to its client and the answer back never waits for an answer
-//! (it is refused on a wiki that requires confirmation, with the reason, and runs on one that
-//! does not), and never outlives the call timeout.
+//! (it is refused, with the reason, on a wiki that requires confirmation and, for a tool
+//! declared `confirm`, on one that does not), and never outlives the call timeout.
 
 use std::time::Duration;
 
@@ -86,11 +86,22 @@ async fn a_stateless_call_that_cannot_carry_the_question_never_waits_for_an_answ
     assert_eq!(page(&server, "Sandbox.Unreachable"), None);
 
     // The bundled delete, declared `confirm`, on a wiki that does not require confirmation:
-    // it cannot ask here, so it runs.
+    // it cannot ask here either, so it is refused, for the same reason, with no setting named.
     configure(&server, false);
     let delete = json!({"reference": "Sandbox.WebHome", "base_version": "1.1"});
-    let deleted = call_declaring_elicitation(&server, &token, "delete_document", delete).await;
-    assert!(!is_error(&deleted), "{deleted}");
-    assert_eq!(page(&server, "Sandbox.WebHome"), None);
+    let refused = call_declaring_elicitation(&server, &token, "delete_document", delete).await;
+    assert!(is_error(&refused), "{refused}");
+    let message = text(&refused);
+    assert!(
+        message.contains("cannot ask")
+            && message.contains("stateless HTTP")
+            && !message.contains("confirm_writes")
+            && !message.contains("no elicitation capability"),
+        "the refusal names the real reason: {message}"
+    );
+    assert!(
+        page(&server, "Sandbox.WebHome").is_some(),
+        "a refused delete deletes nothing"
+    );
     server.stop().await.expect("the server stops");
 }

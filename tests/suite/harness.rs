@@ -6,13 +6,17 @@
 
 use std::io;
 use std::net::SocketAddr;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
-use rmcp::ServiceExt;
-use rmcp::model::{CallToolRequestParams, CallToolResult};
-use rmcp::service::{RoleClient, RunningService};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResult, ClientCapabilities, ClientConfig, ElicitRequestParams,
+    ElicitResult, ElicitationAction, ElicitationCapability, ErrorData, FormElicitationCapability,
+    Implementation,
+};
+use rmcp::service::{RequestContext, RoleClient, RunningService};
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+use rmcp::{ClientHandler, ServiceExt};
 use serde_json::Value;
 use tempfile::TempDir;
 use tokio::task::JoinHandle;
@@ -147,11 +151,32 @@ impl TestServer {
         wiki: &str,
         token: Option<&str>,
     ) -> RunningService<RoleClient, ()> {
+        self.client_with(wiki, token, ()).await
+    }
+
+    /// rmcp's client on `wiki`'s endpoint, declaring form elicitation, whose person answers
+    /// every question with `action` (`call_tool` answers input-required results through it).
+    pub(crate) async fn client_answering(
+        &self,
+        wiki: &str,
+        token: Option<&str>,
+        action: ElicitationAction,
+    ) -> RunningService<RoleClient, Answering> {
+        self.client_with(wiki, token, Answering::new(action)).await
+    }
+
+    async fn client_with<C: ClientHandler>(
+        &self,
+        wiki: &str,
+        token: Option<&str>,
+        handler: C,
+    ) -> RunningService<RoleClient, C> {
         let mut config = StreamableHttpClientTransportConfig::with_uri(self.endpoint(wiki));
         if let Some(token) = token {
             config = config.auth_header(token);
         }
-        ().serve(StreamableHttpClientTransport::from_config(config))
+        handler
+            .serve(StreamableHttpClientTransport::from_config(config))
             .await
             .expect("the rmcp client connects")
     }
@@ -255,8 +280,8 @@ impl Drop for TestServer {
 }
 
 /// Calls `tool` with `arguments` (a JSON object) through an rmcp client, over MCP.
-pub(crate) async fn call_tool(
-    client: &RunningService<RoleClient, ()>,
+pub(crate) async fn call_tool<C: ClientHandler>(
+    client: &RunningService<RoleClient, C>,
     tool: &str,
     arguments: Value,
 ) -> CallToolResult {
@@ -267,6 +292,54 @@ pub(crate) async fn call_tool(
         .call_tool(CallToolRequestParams::new(tool.to_owned()).with_arguments(arguments))
         .await
         .expect("tools/call")
+}
+
+/// A client whose person answers every elicitation with the same action, and the questions
+/// they were asked.
+#[derive(Clone)]
+pub(crate) struct Answering {
+    action: ElicitationAction,
+    asked: Arc<Mutex<Vec<String>>>,
+}
+
+impl Answering {
+    fn new(action: ElicitationAction) -> Self {
+        Self {
+            action,
+            asked: Arc::default(),
+        }
+    }
+
+    /// The messages of the questions asked so far, oldest first.
+    pub(crate) fn asked(&self) -> Vec<String> {
+        self.asked
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+}
+
+impl ClientHandler for Answering {
+    async fn create_elicitation(
+        &self,
+        request: ElicitRequestParams,
+        _context: RequestContext<RoleClient>,
+    ) -> Result<ElicitResult, ErrorData> {
+        if let ElicitRequestParams::FormElicitationParams { message, .. } = request {
+            self.asked
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .push(message);
+        }
+        Ok(ElicitResult::new(self.action.clone()))
+    }
+
+    fn get_info(&self) -> ClientConfig {
+        let mut capabilities = ClientCapabilities::default();
+        capabilities.elicitation =
+            Some(ElicitationCapability::new().with_form(FormElicitationCapability::new()));
+        ClientConfig::new(capabilities, Implementation::from_build_env())
+    }
 }
 
 /// The text of a tool result's first content block, if it is text.

@@ -1,9 +1,11 @@
 //! The write tools end to end over HTTP: an administrator enables them for a wiki by
 //! configuration (the store call `wiki-mcp config set` makes), then one agent session creates a
-//! page, edits it, reads it back, sees the change in the history, deletes it, and the page comes
+//! page, edits it, reads it back, sees the change in the history, deletes it (refused to a
+//! client that cannot ask its person, done for one whose person accepts), and the page comes
 //! back from the recycle bin (the store call `wiki-mcp trash restore` makes).
 
-use rmcp::model::CallToolRequestParams;
+use rmcp::ClientHandler;
+use rmcp::model::{CallToolRequestParams, ElicitationAction};
 use rmcp::service::{RoleClient, RunningService};
 use serde_json::{Value, json};
 use wiki_store::model::wiki::WikiId;
@@ -21,8 +23,8 @@ const TOOLS: [&str; 5] = [
 ];
 
 /// Calls `tool`; `Ok(text)` or `Err(text)` for an `isError` result.
-async fn call(
-    client: &RunningService<RoleClient, ()>,
+async fn call<C: ClientHandler>(
+    client: &RunningService<RoleClient, C>,
     tool: &str,
     arguments: Value,
 ) -> Result<String, String> {
@@ -104,13 +106,34 @@ async fn create_edit_read_diff_delete_restore() {
     .await);
     assert!(diff.contains("-first draft\n+second draft"), "{diff}");
 
-    let deleted = ok(call(
-        &agent,
-        "delete_document",
-        json!({"reference": "Sandbox.E2E", "base_version": "1.2"}),
-    )
-    .await);
+    // The delete is declared `confirm`: this client declared no elicitation, so it is refused
+    // and the page stays; a client whose person accepts deletes it, asked once (rmcp's client
+    // proposes 2026-07-28 at initialize, is answered 2025-11-25, and is asked on the call's
+    // event stream in its session).
+    let delete = json!({"reference": "Sandbox.E2E", "base_version": "1.2"});
+    let refused = call(&agent, "delete_document", delete.clone()).await;
+    assert!(
+        refused.as_ref().is_err_and(|message| message
+            .contains("it declared no elicitation capability")
+            && message.contains("Nothing was saved")),
+        "{refused:?}"
+    );
+    assert!(
+        call(&agent, "get_document", json!({"reference": "Sandbox.E2E"}))
+            .await
+            .is_ok()
+    );
+    let confirming = server
+        .client_answering("main", Some(&server.admin_token), ElicitationAction::Accept)
+        .await;
+    let deleted = ok(call(&confirming, "delete_document", delete).await);
     assert!(deleted.contains("to the recycle bin"), "{deleted}");
+    let asked = confirming.service().asked();
+    assert!(
+        asked.len() == 1 && asked[0].contains("delete main:Sandbox.E2E (version 1.2)"),
+        "{asked:?}"
+    );
+    confirming.cancel().await.expect("the client closes");
     let gone = call(&agent, "get_document", json!({"reference": "Sandbox.E2E"})).await;
     assert!(gone.is_err(), "{gone:?}");
 

@@ -17,7 +17,7 @@ use mcp_runtime::{ServedTool, ToolSet};
 use serde_json::Value;
 use wiki_tool_sdk::untrusted::fragment;
 
-use crate::confirm::{CONFIRM_NOTE, CONFIRM_WHEN_ASKABLE_NOTE, CONFIRM_WRITES_NOTE};
+use crate::confirm::{CONFIRM_ALWAYS_NOTE, CONFIRM_NOTE, CONFIRM_WRITES_NOTE};
 use crate::server::{confirms_writes, served_tools};
 use wiki_tool_sdk::WikiContext;
 use wiki_tool_sdk::categories;
@@ -81,7 +81,7 @@ impl Execute for Man {
                                 .tool
                                 .declaration()
                                 .confirm
-                                .then_some(CONFIRM_WHEN_ASKABLE_NOTE)
+                                .then_some(CONFIRM_ALWAYS_NOTE)
                         }
                     });
                 Ok(ToolOutput::text(match note {

@@ -19,8 +19,8 @@ use crate::seams::written::Written;
 ///
 /// base_version is REQUIRED: the document's version as get_document shows it (deleting saves a
 /// new minor version of the document). restore_document with the bin entry's id (list_trash)
-/// brings it back. When your client supports elicitation, the person using it is asked to confirm
-/// the delete first (declared `confirm`).
+/// brings it back. The person using your client is asked to confirm the delete first; a client
+/// that cannot ask is refused.
 #[mcp_tool(
     id = "delete_attachment",
     write,

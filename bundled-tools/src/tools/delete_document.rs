@@ -26,8 +26,8 @@ const CHILDREN_PAGE: usize = 500;
 /// base_version is required: the version get_document showed. A space home (WebHome) that
 /// still has other pages under it is refused with their count. Preference and configuration
 /// pages are never deleted. restore_document brings the document back from the recycle bin.
-/// Sent again after it succeeded, it answers that the document is already deleted. When your
-/// client supports elicitation, the person using it is asked to confirm the delete first.
+/// Sent again after it succeeded, it answers that the document is already deleted. The person
+/// using your client is asked to confirm the delete first; a client that cannot ask is refused.
 #[mcp_tool(
     id = "delete_document",
     write,

@@ -19,9 +19,8 @@ use crate::tools::write_object::{class_document, existing_object, object_failure
 /// Delete one object of a class from a document.
 ///
 /// base_version is REQUIRED (the document's version from get_document). The other objects keep
-/// their numbers. The document's history keeps the deleted object's values. When your client
-/// supports elicitation, the person using it is asked to confirm the delete first (declared
-/// `confirm`).
+/// their numbers. The document's history keeps the deleted object's values. The person using
+/// your client is asked to confirm the delete first; a client that cannot ask is refused.
 #[mcp_tool(
     id = "delete_object",
     write,

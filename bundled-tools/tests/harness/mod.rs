@@ -25,7 +25,7 @@ use bundled_tools as _;
 use rmcp::model::CallToolResult;
 use serde_json::Value;
 use wiki_server::ServerSettings;
-use wiki_server::testing::{As, TestFarm};
+use wiki_server::testing::{Answer, As, TestFarm};
 use wiki_tool_sdk::store::Store;
 use wiki_tool_sdk::store::model::attachment::AttachmentWrite;
 use wiki_tool_sdk::store::model::class::{FieldType, NumberKind};
@@ -192,6 +192,24 @@ impl Farm {
         self.farm
             .caller(user)
             .on(wiki_id)
+            .call(tool, arguments)
+            .await
+            .text()
+    }
+
+    /// [`Farm::call`] from a client whose person accepts every confirmation: what a tool
+    /// declared `confirm` (the deletes, `replace_in_documents`) needs to write at all.
+    pub(crate) async fn call_confirmed(
+        &self,
+        tool: &str,
+        arguments: Value,
+        user: &str,
+        wiki_id: &str,
+    ) -> Result<String, String> {
+        self.farm
+            .caller(user)
+            .on(wiki_id)
+            .answering(Answer::Accepted)
             .call(tool, arguments)
             .await
             .text()

@@ -110,6 +110,8 @@ impl Farm {
 
     /// [`Farm::refused_and_unchanged`] for `tool` called with `arguments` as `user` on `main`'s
     /// endpoint, watching the document the arguments name (`reference`, in `wiki` if given).
+    /// The caller's person accepts any confirmation, so a tool declared `confirm` is refused
+    /// for its own reason, not for want of a yes.
     pub(crate) async fn refuses(
         &self,
         tool: &str,
@@ -118,8 +120,8 @@ impl Farm {
         says: &[Says<'_>],
     ) -> String {
         let document = named_document(&arguments);
-        self.refused_keeping(&document, self.call(tool, arguments, user, "main"), says)
-            .await
+        let call = self.call_confirmed(tool, arguments, user, "main");
+        self.refused_keeping(&document, call, says).await
     }
 
     /// The guest is not even offered `tool` (the write tools are for authenticated users: the

@@ -13,7 +13,7 @@ use crate::write_attachment::{farm, version};
 const TOOL: &str = "delete_attachment";
 
 async fn delete(farm: &Farm, arguments: Value, user: &str) -> Result<String, String> {
-    farm.call(TOOL, arguments, user, "main").await
+    farm.call_confirmed(TOOL, arguments, user, "main").await
 }
 
 fn exists(farm: &Farm, name: &str) -> bool {

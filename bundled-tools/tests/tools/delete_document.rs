@@ -14,7 +14,7 @@ use crate::write_document::{stored, writable_farm};
 const TOOL: &str = "delete_document";
 
 async fn delete(farm: &Farm, arguments: Value, user: &str) -> Result<String, String> {
-    farm.call(TOOL, arguments, user, "main").await
+    farm.call_confirmed(TOOL, arguments, user, "main").await
 }
 
 #[farm_test]

@@ -14,7 +14,7 @@ use crate::write_object::{farm, objects};
 const TOOL: &str = "delete_object";
 
 async fn delete(farm: &Farm, arguments: Value, user: &str) -> Result<String, String> {
-    farm.call(TOOL, arguments, user, "main").await
+    farm.call_confirmed(TOOL, arguments, user, "main").await
 }
 
 fn add_second_object(farm: &Farm) {

@@ -95,7 +95,7 @@ async fn the_preview_lists_counts_and_versions_and_writes_nothing() {
 async fn the_apply_saves_each_previewed_page() {
     let farm = farm();
     let said = text(
-        farm.call(TOOL, apply_to(both_ops_pages()), "alice", "main")
+        farm.call_confirmed(TOOL, apply_to(both_ops_pages()), "alice", "main")
             .await,
     );
     assert_eq!(
@@ -116,7 +116,7 @@ async fn the_apply_saves_each_previewed_page() {
     assert_eq!(content(&farm, "Secret.Acme"), "Acme Inc. secret.\n");
     // Sent again, nothing is written twice: both pages moved on.
     let again = error(
-        farm.call(TOOL, apply_to(both_ops_pages()), "alice", "main")
+        farm.call_confirmed(TOOL, apply_to(both_ops_pages()), "alice", "main")
             .await,
     );
     assert!(again.starts_with("Replaced in 0 of 2 pages"), "{again}");
@@ -127,7 +127,7 @@ async fn a_page_changed_since_the_preview_is_left_untouched_and_the_others_are_s
     let farm = farm();
     farm.save("Ops.Alpha", "Acme Inc. changed by someone.\n", "edit");
     let said = text(
-        farm.call(TOOL, apply_to(both_ops_pages()), "alice", "main")
+        farm.call_confirmed(TOOL, apply_to(both_ops_pages()), "alice", "main")
             .await,
     );
     assert_eq!(

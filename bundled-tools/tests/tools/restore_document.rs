@@ -35,10 +35,10 @@ pub(crate) fn bin_farm() -> Farm {
     farm
 }
 
-/// Deletes `page` (at `version`) as admin through delete_document.
+/// Deletes `page` (at `version`) as admin through delete_document, the person accepting.
 pub(crate) async fn delete(farm: &Farm, page: &str, version: &str) {
     text(
-        farm.call(
+        farm.call_confirmed(
             "delete_document",
             json!({"reference": page, "base_version": version, "comment": "cleanup"}),
             "admin",

@@ -6,7 +6,7 @@
 //! carries `structuredContent` that validates; an error result carries none.
 
 use std::collections::BTreeMap;
-use wiki_server::testing::farm_test;
+use wiki_server::testing::{Answer, farm_test};
 
 use serde_json::{Value, json};
 
@@ -399,8 +399,10 @@ async fn every_write_result_validates_and_carries_the_new_version() {
     ];
     for (tool, arguments, expected) in calls {
         let arguments = resolved(&farm, arguments);
+        // The person accepts: the deletes are declared `confirm`.
         let called = farm
             .caller("alice", "main")
+            .answering(Answer::Accepted)
             .call(tool, arguments.clone())
             .await;
         let succeeded = check(&validators, tool, &arguments, &called);

@@ -2,9 +2,10 @@
 //! document (undoing an `append_note`, for instance).
 //!
 //! Removing text cannot be undone by the agent that did it, so the tool is declared `confirm`:
-//! whenever the caller's client can ask, the write door asks the person using it first, in
-//! words it writes itself from the change ("replace 45 characters of main:Sandbox.WebHome
-//! (version 1.1) with 32 characters"), and the tool writes nothing unless they accept. The
+//! the write door asks the person using the caller's client first, in words it writes itself
+//! from the change ("replace 45 characters of main:Sandbox.WebHome (version 1.1) with 32
+//! characters"), and the tool writes nothing unless they accept (a client that cannot ask is
+//! refused). The
 //! tool asks nothing itself: declaring `confirm` and saving through the write door is all it
 //! takes. As with `append_note`, the door checks view and edit rights, refuses the server's
 //! own configuration, records the save as the caller, and compares-and-sets on the version
@@ -19,7 +20,7 @@ const COMMENT: &str = "Removed the last line";
 /// Remove the last line of an existing document.
 ///
 /// Trailing blank lines are dropped with it. The person using your client is asked to confirm
-/// first when the client can ask; nothing is saved if they decline. Saved as a minor version
+/// first; nothing is saved if they decline or the client cannot ask. Saved as a minor version
 /// recorded as you, with the comment `[AI] Removed the last line`.
 #[mcp_tool(
     id = "remove_last_line",

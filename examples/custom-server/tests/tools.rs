@@ -293,26 +293,27 @@ async fn remove_last_line_asks_first_and_writes_once_only_when_accepted() {
 }
 
 #[tokio::test]
-async fn remove_last_line_runs_unasked_for_a_client_that_cannot_ask() {
-    // `confirm` asks whenever the client can; a client that cannot ask (no elicitation) gets the
-    // write on a wiki that does not require confirmation, as the server documents.
+async fn remove_last_line_is_refused_to_a_client_that_cannot_ask() {
+    // `confirm` always asks: a client that cannot ask (no elicitation) is refused, on a wiki
+    // that does not require confirmation too, and told why; nothing is written.
     let farm = demo();
-    let removed = farm
+    let refused = farm
         .user("alice")
         .call("remove_last_line", json!({"reference": "Sandbox.WebHome"}))
         .await;
-    assert!(removed.questions().is_empty());
+    assert!(refused.questions().is_empty());
+    let message = refused.expect_error();
     assert!(
-        removed
-            .expect_text()
-            .ends_with("next door.\".\nVersion: 1.1 -> 1.2"),
-        "{removed:?}"
+        message.starts_with("Error: remove_last_line always asks the person using your client")
+            && message.contains("it declared no elicitation capability")
+            && !message.contains("confirm_writes"),
+        "{message}"
     );
-    assert_eq!(
-        content(&farm, "Sandbox.WebHome").as_deref(),
-        Some("# Sandbox\n\n")
-    );
+    assert_eq!(versions(&farm, "Sandbox.WebHome"), 1, "nothing was written");
+}
 
+#[tokio::test]
+async fn remove_last_line_refuses_a_document_with_no_line() {
     let farm = TestFarm::empty();
     farm.add_user("alice")
         .allow_on_wiki("alice", "main", &[Right::View, Right::Edit]);

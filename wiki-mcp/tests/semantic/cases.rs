@@ -327,9 +327,9 @@ fn serve_finds_a_page_written_through_mcp_by_meaning_and_forgets_it_once_deleted
     );
 
     let deleted = server
-        .call(
+        .call_confirmed(
             "main",
-            Some(&admin),
+            &admin,
             "delete_document",
             json!({"reference": SETUP_PAGE, "base_version": "1.1"}),
         )

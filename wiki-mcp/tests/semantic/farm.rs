@@ -181,6 +181,19 @@ pub(crate) struct Answer {
 }
 
 impl Answer {
+    /// The answer of a `tools/call` reply, which must be a result.
+    fn of(reply: &Value) -> Self {
+        assert!(reply["error"].is_null(), "{reply}");
+        let result = &reply["result"];
+        Self {
+            text: result["content"][0]["text"]
+                .as_str()
+                .unwrap_or_default()
+                .to_owned(),
+            is_error: result["isError"].as_bool().unwrap_or(false),
+        }
+    }
+
     /// The text of a successful result.
     pub(crate) fn ok(self) -> String {
         assert!(
@@ -194,6 +207,17 @@ impl Answer {
 
 impl Server {
     fn post(&self, wiki: &str, token: Option<&str>, body: &Value) -> Value {
+        self.post_with(wiki, token, body, &[])
+    }
+
+    /// [`Self::post`] with `headers` added.
+    fn post_with(
+        &self,
+        wiki: &str,
+        token: Option<&str>,
+        body: &Value,
+        headers: &[(&str, &str)],
+    ) -> Value {
         let mut request = self
             .client
             .post(format!(
@@ -202,6 +226,9 @@ impl Server {
             ))
             .header("accept", "application/json, text/event-stream")
             .header("content-type", "application/json");
+        for (name, value) in headers {
+            request = request.header(*name, *value);
+        }
         if let Some(token) = token {
             request = request.header("authorization", format!("Bearer {token}"));
         }
@@ -233,15 +260,47 @@ impl Server {
             "params": {"name": tool, "arguments": arguments},
         });
         let answer = self.post(wiki, token, &body);
-        assert!(answer["error"].is_null(), "{answer}");
-        let result = &answer["result"];
-        Answer {
-            text: result["content"][0]["text"]
-                .as_str()
-                .unwrap_or_default()
-                .to_owned(),
-            is_error: result["isError"].as_bool().unwrap_or(false),
-        }
+        Answer::of(&answer)
+    }
+
+    /// Calls `tool`, declared `confirm`, as a protocol 2026-07-28 client whose person accepts:
+    /// the first round answers the question and a request state, the retry with the person's
+    /// yes runs the call.
+    pub(crate) fn call_confirmed(
+        &self,
+        wiki: &str,
+        token: &str,
+        tool: &str,
+        arguments: Value,
+    ) -> Answer {
+        const PROTOCOL: &str = "2026-07-28";
+        let headers = [
+            ("mcp-protocol-version", PROTOCOL),
+            ("mcp-method", "tools/call"),
+            ("mcp-name", tool),
+        ];
+        let mut body = json!({
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "tools/call",
+            "params": {
+                "name": tool,
+                "arguments": arguments,
+                "_meta": {
+                    "io.modelcontextprotocol/protocolVersion": PROTOCOL,
+                    "io.modelcontextprotocol/clientInfo": {"name": "semantic-test", "version": "1"},
+                    "io.modelcontextprotocol/clientCapabilities": {"elicitation": {"form": {}}},
+                },
+            },
+        });
+        let asked = self.post_with(wiki, Some(token), &body, &headers);
+        let state = asked["result"]["requestState"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no question asked: {asked}"));
+        body["params"]["requestState"] = json!(state);
+        body["params"]["inputResponses"] = json!({"confirm_write": {"action": "accept"}});
+        let answer = self.post_with(wiki, Some(token), &body, &headers);
+        Answer::of(&answer)
     }
 
     /// The tool names `tools/list` gives the owner of `token` (the guest without one) on `wiki`.

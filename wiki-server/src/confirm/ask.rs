@@ -31,6 +31,9 @@ pub(crate) struct Confirmation {
     tool: &'static str,
     user: String,
     wiki: String,
+    /// The tool is declared `confirm`: a write that cannot be confirmed is refused, whatever
+    /// the wiki's configuration says.
+    always: bool,
     /// The wiki's `confirm_writes`: a write that cannot be confirmed is refused.
     required: bool,
     arguments: [u8; 32],
@@ -57,6 +60,7 @@ impl std::fmt::Debug for Confirmation {
         f.debug_struct("Confirmation")
             .field("tool", &self.tool)
             .field("wiki", &self.wiki)
+            .field("always", &self.always)
             .field("required", &self.required)
             .field("elicitation", &self.elicitation)
             .finish_non_exhaustive()
@@ -87,6 +91,7 @@ impl Confirmation {
             tool: asking.tool,
             user: asking.user.to_owned(),
             wiki: asking.wiki.to_owned(),
+            always: asking.always,
             required: asking.required,
             arguments: arguments_digest(&asking.request.arguments),
             elicitation: asking.request.elicitation.clone(),
@@ -170,8 +175,8 @@ impl Confirmation {
                 )))
             }
             Elicitation::InputRequired(Some(round)) => self.redeem(round, proposal, base).await,
-            // Unavailable, unreachable (or a way of asking this server does not know).
-            _ if !self.required => Ok(()),
+            // Unavailable, unreachable, or a way of asking this server does not know: a call
+            // only gets here when it must be confirmed, so it is refused.
             Elicitation::Unreachable => Err(self.cannot_ask(
                 "it declared elicitation, but this call came over stateless HTTP on a \
                  protocol before 2026-07-28 in a form that cannot carry a question to your \
@@ -247,9 +252,19 @@ impl Confirmation {
         }
     }
 
-    /// The refusal of a write on a wiki that requires confirmation, from a client that cannot
-    /// be asked, for the reason `why`.
+    /// The refusal of a write that must be confirmed, from a client that cannot be asked, for
+    /// the reason `why`. A tool declared `confirm` asks whatever the wiki's configuration says,
+    /// so its refusal points at the client only: turning `confirm_writes` off would not help.
     fn cannot_ask(&self, why: &str) -> ToolError {
+        if self.always {
+            return ToolError::unconfirmed(format!(
+                "Error: {tool} always asks the person using your client to confirm it first (the \
+                 tool is declared to confirm; no setting turns that off), and your client cannot \
+                 ask: {why}. Nothing was saved. Use a client that supports elicitation (form \
+                 mode) and declares it, so the person can answer the question.",
+                tool = self.tool
+            ));
+        }
         ToolError::unconfirmed(format!(
             "Error: the wiki \"{wiki}\" requires a person to confirm every write, and your \
              client cannot ask: {why}. Nothing was saved. Use a client that supports \

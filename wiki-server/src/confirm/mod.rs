@@ -16,13 +16,16 @@
 //! - older protocols with a live peer (stdio): an `elicitation/create` request on the call's
 //!   stream, waiting at most what is left of the call's time (the timeout is not paused: no
 //!   call is held past it);
-//! - a client that cannot ask: refused on a wiki with `confirm_writes=true`, with the message
-//!   that says so, why (no elicitation capability, or a stateless HTTP request on an older
-//!   protocol, which cannot carry the question and its answer) and how an administrator turns
-//!   it off. Such a call never waits for an answer that cannot arrive. A `confirm` tool on a wiki that does
-//!   not require confirmation asks whenever the client can and runs when it cannot: the answer
-//!   comes from the client either way (a client can always answer yes for its user), so what
-//!   the flag buys is that a person who can be asked is, not a guarantee against the client.
+//! - a client that cannot ask: refused, nothing written, with the message that says why (no
+//!   elicitation capability, or a stateless HTTP request on an older protocol, which cannot
+//!   carry the question and its answer) and what corrects it: a client that declares
+//!   elicitation, or, on a wiki with `confirm_writes=true`, the command that turns it off. A
+//!   tool declared `confirm` is refused so on every wiki (no setting turns its question off),
+//!   exactly as every write is on a wiki that requires confirmation. Such a call never waits
+//!   for an answer that cannot arrive. The answer comes from the client either way (a client
+//!   can always answer yes for its user), so what confirmation buys is that a person who can
+//!   be asked is and a client that cannot ask does not write, not a guarantee against the
+//!   client.
 //!
 //! Declined or dismissed: nothing written, an `isError` result saying so, audit `declined`. No
 //! confirmation to be had, or a forged, replayed, expired or foreign state: nothing written,
@@ -48,11 +51,10 @@ pub const CONFIRM_NOTE: &str = "Before it writes, this tool asks the person usin
      client that cannot ask is refused, nothing written.";
 
 /// What the manual page of a tool declared `confirm` says on a wiki that does not require
-/// confirmation: it asks when it can, and runs without asking when the client cannot.
-pub const CONFIRM_WHEN_ASKABLE_NOTE: &str = "When your client supports elicitation, this tool \
-     first asks the person using it to confirm the change, described in words (the page, its \
-     version, what will be deleted). Declined: nothing is written and the result says so; do \
-     not retry the same change unless they ask for it. A client that cannot ask (it declared no \
-     elicitation capability, or, over HTTP before protocol 2026-07-28, it did not declare \
-     elicitation at initialize and send back the Mcp-Session-Id it got) runs it without \
-     asking: this wiki does not require confirmation (its confirm_writes setting is false).";
+/// confirmation: it always asks, and a client that cannot ask is refused.
+pub const CONFIRM_ALWAYS_NOTE: &str = "Before it writes, this tool always asks the person using \
+     your client to confirm the change, described in words (the page, its version, what will be \
+     deleted). Declined: nothing is written and the result says so; do not retry the same change \
+     unless they ask for it. A client that cannot ask (it declared no elicitation capability, or, \
+     over HTTP before protocol 2026-07-28, it did not declare elicitation at initialize and send \
+     back the Mcp-Session-Id it got) is refused, nothing written, on every wiki.";

@@ -286,7 +286,7 @@ impl As<'_> {
     /// every confirmation question with `answer`: [`Answer::Accepted`] lets the write run,
     /// [`Answer::Declined`] or [`Answer::Cancelled`] stops it. [`Called::questions`] holds what
     /// the person was asked. Without this, a caller's client cannot ask: a tool declared
-    /// `confirm` runs, and a write on a wiki with `confirm_writes` is refused.
+    /// `confirm`, and every write on a wiki with `confirm_writes`, is refused.
     pub fn answering(&self, answer: Answer) -> Self {
         Self {
             farm: self.farm,

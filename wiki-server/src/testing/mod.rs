@@ -51,7 +51,7 @@
 //! A write asks the person using the agent's client first when its tool is declared `confirm`
 //! or the wiki has `confirm_writes=true`. A caller made with [`As::answering`] has a client that
 //! can ask and a person who gives every question the same [`Answer`]; [`Called::questions`]
-//! says what they were asked:
+//! says what they were asked. Any other caller's client cannot ask, and such a write is refused:
 //!
 //! ```
 //! # #[tokio::main(flavor = "current_thread")]
@@ -86,6 +86,9 @@
 //! farm.enable_tools("main", &["replace_page"]);
 //! farm.save("Sandbox.WebHome", "# Sandbox\n");
 //! let change = json!({"reference": "Sandbox.WebHome", "content": "# Replaced\n"});
+//!
+//! let unasked = farm.user("alice").call("replace_page", change.clone()).await;
+//! assert!(unasked.expect_error().contains("your client cannot ask"));
 //!
 //! let declined = farm.user("alice").answering(Answer::Declined).call("replace_page", change.clone()).await;
 //! assert!(declined.expect_error().contains("declined"));
