@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# Usage: fuzz/run.sh [SECONDS] [TARGET...]
+# Usage: fuzz/run.sh [--dev] [SECONDS] [TARGET...]
 #
 # Builds the fuzz targets (fuzz_targets/, listed by `cargo fuzz list`) and runs each for SECONDS
 # (default 20) with libFuzzer, starting from the committed corpus (corpus/TARGET/, read only)
 # with its dictionary (dict/TARGET.dict). The test command runs it for 20 s a target; run it for
-# longer by hand, e.g. `fuzz/run.sh 600 search_text`. Inputs found to reach new code are kept
-# under the target directory (target/fuzz/corpus/TARGET); to fold them into the committed corpus,
+# longer by hand, e.g. `fuzz/run.sh 600 search_text`. `--dev` builds without optimizations, as the
+# test command does: less than half the CPU time to build, and in 20 s a target still replays its whole corpus
+# and tries new inputs, several times fewer of them; a search for new failures is worth the
+# optimized build and minutes a target. Inputs found to
+# reach new code are kept under the target directory (target/fuzz/corpus/TARGET); to fold them into the committed corpus,
 # minimized: `cd fuzz && cargo fuzz cmin -s none TARGET corpus/TARGET ../target/fuzz/corpus/TARGET`
 # (fold the scratch directory into corpus/TARGET first).
 #
@@ -22,10 +25,18 @@
 set -euo pipefail
 
 cd "$(dirname "$0")"
+# 16 codegen units for the optimized build: cargo-fuzz defaults to 1 for every crate, which made
+# this build the longest step of the test command; the targets run a little slower, well within
+# 20 s a target. The unoptimized build keeps the dev profile's many units.
+profile=(--codegen-units 16)
+if [ "${1:-}" = --dev ]; then
+    profile=(--dev)
+    shift
+fi
 seconds=${1:-20}
 shift || true
 if ! [[ "$seconds" =~ ^[1-9][0-9]*$ ]]; then
-    echo "usage: fuzz/run.sh [SECONDS] [TARGET...] (SECONDS a positive whole number)" >&2
+    echo "usage: fuzz/run.sh [--dev] [SECONDS] [TARGET...] (SECONDS a positive whole number)" >&2
     exit 2
 fi
 
@@ -36,9 +47,7 @@ if [ "$(cargo fuzz --version 2>/dev/null)" != "cargo-fuzz $cargo_fuzz_version" ]
 fi
 
 target_dir="$(mkdir -p "${CARGO_TARGET_DIR:-../target}" && cd "${CARGO_TARGET_DIR:-../target}" && pwd)/fuzz"
-# 16 codegen units: cargo-fuzz defaults to 1 for every crate, which made this build the longest
-# step of the test command; the targets run a little slower, well within 20 s a target.
-build_flags=(-s none --codegen-units 16 --target-dir "$target_dir")
+build_flags=(-s none "${profile[@]}" --target-dir "$target_dir")
 fuzz=(cargo fuzz run "${build_flags[@]}")
 if [ "$#" -gt 0 ]; then
     targets=("$@")
