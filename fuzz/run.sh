@@ -5,10 +5,10 @@
 # (default 20) with libFuzzer, starting from the committed corpus (corpus/TARGET/, read only)
 # with its dictionary (dict/TARGET.dict). The test command runs it for 20 s a target; run it for
 # longer by hand, e.g. `fuzz/run.sh 600 search_text`. `--dev` builds without optimizations, as the
-# test command does: less than half the CPU time to build, and in 20 s a target still replays its whole corpus
-# and tries new inputs, several times fewer of them; a search for new failures is worth the
-# optimized build and minutes a target. Inputs found to
-# reach new code are kept under the target directory (target/fuzz/corpus/TARGET); to fold them into the committed corpus,
+# test command does: less than half the CPU time to build, and in 20 s a target still replays its
+# whole corpus and tries new inputs, several times fewer of them; a search for new failures is
+# worth the optimized build and minutes a target. Inputs found to reach new code are kept under
+# the target directory (target/fuzz/corpus/TARGET); to fold them into the committed corpus,
 # minimized: `cd fuzz && cargo fuzz cmin -s none TARGET corpus/TARGET ../target/fuzz/corpus/TARGET`
 # (fold the scratch directory into corpus/TARGET first).
 #
