@@ -78,6 +78,12 @@ pub(crate) trait Backend: Send + Sync {
     /// The configuration the store was opened with.
     fn config(&self) -> &StoreConfig;
 
+    /// Now by the store's clock ([`StoreConfig::clock`]), in stored form: what a read decides
+    /// lapsed by, and what a check before a write compares with.
+    fn now_ms(&self) -> i64 {
+        self.config().clock.now_ms()
+    }
+
     /// Runs `f` where each statement sees a consistent state on its own (a read of one
     /// statement; SQLite runs every read in a read transaction anyway).
     fn read<T>(&self, f: impl FnMut(&mut Self::Read<'_>) -> Result<T>) -> Result<T>;

@@ -1,5 +1,6 @@
 //! Store configuration: size limits, the connection pool and its timeouts.
 
+use crate::clock::Clock;
 use crate::model::locale::Locale;
 
 /// Size caps, checked before anything is written.
@@ -58,6 +59,11 @@ pub struct StoreConfig {
     /// the default is [`crate::sqlite::MARKER_WINDOW`]). PostgreSQL's marker is kept in memory
     /// by its notification thread and ignores it.
     pub commit_marker_window_ms: u32,
+    /// Where the store reads the current time, for what it records (creations, saves) and
+    /// what lapses (identity adoptions, token scopes, SQLite's leases; PostgreSQL's leases read
+    /// the database's clock). The system's by default; tests move an
+    /// [`crate::AdjustableClock`] instead of sleeping.
+    pub clock: Clock,
 }
 
 impl Default for StoreConfig {
@@ -70,6 +76,7 @@ impl Default for StoreConfig {
             statement_timeout_ms: 30_000,
             connect_timeout_ms: 5_000,
             commit_marker_window_ms: crate::sqlite::MARKER_WINDOW_MS,
+            clock: Clock::system(),
         }
     }
 }

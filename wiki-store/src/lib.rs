@@ -44,6 +44,7 @@ mod any_words;
 pub mod api;
 pub mod attachments;
 mod backend;
+mod clock;
 pub mod config;
 mod error;
 mod flow;
@@ -77,6 +78,7 @@ pub use api::{
     IdentityStore, LeaseStore, LinkStore, ObjectStore, PoolStats, RightsStore, SearchStore,
     SecretStore, TokenStore, TrashStore, UserStore, VectorStore, WikiStore,
 };
+pub use clock::{AdjustableClock, Clock};
 pub use config::{Limits, StoreConfig};
 pub use error::{Entity, Field, InvalidInput, StoreError};
 #[cfg(feature = "postgres")]

@@ -97,11 +97,6 @@ pub(crate) fn from_ms(ms: i64) -> OffsetDateTime {
         .unwrap_or(OffsetDateTime::UNIX_EPOCH)
 }
 
-/// Now, in stored form.
-pub(crate) fn now_ms() -> i64 {
-    to_ms(OffsetDateTime::now_utc())
-}
-
 /// A count, offset or size as a signed 64-bit column or bound value (saturating: nothing the
 /// store holds comes near `i64::MAX`).
 pub(crate) fn to_i64(n: usize) -> i64 {

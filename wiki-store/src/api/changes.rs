@@ -4,6 +4,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::Result;
+use crate::clock::Clock;
 use crate::model::change::ChangeEvent;
 
 /// A subscriber's callback. It runs on the writing thread right after the commit, so it must be
@@ -67,6 +68,11 @@ pub trait ChangeFeed {
     fn pool_stats(&self) -> PoolStats {
         PoolStats::default()
     }
+
+    /// The clock the store reads ([`crate::StoreConfig::clock`]): what a server that compares
+    /// its own instants with the store's (a link's issue with a user's creation) reads too, so
+    /// a test that moves it moves both.
+    fn clock(&self) -> Clock;
 }
 
 /// The store's connections as of now, and how long work has waited for one since it opened.

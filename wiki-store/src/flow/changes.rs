@@ -27,4 +27,8 @@ impl<B: Backend> ChangeFeed for B {
     fn pool_stats(&self) -> crate::PoolStats {
         Backend::pool_stats(self)
     }
+
+    fn clock(&self) -> crate::Clock {
+        self.config().clock.clone()
+    }
 }

@@ -18,7 +18,7 @@ use crate::plan::account::{refuse_guest, unknown_user, user_exists, validate_new
 use crate::plan::identity::{
     linked_elsewhere, validate_identity, validate_issuer, validate_lasting,
 };
-use crate::stored::{from_ms, now_ms};
+use crate::stored::from_ms;
 
 /// What identity writes read and write inside a backend's write transaction.
 pub(crate) trait IdentityRows: AccountRows {
@@ -87,7 +87,8 @@ impl<B: Backend> IdentityStore for B {
                 Some(_) => return Err(linked_elsewhere(issuer, subject)),
                 None => {}
             }
-            tx.insert_link(issuer, subject, user, now_ms())?;
+            let linked = tx.now_ms();
+            tx.insert_link(issuer, subject, user, linked)?;
             tx.take_adoption(issuer, user)?;
             users::changed(tx);
             Ok(true)
@@ -111,7 +112,7 @@ impl<B: Backend> IdentityStore for B {
         self.snapshot(|rows| {
             Ok(Identities {
                 links: rows.links()?,
-                adoptions: rows.adoptions(now_ms())?,
+                adoptions: rows.adoptions(self.now_ms())?,
                 upgrade_pending: rows.upgrade_pending()?,
             })
         })
@@ -127,7 +128,7 @@ impl<B: Backend> IdentityStore for B {
             if tx.account_exists(Account::User, name, false)? {
                 return Err(user_exists(name));
             }
-            let created = now_ms();
+            let created = tx.now_ms();
             tx.insert_user(name, None, created)?;
             tx.insert_link(issuer, subject, name, created)?;
             users::changed(tx);
@@ -141,7 +142,7 @@ impl<B: Backend> IdentityStore for B {
 
     fn adopt_identities(&self, issuer: &str, users: &[String], lasting: Duration) -> Result<u64> {
         validate_issuer(issuer)?;
-        let expires_ms = now_ms().saturating_add(validate_lasting(lasting)?);
+        let expires_ms = self.now_ms().saturating_add(validate_lasting(lasting)?);
         self.write(|tx| {
             let mut adopted = 0;
             for user in users {
@@ -163,7 +164,7 @@ impl<B: Backend> IdentityStore for B {
         validate_identity(issuer, subject)?;
         refuse_guest(user)?;
         self.write(|tx| {
-            let now = now_ms();
+            let now = tx.now_ms();
             let claimable = tx.link_of(issuer, subject)?.is_none()
                 && tx
                     .take_adoption(issuer, user)?

@@ -40,6 +40,7 @@ pub(crate) mod vectors;
 pub(crate) mod wikis;
 
 use crate::Result;
+use crate::clock::Clock;
 use crate::flow::attachments::AttachmentReads;
 use crate::flow::objects::ObjectReads;
 use crate::flow::structure::{Revised, Unrecorded};
@@ -49,20 +50,32 @@ use crate::model::version::Version;
 use crate::model::wiki::WikiId;
 
 /// What a write transaction carries besides its statements, the same on every backend: the
-/// events it queued (published once it commits), whether it changed anything, and the
-/// revisions whose structure ([`crate::structure`]) is still to record.
+/// instant it writes at, the events it queued (published once it commits), whether it changed
+/// anything, and the revisions whose structure ([`crate::structure`]) is still to record.
 ///
 /// Unless the transaction says it changed nothing, committing advances the change sequence: a
 /// forgotten bump would leave other processes' caches (rights, configuration) stale, a spurious
 /// one only costs a reload.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(crate) struct Pending {
+    now_ms: i64,
     events: Vec<(WikiId, ChangeKind)>,
     unchanged: bool,
     unrecorded: Unrecorded,
 }
 
 impl Pending {
+    /// The state of a transaction starting at `clock`'s current time: every instant it records
+    /// (a save, a creation, a deletion) is that one.
+    pub(crate) fn starting(clock: &Clock) -> Self {
+        Pending {
+            now_ms: clock.now_ms(),
+            events: Vec::new(),
+            unchanged: false,
+            unrecorded: Unrecorded::default(),
+        }
+    }
+
     /// The revisions still to record, as the transaction is about to commit.
     pub(crate) fn unrecorded(&mut self) -> Vec<Revised> {
         self.unrecorded.take()
@@ -97,6 +110,11 @@ pub(crate) trait Transaction {
             self.set_structure(document_id, version, &crate::structure::encode(&structure)?)?;
         }
         Ok(())
+    }
+
+    /// The instant the transaction writes at, by the store's clock, in stored form.
+    fn now_ms(&mut self) -> i64 {
+        self.pending().now_ms
     }
 
     /// Queues an event for the listeners, published once the transaction commits.

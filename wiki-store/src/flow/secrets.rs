@@ -6,7 +6,6 @@ use crate::api::SecretStore;
 use crate::backend::Backend;
 use crate::flow::Transaction;
 use crate::plan::secret::{family_range, validate_secret};
-use crate::stored::now_ms;
 
 /// What a secret call writes.
 pub(crate) trait SecretRows: Transaction {
@@ -24,7 +23,8 @@ impl<B: Backend> SecretStore for B {
         validate_secret(name, proposed)?;
         self.write(|tx| {
             tx.nothing_changed();
-            tx.claim_secret(name, proposed, now_ms())
+            let created = tx.now_ms();
+            tx.claim_secret(name, proposed, created)
         })
     }
 

@@ -14,9 +14,7 @@ use crate::plan::account::{
     unknown_token, unknown_user, validate_token_request, validate_token_scope,
 };
 use crate::secret::token::{self, GeneratedToken};
-use crate::stored::{
-    ScopeColumns, from_ms, now_ms, to_ms, token_scope_columns, token_scope_from_columns,
-};
+use crate::stored::{ScopeColumns, from_ms, to_ms, token_scope_columns, token_scope_from_columns};
 
 /// What token writes store beyond the accounts.
 pub(crate) trait TokenRows: AccountRows {
@@ -57,14 +55,14 @@ impl<B: Backend> TokenStore for B {
         scope: &TokenScope,
     ) -> Result<IssuedToken> {
         let label = validate_token_request(user, label)?;
-        let scope = validate_token_scope(scope, OffsetDateTime::now_utc())?;
+        let scope = validate_token_scope(scope, self.config().clock.now())?;
         let columns = token_scope_columns(&scope)?;
         let token = token::generate();
         self.write(|tx| {
             if !tx.account_exists(Account::User, user, true)? {
                 return Err(unknown_user(user));
             }
-            let created = now_ms();
+            let created = tx.now_ms();
             tx.insert_token(&token, user, label, created, &columns)?;
             changed(tx);
             Ok(IssuedToken {

@@ -22,7 +22,7 @@ use crate::plan::trash::{
     restore_touch, restored_event, unknown_entry, validate_delete,
 };
 use crate::reference::DocumentReference;
-use crate::stored::{DEFAULT_ROW, from_ms, now_ms};
+use crate::stored::{DEFAULT_ROW, from_ms};
 
 /// What the bin's moves read and write inside a backend's write transaction.
 pub(crate) trait TrashRows: AttachmentRows {
@@ -170,7 +170,7 @@ fn insert_entry<T: TrashRows>(
     author: &str,
     comment: &str,
 ) -> Result<TrashEntry> {
-    let deleted = now_ms();
+    let deleted = tx.now_ms();
     let id = tx.insert_entry_row(reference, attachment, version, author, comment, deleted)?;
     Ok(TrashEntry {
         id: TrashId(id),

@@ -15,7 +15,7 @@ use crate::plan::account::{
     not_a_member, refuse_all_users, refuse_guest, require_subject, unknown_group, unknown_user,
     user_exists as user_taken, validate_new_group, validate_new_user, with_all_users,
 };
-use crate::stored::{from_ms, now_ms, subject_parts};
+use crate::stored::{from_ms, subject_parts};
 
 pub(crate) use crate::plan::account::Account;
 
@@ -97,7 +97,7 @@ impl<B: Backend> UserStore for B {
             if tx.account_exists(Account::User, name, false)? {
                 return Err(user_taken(name));
             }
-            let created = now_ms();
+            let created = tx.now_ms();
             tx.insert_user(name, display_name, created)?;
             changed(tx);
             Ok(User {
@@ -131,7 +131,8 @@ impl<B: Backend> UserStore for B {
             if tx.account_exists(Account::Group, name, false)? {
                 return Err(group_taken(name));
             }
-            tx.insert_group(name, now_ms())?;
+            let created = tx.now_ms();
+            tx.insert_group(name, created)?;
             changed(tx);
             Ok(Group {
                 name: name.to_owned(),

@@ -8,7 +8,7 @@ use crate::model::wiki::{Wiki, WikiId};
 use crate::plan::wiki::{
     created_event, deleted_event, unknown_wiki, validate_delete, validate_new_wiki, wiki_exists,
 };
-use crate::stored::{from_ms, now_ms};
+use crate::stored::from_ms;
 
 /// What wiki writes change.
 pub(crate) trait WikiRows: Transaction {
@@ -32,7 +32,7 @@ impl<B: Backend> WikiStore for B {
     fn create_wiki(&self, id: &WikiId, pretty_name: &str) -> Result<Wiki> {
         validate_new_wiki(pretty_name)?;
         self.write(|tx| {
-            let created_ms = now_ms();
+            let created_ms = tx.now_ms();
             if !tx.insert_wiki(id, pretty_name, created_ms)? {
                 return Err(wiki_exists(id));
             }

@@ -4,6 +4,7 @@ use postgres::Row;
 
 use crate::Result;
 use crate::attachments::MediaTypes;
+use crate::flow::Transaction;
 use crate::flow::attachments::{AttachmentReads, AttachmentRows};
 use crate::model::attachment::{AttachmentInfo, AttachmentWrite};
 use crate::model::version::Version;
@@ -14,7 +15,7 @@ use crate::postgres::pool::Conn;
 use crate::postgres::write::WriteTx;
 use crate::reference::DocumentReference;
 use crate::stored::reference_columns;
-use crate::stored::{from_ms, now_ms, to_i64};
+use crate::stored::{from_ms, to_i64};
 
 const INFO_COLUMNS: &str = "a.name, v.version_major, v.version_minor, v.size, v.declared_mime, v.sniffed_mime, \
                             v.author, v.comment, v.created_ms";
@@ -167,6 +168,7 @@ impl AttachmentRows for WriteTx<'_> {
         media: &MediaTypes,
     ) -> Result<()> {
         let (major, minor) = version_columns(version);
+        let created = self.now_ms();
         self.execute(
             "INSERT INTO attachment_versions (attachment_id, version_major, version_minor, size, declared_mime, \
              sniffed_mime, author, comment, created_ms, content) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
@@ -179,7 +181,7 @@ impl AttachmentRows for WriteTx<'_> {
                 &media.sniffed,
                 &write.author,
                 &write.comment,
-                &now_ms(),
+                &created,
                 &write.content,
             ],
         )?;

@@ -5,6 +5,7 @@
 use postgres::Row;
 
 use crate::Result;
+use crate::flow::Transaction;
 use crate::flow::documents::{DocumentReads, DocumentRows, Found};
 use crate::flow::owner::OwnerRows;
 use crate::model::link::LinkTarget;
@@ -16,7 +17,7 @@ use crate::postgres::convert::{RowExt, unsigned};
 use crate::postgres::pool::Conn;
 use crate::postgres::write::WriteTx;
 use crate::reference::DocumentReference;
-use crate::stored::{self, DEFAULT_ROW, StoredRow, now_ms, reference_columns, to_i64};
+use crate::stored::{self, DEFAULT_ROW, StoredRow, reference_columns, to_i64};
 
 /// The columns [`stored_row`] decodes, in order.
 pub(crate) const ROW_COLUMNS: &str = "id, locale, language, title, content, syntax, hidden, creator, author, \
@@ -76,7 +77,7 @@ impl DocumentRows for WriteTx<'_> {
 
     /// The row and its revision in one statement.
     fn write_row(&mut self, write: &RowWrite<'_>, id: Option<i64>) -> Result<i64> {
-        let now = now_ms();
+        let now = self.now_ms();
         let (major, minor) = version_columns(write.version);
         let row = match id {
             Some(id) => self.query_one(

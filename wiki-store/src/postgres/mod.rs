@@ -214,7 +214,7 @@ impl Backend for PostgresStore {
         let mut attempt = 0;
         loop {
             attempt += 1;
-            match write::attempt(self.pool(), &mut f) {
+            match write::attempt(self.pool(), &self.inner.config.clock, &mut f) {
                 Ok((value, seq, vectors, events)) => {
                     if let Some(seq) = seq {
                         self.feed().committed(seq);

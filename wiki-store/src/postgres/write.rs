@@ -18,6 +18,7 @@ use std::time::Duration;
 
 use rand::RngExt;
 
+use crate::clock::Clock;
 use crate::flow::{Pending, Transaction};
 use crate::model::change::ChangeKind;
 use crate::model::version::Version;
@@ -134,9 +135,11 @@ pub(super) enum Failed {
 pub(super) type Committed<T> = (T, Option<u64>, Option<u64>, Vec<(WikiId, ChangeKind)>);
 
 /// One attempt of a write: a `READ COMMITTED` transaction running `f`, then the structure
-/// records and the change sequence, then the commit (unless an interrupt came first).
+/// records and the change sequence, then the commit (unless an interrupt came first). It
+/// writes at `clock`'s time as the transaction begins.
 pub(super) fn attempt<T>(
     pool: &Pool,
+    clock: &Clock,
     f: &mut impl FnMut(&mut WriteTx<'_>) -> Result<T>,
 ) -> std::result::Result<Committed<T>, Failed> {
     let mut conn = pool.get().map_err(Failed::Fail)?;
@@ -152,7 +155,7 @@ pub(super) fn attempt<T>(
     }
     let mut tx = WriteTx {
         conn: &mut conn,
-        pending: Pending::default(),
+        pending: Pending::starting(clock),
         vectors: None,
     };
     let outcome = f(&mut tx).and_then(|value| {

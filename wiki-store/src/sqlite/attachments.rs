@@ -4,6 +4,7 @@ use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use crate::Result;
 use crate::attachments::MediaTypes;
+use crate::flow::Transaction;
 use crate::flow::attachments::{AttachmentReads, AttachmentRows};
 use crate::flow::documents::DocumentReads;
 use crate::model::attachment::{AttachmentInfo, AttachmentWrite};
@@ -12,7 +13,7 @@ use crate::plan::attachment::CurrentAttachment;
 use crate::reference::DocumentReference;
 use crate::sqlite::convert::DbResultExt;
 use crate::sqlite::write::WriteTx;
-use crate::stored::{from_ms, now_ms};
+use crate::stored::from_ms;
 
 const INFO_COLUMNS: &str = "a.name, v.version_major, v.version_minor, v.size, v.declared_mime, v.sniffed_mime, \
                             v.author, v.comment, v.created_ms";
@@ -180,6 +181,7 @@ impl AttachmentRows for WriteTx<'_> {
         write: &AttachmentWrite,
         media: &MediaTypes,
     ) -> Result<()> {
+        let created = self.now_ms();
         self.prepare_cached(
             "INSERT INTO attachment_versions (attachment_id, version_major, version_minor, size, declared_mime, \
              sniffed_mime, author, comment, created_ms, content) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
@@ -194,7 +196,7 @@ impl AttachmentRows for WriteTx<'_> {
             media.sniffed,
             write.author,
             write.comment,
-            now_ms(),
+            created,
             write.content
         ])
         .db()?;

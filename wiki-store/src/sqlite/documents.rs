@@ -4,6 +4,7 @@
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use crate::Result;
+use crate::flow::Transaction;
 use crate::flow::documents::{DocumentReads, DocumentRows, Found};
 use crate::flow::owner::OwnerRows;
 use crate::model::link::LinkTarget;
@@ -14,7 +15,7 @@ use crate::plan::document::{RowWrite, read_target};
 use crate::reference::DocumentReference;
 use crate::sqlite::convert::DbResultExt;
 use crate::sqlite::write::WriteTx;
-use crate::stored::{self, DEFAULT_ROW, StoredRow, corrupt, now_ms, reference_columns, to_i64};
+use crate::stored::{self, DEFAULT_ROW, StoredRow, corrupt, reference_columns, to_i64};
 
 const ROW_COLUMNS: &str = "id, locale, language, title, content, syntax, hidden, creator, author, created_ms, \
                            updated_ms, version_major, version_minor";
@@ -142,7 +143,7 @@ impl DocumentRows for WriteTx<'_> {
     }
 
     fn write_row(&mut self, write: &RowWrite<'_>, id: Option<i64>) -> Result<i64> {
-        let now = now_ms();
+        let now = self.now_ms();
         let version = write.version;
         let id = match id {
             Some(id) => {

@@ -176,7 +176,7 @@ impl Backend for SqliteStore {
             // Declared after the guard, so it is withdrawn before the writer is released.
             let handle = conn.get_interrupt_handle();
             let _interrupt = crate::interrupt::register(move || move || handle.interrupt())?;
-            let mut tx = WriteTx::begin(&mut conn)?;
+            let mut tx = WriteTx::begin(&mut conn, &self.inner.config.clock)?;
             let value = f(&mut tx)?;
             let (seq, events) = tx.commit()?;
             (value, seq, events)

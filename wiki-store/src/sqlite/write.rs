@@ -6,6 +6,7 @@ use std::ops::Deref;
 use rusqlite::{Connection, Transaction, TransactionBehavior, params};
 
 use crate::Result;
+use crate::clock::Clock;
 use crate::flow::{self, Pending};
 use crate::model::change::ChangeKind;
 use crate::model::version::Version;
@@ -53,13 +54,15 @@ impl Deref for WriteTx<'_> {
 
 impl<'c> WriteTx<'c> {
     /// Opens an `IMMEDIATE` transaction on the writer connection, which it holds exclusively
-    /// (hence `&mut`) and shares between its statements and its reads.
-    pub(super) fn begin(conn: &'c mut Connection) -> Result<Self> {
+    /// (hence `&mut`) and shares between its statements and its reads; it writes at `clock`'s
+    /// time once it holds the write lock.
+    pub(super) fn begin(conn: &'c mut Connection, clock: &Clock) -> Result<Self> {
         let conn: &'c Connection = conn;
+        let tx = Transaction::new_unchecked(conn, TransactionBehavior::Immediate).db()?;
         Ok(WriteTx {
-            tx: Transaction::new_unchecked(conn, TransactionBehavior::Immediate).db()?,
+            tx,
             conn,
-            pending: Pending::default(),
+            pending: Pending::starting(clock),
         })
     }
 

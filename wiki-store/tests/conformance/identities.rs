@@ -5,7 +5,7 @@
 use std::sync::{Arc, Barrier};
 use std::time::Duration;
 
-use wiki_store::{Entity, InvalidInput, StoreError};
+use wiki_store::{AdjustableClock, Entity, InvalidInput, StoreConfig, StoreError};
 
 use crate::harness::{Case, Fixture, cases, count_events};
 
@@ -197,12 +197,18 @@ fn an_adoption_is_claimed_once_by_its_issuer_and_settles_the_upgrade(db: &Fixtur
 }
 
 fn a_lapsed_adoption_is_not_claimed(db: &Fixture) {
-    let store = db.store();
+    let clock = AdjustableClock::new();
+    let store = db.open_with(StoreConfig {
+        clock: clock.clock(),
+        ..StoreConfig::default()
+    });
     store.create_user("alice", None).unwrap();
     store
-        .adopt_identities(A, &["alice".to_owned()], Duration::from_secs(1))
+        .adopt_identities(A, &["alice".to_owned()], MONTH)
         .unwrap();
-    std::thread::sleep(Duration::from_millis(1100));
+    clock.advance(MONTH - Duration::from_secs(60));
+    assert_eq!(store.identities().unwrap().adoptions.len(), 1, "not yet");
+    clock.advance(Duration::from_secs(61));
     assert!(store.identities().unwrap().adoptions.is_empty());
     assert!(!store.claim_adopted_identity(A, "late", "alice").unwrap());
     assert_eq!(store.linked_user(A, "late").unwrap(), None);
