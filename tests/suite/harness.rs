@@ -26,10 +26,18 @@ use wiki_mcp_cli::farm::{self, ADMIN_USER, Content};
 use wiki_server::http::{Directory, HttpOptions, HttpServer, REFUSAL_HEADER, Refusal};
 use wiki_server::oidc::OidcIdentity;
 use wiki_server::{Manager, ServerSettings};
-use wiki_store::{SqliteStore, Store, TokenStore};
+use wiki_store::{AdjustableClock, SqliteStore, Store, StoreConfig, TokenStore};
 
 /// The `Accept` header streamable HTTP requires on POST.
 pub(crate) const ACCEPT: &str = "application/json, text/event-stream";
+
+/// The configuration of the farm's stores: the default one on `clock`.
+fn store_config(clock: &AdjustableClock) -> StoreConfig {
+    StoreConfig {
+        clock: clock.clock(),
+        ..StoreConfig::default()
+    }
+}
 
 /// A running server and what a test needs to talk to it.
 pub(crate) struct TestServer {
@@ -44,6 +52,8 @@ pub(crate) struct TestServer {
     pub(crate) store: SqliteStore,
     /// The data directory, for opening the farm as another process would.
     pub(crate) dir: TempDir,
+    /// The host's clock, as the farm's stores (and the links they issue) read it.
+    pub(crate) clock: AdjustableClock,
     pub(crate) admin_token: String,
     pub(crate) alice_token: String,
     /// The server's manager: its audit memory ([`Manager::recent_calls`]) says how calls ended.
@@ -93,7 +103,9 @@ impl TestServer {
         settings: impl FnOnce(ServerSettings) -> ServerSettings,
     ) -> Self {
         let dir = tempfile::tempdir().expect("a temp dir");
-        let store = farm::create(dir.path(), Content::Demo).expect("the demo farm");
+        let clock = AdjustableClock::new();
+        let store = farm::create_with(dir.path(), Content::Demo, store_config(&clock))
+            .expect("the demo farm");
         let admin_token = store
             .create_token(ADMIN_USER, "test")
             .expect("an admin token")
@@ -132,6 +144,7 @@ impl TestServer {
             metrics_bound,
             store,
             dir,
+            clock,
             admin_token,
             alice_token,
             manager,
@@ -219,7 +232,8 @@ impl TestServer {
     /// be: its own store connection to the same database file, its own manager and listener
     /// (on its own loopback port), the same OIDC sign-in when `oidc` is given.
     pub(crate) async fn replica(&self, oidc: Option<Arc<OidcIdentity>>) -> Replica {
-        let store = SqliteStore::open(self.dir.path()).expect("the farm opens again");
+        let store = SqliteStore::open_with(self.dir.path(), store_config(&self.clock))
+            .expect("the farm opens again");
         let server = HttpServer::bind(
             "127.0.0.1:0",
             HttpOptions {

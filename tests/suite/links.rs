@@ -328,7 +328,7 @@ async fn a_user_deleted_and_created_again_does_not_inherit_the_old_links() {
     let url = view_link(&server, Some(&server.alice_token), "Guides.Install").await;
     assert_eq!(answer_of(&url).await, Answer::ok());
     // A second later, so the new account is created after the link was issued, to the second.
-    tokio::time::sleep(std::time::Duration::from_millis(1100)).await;
+    server.clock.advance(std::time::Duration::from_secs(1));
     wiki_store::UserStore::delete_user(&server.store, "alice").expect("alice is deleted");
     assert_eq!(
         answer_of(&url).await,

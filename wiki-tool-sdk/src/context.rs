@@ -120,6 +120,7 @@ impl WikiContext for ToolContext {
             Arc::clone(call.link_key.as_ref()?),
             call.doors.wiki().clone(),
             self.user().map(str::to_owned),
+            call.doors.clock(),
         ))
     }
 

@@ -100,7 +100,8 @@ async fn serve(State(pages): State<Arc<Pages>>, request: Request) -> Response {
     let Some(key) = manager.link_key() else {
         return refuse(Refusal::StoreUnavailable);
     };
-    let claims = match LinkClaims::from_url(uri.path(), uri.query(), &key) {
+    let clock = manager.store().clock();
+    let claims = match LinkClaims::from_url(uri.path(), uri.query(), &key, &clock) {
         Ok(claims) => claims,
         Err(error) => {
             tracing::debug!(%error, "link refused");
@@ -125,6 +126,7 @@ async fn serve(State(pages): State<Arc<Pages>>, request: Request) -> Response {
                 key,
                 claims.endpoint.clone(),
                 claims.user.clone(),
+                clock,
             );
             view(&doors, &authorized, locale.clone(), signer, address).await
         }

@@ -137,6 +137,11 @@ impl Doors {
         &self.wiki
     }
 
+    /// The store's clock, which the call's links are issued by.
+    pub(crate) fn clock(&self) -> wiki_store::Clock {
+        self.store.clock()
+    }
+
     /// Whether this endpoint has cross-wiki reach.
     pub fn reach(&self) -> bool {
         self.reach

@@ -5,9 +5,8 @@
 //! `<base>/wikis/<wiki>/<kind>/<space>/…/<page>[/<file>]?<shown>&via=<endpoint>&user=<name>
 //! &expires=<unix seconds>&sig=<signature>`, every path segment and value percent-encoded.
 
-use std::time::{SystemTime, UNIX_EPOCH};
-
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, percent_decode_str, utf8_percent_encode};
+use wiki_store::Clock;
 use wiki_store::model::locale::Locale;
 use wiki_store::model::version::Version;
 use wiki_store::model::wiki::WikiId;
@@ -91,20 +90,21 @@ pub enum LinkError {
 }
 
 impl LinkClaims {
-    /// Claims for `page` of `reference`, issued now to `user` through `endpoint`, valid for
-    /// [`LINK_TTL`].
+    /// Claims for `page` of `reference`, issued now by `clock` (the store's, which a user's
+    /// creation is compared with) to `user` through `endpoint`, valid for [`LINK_TTL`].
     pub fn issue(
         page: LinkPage,
         reference: DocumentReference,
         endpoint: WikiId,
         user: Option<String>,
+        clock: &Clock,
     ) -> Self {
         Self {
             page,
             reference,
             endpoint,
             user,
-            expires: now().saturating_add(LINK_TTL.as_secs()),
+            expires: unix_seconds(clock).saturating_add(LINK_TTL.as_secs()),
         }
     }
 
@@ -130,14 +130,19 @@ impl LinkClaims {
     }
 
     /// The claims of a request's `path` (from `/wikis/` on) and `query`, verified with `key`
-    /// and against the clock: `Malformed`, then `BadSignature`, then `Expired`.
-    pub fn from_url(path: &str, query: Option<&str>, key: &LinkKey) -> Result<Self, LinkError> {
+    /// and against `clock`: `Malformed`, then `BadSignature`, then `Expired`.
+    pub fn from_url(
+        path: &str,
+        query: Option<&str>,
+        key: &LinkKey,
+        clock: &Clock,
+    ) -> Result<Self, LinkError> {
         let claims = Self::parse(path, query.unwrap_or_default())?;
         let signature = param(query.unwrap_or_default(), "sig")?.ok_or(LinkError::Malformed)?;
         if !key.verify(&claims.message(), &signature) {
             return Err(LinkError::BadSignature);
         }
-        if now() > claims.expires {
+        if unix_seconds(clock) > claims.expires {
             return Err(LinkError::Expired);
         }
         Ok(claims)
@@ -277,11 +282,9 @@ impl LinkClaims {
     }
 }
 
-/// The seconds since the Unix epoch.
-fn now() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |elapsed| elapsed.as_secs())
+/// The seconds since the Unix epoch by `clock`.
+fn unix_seconds(clock: &Clock) -> u64 {
+    u64::try_from(clock.now().unix_timestamp()).unwrap_or(0)
 }
 
 fn optional(locale: &Option<Locale>) -> String {
@@ -317,6 +320,10 @@ fn param(query: &str, name: &str) -> Result<Option<String>, LinkError> {
 
 #[cfg(test)]
 mod tests {
+    use std::time::Duration;
+
+    use wiki_store::AdjustableClock;
+
     use super::*;
 
     fn reference(text: &str) -> DocumentReference {
@@ -324,11 +331,16 @@ mod tests {
     }
 
     fn claims(page: LinkPage) -> LinkClaims {
+        claims_at(page, &Clock::system())
+    }
+
+    fn claims_at(page: LinkPage, clock: &Clock) -> LinkClaims {
         LinkClaims::issue(
             page,
             reference("Sandbox.Sub/Dir.Page?x#y"),
             WikiId::main(),
             Some("alice & bob".to_owned()),
+            clock,
         )
     }
 
@@ -361,7 +373,11 @@ mod tests {
             let issued = claims(page);
             let url = issued.url("https://wiki.example.org/", &key);
             let (path, query) = split(&url);
-            assert_eq!(LinkClaims::from_url(path, query, &key)?, issued, "{url}");
+            assert_eq!(
+                LinkClaims::from_url(path, query, &key, &Clock::system())?,
+                issued,
+                "{url}"
+            );
         }
         Ok(())
     }
@@ -385,35 +401,35 @@ mod tests {
         let query = query.unwrap_or_default();
         let other_page = path.replace("Page%3Fx%23y", "Other");
         assert_eq!(
-            LinkClaims::from_url(&other_page, Some(query), &key),
+            LinkClaims::from_url(&other_page, Some(query), &key, &Clock::system()),
             Err(LinkError::BadSignature)
         );
         let other_user = query.replace("alice%20%26%20bob", "admin");
         assert_eq!(
-            LinkClaims::from_url(path, Some(&other_user), &key),
+            LinkClaims::from_url(path, Some(&other_user), &key, &Clock::system()),
             Err(LinkError::BadSignature)
         );
         let guest = query.replace("user=alice%20%26%20bob&", "");
         assert_eq!(
-            LinkClaims::from_url(path, Some(&guest), &key),
+            LinkClaims::from_url(path, Some(&guest), &key, &Clock::system()),
             Err(LinkError::BadSignature)
         );
         let later = query.replace("expires=", "expires=9");
         assert_eq!(
-            LinkClaims::from_url(path, Some(&later), &key),
+            LinkClaims::from_url(path, Some(&later), &key, &Clock::system()),
             Err(LinkError::BadSignature)
         );
         let twice = format!("{query}&user=admin");
         assert_eq!(
-            LinkClaims::from_url(path, Some(&twice), &key),
+            LinkClaims::from_url(path, Some(&twice), &key, &Clock::system()),
             Err(LinkError::Malformed)
         );
         assert_eq!(
-            LinkClaims::from_url(path, Some(query), &LinkKey::random()),
+            LinkClaims::from_url(path, Some(query), &LinkKey::random(), &Clock::system()),
             Err(LinkError::BadSignature)
         );
         assert_eq!(
-            LinkClaims::from_url(path, None, &key),
+            LinkClaims::from_url(path, None, &key, &Clock::system()),
             Err(LinkError::Malformed)
         );
     }
@@ -421,12 +437,18 @@ mod tests {
     #[test]
     fn expired_links_are_refused() {
         let key = LinkKey::random();
-        let mut issued = claims(LinkPage::View { locale: None });
-        issued.expires = now() - 1;
+        let clock = AdjustableClock::new();
+        let issued = claims_at(LinkPage::View { locale: None }, &clock.clock());
         let url = issued.url("", &key);
         let (path, query) = split(&url);
+        clock.advance(LINK_TTL - Duration::from_secs(2));
         assert_eq!(
-            LinkClaims::from_url(path, query, &key),
+            LinkClaims::from_url(path, query, &key, &clock.clock()),
+            Ok(issued)
+        );
+        clock.advance(Duration::from_secs(3));
+        assert_eq!(
+            LinkClaims::from_url(path, query, &key, &clock.clock()),
             Err(LinkError::Expired)
         );
     }

@@ -4,8 +4,8 @@
 //! key, the endpoint, the user) and nothing else, so it can move to that thread.
 
 use std::sync::Arc;
-use std::time::{SystemTime, UNIX_EPOCH};
 
+use wiki_store::Clock;
 use wiki_store::model::link::LinkTarget;
 use wiki_store::model::wiki::WikiId;
 use wiki_store::reference::DocumentReference;
@@ -36,16 +36,26 @@ pub struct Signer {
     key: Arc<LinkKey>,
     endpoint: WikiId,
     user: Option<String>,
+    /// The store's clock, which links are issued by.
+    clock: Clock,
 }
 
 impl Signer {
-    /// Links under `base` signed with `key`, issued by `endpoint` to `user` (`None`: the guest).
-    pub fn new(base: Arc<str>, key: Arc<LinkKey>, endpoint: WikiId, user: Option<String>) -> Self {
+    /// Links under `base` signed with `key`, issued by `endpoint` to `user` (`None`: the guest)
+    /// at `clock`'s time (the store's: [`wiki_store::ChangeFeed::clock`]).
+    pub fn new(
+        base: Arc<str>,
+        key: Arc<LinkKey>,
+        endpoint: WikiId,
+        user: Option<String>,
+        clock: Clock,
+    ) -> Self {
         Signer {
             base,
             key,
             endpoint,
             user,
+            clock,
         }
     }
 
@@ -53,9 +63,7 @@ impl Signer {
     /// the key of a rendering that carries its links (a rendering for another holder must not
     /// hand out this holder's links, and one from an hour ago would hand out expired ones).
     pub fn signs_for(&self) -> SignedFor {
-        let now = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map_or(0, |since| since.as_secs());
+        let now = u64::try_from(self.clock.now().unix_timestamp()).unwrap_or(0);
         SignedFor {
             base: Arc::clone(&self.base),
             endpoint: self.endpoint.clone(),
@@ -71,6 +79,7 @@ impl Signer {
             reference.clone(),
             self.endpoint.clone(),
             self.user.clone(),
+            &self.clock,
         )
         .url(&self.base, &self.key)
     }
