@@ -23,7 +23,9 @@ impl Held {
     }
 }
 
-/// The lease keeper's state.
+/// The lease keeper's state; a clone asks on behalf of the same process
+/// ([`crate::Indexer::ask_lease_now`]).
+#[derive(Clone)]
 pub(super) struct Keeper {
     pub(super) store: Arc<dyn Store>,
     pub(super) index: SemanticIndex,
@@ -39,9 +41,7 @@ impl Keeper {
         // Unknown until first asked, so the first answer is logged either way.
         let mut holding: Option<bool> = None;
         loop {
-            let now = self.ask(holding);
-            holding = Some(now);
-            self.held.0.store(now, Ordering::Release);
+            holding = Some(self.ask(holding));
             match stopped.recv_timeout(POLL) {
                 Ok(()) | Err(RecvTimeoutError::Timeout) => {}
                 Err(RecvTimeoutError::Disconnected) => break,
@@ -60,8 +60,15 @@ impl Keeper {
         }
     }
 
-    /// Asks for (or renews) the lease; whether this process holds it now. A failure counts as
-    /// not holding it: the database is what the lease is kept in.
+    /// Asks for (or renews) the lease now, outside the keeper's turn; whether this process
+    /// holds it.
+    pub(super) fn ask_now(&self) -> bool {
+        self.ask(Some(self.held.get()))
+    }
+
+    /// Asks for (or renews) the lease; whether this process holds it now (`held`: as last
+    /// asked, for the log). A failure counts as not holding it: the database is what the lease
+    /// is kept in.
     fn ask(&self, held: Option<bool>) -> bool {
         let holding = match self.store.try_lease(LEASE, &self.holder, LEASE_TTL) {
             Ok(holding) => holding,
@@ -77,6 +84,7 @@ impl Keeper {
                 tracing::info!(holder = %self.holder, "another process indexes the farm (semantic indexer lease held elsewhere)");
             }
         }
+        self.held.0.store(holding, Ordering::Release);
         self.index.set_indexed_elsewhere(!holding);
         holding
     }

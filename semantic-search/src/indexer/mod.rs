@@ -67,6 +67,8 @@ pub struct Indexer {
     thread: Option<JoinHandle<()>>,
     /// The lease keeper: its channel (dropped to stop it) and its thread.
     keeper: Option<(SyncSender<()>, JoinHandle<()>)>,
+    /// Asks for the lease as the keeper does, on the caller's thread.
+    asker: Option<Keeper>,
     _subscription: Subscription,
 }
 
@@ -107,6 +109,7 @@ impl Indexer {
             wake,
             thread: None,
             keeper: None,
+            asker: None,
             _subscription: subscription,
         };
         if index.embedder().is_none() {
@@ -119,6 +122,7 @@ impl Indexer {
             holder: holder_id(),
             held: held.clone(),
         };
+        indexer.asker = Some(keeper.clone());
         let (keep, stopped) = mpsc::sync_channel::<()>(1);
         let keeping = std::thread::Builder::new()
             .name("semantic-indexer-lease".into())
@@ -138,6 +142,16 @@ impl Indexer {
                 .spawn(move || worker.run(&woken))?,
         );
         Ok(indexer)
+    }
+}
+
+impl Indexer {
+    /// Asks for (or renews) the farm's indexer lease now, as its keeper does every 5 seconds,
+    /// and returns whether this process holds it (and so indexes). Without a model there is no
+    /// indexing and no lease: false. What a test of the hand-over calls instead of waiting for
+    /// the keeper's next turn.
+    pub fn ask_lease_now(&self) -> bool {
+        self.asker.as_ref().is_some_and(Keeper::ask_now)
     }
 }
 
