@@ -4,14 +4,21 @@
 //!
 //! The schema is what `T`'s `Serialize` writes (schemars' serialize contract, JSON Schema
 //! 2020-12), made flat for the clients that read it: subschemas inlined, no root `title` or
-//! `$schema`, and a nullable type (`Option<String>` gives `"type": ["string", "null"]`)
-//! spelled as an `anyOf` of single types. It is also lean, since every client sends it on each
-//! `tools/list` and what it is for is checking `structuredContent`, not teaching the model: no
-//! `description` (the type's doc comments are for its authors; the tool's description and
-//! manual say what a result means), no `format` a common client does not know (schemars'
-//! `uint64`, `int32`, `double`…; an unsigned type keeps its `minimum: 0`), and an enum
-//! documented per variant (a `oneOf` of `const`s, which some clients' schema subsets refuse)
-//! becomes a plain `enum`. Whatever cannot be flattened (a recursive type keeps
+//! `$schema`, and a type spelled once (`"type": ["string", "null"]` is an `anyOf` of single
+//! types, which more clients' schema subsets accept). It is also lean, since every client
+//! sends it on each `tools/list` and what it is for is checking `structuredContent`, not
+//! teaching the model: no `description` (the type's doc comments are for its authors; the
+//! tool's description and manual say what a result means), no `format` a common client does
+//! not know (schemars' `uint64`, `int32`, `double`…) and no `minimum: 0` (what an unsigned type
+//! writes: a bound on what the server itself sends checks nothing), and an enum documented per
+//! variant (a `oneOf` of `const`s, which some clients' schema subsets refuse) becomes a plain
+//! `enum`. A key whose value would be `null` is left out of `structuredContent`
+//! (`to_structured_content`), so an `Option` field is a property of its plain type rather than
+//! an `anyOf` with `null`: absent says "none" as `null` did, in fewer characters on both sides.
+//! Nor does the schema list `required` keys: every key a result may hold is described, with its
+//! type, and which ones a result holds follows from the call (its mode, what was found), as the
+//! tool's manual says; the lists cost a tenth of every listing and told the model nothing.
+//! Whatever cannot be flattened (a recursive type keeps
 //! its `$ref`) is refused when the tool is registered, naming the type
 //! ([`crate::Error::InvalidOutputSchema`]); so is a root that is not an object, which MCP
 //! requires.
@@ -69,8 +76,46 @@ pub fn output_schema<T: JsonSchema>() -> JsonObject {
         plain_enum(schema);
         drop_unknown_format(schema);
         schema.remove("description");
+        if schema.get("minimum") == Some(&Value::from(0)) {
+            schema.remove("minimum");
+        }
+    });
+    // After the rewrites above, so every nullable property is an `anyOf` by now.
+    visit(&mut object, &mut |schema| {
+        schema.remove("required");
+        if let Some(Value::Object(properties)) = schema.get_mut("properties") {
+            for property in properties.values_mut() {
+                if let Value::Object(property) = property {
+                    without_null(property);
+                }
+            }
+        }
     });
     object
+}
+
+/// Rewrites `anyOf: [X, {"type": "null"}]` (either order) into `X`, keeping the keywords beside
+/// the `anyOf` (schemars writes an optional struct's `properties` there).
+fn without_null(schema: &mut JsonObject) {
+    let Some(Value::Array(alternatives)) = schema.get("anyOf") else {
+        return;
+    };
+    let null = Value::Object(JsonObject::from_iter([("type".to_owned(), "null".into())]));
+    let [first, second] = alternatives.as_slice() else {
+        return;
+    };
+    let other = match (first == &null, second == &null) {
+        (true, false) => second,
+        (false, true) => first,
+        _ => return,
+    };
+    let Value::Object(other) = other.clone() else {
+        return;
+    };
+    schema.remove("anyOf");
+    for (key, value) in other {
+        schema.entry(key).or_insert(value);
+    }
 }
 
 /// The `format` values of JSON Schema 2020-12 that common clients recognise; any other is
@@ -184,15 +229,36 @@ fn single_types(schema: &mut JsonObject) {
 }
 
 /// `value` as the `structuredContent` object, or why it cannot be (a serializer error, or a
-/// value that is not an object: the registration check makes the schema refuse those).
+/// value that is not an object: the registration check makes the schema refuse those). Keys
+/// whose value is `null` are left out, at every depth (an array keeps its `null` items): the
+/// schema lists those properties as optional ([`output_schema`]).
 pub(crate) fn to_structured_content<T: Serialize>(value: &T) -> Result<JsonObject, String> {
     match serde_json::to_value(value) {
-        Ok(Value::Object(object)) => Ok(object),
+        Ok(Value::Object(mut object)) => {
+            drop_null_keys(&mut object);
+            Ok(object)
+        }
         Ok(other) => Err(format!(
             "serialized to a {} rather than an object",
             kind(&other)
         )),
         Err(error) => Err(error.to_string()),
+    }
+}
+
+/// Removes the keys whose value is `null` from `object` and from every object under it.
+fn drop_null_keys(object: &mut JsonObject) {
+    object.retain(|_, value| !value.is_null());
+    for value in object.values_mut() {
+        drop_null_keys_in(value);
+    }
+}
+
+fn drop_null_keys_in(value: &mut Value) {
+    match value {
+        Value::Object(object) => drop_null_keys(object),
+        Value::Array(items) => items.iter_mut().for_each(drop_null_keys_in),
+        _ => {}
     }
 }
 
@@ -263,7 +329,7 @@ mod tests {
         let schema = output_schema::<Hits>();
         assert_eq!(check_schema(&schema), Ok(()));
         let total = &schema["properties"]["total"];
-        assert_eq!(total, &json!({"type": "integer", "minimum": 0}));
+        assert_eq!(total, &json!({"type": "integer"}));
         let found_by = &schema["properties"]["found_by"];
         assert_eq!(
             found_by,
@@ -283,15 +349,43 @@ mod tests {
         assert!(!schema.contains_key("title") && !schema.contains_key("$schema"));
         let title = &schema["properties"]["hits"]["items"]["properties"]["title"];
         assert_eq!(
-            title["anyOf"],
-            json!([{"type": "string"}, {"type": "null"}]),
-            "{title}"
+            title,
+            &json!({"type": "string"}),
+            "an Option is left out when None"
         );
+        assert!(!Value::Object(schema).to_string().contains("required"));
+    }
+
+    #[test]
+    fn null_keys_are_left_out_at_every_depth_and_null_items_kept() {
+        let content = to_structured_content(&json!({
+            "a": null, "b": {"c": null, "d": 1}, "e": [null, {"f": null}]
+        }));
         assert_eq!(
-            schema["properties"]["hits"]["items"]["required"],
-            json!(["reference", "title"]),
-            "serialize contract: an Option without skip is always written"
+            content.map(Value::Object),
+            Ok(json!({"b": {"d": 1}, "e": [null, {}]}))
         );
+    }
+
+    /// An optional struct is an object schema with its properties, no `anyOf` with `null`.
+    #[test]
+    fn an_optional_object_keeps_its_properties() {
+        #[derive(Serialize, JsonSchema)]
+        #[allow(dead_code)]
+        struct Outer {
+            hit: Option<Hit>,
+            count: u32,
+        }
+        let schema = output_schema::<Outer>();
+        assert_eq!(check_schema(&schema), Ok(()));
+        let hit = &schema["properties"]["hit"];
+        assert_eq!(hit["type"], json!("object"), "{hit}");
+        assert_eq!(
+            hit["properties"]["title"],
+            json!({"type": "string"}),
+            "{hit}"
+        );
+        assert!(hit.get("anyOf").is_none(), "{hit}");
     }
 
     #[test]

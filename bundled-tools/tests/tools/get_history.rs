@@ -243,15 +243,13 @@ async fn object_and_attachment_changes_are_listed_never_a_password() {
             "unrecorded": [],
             "changes_total": 2,
             "changes": [
-                {"change": "object_changed", "class": TASK_CLASS, "number": 0, "attachment": null,
+                {"change": "object_changed", "class": TASK_CLASS, "number": 0,
                  "fields": [
-                     {"field": "secret", "password": true, "old": null, "new": null},
+                     {"field": "secret", "password": true},
                      {"field": "title", "password": false, "old": "Write docs",
                       "new": "Write the docs"},
-                 ],
-                 "old": null, "new": null},
-                {"change": "attachment_added", "class": null, "number": null,
-                 "attachment": "plan.txt", "fields": [], "old": null,
+                 ]},
+                {"change": "attachment_added", "attachment": "plan.txt", "fields": [],
                  "new": {"version": "1.1", "size": 3}},
             ],
         })
