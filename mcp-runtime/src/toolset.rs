@@ -8,7 +8,7 @@
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
-use rmcp::model::{ListToolsResult, MetaObject, Tool, ToolAnnotations as RmcpAnnotations};
+use rmcp::model::{ListToolsResult, Tool, ToolAnnotations as RmcpAnnotations};
 
 use crate::definition::ToolDefinition;
 use crate::error::Error;
@@ -136,21 +136,17 @@ impl ToolSet {
     }
 }
 
-/// The rmcp value of a served tool: name, title, description, schemas, the annotations its
-/// declaration states, and the category in `_meta`.
+/// The rmcp value of a served tool: name, title, description, schemas and the annotations its
+/// declaration states. The category is not repeated in `_meta`: every listing would pay for it,
+/// and a client that narrows by category finds the categories in `man`'s catalog.
 fn rmcp_tool(served: ServedTool) -> Tool {
     let definition = served.definition;
     let hints = definition.annotations;
-    let mut annotations = RmcpAnnotations::new()
+    let annotations = RmcpAnnotations::new()
         .read_only(hints.read_only_hint)
         .destructive(hints.destructive_hint)
         .idempotent(hints.idempotent_hint)
         .open_world(hints.open_world_hint);
-    let mut meta = MetaObject::new();
-    meta.0.insert(
-        "category".to_owned(),
-        served.tool.declaration().category.into(),
-    );
     let mut tool = Tool::new(
         definition.name,
         definition.description,
@@ -159,11 +155,12 @@ fn rmcp_tool(served: ServedTool) -> Tool {
     if let Some(output) = &definition.output_schema {
         tool = tool.with_raw_output_schema(Arc::clone(output));
     }
+    // The title once, where the protocol puts it since 2025-06-18; `annotations.title` was its
+    // earlier home, and repeating it there costs every listing.
     if let Some(title) = definition.title {
         tool = tool.with_title(title);
-        annotations.title = Some(title.to_owned());
     }
-    tool.with_annotations(annotations).with_meta(meta)
+    tool.with_annotations(annotations)
 }
 
 #[cfg(test)]
@@ -212,7 +209,7 @@ mod tests {
     }
 
     #[test]
-    fn a_write_tool_is_listed_as_destructive_with_its_category() {
+    fn a_write_tool_is_listed_as_destructive_with_every_hint_stated() {
         let all = set();
         let tools = all.list_result().tools;
         let write = tools.iter().find(|tool| tool.name == "write");
@@ -228,9 +225,6 @@ mod tests {
             Some((Some(false), Some(false))),
             "every hint is stated: a tool is in a closed world unless it declares otherwise"
         );
-        let category = write
-            .and_then(|tool| tool.meta.as_ref())
-            .and_then(|meta| meta.0.get("category"));
-        assert_eq!(category, Some(&"General".into()));
+        assert!(write.is_some_and(|tool| tool.meta.is_none()));
     }
 }

@@ -174,7 +174,7 @@ mod tests {
                 "type": "object",
                 "description": "What to keep.",
                 "properties": {
-                    "field": {"type": "string", "description": "The field name.", "minLength": 1, "pattern": "\\S"},
+                    "field": {"type": "string", "description": "The field name.", "pattern": "\\S"},
                     "op": {"type": "string", "description": "How to compare.\n- equals: Equal.\n- contains: Contains.", "enum": ["equals", "contains"]},
                     "bounds": {
                         "type": "object",

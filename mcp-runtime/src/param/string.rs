@@ -2,8 +2,9 @@
 //! `Option<String>` (blank = absent) and `Keep<String>` (empty kept distinct from absent).
 //!
 //! Blank means "only whitespace" as ECMA-262 regular expressions define `\s`, the dialect of the
-//! advertised `pattern`: the parser refuses exactly what `{"minLength": 1, "pattern": "\\S"}`
-//! refuses, so a client validating against the schema and our parser agree.
+//! advertised `pattern`: the parser refuses exactly what `{"pattern": "\\S"}` refuses (the empty
+//! string included: it holds no non-blank character, so no `minLength` is needed), so a client
+//! validating against the schema and our parser agree.
 
 use serde_json::Value;
 
@@ -54,7 +55,6 @@ impl Param for String {
     fn schema(spec: &ParamSpec) -> JsonObject {
         let mut schema = typed_schema("string", spec);
         if !spec.raw {
-            schema.insert("minLength".to_owned(), 1.into());
             schema.insert("pattern".to_owned(), NON_BLANK_PATTERN.into());
         }
         schema
@@ -139,7 +139,7 @@ mod tests {
     fn required_string_advertises_what_it_refuses() {
         assert_eq!(
             serde_json::Value::Object(String::schema(&SPEC)),
-            json!({"type": "string", "description": "The document.", "minLength": 1, "pattern": "\\S"})
+            json!({"type": "string", "description": "The document.", "pattern": "\\S"})
         );
         assert!(String::is_required(&SPEC));
     }

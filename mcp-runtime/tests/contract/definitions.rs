@@ -59,7 +59,7 @@ fn each_kind_advertises_its_constraints() {
     assert_eq!(
         properties["reference"],
         json!({"type": "string", "description": "A required, trimmed, non-blank string.",
-               "minLength": 1, "pattern": "\\S"})
+               "pattern": "\\S"})
     );
     assert_eq!(
         properties["limit"],
