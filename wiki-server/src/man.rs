@@ -32,15 +32,16 @@ const REFERENCE_PAGES: &[(&str, &str, &str)] = &[(
 )];
 
 /// Show the manual: the catalog of tools and reference pages, or one page.
-///
-/// Without `tool`, lists every tool this endpoint offers you, by category, and the reference
-/// pages. With `tool`, shows that tool's manual page (synopsis, options, description, notes and
-/// examples) or a reference page such as "markdown-syntax".
 #[mcp_tool(
     id = "man",
     category = categories::HELP,
     title = "Manual",
+    output = ManOutput,
     man = "NOTES
+    Without `tool`, lists every tool this endpoint offers you, by category, and the reference
+    pages. With `tool`, shows that tool's manual page (synopsis, options, description, notes
+    and examples) or a reference page such as \"markdown-syntax\".
+
     The catalog and the pages list only what this endpoint offers you: tools this wiki
     enables (write tools only for signed-in users) and the reference pages.
 
@@ -53,21 +54,57 @@ SEE ALSO
     markdown-syntax"
 )]
 pub struct Man {
-    /// A tool or reference page name, e.g. "get_document" or "markdown-syntax"; omit it for the
-    /// catalog.
+    /// A tool or reference page; omit it for the catalog.
     tool: Option<String>,
 }
 
-impl Execute for Man {
-    async fn execute(self, ctx: &ToolContext) -> ToolResult {
+/// What `man` returns, structured: which page it showed; the text is the page.
+#[mcp_output]
+pub struct ManOutput {
+    /// The page shown: a tool's or a reference page's name; absent for the catalog.
+    page: Option<String>,
+    /// With the catalog: the tools this endpoint offers you, sorted.
+    tools: Option<Vec<String>>,
+    /// With the catalog: the reference pages.
+    references: Option<Vec<String>>,
+}
+
+impl ManOutput {
+    fn catalog(tools: &ToolSet) -> Self {
+        Self {
+            page: None,
+            tools: Some(tools.iter().map(|served| served.id().to_owned()).collect()),
+            references: Some(
+                REFERENCE_PAGES
+                    .iter()
+                    .map(|(name, _, _)| (*name).to_owned())
+                    .collect(),
+            ),
+        }
+    }
+
+    fn page(name: &str) -> Self {
+        Self {
+            page: Some(name.trim().to_owned()),
+            tools: None,
+            references: None,
+        }
+    }
+}
+
+impl Execute<Structured<ManOutput>> for Man {
+    async fn execute(self, ctx: &ToolContext) -> ToolResult<Structured<ManOutput>> {
         let tools = served_tools(ctx).unwrap_or_default();
         let tools = &*tools;
         let confirm_writes = confirms_writes(ctx);
         match self.tool {
-            None if confirm_writes && tools.iter().any(|served| served.writes()) => Ok(
-                ToolOutput::text(format!("{}\n{CONFIRM_WRITES_NOTE}\n", catalog(tools))),
-            ),
-            None => Ok(ToolOutput::text(catalog(tools))),
+            None if confirm_writes && tools.iter().any(|served| served.writes()) => {
+                Ok(Structured::new(
+                    ManOutput::catalog(tools),
+                    format!("{}\n{CONFIRM_WRITES_NOTE}\n", catalog(tools)),
+                ))
+            }
+            None => Ok(Structured::new(ManOutput::catalog(tools), catalog(tools))),
             Some(name) => {
                 let text = page(tools, &name, ctx.reach())?;
                 let note = tools
@@ -84,10 +121,11 @@ impl Execute for Man {
                                 .then_some(CONFIRM_ALWAYS_NOTE)
                         }
                     });
-                Ok(ToolOutput::text(match note {
+                let text = match note {
                     Some(note) => format!("{text}\nCONFIRMATION\n    {note}\n"),
                     None => text,
-                }))
+                };
+                Ok(Structured::new(ManOutput::page(&name), text))
             }
         }
     }
@@ -176,6 +214,13 @@ fn tool_page(served: ServedTool, tools: &ToolSet, reach: bool) -> String {
             );
             for line in option.description.lines() {
                 let _ = writeln!(out, "        {line}");
+            }
+            let capped = declaration
+                .params
+                .iter()
+                .any(|param| param.spec.name == option.name && param.spec.clamp);
+            if let Some(limits) = limits(&option.schema, capped) {
+                let _ = writeln!(out, "        {limits}");
             }
         }
     }
@@ -349,6 +394,51 @@ struct OptionLine {
     kind: String,
     required: bool,
     description: String,
+    /// The property's schema, for [`limits`].
+    schema: Value,
+}
+
+/// What the schema says of a parameter's values besides its description, in words (the
+/// listing gives it as `enum`, `default`, `minimum` and `maximum`): "One of: a, b. Default 10;
+/// 1 to 25 (larger values are capped)." `capped`: the parameter lowers a value above its
+/// maximum instead of refusing it.
+fn limits(schema: &Value, capped: bool) -> Option<String> {
+    let mut said = Vec::new();
+    if let Some(Value::Array(values)) = schema.get("enum") {
+        let values: Vec<String> = values
+            .iter()
+            .map(|value| {
+                value
+                    .as_str()
+                    .map_or_else(|| value.to_string(), str::to_owned)
+            })
+            .collect();
+        said.push(format!("One of: {}.", values.join(", ")));
+    }
+    let mut bounds = Vec::new();
+    if let Some(default) = schema.get("default") {
+        bounds.push(format!("default {default}"));
+    }
+    match (schema.get("minimum"), schema.get("maximum")) {
+        (Some(low), Some(high)) if capped => {
+            bounds.push(format!("{low} to {high} (larger values are capped)"));
+        }
+        (Some(low), Some(high)) => bounds.push(format!("{low} to {high}")),
+        (Some(low), None) => bounds.push(format!("at least {low}")),
+        (None, Some(high)) => bounds.push(format!("at most {high}")),
+        (None, None) => {}
+    }
+    if !bounds.is_empty() {
+        let text = bounds.join("; ");
+        let mut chars = text.chars();
+        let first = chars.next().map(|c| c.to_ascii_uppercase());
+        said.push(format!(
+            "{}{}.",
+            first.map(String::from).unwrap_or_default(),
+            chars.as_str()
+        ));
+    }
+    (!said.is_empty()).then(|| said.join(" "))
 }
 
 /// Parameters in synopsis order: the required ones in `required` order, then the others in
@@ -377,6 +467,7 @@ fn options(schema: &JsonObject) -> Vec<OptionLine> {
             .and_then(Value::as_str)
             .unwrap_or_default()
             .to_owned(),
+        schema: property.clone(),
     };
     let mut options: Vec<OptionLine> = required
         .iter()

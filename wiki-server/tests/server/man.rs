@@ -131,14 +131,16 @@ SYNOPSIS
 
 OPTIONS
     tool (string, optional)
-        A tool or reference page name, e.g. \"get_document\" or \"markdown-syntax\"; omit it for the catalog.
+        A tool or reference page; omit it for the catalog.
 
 DESCRIPTION
     Show the manual: the catalog of tools and reference pages, or one page.
 
-    Without `tool`, lists every tool this endpoint offers you, by category, and the reference pages. With `tool`, shows that tool's manual page (synopsis, options, description, notes and examples) or a reference page such as \"markdown-syntax\".
-
 NOTES
+    Without `tool`, lists every tool this endpoint offers you, by category, and the reference
+    pages. With `tool`, shows that tool's manual page (synopsis, options, description, notes
+    and examples) or a reference page such as \"markdown-syntax\".
+
     The catalog and the pages list only what this endpoint offers you: tools this wiki
     enables (write tools only for signed-in users) and the reference pages.
 
