@@ -10,16 +10,16 @@ use wiki_tool_sdk::untrusted::fragment;
 use wiki_tool_sdk::prelude::*;
 
 /// List the wikis you can reach from this endpoint, with their ids.
-///
-/// The current wiki comes first, then every other wiki in which you may view pages, sorted by
-/// id. Use an id as the `wiki` argument of query_documents or get_tree, as a reference prefix
-/// (`id:Space.Page`), or `wiki="all"` to search every wiki at once.
 #[mcp_tool(
     id = "list_wikis",
     category = categories::SEARCH_AND_NAVIGATION,
     title = "List wikis",
     output = WikiList,
     man = "NOTES
+    The current wiki comes first, then every other wiki in which you may view pages, sorted by
+    id. Use an id as a tool's `wiki` argument or as a reference prefix (`id:Space.Page`);
+    wiki=\"all\" makes query_documents search every wiki at once.
+
     Offered only where an administrator of the main wiki enabled cross-wiki reach for this
     endpoint. A wiki is listed when you may view it, whatever its own MCP settings.
 

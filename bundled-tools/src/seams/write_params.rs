@@ -10,11 +10,11 @@ use wiki_tool_sdk::prelude::*;
 /// write_schema).
 #[derive(Debug, ParamObject)]
 pub(crate) struct WriteParams {
-    /// Why you made the change; stored prefixed with "[AI] ".
+    /// Why, saved prefixed "[AI] ".
     pub(crate) comment: Option<String>,
-    /// Record a major version instead of a minor one.
+    /// Save a major version.
     pub(crate) major: bool,
-    /// The wiki to write in instead of this endpoint's wiki (see list_wikis).
+    /// Another wiki (list_wikis).
     #[param(extended)]
     pub(crate) wiki: Option<String>,
 }
@@ -23,11 +23,11 @@ pub(crate) struct WriteParams {
 /// (delete_document, delete_attachment, delete_object).
 #[derive(Debug, ParamObject)]
 pub(crate) struct DeleteParams {
-    /// The document's current version (get_document shows it).
+    /// The document's current version.
     pub(crate) base_version: String,
-    /// Why you deleted it; stored prefixed with "[AI] ".
+    /// Why, saved prefixed "[AI] ".
     pub(crate) comment: Option<String>,
-    /// The wiki to write in instead of this endpoint's wiki (see list_wikis).
+    /// Another wiki (list_wikis).
     #[param(extended)]
     pub(crate) wiki: Option<String>,
 }

@@ -15,12 +15,7 @@ use crate::seams::urls::review_line;
 use crate::seams::write_params::DeleteParams;
 use crate::seams::written::Written;
 
-/// Delete an attachment of a document (it goes to the recycle bin, never permanently).
-///
-/// base_version is REQUIRED: the document's version as get_document shows it (deleting saves a
-/// new minor version of the document). restore_document with the bin entry's id (list_trash)
-/// brings it back. The person using your client is asked to confirm the delete first; a client
-/// that cannot ask is refused.
+/// Move an attachment of a document to the recycle bin (restore_document brings it back).
 #[mcp_tool(
     id = "delete_attachment",
     write,
@@ -51,9 +46,9 @@ SEE ALSO
     get_attachment, write_attachment, get_document"
 )]
 struct DeleteAttachment {
-    /// The document holding the attachment, e.g. "Sandbox.WebHome".
+    /// The document holding it.
     reference: String,
-    /// The attachment's file name, e.g. "notes.txt".
+    /// The file name.
     #[param(raw)]
     filename: String,
     #[param(flatten)]

@@ -21,13 +21,8 @@ const PREFERENCES: &str = "WebPreferences";
 /// How many pages the children count reads per store call.
 const CHILDREN_PAGE: usize = 500;
 
-/// Move a document and all its translations to the recycle bin (never a permanent delete).
-///
-/// base_version is required: the version get_document showed. A space home (WebHome) that
-/// still has other pages under it is refused with their count. Preference and configuration
-/// pages are never deleted. restore_document brings the document back from the recycle bin.
-/// Sent again after it succeeded, it answers that the document is already deleted. The person
-/// using your client is asked to confirm the delete first; a client that cannot ask is refused.
+/// Move a document and all its translations to the recycle bin (restore_document brings it
+/// back).
 #[mcp_tool(
     id = "delete_document",
     write,
@@ -62,7 +57,7 @@ SEE ALSO
     get_document (the version), get_tree (children), restore_document, list_trash"
 )]
 struct DeleteDocument {
-    /// The document to delete, e.g. "Sandbox.Draft".
+    /// The document.
     reference: String,
     #[param(flatten)]
     delete: DeleteParams,

@@ -16,11 +16,7 @@ use crate::seams::write_params::DeleteParams;
 use crate::seams::written::Written;
 use crate::tools::write_object::{class_document, existing_object, object_failure};
 
-/// Delete one object of a class from a document.
-///
-/// base_version is REQUIRED (the document's version from get_document). The other objects keep
-/// their numbers. The document's history keeps the deleted object's values. The person using
-/// your client is asked to confirm the delete first; a client that cannot ask is refused.
+/// Delete one object of a class from a document; the others keep their numbers.
 #[mcp_tool(
     id = "delete_object",
     write,
@@ -32,7 +28,8 @@ use crate::tools::write_object::{class_document, existing_object, object_failure
     Deletes object number `object` of `class` from the document and saves a new minor version
     of the document, recorded as you with the comment prefixed `[AI] ` (default \"Deleted
     <class> object <n>\"). Object numbers are never reused or shifted: the other objects keep
-    theirs. Needs the edit right on the document.
+    theirs. The document's history keeps the deleted object's values. Needs the edit right on
+    the document.
 
     base_version is always required: the document's current version (get_document shows it).
     If someone saved since, nothing is deleted and you get a version conflict.
@@ -51,9 +48,9 @@ SEE ALSO
     query_objects, write_object, get_schema"
 )]
 struct DeleteObject {
-    /// The document holding the object, e.g. "Tasks.Task1".
+    /// The document holding the object.
     reference: String,
-    /// The object's class, e.g. "Tasks.TaskClass".
+    /// The class.
     class: String,
     /// The object's number (query_objects shows it).
     object: u32,

@@ -31,13 +31,10 @@ const MAX_EDITS: usize = 100;
 /// The longest old_string or new_string, in characters.
 const MAX_EDIT_CHARS: usize = 100_000;
 
-/// Change a document by exact-string replacements, applied in order and saved once.
+/// Change a document by exact-string replacements, applied in order and saved once (nothing if
+/// any fails).
 ///
-/// Each edit replaces old_string (copied exactly from get_document, WITHOUT the line-number
-/// prefix) by new_string; old_string must occur exactly once unless replace_all=true. All edits
-/// apply to the result of the previous ones; if any fails, nothing is saved. To create a
-/// document, send one edit with an empty old_string. base_version optionally locks the version
-/// you read.
+/// An empty old_string creates the document.
 #[mcp_tool(
     id = "edit_document",
     write,
@@ -83,15 +80,15 @@ SEE ALSO
     get_document, write_document (replace everything), get_history"
 )]
 struct EditDocument {
-    /// The document to edit, e.g. "Sandbox.WebHome".
+    /// The document.
     reference: String,
-    /// The replacements, applied in order.
+    /// The replacements, in order.
     edits: Vec<Edit>,
     /// A new title.
     title: Option<String>,
-    /// Edit a translation instead of the default language, e.g. "fr".
+    /// A translation.
     locale: Option<String>,
-    /// Optional lock: the version you read (get_document); a newer one is a conflict.
+    /// Optional lock: the version you read; a newer one is a conflict.
     base_version: Keep<String>,
     #[param(flatten)]
     write: WriteParams,
@@ -117,13 +114,13 @@ impl EditDocument {
 /// One exact-string replacement.
 #[derive(Debug, Clone, ParamObject)]
 struct Edit {
-    /// The exact text to replace (no line-number prefix); empty only to create a document.
+    /// Exact text (no line-number prefix), found exactly once unless replace_all.
     #[param(raw)]
     old_string: String,
-    /// The replacement text.
+    /// The replacement.
     #[param(raw)]
     new_string: String,
-    /// Replace every occurrence instead of requiring exactly one.
+    /// Replace every occurrence.
     replace_all: Option<bool>,
 }
 

@@ -40,19 +40,18 @@ const MAX_INLINE_IMAGE_BYTES: u64 = 2 * 1024 * 1024;
 /// How many existing names a filename miss lists.
 const NAMES_LISTED: usize = 10;
 
-/// Read an attachment of a document: text inline, PDF text, images as images, others as a link.
-///
-/// Give the document (reference) and the exact file name (filename). Text files (plain text,
-/// Markdown, CSV, JSON, XML, YAML, scripts, SVG) are shown inline; long ones in windows of about
-/// 6,000 tokens, continued with offset (characters to skip). PDF files show their extracted text.
-/// PNG, JPEG, GIF and WebP images up to 2 MB come back as images. Anything else gets a download
-/// link. metadata=true returns only the header (type, size, version, author, date).
+/// Read an attachment: text inline, PDF text, images as images, others as a link.
 #[mcp_tool(
     output = AttachmentOutput,
     id = "get_attachment",
     category = categories::SEARCH_AND_NAVIGATION,
     title = "Read an attachment",
     man = "NOTES
+    Text files (plain text, Markdown, CSV, JSON, XML, YAML, scripts, SVG) are shown inline,
+    long ones in windows continued with offset. PDF files show their extracted text. PNG,
+    JPEG, GIF and WebP images up to 2 MB come back as images. Anything else gets a download
+    link. metadata=true returns only the header.
+
     The header reads Attachment:, Document: <reference> (version X), Mimetype:, Size:,
     Attachment version:, Author:, Date: (UTC) and, when the server has a public URL, Download:
     (a signed link that expires; it never grants more than your view right).
@@ -97,15 +96,15 @@ SEE ALSO
     get_links"
 )]
 struct GetAttachment {
-    /// The document holding the attachment, e.g. "Sandbox.WebHome".
+    /// The document holding it.
     reference: String,
-    /// The attachment's exact file name, e.g. "notes.txt".
+    /// The exact file name.
     #[param(raw)]
     filename: String,
-    /// Text and PDF attachments: characters to skip, to continue a long text (default 0).
+    /// Text and PDF: characters to skip, as the footer says.
     #[param(default = 0)]
     offset: usize,
-    /// Return only the header (type, size, version, author, date, link), not the content.
+    /// Only the header, not the content.
     metadata: bool,
 }
 
@@ -125,6 +124,13 @@ enum Route {
 impl Execute<Structured<AttachmentOutput>> for GetAttachment {
     async fn execute(self, ctx: &ToolContext) -> ToolResult<Structured<AttachmentOutput>> {
         let offset = self.offset;
+        if self.metadata && offset > 0 {
+            return Err(ToolError::new(
+                "Error: 'offset' reads on in the content, and metadata=true shows the header \
+                 only. Drop 'offset', or drop metadata=true to read the content.",
+            )
+            .with_kind(ErrorKind::BadArgument));
+        }
         let doors = ctx.doors()?;
         let found = find_document(doors, &self.reference, None).await?;
         let document = doors.read_document(&found.authorized, None).await?;

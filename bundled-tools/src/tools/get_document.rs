@@ -38,19 +38,19 @@ use wiki_tool_sdk::markdown::limits::TooComplex;
 /// How many attachments the header names before "+K more".
 const ATTACHMENTS_SHOWN: usize = 10;
 
-/// Read a document: its Markdown source with numbered lines, or a rendered read-only view.
+/// Read a document's Markdown source as numbered lines (never copy a number or TAB into an
+/// edit), or a rendered read-only view.
 ///
-/// The header gives the reference, title, version (pass it as base_version when you edit),
-/// translations, attachments and size. A document up to 24,000 characters comes whole, each line
-/// numbered like `cat -n` (strip the number and the TAB before quoting a line in an edit). A
-/// larger one comes as its heading OUTLINE with line numbers: read a part with offset and limit.
-/// rendered=true shows what readers see (plain text or sanitized HTML), read-only.
+/// Over 24,000 characters you get its OUTLINE: read parts with offset and limit.
 #[mcp_tool(
     output = DocumentOutput,
     id = "get_document",
     category = categories::SEARCH_AND_NAVIGATION,
     title = "Read a document",
     man = "NOTES
+    The header gives the reference, title, version (pass it as base_version when you edit),
+    translations, attachments and size.
+
     Source mode (the default) prints the Markdown exactly as stored: CommonMark with the GitHub
     extensions; a link whose destination is a wiki reference ([label](Space.Page)) is a wiki
     link (see `man markdown-syntax`). CR and CRLF are shown as LF. Lines are numbered `cat -n`
@@ -110,32 +110,30 @@ SEE ALSO
     edit_document, man markdown-syntax"
 )]
 struct GetDocument {
-    /// The document, e.g. "Sandbox.WebHome"; a space name alone ("Sandbox") means its home page.
+    /// The document, e.g. "Sandbox.WebHome"; a space name means its home page.
     reference: String,
-    /// Read a translation instead of the default language, e.g. "fr" or "pt_BR".
+    /// A translation, e.g. "fr".
     locale: Option<String>,
-    /// The first line to show, 1-based (source, or rendered plain text).
+    /// The first line to show.
     #[param(range = 1..)]
     offset: Option<usize>,
-    /// How many lines to show from offset (default: to the end, within the output budget).
+    /// Lines to show from offset.
     #[param(range = 1..)]
     limit: Option<usize>,
-    /// The character of the first line to start at, 1-based: continues a line longer than one
-    /// result (the footer gives it).
+    /// The first line's character to start at.
     #[param(range = 1..)]
     column: Option<usize>,
-    /// Show only the heading outline (with line numbers, or rendered sections with sizes).
+    /// Only the heading outline.
     outline: bool,
-    /// Show the page as readers see it, rendered from Markdown (read-only) instead of its source.
+    /// The page as readers see it (read-only), not its source.
     rendered: bool,
-    /// With rendered=true: "plain" text (default) or sanitized "html".
+    /// With rendered (default plain).
     format: Option<Format>,
-    /// With rendered=true: one section by its anchor from the rendered outline, e.g. "#install"
-    /// or "#(intro)".
+    /// With rendered: one section by its anchor, e.g. "#install".
     section: Option<String>,
-    /// With format="html": "stripped" presentation (default) or "full" attributes.
+    /// With format=html: stripped (default) or full attributes.
     detail: Option<Detail>,
-    /// The wiki to read from instead of this endpoint's wiki (see list_wikis).
+    /// Another wiki (list_wikis).
     #[param(extended)]
     wiki: Option<String>,
 }
@@ -143,18 +141,18 @@ struct GetDocument {
 /// The rendered output format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ParamEnum)]
 enum Format {
-    /// Plain text.
+    // Plain text.
     Plain,
-    /// Sanitized HTML.
+    // Sanitized HTML.
     Html,
 }
 
 /// How much of the HTML's presentation is kept.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ParamEnum)]
 enum Detail {
-    /// Structure, link targets and image sources only.
+    // Structure, link targets and image sources only.
     Stripped,
-    /// The sanitizer's safe attributes, long values shortened.
+    // The sanitizer's safe attributes, long values shortened.
     Full,
 }
 

@@ -24,19 +24,18 @@ const MAX_DOCUMENTS: usize = 20;
 /// Characters set aside per document for its footer (where to continue, unusual line ends).
 const FOOTER_RESERVE: usize = 200;
 
-/// Read several documents at once: each one's source with numbered lines, or a window of it.
-///
-/// documents lists up to 20 pages, each {"reference": ..., "offset"?, "limit"?, "locale"?}
-/// as get_document takes them. They share one output budget (~6,000 tokens): a short page
-/// leaves its share to the others, and a page cut at its share says the offset that continues
-/// it. A page that cannot be read (missing, deleted, not visible) gets the reason in its place;
-/// the others are still read. Each header gives the version to pass as base_version.
+/// Read several documents' sources (numbered lines, or windows) at once, in one output budget.
 #[mcp_tool(
     id = "get_documents",
     output = DocumentsOutput,
     category = categories::SEARCH_AND_NAVIGATION,
     title = "Read several documents",
     man = "NOTES
+    documents lists up to 20 pages, each {\"reference\": ..., \"offset\"?, \"limit\"?,
+    \"locale\"?} as get_document takes them. A page that cannot be read (missing, deleted, not
+    visible) gets the reason in its place; the others are still read. Each header gives the
+    version to pass as base_version.
+
     Each document is read as get_document reads its source: the same rights, the same numbered
     lines (`cat -n` style: never copy the number or the TAB into an edit), the same answer for a
     page in the recycle bin. Its header line is `=== <reference> · <title> · version <v> · <n>
@@ -62,7 +61,7 @@ SEE ALSO
 struct GetDocuments {
     /// The documents to read, in order (1-20).
     documents: Vec<Wanted>,
-    /// The wiki to read from instead of this endpoint's wiki (see list_wikis).
+    /// Another wiki (list_wikis).
     #[param(extended)]
     wiki: Option<String>,
 }
@@ -70,14 +69,14 @@ struct GetDocuments {
 /// One document to read, and which part of it.
 #[derive(Debug, Clone, ParamObject)]
 struct Wanted {
-    /// The document, e.g. "Sandbox.WebHome"; a space name alone means its home page.
+    /// The document.
     reference: String,
-    /// A translation instead of the default language, e.g. "fr".
+    /// A translation.
     locale: Option<String>,
-    /// The first line to show, 1-based.
+    /// The first line to show.
     #[param(range = 1..)]
     offset: Option<usize>,
-    /// How many lines to show from offset (default: to the end, within its share).
+    /// Lines to show from offset.
     #[param(range = 1..)]
     limit: Option<usize>,
 }

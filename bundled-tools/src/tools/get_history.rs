@@ -33,18 +33,19 @@ use crate::seams::window_output::WindowOutput;
 /// How many revisions the "no such revision" error lists.
 const NEWEST_LISTED: usize = 5;
 
-/// Read a document's revision history: list revisions, show one version, or diff two.
-///
-/// Without versions, lists revisions newest first (minor edits included) with author, date and
-/// comment. version="1.2" shows the content at that revision (read-only: never take base_version
-/// from it). from="1.2" (and optionally to, default the current version) shows a unified diff.
-/// A translation (locale) has its own history.
+/// Read a document's revision history: list revisions, show one version (never take
+/// base_version from it), or diff two.
 #[mcp_tool(
     output = HistoryOutput,
     id = "get_history",
     category = categories::SEARCH_AND_NAVIGATION,
     title = "Read revision history",
     man = "NOTES
+    Without version or from, lists revisions newest first (minor edits included) with author,
+    date and comment. version=\"1.2\" shows the content at that revision. from=\"1.2\" (and
+    optionally to, default the current version) shows a unified diff. A translation (locale)
+    has its own history.
+
     Versions are major.minor: creation is 1.1, a minor edit bumps the minor number (marked
     (minor) in the list), a major edit starts the next major at .1. Every version string must be
     two numbers of 1 to 9 digits joined by a dot; anything else (deleted:3, xar:2.1, 1.2.3, an
@@ -89,27 +90,25 @@ SEE ALSO
     get_document (the current version), edit_document (base_version)"
 )]
 struct GetHistory {
-    /// The document, e.g. "Sandbox.WebHome".
+    /// The document.
     reference: String,
-    /// Read a translation's own history, e.g. "fr".
+    /// A translation's own history.
     locale: Option<String>,
-    /// Show the content at this version, e.g. "1.2" (excludes from/to).
+    /// Show the content at this version, e.g. "1.2"; not with from/to.
     version: Keep<String>,
-    /// Diff from this version, e.g. "1.2".
+    /// Diff from this version.
     from: Keep<String>,
-    /// Diff to this version (default: the current one); needs from.
+    /// Diff to this version (default: current); needs from.
     to: Keep<String>,
-    /// Revisions per page in list mode (default 20, clamped to 1-100).
+    /// List mode: revisions per page (default 20).
     #[param(range = 1..=100, clamp)]
     limit: Option<usize>,
-    /// List mode: how many newest revisions to skip. Version mode: the first line to show
-    /// (1-based). Refused in diff mode.
+    /// List mode: newest revisions to skip; version mode: the first line to show.
     offset: Option<usize>,
-    /// Version mode: the character of the first line to start at (1-based), to read on in a
-    /// line longer than the output budget as the footer says.
+    /// Version mode: the first line's character to start at.
     #[param(range = 1..)]
     column: Option<usize>,
-    /// The wiki to read from instead of this endpoint's wiki (see list_wikis).
+    /// Another wiki (list_wikis).
     #[param(extended)]
     wiki: Option<String>,
 }

@@ -40,18 +40,17 @@ use crate::seams::translation::{locale_argument, route};
 const BACKLINK_CEILING: usize = 2000;
 
 /// Show the links of a document: who links to it (backlinks), what it links to, or both.
-///
-/// direction="in" (default) lists the documents you can view that link here; run it before you
-/// rename or delete a page, to find the links to repair. The target need not exist, so a broken
-/// link can be traced back to its sources. direction="out" lists the links written in the page
-/// (documents and attachments), marking each target that is missing or deleted, so checking a
-/// page's links takes one call. direction="both" shows both lists.
 #[mcp_tool(
     output = LinksOutput,
     id = "get_links",
     category = categories::SEARCH_AND_NAVIGATION,
     title = "Document links",
     man = "NOTES
+    direction=in (the default) lists the documents you can view that link here: run it before
+    you rename or delete a page, to find the links to repair. The target need not exist, so a
+    broken link can be traced back to its sources. direction=out lists the links written in the
+    page (documents and attachments); direction=both shows both.
+
     Backlinks (direction=in) come from the link index, which every save updates in the same
     transaction as the content: there is no indexing lag. Only wiki links are indexed: a
     Markdown link or image whose destination is a reference ([label](Space.Page),
@@ -88,22 +87,22 @@ SEE ALSO
     get_document, get_tree, query_documents, edit_document"
 )]
 struct GetLinks {
-    /// The document, e.g. "Sandbox.WebHome"; a space name alone means its home page.
+    /// The document; a space name means its home page.
     reference: String,
-    /// "in" (default: documents linking here), "out" (links in this document) or "both".
+    /// in (default): links to it; out: links in it; or both.
     direction: Option<Direction>,
-    /// Outgoing links only: read the links of this translation, e.g. "fr".
+    /// Outgoing links only: those of this translation.
     locale: Option<String>,
-    /// Links per list (default 50, 1-200; larger values are capped).
+    /// Links per list.
     #[param(default = 50, range = 1..=200, clamp)]
     limit: usize,
-    /// Links to skip in each list, for the next page (default 0).
+    /// Links to skip in each list.
     #[param(default = 0)]
     offset: usize,
-    /// Backlinks only: list hidden pages too (they are otherwise only counted).
+    /// Backlinks only: list hidden pages too.
     #[param(rename = "showHidden")]
     show_hidden: bool,
-    /// The wiki of the reference, instead of this endpoint's wiki (see list_wikis).
+    /// Another wiki (list_wikis).
     #[param(extended)]
     wiki: Option<String>,
 }
@@ -111,11 +110,11 @@ struct GetLinks {
 /// Which links to show.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ParamEnum)]
 enum Direction {
-    /// Documents linking to this one.
+    // Documents linking to this one.
     In,
-    /// Links written in this document.
+    // Links written in this document.
     Out,
-    /// Both lists.
+    // Both lists.
     Both,
 }
 

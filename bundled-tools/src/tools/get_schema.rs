@@ -24,11 +24,6 @@ use wiki_tool_sdk::untrusted::{fragment, single_line};
 use self::output::{ClassCount, ClassOutput, FieldOutput, SchemaOutput};
 
 /// Show the classes (structured-data types) of a wiki, or the fields of one class.
-///
-/// Without class: every class that has objects, with how many. With class (its document's full
-/// name, e.g. "Blog.PostClass"): one line per field, `name: Type(detail) "Label" modifiers`, then
-/// the disabled fields. Read it before query_objects or write_object to learn the field names and
-/// what each accepts.
 #[mcp_tool(
     output = SchemaOutput,
     id = "get_schema",
@@ -36,7 +31,8 @@ use self::output::{ClassCount, ClassOutput, FieldOutput, SchemaOutput};
     title = "Class schema",
     man = "NOTES
     A class is defined by a document: its full name is the class name (Blog.PostClass). Objects
-    of the class are numbered per document and hold one value per field.
+    of the class are numbered per document and hold one value per field. Read a class before
+    query_objects or write_object to learn the field names and what each accepts.
 
     Without class, the catalog lists the classes that have at least one object in the wiki,
     with their object counts. A class whose document you may not view is left out. The counts
@@ -70,10 +66,9 @@ SEE ALSO
     query_objects, write_object, write_schema, get_document"
 )]
 struct GetSchema {
-    /// The class to describe: the full name of its document, e.g. "Tasks.TaskClass". Omit it
-    /// for the catalog of classes in use.
+    /// Its document's full name, e.g. "Tasks.TaskClass"; omit it for the classes in use.
     class: Option<String>,
-    /// The wiki to read, instead of this endpoint's wiki (see list_wikis).
+    /// Another wiki (list_wikis).
     #[param(extended)]
     wiki: Option<String>,
 }

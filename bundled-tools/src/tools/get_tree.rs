@@ -20,13 +20,10 @@ use wiki_tool_sdk::untrusted::fragment;
 use crate::seams::one_line::one_line;
 use output::TreeOutput;
 
+/// Levels below root an exploration shows when `depth` is not given.
+const DEFAULT_DEPTH: usize = 2;
+
 /// List the spaces of a wiki, or explore the pages under one page.
-///
-/// Without root: one line per top-level space with its page count and last change, small spaces
-/// expanded. With root (e.g. "Sales" or "Sales.WebHome"): the pages under it, breadth first, up
-/// to depth levels, each as `name[/]  [reference]  "title"` with `/` for a space that may hold
-/// more, `⋯` for children not shown and `{Class, att:N}` markers for objects and attachments.
-/// Pass a shown reference to get_document, or as root to go deeper.
 #[mcp_tool(
     id = "get_tree",
     category = categories::SEARCH_AND_NAVIGATION,
@@ -43,7 +40,8 @@ use output::TreeOutput;
     its line says to explore it as root. limit and offset page the spaces (an offset past
     the last one is an error).
 
-    Explore (root): the root's line, then its children indented two spaces per level, to depth
+    Pass a shown reference to get_document, or as root to go deeper. Explore (root): the
+    root's line, then its children indented two spaces per level, to depth
     levels (1-4, default 2), at most limit children per node (1-200, default 50) and 300 lines in
     all. A node is `name[/]  [reference]  \"title\"[ ⋯][ {markers}]`: `/` marks a space home that
     may have children, `⋯` that its children are not shown (depth or line budget reached;
@@ -71,22 +69,21 @@ SEE ALSO
     get_document, query_documents, get_links, query_objects"
 )]
 struct GetTree {
-    /// The page to explore from, e.g. "Sales" or "Sales.WebHome"; omit it for a survey of the
-    /// top-level spaces.
+    /// The page to explore from; omit it to survey the top-level spaces.
     root: Option<String>,
-    /// The wiki to read instead of this endpoint's wiki (see list_wikis).
+    /// Another wiki (list_wikis).
     #[param(extended)]
     wiki: Option<String>,
-    /// Explore only: levels below root to show (1-4, default 2).
-    #[param(default = 2, range = 1..=4, clamp)]
-    depth: usize,
-    /// Children per node, or top-level spaces in a survey (1-200, default 50).
+    /// With root: levels below it to show (default 2).
+    #[param(range = 1..=4, clamp)]
+    depth: Option<usize>,
+    /// Children per node, or spaces in a survey.
     #[param(default = 50, range = 1..=200, clamp)]
     limit: usize,
-    /// Root's children (or top-level spaces) to skip, for the next page (default 0).
+    /// Root's children (or spaces) to skip.
     #[param(default = 0)]
     offset: usize,
-    /// Show hidden pages too (technical pages, otherwise only counted).
+    /// List hidden pages too.
     #[param(rename = "showHidden")]
     show_hidden: bool,
 }
@@ -103,8 +100,15 @@ struct Shape {
 impl Execute<Structured<TreeOutput>> for GetTree {
     async fn execute(self, ctx: &ToolContext) -> ToolResult<Structured<TreeOutput>> {
         // The parser clamped depth and limit, and refused a negative offset.
+        if self.root.is_none() && self.depth.is_some() {
+            return Err(ToolError::new(
+                "Error: 'depth' applies only when exploring from a root; a survey lists the \
+                 top-level spaces. Give root, or drop 'depth'.",
+            )
+            .with_kind(ErrorKind::BadArgument));
+        }
         let shape = Shape {
-            depth: self.depth,
+            depth: self.depth.unwrap_or(DEFAULT_DEPTH),
             limit: self.limit,
             offset: self.offset,
             show_hidden: self.show_hidden,

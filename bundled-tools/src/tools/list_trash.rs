@@ -15,12 +15,7 @@ use crate::seams::counted::{count, counted};
 use crate::seams::deleted::{DeletedOutput, deletion};
 use crate::seams::paging::offset_past_end;
 
-/// List the recycle bin: the deleted documents and attachments you may view, newest first.
-///
-/// Each entry gives its id, the page (and the attachment, for one deleted on its own), who
-/// deleted it, when, at which version and why. restore_document reference=<page> brings a
-/// page back (entry=<id> for another entry). space narrows the list to a space and its nested
-/// spaces.
+/// List the recycle bin entries you may view, newest first.
 #[mcp_tool(
     id = "list_trash",
     output = TrashOutput,
@@ -32,7 +27,8 @@ use crate::seams::paging::offset_past_end;
     `<page>@<file> (attachment)`), then who deleted it, when (UTC, to the minute), the version
     the document was at and the deletion comment. A page deleted, re-created and deleted again
     has an entry per deletion. An entry whose page exists again says `(exists again)`: restoring
-    it is refused until that page is renamed or deleted.
+    it is refused until that page is renamed or deleted. restore_document reference=<page>
+    brings a page back (entry=<id> for another entry).
 
     Only entries of pages you may view are listed and counted (the endpoint's space filter,
     then your view right, as for any page). At most 5000 entries are examined per call; past
@@ -48,15 +44,15 @@ SEE ALSO
     restore_document, delete_document, get_document"
 )]
 struct ListTrash {
-    /// Only entries of pages in this space or its nested spaces, e.g. "Sandbox".
+    /// A space, nested spaces included.
     space: Option<String>,
-    /// Entries per page (default 50, 1-200; larger values are capped).
+    /// Entries per page.
     #[param(default = 50, range = 1..=200, clamp)]
     limit: usize,
-    /// Entries to skip, for the next page (default 0).
+    /// Entries to skip.
     #[param(default = 0)]
     offset: usize,
-    /// The wiki whose bin to list instead of this endpoint's wiki (see list_wikis).
+    /// Another wiki (list_wikis).
     #[param(extended)]
     wiki: Option<String>,
 }

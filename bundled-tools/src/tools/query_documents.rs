@@ -42,19 +42,18 @@ const SCAN_LIMIT: usize = 2000;
 /// Characters of a browse snippet before `...` marks that the content goes on.
 const BROWSE_SNIPPET_CHARS: usize = 200;
 
-/// Search the wiki's documents by words, or browse them with filters.
-///
-/// With query, finds documents containing every word (title matches rank higher); without query,
-/// lists documents newest first. Filters: space (nested spaces included), author, locale,
-/// modifiedWithin or modifiedRange, includeHidden. Each result gives the title, the Reference
-/// to pass to get_document, the language, the last change and a snippet. Only documents you
-/// may view are counted and returned; page with offset as the footer says.
+/// Search the wiki's documents by words (every word must occur), or browse them with filters.
 #[mcp_tool(
     id = "query_documents",
     category = categories::SEARCH_AND_NAVIGATION,
     title = "Search documents",
     output = SearchOutput,
     man = "NOTES
+    Each result's Reference is what get_document takes; page with offset as the footer says.
+    Filters: space, author, locale, modifiedWithin or modifiedRange, includeHidden; all of them must
+    hold. Only documents you may view are counted and returned. sort is relevance (best match
+    first), newest or oldest (by last change) or title.
+
     Words: every word of query must occur in the title or the content, in any form of the same
     English stem (plan finds plans and planning), ignoring case and accents. Search syntax is
     NOT interpreted: quotes, *, :, (), NEAR, AND/OR/NOT are plain words, and punctuation-only
@@ -80,9 +79,9 @@ const BROWSE_SNIPPET_CHARS: usize = 200;
     locale keeps rows in that language (a translation, or a default row written in it).
     modifiedWithin=day|week|month|year counts back from now (24 hours, 7, 30 or 365 days).
     modifiedRange takes exactly one range `[<from> TO <to>]`, each side `*`, NOW with date math
-    (NOW-7DAYS, NOW/DAY, NOW-1MONTH/DAY) or an instant such as 2026-01-31T00:00:00Z; it
-    overrides modifiedWithin. Hidden documents are left out unless
-    includeHidden=true. The endpoint's space filter always applies.
+    (NOW-7DAYS, NOW/DAY, NOW-1MONTH/DAY) or an instant such as 2026-01-31T00:00:00Z; with
+    modifiedWithin as well the call is refused, as one of them would have no effect. Hidden
+    documents are left out unless includeHidden=true. The endpoint's space filter always applies.
 
     wiki searches another wiki, or every wiki with wiki=\"all\", only when this endpoint has
     cross-wiki reach (see list_wikis).
@@ -98,32 +97,31 @@ SEE ALSO
     get_document, get_tree, query_objects, list_wikis"
 )]
 struct QueryDocuments {
-    /// Words to find (all required); omit to browse. Search syntax is not interpreted.
+    /// Words to find, literally; omit to browse.
     query: Option<String>,
-    /// The wiki to search instead of this one, or "all" for every wiki (see list_wikis).
+    /// Another wiki, or "all" (list_wikis).
     #[param(extended)]
     wiki: Option<String>,
-    /// Only documents in this space or its nested spaces, e.g. "Sales" or "Sales.Europe".
+    /// A space, nested spaces included, e.g. "Sales".
     space: Option<String>,
-    /// Only documents whose last change is by this user, e.g. "alice".
+    /// Last changed by this user.
     author: Option<String>,
-    /// Only rows in this language, e.g. "fr" or "pt_BR".
+    /// Rows in this language.
     locale: Option<String>,
-    /// Only documents changed within the last day, week, month or year.
+    /// Changed within this last period.
     #[param(rename = "modifiedWithin")]
     modified_within: Option<Within>,
-    /// Only documents changed in one range, e.g. "[NOW-7DAYS TO NOW]" or
-    /// "[2026-01-01T00:00:00Z TO *]"; overrides modifiedWithin.
+    /// Changed in a range, e.g. "[NOW-7DAYS TO NOW]"; not with modifiedWithin.
     #[param(rename = "modifiedRange")]
     modified_range: Option<String>,
-    /// Order: relevance (default with query), newest (default without), oldest or title.
+    /// Default: relevance with query, newest without.
     sort: Option<Sort>,
-    /// Results per page, 1-25 (default 10; larger values are capped at 25).
+    /// Results per page, 1-25 (default 10).
     limit: Option<usize>,
-    /// Results to skip, for the next page (default 0).
+    /// Results to skip, for the next page.
     #[param(default = 0)]
     offset: usize,
-    /// Include hidden documents (technical pages, left out by default).
+    /// Include hidden (technical) documents.
     #[param(rename = "includeHidden")]
     include_hidden: bool,
 }
@@ -131,26 +129,26 @@ struct QueryDocuments {
 /// A recent period, counted back from now.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ParamEnum)]
 enum Within {
-    /// The last 24 hours.
+    // The last 24 hours.
     Day,
-    /// The last 7 days.
+    // The last 7 days.
     Week,
-    /// The last 30 days.
+    // The last 30 days.
     Month,
-    /// The last 365 days.
+    // The last 365 days.
     Year,
 }
 
 /// Result order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ParamEnum)]
 enum Sort {
-    /// Best match first.
+    // Best match first.
     Relevance,
-    /// Most recently changed first.
+    // Most recently changed first.
     Newest,
-    /// Least recently changed first.
+    // Least recently changed first.
     Oldest,
-    /// By title.
+    // By title.
     Title,
 }
 
@@ -321,6 +319,13 @@ impl QueryDocuments {
         now: OffsetDateTime,
     ) -> Result<(Option<OffsetDateTime>, Option<OffsetDateTime>), ToolError> {
         if let Some(text) = self.modified_range.as_deref() {
+            if self.modified_within.is_some() {
+                return Err(ToolError::new(
+                    "Error: give 'modifiedWithin' or 'modifiedRange', not both: the range alone \
+                     decides the dates. Drop one of them.",
+                )
+                .with_kind(ErrorKind::BadArgument));
+            }
             return parse_range(text, now).map_err(|error| {
                 ToolError::new(match error {
                     RangeError::Malformed => format!(

@@ -45,12 +45,11 @@ const VALUES_BUDGET: usize = MAX_OUTPUT_CHARS - 1_000;
 /// The most field names `select` may list (as the reference).
 const MAX_SELECT: usize = 10;
 
-/// Find objects of a class by field values, or list the objects on one document.
-///
-/// Give class (e.g. "Tasks.TaskClass") and optional filters like "priority > 2" or
-/// "title contains plan" (all must match), select to choose the fields shown, sort like
-/// "due desc", and limit/offset to page. Give document alone for the inventory of its objects
-/// (classes and numbers). Call get_schema first to learn the field names and types.
+/// Objects per page when `limit` is not given.
+const DEFAULT_LIMIT: usize = 10;
+
+/// Find objects of a class by field values (get_schema lists the fields), or list the objects on
+/// one document.
 #[mcp_tool(
     output = ObjectsOutput,
     id = "query_objects",
@@ -99,28 +98,25 @@ SEE ALSO
     get_schema, write_object, delete_object, get_document"
 )]
 struct QueryObjects {
-    /// The class, e.g. "Tasks.TaskClass" (see get_schema). Required unless document is given.
+    /// The class; required unless document is given.
     class: Option<String>,
-    /// Up to 10 filters `<field> <op> <value>`, all of which must match; op is =, !=, >, < or
-    /// contains (text fields), e.g. "priority > 2".
+    /// Up to 10 `<field> <op> <value>`, all must match; op is =, !=, >, < or contains.
     filters: Vec<String>,
-    /// Up to 10 field names to show for each object (default: every set field).
+    /// Up to 10 fields to show (default all set).
     select: Vec<String>,
-    /// Only objects on this document, e.g. "Tasks.Task1"; alone, the document's inventory.
+    /// Objects on this document; alone, its inventory of objects.
     document: Option<String>,
-    /// `<field> asc|desc`, e.g. "due desc" (objects without a value are left out).
+    /// `<field> asc|desc`, e.g. "due desc".
     sort: Option<String>,
-    /// With class and document: only the object of this number (see the document's
-    /// inventory), shown with its full values, every line of a text numbered.
+    /// With class and document: that object alone, with its full values.
     number: Option<u32>,
-    /// Objects per page (default 10, 1-25; larger values are capped).
-    #[param(default = 10, range = 1..=25, clamp)]
-    limit: usize,
-    /// Objects to skip, for the next page (default 0); with number, characters of the one
-    /// selected text to skip (the footer gives it).
+    /// Objects per page (default 10).
+    #[param(range = 1..=25, clamp)]
+    limit: Option<usize>,
+    /// Objects to skip; with number, characters of the selected text.
     #[param(default = 0)]
     offset: usize,
-    /// The wiki to query, instead of this endpoint's wiki (see list_wikis).
+    /// Another wiki (list_wikis).
     #[param(extended)]
     wiki: Option<String>,
 }
@@ -210,7 +206,7 @@ impl QueryObjects {
             sort,
         };
         // The parser clamped limit to 1..=25.
-        let limit = self.limit;
+        let limit = self.limit.unwrap_or(DEFAULT_LIMIT);
         let page = doors
             .query_objects(wiki.clone(), query, offset, limit, scan)
             .await?
@@ -332,10 +328,10 @@ impl QueryObjects {
         document: &str,
         number: u32,
     ) -> ObjectsResult {
-        if !self.filters.is_empty() || self.sort.is_some() {
+        if !self.filters.is_empty() || self.sort.is_some() || self.limit.is_some() {
             return Err(ToolError::new(
-                "Error: 'number' reads one object: drop 'filters' and 'sort' (or drop 'number' \
-                 to query).",
+                "Error: 'number' reads one object: drop 'filters', 'sort' and 'limit' (or drop \
+                 'number' to query).",
             )
             .with_kind(ErrorKind::BadArgument));
         }
@@ -457,10 +453,15 @@ impl QueryObjects {
 
     /// The objects on one document, grouped by class, without values.
     async fn inventory(&self, doors: &Doors, document: &str) -> ObjectsResult {
-        if !self.filters.is_empty() || !self.select.is_empty() || self.sort.is_some() {
+        if !self.filters.is_empty()
+            || !self.select.is_empty()
+            || self.sort.is_some()
+            || self.limit.is_some()
+            || self.offset > 0
+        {
             return Err(ToolError::new(
-                "Error: 'filters', 'select' and 'sort' need 'class'. Give class to query values, \
-                 or drop them for the document's inventory.",
+                "Error: 'filters', 'select', 'sort', 'limit' and 'offset' need 'class'. Give class \
+                 to query values, or drop them for the document's inventory (it is not paged).",
             )
             .with_kind(ErrorKind::BadArgument));
         }

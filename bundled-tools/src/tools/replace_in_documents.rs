@@ -27,11 +27,8 @@ const MAX_PAGES: usize = 50;
 /// The longest find or replace text, in characters.
 const MAX_TEXT_CHARS: usize = 100_000;
 
-/// Replace an exact text across documents: preview, then apply.
-///
-/// Without pages: lists the pages query and/or space select that contain find, with counts
-/// and versions; writes nothing. With pages (as the preview prints them): saves each page
-/// still at its base_version. See man.
+/// Replace an exact text across documents: preview (no pages), then apply to the pages the
+/// preview printed.
 #[mcp_tool(
     id = "replace_in_documents",
     write,
@@ -80,9 +77,9 @@ struct ReplaceInDocuments {
     replace: String,
     /// Preview: words selecting pages, as in query_documents.
     query: Option<String>,
-    /// Preview: pages in this space and its nested spaces.
+    /// Preview: a space, nested spaces included.
     space: Option<String>,
-    /// Preview: selected pages to skip (default 0).
+    /// Preview: selected pages to skip.
     offset: Option<usize>,
     /// Apply: the pages the preview printed.
     pages: Vec<PageAt>,
@@ -95,7 +92,7 @@ struct ReplaceInDocuments {
 struct PageAt {
     /// The document.
     reference: String,
-    /// A translation, e.g. "fr".
+    /// A translation.
     locale: Option<String>,
     /// The version the preview showed.
     base_version: String,

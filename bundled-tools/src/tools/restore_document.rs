@@ -16,14 +16,7 @@ use wiki_tool_sdk::store::rights::Right;
 use crate::seams::deleted::deletion;
 use crate::seams::written::Written;
 
-/// Bring a deleted document back from the recycle bin, with its translations, attachments and
-/// objects.
-///
-/// reference names the deleted page (get_document says when a page is in the bin; list_trash
-/// lists the bin). It comes back with its whole history, at the version it was deleted at.
-/// entry restores one bin entry instead (list_trash shows the ids): an older deletion of the
-/// page, or an attachment of it deleted on its own. Refused while a page of that name exists
-/// again. You need the edit right on the page.
+/// Restore a deleted document from the recycle bin, with everything it held.
 #[mcp_tool(
     id = "restore_document",
     write,
@@ -56,12 +49,11 @@ SEE ALSO
     list_trash, delete_document, get_document, get_history"
 )]
 struct RestoreDocument {
-    /// The deleted document, e.g. "Sandbox.Draft".
+    /// The deleted document.
     reference: String,
-    /// One recycle bin entry of this page to restore instead of its last deletion (list_trash
-    /// shows the ids): an older deletion, or an attachment deleted on its own.
+    /// A bin entry (list_trash) to restore instead of the last deletion.
     entry: Option<i64>,
-    /// The wiki to restore in instead of this endpoint's wiki (see list_wikis).
+    /// Another wiki (list_wikis).
     #[param(extended)]
     wiki: Option<String>,
 }

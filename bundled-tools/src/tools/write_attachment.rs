@@ -29,11 +29,6 @@ const MAX_CONTENT_CHARS: usize = 1_000_000;
 const NOTHING_SAVED: &str = "Nothing was saved.";
 
 /// Attach a file to a document, or upload a new version of an attachment.
-///
-/// Send exactly one of content (text, stored as UTF-8 exactly as sent; "" makes an empty file)
-/// or content_base64 (small binaries). The document is created if it does not exist (omit
-/// base_version then); if it exists, base_version is REQUIRED, even for a new attachment: the
-/// upload saves a new version of the document.
 #[mcp_tool(
     id = "write_attachment",
     write,
@@ -81,21 +76,21 @@ SEE ALSO
     get_attachment, delete_attachment, get_document"
 )]
 struct WriteAttachment {
-    /// The document to attach to, e.g. "Sandbox.WebHome" (created if missing).
+    /// The document (created if missing).
     reference: String,
-    /// The attachment's file name, e.g. "notes.txt".
+    /// The file name.
     #[param(raw)]
     filename: String,
-    /// The file as text (UTF-8, exactly as sent; "" = an empty file). Not with content_base64.
+    /// Text, stored as sent; not with content_base64.
     #[param(raw)]
     content: Keep<String>,
-    /// The file as standard base64, for small binaries. Not with content.
+    /// Standard base64, for small binaries.
     content_base64: Keep<String>,
-    /// The document's version you read (get_document): required when the document exists.
+    /// The document's version you read: required when it exists, even for a new attachment.
     base_version: Keep<String>,
-    /// Why you uploaded it; stored prefixed with "[AI] ".
+    /// Why, saved prefixed "[AI] ".
     comment: Option<String>,
-    /// The wiki to write in instead of this endpoint's wiki (see list_wikis).
+    /// Another wiki (list_wikis).
     #[param(extended)]
     wiki: Option<String>,
 }

@@ -23,10 +23,7 @@ const MAX_CONTENT_CHARS: usize = 1_000_000;
 
 /// Create a document, or replace its whole content (and optionally its title).
 ///
-/// content is stored exactly as sent (Markdown; CRLF becomes LF). Creating: omit base_version.
-/// Replacing an existing document: pass base_version, the version get_document showed; if
-/// someone saved since, nothing is saved and you get a version conflict. For a small change
-/// prefer edit_document. locale writes a translation (the document must exist).
+/// For a small change prefer edit_document.
 #[mcp_tool(
     id = "write_document",
     write,
@@ -75,16 +72,16 @@ SEE ALSO
     get_document, edit_document (small changes), get_history, delete_document"
 )]
 struct WriteDocument {
-    /// The document to create or replace, e.g. "Sandbox.Draft".
+    /// The document.
     reference: String,
-    /// The whole new content (Markdown), exactly as it should be stored.
+    /// The whole Markdown source, stored as sent.
     #[param(raw)]
     content: String,
-    /// A new title; omit to keep the current one.
+    /// A new title.
     title: Option<String>,
-    /// Write a translation instead of the default language, e.g. "fr".
+    /// A translation of an existing document.
     locale: Option<String>,
-    /// The version you read (get_document): required to overwrite, omitted to create.
+    /// The version you read: required to overwrite, omitted to create.
     base_version: Keep<String>,
     #[param(flatten)]
     write: WriteParams,

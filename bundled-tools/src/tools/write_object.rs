@@ -28,11 +28,6 @@ use crate::seams::write_params::WriteParams;
 use crate::seams::written::Written;
 
 /// Create an object of a class on a document, or update one of its objects.
-///
-/// fields maps field names to values, all as strings (numbers "3", booleans "true", dates
-/// "2026-08-18", multi-select lists "a|b"). Omit object to create a new one; pass its number to
-/// update it (fields you leave out keep their values). base_version is required when the
-/// document exists.
 #[mcp_tool(
     id = "write_object",
     write,
@@ -85,18 +80,18 @@ SEE ALSO
     get_schema, query_objects, delete_object, write_schema"
 )]
 struct WriteObject {
-    /// The document holding the object, e.g. "Tasks.Task1" (created if missing).
+    /// The document holding the object (created if missing).
     reference: String,
-    /// The class: its document's full name in the same wiki, e.g. "Tasks.TaskClass".
+    /// The class (its document's full name).
     class: String,
-    /// Field values by field name, every value a string, e.g. {"priority": "2"}.
+    /// Values by field name, all strings: "3", "true", "2026-08-18", "a|b".
     #[param(required)]
     fields: BTreeMap<String, String>,
-    /// The object number to update; omit to create a new object.
+    /// The object to update (unnamed fields keep their values); omit to create one.
     object: Option<u32>,
-    /// A new document title; omit to keep it.
+    /// A new document title.
     title: Option<String>,
-    /// The document's version you read (get_document): required when the document exists.
+    /// The document's version you read: required when it exists.
     base_version: Keep<String>,
     #[param(flatten)]
     write: WriteParams,

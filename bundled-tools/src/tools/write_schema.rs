@@ -28,12 +28,8 @@ use crate::seams::written::Written;
 /// The tail of every refusal.
 const NOTHING_SAVED: &str = "Nothing was saved.";
 
-/// Change a class's schema: add, modify or remove one field. Read the manual first (man
-/// write_schema): a schema change affects every object of the class.
-///
-/// reference is the class document (its full name is the class name). The first add_field on a
-/// document creates the class. remove_field hides the field and its values on every object,
-/// reversibly: adding a field of the same name again shows them again.
+/// Change a class's schema: add, modify or remove one field. Read `man write_schema` first: it
+/// affects every object of the class.
 #[mcp_tool(
     id = "write_schema",
     write,
@@ -46,6 +42,8 @@ const NOTHING_SAVED: &str = "Nothing was saved.";
     it, and change one field at a time.
 
 NOTES
+    reference is the class document: its full name is the class name.
+
     operation=add_field adds `field` at the end with its `type`: String, TextArea, Number,
     Boolean, Date, StaticList, Password, Email or Page. The first add_field on a document creates
     the class (the document too if needed). Adding the name of a removed field brings it back,
@@ -95,22 +93,21 @@ SEE ALSO
     get_schema, write_object, query_objects"
 )]
 struct WriteSchema {
-    /// The class document, e.g. "Tasks.TaskClass".
+    /// The class document.
     reference: String,
     /// What to do with the field.
     operation: Operation,
-    /// The field name: ASCII letters, digits and '_', not starting with a digit.
+    /// ASCII letters, digits and '_', not starting with a digit.
     field: String,
-    /// The field type (add_field only): String, TextArea, Number, Boolean, Date, StaticList,
-    /// Password, Email or Page.
+    /// add_field only: String, TextArea, Number, Boolean, Date, StaticList, Password, Email or
+    /// Page.
     #[param(rename = "type")]
     field_type: Option<String>,
-    /// The field's label ("" clears it with modify_field).
+    /// The field's label ("" clears it).
     pretty_name: Keep<String>,
-    /// Type-specific attributes as strings, e.g. {"values": "open|done"} for a StaticList.
+    /// Strings, e.g. {"values": "open|done"} for a StaticList.
     attributes: BTreeMap<String, String>,
-    /// The class document's version (get_document): required when it exists, always for
-    /// remove_field.
+    /// Required when the class document exists, and for remove_field.
     base_version: Keep<String>,
     #[param(flatten)]
     write: WriteParams,
@@ -119,13 +116,13 @@ struct WriteSchema {
 /// The schema operations.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ParamEnum)]
 enum Operation {
-    /// Add a field (the first one creates the class).
+    // Add a field (the first one creates the class).
     #[param(rename = "add_field")]
     Add,
-    /// Change a field's label or attributes.
+    // Change a field's label or attributes.
     #[param(rename = "modify_field")]
     Modify,
-    /// Hide a field and its values, reversibly.
+    // Hide a field and its values, reversibly.
     #[param(rename = "remove_field")]
     Remove,
 }

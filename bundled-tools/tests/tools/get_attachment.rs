@@ -114,6 +114,19 @@ async fn metadata_only_is_the_header() {
             .last()
             .is_some_and(|line| line.starts_with("Date: "))
     );
+    // offset has no effect on the header alone: refused, not ignored.
+    let paged = attachment(
+        &farm,
+        json!({"reference": "Sandbox.WebHome", "filename": "manual.pdf", "metadata": true, "offset": 10}),
+        "alice",
+    )
+    .await;
+    assert!(
+        paged
+            .as_ref()
+            .is_err_and(|e| e.starts_with("Error: 'offset' reads on in the content")),
+        "{paged:?}"
+    );
 }
 
 #[farm_test]

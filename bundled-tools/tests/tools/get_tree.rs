@@ -230,6 +230,14 @@ async fn depth_and_limit_are_capped_and_0_or_a_negative_offset_refused() {
     );
     let wrong = tree(&farm, json!({"depth": "deep"}), "alice").await;
     assert_eq!(wrong, Err("Error: 'depth' must be an integer.".to_owned()));
+    // depth has no effect on a survey: refused, not ignored.
+    let survey = tree(&farm, json!({"depth": 3}), "alice").await;
+    assert!(
+        survey
+            .as_ref()
+            .is_err_and(|e| e.starts_with("Error: 'depth' applies only when exploring")),
+        "{survey:?}"
+    );
 }
 
 #[farm_test]

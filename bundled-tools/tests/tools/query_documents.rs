@@ -268,9 +268,21 @@ async fn dates_within_and_strict_ranges() {
     let farm = Farm::new();
     let recent = ok(query(&farm, json!({"modifiedWithin": "day"}), "alice").await);
     assert!(recent.contains("main:Sandbox.WebHome"));
-    let old = ok(query(
+    let both = query(
         &farm,
         json!({"query": "sandbox", "modifiedRange": "[* TO 2000-01-01T00:00:00Z]", "modifiedWithin": "day"}),
+        "alice",
+    )
+    .await;
+    assert!(
+        both.as_ref().is_err_and(
+            |e| e.starts_with("Error: give 'modifiedWithin' or 'modifiedRange', not both")
+        ),
+        "{both:?}"
+    );
+    let old = ok(query(
+        &farm,
+        json!({"query": "sandbox", "modifiedRange": "[* TO 2000-01-01T00:00:00Z]"}),
         "alice",
     )
     .await);

@@ -271,8 +271,30 @@ async fn a_document_alone_is_its_inventory() {
         "alice",
     )
     .await;
+    assert!(refused.is_err_and(|e| e.starts_with("Error: 'filters', 'select', 'sort'")));
+    // Paging has no effect on an inventory, nor limit on one object: refused, not ignored.
+    for arguments in [
+        json!({"document": "Tasks.Task1", "limit": 5}),
+        json!({"document": "Tasks.Task1", "offset": 1}),
+    ] {
+        let refused = query(&farm, arguments.clone(), "alice").await;
+        assert!(
+            refused
+                .as_ref()
+                .is_err_and(|e| e.contains("'limit' and 'offset' need 'class'")),
+            "{arguments}: {refused:?}"
+        );
+    }
+    let one = query(
+        &farm,
+        json!({"class": "Tasks.TaskClass", "document": "Tasks.Task1", "number": 0, "limit": 5}),
+        "alice",
+    )
+    .await;
     assert!(
-        refused.is_err_and(|e| e.starts_with("Error: 'filters', 'select' and 'sort' need 'class'"))
+        one.as_ref()
+            .is_err_and(|e| e.contains("drop 'filters', 'sort' and 'limit'")),
+        "{one:?}"
     );
     let denied = query(&farm, json!({"document": "Secret.Plans"}), "alice").await;
     assert_eq!(

@@ -38,17 +38,17 @@ const SCAN_LIMIT: usize = 200;
 
 /// Search collections by meaning and by keywords: one ranked list, one passage per page.
 ///
-/// Finds pages by their words (up to limitKeywordResults) and by meaning (up to
-/// limitSemanticResults: "how do I install" finds a page that says "set up"), fused by
-/// reciprocal rank. Each <result> gives found (keyword, semantic or both), score (0-1, 1 = first
-/// in every list), similarity (closeness in meaning, when found by it), the reference for
-/// get_document and the passage. Only pages you may view are returned.
+/// "how do I install" finds a page that says "set up". Each result's score runs from 0 to 1
+/// (1 = first in every list).
 #[mcp_tool(
     id = "search_collections",
     output = SearchCollectionsOutput,
     category = categories::SEMANTIC_SEARCH,
     title = "Search collections",
     man = "NOTES
+    Finds pages by their words (up to limitKeywordResults) and by meaning (up to
+    limitSemanticResults), fused by reciprocal rank. Only pages you may view are returned.
+
     collections takes ids from list_collections; without it every collection you may query is
     searched. locale keeps rows in that language. limitKeywordResults and limitSemanticResults
     are 0 to 50 (default 10 each); 0 turns that list off.
@@ -85,17 +85,17 @@ SEE ALSO
 struct SearchCollections {
     /// What to look for, in your own words.
     query: String,
-    /// Collection ids to search (see list_collections); default (or empty) all.
+    /// Ids from list_collections; default (or empty) all.
     collections: Vec<String>,
-    /// Only rows in this language, e.g. "fr".
+    /// Rows in this language, e.g. "fr".
     locale: Option<String>,
-    /// Keyword results, 0-50 (default 10).
+    /// Keyword results; 0 turns them off.
     #[param(rename = "limitKeywordResults", default = 10, range = 0..=50)]
     limit_keyword: usize,
-    /// Semantic results, 0-50 (default 10).
+    /// Semantic results; 0 turns them off.
     #[param(rename = "limitSemanticResults", default = 10, range = 0..=50)]
     limit_semantic: usize,
-    /// Also show the keyword and semantic lists on their own (default false).
+    /// Also show the keyword and semantic lists on their own.
     #[param(rename = "separateLists")]
     separate_lists: bool,
 }
