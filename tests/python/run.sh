@@ -24,6 +24,12 @@ fi
 "$venv/bin/python" "$(dirname "$0")/check_narrowing.py" \
     "http://$address/rest/wikis/main/aiLLM/mcp" "$token" "$wiki_mcp" "$data/farm"
 
+# A replacement across pages, previewed then applied; structured results that validate.
+"$wiki_mcp" --data "$data/farm" config set --wiki main \
+    tools=default,+write_document,+replace_in_documents >/dev/null
+"$venv/bin/python" "$(dirname "$0")/check_replace.py" \
+    "http://$address/rest/wikis/main/aiLLM/mcp" "$token"
+
 # Human confirmation of writes: the server applies the configuration on its next request.
 "$wiki_mcp" --data "$data/farm" config set --wiki main tools=default,+write_document \
     confirm_writes=true
