@@ -14,5 +14,12 @@ if [ -n "${PIP_INDEX_URL:-}" ]; then
     index_args=(--index-url "$PIP_INDEX_URL")
 fi
 
-cargo run --quiet --locked -p semantic-search --example install_model -- \
-    --model-dir "$model_dir" "${index_args[@]}"
+# With WIKI_MCP_SKIP_BUILD=1 the installer is taken as built by the workspace's test build
+# (which compiles every example; see tests/serve-demo.sh): `cargo run -p semantic-search`
+# alone would resolve one package's features and compile its dependencies again.
+if [ -n "${WIKI_MCP_SKIP_BUILD:-}" ]; then
+    "$target_dir/debug/examples/install_model" --model-dir "$model_dir" "${index_args[@]}"
+else
+    cargo run --quiet --locked -p semantic-search --example install_model -- \
+        --model-dir "$model_dir" "${index_args[@]}"
+fi
