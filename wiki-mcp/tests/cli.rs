@@ -986,3 +986,54 @@ fn an_upgraded_farm_serves_oidc_only_after_oidc_adopt_and_adopts_no_administrato
         served.banner
     );
 }
+
+#[test]
+fn account_changes_keep_an_administrator_and_are_audited_as_the_command_line() {
+    use wiki_store::model::admin::AuditFilter;
+    use wiki_store::{AdminStore, UserStore};
+
+    let dir = demo_farm();
+    let data = dir.path();
+    let refused = fails(data, &["user", "delete", "admin"]);
+    assert!(
+        refused.contains("cannot delete the user `admin`")
+            && refused.contains("would leave the farm without an administrator"),
+        "{refused}"
+    );
+    let removed = fails(
+        data,
+        &[
+            "rights", "remove", "admin", "--wiki", "main", "--user", "admin",
+        ],
+    );
+    assert!(removed.contains("without an administrator"), "{removed}");
+    assert_eq!(
+        ok(data, &["user", "create", "carol"]),
+        "Created user carol\n"
+    );
+
+    let store = SqliteStore::open(data).expect("the farm");
+    let rows = |command: &str| {
+        let filter = AuditFilter {
+            tool: Some(command),
+            ..AuditFilter::default()
+        };
+        store.recent_audit(&filter, 10).expect("the audit record")
+    };
+    let created = rows("user create");
+    assert_eq!(created.len(), 1);
+    assert_eq!(
+        (created[0].user.as_str(), created[0].outcome.as_str()),
+        ("command line", "ok")
+    );
+    let deleted = rows("user delete");
+    assert_eq!(deleted.len(), 1);
+    assert_eq!(deleted[0].reason.as_deref(), Some("forbidden"));
+    assert!(
+        store
+            .list_users()
+            .expect("the users")
+            .iter()
+            .any(|u| u.name == "admin")
+    );
+}

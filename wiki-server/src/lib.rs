@@ -7,7 +7,8 @@
 //! and test runs through [`Manager::call`]. Each call's context carries what the SDK's doors
 //! need ([`wiki_tool_sdk::serving::WikiCall`]: the doors for the caller, the call's
 //! confirmation ([`confirm`]) when its writes must ask, the link settings), so tool crates
-//! depend on the SDK alone. Also here: `man` and `list_wikis`, the audit trail ([`audit`]), OIDC
+//! depend on the SDK alone. Also here: `man` and `list_wikis`, the audit trail ([`audit`]),
+//! account changes made alike by the command line and the admin page ([`accounts`]), OIDC
 //! identities ([`oidc`]) and the `testing` harness tool crates test with.
 //!
 //! # Serving a farm
@@ -53,6 +54,7 @@
 // `man` and `list_wikis` use the framework's `#[mcp_tool]`, whose generated code names
 // `::mcp_runtime::__private::…` (a dependency of this crate).
 
+pub mod accounts;
 pub mod audit;
 pub mod confirm;
 mod error;

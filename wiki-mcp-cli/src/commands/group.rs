@@ -1,7 +1,9 @@
 //! `wiki-mcp group create|list|delete|add|remove`.
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 use wiki_store::model::rights::Subject;
+
+use wiki_server::accounts::AccountChange;
 
 use super::database::FarmTarget;
 
@@ -54,12 +56,7 @@ impl Membership {
 pub(crate) fn exec(farm: &FarmTarget, command: Command) -> Result<()> {
     let store = farm.open()?;
     match command {
-        Command::Create { name } => {
-            store
-                .create_group(&name)
-                .with_context(|| format!("cannot create the group `{name}`"))?;
-            println!("Created group {name}");
-        }
+        Command::Create { name } => super::change(&*store, AccountChange::CreateGroup { name })?,
         Command::List => {
             for group in store.list_groups()? {
                 let mut members: Vec<String> = group.users.clone();
@@ -67,25 +64,16 @@ pub(crate) fn exec(farm: &FarmTarget, command: Command) -> Result<()> {
                 println!("{}: {}", group.name, members.join(", "));
             }
         }
-        Command::Delete { name } => {
-            store
-                .delete_group(&name)
-                .with_context(|| format!("cannot delete the group `{name}`"))?;
-            println!("Deleted group {name}");
-        }
+        Command::Delete { name } => super::change(&*store, AccountChange::DeleteGroup { name })?,
         Command::Add(membership) => {
-            let subject = membership.subject()?;
-            store
-                .add_member(&membership.group, &subject)
-                .with_context(|| format!("cannot add {subject} to `{}`", membership.group))?;
-            println!("Added {subject} to {}", membership.group);
+            let member = membership.subject()?;
+            let group = membership.group;
+            super::change(&*store, AccountChange::AddMember { group, member })?;
         }
         Command::Remove(membership) => {
-            let subject = membership.subject()?;
-            store
-                .remove_member(&membership.group, &subject)
-                .with_context(|| format!("cannot remove {subject} from `{}`", membership.group))?;
-            println!("Removed {subject} from {}", membership.group);
+            let member = membership.subject()?;
+            let group = membership.group;
+            super::change(&*store, AccountChange::RemoveMember { group, member })?;
         }
     }
     Ok(())

@@ -26,21 +26,22 @@ pub(crate) mod trash;
 pub(crate) mod user;
 pub(crate) mod wikis;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
+use wiki_server::accounts::{AccountChange, COMMAND_LINE};
 use wiki_store::Store;
 use wiki_store::model::wiki::WikiId;
 /// A wiki id given on the command line, which must name an existing wiki.
 pub(crate) fn existing_wiki(store: &dyn Store, id: &str) -> Result<WikiId> {
-    let wiki = WikiId::new(id).with_context(|| format!("`{id}` is not a wiki id"))?;
-    if store.wiki(&wiki)?.is_none() {
-        let known: Vec<String> = store
-            .list_wikis()?
-            .into_iter()
-            .map(|w| w.id.to_string())
-            .collect();
-        bail!("unknown wiki `{id}` (wikis: {})", known.join(", "));
-    }
-    Ok(wiki)
+    Ok(wiki_server::accounts::existing_wiki(store, id)?)
+}
+
+/// Makes an account change as the command line (audited so), printing what was done.
+pub(crate) fn change(store: &dyn Store, change: AccountChange) -> Result<()> {
+    change
+        .apply(store, COMMAND_LINE)
+        .with_context(|| format!("cannot {}", change.attempt()))?;
+    println!("{}", change.done());
+    Ok(())
 }
 
 /// Wiki ids with the main wiki first, then the others by id (listings).

@@ -1,10 +1,8 @@
 //! `wiki-mcp rights allow|deny|remove|list|effective`.
 
-use anyhow::{Context, Result, bail};
-use wiki_store::model::rights::{Effect, Right, RightRule, RightScope, Subject};
-use wiki_store::model::wiki::WikiId;
-use wiki_store::reference::{DocumentReference, SpacePath};
-use wiki_store::rights::Reason;
+use anyhow::{Result, bail};
+use wiki_server::accounts::{self, AccountChange};
+use wiki_store::model::rights::{Effect, RightRule, RightScope, Subject};
 
 use super::database::FarmTarget;
 use super::existing_wiki;
@@ -62,19 +60,13 @@ pub(crate) struct Rule {
 }
 
 impl Place {
-    fn scope(&self, wiki: WikiId) -> Result<RightScope> {
-        Ok(match (&self.space, &self.page) {
-            (Some(space), _) => RightScope::Space {
-                space: SpacePath::parse(space)
-                    .with_context(|| format!("invalid space `{space}`"))?,
-                wiki,
-            },
-            (None, Some(page)) => RightScope::Page(
-                DocumentReference::parse(page, &wiki)
-                    .with_context(|| format!("invalid page `{page}`"))?,
-            ),
-            (None, None) => RightScope::Wiki(wiki),
-        })
+    fn scope(&self, store: &dyn wiki_store::Store) -> Result<RightScope> {
+        Ok(accounts::rule_scope(
+            store,
+            &self.wiki,
+            self.space.as_deref(),
+            self.page.as_deref(),
+        )?)
     }
 }
 
@@ -86,15 +78,6 @@ impl Rule {
             (None, None) => bail!("name who the rule is about with --user or --group"),
         }
     }
-
-    fn right(&self) -> Result<Right> {
-        self.right.parse().with_context(|| {
-            format!(
-                "`{}` is not a right (view, edit, delete, admin)",
-                self.right
-            )
-        })
-    }
 }
 
 pub(crate) fn exec(farm: &FarmTarget, command: Command) -> Result<()> {
@@ -103,16 +86,12 @@ pub(crate) fn exec(farm: &FarmTarget, command: Command) -> Result<()> {
         Command::Allow(rule) => set(&*store, &rule, Effect::Allow)?,
         Command::Deny(rule) => set(&*store, &rule, Effect::Deny)?,
         Command::Remove(rule) => {
-            let wiki = existing_wiki(&*store, &rule.place.wiki)?;
-            let scope = rule.place.scope(wiki)?;
-            let subject = rule.subject()?;
-            let right = rule.right()?;
-            store
-                .remove_right(&scope, &subject, right)
-                .with_context(|| {
-                    format!("cannot remove the {right} rule of {subject} on {scope}")
-                })?;
-            println!("Removed the {right} rule of {subject} on {scope}");
+            let change = AccountChange::RemoveRight {
+                scope: rule.place.scope(&*store)?,
+                subject: rule.subject()?,
+                right: accounts::parse_right(&rule.right)?,
+            };
+            super::change(&*store, change)?;
         }
         Command::List { wiki } => {
             let wiki = existing_wiki(&*store, &wiki)?;
@@ -124,15 +103,15 @@ pub(crate) fn exec(farm: &FarmTarget, command: Command) -> Result<()> {
             }
         }
         Command::Effective { user, place } => {
-            let wiki = existing_wiki(&*store, &place.wiki)?;
-            let scope = place.scope(wiki)?;
+            let scope = place.scope(&*store)?;
             let snapshot = store.rights_snapshot()?;
-            let principal = snapshot.principal(&user);
             println!("Rights of {user} on {scope}:");
-            for right in Right::ALL {
-                let verdict = snapshot.decide(&principal, right, &scope);
+            for (right, verdict) in snapshot.effective(&user, &scope) {
                 let answer = if verdict.allowed { "allowed" } else { "denied" };
-                println!("  {right:<6} {answer:<7} ({})", reason(&verdict.reason));
+                println!(
+                    "  {right:<6} {answer:<7} ({})",
+                    accounts::explain(&verdict.reason)
+                );
             }
         }
     }
@@ -140,33 +119,11 @@ pub(crate) fn exec(farm: &FarmTarget, command: Command) -> Result<()> {
 }
 
 fn set(store: &dyn wiki_store::Store, rule: &Rule, effect: Effect) -> Result<()> {
-    let wiki = existing_wiki(store, &rule.place.wiki)?;
     let rule = RightRule {
-        scope: rule.place.scope(wiki)?,
+        scope: rule.place.scope(store)?,
         subject: rule.subject()?,
-        right: rule.right()?,
+        right: accounts::parse_right(&rule.right)?,
         effect,
     };
-    store
-        .set_right(&rule)
-        .with_context(|| format!("cannot {effect} {} to {}", rule.right, rule.subject))?;
-    println!(
-        "{effect} {} to {} on {}",
-        rule.right, rule.subject, rule.scope
-    );
-    Ok(())
-}
-
-fn reason(reason: &Reason) -> String {
-    match reason {
-        Reason::FarmAdmin => "farm admin".to_owned(),
-        Reason::WikiAdmin => "wiki admin".to_owned(),
-        Reason::Rule(rule) => format!(
-            "{} {} to {} on {}",
-            rule.effect, rule.right, rule.subject, rule.scope
-        ),
-        Reason::RestrictedToOthers(scope) => format!("{scope} allows it to others only"),
-        Reason::GuestNeverAdmin => "the guest is never an admin".to_owned(),
-        Reason::NoRule => "no rule: denied by default".to_owned(),
-    }
+    super::change(store, AccountChange::SetRight(rule))
 }

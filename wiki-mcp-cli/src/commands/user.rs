@@ -2,6 +2,8 @@
 
 use anyhow::{Context, Result, bail};
 
+use wiki_server::accounts::AccountChange;
+
 use super::database::FarmTarget;
 
 #[derive(Debug, clap::Subcommand)]
@@ -56,10 +58,7 @@ pub(crate) fn exec(farm: &FarmTarget, command: Command) -> Result<()> {
     let store = farm.open()?;
     match command {
         Command::Create { name, display_name } => {
-            store
-                .create_user(&name, display_name.as_deref())
-                .with_context(|| format!("cannot create the user `{name}`"))?;
-            println!("Created user {name}");
+            super::change(&*store, AccountChange::CreateUser { name, display_name })?;
         }
         Command::List => {
             for user in store.list_users()? {
@@ -69,12 +68,7 @@ pub(crate) fn exec(farm: &FarmTarget, command: Command) -> Result<()> {
                 }
             }
         }
-        Command::Delete { name } => {
-            store
-                .delete_user(&name)
-                .with_context(|| format!("cannot delete the user `{name}`"))?;
-            println!("Deleted user {name}");
-        }
+        Command::Delete { name } => super::change(&*store, AccountChange::DeleteUser { name })?,
         Command::Link {
             user,
             issuer,
