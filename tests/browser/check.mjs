@@ -128,6 +128,62 @@ try {
   await shot(page, "tokens");
   assert.equal((await toolNames(created)).status, 401, "a revoked token is refused");
 
+  // Accounts: create bob, put him in a group, give the group a right and see it decide bob's
+  // effective rights, then undo it all. The farm's last administrator cannot be deleted, and
+  // the audit view names who made each change.
+  await page.getByRole("link", { name: "Users" }).click();
+  await page.getByRole("heading", { name: "Users", exact: true }).waitFor();
+  await page.getByLabel("User name", { exact: true }).fill("bob");
+  await page.getByLabel("Display name (optional)").fill("Bob Browser");
+  await page.getByRole("button", { name: "Create user" }).click();
+  await page.getByRole("status").filter({ hasText: "Created" }).waitFor();
+  await page.getByRole("cell", { name: /Bob Browser/ }).waitFor();
+  await shot(page, "user-created");
+  await page.getByLabel("User name, typed to confirm").fill("admin");
+  await page.getByRole("button", { name: "Delete user" }).click();
+  await page.getByRole("alert").filter({ hasText: "without an administrator" }).waitFor();
+  await shot(page, "user-delete-refused");
+
+  await page.getByRole("link", { name: "Groups" }).click();
+  await page.getByRole("heading", { name: "Groups", exact: true }).waitFor();
+  await page.getByLabel("Group name", { exact: true }).fill("browsers");
+  await page.getByRole("button", { name: "Create group" }).click();
+  await page.getByRole("status").filter({ hasText: "Created" }).waitFor();
+  await page.getByLabel("Group", { exact: true }).fill("browsers");
+  await page.getByLabel("Member name").fill("bob");
+  await page.getByRole("button", { name: "Add member" }).click();
+  await page.getByRole("status").filter({ hasText: "Added" }).waitFor();
+  await page.getByRole("button", { name: "Remove bob from browsers" }).waitFor();
+  await shot(page, "groups");
+
+  await page.getByRole("link", { name: "Rights" }).click();
+  await page.getByRole("heading", { name: "Rights", exact: true }).waitFor();
+  await page.getByLabel("Right", { exact: true }).selectOption("edit");
+  await page.getByRole("radio", { name: "a group" }).check();
+  await page.getByLabel("User or group name").fill("browsers");
+  await page.locator("#rule-space").fill("Sandbox");
+  await page.getByRole("button", { name: "Save rule" }).click();
+  await page.getByRole("status").filter({ hasText: "Saved" }).waitFor();
+  await page.getByRole("row").filter({ hasText: "group browsers" }).waitFor();
+  await page.locator("#who").fill("bob");
+  await page.locator("#ask-page").fill("Sandbox.WebHome");
+  await page.getByRole("button", { name: "Show rights" }).click();
+  await page.getByRole("cell", { name: "allow edit to group browsers on space main:Sandbox" }).waitFor();
+  await shot(page, "rights");
+  await page.getByRole("button", { name: "Remove the edit rule of group browsers" }).click();
+  await page.getByRole("status").filter({ hasText: "Removed" }).waitFor();
+  assert.equal(await page.getByRole("row").filter({ hasText: "group browsers" }).count(), 0, "the rule is gone");
+
+  await page.getByRole("link", { name: "Users" }).click();
+  await page.getByLabel("User name, typed to confirm").fill("bob");
+  await page.getByRole("button", { name: "Delete user" }).click();
+  await page.getByRole("status").filter({ hasText: "Deleted" }).waitFor();
+  await page.goto(`${base}/admin/audit?tool=user+delete`);
+  const deletes = page.getByRole("row").filter({ has: page.locator("code", { hasText: /^user delete$/ }) });
+  assert.equal(await deletes.count(), 2, "the refused and the made deletion");
+  assert.equal(await deletes.filter({ hasText: "admin" }).count(), 2, "both by admin");
+  await shot(page, "audit-account-changes");
+
   await page.getByRole("link", { name: "Audit" }).click();
   await page.getByRole("heading", { name: "Recent tool calls" }).waitFor();
   await shot(page, "audit");
@@ -179,6 +235,8 @@ try {
     ["tokens", "/admin/tokens"],
     ["audit", "/admin/audit?size=2"],
     ["users", "/admin/users"],
+    ["groups", "/admin/groups"],
+    ["rights", "/admin/rights?wiki=main&user=alice&space=Sandbox"],
   ]) {
     await small.goto(`${base}${url}`);
     await small.locator("main h1").waitFor();

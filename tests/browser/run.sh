@@ -3,7 +3,9 @@
 # playwright-core (pinned by package.json and package-lock.json here) against a real
 # `wiki-mcp serve` on a fresh demo farm. check.mjs signs in, turns a write tool on and finds it
 # in tools/list over MCP, creates and revokes a token and sees it refused, is refused at
-# sign-in with a non-admin token, has a forged form post refused, pages the audit view and
+# sign-in with a non-admin token, has a forged form post refused, creates a user, a group and a
+# rule and undoes them (the last administrator's deletion refused, the changes in the audit
+# view), pages the audit view and
 # filters it by time, checks that every page fits a phone-sized screen, and signs in at an OIDC
 # issuer (a non-admin refused, the admin let in); screenshots of every
 # page land in target/admin-screenshots/. Prints "skipped" and succeeds when Chromium cannot

@@ -4,6 +4,7 @@
 use bundled_tools as _;
 
 mod admin;
+mod admin_accounts;
 mod admin_audit;
 mod admin_oidc;
 mod admin_replicas;

@@ -271,10 +271,12 @@ refusals! {
            "You are signed in at the identity provider as {user}, but {user} does not administer \
             the farm or any wiki. Ask a farm administrator for the admin right, then sign in \
             again.";
-    /// A farm-wide admin page (users) asked by an administrator of some wikis only.
+    /// A farm-wide admin page (users, groups, rights) asked by an administrator of some wikis
+    /// only.
     FarmAdministratorsOnly
         => FORBIDDEN, "farm-administrators-only", "Farm administrators only",
-           "Users are farm-wide: only an administrator of the main wiki manages them.";
+           "Users, groups and rights rules are managed by the farm's administrators only (the \
+            admin right on the main wiki).";
     /// An admin page about a wiki that does not exist or that the user does not administer.
     NoSuchWiki
         => NOT_FOUND, "no-such-wiki", "No such wiki",

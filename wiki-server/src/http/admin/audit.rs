@@ -194,7 +194,10 @@ pub(crate) async fn index(
         "<h1>Recent tool calls</h1><p class=\"muted\">The calls of every server of this \
          farm, newest first, recorded within a second (the newest {kept} calls of the last \
          {days} days are kept; arguments are never recorded). The \
-         <code>audit</code> log lines are the full record.</p>\
+         <code>audit</code> log lines are the full record. Changes to users, groups and \
+         rights show here too, the command (<code>user create</code>, <code>rights allow</code>, \
+         ...) as the tool and who made it as the user (<code>command line</code> for \
+         <code>wiki-mcp</code> commands).</p>\
          <form method=\"get\" action=\"{prefix}/admin/audit\" class=\"card\">\
          <div class=\"filters\">{fields}</div>\
          <p><button type=\"submit\">Filter</button></p></form>{pager}\

@@ -23,15 +23,25 @@
 //!   use, created (shown once) and revoked;
 //! - `audit.rs`: the recorded tool calls (tool, user, wiki, outcome, duration), filtered by text
 //!   and time and paged (`audit_query.rs` reads the query);
-//! - `users.rs` (farm administrators): each user's identities at the identity provider, linked
-//!   and unlinked as `wiki-mcp user link|unlink` do.
+//! - `users.rs` (farm administrators): users created and deleted as `wiki-mcp user
+//!   create|delete` do, and each user's identities at the identity provider, linked and
+//!   unlinked as `wiki-mcp user link|unlink` do;
+//! - `groups.rs` and `rights.rs` (farm administrators): groups and their members, and each
+//!   wiki's rights rules and a user's effective rights, as `wiki-mcp group` and `wiki-mcp
+//!   rights` manage them.
+//!
+//! Account changes (`changes.rs`) go through [`crate::accounts`], as the command line's do: the
+//! same validation, refusals and audit record, naming the administrator who made them.
 
 mod audit;
 mod audit_query;
 mod auth;
+mod changes;
+mod groups;
 mod html;
 mod oidc_login;
 mod on_store;
+mod rights;
 mod session;
 mod signin;
 mod tokens;
@@ -91,7 +101,12 @@ pub(crate) fn routes(shared: Arc<Shared>) -> Router<Arc<Shared>> {
         .route("/admin/tokens/revoke", post(tokens::revoke))
         .route("/admin/audit", get(audit::index))
         .route("/admin/users", get(users::index))
+        .route("/admin/users/{op}", post(users::change))
         .route("/admin/users/link", post(users::link))
+        .route("/admin/groups", get(groups::index))
+        .route("/admin/groups/{op}", post(groups::change))
+        .route("/admin/rights", get(rights::index))
+        .route("/admin/rights/{op}", post(rights::change))
         .route("/admin/users/unlink", post(users::unlink))
         .with_state(state)
 }

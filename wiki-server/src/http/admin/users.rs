@@ -1,6 +1,6 @@
-//! Users and their identities at the identity provider (farm administrators only): who each
-//! user is at which issuer, linking an identity to a user and removing a link, as `wiki-mcp
-//! user link|unlink` do. Creating and deleting users stays with the command line for now.
+//! Users and their identities at the identity provider (farm administrators only): creating and
+//! deleting users as `wiki-mcp user create|delete` do (`changes.rs`), who each user is at which
+//! issuer, linking an identity to a user and removing a link, as `wiki-mcp user link|unlink` do.
 //!
 //! The page says the rule it manages: a token signs in the user its issuer and subject are
 //! linked to, never a user whose name its claims carry (`crate::oidc`).
@@ -9,19 +9,21 @@ use std::fmt::Write as _;
 use std::sync::Arc;
 
 use axum::Form;
-use axum::extract::{RawQuery, State};
+use axum::extract::{Path, RawQuery, State};
 use axum::response::{IntoResponse, Redirect, Response};
 use http::{HeaderMap, StatusCode};
 use serde::Deserialize;
 use wiki_store::StoreError;
 use wiki_store::model::identity::Identities;
 use wiki_store::model::user::User;
+
+use crate::accounts::AccountChange;
 use wiki_tool_sdk::instant::utc_minute;
 
 use super::AdminState;
 use super::auth::{Admin, admin_posting};
+use super::changes::{self, error_banner, notice_banner};
 use super::html::{self, csrf_field, escape};
-use crate::http::Refusal;
 
 /// Users listed at most (by name); beyond, the page says how many are not shown.
 const MAX_LISTED: usize = 500;
@@ -49,15 +51,18 @@ pub(crate) struct Unlink {
 }
 
 fn only_farm_admins(admin: &Admin) -> Response {
-    html::refusal(
-        &admin.prefix,
-        Some(&admin.nav("/admin/users")),
-        &Refusal::FarmAdministratorsOnly,
-    )
+    changes::only_farm_admins(admin, "/admin/users")
 }
 
-fn error_banner(text: &str) -> String {
-    format!("<div class=\"error\" role=\"alert\">{}</div>", escape(text))
+/// What the create and delete forms post.
+#[derive(Deserialize)]
+pub(crate) struct Account {
+    #[serde(default)]
+    csrf: String,
+    #[serde(default)]
+    name: String,
+    #[serde(default)]
+    display_name: String,
 }
 
 /// The issuer field: the server's issuers to choose from, or free text without any.
@@ -128,9 +133,14 @@ async fn render(state: &AdminState, admin: &Admin, status: StatusCode, banner: &
         if cells.is_empty() {
             cells.push_str("<span class=\"muted\">none</span>");
         }
+        let display = user
+            .display_name
+            .as_deref()
+            .map(|display| format!("<div class=\"muted\">{}</div>", escape(display)))
+            .unwrap_or_default();
         let _ = write!(
             rows,
-            "<tr><td>{}</td><td>{cells}</td></tr>",
+            "<tr><td>{}{display}</td><td>{cells}</td></tr>",
             escape(&user.name)
         );
     }
@@ -154,13 +164,26 @@ async fn render(state: &AdminState, admin: &Admin, status: StatusCode, banner: &
          identity gets a user of its own at its first sign-in only when the server runs with \
          <code>--oidc-create-users</code>, and never a name that is already a user's: link \
          such a person here (the server log names the identity it refused).</p>\
+         <form method=\"post\" action=\"{base}/admin/users/create\" class=\"card\">{csrf}<h2>Create a user</h2>\
+         <label for=\"new-name\">User name</label><input type=\"text\" id=\"new-name\" name=\"name\" required \
+         autocomplete=\"off\" aria-describedby=\"new-name-help\">\
+         <p id=\"new-name-help\" class=\"muted\">Letters, digits, <code>_</code>, <code>-</code>, <code>.</code> and \
+         <code>@</code>. The user has no rights until a rule or a group gives them some.</p>\
+         <label for=\"display-name\">Display name (optional)</label><input type=\"text\" id=\"display-name\" name=\"display_name\">\
+         <p><button type=\"submit\">Create user</button></p></form>\
          <form method=\"post\" action=\"{base}/admin/users/link\" class=\"card\">{csrf}<h2>Link an identity</h2>\
          <label for=\"user\">User</label><input type=\"text\" id=\"user\" name=\"user\" required>\
          <label for=\"issuer\">Issuer</label>{issuer}\
          <label for=\"subject\">Subject (<code>sub</code>)</label><input type=\"text\" id=\"subject\" name=\"subject\" required>\
          <p><button type=\"submit\">Link</button></p></form>\
          <div class=\"card scroll\"><table><thead><tr><th scope=\"col\">User</th>\
-         <th scope=\"col\">Identities</th></tr></thead><tbody>{rows}</tbody></table>{more}</div>",
+         <th scope=\"col\">Identities</th></tr></thead><tbody>{rows}</tbody></table>{more}</div>\
+         <form method=\"post\" action=\"{base}/admin/users/delete\" class=\"card\">{csrf}<h2>Delete a user</h2>\
+         <p class=\"muted\">Deleting a user deletes their tokens, group memberships, rights rules and \
+         identity links with them. The last administrator of the farm cannot be deleted.</p>\
+         <label for=\"delete-name\">User name, typed to confirm</label>\
+         <input type=\"text\" id=\"delete-name\" name=\"name\" required autocomplete=\"off\">\
+         <p><button class=\"danger\" type=\"submit\">Delete user</button></p></form>",
         issuer = issuer_field(state),
     );
     html::page(status, "Users", Some(&admin.nav("/admin/users")), &body)
@@ -177,16 +200,21 @@ pub(crate) async fn index(
     }
     let banner = match query.as_deref() {
         Some("linked=1") => {
-            "<div class=\"notice\" role=\"status\">Linked: the identity signs in as that user \
-             from its next request.</div>"
+            notice_banner("Linked: the identity signs in as that user from its next request.")
         }
         Some("unlinked=1") => {
-            "<div class=\"notice\" role=\"status\">Unlinked: the identity signs in as nobody \
-             from its next request.</div>"
+            notice_banner("Unlinked: the identity signs in as nobody from its next request.")
         }
-        _ => "",
+        Some("created=1") => notice_banner(
+            "Created: give the user rights (Rights) or a group (Groups), and a token (Tokens) \
+             or an identity link (below).",
+        ),
+        Some("deleted=1") => {
+            notice_banner("Deleted, with their tokens, memberships, rules and identity links.")
+        }
+        _ => String::new(),
     };
-    render(&state, &admin, StatusCode::OK, banner).await
+    render(&state, &admin, StatusCode::OK, &banner).await
 }
 
 /// `POST /admin/users/link`.
@@ -216,7 +244,7 @@ pub(crate) async fn link(
             return Redirect::to(&state.at("/admin/users?linked=1")).into_response();
         }
         Ok(Err(StoreError::NotFound { .. })) => error_banner(&format!(
-            "There is no user `{user}`: create it first (`wiki-mcp user create`)."
+            "There is no user `{user}`: create it first (Create a user, above)."
         )),
         Ok(Err(StoreError::AlreadyExists { .. })) => {
             error_banner("That identity is linked to another user: unlink it there first.")
@@ -265,4 +293,37 @@ pub(crate) async fn unlink(
         }
         Err(response) => response,
     }
+}
+
+/// The page again with a refused change's `banner`.
+async fn refused(state: &AdminState, admin: Admin, banner: String) -> Response {
+    render(state, &admin, StatusCode::OK, &banner).await
+}
+
+/// `POST /admin/users/{create,delete}`.
+pub(crate) async fn change(
+    State(state): State<Arc<AdminState>>,
+    Path(op): Path<String>,
+    headers: HeaderMap,
+    Form(form): Form<Account>,
+) -> Response {
+    let name = form.name.trim().to_owned();
+    let (change, done) = match op.as_str() {
+        "create" => {
+            let display_name = Some(form.display_name);
+            (AccountChange::CreateUser { name, display_name }, "created")
+        }
+        "delete" => (AccountChange::DeleteUser { name }, "deleted"),
+        _ => return changes::no_such_change(),
+    };
+    let done = format!("/admin/users?{done}=1");
+    changes::submit(
+        &state,
+        &headers,
+        &form.csrf,
+        ("/admin/users", &done),
+        move |_| Ok(change),
+        |admin, banner| refused(&state, admin, banner),
+    )
+    .await
 }
