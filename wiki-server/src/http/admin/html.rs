@@ -76,7 +76,7 @@ fieldset{border:1px solid var(--line);border-radius:8px;margin:.8rem 0;padding:.
 .filters{display:grid;grid-template-columns:repeat(auto-fill,minmax(12rem,1fr));gap:0 1rem}
 .pager{display:flex;flex-wrap:wrap;gap:.5rem 1.2rem;margin:.2rem 0 1rem}
 form.inline{display:inline;margin:0}button.small{padding:.15rem .55rem;font-size:.85rem}
-ul.members{list-style:none;margin:0;padding:0}ul.members li{margin:.1rem 0 .3rem}
+ul.members{list-style:none;margin:0;padding:0}.wrap{overflow-wrap:anywhere}ul.members li{margin:.1rem 0 .3rem}
 @media (max-width:40rem){header{padding:.6rem .8rem;gap:.4rem 1rem}main{margin:1rem auto;padding:0 .5rem}
 .card{padding:.8rem .7rem}th,td{padding:.35rem .4rem}.signin{margin:1.5rem auto}}
 ";

@@ -219,11 +219,13 @@ pub(crate) async fn render(
     let mut banner = banner.to_owned();
     let rules = match rules {
         Ok(rules) => rules,
-        Err(text) => {
+        // A refused post names the unknown wiki already: said once.
+        Err(text) if banner.is_empty() => {
             status = StatusCode::NOT_FOUND;
-            banner.push_str(&error_banner(&format!("{text}.")));
+            banner = error_banner(&format!("{text}."));
             Vec::new()
         }
+        Err(_) => Vec::new(),
     };
     let answer = match answer {
         Ok(answer) => answer,

@@ -113,7 +113,7 @@ async fn render(state: &AdminState, admin: &Admin, status: StatusCode, banner: &
         {
             let _ = write!(
                 cells,
-                "<div><code>{subject}</code> at {issuer} \
+                "<div class=\"wrap\"><code>{subject}</code> at {issuer} \
                  <form method=\"post\" action=\"{base}/admin/users/unlink\" style=\"display:inline\">{csrf}\
                  <input type=\"hidden\" name=\"issuer\" value=\"{issuer}\">\
                  <input type=\"hidden\" name=\"subject\" value=\"{subject}\">\
