@@ -85,6 +85,12 @@ async fn a_farm_admin_creates_and_deletes_users_and_each_change_is_audited() {
         "{}",
         bad.body
     );
+    assert!(
+        bad.body
+            .contains("id=\"new-name\" name=\"name\" value=\"bob builder\""),
+        "the name is shown back to correct: {}",
+        bad.body
+    );
     let taken = browser
         .post("/admin/users/create", &[("csrf", &csrf), ("name", "bob")])
         .await;
@@ -396,6 +402,14 @@ async fn rules_are_set_and_removed_and_effective_rights_explained_on_the_rights_
             refused.body.matches(says).count(),
             1,
             "{says}: {}",
+            refused.body
+        );
+        assert!(
+            refused.body.contains("value=\"deny\" checked")
+                && refused
+                    .body
+                    .contains("id=\"rule-space\" name=\"space\" value=\"Sandbox\""),
+            "the rule is shown back to correct: {}",
             refused.body
         );
     }

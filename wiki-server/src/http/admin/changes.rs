@@ -134,3 +134,48 @@ where
 pub(crate) fn no_such_change() -> Response {
     StatusCode::NOT_FOUND.into_response()
 }
+
+/// What a refused form held, shown back in its fields so a person corrects it rather than
+/// typing it again. Keyed by the field's `id` on the page.
+#[derive(Debug, Default)]
+pub(crate) struct Typed(Vec<(&'static str, String)>);
+
+impl Typed {
+    pub(crate) fn new(fields: Vec<(&'static str, String)>) -> Self {
+        Typed(fields)
+    }
+
+    fn get(&self, id: &str) -> Option<&str> {
+        self.0
+            .iter()
+            .find(|(field, _)| *field == id)
+            .map(|(_, value)| value.as_str())
+    }
+
+    /// ` value="…"` for the text field `id`, or nothing.
+    pub(crate) fn value(&self, id: &str) -> String {
+        match self.get(id) {
+            Some(value) if !value.is_empty() => format!(" value=\"{}\"", escape(value)),
+            _ => String::new(),
+        }
+    }
+
+    /// ` checked` for the choice `value` of the field `id` when it was chosen, or when nothing
+    /// was and it is the `default`.
+    pub(crate) fn checked(&self, id: &str, value: &str, default: bool) -> &'static str {
+        match self.get(id) {
+            Some(chosen) if chosen == value => " checked",
+            None if default => " checked",
+            _ => "",
+        }
+    }
+
+    /// ` selected` for the option `value` of the field `id` when it was chosen.
+    pub(crate) fn selected(&self, id: &str, value: &str) -> &'static str {
+        if self.get(id) == Some(value) {
+            " selected"
+        } else {
+            ""
+        }
+    }
+}

@@ -16,7 +16,7 @@ use wiki_store::model::user::{ALL_USERS_GROUP, Group};
 
 use super::AdminState;
 use super::auth::Admin;
-use super::changes::{self, notice_banner};
+use super::changes::{self, Typed, notice_banner};
 use super::html::{self, csrf_field, escape};
 use crate::accounts::{AccountChange, ChangeError};
 use mcp_runtime::reason::ErrorKind;
@@ -125,6 +125,7 @@ pub(crate) async fn render(
     admin: &Admin,
     status: StatusCode,
     banner: &str,
+    typed: &Typed,
 ) -> Response {
     let groups = match state
         .on_store("list groups", |store| store.list_groups())
@@ -151,29 +152,34 @@ pub(crate) async fn render(
          <p>A group's members get the rights its rules give (Rights); a group in a group brings \
          its members along.</p>\
          <form method=\"post\" action=\"{base}/admin/groups/add\" class=\"card\">{csrf}<h2>Add a member</h2>\
-         <label for=\"add-group\">Group</label><input type=\"text\" id=\"add-group\" name=\"group\" required>\
+         <label for=\"add-group\">Group</label><input type=\"text\" id=\"add-group\" name=\"group\"{add_group} required>\
          <fieldset><legend>The member is</legend>\
-         <label class=\"check\"><input type=\"radio\" name=\"kind\" value=\"user\" checked> a user</label>\
-         <label class=\"check\"><input type=\"radio\" name=\"kind\" value=\"group\"> a group</label></fieldset>\
-         <label for=\"add-member\">Member name</label><input type=\"text\" id=\"add-member\" name=\"member\" required>\
+         <label class=\"check\"><input type=\"radio\" name=\"kind\" value=\"user\"{user_checked}> a user</label>\
+         <label class=\"check\"><input type=\"radio\" name=\"kind\" value=\"group\"{group_checked}> a group</label></fieldset>\
+         <label for=\"add-member\">Member name</label><input type=\"text\" id=\"add-member\" name=\"member\"{add_member} required>\
          <p><button type=\"submit\">Add member</button></p></form>\
          <div class=\"card scroll\"><table><thead><tr><th scope=\"col\">Group</th>\
          <th scope=\"col\">Members</th></tr></thead><tbody>{rows}</tbody></table>{more}</div>\
          <form method=\"post\" action=\"{base}/admin/groups/create\" class=\"card\">{csrf}<h2>Create a group</h2>\
-         <label for=\"create-group\">Group name</label><input type=\"text\" id=\"create-group\" name=\"name\" required autocomplete=\"off\">\
+         <label for=\"create-group\">Group name</label><input type=\"text\" id=\"create-group\" name=\"name\"{create_group} required autocomplete=\"off\">\
          <p><button type=\"submit\">Create group</button></p></form>\
          <form method=\"post\" action=\"{base}/admin/groups/delete\" class=\"card\">{csrf}<h2>Delete a group</h2>\
          <p class=\"muted\">Its memberships and rights rules go with it; its members stay.</p>\
          <label for=\"delete-group\">Group name, typed to confirm</label>\
          <input type=\"text\" id=\"delete-group\" name=\"name\" required autocomplete=\"off\">\
-         <p><button class=\"danger\" type=\"submit\">Delete group</button></p></form>"
+         <p><button class=\"danger\" type=\"submit\">Delete group</button></p></form>",
+        add_group = typed.value("add-group"),
+        user_checked = typed.checked("kind", "user", true),
+        group_checked = typed.checked("kind", "group", false),
+        add_member = typed.value("add-member"),
+        create_group = typed.value("create-group"),
     );
     html::page(status, "Groups", Some(&admin.nav("/admin/groups")), &body)
 }
 
 /// The page again with a refused change's `banner`.
-async fn refused(state: &AdminState, admin: Admin, banner: String) -> Response {
-    render(state, &admin, StatusCode::OK, &banner).await
+async fn refused(state: &AdminState, admin: Admin, banner: String, typed: Typed) -> Response {
+    render(state, &admin, StatusCode::OK, &banner, &typed).await
 }
 
 /// `GET /admin/groups`.
@@ -196,7 +202,7 @@ pub(crate) async fn index(
         }
         _ => String::new(),
     };
-    render(&state, &admin, StatusCode::OK, &banner).await
+    render(&state, &admin, StatusCode::OK, &banner, &Typed::default()).await
 }
 
 /// `POST /admin/groups/{create,delete,add,remove}`.
@@ -207,6 +213,15 @@ pub(crate) async fn change(
     Form(form): Form<Fields>,
 ) -> Response {
     let name = form.name.trim().to_owned();
+    let typed = match op.as_str() {
+        "create" => Typed::new(vec![("create-group", name.clone())]),
+        "add" => Typed::new(vec![
+            ("add-group", form.group.clone()),
+            ("kind", form.kind.clone()),
+            ("add-member", form.member.clone()),
+        ]),
+        _ => Typed::default(),
+    };
     let (change, done) = match op.as_str() {
         "create" => (Ok(AccountChange::CreateGroup { name }), "created"),
         "delete" => (Ok(AccountChange::DeleteGroup { name }), "deleted"),
@@ -229,7 +244,7 @@ pub(crate) async fn change(
         &form.csrf,
         ("/admin/groups", &done),
         move |_| change,
-        |admin, banner| refused(&state, admin, banner),
+        |admin, banner| refused(&state, admin, banner, typed),
     )
     .await
 }

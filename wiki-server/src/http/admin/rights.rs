@@ -16,7 +16,7 @@ use wiki_store::model::wiki::MAIN_WIKI;
 
 use super::AdminState;
 use super::auth::Admin;
-use super::changes::{self, error_banner, notice_banner};
+use super::changes::{self, Typed, error_banner, notice_banner};
 use super::html::{self, csrf_field, escape};
 use crate::accounts::{self, AccountChange, ChangeError};
 use mcp_runtime::reason::ErrorKind;
@@ -190,6 +190,7 @@ pub(crate) async fn render(
     status: StatusCode,
     banner: &str,
     shown: Shown,
+    typed: &Typed,
 ) -> Response {
     let wiki_id = shown.wiki().to_owned();
     let read = state
@@ -278,7 +279,10 @@ pub(crate) async fn render(
     };
     let rights: String = Right::ALL
         .iter()
-        .map(|right| format!("<option>{right}</option>"))
+        .map(|right| {
+            let selected = typed.selected("right", right.as_str());
+            format!("<option{selected}>{right}</option>")
+        })
         .collect();
     let body = format!(
         "<h1>Rights</h1>{banner}\
@@ -293,15 +297,15 @@ pub(crate) async fn render(
          <form method=\"post\" action=\"{base}/admin/rights/set\" class=\"card\">{csrf}<h2>Add a rule on {wiki}</h2>\
          <input type=\"hidden\" name=\"wiki\" value=\"{wiki}\">\
          <fieldset><legend>Effect</legend>\
-         <label class=\"check\"><input type=\"radio\" name=\"effect\" value=\"allow\" checked> allow</label>\
-         <label class=\"check\"><input type=\"radio\" name=\"effect\" value=\"deny\"> deny</label></fieldset>\
+         <label class=\"check\"><input type=\"radio\" name=\"effect\" value=\"allow\"{allow}> allow</label>\
+         <label class=\"check\"><input type=\"radio\" name=\"effect\" value=\"deny\"{deny}> deny</label></fieldset>\
          <label for=\"right\">Right</label><select id=\"right\" name=\"right\">{rights}</select>\
          <fieldset><legend>To</legend>\
-         <label class=\"check\"><input type=\"radio\" name=\"kind\" value=\"user\" checked> a user</label>\
-         <label class=\"check\"><input type=\"radio\" name=\"kind\" value=\"group\"> a group</label></fieldset>\
-         <label for=\"subject\">User or group name</label><input type=\"text\" id=\"subject\" name=\"subject\" required>\
-         <label for=\"rule-space\">Space (optional: <code>Space.Sub</code>)</label><input type=\"text\" id=\"rule-space\" name=\"space\">\
-         <label for=\"rule-page\">Or page (optional: <code>Space.Page</code>)</label><input type=\"text\" id=\"rule-page\" name=\"page\">\
+         <label class=\"check\"><input type=\"radio\" name=\"kind\" value=\"user\"{to_user}> a user</label>\
+         <label class=\"check\"><input type=\"radio\" name=\"kind\" value=\"group\"{to_group}> a group</label></fieldset>\
+         <label for=\"subject\">User or group name</label><input type=\"text\" id=\"subject\" name=\"subject\"{subject} required>\
+         <label for=\"rule-space\">Space (optional: <code>Space.Sub</code>)</label><input type=\"text\" id=\"rule-space\" name=\"space\"{rule_space}>\
+         <label for=\"rule-page\">Or page (optional: <code>Space.Page</code>)</label><input type=\"text\" id=\"rule-page\" name=\"page\"{rule_page}>\
          <p class=\"muted\">Neither: the rule is on the whole wiki.</p>\
          <p><button type=\"submit\">Save rule</button></p></form>\
          <form method=\"get\" action=\"{base}/admin/rights\" class=\"card\"><h2>Effective rights on {wiki}</h2>\
@@ -314,6 +318,13 @@ pub(crate) async fn render(
         user = escape(&shown.user),
         space = escape(&shown.space),
         page = escape(&shown.page),
+        allow = typed.checked("effect", "allow", true),
+        deny = typed.checked("effect", "deny", false),
+        to_user = typed.checked("kind", "user", true),
+        to_group = typed.checked("kind", "group", false),
+        subject = typed.value("subject"),
+        rule_space = typed.value("rule-space"),
+        rule_page = typed.value("rule-page"),
     );
     html::page(status, "Rights", Some(&admin.nav("/admin/rights")), &body)
 }
@@ -327,16 +338,22 @@ pub(crate) async fn index(
     if !admin.farm {
         return changes::only_farm_admins(&admin, "/admin/rights");
     }
-    render(&state, &admin, StatusCode::OK, "", shown).await
+    render(&state, &admin, StatusCode::OK, "", shown, &Typed::default()).await
 }
 
 /// The page of `wiki` again with a refused change's `banner`.
-async fn refused(state: &AdminState, admin: Admin, banner: String, wiki: String) -> Response {
+async fn refused(
+    state: &AdminState,
+    admin: Admin,
+    banner: String,
+    wiki: String,
+    typed: Typed,
+) -> Response {
     let shown = Shown {
         wiki,
         ..Shown::default()
     };
-    render(state, &admin, StatusCode::OK, &banner, shown).await
+    render(state, &admin, StatusCode::OK, &banner, shown, &typed).await
 }
 
 /// `POST /admin/rights/set` (allow or deny) and `POST /admin/rights/remove`.
@@ -352,6 +369,18 @@ pub(crate) async fn change(
         _ => return changes::no_such_change(),
     };
     let (csrf, wiki, back) = (form.csrf.clone(), form.wiki.clone(), form.back(done));
+    let typed = if remove {
+        Typed::default()
+    } else {
+        Typed::new(vec![
+            ("effect", form.effect.clone()),
+            ("right", form.right.clone()),
+            ("kind", form.kind.clone()),
+            ("subject", form.subject.clone()),
+            ("rule-space", form.space.clone()),
+            ("rule-page", form.page.clone()),
+        ])
+    };
     let build = move |store: &dyn wiki_store::Store| -> Result<AccountChange, ChangeError> {
         let (scope, subject) = (form.scope(store)?, form.subject()?);
         let right = accounts::parse_right(&form.right)?;
@@ -376,7 +405,7 @@ pub(crate) async fn change(
         &csrf,
         ("/admin/rights", &back),
         build,
-        |admin, banner| refused(&state, admin, banner, wiki),
+        |admin, banner| refused(&state, admin, banner, wiki, typed),
     )
     .await
 }

@@ -22,7 +22,7 @@ use wiki_tool_sdk::instant::utc_minute;
 
 use super::AdminState;
 use super::auth::{Admin, admin_posting};
-use super::changes::{self, error_banner, notice_banner};
+use super::changes::{self, Typed, error_banner, notice_banner};
 use super::html::{self, csrf_field, escape};
 
 /// Users listed at most (by name); beyond, the page says how many are not shown.
@@ -91,7 +91,13 @@ fn issuer_field(state: &AdminState) -> String {
     format!("<select id=\"issuer\" name=\"issuer\">{options}</select>")
 }
 
-async fn render(state: &AdminState, admin: &Admin, status: StatusCode, banner: &str) -> Response {
+async fn render(
+    state: &AdminState,
+    admin: &Admin,
+    status: StatusCode,
+    banner: &str,
+    typed: &Typed,
+) -> Response {
     let read = state
         .on_store("list users and identities", |store| {
             Ok((store.list_users()?, store.identities()?))
@@ -165,16 +171,16 @@ async fn render(state: &AdminState, admin: &Admin, status: StatusCode, banner: &
          <code>--oidc-create-users</code>, and never a name that is already a user's: link \
          such a person here (the server log names the identity it refused).</p>\
          <form method=\"post\" action=\"{base}/admin/users/create\" class=\"card\">{csrf}<h2>Create a user</h2>\
-         <label for=\"new-name\">User name</label><input type=\"text\" id=\"new-name\" name=\"name\" required \
+         <label for=\"new-name\">User name</label><input type=\"text\" id=\"new-name\" name=\"name\"{new_name} required \
          autocomplete=\"off\" aria-describedby=\"new-name-help\">\
          <p id=\"new-name-help\" class=\"muted\">Letters, digits, <code>_</code>, <code>-</code>, <code>.</code> and \
          <code>@</code>. The user has no rights until a rule or a group gives them some.</p>\
-         <label for=\"display-name\">Display name (optional)</label><input type=\"text\" id=\"display-name\" name=\"display_name\">\
+         <label for=\"display-name\">Display name (optional)</label><input type=\"text\" id=\"display-name\" name=\"display_name\"{display_name}>\
          <p><button type=\"submit\">Create user</button></p></form>\
          <form method=\"post\" action=\"{base}/admin/users/link\" class=\"card\">{csrf}<h2>Link an identity</h2>\
-         <label for=\"user\">User</label><input type=\"text\" id=\"user\" name=\"user\" required>\
+         <label for=\"user\">User</label><input type=\"text\" id=\"user\" name=\"user\"{link_user} required>\
          <label for=\"issuer\">Issuer</label>{issuer}\
-         <label for=\"subject\">Subject (<code>sub</code>)</label><input type=\"text\" id=\"subject\" name=\"subject\" required>\
+         <label for=\"subject\">Subject (<code>sub</code>)</label><input type=\"text\" id=\"subject\" name=\"subject\"{link_subject} required>\
          <p><button type=\"submit\">Link</button></p></form>\
          <div class=\"card scroll\"><table><thead><tr><th scope=\"col\">User</th>\
          <th scope=\"col\">Identities</th></tr></thead><tbody>{rows}</tbody></table>{more}</div>\
@@ -185,6 +191,10 @@ async fn render(state: &AdminState, admin: &Admin, status: StatusCode, banner: &
          <input type=\"text\" id=\"delete-name\" name=\"name\" required autocomplete=\"off\">\
          <p><button class=\"danger\" type=\"submit\">Delete user</button></p></form>",
         issuer = issuer_field(state),
+        new_name = typed.value("new-name"),
+        display_name = typed.value("display-name"),
+        link_user = typed.value("user"),
+        link_subject = typed.value("subject"),
     );
     html::page(status, "Users", Some(&admin.nav("/admin/users")), &body)
 }
@@ -214,7 +224,7 @@ pub(crate) async fn index(
         }
         _ => String::new(),
     };
-    render(&state, &admin, StatusCode::OK, &banner).await
+    render(&state, &admin, StatusCode::OK, &banner, &Typed::default()).await
 }
 
 /// `POST /admin/users/link`.
@@ -256,7 +266,15 @@ pub(crate) async fn link(
         }
         Err(_) => return super::auth::unavailable(&state),
     };
-    render(&state, &admin, StatusCode::UNPROCESSABLE_ENTITY, &banner).await
+    let typed = Typed::new(vec![("user", user), ("subject", subject)]);
+    render(
+        &state,
+        &admin,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        &banner,
+        &typed,
+    )
+    .await
 }
 
 /// `POST /admin/users/unlink`.
@@ -289,15 +307,22 @@ pub(crate) async fn unlink(
         }
         Ok(false) => {
             let banner = error_banner("No such link: it may be removed already.");
-            render(&state, &admin, StatusCode::NOT_FOUND, &banner).await
+            render(
+                &state,
+                &admin,
+                StatusCode::NOT_FOUND,
+                &banner,
+                &Typed::default(),
+            )
+            .await
         }
         Err(response) => response,
     }
 }
 
 /// The page again with a refused change's `banner`.
-async fn refused(state: &AdminState, admin: Admin, banner: String) -> Response {
-    render(state, &admin, StatusCode::OK, &banner).await
+async fn refused(state: &AdminState, admin: Admin, banner: String, typed: Typed) -> Response {
+    render(state, &admin, StatusCode::OK, &banner, &typed).await
 }
 
 /// `POST /admin/users/{create,delete}`.
@@ -308,8 +333,13 @@ pub(crate) async fn change(
     Form(form): Form<Account>,
 ) -> Response {
     let name = form.name.trim().to_owned();
+    let mut typed = Typed::default();
     let (change, done) = match op.as_str() {
         "create" => {
+            typed = Typed::new(vec![
+                ("new-name", name.clone()),
+                ("display-name", form.display_name.clone()),
+            ]);
             let display_name = Some(form.display_name);
             (AccountChange::CreateUser { name, display_name }, "created")
         }
@@ -323,7 +353,7 @@ pub(crate) async fn change(
         &form.csrf,
         ("/admin/users", &done),
         move |_| Ok(change),
-        |admin, banner| refused(&state, admin, banner),
+        |admin, banner| refused(&state, admin, banner, typed),
     )
     .await
 }
