@@ -1,6 +1,7 @@
 //! The admin page on two `serve` processes sharing one PostgreSQL farm, as behind a load
 //! balancer without sticky sessions: a session opened on A works on B (a page, a CSRF-protected
-//! form), a sign-out on B ends it on A, and a call made through A shows in B's audit view.
+//! form), a sign-out on B ends it on A, a call made through A shows in B's audit view, and users,
+//! groups and rules changed on either page are the farm's, as the command line sees them.
 
 use std::time::Duration;
 
@@ -10,10 +11,16 @@ use crate::Case;
 use crate::farm::{Farm, Replica, within};
 
 pub(crate) fn cases() -> Vec<Case> {
-    vec![(
-        "an_admin_session_and_the_audit_are_shared_by_the_replicas",
-        an_admin_session_and_the_audit_are_shared_by_the_replicas,
-    )]
+    vec![
+        (
+            "an_admin_session_and_the_audit_are_shared_by_the_replicas",
+            an_admin_session_and_the_audit_are_shared_by_the_replicas,
+        ),
+        (
+            "accounts_changed_on_either_replicas_page_are_the_farms_and_audited",
+            accounts_changed_on_either_replicas_page_are_the_farms_and_audited,
+        ),
+    ]
 }
 
 /// A browser's part: one cookie jar, redirects not followed, any replica.
@@ -136,4 +143,61 @@ fn an_admin_session_and_the_audit_are_shared_by_the_replicas(server: &str) {
         status, 303,
         "A refuses the session B ended (to the sign-in page)"
     );
+}
+
+fn accounts_changed_on_either_replicas_page_are_the_farms_and_audited(server: &str) {
+    let farm = Farm::create(server);
+    let (a, b) = (farm.replica(), farm.replica());
+    let mut browser = Browser::new();
+    let (_, form) = browser.send(&a, "/admin/signin", None);
+    let nonce = input(&form, "csrf");
+    let (status, _) = browser.send(
+        &a,
+        "/admin/signin",
+        Some(&[("csrf", &nonce), ("token", &farm.admin_token)]),
+    );
+    assert_eq!(status, 303, "signed in on A");
+    let (_, page) = browser.send(&a, "/admin/users", None);
+    let csrf = input(&page, "csrf");
+    let mut post = |on: &Replica, path: &str, fields: &[(&str, &str)]| {
+        let fields = [&[("csrf", csrf.as_str())][..], fields].concat();
+        browser.send(on, path, Some(&fields))
+    };
+
+    assert_eq!(post(&a, "/admin/users/create", &[("name", "carol")]).0, 303);
+    assert_eq!(
+        post(&b, "/admin/groups/create", &[("name", "editors")]).0,
+        303
+    );
+    let member = [("group", "editors"), ("kind", "user"), ("member", "carol")];
+    assert_eq!(post(&a, "/admin/groups/add", &member).0, 303);
+    let rule = [
+        ("wiki", "main"),
+        ("effect", "allow"),
+        ("right", "delete"),
+        ("kind", "group"),
+        ("subject", "editors"),
+    ];
+    assert_eq!(post(&b, "/admin/rights/set", &rule).0, 303);
+    let effective = farm.admin(&["rights", "effective", "--user", "carol", "--wiki", "main"]);
+    assert!(
+        effective.contains("allow delete to group editors on wiki main"),
+        "{effective}"
+    );
+
+    let (status, refused) = post(&b, "/admin/users/delete", &[("name", "admin")]);
+    assert_eq!(status, 422, "{refused}");
+    assert!(refused.contains("without an administrator"), "{refused}");
+    assert!(farm.admin(&["user", "list"]).contains("admin"));
+
+    farm.admin(&["user", "create", "dave"]);
+    let (_, audit) = browser.send(&a, "/admin/audit?tool=user+create", None);
+    assert_eq!(
+        audit.matches("<td><code>user create</code></td>").count(),
+        2,
+        "{audit}"
+    );
+    assert!(audit.contains("command line"), "{audit}");
+    let (_, audit) = browser.send(&a, "/admin/audit?tool=user+delete&outcome=error", None);
+    assert!(audit.contains("forbidden"), "{audit}");
 }
