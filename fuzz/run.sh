@@ -2,8 +2,9 @@
 # Usage: fuzz/run.sh [--dev] [SECONDS] [TARGET...]
 #
 # Builds the fuzz targets (fuzz_targets/, listed by `cargo fuzz list`) and runs each for SECONDS
-# (default 20) with libFuzzer, starting from the committed corpus (corpus/TARGET/, read only)
-# with its dictionary (dict/TARGET.dict). The test command runs it for 20 s a target; run it for
+# (default 20) with libFuzzer, one target per core at a time (FUZZ_JOBS sets another count),
+# starting from the committed corpus (corpus/TARGET/, read only) with its dictionary
+# (dict/TARGET.dict). The test command runs it for 20 s a target; run it for
 # longer by hand, e.g. `fuzz/run.sh 600 search_text`. `--dev` builds without optimizations, as the
 # test command does: less than half the CPU time to build, and in 20 s a target still replays its
 # whole corpus and tries new inputs, several times fewer of them; a search for new failures is
@@ -58,23 +59,48 @@ fi
 echo "== building the fuzz targets"
 cargo fuzz build "${build_flags[@]}"
 
-passed=0
-failed=0
-for target in "${targets[@]}"; do
-    scratch="$target_dir/corpus/$target"
-    artifacts="$target_dir/artifacts/$target"
+# One target per core at a time: a libFuzzer run is single-threaded, so the runs share the
+# machine rather than queue (FUZZ_JOBS overrides the count). Each writes its own log.
+jobs=${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 1)}
+if ! [[ "$jobs" =~ ^[1-9][0-9]*$ ]]; then
+    echo "FUZZ_JOBS must be a positive whole number, not '$jobs'" >&2
+    exit 2
+fi
+
+# Runs one target for $seconds and writes libFuzzer's exit status beside its log.
+run_target() {
+    local target=$1
+    local scratch="$target_dir/corpus/$target"
+    local artifacts="$target_dir/artifacts/$target"
+    local status
     mkdir -p "$scratch" "$artifacts"
-    log="$target_dir/$target.log"
-    status=0
     # New inputs go to the first corpus directory (scratch); the committed one is only read.
     # -timeout: one input taking longer is a hang, reported like a crash.
     "${fuzz[@]}" "$target" "$scratch" "corpus/$target" -- \
         -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
         -dict="dict/$target.dict" -artifact_prefix="$artifacts/" -print_final_stats=1 \
-        >"$log" 2>&1 || status=$?
+        >"$target_dir/$target.log" 2>&1 && status=0 || status=$?
+    echo "$status" >"$target_dir/$target.status"
+}
+
+for target in "${targets[@]}"; do
+    while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do
+        wait -n || true
+    done
+    rm -f "$target_dir/$target.status"
+    run_target "$target" &
+done
+wait
+
+# Reported in the targets' order, whatever order they finished in.
+passed=0
+failed=0
+for target in "${targets[@]}"; do
+    log="$target_dir/$target.log"
+    status=$(cat "$target_dir/$target.status" 2>/dev/null || echo "unknown")
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
     coverage=$(grep -o 'cov: [0-9]*' "$log" | tail -n 1 || true)
-    if [ "$status" -ne 0 ]; then
+    if [ "$status" != 0 ]; then
         echo "FAIL: $target (exit status $status): libFuzzer output follows" >&2
         grep -v -E '^#[0-9]+\s+(NEW|REDUCE|pulse)' "$log" | tail -n 60 >&2
         failed=$((failed + 1))
