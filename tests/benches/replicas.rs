@@ -245,7 +245,7 @@ fn main() {
     let duration = Duration::from_secs_f64(seconds);
     let samples = if benching { VISIBILITY_SAMPLES } else { 5 };
     let dir = tempfile::tempdir().expect("a temp dir");
-    let database = wiki_store::postgres::scratch::ScratchDatabase::empty(&server);
+    let database = wiki_store::testing::scratch::ScratchDatabase::empty(&server);
     let postgres: Database = database.url().parse().expect("a PostgreSQL URL");
 
     // Farms and stores are made before the runtime: their calls block.

@@ -51,8 +51,8 @@ const OUR_CRATES: &[&str] = &[
     "mcp-runtime",
     "wiki-store",
     "wiki-tool-sdk",
+    "wiki-store-testing-macros",
     "wiki-server",
-    "wiki-server-testing-macros",
     "bundled-tools",
     "wiki-mcp-cli",
     "wiki-mcp",
@@ -87,9 +87,9 @@ const REEXPORTED: &[&str] = &["wiki-store", "time", "serde_json", "schemars", "i
 fn allowed_arrows() -> BTreeMap<&'static str, &'static [&'static str]> {
     BTreeMap::from([
         ("mcp-macros", &[][..]),
-        ("wiki-store", &[][..]),
-        // `#[farm_test]`, re-exported by wiki-server's `testing` feature.
-        ("wiki-server-testing-macros", &[][..]),
+        // `#[backend_test]`, re-exported by the `testing` feature.
+        ("wiki-store", &["wiki-store-testing-macros"][..]),
+        ("wiki-store-testing-macros", &[][..]),
         // A resource server's view of OIDC: no wiki type, no web framework of ours.
         ("oidc-verifier", &[][..]),
         ("mcp-runtime", &["mcp-macros"][..]),
@@ -104,7 +104,6 @@ fn allowed_arrows() -> BTreeMap<&'static str, &'static [&'static str]> {
                 "wiki-store",
                 "wiki-tool-sdk",
                 "oidc-verifier",
-                "wiki-server-testing-macros",
             ][..],
         ),
         // pdf-budget: a library with no wiki type, used as any crates.io library is.

@@ -69,6 +69,8 @@ pub mod secret;
 pub mod sqlite;
 mod stored;
 mod structure;
+#[cfg(feature = "testing")]
+pub mod testing;
 pub mod transfer;
 mod tree;
 mod waits;

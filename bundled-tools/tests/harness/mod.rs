@@ -150,7 +150,7 @@ pub(crate) fn locale(text: &str) -> Locale {
 }
 
 /// The seeded farm: `wiki_server::testing`'s throw-away farm (a temp SQLite file, or a fresh
-/// PostgreSQL database in the `tools_postgres` binary; a real `Manager`) with the content above.
+/// PostgreSQL database in the PostgreSQL trials; a real `Manager`) with the content above.
 pub(crate) struct Farm {
     farm: TestFarm,
     /// The store (a handle on the farm's): to seed more, or to compare with a tool's output.

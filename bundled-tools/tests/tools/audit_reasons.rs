@@ -5,7 +5,7 @@
 use mcp_runtime::audit::Outcome;
 use mcp_runtime::reason::ErrorKind;
 use serde_json::{Value, json};
-use wiki_server::testing::farm_test;
+use wiki_store::testing::backend_test;
 use wiki_tool_sdk::store::model::document::DocumentSave;
 
 use crate::harness::{Farm, ok, reference};
@@ -37,7 +37,7 @@ async fn refusal_reason(
     record.reason
 }
 
-#[farm_test]
+#[backend_test]
 async fn each_refusal_is_audited_with_its_category() {
     let farm = Farm::new();
     let tools = [
@@ -120,7 +120,7 @@ async fn each_refusal_is_audited_with_its_category() {
     assert_eq!(past_the_end, Some(ErrorKind::BadArgument));
 }
 
-#[farm_test]
+#[backend_test]
 async fn structured_data_refusals_are_audited_with_their_category() {
     let farm = Farm::new();
     let tools = ["get_schema", "write_schema", "write_object"];

@@ -6,7 +6,7 @@
 //! inherits it.
 
 use serde_json::{Value, json};
-use wiki_server::testing::farm_test;
+use wiki_store::testing::backend_test;
 use wiki_tool_sdk::store::model::class::FieldType;
 use wiki_tool_sdk::store::model::document::{DocumentSave, Expected};
 use wiki_tool_sdk::store::model::object::{ClassChange, FieldChange, ObjectWrite};
@@ -116,7 +116,7 @@ async fn as_if_not_viewable(farm: &Farm, tool: &str, arguments: Value) {
     );
 }
 
-#[farm_test]
+#[backend_test]
 async fn the_configuration_documents_read_as_not_viewable_for_non_admins() {
     let farm = farm();
     for document in ["MCP.ServerConfig", "MCP.ServerConfigClass"] {
@@ -144,7 +144,7 @@ async fn the_configuration_documents_read_as_not_viewable_for_non_admins() {
     assert!(admin.contains("MCP.ServerConfig"), "{admin}");
 }
 
-#[farm_test]
+#[backend_test]
 async fn the_configuration_class_reads_as_not_viewable_for_non_admins() {
     let farm = farm();
     let class = "MCP.ServerConfigClass";
@@ -166,7 +166,7 @@ async fn the_configuration_class_reads_as_not_viewable_for_non_admins() {
     assert!(catalog.contains("MCP.ServerConfigClass"), "{catalog}");
 }
 
-#[farm_test]
+#[backend_test]
 async fn search_and_the_tree_never_list_the_configuration_for_non_admins() {
     let farm = farm();
     let listings = [

@@ -4,7 +4,7 @@
 //! records what it saves as the caller with an `[AI] ` comment.
 
 use serde_json::json;
-use wiki_server::testing::farm_test;
+use wiki_store::testing::backend_test;
 use wiki_tool_sdk::prelude::*;
 use wiki_tool_sdk::store::model::document::Document;
 
@@ -70,7 +70,7 @@ fn row(farm: &Farm, text: &str) -> Option<Document> {
     ok(farm.store.document(&reference(text), None))
 }
 
-#[farm_test]
+#[backend_test]
 async fn a_contributed_tool_cannot_rewrite_the_configuration_as_anyone() {
     let farm = farm();
     let before = row(&farm, "MCP.ServerConfig");
@@ -120,7 +120,7 @@ async fn a_contributed_tool_cannot_rewrite_the_configuration_as_anyone() {
     assert!(page.is_ok(), "{page:?}");
 }
 
-#[farm_test]
+#[backend_test]
 async fn a_contributed_tool_cannot_touch_a_page_its_caller_cannot_view() {
     let farm = farm();
     // alice may edit all of main but may not view Secret: existing or not, the door answers
@@ -147,7 +147,7 @@ async fn a_contributed_tool_cannot_touch_a_page_its_caller_cannot_view() {
     .await;
 }
 
-#[farm_test]
+#[backend_test]
 async fn a_contributed_tool_writes_as_its_caller_with_an_ai_comment() {
     let farm = farm();
     for user in ["alice", "admin"] {

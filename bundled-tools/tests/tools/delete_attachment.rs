@@ -3,7 +3,7 @@
 //! refusal is checked against the store: nothing was written.
 
 use serde_json::{Value, json};
-use wiki_server::testing::farm_test;
+use wiki_store::testing::backend_test;
 use wiki_tool_sdk::store::model::wiki::WikiId;
 
 use crate::harness::unchanged::Says::{Contains, Exactly};
@@ -20,7 +20,7 @@ fn exists(farm: &Farm, name: &str) -> bool {
     ok(farm.store.attachment(&reference("Sandbox.WebHome"), name)).is_some()
 }
 
-#[farm_test]
+#[backend_test]
 async fn an_attachment_moves_to_the_recycle_bin_as_a_minor_version() {
     let farm = farm();
     let before = version(&farm, "Sandbox.WebHome").unwrap_or_else(|| panic!("seeded"));
@@ -49,7 +49,7 @@ async fn an_attachment_moves_to_the_recycle_bin_as_a_minor_version() {
     assert_eq!(row.version, after);
 }
 
-#[farm_test]
+#[backend_test]
 async fn base_version_is_required_and_checked() {
     let farm = farm();
     let now = version(&farm, "Sandbox.WebHome").unwrap_or_else(|| panic!("seeded"));
@@ -68,7 +68,7 @@ async fn base_version_is_required_and_checked() {
         .await;
 }
 
-#[farm_test]
+#[backend_test]
 async fn a_missing_attachment_or_document_changes_nothing() {
     let farm = farm();
     let now = version(&farm, "Sandbox.WebHome").unwrap_or_else(|| panic!("seeded"));
@@ -89,7 +89,7 @@ async fn a_missing_attachment_or_document_changes_nothing() {
     }
 }
 
-#[farm_test]
+#[backend_test]
 async fn the_guest_and_a_user_without_edit_right_are_refused() {
     let farm = farm();
     let now = version(&farm, "Sandbox.WebHome").unwrap_or_else(|| panic!("seeded"));

@@ -3,7 +3,7 @@
 //! and restoring from the bin as the admin command does.
 
 use serde_json::{Value, json};
-use wiki_server::testing::farm_test;
+use wiki_store::testing::backend_test;
 use wiki_tool_sdk::store::model::document::DocumentSave;
 
 use crate::harness::text;
@@ -17,7 +17,7 @@ async fn delete(farm: &Farm, arguments: Value, user: &str) -> Result<String, Str
     farm.call_confirmed(TOOL, arguments, user, "main").await
 }
 
-#[farm_test]
+#[backend_test]
 async fn a_document_goes_to_the_bin_with_its_translations_and_comes_back() {
     let farm = writable_farm();
     let deleted = text(
@@ -49,7 +49,7 @@ async fn a_document_goes_to_the_bin_with_its_translations_and_comes_back() {
 
 /// A delete retried after it succeeded answers that the page is already deleted; a page deleted
 /// at another version than the one sent says so, and is not a success.
-#[farm_test]
+#[backend_test]
 async fn a_retried_delete_is_already_deleted() {
     let farm = writable_farm();
     let send = json!({"reference": "Help.Guide", "base_version": "1.1"});
@@ -86,7 +86,7 @@ async fn a_retried_delete_is_already_deleted() {
     .await;
 }
 
-#[farm_test]
+#[backend_test]
 async fn refusals_come_in_order_and_delete_nothing() {
     let farm = writable_farm();
     ok(farm.store.save_document(&DocumentSave::new(
@@ -123,7 +123,7 @@ async fn refusals_come_in_order_and_delete_nothing() {
     }
 }
 
-#[farm_test]
+#[backend_test]
 async fn a_space_home_with_children_is_refused_with_the_exact_count() {
     let farm = writable_farm();
     // Help holds Guide (with its fr translation), Nested.WebHome and Nested.Deep.
@@ -164,7 +164,7 @@ async fn a_space_home_with_children_is_refused_with_the_exact_count() {
     assert!(stored(&farm, "Solo.WebPreferences", None).is_some());
 }
 
-#[farm_test]
+#[backend_test]
 async fn the_delete_right_is_needed() {
     let farm = writable_farm();
     // alice may edit main but not delete.

@@ -2,7 +2,7 @@
 //! numbers, base_version always required, a missing object, sensitive classes, who may delete.
 
 use serde_json::{Value, json};
-use wiki_server::testing::farm_test;
+use wiki_store::testing::backend_test;
 use wiki_tool_sdk::store::model::document::Expected;
 use wiki_tool_sdk::store::model::object::ObjectWrite;
 
@@ -31,7 +31,7 @@ fn add_second_object(farm: &Farm) {
     }));
 }
 
-#[farm_test]
+#[backend_test]
 async fn deleting_keeps_the_other_numbers_and_saves_a_minor_version() {
     let farm = farm();
     add_second_object(&farm);
@@ -57,7 +57,7 @@ async fn deleting_keeps_the_other_numbers_and_saves_a_minor_version() {
     assert_eq!(version(&farm, "Tasks.Task1"), Some(after));
 }
 
-#[farm_test]
+#[backend_test]
 async fn refusals_delete_nothing() {
     let farm = farm();
     farm.save("Tasks.Task1", "edited by someone else\n", "edit");
@@ -98,7 +98,7 @@ async fn refusals_delete_nothing() {
     }
 }
 
-#[farm_test]
+#[backend_test]
 async fn the_guest_and_a_user_without_edit_right_are_refused() {
     let farm = farm();
     let now = version(&farm, "Tasks.Task1").unwrap_or_else(|| panic!("seeded"));

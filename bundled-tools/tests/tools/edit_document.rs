@@ -3,7 +3,7 @@
 //! optional base_version lock, translations, and 16 agents racing on one version.
 
 use std::sync::Arc;
-use wiki_server::testing::farm_test;
+use wiki_store::testing::backend_test;
 
 use serde_json::{Value, json};
 
@@ -23,7 +23,7 @@ fn content(farm: &Farm, page: &str) -> (String, String) {
     (row.version.to_string(), row.content)
 }
 
-#[farm_test]
+#[backend_test]
 async fn edits_apply_in_order_and_save_one_version() {
     let farm = writable_farm();
     let result = text(
@@ -63,7 +63,7 @@ async fn edits_apply_in_order_and_save_one_version() {
     assert_eq!(newest.map(|r| r.comment), Some("[AI] 3 edits".to_owned()));
 }
 
-#[farm_test]
+#[backend_test]
 async fn every_refusal_names_the_edit_and_saves_nothing() {
     let farm = writable_farm();
     let many: Vec<Value> = (0..101)
@@ -94,7 +94,7 @@ async fn every_refusal_names_the_edit_and_saves_nothing() {
     }
 }
 
-#[farm_test]
+#[backend_test]
 async fn creation_takes_one_empty_old_string() {
     let farm = writable_farm();
     let replace =
@@ -120,7 +120,7 @@ async fn creation_takes_one_empty_old_string() {
     );
 }
 
-#[farm_test]
+#[backend_test]
 async fn the_lock_title_and_no_op() {
     let farm = writable_farm();
     let stale = json!({"reference": "Sandbox.Notes", "base_version": "1.4",
@@ -161,7 +161,7 @@ async fn the_lock_title_and_no_op() {
 /// A retry of an edit that succeeded, sent with its base_version: the edits applied to that
 /// version give exactly the current text, so it is already applied; without base_version, or
 /// once the page moved on further, the usual answers stand. A creation retried is recognised too.
-#[farm_test]
+#[backend_test]
 async fn a_retry_of_an_edit_that_succeeded_is_already_applied() {
     let farm = writable_farm();
     let send = json!({"reference": "Sandbox.Notes", "base_version": "2.1",
@@ -203,7 +203,7 @@ async fn a_retry_of_an_edit_that_succeeded_is_already_applied() {
     );
 }
 
-#[farm_test]
+#[backend_test]
 async fn translations_are_edited_on_their_own_row() {
     let farm = writable_farm();
     let result = text(
@@ -222,7 +222,7 @@ async fn translations_are_edited_on_their_own_row() {
     assert_eq!(content(&farm, "Help.Guide").0, "1.1");
 }
 
-#[farm_test]
+#[backend_test]
 async fn sixteen_agents_on_one_version_one_wins() {
     let farm = Arc::new(writable_farm());
     let mut agents = Vec::new();
@@ -267,7 +267,7 @@ async fn sixteen_agents_on_one_version_one_wins() {
     assert!(body.starts_with("# Notes\n\nagent "), "{body}");
 }
 
-#[farm_test]
+#[backend_test]
 async fn replace_all_is_capped_per_call_and_saves_nothing_past_the_cap() {
     let farm = writable_farm();
     farm.save("Sandbox.Many", &"x\n".repeat(10_001), "many");
@@ -301,7 +301,7 @@ async fn replace_all_is_capped_per_call_and_saves_nothing_past_the_cap() {
     assert_eq!(content(&farm, "Sandbox.Many").1, "y\n".repeat(10_000));
 }
 
-#[farm_test]
+#[backend_test]
 async fn a_first_change_longer_than_the_echo_is_still_echoed() {
     let farm = writable_farm();
     let long: String = (1..=300).map(|n| format!("new line {n}\n")).collect();

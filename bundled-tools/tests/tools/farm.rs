@@ -5,14 +5,14 @@ use std::panic::AssertUnwindSafe;
 use std::pin::pin;
 use std::sync::Arc;
 use std::task::Poll;
-use wiki_server::testing::farm_test;
+use wiki_store::testing::backend_test;
 
 use serde_json::json;
 
 use crate::harness::unchanged::Says::{Contains, EndsWith, Exactly};
 use crate::harness::{Farm, GUEST};
 
-#[farm_test]
+#[backend_test]
 async fn calls_go_through_the_manager_and_the_middleware() {
     let farm = Farm::new();
     let catalog = farm.call("man", json!({}), "alice", "main").await;
@@ -27,7 +27,7 @@ async fn calls_go_through_the_manager_and_the_middleware() {
 
 /// Runs `check` on this task, catching its panic: the text it panicked with, or `None` when it
 /// passed. (Not on a spawned task: a PostgreSQL test's store calls must stay off the runtime's
-/// workers, see `wiki_server::testing::run_farm_suite`.)
+/// workers, see `wiki_store::testing::run_backend_tests`.)
 async fn panic_text(check: impl Future<Output = ()>) -> Option<String> {
     let mut check = pin!(check);
     std::future::poll_fn(|context| {
@@ -50,7 +50,7 @@ async fn panic_text(check: impl Future<Output = ()>) -> Option<String> {
     .await
 }
 
-#[farm_test]
+#[backend_test]
 async fn refused_and_unchanged_catches_acceptance_other_words_and_writes() {
     let farm = Arc::new(Farm::new());
     let refusal = || async { Err::<String, String>("Error: no. Nothing was saved.".to_owned()) };

@@ -4,7 +4,7 @@
 //! breaks the pattern, naming the field, the pattern and the class author's message.
 
 use serde_json::{Value, json};
-use wiki_server::testing::farm_test;
+use wiki_store::testing::backend_test;
 use wiki_tool_sdk::store::model::object::FieldValue;
 
 use crate::harness::{Farm, ok};
@@ -52,7 +52,7 @@ async fn ticket_class(farm: &Farm) {
     .await);
 }
 
-#[farm_test]
+#[backend_test]
 async fn get_schema_prints_defaults_and_validation_after_the_label() {
     let farm = farm();
     ticket_class(&farm).await;
@@ -77,7 +77,7 @@ async fn get_schema_prints_defaults_and_validation_after_the_label() {
     assert_eq!(fields[1]["default"], "open");
 }
 
-#[farm_test]
+#[backend_test]
 async fn write_object_applies_defaults_and_refuses_values_that_break_the_pattern() {
     let farm = farm();
     ticket_class(&farm).await;
@@ -126,7 +126,7 @@ async fn write_object_applies_defaults_and_refuses_values_that_break_the_pattern
     assert!(!updated.contains("Defaults taken"), "{updated}");
 }
 
-#[farm_test]
+#[backend_test]
 async fn write_schema_refuses_rules_that_cannot_hold_and_saves_nothing() {
     let farm = farm();
     ticket_class(&farm).await;

@@ -3,7 +3,7 @@
 use serde_json::{Value, json};
 use wiki_server::ServerSettings;
 use wiki_server::http::BaseUrl;
-use wiki_server::testing::farm_test;
+use wiki_store::testing::backend_test;
 use wiki_tool_sdk::store::model::attachment::AttachmentWrite;
 use wiki_tool_sdk::store::model::document::{DocumentSave, Expected};
 use wiki_tool_sdk::store::model::mcp_config::SpaceFilterMode;
@@ -39,7 +39,7 @@ fn big_page(farm: &Farm, name: &str, lines: usize, headings: bool) {
     farm.save(name, &content, "big");
 }
 
-#[farm_test]
+#[backend_test]
 async fn the_source_comes_whole_with_its_header() {
     let farm = Farm::new();
     let read = read_by_alice(&farm, json!({"reference": "Help.Guide"})).await;
@@ -52,7 +52,7 @@ async fn the_source_comes_whole_with_its_header() {
     );
 }
 
-#[farm_test]
+#[backend_test]
 async fn a_space_name_alone_reads_its_home_and_urls_follow_the_public_url() {
     let farm = Farm::with_settings(
         ServerSettings::default()
@@ -96,7 +96,7 @@ async fn a_space_name_alone_reads_its_home_and_urls_follow_the_public_url() {
     );
 }
 
-#[farm_test]
+#[backend_test]
 async fn attachments_are_listed_in_the_header_up_to_ten() {
     let farm = Farm::new();
     let read = read_by_alice(&farm, json!({"reference": "Sandbox.WebHome"})).await;
@@ -129,7 +129,7 @@ async fn attachments_are_listed_in_the_header_up_to_ten() {
     );
 }
 
-#[farm_test]
+#[backend_test]
 async fn a_missing_document_suggests_a_visible_space_home_only() {
     let farm = Farm::new();
     assert_eq!(
@@ -164,7 +164,7 @@ async fn a_missing_document_suggests_a_visible_space_home_only() {
     );
 }
 
-#[farm_test]
+#[backend_test]
 async fn denied_pages_are_refused_before_existence() {
     let farm = Farm::new();
     let denied = "You do not have permission to view \"main:Secret.Plans\".";
@@ -188,7 +188,7 @@ async fn denied_pages_are_refused_before_existence() {
     );
 }
 
-#[farm_test]
+#[backend_test]
 async fn the_space_filter_hides_pages_the_rights_allow() {
     let farm = Farm::new();
     farm.configure("main", |config| {
@@ -204,7 +204,7 @@ async fn the_space_filter_hides_pages_the_rights_allow() {
     );
 }
 
-#[farm_test]
+#[backend_test]
 async fn cross_wiki_reads_need_reach() {
     let farm = Farm::new();
     // main has reach (the default): a prefix or the wiki argument reads sub.
@@ -233,7 +233,7 @@ async fn cross_wiki_reads_need_reach() {
     assert!(error(refused).contains("cross-wiki reach is not enabled for this endpoint"));
 }
 
-#[farm_test]
+#[backend_test]
 async fn translations_are_exact_match() {
     let farm = Farm::new();
     let french = read_by_alice(&farm, json!({"reference": "Help.Guide", "locale": "fr"})).await;
@@ -271,7 +271,7 @@ async fn translations_are_exact_match() {
     assert!(specific.contains("too specific for the wiki's storage"));
 }
 
-#[farm_test]
+#[backend_test]
 async fn a_large_page_shows_its_outline_and_windows_continue() {
     let farm = Farm::new();
     big_page(&farm, "Big.Outlined", 5_000, true);
@@ -315,7 +315,7 @@ async fn a_large_page_shows_its_outline_and_windows_continue() {
     );
 }
 
-#[farm_test]
+#[backend_test]
 async fn a_large_headingless_page_shows_its_head_and_the_offset_to_continue() {
     let farm = Farm::new();
     big_page(&farm, "Big.Plain", 5_000, false);
@@ -329,7 +329,7 @@ async fn a_large_headingless_page_shows_its_head_and_the_offset_to_continue() {
     assert!(read.chars().count() < 24_000 + 500);
 }
 
-#[farm_test]
+#[backend_test]
 async fn window_arguments_are_checked() {
     let farm = Farm::new();
     let guide = |extra: Value| {
@@ -401,7 +401,7 @@ async fn window_arguments_are_checked() {
     }
 }
 
-#[farm_test]
+#[backend_test]
 async fn rendered_plain_and_html_views() {
     let farm = Farm::new();
     let plain = read_by_alice(&farm, json!({"reference": "Help.Guide", "rendered": true})).await;
@@ -462,7 +462,7 @@ async fn rendered_plain_and_html_views() {
     );
 }
 
-#[farm_test]
+#[backend_test]
 async fn rendered_html_is_sanitized() {
     let farm = Farm::new();
     farm.save(
@@ -476,7 +476,7 @@ async fn rendered_html_is_sanitized() {
     }
 }
 
-#[farm_test]
+#[backend_test]
 async fn rendered_content_can_be_turned_off() {
     let farm = Farm::new();
     farm.configure("main", |config| config.allow_rendered = false);
@@ -500,7 +500,7 @@ async fn rendered_content_can_be_turned_off() {
     );
 }
 
-#[farm_test]
+#[backend_test]
 async fn forged_titles_cannot_forge_lines() {
     let farm = Farm::new();
     let read = read_by_alice(&farm, json!({"reference": "Forged.Title"})).await;
@@ -517,7 +517,7 @@ async fn forged_titles_cannot_forge_lines() {
     assert!(!read.contains('\u{2028}') && !read.contains('\u{202E}'));
 }
 
-#[farm_test]
+#[backend_test]
 async fn hidden_and_empty_pages_say_what_they_are() {
     let farm = Farm::new();
     let hidden = read_by_alice(&farm, json!({"reference": "Hidden.Config"})).await;
@@ -560,7 +560,7 @@ async fn hidden_and_empty_pages_say_what_they_are() {
     );
 }
 
-#[farm_test]
+#[backend_test]
 async fn the_guest_reads_what_the_guest_may_view() {
     let farm = Farm::new();
     assert!(
@@ -577,7 +577,7 @@ async fn the_guest_reads_what_the_guest_may_view() {
     );
 }
 
-#[farm_test]
+#[backend_test]
 async fn large_rendered_pages_show_an_outline_and_sections_by_anchor() {
     let farm = Farm::new();
     big_page(&farm, "Big.Rendered", 5_000, true);
@@ -608,14 +608,14 @@ async fn large_rendered_pages_show_an_outline_and_sections_by_anchor() {
     );
 }
 
-#[farm_test]
+#[backend_test]
 async fn a_limit_alone_reads_from_the_first_line() {
     let farm = Farm::new();
     let head = read_by_alice(&farm, json!({"reference": "Help.Guide", "limit": 2})).await;
     assert!(head.ends_with("\n     1\t# Guide\n     2\t\nShowing lines 1-2 of 11."));
 }
 
-#[farm_test]
+#[backend_test]
 async fn the_manual_page_and_the_reach_aware_schema() {
     let farm = Farm::new();
     let page = text(
@@ -648,7 +648,7 @@ async fn rendered(farm: &Farm, reference: &str, format: Option<&str>) -> String 
     read_by_alice(farm, arguments).await
 }
 
-#[farm_test]
+#[backend_test]
 async fn pages_past_the_render_bounds_are_shown_as_source_with_the_reason() {
     let farm = Farm::new();
     // 32 nested lists render; 33 do not.
@@ -712,7 +712,7 @@ async fn pages_past_the_render_bounds_are_shown_as_source_with_the_reason() {
     assert!(outline.contains("NOT RENDERED: its lists or block quotes nest more than 32"));
 }
 
-#[farm_test]
+#[backend_test]
 async fn a_page_larger_than_the_renderer_accepts_is_shown_as_source() {
     let farm = Farm::new();
     let line = format!("{}\n", "word ".repeat(19));
@@ -725,7 +725,7 @@ async fn a_page_larger_than_the_renderer_accepts_is_shown_as_source() {
     assert!(huge.contains("continue with offset="), "{huge}");
 }
 
-#[farm_test]
+#[backend_test]
 async fn a_line_longer_than_the_budget_is_read_to_its_end_by_column() {
     let farm = Farm::new();
     let long: String = (0..60_000)
@@ -776,7 +776,7 @@ async fn a_line_longer_than_the_budget_is_read_to_its_end_by_column() {
     );
 }
 
-#[farm_test]
+#[backend_test]
 async fn every_unicode_line_terminator_starts_a_numbered_line() {
     let farm = Farm::new();
     farm.save(
@@ -811,7 +811,7 @@ async fn every_unicode_line_terminator_starts_a_numbered_line() {
     );
 }
 
-#[farm_test]
+#[backend_test]
 async fn rendered_html_cannot_forge_the_tools_lines() {
     let farm = Farm::new();
     farm.save(
@@ -828,7 +828,7 @@ async fn rendered_html_cannot_forge_the_tools_lines() {
 }
 
 /// Regression: a translation saved without a title showed the page name as title.
-#[farm_test]
+#[backend_test]
 async fn a_translation_without_a_title_reads_the_default_title() {
     let farm = Farm::new();
     let german = DocumentSave::new(reference("Help.Guide"), "# Anleitung\n", "alice")

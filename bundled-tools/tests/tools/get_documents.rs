@@ -2,7 +2,7 @@
 //! version, a page that cannot be read reported in its place, one shared budget.
 
 use serde_json::json;
-use wiki_server::testing::farm_test;
+use wiki_store::testing::backend_test;
 
 use crate::harness::{Farm, error, text};
 
@@ -18,7 +18,7 @@ fn documents_farm() -> Farm {
     farm
 }
 
-#[farm_test]
+#[backend_test]
 async fn several_pages_are_read_in_one_call_and_a_missing_one_says_why_in_its_place() {
     let farm = documents_farm();
     let version = farm.save("Sandbox.Short", "one\ntwo", "seed");
@@ -50,7 +50,7 @@ async fn several_pages_are_read_in_one_call_and_a_missing_one_says_why_in_its_pl
     );
 }
 
-#[farm_test]
+#[backend_test]
 async fn long_pages_share_the_budget_and_say_where_to_continue() {
     let farm = documents_farm();
     let long: String = (1..=4_000)
@@ -84,7 +84,7 @@ async fn long_pages_share_the_budget_and_say_where_to_continue() {
     assert!(read.chars().count() <= 24_000, "{}", read.chars().count());
 }
 
-#[farm_test]
+#[backend_test]
 async fn an_empty_or_too_long_list_is_refused() {
     let farm = documents_farm();
     let none = error(

@@ -4,7 +4,7 @@
 use serde_json::{Value, json};
 use wiki_server::ServerSettings;
 use wiki_server::http::BaseUrl;
-use wiki_server::testing::farm_test;
+use wiki_store::testing::backend_test;
 use wiki_tool_sdk::store::model::attachment::{AttachmentDelete, AttachmentWrite};
 use wiki_tool_sdk::store::model::document::{DocumentSave, Expected};
 use wiki_tool_sdk::store::model::object::ObjectWrite;
@@ -36,7 +36,7 @@ fn notes(extra: Value) -> Value {
     arguments
 }
 
-#[farm_test]
+#[backend_test]
 async fn the_list_is_newest_first_with_guarded_comments() {
     let farm = Farm::new();
     let list = text(history(&farm, notes(json!({})), "alice").await);
@@ -51,7 +51,7 @@ async fn the_list_is_newest_first_with_guarded_comments() {
     );
 }
 
-#[farm_test]
+#[backend_test]
 async fn list_paging_continues_and_limits_clamp() {
     let farm = Farm::new();
     let first = text(history(&farm, notes(json!({"limit": 2})), "alice").await);
@@ -81,7 +81,7 @@ async fn list_paging_continues_and_limits_clamp() {
     );
 }
 
-#[farm_test]
+#[backend_test]
 async fn a_version_is_a_historical_snapshot_through_the_window() {
     let farm = Farm::new();
     let snapshot = text(history(&farm, notes(json!({"version": "1.2"})), "alice").await);
@@ -132,7 +132,7 @@ async fn a_version_is_a_historical_snapshot_through_the_window() {
     );
 }
 
-#[farm_test]
+#[backend_test]
 async fn diffs_are_unified_and_name_both_sides() {
     let farm = Farm::with_settings(
         ServerSettings::default()
@@ -171,7 +171,7 @@ async fn diffs_are_unified_and_name_both_sides() {
     );
 }
 
-#[farm_test]
+#[backend_test]
 async fn a_title_change_is_shown_guarded() {
     let farm = Farm::new();
     let save = DocumentSave::new(reference("Sandbox.Notes"), "# Notes\n\nrewritten\n", "bob")
@@ -215,7 +215,7 @@ fn task_with_structure_changes(farm: &Farm) {
     }));
 }
 
-#[farm_test]
+#[backend_test]
 async fn object_and_attachment_changes_are_listed_never_a_password() {
     let farm = Farm::new();
     task_with_structure_changes(&farm);
@@ -260,7 +260,7 @@ async fn object_and_attachment_changes_are_listed_never_a_password() {
     }
 }
 
-#[farm_test]
+#[backend_test]
 async fn structure_changes_follow_the_text_hunks() {
     let farm = Farm::new();
     task_with_structure_changes(&farm);
@@ -303,7 +303,7 @@ async fn structure_changes_follow_the_text_hunks() {
     assert!(text_only.ends_with("+new text"), "{text_only}");
 }
 
-#[farm_test]
+#[backend_test]
 async fn version_arguments_are_checked_before_anything_else() {
     let farm = Farm::new();
     for bad in [
@@ -334,7 +334,7 @@ async fn version_arguments_are_checked_before_anything_else() {
     }
 }
 
-#[farm_test]
+#[backend_test]
 async fn mode_combinations_are_refused_with_the_fix() {
     let farm = Farm::new();
     let cases = [
@@ -367,7 +367,7 @@ async fn mode_combinations_are_refused_with_the_fix() {
     }
 }
 
-#[farm_test]
+#[backend_test]
 async fn a_translation_has_its_own_history() {
     let farm = Farm::new();
     let french = text(
@@ -412,7 +412,7 @@ async fn a_translation_has_its_own_history() {
     );
 }
 
-#[farm_test]
+#[backend_test]
 async fn doors_apply_denied_and_cross_wiki() {
     let farm = Farm::new();
     assert_eq!(
@@ -448,7 +448,7 @@ async fn doors_apply_denied_and_cross_wiki() {
     assert!(to_sub.starts_with("History of sub:Team.Roadmap\n"));
 }
 
-#[farm_test]
+#[backend_test]
 async fn hunks_beyond_the_budget_are_dropped_whole() {
     let farm = Farm::new();
     let line = |n: usize, tag: &str| format!("line {n:05} {tag} {}\n", "x".repeat(60));
@@ -487,7 +487,7 @@ async fn hunks_beyond_the_budget_are_dropped_whole() {
     );
 }
 
-#[farm_test]
+#[backend_test]
 async fn an_oversized_first_hunk_is_cut_with_its_own_note() {
     let farm = Farm::new();
     let long: String = (0..2_000)
@@ -512,7 +512,7 @@ async fn an_oversized_first_hunk_is_cut_with_its_own_note() {
     assert!(diff.chars().count() < 24_000 + 400);
 }
 
-#[farm_test]
+#[backend_test]
 async fn the_manual_page_documents_the_modes() {
     let farm = Farm::new();
     let page = text(
@@ -532,7 +532,7 @@ async fn the_manual_page_documents_the_modes() {
 
 /// Regression: a revision line longer than the budget was cut and its rest could
 /// never be read; version mode takes get_document's column continuation.
-#[farm_test]
+#[backend_test]
 async fn a_long_line_of_a_revision_is_read_to_its_end_by_column() {
     let farm = Farm::new();
     let long: String = (0..30_000)
@@ -569,7 +569,7 @@ async fn a_long_line_of_a_revision_is_read_to_its_end_by_column() {
 
 /// Regression: a diff split lines on LF only, so a U+2028 inside a line printed a
 /// raw line break in the diff, and a change of the final newline alone was not noted right.
-#[farm_test]
+#[backend_test]
 async fn diffs_break_lines_as_windows_do_and_note_odd_endings() {
     let farm = Farm::new();
     farm.save("Logs.Odd", "one\ntwo", "first");

@@ -3,7 +3,7 @@
 //! authored, paging, refused combinations, reach.
 
 use serde_json::{Value, json};
-use wiki_server::testing::farm_test;
+use wiki_store::testing::backend_test;
 use wiki_tool_sdk::store::model::attachment::AttachmentDelete;
 use wiki_tool_sdk::store::model::document::{DocumentSave, Expected};
 use wiki_tool_sdk::store::model::trash::DocumentDelete;
@@ -20,7 +20,7 @@ fn page(farm: &Farm, text: &str, content: &str, hidden: bool) {
     ok(farm.store.save_document(&save));
 }
 
-#[farm_test]
+#[backend_test]
 async fn backlinks_list_the_sources_under_a_header() {
     let farm = Farm::new();
     let text = links(&farm, json!({"reference": "Sandbox.Notes"}), "alice").await;
@@ -37,7 +37,7 @@ async fn backlinks_list_the_sources_under_a_header() {
 /// Each target of the page shown is checked: deleted pages and attachments are marked so, a
 /// page the caller may not view reads as missing whether or not it is in the bin, and the
 /// structured list carries the same status.
-#[farm_test]
+#[backend_test]
 async fn outgoing_targets_are_marked_missing_or_deleted() {
     let farm = Farm::new();
     farm.save(
@@ -92,7 +92,7 @@ async fn outgoing_targets_are_marked_missing_or_deleted() {
     assert_eq!(outgoing["attachments"][1]["status"], "exists");
 }
 
-#[farm_test]
+#[backend_test]
 async fn outgoing_links_are_listed_as_authored_in_sections() {
     let farm = Farm::new();
     farm.save(
@@ -140,7 +140,7 @@ async fn outgoing_links_are_listed_as_authored_in_sections() {
     assert!(missing.is_err_and(|e| e.starts_with("Error: no \"de\" translation")));
 }
 
-#[farm_test]
+#[backend_test]
 async fn broken_targets_are_allowed_for_backlinks_only() {
     let farm = Farm::new();
     farm.save("Sandbox.Broken", "[gone](Old.Page)\n", "broken");
@@ -168,7 +168,7 @@ async fn broken_targets_are_allowed_for_backlinks_only() {
     assert!(nothing.contains("Incoming links: 0 backlinks\nNo document you can view links here."));
 }
 
-#[farm_test]
+#[backend_test]
 async fn denied_sources_are_neither_listed_nor_counted() {
     let farm = Farm::new();
     farm.save("Secret.Draft", "[guide](Help.Guide)\n", "draft");
@@ -189,7 +189,7 @@ async fn denied_sources_are_neither_listed_nor_counted() {
     assert!(guest.is_err());
 }
 
-#[farm_test]
+#[backend_test]
 async fn hidden_sources_are_counted_apart_unless_shown() {
     let farm = Farm::new();
     page(&farm, "Hidden.Linker", "[guide](Help.Guide)\n", true);
@@ -209,7 +209,7 @@ async fn hidden_sources_are_counted_apart_unless_shown() {
     assert!(shown.contains("  main:Hidden.Linker\n"));
 }
 
-#[farm_test]
+#[backend_test]
 async fn paging_continues_where_the_footer_says() {
     let farm = Farm::new();
     let saves: Vec<DocumentSave> = (0..60)
@@ -267,7 +267,7 @@ async fn paging_continues_where_the_footer_says() {
     );
 }
 
-#[farm_test]
+#[backend_test]
 async fn both_directions_and_refused_combinations() {
     let farm = Farm::new();
     let both = ok(links(
@@ -308,7 +308,7 @@ async fn both_directions_and_refused_combinations() {
     );
 }
 
-#[farm_test]
+#[backend_test]
 async fn other_wikis_need_reach() {
     let farm = Farm::new();
     let sub = ok(links(&farm, json!({"reference": "sub:Team.Roadmap"}), "alice").await);
@@ -344,7 +344,7 @@ async fn other_wikis_need_reach() {
     assert!(refused.is_err_and(|e| e.contains("cross-wiki reach is not enabled")));
 }
 
-#[farm_test]
+#[backend_test]
 async fn forged_names_and_references_stay_on_their_line() {
     let farm = Farm::new();
     farm.save(

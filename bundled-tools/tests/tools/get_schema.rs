@@ -2,7 +2,7 @@
 //! upper bounds), field lines, disabled fields, missing classes, forged labels, reach.
 
 use serde_json::{Value, json};
-use wiki_server::testing::farm_test;
+use wiki_store::testing::backend_test;
 use wiki_tool_sdk::store::model::class::{FieldType, NumberKind};
 use wiki_tool_sdk::store::model::document::Expected;
 use wiki_tool_sdk::store::model::object::{ClassChange, FieldChange};
@@ -37,7 +37,7 @@ fn add(farm: &Farm, class: &str, name: &str, field_type: FieldType, pretty: Opti
     );
 }
 
-#[farm_test]
+#[backend_test]
 async fn the_catalog_lists_classes_in_use_with_upper_bound_counts() {
     let farm = Farm::new();
     let text = ok(schema(&farm, json!({}), "alice").await);
@@ -54,7 +54,7 @@ async fn the_catalog_lists_classes_in_use_with_upper_bound_counts() {
     assert!(!again.contains("Empty.EmptyClass"));
 }
 
-#[farm_test]
+#[backend_test]
 async fn a_class_whose_document_is_denied_is_left_out_of_the_catalog() {
     let farm = Farm::new();
     add(&farm, "Secret.PlanClass", "goal", FieldType::String, None);
@@ -82,7 +82,7 @@ async fn a_class_whose_document_is_denied_is_left_out_of_the_catalog() {
     );
 }
 
-#[farm_test]
+#[backend_test]
 async fn a_class_reads_as_field_lines_then_disabled_fields() {
     let farm = Farm::new();
     let text = ok(schema(&farm, json!({"class": TASK_CLASS}), GUEST).await);
@@ -133,7 +133,7 @@ async fn a_class_reads_as_field_lines_then_disabled_fields() {
     );
 }
 
-#[farm_test]
+#[backend_test]
 async fn a_document_without_fields_is_not_a_class() {
     let farm = Farm::new();
     let refused = schema(&farm, json!({"class": "Sandbox.WebHome"}), "alice").await;
@@ -149,7 +149,7 @@ async fn a_document_without_fields_is_not_a_class() {
     assert!(missing.is_err_and(|e| e.contains("defines no class")));
 }
 
-#[farm_test]
+#[backend_test]
 async fn forged_labels_and_list_values_stay_on_their_line() {
     let farm = Farm::new();
     add(
@@ -172,7 +172,7 @@ async fn forged_labels_and_list_values_stay_on_their_line() {
     );
 }
 
-#[farm_test]
+#[backend_test]
 async fn other_wikis_need_reach() {
     let farm = Farm::new();
     let empty = ok(schema(&farm, json!({"wiki": "sub"}), "alice").await);

@@ -5,7 +5,7 @@
 //! root whose home page is denied opening through those pages only).
 
 use serde_json::{Value, json};
-use wiki_server::testing::farm_test;
+use wiki_store::testing::backend_test;
 use wiki_tool_sdk::store::model::attachment::AttachmentWrite;
 use wiki_tool_sdk::store::model::class::FieldType;
 use wiki_tool_sdk::store::model::document::{DocumentSave, Expected};
@@ -35,7 +35,7 @@ fn line<'a>(text: &'a str, prefix: &str) -> Option<&'a str> {
     text.lines().find(|line| line.starts_with(prefix))
 }
 
-#[farm_test]
+#[backend_test]
 async fn the_survey_counts_and_inlines_small_spaces() {
     let farm = Farm::new();
     let text = ok(tree(&farm, json!({}), "alice").await);
@@ -74,7 +74,7 @@ async fn the_survey_counts_and_inlines_small_spaces() {
     );
 }
 
-#[farm_test]
+#[backend_test]
 async fn denied_and_hidden_pages_vanish_from_lines_and_counts() {
     let farm = Farm::new();
     let bob = ok(tree(&farm, json!({}), "bob").await);
@@ -117,7 +117,7 @@ async fn denied_and_hidden_pages_vanish_from_lines_and_counts() {
     );
 }
 
-#[farm_test]
+#[backend_test]
 async fn explore_walks_breadth_first_with_markers() {
     let farm = Farm::new();
     let text = ok(tree(&farm, json!({"root": "Help"}), "alice").await);
@@ -175,7 +175,7 @@ async fn explore_walks_breadth_first_with_markers() {
     assert!(!tasks.contains("TagClass"));
 }
 
-#[farm_test]
+#[backend_test]
 async fn roots_fall_back_to_space_homes_and_terminal_pages_say_so() {
     let farm = Farm::new();
     let nested = ok(tree(&farm, json!({"root": "Help.Nested"}), "alice").await);
@@ -204,7 +204,7 @@ async fn roots_fall_back_to_space_homes_and_terminal_pages_say_so() {
     );
 }
 
-#[farm_test]
+#[backend_test]
 async fn depth_and_limit_are_capped_and_0_or_a_negative_offset_refused() {
     let farm = Farm::new();
     let deep = ok(tree(&farm, json!({"root": "Help", "depth": 9}), "alice").await);
@@ -240,7 +240,7 @@ async fn depth_and_limit_are_capped_and_0_or_a_negative_offset_refused() {
     );
 }
 
-#[farm_test]
+#[backend_test]
 async fn paging_root_children_really_continues() {
     let farm = Farm::new();
     pages(&farm, (0..12).map(|i| format!("Many.P{i:02}")));
@@ -289,7 +289,7 @@ async fn paging_root_children_really_continues() {
     assert!(line(&rest, "Tasks/").is_some() && !rest.contains("More spaces"));
 }
 
-#[farm_test]
+#[backend_test]
 async fn the_node_budget_stops_at_300_lines() {
     let farm = Farm::new();
     pages(
@@ -312,7 +312,7 @@ async fn the_node_budget_stops_at_300_lines() {
     assert!(text.contains("  (98 of 200 children shown; explore with root=\"Big.B.WebHome\")"));
 }
 
-#[farm_test]
+#[backend_test]
 async fn past_the_fetch_ceiling_counts_are_sampled() {
     let farm = Farm::new();
     pages(&farm, (0..2001).map(|i| format!("Bulk.P{i:04}")));
@@ -337,7 +337,7 @@ async fn past_the_fetch_ceiling_counts_are_sampled() {
 /// Regression: the 2000-row sample was filled before authorization, so pages alice
 /// cannot view (Secret sorts before her spaces) made her survey "sampled", with `+` counts and
 /// her own spaces "not counted".
-#[farm_test]
+#[backend_test]
 async fn pages_the_caller_cannot_view_do_not_use_up_the_sample() {
     let farm = Farm::new();
     let before = ok(tree(&farm, json!({}), "alice").await);
@@ -355,7 +355,7 @@ async fn pages_the_caller_cannot_view_do_not_use_up_the_sample() {
     );
 }
 
-#[farm_test]
+#[backend_test]
 async fn other_wikis_need_reach_and_the_filter_applies() {
     let farm = Farm::new();
     let sub = ok(tree(&farm, json!({"wiki": "sub"}), "alice").await);
@@ -459,7 +459,7 @@ async fn other_wikis_need_reach_and_the_filter_applies() {
     );
 }
 
-#[farm_test]
+#[backend_test]
 async fn forged_titles_and_names_stay_on_their_line() {
     let farm = Farm::new();
     let save = DocumentSave::new(
@@ -548,7 +548,7 @@ fn nested_rights_farm() -> Farm {
     farm
 }
 
-#[farm_test]
+#[backend_test]
 async fn a_nested_space_shows_only_through_pages_the_caller_may_view() {
     let farm = nested_rights_farm();
     let alice = ok(tree(&farm, json!({"root": "Help"}), "alice").await);
@@ -583,7 +583,7 @@ async fn a_nested_space_shows_only_through_pages_the_caller_may_view() {
     );
 }
 
-#[farm_test]
+#[backend_test]
 async fn nested_space_counts_count_only_viewable_pages() {
     let farm = nested_rights_farm();
     let shape = json!({"root": "Help", "limit": 1, "depth": 1});
@@ -646,7 +646,7 @@ fn sealed_and_ghost(farm: &Farm) {
     }
 }
 
-#[farm_test]
+#[backend_test]
 async fn a_space_whose_home_is_denied_opens_through_its_viewable_pages() {
     let farm = nested_rights_farm();
     // The denied home turns hidden and gains an attachment: neither may show.
@@ -700,7 +700,7 @@ async fn a_space_whose_home_is_denied_opens_through_its_viewable_pages() {
     );
 }
 
-#[farm_test]
+#[backend_test]
 async fn a_space_with_nothing_viewable_answers_like_no_space_at_all() {
     let farm = nested_rights_farm();
     sealed_and_ghost(&farm);
@@ -733,7 +733,7 @@ async fn a_space_with_nothing_viewable_answers_like_no_space_at_all() {
     assert!(bob.contains("  Inside  [main:Help.Sealed.Inside]"), "{bob}");
 }
 
-#[farm_test]
+#[backend_test]
 async fn a_space_whose_home_is_denied_stays_inside_the_space_filter() {
     let farm = nested_rights_farm();
     // The whole space is filtered out: nobody can open it, whatever their rights.

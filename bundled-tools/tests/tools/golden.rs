@@ -8,8 +8,8 @@
 //! ```
 
 use serde_json::json;
-use wiki_server::testing::farm_test;
 use wiki_server::testing::golden::Golden;
+use wiki_store::testing::backend_test;
 
 use crate::harness::{Farm, GUEST};
 
@@ -37,7 +37,7 @@ fn golden() -> Golden {
     Golden::new(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden"))
 }
 
-#[farm_test]
+#[backend_test]
 async fn golden_tools_list_and_man_pages_have_not_drifted() {
     let farm = everything_enabled();
     let mut golden = golden();
@@ -84,7 +84,7 @@ async fn golden_tools_list_and_man_pages_have_not_drifted() {
 
 /// The snapshot check itself: a drifted, a missing and a stale file each fail, naming the file
 /// and the way to accept the change.
-#[test]
+#[backend_test(only = "sqlite")]
 fn golden_fails_on_drift_missing_and_stale_files() {
     let temp = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let dir = temp.path().to_path_buf();

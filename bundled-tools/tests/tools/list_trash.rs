@@ -2,12 +2,12 @@
 //! counted after authorization, narrowed to a space, paged with a footer, and structured.
 
 use serde_json::json;
-use wiki_server::testing::farm_test;
+use wiki_store::testing::backend_test;
 
 use crate::harness::{error, ok, text, wiki};
 use crate::restore_document::{bin_farm, delete};
 
-#[farm_test]
+#[backend_test]
 async fn entries_come_newest_first_paged_and_narrowed_to_a_space() {
     let farm = bin_farm();
     let empty = text(farm.call("list_trash", json!({}), "alice", "main").await);
@@ -86,7 +86,7 @@ async fn entries_come_newest_first_paged_and_narrowed_to_a_space() {
     );
 }
 
-#[farm_test]
+#[backend_test]
 async fn the_listing_is_structured() {
     let farm = bin_farm();
     delete(&farm, "Help.Guide", "1.1").await;

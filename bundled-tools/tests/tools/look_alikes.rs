@@ -4,6 +4,7 @@
 //! (its rows are renamed here with SQL, as an older store would have left them).
 
 use serde_json::json;
+use wiki_store::testing::backend_test;
 
 use crate::harness::unchanged::Says::{Exactly, StartsWith};
 use crate::harness::{Farm, ok, text};
@@ -34,7 +35,7 @@ fn rename(farm: &Farm, sql: &str) {
     assert_eq!(changed, 1, "{sql}");
 }
 
-#[tokio::test]
+#[backend_test(only = "sqlite")]
 async fn new_pages_with_look_alike_names_are_refused() {
     let farm = writable_farm();
     let zero_width = json!({"reference": "Sandbox.Plan\u{200B}s", "content": "x"});
@@ -57,7 +58,7 @@ async fn new_pages_with_look_alike_names_are_refused() {
         .await;
 }
 
-#[tokio::test]
+#[backend_test(only = "sqlite")]
 async fn attachments_named_with_padding_or_invisible_characters_are_refused() {
     let farm = writable_farm();
     for (name, reason) in [
@@ -78,7 +79,7 @@ async fn attachments_named_with_padding_or_invisible_characters_are_refused() {
     }
 }
 
-#[tokio::test]
+#[backend_test(only = "sqlite")]
 async fn content_stored_under_look_alike_names_stays_readable() {
     let farm = writable_farm();
     rename(

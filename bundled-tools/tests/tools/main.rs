@@ -1,9 +1,9 @@
 //! The bundled tools' integration tests: one binary (link time), a module per tool, every call
 //! through the real server path on the seeded farm of `harness`.
 //!
-//! Every `#[farm_test]` also runs on PostgreSQL in the `tools_postgres` binary (`on_postgres.rs`,
-//! the same module list, checked below); `#[tokio::test]`s (SQLite's own file: `look_alikes`) and
-//! plain `#[test]`s run here only.
+//! Every test is a `#[backend_test]`, run by wiki-store's runner once per store backend (SQLite,
+//! and PostgreSQL when `WIKI_MCP_TEST_DATABASE` names a server); those about SQLite's own file
+//! (`look_alikes`) or about no store at all run on SQLite only.
 
 #[path = "../harness/mod.rs"]
 mod harness;
@@ -43,11 +43,6 @@ mod write_document;
 mod write_object;
 mod write_schema;
 
-/// `on_postgres.rs` declares exactly these modules, so no test is left out of the PostgreSQL run.
-#[test]
-fn the_postgres_binary_runs_the_same_modules() {
-    wiki_server::testing::assert_same_modules(
-        include_str!("main.rs"),
-        include_str!("on_postgres.rs"),
-    );
+fn main() {
+    wiki_store::testing::run_backend_tests()
 }

@@ -3,7 +3,7 @@
 //! names a tool the caller cannot call.
 
 use serde_json::json;
-use wiki_server::testing::farm_test;
+use wiki_store::testing::backend_test;
 
 use crate::harness::{Farm, GUEST, ok};
 
@@ -39,7 +39,7 @@ async fn man(farm: &Farm, tool: &str, user: &str, wiki: &str) -> String {
 
 /// Regression: on an endpoint without cross-wiki reach (`sub`), pages showed
 /// `wiki=` examples and pointed to list_wikis, which that endpoint does not serve.
-#[farm_test]
+#[backend_test]
 async fn without_reach_no_page_mentions_other_wikis() {
     let farm = Farm::new();
     for tool in READ_TOOLS {
@@ -75,7 +75,7 @@ async fn without_reach_no_page_mentions_other_wikis() {
 }
 
 /// SEE ALSO names only tools the caller is served: no write tool for the guest.
-#[farm_test]
+#[backend_test]
 async fn see_also_names_only_tools_the_caller_can_call() {
     let farm = Farm::new();
     let guest = man(&farm, "get_links", GUEST, "main").await;
@@ -88,7 +88,7 @@ async fn see_also_names_only_tools_the_caller_can_call() {
 /// Regression: three write tools said "Structured data" and the others "Structured
 /// Data", so the catalog printed the category twice. Every tool names one of the server's
 /// category constants, and the catalog shows each category once.
-#[farm_test]
+#[backend_test]
 async fn the_catalog_shows_each_category_once() {
     let farm = Farm::new();
     enable_every_tool(&farm);
@@ -121,7 +121,7 @@ async fn the_catalog_shows_each_category_once() {
 /// Regression: the delete tools' pages said base_version is "always required" while
 /// their schemas had it optional. As in the reference, it is required: in the schema, in the
 /// page's synopsis and options, and by the parser (before anything is looked up).
-#[farm_test]
+#[backend_test]
 async fn the_delete_tools_require_base_version_in_schema_man_and_call() {
     let farm = Farm::new();
     // Each with every other required argument, so only base_version is missing.
@@ -177,7 +177,7 @@ async fn the_delete_tools_require_base_version_in_schema_man_and_call() {
 
 /// Regression: `man write_attachment` sent agents to a `get_attachment version=`
 /// that does not exist. Every `<tool> <param>=` a page shows must be a parameter that tool has.
-#[farm_test]
+#[backend_test]
 async fn pages_name_only_parameters_their_tools_have() {
     let farm = Farm::new();
     let ids = enable_every_tool(&farm);

@@ -2,7 +2,7 @@
 //! time of day instead of dropping it, and an empty value clears a field that is not text.
 
 use serde_json::json;
-use wiki_server::testing::farm_test;
+use wiki_store::testing::backend_test;
 
 use crate::field_rules::{call, farm_with};
 use crate::harness::{Farm, ok};
@@ -36,7 +36,7 @@ async fn step_class(farm: &Farm) {
     .await);
 }
 
-#[farm_test]
+#[backend_test]
 async fn a_date_only_field_reads_as_a_date_and_refuses_a_time_of_day() {
     let farm = farm();
     step_class(&farm).await;
@@ -68,7 +68,7 @@ async fn a_date_only_field_reads_as_a_date_and_refuses_a_time_of_day() {
     assert!(!listed.contains("T00:00"), "{listed}");
 }
 
-#[farm_test]
+#[backend_test]
 async fn an_empty_value_clears_a_number_and_a_date() {
     let farm = farm();
     step_class(&farm).await;

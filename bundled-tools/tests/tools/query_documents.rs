@@ -3,7 +3,7 @@
 //! pages leave no countable trace, space filter, reach, hidden pages, FTS syntax, forged titles).
 
 use serde_json::{Value, json};
-use wiki_server::testing::farm_test;
+use wiki_store::testing::backend_test;
 use wiki_tool_sdk::store::model::document::DocumentSave;
 use wiki_tool_sdk::store::model::mcp_config::SpaceFilterMode;
 
@@ -41,7 +41,7 @@ fn seed_zebras(farm: &Farm, count: usize) {
     ok(farm.store.save_documents(&saves));
 }
 
-#[farm_test]
+#[backend_test]
 async fn a_search_prints_the_result_grammar_and_an_exact_footer() {
     let farm = Farm::new();
     let text = query(&farm, json!({"query": "place try"}), "alice").await;
@@ -56,7 +56,7 @@ async fn a_search_prints_the_result_grammar_and_an_exact_footer() {
     assert_eq!(text.lines().last(), Some("Found 1 matching documents."));
 }
 
-#[farm_test]
+#[backend_test]
 async fn denied_pages_leave_no_countable_trace() {
     let farm = Farm::new();
     // (Forged.Title's title also names the secret page: the space keeps it out.)
@@ -103,7 +103,7 @@ fn seed_secret(farm: &Farm, count: usize, words: &str) {
 /// Regression: the printed bm25 score was computed over the whole index, so adding
 /// pages alice cannot view that hold a word moved her scores (14.124 -> 9.105 in the audit): an
 /// oracle for how many invisible documents contain any word. Her answer must not change at all.
-#[farm_test]
+#[backend_test]
 async fn hidden_documents_do_not_move_what_a_search_prints() {
     let farm = Farm::new();
     seed_zebras(&farm, 3);
@@ -128,7 +128,7 @@ async fn hidden_documents_do_not_move_what_a_search_prints() {
 /// Regression: the scan window was filled before authorization: with more invisible
 /// matches than the 2000 examined, alice was told "Found at least 1 ... only the first 2000
 /// examined" (an oracle) and her own documents vanished from browse and title sort.
-#[farm_test]
+#[backend_test]
 async fn invisible_matches_neither_crowd_out_visible_ones_nor_mark_the_total() {
     let farm = Farm::new();
     seed_secret(&farm, 2100, "zebra");
@@ -163,7 +163,7 @@ async fn invisible_matches_neither_crowd_out_visible_ones_nor_mark_the_total() {
     );
 }
 
-#[farm_test]
+#[backend_test]
 async fn paging_continuations_really_continue() {
     let farm = Farm::new();
     seed_zebras(&farm, 30);
@@ -201,7 +201,7 @@ async fn paging_continuations_really_continue() {
     );
 }
 
-#[farm_test]
+#[backend_test]
 async fn limit_is_capped_at_25_with_a_note_and_0_is_refused() {
     let farm = Farm::new();
     seed_zebras(&farm, 30);
@@ -220,7 +220,7 @@ async fn limit_is_capped_at_25_with_a_note_and_0_is_refused() {
     assert_eq!(wrong, Err("Error: 'limit' must be an integer.".to_owned()));
 }
 
-#[farm_test]
+#[backend_test]
 async fn filters_space_author_locale_and_hidden() {
     let farm = Farm::new();
     let help = ok(query(&farm, json!({"space": "Help"}), "alice").await);
@@ -263,7 +263,7 @@ async fn filters_space_author_locale_and_hidden() {
     assert!(hidden(&with));
 }
 
-#[farm_test]
+#[backend_test]
 async fn dates_within_and_strict_ranges() {
     let farm = Farm::new();
     let recent = ok(query(&farm, json!({"modifiedWithin": "day"}), "alice").await);
@@ -329,7 +329,7 @@ async fn dates_within_and_strict_ranges() {
     );
 }
 
-#[farm_test]
+#[backend_test]
 async fn browsing_defaults_to_newest_and_sorts_on_request() {
     let farm = Farm::new();
     farm.save("Sandbox.Latest", "the newest page\n", "new");
@@ -356,7 +356,7 @@ async fn browsing_defaults_to_newest_and_sorts_on_request() {
     assert!(bogus.is_err_and(|e| e.contains("relevance, newest, oldest, title")));
 }
 
-#[farm_test]
+#[backend_test]
 async fn wiki_scope_needs_reach_and_all_spans_the_farm() {
     let farm = Farm::new();
     let sub = ok(query(&farm, json!({"query": "ship", "wiki": "sub"}), "alice").await);
@@ -380,7 +380,7 @@ async fn wiki_scope_needs_reach_and_all_spans_the_farm() {
     assert_eq!(references(&own), ["sub:Team.Roadmap"], "{own}");
 }
 
-#[farm_test]
+#[backend_test]
 async fn a_wiki_the_caller_may_not_view_answers_as_an_unknown_one() {
     use wiki_tool_sdk::store::model::rights::{Effect, Right, RightRule, RightScope, Subject};
     let farm = Farm::new();
@@ -399,7 +399,7 @@ async fn a_wiki_the_caller_may_not_view_answers_as_an_unknown_one() {
     );
 }
 
-#[farm_test]
+#[backend_test]
 async fn the_space_filter_applies_in_both_modes() {
     let farm = Farm::new();
     farm.configure("main", |config| {
@@ -425,7 +425,7 @@ async fn the_space_filter_applies_in_both_modes() {
     );
 }
 
-#[farm_test]
+#[backend_test]
 async fn search_syntax_in_queries_is_harmless() {
     let farm = Farm::new();
     for hostile in [
@@ -444,7 +444,7 @@ async fn search_syntax_in_queries_is_harmless() {
     }
 }
 
-#[farm_test]
+#[backend_test]
 async fn forged_titles_and_queries_cannot_forge_lines() {
     let farm = Farm::new();
     let text = ok(query(&farm, json!({"query": "forged title"}), "alice").await);
@@ -467,7 +467,7 @@ async fn forged_titles_and_queries_cannot_forge_lines() {
     );
 }
 
-#[test]
+#[backend_test(only = "sqlite")]
 fn the_wiki_parameter_is_advertised_only_with_reach() {
     let registry = ok(wiki_server::registry());
     for id in ["query_documents", "get_tree", "get_links"] {
@@ -490,7 +490,7 @@ fn the_wiki_parameter_is_advertised_only_with_reach() {
 /// Regression: `space="sub:Team"` and `author="main:XWiki.alice"` matched nothing,
 /// silently. A space's wiki prefix selects that wiki (reach permitting); a user reference's
 /// prefixes are dropped (users are farm-wide).
-#[farm_test]
+#[backend_test]
 async fn prefixed_spaces_and_authors_are_honoured() {
     let farm = Farm::new();
     let prefixed = ok(query(

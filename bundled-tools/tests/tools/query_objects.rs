@@ -2,7 +2,7 @@
 //! rows only, masked passwords, the document inventory, refusals, forged values, reach.
 
 use serde_json::{Value, json};
-use wiki_server::testing::farm_test;
+use wiki_store::testing::backend_test;
 use wiki_tool_sdk::store::model::document::Expected;
 use wiki_tool_sdk::store::model::object::ObjectWrite;
 
@@ -30,7 +30,7 @@ fn task(farm: &Farm, document: &str, title: &str, priority: &str) {
     }));
 }
 
-#[farm_test]
+#[backend_test]
 async fn hits_show_their_values_with_passwords_masked() {
     let farm = Farm::new();
     let text = ok(query(&farm, json!({"class": TASK_CLASS}), "alice").await);
@@ -44,7 +44,7 @@ async fn hits_show_their_values_with_passwords_masked() {
     assert!(!text.contains("hunter2"));
 }
 
-#[farm_test]
+#[backend_test]
 async fn denied_rows_are_neither_listed_nor_counted() {
     let farm = Farm::new();
     let alice = ok(query(
@@ -82,7 +82,7 @@ async fn denied_rows_are_neither_listed_nor_counted() {
     assert!(guest.ends_with("of 2."));
 }
 
-#[farm_test]
+#[backend_test]
 async fn filters_select_and_sort() {
     let farm = Farm::new();
     let text = ok(query(
@@ -121,7 +121,7 @@ async fn filters_select_and_sort() {
     );
 }
 
-#[farm_test]
+#[backend_test]
 async fn paging_continues_over_authorized_rows() {
     let farm = Farm::new();
     for n in 0..30 {
@@ -172,7 +172,7 @@ async fn paging_continues_over_authorized_rows() {
     );
 }
 
-#[farm_test]
+#[backend_test]
 async fn refusals_name_the_fix() {
     let farm = Farm::new();
     let cases: [(Value, &str); 11] = [
@@ -253,7 +253,7 @@ async fn refusals_name_the_fix() {
     assert!(not_a_class.is_err_and(|e| e.contains("defines no class")));
 }
 
-#[farm_test]
+#[backend_test]
 async fn a_document_alone_is_its_inventory() {
     let farm = Farm::new();
     task(&farm, "Tasks.Task1", "second", "9");
@@ -305,7 +305,7 @@ async fn a_document_alone_is_its_inventory() {
     assert!(missing.is_err_and(|e| e.contains("does not exist")));
 }
 
-#[farm_test]
+#[backend_test]
 async fn forged_values_cannot_forge_hits() {
     let farm = Farm::new();
     task(
@@ -330,7 +330,7 @@ async fn forged_values_cannot_forge_hits() {
     );
 }
 
-#[farm_test]
+#[backend_test]
 async fn other_wikis_need_reach() {
     let farm = Farm::new();
     let from_sub = farm
@@ -365,7 +365,7 @@ async fn other_wikis_need_reach() {
 /// Regression: values were capped at 200 characters with their line breaks removed
 /// and no tool returned a full value, so a long TextArea could not be read back and edited, and
 /// its lines ran together.
-#[farm_test]
+#[backend_test]
 async fn one_objects_full_values_read_back_whole_and_lines_stay_apart() {
     let farm = Farm::new();
     let long = "a".repeat(300);
@@ -505,7 +505,7 @@ async fn query_both(farm: &Farm, arguments: Value) -> (String, Value) {
 
 /// Regression: one 50 KB value came back whole in the structured content (51,386 characters)
 /// while the text was cut at the budget, and number= could not read past the cut.
-#[farm_test]
+#[backend_test]
 async fn a_long_value_stays_within_the_budget_in_both_outputs_and_reads_whole_in_windows() {
     const BUDGET: usize = 24_000;
     let farm = Farm::new();

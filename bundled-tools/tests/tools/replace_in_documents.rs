@@ -5,7 +5,8 @@
 //! caller cannot view are never named, pages it cannot edit are refused.
 
 use serde_json::{Value, json};
-use wiki_server::testing::{Answer, farm_test};
+use wiki_server::testing::Answer;
+use wiki_store::testing::backend_test;
 use wiki_tool_sdk::store::model::document::DocumentSave;
 
 use crate::harness::{Farm, GUEST, error, ok, reference, text};
@@ -55,7 +56,7 @@ fn both_ops_pages() -> Value {
     ])
 }
 
-#[farm_test]
+#[backend_test]
 async fn the_preview_lists_counts_and_versions_and_writes_nothing() {
     let farm = farm();
     let said = text(farm.call(TOOL, preview_of_acme(), "alice", "main").await);
@@ -91,7 +92,7 @@ async fn the_preview_lists_counts_and_versions_and_writes_nothing() {
     assert_eq!(value["pages"].as_array().map(Vec::len), Some(2));
 }
 
-#[farm_test]
+#[backend_test]
 async fn the_apply_saves_each_previewed_page() {
     let farm = farm();
     let said = text(
@@ -122,7 +123,7 @@ async fn the_apply_saves_each_previewed_page() {
     assert!(again.starts_with("Replaced in 0 of 2 pages"), "{again}");
 }
 
-#[farm_test]
+#[backend_test]
 async fn a_page_changed_since_the_preview_is_left_untouched_and_the_others_are_saved() {
     let farm = farm();
     farm.save("Ops.Alpha", "Acme Inc. changed by someone.\n", "edit");
@@ -144,7 +145,7 @@ async fn a_page_changed_since_the_preview_is_left_untouched_and_the_others_are_s
     assert_eq!(content(&farm, "Ops.Beta"), "Bought from Acme Corp.\n");
 }
 
-#[farm_test]
+#[backend_test]
 async fn one_question_covers_every_page_and_a_decline_writes_nothing() {
     let farm = farm();
     let declined = farm
@@ -180,7 +181,7 @@ async fn one_question_covers_every_page_and_a_decline_writes_nothing() {
     assert_eq!(content(&farm, "Ops.Beta"), "Bought from Acme Corp.\n");
 }
 
-#[farm_test]
+#[backend_test]
 async fn pages_the_caller_cannot_edit_are_refused_and_never_written() {
     let farm = farm();
     // bob views main and Secret but edits nothing: every page is listed (in title order), as
@@ -220,7 +221,7 @@ async fn pages_the_caller_cannot_edit_are_refused_and_never_written() {
     assert!(offered.contains("guests cannot"), "{offered}");
 }
 
-#[farm_test]
+#[backend_test]
 async fn arguments_that_do_not_fit_the_mode_are_refused() {
     let farm = farm();
     for (arguments, says) in [

@@ -6,7 +6,7 @@
 //! right.
 
 use serde_json::{Value, json};
-use wiki_server::testing::farm_test;
+use wiki_store::testing::backend_test;
 use wiki_tool_sdk::store::model::attachment::{AttachmentDelete, AttachmentWrite};
 use wiki_tool_sdk::store::model::document::{DocumentSave, Expected};
 
@@ -52,7 +52,7 @@ async fn restore(farm: &Farm, arguments: Value, user: &str) -> Result<String, St
     farm.call("restore_document", arguments, user, "main").await
 }
 
-#[farm_test]
+#[backend_test]
 async fn a_deleted_page_says_who_deleted_it_when_and_how_it_comes_back() {
     let farm = bin_farm();
     delete(&farm, "Help.Guide", "1.1").await;
@@ -136,7 +136,7 @@ async fn a_deleted_page_says_who_deleted_it_when_and_how_it_comes_back() {
     assert_eq!(never, "No such document: \"main:Help.Never\".");
 }
 
-#[farm_test]
+#[backend_test]
 async fn a_deleted_page_the_caller_may_not_view_answers_as_before() {
     let farm = bin_farm();
     delete(&farm, "Secret.Plans", "1.2").await;
@@ -156,7 +156,7 @@ async fn a_deleted_page_the_caller_may_not_view_answers_as_before() {
     assert!(bob.contains("main:Secret.Plans: deleted by admin"), "{bob}");
 }
 
-#[farm_test]
+#[backend_test]
 async fn a_page_comes_back_with_its_translations_attachments_and_history() {
     let farm = bin_farm();
     ok(farm.store.write_attachment(&AttachmentWrite {
@@ -222,7 +222,7 @@ async fn a_page_comes_back_with_its_translations_attachments_and_history() {
     .await;
 }
 
-#[farm_test]
+#[backend_test]
 async fn a_page_that_exists_again_is_not_overwritten() {
     let farm = bin_farm();
     delete(&farm, "Help.Guide", "1.1").await;
@@ -258,7 +258,7 @@ async fn a_page_that_exists_again_is_not_overwritten() {
     );
 }
 
-#[farm_test]
+#[backend_test]
 async fn an_entry_restores_an_attachment_or_an_older_deletion_of_the_page() {
     let farm = bin_farm();
     let deleted = ok(farm.store.delete_attachment(&AttachmentDelete {
@@ -323,7 +323,7 @@ async fn an_entry_restores_an_attachment_or_an_older_deletion_of_the_page() {
     .await;
 }
 
-#[farm_test]
+#[backend_test]
 async fn only_an_editor_restores() {
     let farm = bin_farm();
     delete(&farm, "Help.Guide", "1.1").await;

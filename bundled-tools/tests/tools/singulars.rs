@@ -2,12 +2,12 @@
 //! output, as the document header already does for lines and characters.
 
 use serde_json::json;
-use wiki_server::testing::farm_test;
+use wiki_store::testing::backend_test;
 
 use crate::harness::Farm;
 use crate::harness::text;
 
-#[farm_test]
+#[backend_test]
 async fn a_one_byte_attachment_is_one_byte() {
     let farm = Farm::new();
     farm.configure("main", |config| {

@@ -6,7 +6,8 @@
 //! carries `structuredContent` that validates; an error result carries none.
 
 use std::collections::BTreeMap;
-use wiki_server::testing::{Answer, farm_test};
+use wiki_server::testing::Answer;
+use wiki_store::testing::backend_test;
 
 use serde_json::{Value, json};
 
@@ -280,7 +281,7 @@ fn check(
     true
 }
 
-#[farm_test]
+#[backend_test]
 async fn every_read_result_validates_against_its_output_schema() {
     let farm = farm();
     let validators = validators(&farm).await;
@@ -324,7 +325,7 @@ fn resolved(farm: &Farm, mut arguments: Value) -> Value {
     arguments
 }
 
-#[farm_test]
+#[backend_test]
 async fn every_write_result_validates_and_carries_the_new_version() {
     let farm = farm();
     ok(farm.store.set_right(&RightRule {

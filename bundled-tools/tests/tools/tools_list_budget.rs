@@ -7,6 +7,7 @@
 //! `tests/tools_list_size.py` prints the same figures for any snapshot.
 
 use serde_json::{Map, Value};
+use wiki_store::testing::backend_test;
 
 /// The listing measured: the largest one (a user's, with reach, sees every tool and parameter).
 const SNAPSHOT: &str = concat!(
@@ -63,7 +64,7 @@ fn read_part(tool: &Map<String, Value>) -> Value {
     )
 }
 
-#[test]
+#[backend_test(only = "sqlite")]
 fn tools_list_stays_within_its_character_budget() {
     let tools = tools();
     let mut over = Vec::new();
@@ -104,7 +105,7 @@ fn tools_list_stays_within_its_character_budget() {
 
 /// No `tools/list` snapshot advertises a number `format` (`uint64`, `int32`, `double`…) that
 /// common clients do not know (the TypeScript SDK warns about each one).
-#[test]
+#[backend_test(only = "sqlite")]
 fn no_snapshot_advertises_a_number_format_clients_do_not_know() {
     let dir = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden"));
     let entries = std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
@@ -147,7 +148,7 @@ const TEXT_ONLY: &[&str] = &["append_note"];
 /// What every listed tool states besides its schemas: a title, an output schema (unless it
 /// answers text only), and all four behaviour hints, so no client falls back on the protocol's
 /// defaults (destructive, not idempotent, open world).
-#[test]
+#[backend_test(only = "sqlite")]
 fn every_listed_tool_has_a_title_an_output_schema_and_all_four_hints() {
     let mut missing = Vec::new();
     for tool in tools() {

@@ -6,6 +6,7 @@
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use serde_json::{Value, json};
+use wiki_store::testing::backend_test;
 use wiki_tool_sdk::store::model::attachment::AttachmentWrite;
 use wiki_tool_sdk::store::model::document::{DocumentSave, Expected};
 use wiki_tool_sdk::store::model::object::ObjectWrite;
@@ -183,7 +184,7 @@ fn case() -> impl Strategy<Value = Case> {
     })
 }
 
-#[test]
+#[backend_test(only = "sqlite")]
 fn nothing_invisible_reaches_any_tool_output() {
     let farm = Farm::new();
     let runtime = runtime();
@@ -249,7 +250,7 @@ fn window_lines(text: &str) -> Vec<&str> {
     lines
 }
 
-#[test]
+#[backend_test(only = "sqlite")]
 fn a_page_read_and_written_back_through_the_tools_is_unchanged() {
     let farm = crate::write_document::writable_farm();
     let runtime = runtime();

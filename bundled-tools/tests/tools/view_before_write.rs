@@ -6,7 +6,7 @@
 //! space is refused the same way.
 
 use serde_json::{Value, json};
-use wiki_server::testing::farm_test;
+use wiki_store::testing::backend_test;
 use wiki_tool_sdk::store::model::document::DocumentSave;
 use wiki_tool_sdk::store::rights::{Effect, Right, RightRule, RightScope, Subject};
 
@@ -101,7 +101,7 @@ async fn answers_as_missing(farm: &Farm, tool: &str, arguments: Value) {
     );
 }
 
-#[farm_test]
+#[backend_test]
 async fn an_edit_cannot_echo_a_page_the_caller_cannot_view() {
     let farm = farm();
     // Replacing every line break echoes every line of the page, numbered.
@@ -111,7 +111,7 @@ async fn an_edit_cannot_echo_a_page_the_caller_cannot_view() {
     answers_as_missing(&farm, "edit_document", arguments).await;
 }
 
-#[farm_test]
+#[backend_test]
 async fn an_edit_cannot_probe_for_a_string() {
     let farm = farm();
     // "not found" against "No changes" (or a count) would say whether the text is there.
@@ -123,7 +123,7 @@ async fn an_edit_cannot_probe_for_a_string() {
     }
 }
 
-#[farm_test]
+#[backend_test]
 async fn no_write_tool_tells_the_version_of_a_page_the_caller_cannot_view() {
     let farm = farm();
     // Without base_version an existing row answers "already exists (version X)"; with a wrong
@@ -150,7 +150,7 @@ async fn no_write_tool_tells_the_version_of_a_page_the_caller_cannot_view() {
     }
 }
 
-#[farm_test]
+#[backend_test]
 async fn no_write_tool_overwrites_a_page_the_caller_cannot_view() {
     let farm = farm();
     let base = secret_version(&farm);
@@ -206,7 +206,7 @@ async fn no_write_tool_overwrites_a_page_the_caller_cannot_view() {
     .await;
 }
 
-#[farm_test]
+#[backend_test]
 async fn creating_in_a_space_the_caller_cannot_view_is_refused_alike() {
     let farm = farm();
     for (tool, arguments) in [

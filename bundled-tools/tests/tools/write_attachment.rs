@@ -5,7 +5,7 @@
 use serde_json::{Value, json};
 use wiki_server::ServerSettings;
 use wiki_server::http::BaseUrl;
-use wiki_server::testing::farm_test;
+use wiki_store::testing::backend_test;
 use wiki_tool_sdk::store::model::version::Version;
 
 use crate::harness::unchanged::Says::{Contains, EndsWith, Exactly, StartsWith};
@@ -47,7 +47,7 @@ fn bytes(farm: &Farm, document: &str, name: &str) -> Option<Vec<u8>> {
     .map(|(_, bytes)| bytes)
 }
 
-#[farm_test]
+#[backend_test]
 async fn a_new_document_is_created_with_its_first_attachment() {
     let farm = farm();
     let text = ok(write(
@@ -72,7 +72,7 @@ async fn a_new_document_is_created_with_its_first_attachment() {
     assert_eq!(info.comment, "[AI] Uploaded attachment a.txt");
 }
 
-#[farm_test]
+#[backend_test]
 async fn an_existing_document_needs_its_version_even_for_a_new_attachment() {
     let farm = farm();
     let before = version(&farm, "Sandbox.WebHome").unwrap_or_else(|| panic!("seeded"));
@@ -111,7 +111,7 @@ async fn an_existing_document_needs_its_version_even_for_a_new_attachment() {
     );
 }
 
-#[farm_test]
+#[backend_test]
 async fn an_upload_over_an_attachment_adds_a_version_from_base64() {
     let farm = farm();
     let before = version(&farm, "Sandbox.WebHome").unwrap_or_else(|| panic!("seeded"));
@@ -135,7 +135,7 @@ async fn an_upload_over_an_attachment_adds_a_version_from_base64() {
     );
 }
 
-#[farm_test]
+#[backend_test]
 async fn a_stale_base_version_is_a_conflict_and_saves_nothing() {
     let farm = farm();
     let now = version(&farm, "Sandbox.WebHome").unwrap_or_else(|| panic!("seeded"));
@@ -150,7 +150,7 @@ async fn a_stale_base_version_is_a_conflict_and_saves_nothing() {
         .await;
 }
 
-#[farm_test]
+#[backend_test]
 async fn an_identical_upload_saves_nothing_and_says_so() {
     let farm = farm();
     let now = version(&farm, "Sandbox.WebHome").unwrap_or_else(|| panic!("seeded"));
@@ -192,7 +192,7 @@ async fn an_identical_upload_saves_nothing_and_says_so() {
     farm.refuses(TOOL, "alice", stale, &[conflict]).await;
 }
 
-#[farm_test]
+#[backend_test]
 async fn a_base_version_for_a_missing_document_is_refused() {
     let farm = farm();
     let based = json!({"reference": "Sandbox.Missing", "filename": "a.txt", "content": "x",
@@ -204,7 +204,7 @@ async fn a_base_version_for_a_missing_document_is_refused() {
     farm.refuses(TOOL, "alice", based, &[missing]).await;
 }
 
-#[farm_test]
+#[backend_test]
 async fn argument_refusals_end_with_nothing_saved_and_write_nothing() {
     let farm = farm();
     let cases = [
@@ -278,14 +278,14 @@ async fn argument_refusals_end_with_nothing_saved_and_write_nothing() {
     .await);
 }
 
-#[farm_test]
+#[backend_test]
 async fn the_guest_and_a_user_without_edit_right_are_refused() {
     let farm = farm();
     let arguments = json!({"reference": "Sandbox.New", "filename": "a.txt", "content": "x"});
     farm.refuses_the_guest_and_a_reader(TOOL, arguments).await;
 }
 
-#[farm_test]
+#[backend_test]
 async fn write_tools_are_off_until_enabled() {
     let farm = Farm::new();
     let arguments = json!({"reference": "Sandbox.New", "filename": "a.txt", "content": "x"});
@@ -293,7 +293,7 @@ async fn write_tools_are_off_until_enabled() {
     farm.refuses(TOOL, "alice", arguments, &[off]).await;
 }
 
-#[farm_test]
+#[backend_test]
 async fn results_link_the_change_and_the_file() {
     let farm = farm_with(
         ServerSettings::default()
@@ -321,7 +321,7 @@ async fn results_link_the_change_and_the_file() {
     );
 }
 
-#[farm_test]
+#[backend_test]
 async fn cross_wiki_writes_need_reach_and_the_right_there() {
     let farm = farm();
     let document = "sub:Team.WebHome";
@@ -352,7 +352,7 @@ async fn cross_wiki_writes_need_reach_and_the_right_there() {
     .await;
 }
 
-#[farm_test(flavor = "multi_thread", worker_threads = 4)]
+#[backend_test(flavor = "multi_thread", worker_threads = 4)]
 async fn sixteen_uploads_on_one_version_one_wins() {
     let farm = std::sync::Arc::new(farm());
     let base = version(&farm, "Sandbox.WebHome").unwrap_or_else(|| panic!("seeded"));

@@ -6,7 +6,7 @@
 use serde_json::{Value, json};
 use wiki_server::ServerSettings;
 use wiki_server::http::BaseUrl;
-use wiki_server::testing::farm_test;
+use wiki_store::testing::backend_test;
 use wiki_tool_sdk::store::model::document::{Document, DocumentSave};
 use wiki_tool_sdk::store::model::locale::Locale;
 
@@ -49,7 +49,7 @@ async fn write(farm: &Farm, arguments: Value, user: &str) -> Result<String, Stri
     farm.call(TOOL, arguments, user, "main").await
 }
 
-#[farm_test]
+#[backend_test]
 async fn creation_then_overwrite_records_the_caller_and_the_ai_comment() {
     let farm = writable_farm();
     let created = text(
@@ -102,7 +102,7 @@ async fn creation_then_overwrite_records_the_caller_and_the_ai_comment() {
     assert!(read.contains("Version: 2.1"), "{read}");
 }
 
-#[farm_test]
+#[backend_test]
 async fn base_version_is_required_to_overwrite_and_refused_to_create() {
     let farm = writable_farm();
     for (arguments, expected) in [
@@ -130,7 +130,7 @@ async fn base_version_is_required_to_overwrite_and_refused_to_create() {
     }
 }
 
-#[farm_test]
+#[backend_test]
 async fn a_stale_base_version_is_a_conflict_and_saves_nothing() {
     let farm = writable_farm();
     let stale = json!({"reference": "Sandbox.Notes", "content": "mine\n", "base_version": "1.3"});
@@ -145,7 +145,7 @@ async fn a_stale_base_version_is_a_conflict_and_saves_nothing() {
 /// A retry of a write that succeeded (its answer lost): the stale base_version, or none for
 /// the page it created, meets a page holding exactly what was sent, so it is done, not in
 /// conflict; the same base_version with other content still is a conflict.
-#[farm_test]
+#[backend_test]
 async fn a_retry_of_a_write_that_succeeded_is_already_applied() {
     let farm = writable_farm();
     let send = json!({"reference": "Sandbox.Notes", "content": "mine\n", "title": "Mine",
@@ -198,7 +198,7 @@ async fn a_retry_of_a_write_that_succeeded_is_already_applied() {
         .await;
 }
 
-#[farm_test]
+#[backend_test]
 async fn unchanged_content_saves_nothing_and_crlf_becomes_lf() {
     let farm = writable_farm();
     let same = text(
@@ -229,7 +229,7 @@ async fn unchanged_content_saves_nothing_and_crlf_becomes_lf() {
     assert_eq!(row.content, "a\nb\nc\n  ");
 }
 
-#[farm_test]
+#[backend_test]
 async fn content_over_a_million_characters_is_refused() {
     let farm = writable_farm();
     let huge = json!({"reference": "Sandbox.Huge", "content": "é".repeat(1_000_001)});
@@ -237,7 +237,7 @@ async fn content_over_a_million_characters_is_refused() {
     farm.refuses(TOOL, "alice", huge, &[too_large]).await;
 }
 
-#[farm_test]
+#[backend_test]
 async fn translations_are_their_own_rows() {
     let farm = writable_farm();
     let created = text(
@@ -276,7 +276,7 @@ async fn translations_are_their_own_rows() {
     }
 }
 
-#[farm_test]
+#[backend_test]
 async fn a_new_translation_takes_the_default_rows_syntax() {
     let farm = writable_farm();
     let mut plain = DocumentSave::new(reference("Sandbox.Plain"), "plain text\n", "alice");
@@ -295,7 +295,7 @@ async fn a_new_translation_takes_the_default_rows_syntax() {
     assert_eq!(german.map(|row| row.syntax), Some("plain/1.0".to_owned()));
 }
 
-#[farm_test]
+#[backend_test]
 async fn cross_wiki_writes_need_reach() {
     let farm = writable_farm();
     // main has reach by default: alice may not edit sub, the admin may.
@@ -325,7 +325,7 @@ async fn cross_wiki_writes_need_reach() {
     .await;
 }
 
-#[farm_test]
+#[backend_test]
 async fn the_configuration_document_is_never_written() {
     let farm = writable_farm();
     for target in ["MCP.ServerConfig", "MCP.ServerConfigClass"] {
@@ -345,14 +345,14 @@ async fn the_configuration_document_is_never_written() {
     assert!(still.is_ok());
 }
 
-#[farm_test]
+#[backend_test]
 async fn the_guest_and_readers_cannot_write() {
     let farm = writable_farm();
     let arguments = json!({"reference": "Sandbox.Guest", "content": "x"});
     farm.refuses_the_guest_and_a_reader(TOOL, arguments).await;
 }
 
-#[farm_test]
+#[backend_test]
 async fn write_tools_are_off_by_default() {
     let farm = Farm::new();
     let arguments = json!({"reference": "Sandbox.Off", "content": "x"});
@@ -360,7 +360,7 @@ async fn write_tools_are_off_by_default() {
     farm.refuses(TOOL, "admin", arguments, &[off]).await;
 }
 
-#[farm_test]
+#[backend_test]
 async fn results_link_the_new_page_or_the_change() {
     let farm = writable_farm_with(
         ServerSettings::default()

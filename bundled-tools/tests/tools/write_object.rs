@@ -3,7 +3,7 @@
 //! checked against the store: nothing was written.
 
 use serde_json::{Value, json};
-use wiki_server::testing::farm_test;
+use wiki_store::testing::backend_test;
 use wiki_tool_sdk::store::model::class::FieldType;
 use wiki_tool_sdk::store::model::document::Expected;
 use wiki_tool_sdk::store::model::object::{ClassChange, FieldChange, FieldValue, ObjectRecord};
@@ -38,7 +38,7 @@ fn text(value: &str) -> FieldValue {
     FieldValue::Text(value.to_owned())
 }
 
-#[farm_test]
+#[backend_test]
 async fn a_new_object_is_added_to_an_existing_document() {
     let farm = farm();
     let before = version(&farm, "Tasks.Task1").unwrap_or_else(|| panic!("seeded"));
@@ -68,7 +68,7 @@ async fn a_new_object_is_added_to_an_existing_document() {
     );
 }
 
-#[farm_test]
+#[backend_test]
 async fn an_object_is_updated_in_place_and_a_document_created_with_one() {
     let farm = farm();
     let before = version(&farm, "Tasks.Task1").unwrap_or_else(|| panic!("seeded"));
@@ -107,7 +107,7 @@ async fn an_object_is_updated_in_place_and_a_document_created_with_one() {
     assert_eq!(objects(&farm, "Tasks.Task9").len(), 1);
 }
 
-#[farm_test]
+#[backend_test]
 async fn a_stale_or_missing_base_version_saves_nothing() {
     let farm = farm();
     farm.save("Tasks.Task1", "edited by someone else\n", "edit");
@@ -137,7 +137,7 @@ async fn a_stale_or_missing_base_version_saves_nothing() {
     }
 }
 
-#[farm_test]
+#[backend_test]
 async fn field_object_and_class_refusals_write_nothing() {
     let farm = farm();
     let now = version(&farm, "Tasks.Task1").unwrap_or_else(|| panic!("seeded"));
@@ -205,7 +205,7 @@ async fn field_object_and_class_refusals_write_nothing() {
     farm.refuses(TOOL, "alice", config, &[hidden]).await;
 }
 
-#[farm_test]
+#[backend_test]
 async fn the_guest_and_a_user_without_edit_right_are_refused() {
     let farm = farm();
     let arguments = json!({"reference": "Tasks.Task7", "class": TASK_CLASS,
@@ -213,7 +213,7 @@ async fn the_guest_and_a_user_without_edit_right_are_refused() {
     farm.refuses_the_guest_and_a_reader(TOOL, arguments).await;
 }
 
-#[farm_test]
+#[backend_test]
 async fn a_class_the_caller_cannot_view_reads_as_no_class() {
     let farm = farm();
     ok(farm.store.change_class(&ClassChange {
@@ -238,7 +238,7 @@ async fn a_class_the_caller_cannot_view_reads_as_no_class() {
     farm.refuses(TOOL, "alice", unknown, &[no_class]).await;
 }
 
-#[farm_test]
+#[backend_test]
 async fn values_already_stored_save_nothing() {
     let farm = farm();
     let now = version(&farm, "Tasks.Task1").unwrap_or_else(|| panic!("seeded"));

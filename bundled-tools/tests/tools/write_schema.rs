@@ -3,7 +3,7 @@
 //! attribute refusals, sensitive classes, and who may write. Refusals are checked in the store.
 
 use serde_json::{Value, json};
-use wiki_server::testing::farm_test;
+use wiki_store::testing::backend_test;
 use wiki_tool_sdk::store::model::class::{ClassDefinition, FieldType, NumberKind};
 use wiki_tool_sdk::store::model::object::FieldValue;
 
@@ -28,7 +28,7 @@ fn base(farm: &Farm, text: &str) -> String {
         .to_string()
 }
 
-#[farm_test]
+#[backend_test]
 async fn the_first_field_creates_the_class() {
     let farm = farm();
     let text = ok(schema(
@@ -52,7 +52,7 @@ async fn the_first_field_creates_the_class() {
     assert_eq!(class.fields[0].pretty_name.as_deref(), Some("Price"));
 }
 
-#[farm_test]
+#[backend_test]
 async fn fields_are_added_and_modified_on_an_existing_class() {
     let farm = farm();
     let before = version(&farm, TASK_CLASS).unwrap_or_else(|| panic!("seeded"));
@@ -95,7 +95,7 @@ async fn fields_are_added_and_modified_on_an_existing_class() {
     assert_eq!(state.pretty_name.as_deref(), Some("State"));
 }
 
-#[farm_test]
+#[backend_test]
 async fn a_modification_to_what_the_field_already_is_saves_nothing() {
     let farm = farm();
     let now = base(&farm, TASK_CLASS);
@@ -129,7 +129,7 @@ async fn a_modification_to_what_the_field_already_is_saves_nothing() {
     );
 }
 
-#[farm_test]
+#[backend_test]
 async fn removing_a_field_hides_its_values_reversibly() {
     let farm = farm();
     let missing =
@@ -167,7 +167,7 @@ async fn removing_a_field_hides_its_values_reversibly() {
     );
 }
 
-#[farm_test]
+#[backend_test]
 async fn refusals_change_nothing() {
     let farm = farm();
     farm.save(TASK_CLASS, "class page\n", "edit");
@@ -235,7 +235,7 @@ async fn refusals_change_nothing() {
     }
 }
 
-#[farm_test]
+#[backend_test]
 async fn sensitive_classes_and_callers_without_edit_right_are_refused() {
     let farm = farm();
     for sensitive in [
@@ -259,7 +259,7 @@ async fn sensitive_classes_and_callers_without_edit_right_are_refused() {
     farm.refuses_the_guest_and_a_reader(TOOL, arguments).await;
 }
 
-#[farm_test]
+#[backend_test]
 async fn a_base_version_for_a_new_class_document_is_refused() {
     let farm = farm();
     let based = json!({"reference": "Shop.ItemClass", "operation": "add_field", "field": "x",
@@ -271,7 +271,7 @@ async fn a_base_version_for_a_new_class_document_is_refused() {
     farm.refuses(TOOL, "alice", based, &[missing]).await;
 }
 
-#[farm_test]
+#[backend_test]
 async fn a_page_without_a_class_says_so() {
     let farm = farm();
     let version = base(&farm, "Sandbox.Notes");
@@ -295,7 +295,7 @@ async fn a_page_without_a_class_says_so() {
     }
 }
 
-#[farm_test]
+#[backend_test]
 async fn a_bad_label_is_reported_as_the_label() {
     let farm = farm();
     let version = base(&farm, TASK_CLASS);

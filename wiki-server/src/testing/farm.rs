@@ -65,9 +65,8 @@ impl TestFarm {
         Self::on(&Backend::current(), settings, seed)
     }
 
-    /// [`TestFarm::with_settings`] on `backend`, whatever this test binary's
-    /// [`Backend::current`] is (the constructors above use that one, so that one suite of
-    /// `#[farm_test]`s runs on each backend).
+    /// [`TestFarm::with_settings`] on `backend`, whatever the trial's [`Backend::current`] is
+    /// (the constructors above use that one, so that a `#[backend_test]` runs on each backend).
     pub fn on<E: Display>(
         backend: &Backend,
         settings: ServerSettings,

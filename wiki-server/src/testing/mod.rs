@@ -35,14 +35,10 @@
 //! - [`Called`]: what a call returned, with its text, error text and structured content, and
 //!   the questions its person was asked;
 //! - [`golden`]: committed snapshots of outputs, re-blessed with `BLESS=1`;
-//! - [`Backend`], [`TestDatabase`]: which store a farm runs on, and one farm's database;
-//! - [`farm_test`] and [`run_farm_suite`]: one suite on both backends. Mark each async test
-//!   `#[farm_test]` instead of `#[tokio::test]`; the standard-harness test binary runs it on
-//!   SQLite as before, and a second `[[test]]` target with `harness = false` over the same
-//!   modules, whose `main` is `run_farm_suite()`, runs it on PostgreSQL (a fresh database per
-//!   farm on the server [`TEST_DATABASE_VAR`] names; each test reported as ignored, with the
-//!   reason, without it). `bundled-tools/tests/tools/on_postgres.rs` is the pattern;
-//!   [`assert_same_modules`] checks that the twin leaves no module out.
+//! - [`Backend`], [`TestDatabase`]: which store a farm runs on (wiki-store's, re-exported), and
+//!   one farm's database. A farm made without naming a backend is on [`Backend::current`]: the
+//!   backend of the trial when the test is a `wiki_store::testing::backend_test`, which runs
+//!   one test on every backend; SQLite anywhere else.
 //!
 //! Setup failures panic with what failed: this is test code, and a failed setup is a failed test.
 //!
@@ -101,28 +97,17 @@
 //! # }
 //! ```
 
-mod backend;
 mod called;
 mod farm;
 pub mod golden;
 mod peak_memory;
 mod person;
-mod suite;
 
-pub use backend::{Backend, TEST_DATABASE_VAR, TestDatabase};
 pub use called::Called;
 pub use farm::{As, TestFarm};
 pub use mcp_runtime::elicit::Answer;
 pub use peak_memory::PeakMemory;
-pub use suite::{assert_same_modules, run_farm_suite};
-pub use wiki_server_testing_macros::farm_test;
-
-/// What `#[farm_test]` expands to names (not for direct use).
-#[doc(hidden)]
-pub mod __private {
-    pub use super::suite::FarmCase;
-    pub use inventory;
-}
+pub use wiki_store::testing::{Backend, TEST_DATABASE_VAR, TestDatabase};
 
 /// Unwraps a setup step, naming what failed.
 #[track_caller]

@@ -6,8 +6,8 @@ use std::time::{Duration, Instant};
 
 use mcp_runtime::call::ToolCall;
 use serde_json::json;
-use wiki_server::testing::farm_test;
 use wiki_store::model::admin::{AuditCall, AuditFilter};
+use wiki_store::testing::backend_test;
 
 use crate::harness::{Farm, alice, wiki};
 
@@ -35,7 +35,7 @@ async fn run(manager: &wiki_server::Manager, tool: &str, arguments: serde_json::
         .unwrap_or_else(|error| panic!("{error:?}"));
 }
 
-#[farm_test]
+#[backend_test]
 async fn a_call_reaches_the_farms_audit_record_without_its_arguments() {
     let farm = Farm::new();
     let manager = farm.manager();
@@ -61,7 +61,7 @@ async fn a_call_reaches_the_farms_audit_record_without_its_arguments() {
     );
 }
 
-#[farm_test]
+#[backend_test]
 async fn a_stopping_manager_writes_the_calls_it_still_holds() {
     let farm = Farm::new();
     let manager = farm.manager();

@@ -8,8 +8,8 @@ use rmcp::model::{
     RequestMetaObject,
 };
 use serde_json::json;
-use wiki_server::testing::farm_test;
 use wiki_server::{Caller, DEFAULT_DESCRIPTION, MAN_HINT};
+use wiki_store::testing::backend_test;
 
 use crate::harness::{Client, Farm, alice, call, client, guest, tool_names, wiki};
 use crate::logs;
@@ -25,7 +25,7 @@ async fn rpc_error(client: &Client, name: &str) -> (ErrorCode, String) {
     }
 }
 
-#[farm_test]
+#[backend_test]
 async fn write_tools_are_listed_only_when_enabled_and_never_for_the_guest() {
     let farm = Farm::new();
     let manager = farm.manager();
@@ -70,7 +70,7 @@ async fn write_tools_are_listed_only_when_enabled_and_never_for_the_guest() {
     );
 }
 
-#[farm_test]
+#[backend_test]
 async fn listed_tools_carry_annotations_and_a_title() {
     let farm = Farm::new();
     farm.configure("main", |config| {
@@ -99,7 +99,7 @@ async fn listed_tools_carry_annotations_and_a_title() {
     assert_eq!(man["title"], json!("Manual"));
 }
 
-#[farm_test]
+#[backend_test]
 async fn an_unknown_tool_is_a_json_rpc_error_listing_the_callers_tools() {
     let farm = Farm::new();
     let alice = client(farm.manager(), alice("dev")).await;
@@ -114,7 +114,7 @@ async fn an_unknown_tool_is_a_json_rpc_error_listing_the_callers_tools() {
     );
 }
 
-#[farm_test]
+#[backend_test]
 async fn bad_arguments_are_an_is_error_result_naming_the_parameter() {
     let farm = Farm::new();
     let alice = client(farm.manager(), alice("main")).await;
@@ -136,9 +136,9 @@ async fn bad_arguments_are_an_is_error_result_naming_the_parameter() {
     );
 }
 
-#[farm_test]
+#[backend_test]
 async fn a_panic_is_a_generic_error_and_the_server_keeps_serving() {
-    logs::capture();
+    let log = logs::capture();
     let farm = Farm::new();
     let alice = client(farm.manager(), alice("main")).await;
     for tool in ["boom", "boom_blocking"] {
@@ -151,16 +151,19 @@ async fn a_panic_is_a_generic_error_and_the_server_keeps_serving() {
             ))
         );
     }
-    assert!(!logs::lines_with(&["ERROR", "tool panicked", "secret detail"]).is_empty());
+    assert!(
+        !log.lines_with(&["ERROR", "tool panicked", "secret detail"])
+            .is_empty()
+    );
     assert_eq!(
         call(&alice, "echo", json!({"text": "still here"})).await,
         Ok("still here".to_owned())
     );
 }
 
-#[farm_test]
+#[backend_test]
 async fn every_call_writes_one_audit_line_without_arguments() {
-    logs::capture();
+    let log = logs::capture();
     let farm = Farm::new();
     farm.store
         .create_user("auditee", None)
@@ -170,7 +173,7 @@ async fn every_call_writes_one_audit_line_without_arguments() {
     let _ = call(&auditee, "echo", json!({"text": "confidential words"})).await;
     let _ = call(&auditee, "echo", json!({})).await;
     let _ = call(&auditee, "boom", json!({})).await;
-    let lines = logs::lines_with(&["audit", "user=auditee"]);
+    let lines = log.lines_with(&["audit", "user=auditee"]);
     assert_eq!(lines.len(), 3, "{lines:#?}");
     for (line, (tool, outcome, reason)) in lines.iter().zip([
         ("echo", "ok", "-"),
@@ -191,7 +194,7 @@ async fn every_call_writes_one_audit_line_without_arguments() {
     }
 }
 
-#[farm_test]
+#[backend_test]
 async fn initialize_returns_the_wikis_instructions() {
     let farm = Farm::new();
     farm.configure("dev", |config| {
@@ -214,7 +217,7 @@ async fn initialize_returns_the_wikis_instructions() {
     assert!(info.capabilities.tools.is_some());
 }
 
-#[farm_test]
+#[backend_test]
 async fn discover_returns_the_wikis_instructions() {
     let farm = Farm::new();
     let alice = client(farm.manager(), alice("main")).await;

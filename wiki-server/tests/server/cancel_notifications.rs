@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 use wiki_server::Manager;
-use wiki_server::testing::farm_test;
+use wiki_store::testing::backend_test;
 
 use crate::disconnects::{PROMPTLY, outcome};
 use crate::harness::Farm;
@@ -171,32 +171,32 @@ async fn another_credential_wiki_or_id_does_not(wiki: &'static str, path: Path) 
     setup.assert_cancelled(call).await;
 }
 
-#[farm_test(flavor = "multi_thread", worker_threads = 2)]
+#[backend_test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_cancel_notification_stops_a_directly_answered_call() {
     a_cancel_stops_the_call("cancdirect", Path::Direct).await;
 }
 
-#[farm_test(flavor = "multi_thread", worker_threads = 2)]
+#[backend_test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_cancel_notification_stops_a_directly_streamed_call() {
     a_cancel_stops_the_call("cancstream", Path::DirectStream).await;
 }
 
-#[farm_test(flavor = "multi_thread", worker_threads = 2)]
+#[backend_test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_cancel_notification_stops_a_call_answered_by_rmcp() {
     a_cancel_stops_the_call("cancrmcp", Path::RmcpByMeta).await;
 }
 
-#[farm_test(flavor = "multi_thread", worker_threads = 2)]
+#[backend_test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_cancel_notification_stops_a_call_when_direct_answers_are_off() {
     a_cancel_stops_the_call("cancrmcponly", Path::RmcpOnly).await;
 }
 
-#[farm_test(flavor = "multi_thread", worker_threads = 2)]
+#[backend_test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_cancel_of_another_token_wiki_or_id_leaves_a_direct_call_running() {
     another_credential_wiki_or_id_does_not("cancnotdirect", Path::Direct).await;
 }
 
-#[farm_test(flavor = "multi_thread", worker_threads = 2)]
+#[backend_test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_cancel_of_another_token_wiki_or_id_leaves_an_rmcp_call_running() {
     another_credential_wiki_or_id_does_not("cancnotrmcp", Path::RmcpByMeta).await;
 }

@@ -18,7 +18,7 @@ use rmcp::ServiceExt as _;
 use rmcp::transport::StreamableHttpClientTransport;
 use serde_json::{Value, json};
 use wiki_server::Manager;
-use wiki_server::testing::farm_test;
+use wiki_store::testing::backend_test;
 
 use crate::harness::Farm;
 use crate::served::{Connection, Framing, Served};
@@ -176,7 +176,7 @@ pub(crate) async fn outcome(manager: &Manager, wiki: &str) -> Option<String> {
     None
 }
 
-#[farm_test(flavor = "multi_thread", worker_threads = 2)]
+#[backend_test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_2025_11_25_call_through_rmcp_is_cancelled_when_its_client_hangs_up() {
     let farm = Farm::new();
     HangUp::new("legacyrmcp", Protocol::Legacy)
@@ -184,7 +184,7 @@ async fn a_2025_11_25_call_through_rmcp_is_cancelled_when_its_client_hangs_up() 
         .await;
 }
 
-#[farm_test(flavor = "multi_thread", worker_threads = 2)]
+#[backend_test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_chunked_call_reaches_rmcp_and_is_cancelled_when_its_client_hangs_up() {
     let farm = Farm::new();
     HangUp::new("chunked", Protocol::Legacy)
@@ -194,7 +194,7 @@ async fn a_chunked_call_reaches_rmcp_and_is_cancelled_when_its_client_hangs_up()
         .await;
 }
 
-#[farm_test(flavor = "multi_thread", worker_threads = 2)]
+#[backend_test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_2026_07_28_call_is_cancelled_when_its_client_hangs_up() {
     let farm = Farm::new();
     HangUp::new("modern", Protocol::Modern)
@@ -202,7 +202,7 @@ async fn a_2026_07_28_call_is_cancelled_when_its_client_hangs_up() {
         .await;
 }
 
-#[farm_test(flavor = "multi_thread", worker_threads = 2)]
+#[backend_test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_2025_11_25_call_through_rmcp_is_cancelled_when_its_client_leaves_the_stream() {
     let farm = Farm::new();
     HangUp::new("legacystream", Protocol::Legacy)
@@ -211,7 +211,7 @@ async fn a_2025_11_25_call_through_rmcp_is_cancelled_when_its_client_leaves_the_
         .await;
 }
 
-#[farm_test(flavor = "multi_thread", worker_threads = 2)]
+#[backend_test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_2026_07_28_call_is_cancelled_when_its_client_leaves_the_stream() {
     let farm = Farm::new();
     HangUp::new("modernstream", Protocol::Modern)
@@ -220,7 +220,7 @@ async fn a_2026_07_28_call_is_cancelled_when_its_client_leaves_the_stream() {
         .await;
 }
 
-#[farm_test(flavor = "multi_thread", worker_threads = 2)]
+#[backend_test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_directly_answered_call_is_cancelled_when_its_client_leaves_the_stream() {
     let farm = Farm::new();
     HangUp::new("directstream", Protocol::Legacy)
@@ -230,7 +230,7 @@ async fn a_directly_answered_call_is_cancelled_when_its_client_leaves_the_stream
         .await;
 }
 
-#[farm_test(flavor = "multi_thread", worker_threads = 2)]
+#[backend_test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_directly_answered_call_is_cancelled_when_its_client_hangs_up() {
     let farm = Farm::new();
     HangUp::new("direct", Protocol::Legacy)
@@ -244,7 +244,7 @@ async fn a_directly_answered_call_is_cancelled_when_its_client_hangs_up() {
 /// tie the notification to the call (no session; rmcp answers it 202 and drops it), so the
 /// dropped connection is what stops the call, on rmcp's path (`direct_tool_calls: false`) and
 /// on the direct answer alike.
-#[farm_test(flavor = "multi_thread", worker_threads = 2)]
+#[backend_test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_rmcp_client_cancelling_its_call_stops_it_on_either_path() {
     let farm = Farm::new();
     for (wiki, direct_tool_calls) in [("cancelrmcp", false), ("canceldirect", true)] {

@@ -2,7 +2,7 @@
 //! real store through the `peek` test tool and the doors API.
 
 use std::collections::BTreeMap;
-use wiki_server::testing::farm_test;
+use wiki_store::testing::backend_test;
 
 use mcp_runtime::signals::ScanSignals;
 use serde_json::json;
@@ -16,7 +16,7 @@ use wiki_store::objects::query::ObjectQuery;
 
 use crate::harness::{Farm, alice, call, client, guest, reference, wiki};
 
-#[farm_test]
+#[backend_test]
 async fn rights_are_checked_before_existence() {
     let farm = Farm::new();
     let alice = client(farm.manager(), alice("main")).await;
@@ -41,7 +41,7 @@ async fn rights_are_checked_before_existence() {
     );
 }
 
-#[farm_test]
+#[backend_test]
 async fn the_reach_gate_comes_first() {
     let farm = Farm::new();
     // dev has no reach: another wiki is refused before its rights are even looked at.
@@ -76,7 +76,7 @@ async fn the_reach_gate_comes_first() {
     );
 }
 
-#[farm_test]
+#[backend_test]
 async fn a_prefix_contradicting_the_wiki_argument_names_both() {
     let farm = Farm::new();
     let alice = client(farm.manager(), alice("main")).await;
@@ -100,7 +100,7 @@ async fn a_prefix_contradicting_the_wiki_argument_names_both() {
     );
 }
 
-#[farm_test]
+#[backend_test]
 async fn the_space_filter_comes_after_rights() {
     let farm = Farm::new();
     farm.configure("main", |config| {
@@ -128,7 +128,7 @@ async fn the_space_filter_comes_after_rights() {
     );
 }
 
-#[farm_test]
+#[backend_test]
 async fn the_guest_reads_what_its_rights_allow() {
     let farm = Farm::new();
     let guest = client(farm.manager(), guest("main")).await;
@@ -143,7 +143,7 @@ async fn the_guest_reads_what_its_rights_allow() {
     );
 }
 
-#[farm_test]
+#[backend_test]
 async fn row_and_search_doors_apply_the_same_rules() {
     let farm = Farm::new();
     farm.configure("main", |config| {
@@ -204,7 +204,7 @@ async fn row_and_search_doors_apply_the_same_rules() {
     );
 }
 
-#[farm_test]
+#[backend_test]
 async fn object_rows_and_search_hits_are_authorized_before_counting() {
     let farm = Farm::new();
     ok(farm.store.change_class(&ClassChange {

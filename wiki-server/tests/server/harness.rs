@@ -20,7 +20,7 @@ use wiki_store::rights::{Effect, Right, RightRule, RightScope, Subject};
 
 /// A farm: wikis `main` and `dev`; users `alice` and `bob`; the guest may view `main`; alice may
 /// view and edit `main` and view `dev`; only bob may view `main`'s space `Private`. On the
-/// test binary's backend: SQLite in `server`, PostgreSQL in `server_postgres`.
+/// trial's backend (`Backend::current`).
 pub(crate) struct Farm {
     pub(crate) store: Arc<dyn Store>,
     // Last: the database goes after the store.

@@ -12,10 +12,10 @@ use std::time::{Duration, SystemTime};
 use oidc_verifier::testing::{TestIssuer, TestKey};
 use oidc_verifier::{Verifier, VerifierConfig};
 use wiki_server::oidc::{OidcIdentity, OidcRefusal, OidcUser};
-use wiki_server::testing::farm_test;
 use wiki_store::Store;
 use wiki_store::model::wiki::WikiId;
 use wiki_store::rights::{Effect, Right, RightRule, RightScope, Subject};
+use wiki_store::testing::backend_test;
 
 use crate::harness::Farm;
 
@@ -99,7 +99,7 @@ fn make_farm_admin(farm: &Farm, user: &str) {
         .unwrap_or_else(|error| panic!("{error}"));
 }
 
-#[farm_test]
+#[backend_test]
 async fn a_token_naming_the_administrator_is_not_the_administrator() {
     let farm = Farm::new();
     make_farm_admin(&farm, "admin");
@@ -149,7 +149,7 @@ async fn a_token_naming_the_administrator_is_not_the_administrator() {
     );
 }
 
-#[farm_test]
+#[backend_test]
 async fn two_issuers_identities_of_one_name_are_different_users() {
     let farm = Farm::new();
     let issuers = Issuers::start().await;
@@ -200,7 +200,7 @@ async fn two_issuers_identities_of_one_name_are_different_users() {
     );
 }
 
-#[farm_test]
+#[backend_test]
 async fn a_link_made_or_removed_applies_from_the_next_token() {
     let farm = Farm::new();
     let issuers = Issuers::start().await;
@@ -225,7 +225,7 @@ async fn a_link_made_or_removed_applies_from_the_next_token() {
     assert_eq!(user_name(&identity, &farm.store, &carol).await, None);
 }
 
-#[farm_test]
+#[backend_test]
 async fn an_adopted_user_is_claimed_once_by_its_issuer() {
     let farm = Farm::new();
     let issuers = Issuers::start().await;

@@ -1,11 +1,11 @@
 //! `list_wikis`: this wiki first, then the wikis the caller may view, only where reach is on.
 
 use serde_json::json;
-use wiki_server::testing::farm_test;
+use wiki_store::testing::backend_test;
 
 use crate::harness::{Farm, alice, call, client, guest, tool_names, wiki};
 
-#[farm_test]
+#[backend_test]
 async fn lists_this_wiki_first_then_the_viewable_ones() {
     let farm = Farm::new();
     farm.store

@@ -46,21 +46,35 @@ fn buffer() -> &'static Buffer {
     })
 }
 
+/// Where one test's reading of the log starts: what it logs comes after, what earlier tests
+/// (its own trial on another backend among them) logged comes before.
+pub(crate) struct Since(usize);
+
 /// Starts capturing (idempotent): call before the code under test logs.
-pub(crate) fn capture() {
-    buffer();
+pub(crate) fn capture() -> Since {
+    Since(
+        buffer()
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .len(),
+    )
 }
 
-/// Every captured line containing all of `needles`.
-pub(crate) fn lines_with(needles: &[&str]) -> Vec<String> {
-    let bytes = buffer()
-        .0
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-        .clone();
-    String::from_utf8_lossy(&bytes)
-        .lines()
-        .filter(|line| needles.iter().all(|needle| line.contains(needle)))
-        .map(str::to_owned)
-        .collect()
+impl Since {
+    /// Every line captured since this mark containing all of `needles`.
+    pub(crate) fn lines_with(&self, needles: &[&str]) -> Vec<String> {
+        let bytes = buffer()
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .get(self.0..)
+            .unwrap_or_default()
+            .to_vec();
+        String::from_utf8_lossy(&bytes)
+            .lines()
+            .filter(|line| needles.iter().all(|needle| line.contains(needle)))
+            .map(str::to_owned)
+            .collect()
+    }
 }

@@ -1,8 +1,8 @@
-//! The server core through its public surface: the manager over a real SQLite farm in a temp
-//! dir, and the rmcp handler driven by rmcp's client over an in-process pipe.
+//! The server core through its public surface: the manager over a real farm (a temp dir or a
+//! scratch database), and the rmcp handler driven by rmcp's client over an in-process pipe.
 //!
-//! Every `#[farm_test]` also runs on PostgreSQL in the `server_postgres` binary
-//! (`on_postgres.rs`, the same module list, checked below).
+//! Every test is a `#[backend_test]`, run by wiki-store's runner once per store backend (SQLite,
+//! and PostgreSQL when `WIKI_MCP_TEST_DATABASE` names a server).
 
 mod audit_record;
 mod calls;
@@ -20,11 +20,6 @@ mod signals;
 mod skills;
 mod tools;
 
-/// `on_postgres.rs` declares exactly these modules, so no test is left out of the PostgreSQL run.
-#[test]
-fn the_postgres_binary_runs_the_same_modules() {
-    wiki_server::testing::assert_same_modules(
-        include_str!("main.rs"),
-        include_str!("on_postgres.rs"),
-    );
+fn main() {
+    wiki_store::testing::run_backend_tests()
 }

@@ -1,11 +1,11 @@
 //! `man`: the catalog and the pages, compared whole, for what this wiki and caller can use.
 
 use serde_json::json;
-use wiki_server::testing::farm_test;
+use wiki_store::testing::backend_test;
 
 use crate::harness::{Farm, alice, assert_text, call, client, guest};
 
-#[farm_test]
+#[backend_test]
 async fn the_catalog_lists_what_this_caller_can_use() {
     let farm = Farm::new();
     let alice = client(farm.manager(), alice("dev")).await;
@@ -35,7 +35,7 @@ Reference
     );
 }
 
-#[farm_test]
+#[backend_test]
 async fn a_tool_page_follows_the_wikis_reach() {
     let farm = Farm::new();
     let on_main = client(farm.manager(), alice("main")).await;
@@ -78,7 +78,7 @@ DESCRIPTION
     );
 }
 
-#[farm_test]
+#[backend_test]
 async fn a_page_without_parameters_has_no_options_and_the_man_page_documents_itself() {
     let farm = Farm::new();
     let alice = client(farm.manager(), alice("dev")).await;
@@ -93,7 +93,7 @@ async fn a_page_without_parameters_has_no_options_and_the_man_page_documents_its
     assert!(page.is_ok_and(|page| page.contains("[label](wiki:Space.Page)")));
 }
 
-#[farm_test]
+#[backend_test]
 async fn an_unknown_name_lists_what_exists_and_hidden_tools_stay_hidden() {
     let farm = Farm::new();
     farm.configure("dev", |config| {
@@ -116,7 +116,7 @@ async fn an_unknown_name_lists_what_exists_and_hidden_tools_stay_hidden() {
     );
 }
 
-#[farm_test]
+#[backend_test]
 async fn the_man_page_of_man_ends_with_its_prose() {
     let farm = Farm::new();
     let alice = client(farm.manager(), alice("dev")).await;

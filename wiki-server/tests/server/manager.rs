@@ -2,7 +2,7 @@
 //! processes' writes), faulty tools skipped.
 
 use std::sync::Arc;
-use wiki_server::testing::farm_test;
+use wiki_store::testing::backend_test;
 
 use wiki_server::{Manager, WikiServer};
 use wiki_store::rights::{Effect, Right, RightRule, RightScope, Subject};
@@ -26,7 +26,7 @@ fn ids(server: &WikiServer, guest: bool) -> Vec<&'static str> {
         .collect()
 }
 
-#[farm_test(flavor = "multi_thread", worker_threads = 2)]
+#[backend_test(flavor = "multi_thread", worker_threads = 2)]
 async fn concurrent_first_requests_build_once() {
     let farm = Farm::new();
     let manager = farm.manager();
@@ -44,14 +44,14 @@ async fn concurrent_first_requests_build_once() {
     assert!(Arc::ptr_eq(&server(&manager, "dev").await, &servers[0]));
 }
 
-#[farm_test]
+#[backend_test]
 async fn an_unknown_wiki_has_no_server() {
     let farm = Farm::new();
     let manager = farm.manager();
     assert!(matches!(manager.server(&wiki("nope")).await, Ok(None)));
 }
 
-#[farm_test]
+#[backend_test]
 async fn a_config_save_rebuilds_that_wiki_and_keeps_the_others() {
     let farm = Farm::new();
     let manager = farm.manager();
@@ -72,7 +72,7 @@ async fn a_config_save_rebuilds_that_wiki_and_keeps_the_others() {
     assert!(Arc::ptr_eq(&main_before, &server(&manager, "main").await));
 }
 
-#[farm_test]
+#[backend_test]
 async fn reach_comes_from_the_main_wiki_only() {
     let farm = Farm::new();
     let manager = farm.manager();
@@ -97,7 +97,7 @@ async fn reach_comes_from_the_main_wiki_only() {
     assert!(!main.reach() && !ids(&main, false).contains(&"list_wikis"));
 }
 
-#[farm_test]
+#[backend_test]
 async fn another_process_changes_apply_on_the_next_request() {
     let farm = Farm::new();
     let manager = farm.manager();
@@ -144,9 +144,9 @@ async fn another_process_changes_apply_on_the_next_request() {
     assert!(server(&manager, "main").await.enabled());
 }
 
-#[farm_test]
+#[backend_test]
 async fn faulty_tools_are_skipped_and_the_others_serve() {
-    logs::capture();
+    let log = logs::capture();
     let farm = Farm::new();
     farm.configure("dev", |config| {
         config.enabled_tools = vec!["bad_schema".into(), "explodes".into(), "echo".into()];
@@ -155,14 +155,14 @@ async fn faulty_tools_are_skipped_and_the_others_serve() {
     let dev = server(&manager, "dev").await;
     assert_eq!(ids(&dev, false), ["echo", "man"]);
     for tool in ["bad_schema", "explodes"] {
-        let warned = logs::lines_with(&["WARN", "skipping MCP tool", tool]);
+        let warned = log.lines_with(&["WARN", "skipping MCP tool", tool]);
         assert!(!warned.is_empty(), "no WARN naming {tool}");
     }
 }
 
-#[farm_test]
+#[backend_test]
 async fn unknown_ids_in_a_stored_list_are_ignored() {
-    logs::capture();
+    let log = logs::capture();
     let farm = Farm::new();
     farm.configure("dev", |config| {
         config.enabled_tools = vec!["gone_tool".into(), "echo".into()];
@@ -170,5 +170,8 @@ async fn unknown_ids_in_a_stored_list_are_ignored() {
     let manager = farm.manager();
     let dev = server(&manager, "dev").await;
     assert_eq!(ids(&dev, false), ["echo", "man"]);
-    assert!(!logs::lines_with(&["WARN", "unknown tool id", "gone_tool"]).is_empty());
+    assert!(
+        !log.lines_with(&["WARN", "unknown tool id", "gone_tool"])
+            .is_empty()
+    );
 }

@@ -5,7 +5,7 @@
 
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
-use wiki_server::testing::farm_test;
+use wiki_store::testing::backend_test;
 
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, ClientRequest, ProgressNotificationParam,
@@ -20,11 +20,11 @@ use crate::logs;
 use crate::tools::{grind_end, grind_started};
 
 /// Waits up to two seconds for an audit line of `tool` with `outcome`.
-async fn audited(tool: &str, outcome: &str) -> bool {
+async fn audited(log: &logs::Since, tool: &str, outcome: &str) -> bool {
     let tool = format!("tool={tool}");
     let outcome = format!("outcome={outcome}");
     for _ in 0..200 {
-        if !logs::lines_with(&["audit", &tool, &outcome]).is_empty() {
+        if !log.lines_with(&["audit", &tool, &outcome]).is_empty() {
             return true;
         }
         tokio::time::sleep(Duration::from_millis(10)).await;
@@ -32,7 +32,7 @@ async fn audited(tool: &str, outcome: &str) -> bool {
     false
 }
 
-#[farm_test]
+#[backend_test]
 async fn list_wikis_answers_structured_content_its_schema_accepts() {
     let farm = Farm::new();
     let user = client(farm.manager(), alice("main")).await;
@@ -69,9 +69,9 @@ async fn list_wikis_answers_structured_content_its_schema_accepts() {
     );
 }
 
-#[farm_test]
+#[backend_test]
 async fn a_timed_out_call_says_so_and_is_audited_timeout() {
-    logs::capture();
+    let log = logs::capture();
     let farm = Farm::new();
     let manager =
         farm.manager_with(ServerSettings::default().with_call_timeout(Duration::from_millis(150)));
@@ -85,12 +85,12 @@ async fn a_timed_out_call_says_so_and_is_audited_timeout() {
                 .to_owned()
         )
     );
-    assert!(audited("sleepy", "timeout").await);
+    assert!(audited(&log, "sleepy", "timeout").await);
 }
 
-#[farm_test]
+#[backend_test]
 async fn notifications_cancelled_stops_the_call_and_is_audited_cancelled() {
-    logs::capture();
+    let log = logs::capture();
     let farm = Farm::new();
     // A wiki of its own, so the audit line found is this test's.
     farm.store
@@ -108,9 +108,9 @@ async fn notifications_cancelled_stops_the_call_and_is_audited_cancelled() {
     )
     .await;
     assert!(
-        audited("sleepy", "cancelled").await,
+        audited(&log, "sleepy", "cancelled").await,
         "{:#?}",
-        logs::lines_with(&["audit", "tool=sleepy"])
+        log.lines_with(&["audit", "tool=sleepy"])
     );
 }
 
@@ -152,7 +152,7 @@ impl ClientHandler for Recording {
     }
 }
 
-#[farm_test]
+#[backend_test]
 async fn a_request_with_a_progress_token_gets_throttled_progress_notifications() {
     let farm = Farm::new();
     let (server_io, client_io) = tokio::io::duplex(1 << 16);
@@ -217,9 +217,9 @@ async fn own_wiki(
     .await
 }
 
-#[farm_test]
+#[backend_test]
 async fn notifications_cancelled_interrupts_the_store_work_of_the_call() {
-    logs::capture();
+    let log = logs::capture();
     let farm = Farm::new();
     let alice = own_wiki(&farm, farm.manager(), "grinding").await;
     // Cancelled once its store work runs: earlier, there would be no statement to interrupt.
@@ -231,12 +231,12 @@ async fn notifications_cancelled_interrupts_the_store_work_of_the_call() {
             .as_deref(),
         Some("interrupted")
     );
-    assert!(audited("grind", "cancelled").await);
+    assert!(audited(&log, "grind", "cancelled").await);
 }
 
-#[farm_test]
+#[backend_test]
 async fn a_timed_out_store_call_answers_in_time_stops_and_others_keep_answering() {
-    logs::capture();
+    let log = logs::capture();
     let farm = Farm::new();
     let timeout = Duration::from_millis(400);
     let manager = farm.manager_with(ServerSettings::default().with_call_timeout(timeout));
@@ -263,7 +263,7 @@ async fn a_timed_out_store_call_answers_in_time_stops_and_others_keep_answering(
             .as_deref(),
         Some("interrupted")
     );
-    assert!(audited("grind", "timeout").await);
+    assert!(audited(&log, "grind", "timeout").await);
 }
 
 /// Whether the `queued` call on `wiki` ran its heavy job.
@@ -272,7 +272,7 @@ fn queued_ran(wiki: &str) -> bool {
         .lock()
         .unwrap_or_else(PoisonError::into_inner)
         .iter()
-        .any(|on| on == wiki)
+        .any(|on| *on == crate::tools::trial_wiki(wiki))
 }
 
 /// Takes every heavy slot of the process with a job that holds it until the returned senders
@@ -307,9 +307,9 @@ async fn hold_every_heavy_slot() -> (
     (releases, holders)
 }
 
-#[tokio::test]
+#[backend_test(only = "sqlite")]
 async fn a_call_stopped_while_its_heavy_job_waits_for_a_slot_never_runs_the_job() {
-    logs::capture();
+    let log = logs::capture();
     let farm = Farm::new();
     let manager =
         farm.manager_with(ServerSettings::default().with_call_timeout(Duration::from_millis(300)));
@@ -324,7 +324,7 @@ async fn a_call_stopped_while_its_heavy_job_waits_for_a_slot_never_runs_the_job(
         tokio::time::sleep(Duration::from_millis(200)),
     )
     .await;
-    assert!(audited("queued", "cancelled").await);
+    assert!(audited(&log, "queued", "cancelled").await);
     // Timed out while waiting (the slots stay taken past the call timeout).
     let refusal = call(&timing, "queued", json!({})).await.err();
     assert!(

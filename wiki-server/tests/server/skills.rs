@@ -10,12 +10,12 @@ use rmcp::model::{
     GetSkillRequestParams, ReadResourceRequestParams, ResourceContents, Skill, SkillResources,
 };
 use serde_json::json;
-use wiki_server::testing::farm_test;
 use wiki_server::{Caller, ServerSettings};
 use wiki_store::model::attachment::AttachmentWrite;
 use wiki_store::model::document::{DocumentSave, Expected};
 use wiki_store::reference::SpacePath;
 use wiki_store::rights::{Effect, Right, RightRule, RightScope, Subject};
+use wiki_store::testing::backend_test;
 
 use crate::harness::{Client, Farm, alice, client, guest, reference, wiki};
 use crate::served::{Connection, Framing, Served};
@@ -111,7 +111,7 @@ async fn verify_files(client: &Client, skill: &Skill) {
     }
 }
 
-#[farm_test]
+#[backend_test]
 async fn a_page_of_the_skills_space_is_listed_got_and_read_with_its_files() {
     let farm = skills_farm();
     let alice = client(farm.manager(), alice("main")).await;
@@ -169,7 +169,7 @@ async fn a_page_of_the_skills_space_is_listed_got_and_read_with_its_files() {
     );
 }
 
-#[farm_test]
+#[backend_test]
 async fn an_edit_of_the_page_or_an_attachment_changes_the_digests() {
     let farm = skills_farm();
     let manager = farm.manager();
@@ -210,7 +210,7 @@ async fn an_edit_of_the_page_or_an_attachment_changes_the_digests() {
     verify_files(&alice, &after_upload[0]).await;
 }
 
-#[farm_test]
+#[backend_test]
 async fn a_caller_sees_only_the_skills_whose_page_it_may_view() {
     let farm = skills_farm();
     save(&farm, "Skills.team-only", "For the team", "# Team\n");
@@ -247,7 +247,7 @@ async fn a_caller_sees_only_the_skills_whose_page_it_may_view() {
     assert!(read(&bob, EDIT).await.is_err());
 }
 
-#[farm_test]
+#[backend_test]
 async fn the_skills_space_is_a_setting() {
     let farm = skills_farm();
     save(&farm, "Team.Skills.cite-a-page", "Cite a page", "# Cite\n");
@@ -262,7 +262,7 @@ async fn the_skills_space_is_a_setting() {
     assert!(skills(&alice_none).await.is_empty());
 }
 
-#[farm_test]
+#[backend_test]
 async fn skills_are_served_over_http_past_the_direct_answer() {
     let farm = skills_farm();
     farm.configure("main", |config| config.guest_access = true);

@@ -55,7 +55,13 @@ impl Execute for Sleepy {
     }
 }
 
-/// The wikis whose `grind` call's store work has started.
+/// The name a marker below records a call's wiki by: with the trial's backend, since each test
+/// runs in this one process on each backend in turn, on wikis of the same names.
+pub(crate) fn trial_wiki(wiki: &str) -> String {
+    format!("{}/{wiki}", wiki_store::testing::Backend::current().name())
+}
+
+/// The wikis whose `grind` call's store work has started ([`trial_wiki`]).
 pub(crate) static GRIND_STARTS: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
 
 /// How each `grind` call's store work ended, by wiki: `interrupted` when the store stopped it.
@@ -78,11 +84,13 @@ impl Execute for Grind {
         let wiki = ctx.wiki().cloned().unwrap_or_else(WikiId::main);
         let page = DocumentReference::parse("Sandbox.WebHome", &wiki)
             .map_err(|e| ToolError::new(e.to_string()))?;
+        // Here, on the runtime's thread: the store work may run on a thread of its own.
+        let marked_as = trial_wiki(wiki.as_str());
         ctx.store_call("grind", move |store| {
             GRIND_STARTS
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner)
-                .push(wiki.to_string());
+                .push(marked_as.clone());
             // Only the store can end this loop early: it ignores the call's signal on purpose.
             let until = std::time::Instant::now() + Duration::from_secs(60);
             let end = loop {
@@ -100,7 +108,7 @@ impl Execute for Grind {
             GRIND_ENDS
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner)
-                .push((wiki.to_string(), end));
+                .push((marked_as, end));
             // As a real tool does: the store's refusal is the call's answer, so the audit says
             // `cancelled` whether the call path or the tool's own end is seen first.
             if interrupted {
@@ -138,18 +146,20 @@ async fn marked<T: Clone>(
 /// Waits until the `grind` call on `wiki` runs its store loop (a call stopped before would
 /// never start it, and could not show that the store interrupts it); panics after ten seconds.
 pub(crate) async fn grind_started(wiki: &str) {
-    let started = marked(&GRIND_STARTS, Duration::from_secs(10), |on| on == wiki).await;
+    let wiki = trial_wiki(wiki);
+    let started = marked(&GRIND_STARTS, Duration::from_secs(10), |on| *on == wiki).await;
     assert!(started.is_some(), "the grind on {wiki} did not start");
 }
 
 /// Waits up to `within` for how the `grind` call on `wiki` ended.
 pub(crate) async fn grind_end(wiki: &str, within: Duration) -> Option<String> {
-    marked(&GRIND_ENDS, within, |(on, _)| on == wiki)
+    let wiki = trial_wiki(wiki);
+    marked(&GRIND_ENDS, within, |(on, _)| *on == wiki)
         .await
         .map(|(_, end)| end)
 }
 
-/// The wikis whose `queued` call's heavy job ran.
+/// The wikis whose `queued` call's heavy job ran ([`trial_wiki`]).
 pub(crate) static QUEUED_RAN: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
 
 /// Run a job in a heavy-work slot that records that it ran.
@@ -158,7 +168,7 @@ pub(crate) struct Queued {}
 
 impl Execute for Queued {
     async fn execute(self, ctx: &ToolContext) -> ToolResult {
-        let wiki = ctx.wiki().cloned().unwrap_or_else(WikiId::main).to_string();
+        let wiki = trial_wiki(ctx.wiki().cloned().unwrap_or_else(WikiId::main).as_str());
         wiki_tool_sdk::heavy::run_heavy(&ctx.heavy_share(), ctx.cancellation(), move || {
             QUEUED_RAN
                 .lock()

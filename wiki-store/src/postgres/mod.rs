@@ -28,13 +28,11 @@ mod identities;
 mod import;
 mod leases;
 mod links;
-mod migrations;
+pub(crate) mod migrations;
 mod object_query;
 mod objects;
 mod pool;
 mod rights;
-#[cfg(feature = "testing")]
-pub mod scratch;
 mod search;
 mod secrets;
 mod tokens;

@@ -1,6 +1,6 @@
 //! Scratch databases for tests, on the PostgreSQL server a test run points at: one per test,
 //! dropped with the value whatever connections are still open (pools, change-feed listeners).
-//! The one place tests of every crate make their PostgreSQL databases (feature `testing`).
+//! The one place tests of every crate make their PostgreSQL databases.
 //!
 //! Creating the schema costs more than creating a database, and under a test runner that starts
 //! a process per test (cargo-nextest) a per-process template would be made once per test. So

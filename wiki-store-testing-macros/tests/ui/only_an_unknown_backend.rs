@@ -1,0 +1,6 @@
+use wiki_store_testing_macros::backend_test;
+
+#[backend_test(only = "mysql")]
+fn saves_a_page() {}
+
+fn main() {}

@@ -1,0 +1,6 @@
+use wiki_store_testing_macros::backend_test;
+
+#[backend_test]
+fn saves_a_page(db: Fixture) {}
+
+fn main() {}
