@@ -9,9 +9,10 @@ use wiki_store::model::user::{ALL_USERS_GROUP, GUEST_USER};
 use wiki_store::model::wiki::WikiId;
 use wiki_store::reference::SpacePath;
 use wiki_store::rights::Reason;
+use wiki_store::testing::backend_test;
 use wiki_store::{Entity, InvalidInput, Store, StoreError};
 
-use crate::harness::{Case, Fixture, cases, reference};
+use crate::harness::{Fixture, reference};
 
 fn user(name: &str) -> Subject {
     Subject::User(name.to_owned())
@@ -56,6 +57,7 @@ fn seeded(db: &Fixture) -> Arc<dyn Store> {
     store
 }
 
+#[backend_test]
 fn users_are_created_listed_and_deleted_and_the_guest_is_built_in(db: &Fixture) {
     let store = seeded(db);
     let names: Vec<String> = store
@@ -99,6 +101,7 @@ fn users_are_created_listed_and_deleted_and_the_guest_is_built_in(db: &Fixture) 
     ));
 }
 
+#[backend_test]
 fn groups_nest_and_deleting_a_member_removes_its_memberships_and_rules(db: &Fixture) {
     let store = seeded(db);
     store.add_member("editors", &user(GUEST_USER)).unwrap();
@@ -144,6 +147,7 @@ fn groups_nest_and_deleting_a_member_removes_its_memberships_and_rules(db: &Fixt
     ));
 }
 
+#[backend_test]
 fn rights_are_stored_replaced_listed_and_removed(db: &Fixture) {
     let store = seeded(db);
     let deny = rule(space("Private"), group("staff"), Right::View, Effect::Deny);
@@ -216,6 +220,7 @@ fn rights_are_stored_replaced_listed_and_removed(db: &Fixture) {
     ));
 }
 
+#[backend_test]
 fn the_resolver_runs_over_stored_rules_and_nested_groups(db: &Fixture) {
     let store = seeded(db);
     store
@@ -281,6 +286,7 @@ fn the_resolver_runs_over_stored_rules_and_nested_groups(db: &Fixture) {
     assert!(!snapshot.can(GUEST_USER, Right::View, &page("Private.Plan")));
 }
 
+#[backend_test]
 fn every_registered_user_is_in_the_built_in_all_users_group(db: &Fixture) {
     let store = seeded(db);
     let everyone = group(ALL_USERS_GROUP);
@@ -344,6 +350,7 @@ fn every_registered_user_is_in_the_built_in_all_users_group(db: &Fixture) {
     ));
 }
 
+#[backend_test]
 fn tokens_are_shown_once_stored_hashed_resolved_and_revoked(db: &Fixture) {
     let store = seeded(db);
     let issued = store.create_token("alice", "laptop").unwrap();
@@ -395,6 +402,7 @@ fn tokens_are_shown_once_stored_hashed_resolved_and_revoked(db: &Fixture) {
     ));
 }
 
+#[backend_test]
 fn a_scoped_token_keeps_its_scope_and_an_expired_one_resolves_to_no_user(db: &Fixture) {
     let store = seeded(db);
     let now = time::OffsetDateTime::now_utc();
@@ -474,6 +482,7 @@ fn a_scoped_token_keeps_its_scope_and_an_expired_one_resolves_to_no_user(db: &Fi
     ));
 }
 
+#[backend_test]
 fn deleting_a_user_revokes_their_tokens(db: &Fixture) {
     let store = seeded(db);
     let issued = store.create_token("bob", "").unwrap();
@@ -481,6 +490,7 @@ fn deleting_a_user_revokes_their_tokens(db: &Fixture) {
     assert_eq!(store.resolve_token(issued.token.expose()).unwrap(), None);
 }
 
+#[backend_test]
 fn rights_and_account_changes_are_published_to_subscribers(db: &Fixture) {
     let store = seeded(db);
     let events: Arc<Mutex<Vec<ChangeEvent>>> = Arc::default();
@@ -519,6 +529,7 @@ fn rights_and_account_changes_are_published_to_subscribers(db: &Fixture) {
     );
 }
 
+#[backend_test]
 fn every_account_change_advances_the_change_sequence_and_no_ops_do_not(db: &Fixture) {
     let store = seeded(db);
     let mut last = store.change_seq().unwrap();
@@ -558,6 +569,7 @@ fn every_account_change_advances_the_change_sequence_and_no_ops_do_not(db: &Fixt
     );
 }
 
+#[backend_test]
 fn token_uses_move_last_used_forward_only_without_a_change(db: &Fixture) {
     let store = seeded(db);
     let used = store.create_token("alice", "laptop").unwrap();
@@ -615,20 +627,4 @@ fn token_uses_move_last_used_forward_only_without_a_change(db: &Fixture) {
         [idle.info.prefix.as_str()],
         "recording an unknown or revoked token's use is a no-op that creates nothing"
     );
-}
-
-pub(crate) fn cases() -> Vec<Case> {
-    cases![
-        users_are_created_listed_and_deleted_and_the_guest_is_built_in,
-        groups_nest_and_deleting_a_member_removes_its_memberships_and_rules,
-        rights_are_stored_replaced_listed_and_removed,
-        the_resolver_runs_over_stored_rules_and_nested_groups,
-        every_registered_user_is_in_the_built_in_all_users_group,
-        tokens_are_shown_once_stored_hashed_resolved_and_revoked,
-        a_scoped_token_keeps_its_scope_and_an_expired_one_resolves_to_no_user,
-        deleting_a_user_revokes_their_tokens,
-        rights_and_account_changes_are_published_to_subscribers,
-        every_account_change_advances_the_change_sequence_and_no_ops_do_not,
-        token_uses_move_last_used_forward_only_without_a_change,
-    ]
 }

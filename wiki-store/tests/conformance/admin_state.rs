@@ -6,8 +6,9 @@ use std::sync::{Arc, Barrier};
 use wiki_store::model::admin::{
     AdminSession, AuditCall, AuditCursor, AuditFilter, AuditRetention, AuditRow,
 };
+use wiki_store::testing::backend_test;
 
-use crate::harness::{Case, Fixture, cases, count_events};
+use crate::harness::{Fixture, count_events};
 
 const MINUTE: i64 = 60_000;
 const T0: i64 = 1_800_000_000_000;
@@ -23,6 +24,7 @@ fn session(byte: u8, user: &str, at: i64) -> AdminSession {
     }
 }
 
+#[backend_test]
 fn a_session_opened_by_one_process_is_live_in_another_until_closed(db: &Fixture) {
     let (a, b) = (db.store(), db.reopen());
     let (_subscription, seen) = count_events(&*a);
@@ -50,6 +52,7 @@ fn a_session_opened_by_one_process_is_live_in_another_until_closed(db: &Fixture)
     assert_eq!(*seen.lock().unwrap(), 0);
 }
 
+#[backend_test]
 fn a_session_ends_when_idle_or_past_its_lifetime(db: &Fixture) {
     let store = db.store();
     store
@@ -87,6 +90,7 @@ fn a_session_ends_when_idle_or_past_its_lifetime(db: &Fixture) {
     );
 }
 
+#[backend_test]
 fn the_least_recently_used_sessions_go_beyond_the_bound(db: &Fixture) {
     let store = db.store();
     for byte in 1..=3 {
@@ -112,6 +116,7 @@ fn the_least_recently_used_sessions_go_beyond_the_bound(db: &Fixture) {
     assert_eq!(live, [1, 3, 4], "session 2 was the least recently used");
 }
 
+#[backend_test]
 fn closing_a_users_sessions_leaves_the_others(db: &Fixture) {
     let store = db.store();
     store
@@ -136,6 +141,7 @@ fn closing_a_users_sessions_leaves_the_others(db: &Fixture) {
     );
 }
 
+#[backend_test]
 fn a_pending_sign_in_is_taken_once_and_only_before_it_expires(db: &Fixture) {
     let (a, b) = (db.store(), db.reopen());
     a.begin_admin_login(&[1; 32], T0, T0 + 10 * MINUTE, 100)
@@ -156,6 +162,7 @@ fn a_pending_sign_in_is_taken_once_and_only_before_it_expires(db: &Fixture) {
 
 /// Regression: a full table evicted the oldest sign-in, so a flood of anonymous starts
 /// evicted the sign-in of a person at their identity provider.
+#[backend_test]
 fn pending_sign_ins_stay_bounded_and_a_flood_evicts_none(db: &Fixture) {
     let store = db.store();
     let begun: Vec<bool> = (1..=5u8)
@@ -182,6 +189,7 @@ fn pending_sign_ins_stay_bounded_and_a_flood_evicts_none(db: &Fixture) {
     );
 }
 
+#[backend_test]
 fn concurrent_takes_of_one_sign_in_succeed_once(db: &Fixture) {
     const TAKERS: usize = 6;
     db.store()
@@ -218,6 +226,7 @@ fn call(at_ms: i64, wiki: &str, tool: &str, user: &str, outcome: &str) -> AuditC
     }
 }
 
+#[backend_test]
 fn audit_calls_appended_anywhere_read_back_newest_first_and_filtered(db: &Fixture) {
     let (a, b) = (db.store(), db.reopen());
     let (_subscription, seen) = count_events(&*a);
@@ -323,6 +332,7 @@ fn audit_calls_appended_anywhere_read_back_newest_first_and_filtered(db: &Fixtur
     assert_eq!(*seen.lock().unwrap(), 0);
 }
 
+#[backend_test]
 fn the_audit_keeps_only_the_newest_rows_of_the_retention_window(db: &Fixture) {
     let store = db.store();
     let keep = AuditRetention {
@@ -366,6 +376,7 @@ fn the_audit_keeps_only_the_newest_rows_of_the_retention_window(db: &Fixture) {
     );
 }
 
+#[backend_test]
 fn the_audit_pages_by_a_stable_cursor_and_filters_by_time(db: &Fixture) {
     let store = db.store();
     let batch: Vec<AuditCall> = (0..5)
@@ -419,19 +430,4 @@ fn the_audit_pages_by_a_stable_cursor_and_filters_by_time(db: &Fixture) {
         ..Default::default()
     };
     assert!(page(until, AuditCursor::Newest).is_empty());
-}
-
-pub(crate) fn cases() -> Vec<Case> {
-    cases![
-        a_session_opened_by_one_process_is_live_in_another_until_closed,
-        a_session_ends_when_idle_or_past_its_lifetime,
-        the_least_recently_used_sessions_go_beyond_the_bound,
-        closing_a_users_sessions_leaves_the_others,
-        a_pending_sign_in_is_taken_once_and_only_before_it_expires,
-        pending_sign_ins_stay_bounded_and_a_flood_evicts_none,
-        concurrent_takes_of_one_sign_in_succeed_once,
-        audit_calls_appended_anywhere_read_back_newest_first_and_filtered,
-        the_audit_keeps_only_the_newest_rows_of_the_retention_window,
-        the_audit_pages_by_a_stable_cursor_and_filters_by_time,
-    ]
 }

@@ -3,8 +3,9 @@
 //! term, never syntax.
 
 use wiki_store::model::search::{SearchQuery, WordMatch};
+use wiki_store::testing::backend_test;
 
-use crate::harness::{Case, Fixture, cases, put};
+use crate::harness::{Fixture, put};
 use crate::search::{refs, search, text};
 
 fn any(words: &str) -> SearchQuery {
@@ -13,6 +14,7 @@ fn any(words: &str) -> SearchQuery {
     query
 }
 
+#[backend_test]
 fn one_word_is_enough_and_more_words_rank_higher(db: &Fixture) {
     let store = db.store();
     put(
@@ -38,6 +40,7 @@ fn one_word_is_enough_and_more_words_rank_higher(db: &Fixture) {
     );
 }
 
+#[backend_test]
 fn function_words_do_not_match_every_page(db: &Fixture) {
     let store = db.store();
     put(
@@ -57,6 +60,7 @@ fn function_words_do_not_match_every_page(db: &Fixture) {
     assert_eq!(results.total, 2, "{results:?}");
 }
 
+#[backend_test]
 fn syntax_is_still_plain_words(db: &Fixture) {
     let store = db.store();
     put(&*store, "S.Plain", "", "cats and dogs near the river");
@@ -83,6 +87,7 @@ fn syntax_is_still_plain_words(db: &Fixture) {
     assert_eq!(refs(&search(&*store, &any("giraffes river"))), ["S.Plain"]);
 }
 
+#[backend_test]
 fn snippets_mark_whichever_words_matched(db: &Fixture) {
     let store = db.store();
     put(
@@ -100,13 +105,4 @@ fn snippets_mark_whichever_words_matched(db: &Fixture) {
         .map(|range| &hit.snippet.text[range.clone()])
         .collect();
     assert!(marked.contains(&"restore"), "{:?}", hit.snippet);
-}
-
-pub(crate) fn cases() -> Vec<Case> {
-    cases![
-        one_word_is_enough_and_more_words_rank_higher,
-        function_words_do_not_match_every_page,
-        syntax_is_still_plain_words,
-        snippets_mark_whichever_words_matched,
-    ]
 }

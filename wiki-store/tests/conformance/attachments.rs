@@ -3,9 +3,10 @@
 use wiki_store::model::attachment::{AttachmentDelete, AttachmentWrite};
 use wiki_store::model::document::{DocumentSave, Expected, SaveOutcome};
 use wiki_store::model::version::Version;
+use wiki_store::testing::backend_test;
 use wiki_store::{Entity, Field, InvalidInput, Limits, Store, StoreConfig, StoreError};
 
-use crate::harness::{Case, Fixture, cases, reference, v};
+use crate::harness::{Fixture, reference, v};
 
 const PNG: &[u8] =
     b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x06\0\0\0\x1f\x15\xc4\x89";
@@ -28,6 +29,7 @@ fn document_version(store: &dyn Store, document: &str) -> Option<Version> {
         .map(|d| d.version)
 }
 
+#[backend_test]
 fn each_upload_is_a_new_attachment_version_and_a_new_document_version(db: &Fixture) {
     let store = db.store();
     store
@@ -109,6 +111,7 @@ fn each_upload_is_a_new_attachment_version_and_a_new_document_version(db: &Fixtu
     );
 }
 
+#[backend_test]
 fn an_upload_creates_a_missing_document_and_sniffs_the_bytes(db: &Fixture) {
     let store = db.store();
     let outcome = store
@@ -130,6 +133,7 @@ fn an_upload_creates_a_missing_document_and_sniffs_the_bytes(db: &Fixture) {
     ));
 }
 
+#[backend_test]
 fn bad_names_oversize_files_and_stale_versions_are_refused_with_nothing_written(db: &Fixture) {
     let config = StoreConfig {
         limits: Limits {
@@ -183,6 +187,7 @@ fn bad_names_oversize_files_and_stale_versions_are_refused_with_nothing_written(
     assert!(zwj.is_ok(), "{zwj:?}");
 }
 
+#[backend_test]
 fn deleting_an_attachment_moves_it_to_the_bin_as_a_minor_version(db: &Fixture) {
     let store = db.store();
     store
@@ -218,13 +223,4 @@ fn deleting_an_attachment_moves_it_to_the_bin_as_a_minor_version(db: &Fixture) {
             ..
         })
     ));
-}
-
-pub(crate) fn cases() -> Vec<Case> {
-    cases![
-        each_upload_is_a_new_attachment_version_and_a_new_document_version,
-        an_upload_creates_a_missing_document_and_sniffs_the_bytes,
-        bad_names_oversize_files_and_stale_versions_are_refused_with_nothing_written,
-        deleting_an_attachment_moves_it_to_the_bin_as_a_minor_version,
-    ]
 }

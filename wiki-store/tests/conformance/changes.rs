@@ -6,9 +6,11 @@ use std::time::{Duration, Instant};
 use wiki_store::model::change::{ChangeEvent, ChangeKind};
 use wiki_store::model::document::DocumentSave;
 use wiki_store::model::wiki::WikiId;
+use wiki_store::testing::backend_test;
 
-use crate::harness::{Case, Fixture, cases, count_events, put, reference};
+use crate::harness::{Fixture, count_events, put, reference};
 
+#[backend_test]
 fn saves_reach_subscribers_after_commit_and_unsubscribing_stops_them(db: &Fixture) {
     let store = db.store();
     let seen: Arc<Mutex<Vec<ChangeEvent>>> = Arc::default();
@@ -32,6 +34,7 @@ fn saves_reach_subscribers_after_commit_and_unsubscribing_stops_them(db: &Fixtur
     assert_eq!(seen.lock().unwrap().len(), 1);
 }
 
+#[backend_test]
 fn failed_writes_emit_nothing_and_leave_the_sequence(db: &Fixture) {
     let store = db.store();
     let (_subscription, seen) = count_events(&*store);
@@ -42,6 +45,7 @@ fn failed_writes_emit_nothing_and_leave_the_sequence(db: &Fixture) {
     assert_eq!(*seen.lock().unwrap(), 0);
 }
 
+#[backend_test]
 fn another_process_sees_the_sequence_advance(db: &Fixture) {
     let store = db.store();
     // A second store on the same files stands for another process: it shares nothing in memory.
@@ -54,6 +58,7 @@ fn another_process_sees_the_sequence_advance(db: &Fixture) {
     assert_eq!(other.change_seq().unwrap(), start + 2);
 }
 
+#[backend_test]
 fn the_commit_marker_moves_with_own_commits_and_not_with_reads(db: &Fixture) {
     let store = db.store();
     let other = db.reopen();
@@ -68,6 +73,7 @@ fn the_commit_marker_moves_with_own_commits_and_not_with_reads(db: &Fixture) {
     assert_eq!(store.commit_marker().unwrap(), after_own);
 }
 
+#[backend_test]
 fn another_process_commit_moves_the_commit_marker_within_a_second(db: &Fixture) {
     let store = db.store();
     let other = db.reopen();
@@ -102,6 +108,7 @@ fn another_process_commit_moves_the_commit_marker_within_a_second(db: &Fixture) 
     }
 }
 
+#[backend_test]
 fn the_generator_writes_through_the_store_traits(db: &Fixture) {
     let store = db.store();
     let spec = wiki_store::generate::SyntheticWiki {
@@ -118,6 +125,7 @@ fn the_generator_writes_through_the_store_traits(db: &Fixture) {
     assert!(store.change_seq().unwrap() > before);
 }
 
+#[backend_test]
 fn a_panic_inside_an_authorization_callback_leaves_the_store_usable(db: &Fixture) {
     use wiki_store::model::search::{SearchQuery, WikiScope};
     let store = db.open_with(wiki_store::StoreConfig {
@@ -137,16 +145,4 @@ fn a_panic_inside_an_authorization_callback_leaves_the_store_usable(db: &Fixture
             .unwrap()
             .is_some()
     );
-}
-
-pub(crate) fn cases() -> Vec<Case> {
-    cases![
-        saves_reach_subscribers_after_commit_and_unsubscribing_stops_them,
-        failed_writes_emit_nothing_and_leave_the_sequence,
-        another_process_sees_the_sequence_advance,
-        the_commit_marker_moves_with_own_commits_and_not_with_reads,
-        another_process_commit_moves_the_commit_marker_within_a_second,
-        the_generator_writes_through_the_store_traits,
-        a_panic_inside_an_authorization_callback_leaves_the_store_usable,
-    ]
 }

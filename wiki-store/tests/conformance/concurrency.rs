@@ -4,9 +4,11 @@ use std::sync::{Arc, Barrier};
 
 use wiki_store::StoreError;
 use wiki_store::model::document::{DocumentSave, Expected};
+use wiki_store::testing::backend_test;
 
-use crate::harness::{Case, Fixture, cases, put, reference};
+use crate::harness::{Fixture, put, reference};
 
+#[backend_test]
 fn concurrent_writers_with_one_base_version_give_one_winner_and_lose_nothing(db: &Fixture) {
     const WRITERS: usize = 16;
     let store = db.store();
@@ -68,6 +70,7 @@ fn concurrent_writers_with_one_base_version_give_one_winner_and_lose_nothing(db:
     assert_eq!(history.total, 2, "the creation and the one winner");
 }
 
+#[backend_test]
 fn concurrent_unconditional_writers_lose_no_revision(db: &Fixture) {
     const WRITERS: usize = 4;
     const SAVES: usize = 25;
@@ -96,11 +99,4 @@ fn concurrent_unconditional_writers_lose_no_revision(db: &Fixture) {
         history.current.to_string(),
         format!("1.{}", 1 + WRITERS * SAVES)
     );
-}
-
-pub(crate) fn cases() -> Vec<Case> {
-    cases![
-        concurrent_writers_with_one_base_version_give_one_winner_and_lose_nothing,
-        concurrent_unconditional_writers_lose_no_revision,
-    ]
 }

@@ -9,9 +9,10 @@ use wiki_store::model::mcp_config::{
 };
 use wiki_store::model::trash::DocumentDelete;
 use wiki_store::model::wiki::WikiId;
+use wiki_store::testing::backend_test;
 use wiki_store::{InvalidInput, StoreError};
 
-use crate::harness::{Case, Fixture, cases, reference};
+use crate::harness::{Fixture, reference};
 
 fn dev() -> WikiId {
     WikiId::new("dev").unwrap()
@@ -32,6 +33,7 @@ fn configured() -> McpConfig {
     }
 }
 
+#[backend_test]
 fn an_unconfigured_wiki_reads_the_default_and_an_unknown_wiki_fails_closed(db: &Fixture) {
     let store = db.store();
     assert_eq!(store.mcp_config(&WikiId::main()), McpConfig::default());
@@ -43,6 +45,7 @@ fn an_unconfigured_wiki_reads_the_default_and_an_unknown_wiki_fails_closed(db: &
     assert_eq!(store.mcp_config(&dev()), McpConfig::fail_closed());
 }
 
+#[backend_test]
 fn a_saved_configuration_reads_back_on_its_hidden_document(db: &Fixture) {
     let store = db.store();
     store.create_wiki(&dev(), "Dev").unwrap();
@@ -72,6 +75,7 @@ fn a_saved_configuration_reads_back_on_its_hidden_document(db: &Fixture) {
     assert_eq!(store.mcp_config(&dev()), enabled_again);
 }
 
+#[backend_test]
 fn saving_emits_a_change_event_for_the_configuration_document(db: &Fixture) {
     let store = db.store();
     let events: Arc<Mutex<Vec<ChangeEvent>>> = Arc::default();
@@ -94,6 +98,7 @@ fn saving_emits_a_change_event_for_the_configuration_document(db: &Fixture) {
     );
 }
 
+#[backend_test]
 fn reach_is_read_from_the_main_wiki_only(db: &Fixture) {
     let store = db.store();
     store.create_wiki(&dev(), "Dev").unwrap();
@@ -126,6 +131,7 @@ fn reach_is_read_from_the_main_wiki_only(db: &Fixture) {
     );
 }
 
+#[backend_test]
 fn invalid_configurations_are_refused_and_nothing_is_written(db: &Fixture) {
     let store = db.store();
     let before = store.change_seq().unwrap();
@@ -142,6 +148,7 @@ fn invalid_configurations_are_refused_and_nothing_is_written(db: &Fixture) {
     assert_eq!(store.mcp_config(&WikiId::main()), McpConfig::default());
 }
 
+#[backend_test]
 fn the_configuration_documents_cannot_be_deleted(db: &Fixture) {
     let store = db.store();
     let restrictive = McpConfig {
@@ -169,15 +176,4 @@ fn the_configuration_documents_cannot_be_deleted(db: &Fixture) {
         restrictive,
         "the configuration was neither reset nor disabled"
     );
-}
-
-pub(crate) fn cases() -> Vec<Case> {
-    cases![
-        an_unconfigured_wiki_reads_the_default_and_an_unknown_wiki_fails_closed,
-        a_saved_configuration_reads_back_on_its_hidden_document,
-        saving_emits_a_change_event_for_the_configuration_document,
-        reach_is_read_from_the_main_wiki_only,
-        invalid_configurations_are_refused_and_nothing_is_written,
-        the_configuration_documents_cannot_be_deleted,
-    ]
 }

@@ -4,10 +4,12 @@ use wiki_store::model::document::{DocumentSave, Expected, MARKDOWN_SYNTAX, SaveO
 use wiki_store::model::history::DiffLineKind;
 use wiki_store::model::locale::Locale;
 use wiki_store::model::wiki::WikiId;
+use wiki_store::testing::backend_test;
 use wiki_store::{Entity, Field, InvalidInput, Limits, StoreConfig, StoreError};
 
-use crate::harness::{Case, Fixture, cases, put, reference, v};
+use crate::harness::{Fixture, put, reference, v};
 
+#[backend_test]
 fn creation_is_1_1_then_minor_by_default_and_major_on_request(db: &Fixture) {
     let store = db.store();
     let r = reference("Sandbox.Test");
@@ -40,6 +42,7 @@ fn creation_is_1_1_then_minor_by_default_and_major_on_request(db: &Fixture) {
     assert!(doc.created <= doc.updated);
 }
 
+#[backend_test]
 fn an_unchanged_save_writes_nothing(db: &Fixture) {
     let store = db.store();
     put(&*store, "A.B", "Title", "body");
@@ -57,6 +60,7 @@ fn an_unchanged_save_writes_nothing(db: &Fixture) {
     assert_eq!(store.save_document(&retitled).unwrap().version(), v("1.2"));
 }
 
+#[backend_test]
 fn every_revision_keeps_its_full_content_and_metadata(db: &Fixture) {
     let store = db.store();
     let r = reference("Notes.Daily");
@@ -93,6 +97,7 @@ fn every_revision_keeps_its_full_content_and_metadata(db: &Fixture) {
     );
 }
 
+#[backend_test]
 fn diff_between_any_two_revisions_is_unified(db: &Fixture) {
     let store = db.store();
     let r = reference("Notes.Diff");
@@ -132,6 +137,7 @@ fn diff_between_any_two_revisions_is_unified(db: &Fixture) {
     );
 }
 
+#[backend_test]
 fn base_version_is_a_compare_and_set(db: &Fixture) {
     let store = db.store();
     let r = reference("Cas.Page");
@@ -165,6 +171,7 @@ fn base_version_is_a_compare_and_set(db: &Fixture) {
     );
 }
 
+#[backend_test]
 fn translations_are_exact_match_rows_with_their_own_history(db: &Fixture) {
     let store = db.store();
     let r = reference("Docs.Guide");
@@ -241,6 +248,7 @@ fn translations_are_exact_match_rows_with_their_own_history(db: &Fixture) {
     assert_eq!(store.document(&r, Some(&de)).unwrap(), None);
 }
 
+#[backend_test]
 fn bad_input_is_refused_before_anything_is_written(db: &Fixture) {
     let limits = Limits {
         max_content_chars: 10,
@@ -329,6 +337,7 @@ fn bad_input_is_refused_before_anything_is_written(db: &Fixture) {
     let _ = WikiId::main();
 }
 
+#[backend_test]
 fn a_failing_batch_rolls_back_the_saves_before_it(db: &Fixture) {
     let store = db.store();
     let batch = [
@@ -340,6 +349,7 @@ fn a_failing_batch_rolls_back_the_saves_before_it(db: &Fixture) {
     assert_eq!(store.document(&reference("Batch.One"), None).unwrap(), None);
 }
 
+#[backend_test]
 fn documents_survive_reopening(db: &Fixture) {
     {
         let store = db.reopen();
@@ -354,18 +364,4 @@ fn documents_survive_reopening(db: &Fixture) {
             .title,
         "Kept"
     );
-}
-
-pub(crate) fn cases() -> Vec<Case> {
-    cases![
-        creation_is_1_1_then_minor_by_default_and_major_on_request,
-        an_unchanged_save_writes_nothing,
-        every_revision_keeps_its_full_content_and_metadata,
-        diff_between_any_two_revisions_is_unified,
-        base_version_is_a_compare_and_set,
-        translations_are_exact_match_rows_with_their_own_history,
-        bad_input_is_refused_before_anything_is_written,
-        a_failing_batch_rolls_back_the_saves_before_it,
-        documents_survive_reopening,
-    ]
 }

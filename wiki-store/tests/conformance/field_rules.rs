@@ -8,9 +8,10 @@ use wiki_store::model::document::{Expected, SaveOutcome};
 use wiki_store::model::object::{ClassChange, FieldChange, FieldValue};
 use wiki_store::model::rules::{FieldRules, Validation};
 use wiki_store::objects::validation::field_spec;
+use wiki_store::testing::backend_test;
 use wiki_store::{InvalidInput, Store, StoreError};
 
-use crate::harness::{Case, Fixture, cases, reference, v};
+use crate::harness::{Fixture, reference, v};
 use crate::objects::{CLASS, write};
 
 fn attributes(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
@@ -84,6 +85,7 @@ fn ruled_class(store: &dyn Store) {
     .unwrap();
 }
 
+#[backend_test]
 fn rules_are_stored_with_the_class_and_modified_like_attributes(db: &Fixture) {
     let store = db.store();
     ruled_class(&*store);
@@ -157,6 +159,7 @@ fn rules_are_stored_with_the_class_and_modified_like_attributes(db: &Fixture) {
     );
 }
 
+#[backend_test]
 fn object_writes_are_held_to_the_pattern_and_new_objects_take_defaults(db: &Fixture) {
     let store = db.store();
     ruled_class(&*store);
@@ -222,11 +225,4 @@ fn object_writes_are_held_to_the_pattern_and_new_objects_take_defaults(db: &Fixt
             .get("code"),
         Some(&FieldValue::Text("XYZ".into()))
     );
-}
-
-pub(crate) fn cases() -> Vec<Case> {
-    cases![
-        rules_are_stored_with_the_class_and_modified_like_attributes,
-        object_writes_are_held_to_the_pattern_and_new_objects_take_defaults,
-    ]
 }

@@ -10,8 +10,9 @@ use wiki_store::model::locale::Locale;
 use wiki_store::model::wiki::WikiId;
 use wiki_store::reference::{DocumentReference, SpacePath};
 use wiki_store::rights::{Effect, Right, RightRule, RightScope, RightsSnapshot, Subject};
+use wiki_store::testing::backend_test;
 
-use crate::harness::{Case, Fixture, cases, put, reference};
+use crate::harness::{Fixture, put, reference};
 
 fn seed(store: &dyn Store) {
     put(store, "Sales.WebHome", "Sales Home", "");
@@ -32,6 +33,7 @@ fn seed(store: &dyn Store) {
         .unwrap();
 }
 
+#[backend_test]
 fn top_level_spaces_count_pages_and_hidden_pages(db: &Fixture) {
     let store = db.store();
     seed(&*store);
@@ -58,6 +60,7 @@ fn top_level_spaces_count_pages_and_hidden_pages(db: &Fixture) {
     assert_eq!(with_hidden.len(), 3);
 }
 
+#[backend_test]
 fn children_of_a_space_home_are_its_pages_and_nested_spaces(db: &Fixture) {
     let store = db.store();
     seed(&*store);
@@ -117,6 +120,7 @@ fn children_of_a_space_home_are_its_pages_and_nested_spaces(db: &Fixture) {
     assert_eq!(europe.nodes[0].reference.local(), "Sales.Europe.France");
 }
 
+#[backend_test]
 fn pages_list_rows_under_a_space_in_reference_order(db: &Fixture) {
     let store = db.store();
     seed(&*store);
@@ -238,6 +242,7 @@ fn described(nodes: &[TreeNode]) -> Vec<String> {
         .collect()
 }
 
+#[backend_test]
 fn nested_spaces_with_no_viewable_page_are_left_out(db: &Fixture) {
     let store = db.store();
     seed_rights(&*store);
@@ -290,6 +295,7 @@ fn nested_spaces_with_no_viewable_page_are_left_out(db: &Fixture) {
     );
 }
 
+#[backend_test]
 fn counts_paging_and_updates_cover_only_viewable_pages(db: &Fixture) {
     let store = db.store();
     seed_rights(&*store);
@@ -335,6 +341,7 @@ fn counts_paging_and_updates_cover_only_viewable_pages(db: &Fixture) {
     assert_eq!(updated("bob"), Some(closed));
 }
 
+#[backend_test]
 fn a_space_node_is_hidden_when_every_page_the_caller_may_view_is(db: &Fixture) {
     let store = db.store();
     seed_rights(&*store);
@@ -354,15 +361,4 @@ fn a_space_node_is_hidden_when_every_page_the_caller_may_view_is(db: &Fixture) {
     );
     assert!(find("alice", true).is_some_and(|node| node.hidden));
     assert!(find("bob", false).is_some_and(|node| !node.hidden));
-}
-
-pub(crate) fn cases() -> Vec<Case> {
-    cases![
-        top_level_spaces_count_pages_and_hidden_pages,
-        children_of_a_space_home_are_its_pages_and_nested_spaces,
-        pages_list_rows_under_a_space_in_reference_order,
-        nested_spaces_with_no_viewable_page_are_left_out,
-        counts_paging_and_updates_cover_only_viewable_pages,
-        a_space_node_is_hidden_when_every_page_the_caller_may_view_is,
-    ]
 }

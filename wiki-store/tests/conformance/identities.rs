@@ -5,14 +5,16 @@
 use std::sync::{Arc, Barrier};
 use std::time::Duration;
 
+use wiki_store::testing::backend_test;
 use wiki_store::{AdjustableClock, Entity, InvalidInput, StoreConfig, StoreError};
 
-use crate::harness::{Case, Fixture, cases, count_events};
+use crate::harness::{Fixture, count_events};
 
 const A: &str = "https://a.example.com";
 const B: &str = "https://b.example.com";
 const MONTH: Duration = Duration::from_secs(30 * 24 * 3600);
 
+#[backend_test]
 fn an_identity_signs_in_only_the_user_it_is_linked_to(db: &Fixture) {
     let store = db.store();
     store.create_user("alice", None).unwrap();
@@ -98,6 +100,7 @@ fn an_identity_signs_in_only_the_user_it_is_linked_to(db: &Fixture) {
     );
 }
 
+#[backend_test]
 fn a_first_sign_in_creates_its_user_and_link_together_and_never_takes_a_name(db: &Fixture) {
     let store = db.store();
     store.create_user("admin", None).unwrap();
@@ -136,6 +139,7 @@ fn a_first_sign_in_creates_its_user_and_link_together_and_never_takes_a_name(db:
     assert!(store.user("dave2").is_err());
 }
 
+#[backend_test]
 fn an_adoption_is_claimed_once_by_its_issuer_and_settles_the_upgrade(db: &Fixture) {
     let store = db.store();
     for user in ["alice", "bob", "carol"] {
@@ -196,6 +200,7 @@ fn an_adoption_is_claimed_once_by_its_issuer_and_settles_the_upgrade(db: &Fixtur
     ));
 }
 
+#[backend_test]
 fn a_lapsed_adoption_is_not_claimed(db: &Fixture) {
     let clock = AdjustableClock::new();
     let store = db.open_with(StoreConfig {
@@ -214,6 +219,7 @@ fn a_lapsed_adoption_is_not_claimed(db: &Fixture) {
     assert_eq!(store.linked_user(A, "late").unwrap(), None);
 }
 
+#[backend_test]
 fn concurrent_claims_of_one_adoption_link_one_identity(db: &Fixture) {
     const CLAIMERS: usize = 6;
     db.store().create_user("alice", None).unwrap();
@@ -240,14 +246,4 @@ fn concurrent_claims_of_one_adoption_link_one_identity(db: &Fixture) {
         .count();
     assert_eq!(claimed, 1);
     assert_eq!(db.store().identities().unwrap().links.len(), 1);
-}
-
-pub(crate) fn cases() -> Vec<Case> {
-    cases![
-        an_identity_signs_in_only_the_user_it_is_linked_to,
-        a_first_sign_in_creates_its_user_and_link_together_and_never_takes_a_name,
-        an_adoption_is_claimed_once_by_its_issuer_and_settles_the_upgrade,
-        a_lapsed_adoption_is_not_claimed,
-        concurrent_claims_of_one_adoption_link_one_identity,
-    ]
 }

@@ -9,8 +9,9 @@ use wiki_store::model::link::LinkTarget;
 use wiki_store::model::search::{SearchQuery, WikiScope};
 use wiki_store::model::wiki::WikiId;
 use wiki_store::reference::SpacePath;
+use wiki_store::testing::backend_test;
 
-use crate::harness::{Case, Fixture, cases, reference};
+use crate::harness::{Fixture, reference};
 
 fn options() -> ImportOptions {
     ImportOptions {
@@ -21,6 +22,7 @@ fn options() -> ImportOptions {
     }
 }
 
+#[backend_test]
 fn import_reports_progress_file_by_file(db: &Fixture) {
     let store = db.store();
     let source = tempfile::tempdir().unwrap();
@@ -37,6 +39,7 @@ fn import_reports_progress_file_by_file(db: &Fixture) {
     assert_eq!(seen, [(0, 3), (1, 3), (2, 3), (3, 3)]);
 }
 
+#[backend_test]
 fn import_maps_folders_to_spaces_and_is_idempotent(db: &Fixture) {
     let store = db.store();
     let source = tempfile::tempdir().unwrap();
@@ -122,6 +125,7 @@ fn import_maps_folders_to_spaces_and_is_idempotent(db: &Fixture) {
     );
 }
 
+#[backend_test]
 fn import_of_a_missing_directory_is_an_io_error(db: &Fixture) {
     let store = db.store();
     let err = import_directory(
@@ -133,6 +137,7 @@ fn import_of_a_missing_directory_is_an_io_error(db: &Fixture) {
     assert!(matches!(err, StoreError::Io { .. }), "{err:?}");
 }
 
+#[backend_test]
 fn a_generated_wiki_is_linked_searchable_and_navigable(db: &Fixture) {
     let store = db.store();
     let spec = SyntheticWiki {
@@ -157,6 +162,7 @@ fn a_generated_wiki_is_linked_searchable_and_navigable(db: &Fixture) {
     assert_eq!(results.hits[0].candidate.reference, spec.page(7).unwrap());
 }
 
+#[backend_test]
 fn a_generated_wiki_gets_classes_and_objects(db: &Fixture) {
     let store = db.store();
     let spec = SyntheticWiki {
@@ -175,14 +181,4 @@ fn a_generated_wiki_gets_classes_and_objects(db: &Fixture) {
     let objects = store.objects(&spec.page(0).unwrap()).unwrap();
     assert_eq!(objects.len(), 1);
     assert_eq!(objects[0].values.len(), 7, "{objects:?}");
-}
-
-pub(crate) fn cases() -> Vec<Case> {
-    cases![
-        import_reports_progress_file_by_file,
-        import_maps_folders_to_spaces_and_is_idempotent,
-        import_of_a_missing_directory_is_an_io_error,
-        a_generated_wiki_is_linked_searchable_and_navigable,
-        a_generated_wiki_gets_classes_and_objects,
-    ]
 }

@@ -6,9 +6,10 @@ use std::time::{Duration, Instant};
 
 use wiki_store::interrupt::Interrupter;
 use wiki_store::model::document::DocumentSave;
+use wiki_store::testing::backend_test;
 use wiki_store::{Store, StoreError};
 
-use crate::harness::{Case, Fixture, cases, reference};
+use crate::harness::{Fixture, reference};
 
 /// Pages saved in one transaction: enough that the save takes a measurable time.
 const BULK_PAGES: usize = 1000;
@@ -45,6 +46,7 @@ fn save_interrupted_after(
     })
 }
 
+#[backend_test]
 fn an_interrupted_write_transaction_rolls_back_whole(db: &Fixture) {
     let store = db.store();
     // How long this machine takes for the save, measured on a save of the same size: the
@@ -85,6 +87,7 @@ fn an_interrupted_write_transaction_rolls_back_whole(db: &Fixture) {
     assert!(store.document(&after, None).unwrap().is_some());
 }
 
+#[backend_test]
 fn a_fired_scope_refuses_reads_and_writes_before_they_start(db: &Fixture) {
     let store = db.store();
     let page = reference("Main.Kept");
@@ -112,11 +115,4 @@ fn a_fired_scope_refuses_reads_and_writes_before_they_start(db: &Fixture) {
     let quiet = Interrupter::new();
     let _scope = quiet.enter();
     assert!(store.document(&page, None).unwrap().is_some());
-}
-
-pub(crate) fn cases() -> Vec<Case> {
-    cases![
-        an_interrupted_write_transaction_rolls_back_whole,
-        a_fired_scope_refuses_reads_and_writes_before_they_start,
-    ]
 }

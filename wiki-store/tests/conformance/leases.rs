@@ -6,13 +6,15 @@ use std::sync::{Arc, Barrier};
 use std::time::Duration;
 
 use wiki_store::model::lease::MAX_LEASE_TTL;
+use wiki_store::testing::backend_test;
 use wiki_store::{InvalidInput, StoreError};
 
-use crate::harness::{Case, Fixture, cases, count_events};
+use crate::harness::{Fixture, count_events};
 
 const NAME: &str = "semantic-indexer";
 const LONG: Duration = Duration::from_secs(60);
 
+#[backend_test]
 fn a_free_lease_is_taken_and_renewed_by_its_holder_and_refused_to_others(db: &Fixture) {
     let (a, b) = (db.store(), db.reopen());
     let (_subscription, seen) = count_events(&*a);
@@ -31,6 +33,7 @@ fn a_free_lease_is_taken_and_renewed_by_its_holder_and_refused_to_others(db: &Fi
     assert_eq!(*seen.lock().unwrap(), 0, "no change event");
 }
 
+#[backend_test]
 fn a_released_lease_is_free_at_once_and_only_its_holder_releases_it(db: &Fixture) {
     let (a, b) = (db.store(), db.reopen());
     assert!(a.try_lease(NAME, "process-a", LONG).unwrap());
@@ -50,6 +53,7 @@ fn a_released_lease_is_free_at_once_and_only_its_holder_releases_it(db: &Fixture
     );
 }
 
+#[backend_test]
 fn an_expired_lease_goes_to_the_next_asker(db: &Fixture) {
     let (a, b) = (db.store(), db.reopen());
     assert!(
@@ -75,6 +79,7 @@ fn an_expired_lease_goes_to_the_next_asker(db: &Fixture) {
     );
 }
 
+#[backend_test]
 fn a_renewal_extends_the_lease(db: &Fixture) {
     let (a, b) = (db.store(), db.reopen());
     let short = Duration::from_millis(600);
@@ -89,6 +94,7 @@ fn a_renewal_extends_the_lease(db: &Fixture) {
     }
 }
 
+#[backend_test]
 fn concurrent_askers_of_a_free_lease_get_it_once(db: &Fixture) {
     const ASKERS: usize = 6;
     let barrier = Arc::new(Barrier::new(ASKERS));
@@ -112,6 +118,7 @@ fn concurrent_askers_of_a_free_lease_get_it_once(db: &Fixture) {
     assert_eq!(taken, 1);
 }
 
+#[backend_test]
 fn lease_requests_out_of_bounds_are_refused(db: &Fixture) {
     let store = db.store();
     let refused = |result: Result<bool, StoreError>| {
@@ -130,15 +137,4 @@ fn lease_requests_out_of_bounds_are_refused(db: &Fixture) {
         store.try_lease(NAME, "p", LONG).unwrap(),
         "nothing was taken by a refused request"
     );
-}
-
-pub(crate) fn cases() -> Vec<Case> {
-    cases![
-        a_free_lease_is_taken_and_renewed_by_its_holder_and_refused_to_others,
-        a_released_lease_is_free_at_once_and_only_its_holder_releases_it,
-        an_expired_lease_goes_to_the_next_asker,
-        a_renewal_extends_the_lease,
-        concurrent_askers_of_a_free_lease_get_it_once,
-        lease_requests_out_of_bounds_are_refused,
-    ]
 }

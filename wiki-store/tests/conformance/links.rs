@@ -5,9 +5,11 @@ use wiki_store::model::link::LinkTarget;
 use wiki_store::model::locale::Locale;
 use wiki_store::model::search::WikiScope;
 use wiki_store::model::wiki::WikiId;
+use wiki_store::testing::backend_test;
 
-use crate::harness::{Case, Fixture, cases, put, reference};
+use crate::harness::{Fixture, put, reference};
 
+#[backend_test]
 fn outgoing_links_are_stored_per_row_in_authored_order(db: &Fixture) {
     let store = db.store();
     put(
@@ -60,6 +62,7 @@ fn outgoing_links_are_stored_per_row_in_authored_order(db: &Fixture) {
     );
 }
 
+#[backend_test]
 fn backlinks_are_locale_free_sorted_scoped_and_allow_broken_targets(db: &Fixture) {
     let store = db.store();
     let dev = WikiId::new("dev").unwrap();
@@ -123,11 +126,4 @@ fn backlinks_are_locale_free_sorted_scoped_and_allow_broken_targets(db: &Fixture
             .backlinks
             .is_empty()
     );
-}
-
-pub(crate) fn cases() -> Vec<Case> {
-    cases![
-        outgoing_links_are_stored_per_row_in_authored_order,
-        backlinks_are_locale_free_sorted_scoped_and_allow_broken_targets,
-    ]
 }

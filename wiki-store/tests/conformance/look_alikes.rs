@@ -4,9 +4,10 @@
 
 use wiki_store::model::attachment::AttachmentWrite;
 use wiki_store::model::document::{DocumentSave, Expected};
+use wiki_store::testing::backend_test;
 use wiki_store::{InvalidInput, StoreError};
 
-use crate::harness::{Case, Fixture, cases, put, reference};
+use crate::harness::{Fixture, put, reference};
 
 fn refusal(error: StoreError) -> (&'static str, String) {
     match error {
@@ -15,6 +16,7 @@ fn refusal(error: StoreError) -> (&'static str, String) {
     }
 }
 
+#[backend_test]
 fn new_documents_with_look_alike_names_are_refused_and_nothing_is_written(db: &Fixture) {
     let store = db.store();
     for (input, what, reason) in [
@@ -52,6 +54,7 @@ fn new_documents_with_look_alike_names_are_refused_and_nothing_is_written(db: &F
     assert_eq!(refusal(error).0, "page name");
 }
 
+#[backend_test]
 fn attachment_names_with_padding_or_invisible_characters_are_refused(db: &Fixture) {
     let store = db.store();
     put(&*store, "Sales.Plans", "Plans", "text");
@@ -73,11 +76,4 @@ fn attachment_names_with_padding_or_invisible_characters_are_refused(db: &Fixtur
             .unwrap()
             .is_empty()
     );
-}
-
-pub(crate) fn cases() -> Vec<Case> {
-    cases![
-        new_documents_with_look_alike_names_are_refused_and_nothing_is_written,
-        attachment_names_with_padding_or_invisible_characters_are_refused,
-    ]
 }

@@ -13,8 +13,9 @@ use wiki_store::model::document::Expected;
 use wiki_store::model::object::{ClassChange, FieldChange, ObjectWrite};
 use wiki_store::model::wiki::WikiId;
 use wiki_store::objects::query::{FieldFilter, ObjectQuery, SortOrder};
+use wiki_store::testing::backend_test;
 
-use crate::harness::{Case, Fixture, cases, reference};
+use crate::harness::{Fixture, reference};
 
 const DAY: i64 = 86_400;
 /// 2026-01-01T00:00:00Z.
@@ -232,6 +233,7 @@ fn model(items: &[Item], filters: &[Filter], sort: Option<(&str, SortOrder)>) ->
         .collect()
 }
 
+#[backend_test]
 fn compiled_queries_agree_with_the_model(db: &Fixture) {
     // One store for every case (a fresh class per case keeps them apart): opening a database
     // per case would dominate the run.
@@ -290,8 +292,4 @@ fn compiled_queries_agree_with_the_model(db: &Fixture) {
     if let Err(failure) = outcome {
         panic!("{failure}");
     }
-}
-
-pub(crate) fn cases() -> Vec<Case> {
-    cases![compiled_queries_agree_with_the_model,]
 }

@@ -3,11 +3,13 @@
 
 use wiki_store::model::document::SaveOutcome;
 use wiki_store::model::object::FieldValue;
+use wiki_store::testing::backend_test;
 use wiki_store::{InvalidInput, StoreError};
 
-use crate::harness::{Case, Fixture, cases, reference};
+use crate::harness::{Fixture, reference};
 use crate::objects::{task_class, write};
 
+#[backend_test]
 fn an_empty_value_clears_a_field_that_is_not_text(db: &Fixture) {
     let store = db.store();
     task_class(&*store);
@@ -51,6 +53,7 @@ fn an_empty_value_clears_a_field_that_is_not_text(db: &Fixture) {
     assert_eq!(values.get("title"), Some(&FieldValue::Text(String::new())));
 }
 
+#[backend_test]
 fn a_date_only_field_refuses_a_time_of_day(db: &Fixture) {
     let store = db.store();
     task_class(&*store);
@@ -87,11 +90,4 @@ fn a_date_only_field_refuses_a_time_of_day(db: &Fixture) {
         values.get("due"),
         Some(FieldValue::Date(date)) if date.to_string().starts_with("2026-11-30 0:00:00")
     ));
-}
-
-pub(crate) fn cases() -> Vec<Case> {
-    cases![
-        an_empty_value_clears_a_field_that_is_not_text,
-        a_date_only_field_refuses_a_time_of_day,
-    ]
 }

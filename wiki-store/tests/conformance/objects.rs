@@ -10,9 +10,10 @@ use wiki_store::model::version::Version;
 use wiki_store::model::wiki::WikiId;
 use wiki_store::objects::query::{FieldFilter, ObjectQuery, SortOrder};
 use wiki_store::reference::DocumentReference;
+use wiki_store::testing::backend_test;
 use wiki_store::{Entity, InvalidInput, Store, StoreError};
 
-use crate::harness::{Case, Fixture, cases, reference, v};
+use crate::harness::{Fixture, reference, v};
 
 /// The task class most object tests (and the no-op write tests) use.
 pub(crate) const CLASS: &str = "Tasks.TaskClass";
@@ -76,6 +77,7 @@ fn version_of(store: &dyn Store, document: &str) -> Option<Version> {
         .map(|d| d.version)
 }
 
+#[backend_test]
 fn fields_are_added_in_order_and_each_change_saves_the_class_document(db: &Fixture) {
     let store = db.store();
     assert_eq!(
@@ -124,6 +126,7 @@ fn fields_are_added_in_order_and_each_change_saves_the_class_document(db: &Fixtu
     assert_eq!(store.class(&reference("Tasks.NotAClass")).unwrap(), None);
 }
 
+#[backend_test]
 fn objects_are_numbered_per_class_typed_and_masked(db: &Fixture) {
     let store = db.store();
     task_class(&*store);
@@ -197,6 +200,7 @@ fn objects_are_numbered_per_class_typed_and_masked(db: &Fixture) {
     );
 }
 
+#[backend_test]
 fn bad_writes_are_refused_before_anything_is_written(db: &Fixture) {
     let store = db.store();
     task_class(&*store);
@@ -250,6 +254,7 @@ fn bad_writes_are_refused_before_anything_is_written(db: &Fixture) {
     assert_eq!(objects[0].values["title"], FieldValue::Text("Plan".into()));
 }
 
+#[backend_test]
 fn removing_a_field_hides_its_values_reversibly_and_modify_changes_attributes(db: &Fixture) {
     let store = db.store();
     task_class(&*store);
@@ -327,6 +332,7 @@ fn removing_a_field_hides_its_values_reversibly_and_modify_changes_attributes(db
     ));
 }
 
+#[backend_test]
 fn deleting_an_object_keeps_the_other_numbers(db: &Fixture) {
     let store = db.store();
     task_class(&*store);
@@ -369,6 +375,7 @@ fn deleting_an_object_keeps_the_other_numbers(db: &Fixture) {
     ));
 }
 
+#[backend_test]
 fn the_configuration_class_is_reserved(db: &Fixture) {
     let store = db.store();
     let refused = store.write_object(&ObjectWrite {
@@ -458,6 +465,7 @@ fn names(
     )
 }
 
+#[backend_test]
 fn object_queries_filter_by_type_sort_and_page(db: &Fixture) {
     let store = db.store();
     seeded_tasks(&*store);
@@ -535,6 +543,7 @@ fn object_queries_filter_by_type_sort_and_page(db: &Fixture) {
     assert_eq!(hostile, (vec![], 0));
 }
 
+#[backend_test]
 fn object_queries_authorize_every_row_before_counting_and_paging(db: &Fixture) {
     let store = db.store();
     seeded_tasks(&*store);
@@ -566,6 +575,7 @@ fn object_queries_authorize_every_row_before_counting_and_paging(db: &Fixture) {
 
 /// Regression: the scan window was filled before authorization, so 2,100 objects the
 /// caller could not see hid its own and made the total read "0+" (an oracle for them).
+#[backend_test]
 fn denied_objects_neither_fill_the_scan_window_nor_mark_the_total(db: &Fixture) {
     use wiki_store::objects::query::SCAN_CEILING;
     let store = db.store();
@@ -600,6 +610,7 @@ fn denied_objects_neither_fill_the_scan_window_nor_mark_the_total(db: &Fixture) 
     );
 }
 
+#[backend_test]
 fn queries_on_secrets_lists_or_unknown_classes_are_refused(db: &Fixture) {
     let store = db.store();
     seeded_tasks(&*store);
@@ -636,6 +647,7 @@ fn queries_on_secrets_lists_or_unknown_classes_are_refused(db: &Fixture) {
     assert_eq!((usage[0].class.as_str(), usage[0].objects), (CLASS, 5));
 }
 
+#[backend_test]
 fn object_attachment_and_content_writes_share_one_compare_and_set(db: &Fixture) {
     use std::sync::{Arc, Barrier};
     use wiki_store::model::attachment::AttachmentWrite;
@@ -714,6 +726,7 @@ fn object_attachment_and_content_writes_share_one_compare_and_set(db: &Fixture) 
     );
 }
 
+#[backend_test]
 fn a_batch_of_object_writes_is_all_or_nothing(db: &Fixture) {
     let store = db.store();
     task_class(&*store);
@@ -730,21 +743,4 @@ fn a_batch_of_object_writes_is_all_or_nothing(db: &Fixture) {
         outcomes.iter().map(|o| o.number).collect::<Vec<_>>(),
         [0, 1]
     );
-}
-
-pub(crate) fn cases() -> Vec<Case> {
-    cases![
-        fields_are_added_in_order_and_each_change_saves_the_class_document,
-        objects_are_numbered_per_class_typed_and_masked,
-        bad_writes_are_refused_before_anything_is_written,
-        removing_a_field_hides_its_values_reversibly_and_modify_changes_attributes,
-        deleting_an_object_keeps_the_other_numbers,
-        the_configuration_class_is_reserved,
-        object_queries_filter_by_type_sort_and_page,
-        object_queries_authorize_every_row_before_counting_and_paging,
-        denied_objects_neither_fill_the_scan_window_nor_mark_the_total,
-        queries_on_secrets_lists_or_unknown_classes_are_refused,
-        object_attachment_and_content_writes_share_one_compare_and_set,
-        a_batch_of_object_writes_is_all_or_nothing,
-    ]
 }

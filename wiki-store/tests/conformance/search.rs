@@ -9,8 +9,9 @@ use wiki_store::model::search::{
 };
 use wiki_store::model::wiki::WikiId;
 use wiki_store::reference::SpacePath;
+use wiki_store::testing::backend_test;
 
-use crate::harness::{Case, Fixture, cases, put, reference};
+use crate::harness::{Fixture, put, reference};
 
 /// The scope of the main wiki alone.
 pub(crate) fn main_only() -> WikiScope {
@@ -36,6 +37,7 @@ pub(crate) fn text(words: &str) -> SearchQuery {
     SearchQuery::new(Some(words.to_owned()), main_only())
 }
 
+#[backend_test]
 fn a_save_is_searchable_the_moment_it_commits(db: &Fixture) {
     let store = db.store();
     put(
@@ -54,6 +56,7 @@ fn a_save_is_searchable_the_moment_it_commits(db: &Fixture) {
     );
 }
 
+#[backend_test]
 fn words_are_all_required_and_not_a_phrase(db: &Fixture) {
     let store = db.store();
     put(&*store, "A.Both", "", "alpha something beta");
@@ -67,6 +70,7 @@ fn words_are_all_required_and_not_a_phrase(db: &Fixture) {
     assert_eq!(results.terms, ["beta", "alpha"]);
 }
 
+#[backend_test]
 fn title_outweighs_content(db: &Fixture) {
     let store = db.store();
     put(
@@ -94,6 +98,7 @@ fn title_outweighs_content(db: &Fixture) {
 /// Regression: SQLite ranked by bm25, whose word weights and average length count every page
 /// of the index, so the order of two visible hits changed when pages the caller cannot view
 /// were added: an oracle for how many invisible pages hold a word.
+#[backend_test]
 fn pages_the_caller_cannot_view_do_not_move_the_visible_order(db: &Fixture) {
     let store = db.store();
     put(&*store, "V.AlphaHeavy", "", "alpha alpha alpha beta");
@@ -124,6 +129,7 @@ fn pages_the_caller_cannot_view_do_not_move_the_visible_order(db: &Fixture) {
 
 /// Regression: SQLite scored a word present in a row's content the same whether the row held
 /// it once or twenty times, so a page that only mentions a word outranked one about it.
+#[backend_test]
 fn a_page_that_repeats_a_word_outranks_one_that_mentions_it_once(db: &Fixture) {
     let store = db.store();
     // As many words and bytes each, so neither length nor creation order decides.
@@ -143,6 +149,7 @@ fn a_page_that_repeats_a_word_outranks_one_that_mentions_it_once(db: &Fixture) {
     assert_eq!(refs(&results), ["T.About", "T.Once"]);
 }
 
+#[backend_test]
 fn fts_syntax_in_the_query_is_plain_words(db: &Fixture) {
     let store = db.store();
     put(
@@ -209,6 +216,7 @@ fn fts_syntax_in_the_query_is_plain_words(db: &Fixture) {
     assert_eq!(search(&*store, &text("* ( :")).total, 0);
 }
 
+#[backend_test]
 fn filters_narrow_by_wiki_space_author_locale_date_and_hidden(db: &Fixture) {
     let store = db.store();
     let dev = WikiId::new("dev").unwrap();
@@ -293,6 +301,7 @@ fn filters_narrow_by_wiki_space_author_locale_date_and_hidden(db: &Fixture) {
     assert_eq!(search(&*store, &q).total, 6);
 }
 
+#[backend_test]
 fn sorting_and_browsing(db: &Fixture) {
     let store = db.store();
     put(&*store, "B.First", "charlie", "word");
@@ -328,6 +337,7 @@ fn sorting_and_browsing(db: &Fixture) {
     assert!(results.terms.is_empty());
 }
 
+#[backend_test]
 fn snippets_highlight_the_words(db: &Fixture) {
     let store = db.store();
     let body = format!(
@@ -348,6 +358,7 @@ fn snippets_highlight_the_words(db: &Fixture) {
     assert!(snippet.text.contains('…'));
 }
 
+#[backend_test]
 fn denied_rows_leave_no_countable_trace_and_paging_counts_only_authorized_rows(db: &Fixture) {
     let store = db.store();
     for i in 0..30 {
@@ -406,6 +417,7 @@ fn denied_rows_leave_no_countable_trace_and_paging_counts_only_authorized_rows(d
 /// Regression: the scan window was filled before authorization: with more denied
 /// matches than the scan limit, the caller's own documents vanished and the footer said "at
 /// least" (an oracle for documents it cannot see). Denied rows span several read batches here.
+#[backend_test]
 fn denied_matches_neither_fill_the_scan_window_nor_mark_the_total(db: &Fixture) {
     let store = db.store();
     for i in 0..45 {
@@ -445,6 +457,7 @@ fn denied_matches_neither_fill_the_scan_window_nor_mark_the_total(db: &Fixture) 
 
 /// Regression: a translation saved without a title was listed under the page name;
 /// it reads as the page does in its default language.
+#[backend_test]
 fn a_translation_without_a_title_shows_the_default_title(db: &Fixture) {
     let store = db.store();
     put(&*store, "Docs.Guide", "User guide", "english words");
@@ -469,6 +482,7 @@ fn a_translation_without_a_title_shows_the_default_title(db: &Fixture) {
     assert_eq!(titles, ["User guide", "User guide"]);
 }
 
+#[backend_test]
 fn the_authorization_callback_may_use_the_store(db: &Fixture) {
     let store = db.open_with(wiki_store::StoreConfig {
         pool_size: 1,
@@ -484,6 +498,7 @@ fn the_authorization_callback_may_use_the_store(db: &Fixture) {
     assert_eq!(results.total, 1);
 }
 
+#[backend_test]
 fn deleting_a_wiki_removes_its_pages_from_the_index(db: &Fixture) {
     let store = db.store();
     let gone = WikiId::new("gone").unwrap();
@@ -499,23 +514,4 @@ fn deleting_a_wiki_removes_its_pages_from_the_index(db: &Fixture) {
     assert_eq!(search(&*store, &everywhere).total, 1);
     store.delete_wiki(&gone).unwrap();
     assert_eq!(search(&*store, &everywhere).total, 0);
-}
-
-pub(crate) fn cases() -> Vec<Case> {
-    cases![
-        a_save_is_searchable_the_moment_it_commits,
-        words_are_all_required_and_not_a_phrase,
-        title_outweighs_content,
-        pages_the_caller_cannot_view_do_not_move_the_visible_order,
-        a_page_that_repeats_a_word_outranks_one_that_mentions_it_once,
-        fts_syntax_in_the_query_is_plain_words,
-        filters_narrow_by_wiki_space_author_locale_date_and_hidden,
-        sorting_and_browsing,
-        snippets_highlight_the_words,
-        denied_rows_leave_no_countable_trace_and_paging_counts_only_authorized_rows,
-        denied_matches_neither_fill_the_scan_window_nor_mark_the_total,
-        a_translation_without_a_title_shows_the_default_title,
-        the_authorization_callback_may_use_the_store,
-        deleting_a_wiki_removes_its_pages_from_the_index,
-    ]
 }

@@ -2,10 +2,12 @@
 
 use std::sync::{Arc, Barrier};
 
+use wiki_store::testing::backend_test;
 use wiki_store::{InvalidInput, StoreError};
 
-use crate::harness::{Case, Fixture, cases, count_events};
+use crate::harness::{Fixture, count_events};
 
+#[backend_test]
 fn the_first_proposal_is_kept_and_every_process_gets_it(db: &Fixture) {
     let store = db.store();
     let (_subscription, seen) = count_events(&*store);
@@ -36,6 +38,7 @@ fn the_first_proposal_is_kept_and_every_process_gets_it(db: &Fixture) {
     assert_eq!(*seen.lock().unwrap(), 0);
 }
 
+#[backend_test]
 fn concurrent_first_requests_agree_on_one_proposal(db: &Fixture) {
     const ASKERS: usize = 8;
     let barrier = Arc::new(Barrier::new(ASKERS));
@@ -63,6 +66,7 @@ fn concurrent_first_requests_agree_on_one_proposal(db: &Fixture) {
     );
 }
 
+#[backend_test]
 fn names_and_lengths_are_checked_before_anything_is_stored(db: &Fixture) {
     let store = db.store();
     for name in ["", "Upper", "with space", "-leading", &"x".repeat(65)] {
@@ -90,6 +94,7 @@ fn names_and_lengths_are_checked_before_anything_is_stored(db: &Fixture) {
     );
 }
 
+#[backend_test]
 fn pruning_a_family_removes_only_its_old_members(db: &Fixture) {
     let store = db.store();
     let (_subscription, seen) = count_events(&*store);
@@ -153,13 +158,4 @@ fn pruning_a_family_removes_only_its_old_members(db: &Fixture) {
     }
     assert_eq!(store.change_seq().unwrap(), before);
     assert_eq!(*seen.lock().unwrap(), 0);
-}
-
-pub(crate) fn cases() -> Vec<Case> {
-    cases![
-        pruning_a_family_removes_only_its_old_members,
-        the_first_proposal_is_kept_and_every_process_gets_it,
-        concurrent_first_requests_agree_on_one_proposal,
-        names_and_lengths_are_checked_before_anything_is_stored,
-    ]
 }

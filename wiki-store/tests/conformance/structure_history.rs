@@ -11,8 +11,9 @@ use wiki_store::model::structure::{
 };
 use wiki_store::model::trash::DocumentDelete;
 use wiki_store::model::version::Version;
+use wiki_store::testing::backend_test;
 
-use crate::harness::{Case, Fixture, cases, reference, v};
+use crate::harness::{Fixture, reference, v};
 use crate::objects::{CLASS, task_class, write};
 
 const PAGE: &str = "Notes.Page";
@@ -60,6 +61,7 @@ fn upload(name: &str, content: &[u8]) -> AttachmentWrite {
     }
 }
 
+#[backend_test]
 fn each_object_and_attachment_change_shows_in_the_diff_of_its_revision(db: &Fixture) {
     let store = db.store();
     task_class(&*store);
@@ -189,6 +191,7 @@ fn each_object_and_attachment_change_shows_in_the_diff_of_its_revision(db: &Fixt
     );
 }
 
+#[backend_test]
 fn a_batch_records_each_revision_as_its_own_write_left_it(db: &Fixture) {
     let store = db.store();
     task_class(&*store);
@@ -221,6 +224,7 @@ fn a_batch_records_each_revision_as_its_own_write_left_it(db: &Fixture) {
     );
 }
 
+#[backend_test]
 fn a_translation_has_no_structure_of_its_own(db: &Fixture) {
     let store = db.store();
     task_class(&*store);
@@ -239,6 +243,7 @@ fn a_translation_has_no_structure_of_its_own(db: &Fixture) {
     assert_eq!(diff.structure, StructureComparison::NotApplicable);
 }
 
+#[backend_test]
 fn a_deleted_and_restored_document_keeps_its_records(db: &Fixture) {
     let store = db.store();
     store.write_attachment(&upload("a.txt", b"abc")).unwrap();
@@ -255,13 +260,4 @@ fn a_deleted_and_restored_document_keeps_its_records(db: &Fixture) {
         .unwrap();
     store.restore(entry.id, "alice").unwrap();
     assert_eq!(changes(&*store, "1.1", "1.2"), before);
-}
-
-pub(crate) fn cases() -> Vec<Case> {
-    cases![
-        each_object_and_attachment_change_shows_in_the_diff_of_its_revision,
-        a_batch_records_each_revision_as_its_own_write_left_it,
-        a_translation_has_no_structure_of_its_own,
-        a_deleted_and_restored_document_keeps_its_records,
-    ]
 }

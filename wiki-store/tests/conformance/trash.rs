@@ -10,9 +10,10 @@ use wiki_store::model::object::{ClassChange, FieldChange, FieldValue, ObjectWrit
 use wiki_store::model::search::{SearchQuery, WikiScope};
 use wiki_store::model::trash::{DocumentDelete, TrashQuery};
 use wiki_store::model::wiki::WikiId;
+use wiki_store::testing::backend_test;
 use wiki_store::{Entity, Store, StoreError};
 
-use crate::harness::{Case, Fixture, cases, reference, v};
+use crate::harness::{Fixture, reference, v};
 
 /// Docs.Guide at 1.4: content, a French translation, a class field, an object, an attachment.
 fn rich_document(store: &dyn Store) {
@@ -81,6 +82,7 @@ fn hits(store: &dyn Store, words: &str) -> usize {
     store.search(&query, &mut |_| true).unwrap().total
 }
 
+#[backend_test]
 fn a_deleted_document_goes_to_the_bin_with_everything_and_comes_back(db: &Fixture) {
     let store = db.store();
     rich_document(&*store);
@@ -158,6 +160,7 @@ fn a_deleted_document_goes_to_the_bin_with_everything_and_comes_back(db: &Fixtur
     assert_eq!(hits(&*store, "zebraword"), 1);
 }
 
+#[backend_test]
 fn restoring_over_a_new_document_is_refused(db: &Fixture) {
     let store = db.store();
     rich_document(&*store);
@@ -186,6 +189,7 @@ fn restoring_over_a_new_document_is_refused(db: &Fixture) {
     ));
 }
 
+#[backend_test]
 fn a_deleted_attachment_is_restored_onto_its_document(db: &Fixture) {
     let store = db.store();
     rich_document(&*store);
@@ -228,6 +232,7 @@ fn a_deleted_attachment_is_restored_onto_its_document(db: &Fixture) {
 
 /// `trash_entries`: newest first by id, continued below an id, narrowed to one document (its
 /// own deletions and its attachments'), one wiki only.
+#[backend_test]
 fn the_bin_is_read_in_pages_of_a_wiki_or_of_one_document(db: &Fixture) {
     let store = db.store();
     let mut made = Vec::new();
@@ -267,13 +272,4 @@ fn the_bin_is_read_in_pages_of_a_wiki_or_of_one_document(db: &Fixture) {
         .trash_entries(&TrashQuery::wiki(WikiId::new("sub").unwrap(), 10))
         .unwrap();
     assert!(elsewhere.is_empty(), "another wiki's bin is its own");
-}
-
-pub(crate) fn cases() -> Vec<Case> {
-    cases![
-        a_deleted_document_goes_to_the_bin_with_everything_and_comes_back,
-        restoring_over_a_new_document_is_refused,
-        a_deleted_attachment_is_restored_onto_its_document,
-        the_bin_is_read_in_pages_of_a_wiki_or_of_one_document,
-    ]
 }

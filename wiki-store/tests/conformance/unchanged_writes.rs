@@ -13,9 +13,10 @@ use wiki_store::model::mcp_config::McpConfig;
 use wiki_store::model::object::{ClassChange, FieldChange, ObjectWrite};
 use wiki_store::model::version::Version;
 use wiki_store::model::wiki::WikiId;
+use wiki_store::testing::backend_test;
 use wiki_store::{Store, StoreError};
 
-use crate::harness::{Case, Fixture, cases, count_events, reference, v};
+use crate::harness::{Fixture, count_events, reference, v};
 
 use crate::objects::CLASS;
 
@@ -67,6 +68,7 @@ fn guide_with_notes(store: &dyn Store) {
         .unwrap();
 }
 
+#[backend_test]
 fn an_identical_upload_writes_no_version_and_emits_nothing(db: &Fixture) {
     let store = db.store();
     guide_with_notes(&*store);
@@ -92,6 +94,7 @@ fn an_identical_upload_writes_no_version_and_emits_nothing(db: &Fixture) {
     );
 }
 
+#[backend_test]
 fn different_bytes_of_the_same_size_are_a_new_version(db: &Fixture) {
     let store = db.store();
     guide_with_notes(&*store);
@@ -124,6 +127,7 @@ fn different_bytes_of_the_same_size_are_a_new_version(db: &Fixture) {
     );
 }
 
+#[backend_test]
 fn an_identical_upload_on_a_stale_version_is_still_a_conflict(db: &Fixture) {
     let store = db.store();
     guide_with_notes(&*store);
@@ -195,6 +199,7 @@ fn modify(pretty_name: Option<&str>, attributes: &[(&str, &str)]) -> FieldChange
     }
 }
 
+#[backend_test]
 fn modifying_a_field_to_what_it_already_is_writes_nothing(db: &Fixture) {
     let store = db.store();
     task_class(&*store);
@@ -256,6 +261,7 @@ fn task_one(store: &dyn Store) {
         .unwrap();
 }
 
+#[backend_test]
 fn updating_an_object_to_the_values_it_holds_writes_nothing(db: &Fixture) {
     let store = db.store();
     task_one(&*store);
@@ -303,6 +309,7 @@ fn updating_an_object_to_the_values_it_holds_writes_nothing(db: &Fixture) {
     assert_eq!(*events.lock().unwrap(), 2);
 }
 
+#[backend_test]
 fn setting_a_password_again_is_always_a_write(db: &Fixture) {
     let store = db.store();
     task_one(&*store);
@@ -318,6 +325,7 @@ fn setting_a_password_again_is_always_a_write(db: &Fixture) {
     assert_eq!(again.document.version(), v("1.3"));
 }
 
+#[backend_test]
 fn a_batch_advances_the_sequence_unless_every_write_is_unchanged(db: &Fixture) {
     let store = db.store();
     task_one(&*store);
@@ -349,6 +357,7 @@ fn a_batch_advances_the_sequence_unless_every_write_is_unchanged(db: &Fixture) {
     assert!(store.change_seq().unwrap() > start);
 }
 
+#[backend_test]
 fn saving_the_same_configuration_again_writes_nothing(db: &Fixture) {
     let store = db.store();
     let config = McpConfig {
@@ -371,17 +380,4 @@ fn saving_the_same_configuration_again_writes_nothing(db: &Fixture) {
         }
     );
     assert_eq!(store.change_seq().unwrap(), start);
-}
-
-pub(crate) fn cases() -> Vec<Case> {
-    cases![
-        an_identical_upload_writes_no_version_and_emits_nothing,
-        different_bytes_of_the_same_size_are_a_new_version,
-        an_identical_upload_on_a_stale_version_is_still_a_conflict,
-        modifying_a_field_to_what_it_already_is_writes_nothing,
-        updating_an_object_to_the_values_it_holds_writes_nothing,
-        setting_a_password_again_is_always_a_write,
-        a_batch_advances_the_sequence_unless_every_write_is_unchanged,
-        saving_the_same_configuration_again_writes_nothing,
-    ]
 }

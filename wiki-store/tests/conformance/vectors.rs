@@ -8,9 +8,10 @@ use wiki_store::model::locale::Locale;
 use wiki_store::model::trash::DocumentDelete;
 use wiki_store::model::vector::{VectorEntry, VectorIndex, VectorRow};
 use wiki_store::model::wiki::WikiId;
+use wiki_store::testing::backend_test;
 use wiki_store::{InvalidInput, Store, StoreError};
 
-use crate::harness::{Case, Fixture, cases, count_events, put, reference, v};
+use crate::harness::{Fixture, count_events, put, reference, v};
 
 fn index() -> VectorIndex {
     VectorIndex::new(WikiId::main(), "model-a")
@@ -64,6 +65,7 @@ fn scanned(store: &dyn Store, index: &VectorIndex) -> Vec<(String, String, Vec<f
     found
 }
 
+#[backend_test]
 fn rows_are_stale_until_their_entries_are_stored_for_their_version(db: &Fixture) {
     let store = db.store();
     put(&*store, "Docs.Install", "Install", "Set it up");
@@ -163,6 +165,7 @@ fn rows_are_stale_until_their_entries_are_stored_for_their_version(db: &Fixture)
     );
 }
 
+#[backend_test]
 fn entries_go_with_their_row_and_their_wiki(db: &Fixture) {
     let store = db.store();
     put(&*store, "Docs.Gone", "Gone", "soon deleted");
@@ -221,6 +224,7 @@ fn entries_go_with_their_row_and_their_wiki(db: &Fixture) {
     assert_eq!(scanned(&*store, &index()).len(), 1);
 }
 
+#[backend_test]
 fn entries_are_checked_before_anything_is_stored(db: &Fixture) {
     let store = db.store();
     put(&*store, "Docs.Page", "Page", "text");
@@ -250,6 +254,7 @@ fn entries_are_checked_before_anything_is_stored(db: &Fixture) {
     ));
 }
 
+#[backend_test]
 fn a_backlog_reports_all_but_lists_at_most_the_limit(db: &Fixture) {
     let store = db.store();
     let saves: Vec<DocumentSave> = (0..30)
@@ -322,6 +327,7 @@ fn marker_moves(store: &dyn Store, before: u64) -> bool {
     false
 }
 
+#[backend_test]
 fn vector_writes_advance_the_vector_sequence_and_another_process_learns_which_rows(db: &Fixture) {
     let (a, b) = (db.store(), db.reopen());
     put(&*a, "Docs.Install", "Install", "Set it up");
@@ -393,14 +399,4 @@ fn vector_writes_advance_the_vector_sequence_and_another_process_learns_which_ro
 
     assert_eq!(a.change_seq().unwrap(), change_seq, "no change of content");
     assert_eq!(*seen.lock().unwrap(), 0, "no change event");
-}
-
-pub(crate) fn cases() -> Vec<Case> {
-    cases![
-        vector_writes_advance_the_vector_sequence_and_another_process_learns_which_rows,
-        rows_are_stale_until_their_entries_are_stored_for_their_version,
-        entries_go_with_their_row_and_their_wiki,
-        entries_are_checked_before_anything_is_stored,
-        a_backlog_reports_all_but_lists_at_most_the_limit,
-    ]
 }

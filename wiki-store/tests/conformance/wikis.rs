@@ -5,10 +5,12 @@ use wiki_store::model::rights::{Effect, Right, RightRule, RightScope, Subject};
 use wiki_store::model::trash::DocumentDelete;
 use wiki_store::model::wiki::WikiId;
 use wiki_store::reference::DocumentReference;
+use wiki_store::testing::backend_test;
 use wiki_store::{Entity, InvalidInput, StoreError};
 
-use crate::harness::{Case, Fixture, cases};
+use crate::harness::Fixture;
 
+#[backend_test]
 fn the_main_wiki_exists_and_cannot_be_deleted(db: &Fixture) {
     let store = db.store();
     let wikis = store.list_wikis().unwrap();
@@ -21,6 +23,7 @@ fn the_main_wiki_exists_and_cannot_be_deleted(db: &Fixture) {
     );
 }
 
+#[backend_test]
 fn create_list_and_delete_sub_wikis(db: &Fixture) {
     let store = db.store();
     let dev = WikiId::new("dev").unwrap();
@@ -59,6 +62,7 @@ fn create_list_and_delete_sub_wikis(db: &Fixture) {
     );
 }
 
+#[backend_test]
 fn reopening_keeps_the_wikis(db: &Fixture) {
     let dev = WikiId::new("dev").unwrap();
     db.store().create_wiki(&dev, "Developers").unwrap();
@@ -66,6 +70,7 @@ fn reopening_keeps_the_wikis(db: &Fixture) {
     assert!(store.wiki(&dev).unwrap().is_some());
 }
 
+#[backend_test]
 fn deleting_a_wiki_takes_its_rights_and_bin_with_it(db: &Fixture) {
     let store = db.store();
     let dev = WikiId::new("dev").unwrap();
@@ -95,13 +100,4 @@ fn deleting_a_wiki_takes_its_rights_and_bin_with_it(db: &Fixture) {
     assert!(store.list_rights(&dev).unwrap().is_empty());
     assert!(store.trash(&dev).unwrap().is_empty());
     assert!(store.rights_snapshot().unwrap().rules().next().is_none());
-}
-
-pub(crate) fn cases() -> Vec<Case> {
-    cases![
-        the_main_wiki_exists_and_cannot_be_deleted,
-        create_list_and_delete_sub_wikis,
-        reopening_keeps_the_wikis,
-        deleting_a_wiki_takes_its_rights_and_bin_with_it,
-    ]
 }

@@ -8,11 +8,12 @@ use std::time::Duration;
 use wiki_store::model::document::DocumentSave;
 use wiki_store::model::wiki::WikiId;
 use wiki_store::reference::DocumentReference;
+use wiki_store::testing::{PostgresServer, backend_test};
 use wiki_store::{ChangeFeed, DocumentStore, PostgresStore, StoreConfig, StoreError};
 
 use crate::proxy::Proxy;
-use crate::{Case, cases, wait_for};
-use wiki_store::postgres::scratch::ScratchDatabase;
+use crate::wait_for;
+use wiki_store::testing::scratch::ScratchDatabase;
 
 fn page(name: &str) -> DocumentReference {
     DocumentReference::parse(&format!("Outage.{name}"), &WikiId::main()).unwrap()
@@ -57,7 +58,8 @@ fn proxied(server: &str, database: &ScratchDatabase, through: SocketAddr) -> (So
     (upstream, url)
 }
 
-fn a_store_over_an_unreachable_server_is_created_and_reports_unavailable(_server: &str) {
+#[backend_test(only = "postgres")]
+fn a_store_over_an_unreachable_server_is_created_and_reports_unavailable(_server: &PostgresServer) {
     // A port nobody listens on: bound, then closed.
     let closed = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
@@ -79,7 +81,8 @@ fn a_store_over_an_unreachable_server_is_created_and_reports_unavailable(_server
     assert!(!store.is_listening());
 }
 
-fn an_outage_is_reported_and_the_store_recovers_when_the_server_is_back(server: &str) {
+#[backend_test(only = "postgres")]
+fn an_outage_is_reported_and_the_store_recovers_when_the_server_is_back(server: &PostgresServer) {
     let database = ScratchDatabase::migrated(server);
     let (upstream, _) = proxied(server, &database, "127.0.0.1:1".parse().unwrap());
     let proxy = Proxy::start(upstream);
@@ -124,7 +127,8 @@ fn an_outage_is_reported_and_the_store_recovers_when_the_server_is_back(server: 
     );
 }
 
-fn connections_killed_by_the_server_are_replaced_without_failing_calls(server: &str) {
+#[backend_test(only = "postgres")]
+fn connections_killed_by_the_server_are_replaced_without_failing_calls(server: &PostgresServer) {
     let database = ScratchDatabase::migrated(server);
     let store = PostgresStore::connect_with(database.url(), StoreConfig::default()).unwrap();
     // Warm several pooled connections.
@@ -157,7 +161,8 @@ fn connections_killed_by_the_server_are_replaced_without_failing_calls(server: &
     });
 }
 
-fn a_lost_notification_connection_falls_back_to_polling_and_listens_again(server: &str) {
+#[backend_test(only = "postgres")]
+fn a_lost_notification_connection_falls_back_to_polling_and_listens_again(server: &PostgresServer) {
     let database = ScratchDatabase::migrated(server);
     let store =
         Arc::new(PostgresStore::connect_with(database.url(), StoreConfig::default()).unwrap());
@@ -190,13 +195,4 @@ fn a_lost_notification_connection_falls_back_to_polling_and_listens_again(server
         Duration::from_secs(1),
         || store.commit_marker().unwrap() != marker,
     );
-}
-
-pub(crate) fn cases() -> Vec<Case> {
-    cases![
-        a_store_over_an_unreachable_server_is_created_and_reports_unavailable,
-        an_outage_is_reported_and_the_store_recovers_when_the_server_is_back,
-        connections_killed_by_the_server_are_replaced_without_failing_calls,
-        a_lost_notification_connection_falls_back_to_polling_and_listens_again,
-    ]
 }

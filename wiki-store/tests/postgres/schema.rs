@@ -10,8 +10,8 @@ use wiki_store::model::wiki::WikiId;
 use wiki_store::reference::DocumentReference;
 use wiki_store::{PostgresStore, StoreConfig, StoreError, WikiStore};
 
-use crate::{Case, cases};
-use wiki_store::postgres::scratch::ScratchDatabase;
+use wiki_store::testing::scratch::ScratchDatabase;
+use wiki_store::testing::{PostgresServer, backend_test};
 
 /// The newest schema version: the number of migrations in `src/postgres/sql/` (0002 added the
 /// vector indexes, 0003 the admin state, 0004 the revisions' records of objects and
@@ -26,7 +26,8 @@ const DROP_IDENTITIES: &str =
 /// What schema 8 added, dropped to build an older database.
 const DROP_TOKEN_SCOPE: &str = "ALTER TABLE api_tokens DROP COLUMN scope, DROP COLUMN expires_ms;";
 
-fn replicas_starting_together_on_an_empty_database_migrate_it_once(server: &str) {
+#[backend_test(only = "postgres")]
+fn replicas_starting_together_on_an_empty_database_migrate_it_once(server: &PostgresServer) {
     let database = ScratchDatabase::empty(server);
     let url = database.url().to_owned();
     let threads: Vec<_> = (0..6)
@@ -50,7 +51,8 @@ fn replicas_starting_together_on_an_empty_database_migrate_it_once(server: &str)
     assert_eq!(i64::from(version), i64::from(LATEST));
 }
 
-fn a_database_of_a_newer_schema_is_refused_untouched(server: &str) {
+#[backend_test(only = "postgres")]
+fn a_database_of_a_newer_schema_is_refused_untouched(server: &PostgresServer) {
     let database = ScratchDatabase::empty(server);
     let store = PostgresStore::connect_with(database.url(), StoreConfig::default()).unwrap();
     let wiki = wiki_store::model::wiki::WikiId::new("kept").unwrap();
@@ -80,7 +82,8 @@ fn a_database_of_a_newer_schema_is_refused_untouched(server: &str) {
 
 /// A database of schema 3 (revisions without their `structure` record) is brought to the
 /// newest schema, and its old revisions say that they recorded nothing.
-fn revisions_from_schema_3_migrate_and_say_they_recorded_nothing(server: &str) {
+#[backend_test(only = "postgres")]
+fn revisions_from_schema_3_migrate_and_say_they_recorded_nothing(server: &PostgresServer) {
     let database = ScratchDatabase::empty(server);
     let store = PostgresStore::connect_with(database.url(), StoreConfig::default()).unwrap();
     let page = DocumentReference::parse("Old.Page", &WikiId::main()).unwrap();
@@ -118,7 +121,8 @@ fn revisions_from_schema_3_migrate_and_say_they_recorded_nothing(server: &str) {
 }
 
 /// A database of schema 4 (no leases, no vector sequence) gets both, and they work.
-fn a_database_of_schema_4_gets_leases_and_the_vector_sequence(server: &str) {
+#[backend_test(only = "postgres")]
+fn a_database_of_schema_4_gets_leases_and_the_vector_sequence(server: &PostgresServer) {
     let database = ScratchDatabase::empty(server);
     let store = PostgresStore::connect_with(database.url(), StoreConfig::default()).unwrap();
     let page = DocumentReference::parse("Kept.Page", &WikiId::main()).unwrap();
@@ -149,7 +153,8 @@ fn a_database_of_schema_4_gets_leases_and_the_vector_sequence(server: &str) {
 
 /// A farm of schema 6 with users matched OIDC tokens by name: it awaits the administrator's
 /// decision after the upgrade, and no identity signs anyone in by name.
-fn a_database_of_schema_6_with_users_awaits_the_identity_decision(server: &str) {
+#[backend_test(only = "postgres")]
+fn a_database_of_schema_6_with_users_awaits_the_identity_decision(server: &PostgresServer) {
     let database = ScratchDatabase::empty(server);
     let store = PostgresStore::connect_with(database.url(), StoreConfig::default()).unwrap();
     store.create_user("alice", None).unwrap();
@@ -171,7 +176,8 @@ fn a_database_of_schema_6_with_users_awaits_the_identity_decision(server: &str) 
 }
 
 /// A token stored at schema 7 (before scopes) is a full token after the upgrade.
-fn a_token_from_schema_7_keeps_working_as_a_full_token(server: &str) {
+#[backend_test(only = "postgres")]
+fn a_token_from_schema_7_keeps_working_as_a_full_token(server: &PostgresServer) {
     let database = ScratchDatabase::empty(server);
     let store = PostgresStore::connect_with(database.url(), StoreConfig::default()).unwrap();
     store.create_user("alice", None).unwrap();
@@ -196,15 +202,4 @@ fn a_token_from_schema_7_keeps_working_as_a_full_token(server: &str) {
         .unwrap()
         .get(0);
     assert_eq!(i64::from(version), i64::from(LATEST));
-}
-
-pub(crate) fn cases() -> Vec<Case> {
-    cases![
-        a_database_of_schema_6_with_users_awaits_the_identity_decision,
-        a_token_from_schema_7_keeps_working_as_a_full_token,
-        a_database_of_schema_4_gets_leases_and_the_vector_sequence,
-        revisions_from_schema_3_migrate_and_say_they_recorded_nothing,
-        replicas_starting_together_on_an_empty_database_migrate_it_once,
-        a_database_of_a_newer_schema_is_refused_untouched,
-    ]
 }

@@ -6,16 +6,17 @@ use std::time::{Duration, Instant};
 use wiki_store::model::document::DocumentSave;
 use wiki_store::model::wiki::WikiId;
 use wiki_store::reference::DocumentReference;
+use wiki_store::testing::{PostgresServer, backend_test};
 use wiki_store::{ChangeFeed, DocumentStore, PostgresStore, StoreConfig, StoreError};
 
-use crate::{Case, cases};
-use wiki_store::postgres::scratch::ScratchDatabase;
+use wiki_store::testing::scratch::ScratchDatabase;
 
 fn page() -> DocumentReference {
     DocumentReference::parse("Locks.Page", &WikiId::main()).unwrap()
 }
 
-fn writes_blocked_past_their_lock_timeout_are_retried_then_given_up(server: &str) {
+#[backend_test(only = "postgres")]
+fn writes_blocked_past_their_lock_timeout_are_retried_then_given_up(server: &PostgresServer) {
     let database = ScratchDatabase::migrated(server);
     let store = PostgresStore::connect_with(
         database.url(),
@@ -48,7 +49,8 @@ fn writes_blocked_past_their_lock_timeout_are_retried_then_given_up(server: &str
         .unwrap();
 }
 
-fn a_statement_past_its_timeout_is_cancelled_and_reported_unavailable(server: &str) {
+#[backend_test(only = "postgres")]
+fn a_statement_past_its_timeout_is_cancelled_and_reported_unavailable(server: &PostgresServer) {
     let database = ScratchDatabase::migrated(server);
     let store = PostgresStore::connect_with(
         database.url(),
@@ -76,7 +78,8 @@ fn a_statement_past_its_timeout_is_cancelled_and_reported_unavailable(server: &s
     assert!(store.document(&page(), None).unwrap().is_none());
 }
 
-fn the_pool_never_opens_more_connections_than_its_size(server: &str) {
+#[backend_test(only = "postgres")]
+fn the_pool_never_opens_more_connections_than_its_size(server: &PostgresServer) {
     let database = ScratchDatabase::migrated(server);
     let store = PostgresStore::connect_with(
         database.url(),
@@ -114,12 +117,4 @@ fn the_pool_never_opens_more_connections_than_its_size(server: &str) {
         .unwrap()
         .get(0);
     assert!(open <= 2, "{open} pooled connections for a pool of 2");
-}
-
-pub(crate) fn cases() -> Vec<Case> {
-    cases![
-        writes_blocked_past_their_lock_timeout_are_retried_then_given_up,
-        a_statement_past_its_timeout_is_cancelled_and_reported_unavailable,
-        the_pool_never_opens_more_connections_than_its_size,
-    ]
 }

@@ -16,17 +16,8 @@ use wiki_store::{PostgresStore, SqliteStore, Store};
 use wiki_store::{DocumentStore, SecretStore, TokenStore, TrashStore, UserStore, WikiStore};
 
 use crate::rich_farm::{page, rich_farm};
-use crate::{Case, cases};
-use wiki_store::postgres::scratch::ScratchDatabase;
-
-pub(crate) fn cases() -> Vec<Case> {
-    cases![
-        a_copied_farm_reads_the_same_on_postgres,
-        the_copied_tables_are_the_postgres_schema_tables,
-        a_target_holding_data_is_refused_untouched,
-        a_copy_failing_part_way_leaves_the_target_empty_for_a_retry,
-    ]
-}
+use wiki_store::testing::scratch::ScratchDatabase;
+use wiki_store::testing::{PostgresServer, backend_test};
 
 /// What the farm answers through the store API, as text (search hits by reference only: the
 /// backends rank and cut snippets each their own way).
@@ -106,7 +97,8 @@ fn reads(store: &dyn Store, token: &str) -> String {
     out
 }
 
-fn a_copied_farm_reads_the_same_on_postgres(server: &str) {
+#[backend_test(only = "postgres")]
+fn a_copied_farm_reads_the_same_on_postgres(server: &PostgresServer) {
     let dir = tempfile::tempdir().unwrap();
     let source = SqliteStore::open(dir.path()).unwrap();
     let token = rich_farm(&source);
@@ -182,7 +174,8 @@ fn a_copied_farm_reads_the_same_on_postgres(server: &str) {
     assert!(target.document(&page("Docs.Old"), None).unwrap().is_some());
 }
 
-fn the_copied_tables_are_the_postgres_schema_tables(server: &str) {
+#[backend_test(only = "postgres")]
+fn the_copied_tables_are_the_postgres_schema_tables(server: &PostgresServer) {
     let database = ScratchDatabase::empty(server);
     drop(
         PostgresStore::connect(database.url())
@@ -215,7 +208,8 @@ fn the_copied_tables_are_the_postgres_schema_tables(server: &str) {
     );
 }
 
-fn a_target_holding_data_is_refused_untouched(server: &str) {
+#[backend_test(only = "postgres")]
+fn a_target_holding_data_is_refused_untouched(server: &PostgresServer) {
     let dir = tempfile::tempdir().unwrap();
     let source = SqliteStore::open(dir.path()).unwrap();
     source.create_user("alice", None).unwrap();
@@ -290,7 +284,8 @@ impl FarmExport for Failing<'_> {
     }
 }
 
-fn a_copy_failing_part_way_leaves_the_target_empty_for_a_retry(server: &str) {
+#[backend_test(only = "postgres")]
+fn a_copy_failing_part_way_leaves_the_target_empty_for_a_retry(server: &PostgresServer) {
     let dir = tempfile::tempdir().unwrap();
     let source = SqliteStore::open(dir.path()).unwrap();
     let token = rich_farm(&source);
