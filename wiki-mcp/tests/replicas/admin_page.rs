@@ -7,21 +7,8 @@ use std::time::Duration;
 
 use serde_json::json;
 
-use crate::Case;
 use crate::farm::{Farm, Replica, within};
-
-pub(crate) fn cases() -> Vec<Case> {
-    vec![
-        (
-            "an_admin_session_and_the_audit_are_shared_by_the_replicas",
-            an_admin_session_and_the_audit_are_shared_by_the_replicas,
-        ),
-        (
-            "accounts_changed_on_either_replicas_page_are_the_farms_and_audited",
-            accounts_changed_on_either_replicas_page_are_the_farms_and_audited,
-        ),
-    ]
-}
+use wiki_store::testing::{PostgresServer, backend_test};
 
 /// A browser's part: one cookie jar, redirects not followed, any replica.
 pub(crate) struct Browser {
@@ -103,7 +90,8 @@ impl Browser {
     }
 }
 
-fn an_admin_session_and_the_audit_are_shared_by_the_replicas(server: &str) {
+#[backend_test(only = "postgres")]
+fn an_admin_session_and_the_audit_are_shared_by_the_replicas(server: &PostgresServer) {
     let farm = Farm::create(server);
     let (a, b) = (farm.replica(), farm.replica());
     let mut browser = Browser::new();
@@ -145,7 +133,8 @@ fn an_admin_session_and_the_audit_are_shared_by_the_replicas(server: &str) {
     );
 }
 
-fn accounts_changed_on_either_replicas_page_are_the_farms_and_audited(server: &str) {
+#[backend_test(only = "postgres")]
+fn accounts_changed_on_either_replicas_page_are_the_farms_and_audited(server: &PostgresServer) {
     let farm = Farm::create(server);
     let (a, b) = (farm.replica(), farm.replica());
     let mut browser = Browser::new();

@@ -8,21 +8,14 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use crate::Case;
 use crate::farm::{Answer, Farm, Replica};
 use crate::list_changes::{messages, streaming};
+use wiki_store::testing::{PostgresServer, backend_test};
 
 const PROTOCOL: &str = "2025-11-25";
 
 /// Longer than any step of this test may take.
 const PATIENCE: Duration = Duration::from_secs(30);
-
-pub(crate) fn cases() -> Vec<Case> {
-    vec![(
-        "an_answer_sent_to_the_other_replica_is_refused_and_writes_nothing",
-        an_answer_sent_to_the_other_replica_is_refused_and_writes_nothing,
-    )]
-}
 
 /// POSTs `body` to `on`'s main endpoint as a 2025-11-25 client with `token`, in `session`
 /// if any.
@@ -65,7 +58,8 @@ fn exists(on: &Replica, token: &str, page: &str) -> bool {
     }
 }
 
-fn an_answer_sent_to_the_other_replica_is_refused_and_writes_nothing(server: &str) {
+#[backend_test(only = "postgres")]
+fn an_answer_sent_to_the_other_replica_is_refused_and_writes_nothing(server: &PostgresServer) {
     let farm = Farm::create(server);
     farm.admin(&["config", "set", "--wiki", "main", "confirm_writes=true"]);
     let (a, b) = (farm.replica(), farm.replica());

@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 
 use crate::listening::{spawn_listening, succeeded};
 use crate::proxy::Proxy;
-use wiki_store::postgres::scratch::ScratchDatabase;
+use wiki_store::testing::scratch::ScratchDatabase;
 
 /// The binary under test.
 pub(crate) const WIKI_MCP: &str = env!("CARGO_BIN_EXE_wiki-mcp");

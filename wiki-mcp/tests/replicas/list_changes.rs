@@ -9,25 +9,12 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::Case;
 use crate::admin_page::{Browser, input};
 use crate::farm::{Answer, Farm, Replica};
+use wiki_store::testing::{PostgresServer, backend_test};
 
 /// How soon a listener must hear a change made on another replica.
 const HEARD_WITHIN: Duration = Duration::from_secs(1);
-
-pub(crate) fn cases() -> Vec<Case> {
-    vec![
-        (
-            "a_tool_list_change_on_one_replica_is_heard_by_listeners_on_the_other",
-            a_tool_list_change_on_one_replica_is_heard_by_listeners_on_the_other,
-        ),
-        (
-            "a_skill_change_on_one_replica_is_heard_by_listeners_on_the_other",
-            a_skill_change_on_one_replica_is_heard_by_listeners_on_the_other,
-        ),
-    ]
-}
 
 /// The JSON-RPC messages of an event stream, read on a thread of their own; the channel
 /// closes when the stream ends.
@@ -119,7 +106,8 @@ fn both_hear(get: &Receiver<Value>, listen: &Receiver<Value>, since: Instant, me
     }
 }
 
-fn a_tool_list_change_on_one_replica_is_heard_by_listeners_on_the_other(server: &str) {
+#[backend_test(only = "postgres")]
+fn a_tool_list_change_on_one_replica_is_heard_by_listeners_on_the_other(server: &PostgresServer) {
     let farm = Farm::create(server);
     let (a, b) = (farm.replica(), farm.replica());
     let alice = farm.token("alice");
@@ -162,7 +150,8 @@ fn a_tool_list_change_on_one_replica_is_heard_by_listeners_on_the_other(server: 
     );
 }
 
-fn a_skill_change_on_one_replica_is_heard_by_listeners_on_the_other(server: &str) {
+#[backend_test(only = "postgres")]
+fn a_skill_change_on_one_replica_is_heard_by_listeners_on_the_other(server: &PostgresServer) {
     let farm = Farm::create(server);
     let (a, b) = (farm.replica(), farm.replica());
     let alice = farm.token("alice");

@@ -9,23 +9,10 @@ use std::process::{Command, Output, Stdio};
 
 use serde_json::json;
 
-use crate::Case;
 use crate::farm::{Answer, Replica, WIKI_MCP};
 use crate::rich_farm::rich_farm;
-use wiki_store::postgres::scratch::ScratchDatabase;
-
-pub(crate) fn cases() -> Vec<Case> {
-    vec![
-        (
-            "a_migrated_farm_serves_the_same_from_postgres",
-            a_migrated_farm_serves_the_same_from_postgres,
-        ),
-        (
-            "migrate_refuses_a_target_holding_a_farm",
-            migrate_refuses_a_target_holding_a_farm,
-        ),
-    ]
-}
+use wiki_store::testing::scratch::ScratchDatabase;
+use wiki_store::testing::{PostgresServer, backend_test};
 
 /// `wiki-mcp args`, whatever its outcome.
 fn run(args: &[&str]) -> Output {
@@ -72,7 +59,8 @@ fn text(answer: Answer) -> String {
     answer.ok()
 }
 
-fn a_migrated_farm_serves_the_same_from_postgres(server: &str) {
+#[backend_test(only = "postgres")]
+fn a_migrated_farm_serves_the_same_from_postgres(server: &PostgresServer) {
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().to_str().unwrap();
     let ada = sqlite_farm(dir.path());
@@ -165,7 +153,8 @@ fn a_migrated_farm_serves_the_same_from_postgres(server: &str) {
     assert!(ok(&["--database", url, "wikis", "list"]).contains("archive"));
 }
 
-fn migrate_refuses_a_target_holding_a_farm(server: &str) {
+#[backend_test(only = "postgres")]
+fn migrate_refuses_a_target_holding_a_farm(server: &PostgresServer) {
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().to_str().unwrap();
     ok(&["--data", data, "init", "--empty"]);

@@ -5,8 +5,8 @@ use std::time::Duration;
 
 use serde_json::json;
 
-use crate::Case;
 use crate::farm::{Answer, Farm, call_at, within};
+use wiki_store::testing::{PostgresServer, backend_test};
 
 /// How long a change made through one process may take to apply on every replica.
 const PROPAGATION: Duration = Duration::from_secs(1);
@@ -14,44 +14,12 @@ const PROPAGATION: Duration = Duration::from_secs(1);
 /// How long a replica may take to find the database back after an outage.
 const RECOVERY: Duration = Duration::from_secs(30);
 
-pub(crate) fn cases() -> Vec<Case> {
-    vec![
-        (
-            "a_write_on_one_replica_is_read_and_searched_on_the_other",
-            a_write_on_one_replica_is_read_and_searched_on_the_other,
-        ),
-        (
-            "a_signed_link_from_one_replica_opens_on_the_other",
-            a_signed_link_from_one_replica_opens_on_the_other,
-        ),
-        (
-            "admin_commands_apply_on_every_replica_within_a_second",
-            admin_commands_apply_on_every_replica_within_a_second,
-        ),
-        (
-            "concurrent_writers_on_both_replicas_get_one_winner",
-            concurrent_writers_on_both_replicas_get_one_winner,
-        ),
-        (
-            "a_replica_killed_mid_writes_loses_no_acknowledged_write",
-            a_replica_killed_mid_writes_loses_no_acknowledged_write,
-        ),
-        (
-            "a_database_outage_is_unavailable_then_both_replicas_recover",
-            a_database_outage_is_unavailable_then_both_replicas_recover,
-        ),
-        (
-            "a_replica_started_while_the_database_is_down_serves_once_it_is_up",
-            a_replica_started_while_the_database_is_down_serves_once_it_is_up,
-        ),
-    ]
-}
-
 fn write(reference: &str, content: &str) -> serde_json::Value {
     json!({"reference": reference, "content": content})
 }
 
-fn a_write_on_one_replica_is_read_and_searched_on_the_other(server: &str) {
+#[backend_test(only = "postgres")]
+fn a_write_on_one_replica_is_read_and_searched_on_the_other(server: &PostgresServer) {
     let farm = Farm::create(server);
     let (a, b) = (farm.replica(), farm.replica());
     let token = &farm.admin_token;
@@ -78,7 +46,8 @@ fn a_write_on_one_replica_is_read_and_searched_on_the_other(server: &str) {
     assert!(found.contains("Replicas.Visible"), "{found}");
 }
 
-fn a_signed_link_from_one_replica_opens_on_the_other(server: &str) {
+#[backend_test(only = "postgres")]
+fn a_signed_link_from_one_replica_opens_on_the_other(server: &PostgresServer) {
     let farm = Farm::create(server);
     let (a, b) = (farm.replica(), farm.replica());
     let token = &farm.admin_token;
@@ -107,7 +76,8 @@ fn a_signed_link_from_one_replica_opens_on_the_other(server: &str) {
     assert_eq!(status, 403);
 }
 
-fn admin_commands_apply_on_every_replica_within_a_second(server: &str) {
+#[backend_test(only = "postgres")]
+fn admin_commands_apply_on_every_replica_within_a_second(server: &PostgresServer) {
     let farm = Farm::create(server);
     let (a, b) = (farm.replica(), farm.replica());
     let admin = &farm.admin_token;
@@ -162,7 +132,8 @@ fn admin_commands_apply_on_every_replica_within_a_second(server: &str) {
     }
 }
 
-fn concurrent_writers_on_both_replicas_get_one_winner(server: &str) {
+#[backend_test(only = "postgres")]
+fn concurrent_writers_on_both_replicas_get_one_winner(server: &PostgresServer) {
     let farm = Farm::create(server);
     let replicas = [farm.replica(), farm.replica()];
     let token = &farm.admin_token;
@@ -223,7 +194,8 @@ fn concurrent_writers_on_both_replicas_get_one_winner(server: &str) {
     assert_eq!(winner, 1, "{read}");
 }
 
-fn a_replica_killed_mid_writes_loses_no_acknowledged_write(server: &str) {
+#[backend_test(only = "postgres")]
+fn a_replica_killed_mid_writes_loses_no_acknowledged_write(server: &PostgresServer) {
     let farm = Farm::create(server);
     let mut a = farm.replica();
     let b = farm.replica();
@@ -296,7 +268,8 @@ fn is_unavailable(answer: &Answer) -> bool {
     }
 }
 
-fn a_database_outage_is_unavailable_then_both_replicas_recover(server: &str) {
+#[backend_test(only = "postgres")]
+fn a_database_outage_is_unavailable_then_both_replicas_recover(server: &PostgresServer) {
     let farm = Farm::create(server);
     let (a, b) = (farm.replica(), farm.replica());
     let token = &farm.admin_token;
@@ -330,7 +303,8 @@ fn a_database_outage_is_unavailable_then_both_replicas_recover(server: &str) {
     assert!(read.contains("after"), "{read}");
 }
 
-fn a_replica_started_while_the_database_is_down_serves_once_it_is_up(server: &str) {
+#[backend_test(only = "postgres")]
+fn a_replica_started_while_the_database_is_down_serves_once_it_is_up(server: &PostgresServer) {
     let farm = Farm::create(server);
     let token = &farm.admin_token;
     farm.proxy.down();

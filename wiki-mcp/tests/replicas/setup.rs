@@ -3,23 +3,9 @@
 
 use std::process::{Command, Stdio};
 
-use crate::Case;
 use crate::farm::{Farm, WIKI_MCP};
-use wiki_store::postgres::scratch::ScratchDatabase;
-
-/// Tests that need the PostgreSQL server.
-pub(crate) fn cases() -> Vec<Case> {
-    vec![
-        (
-            "init_refuses_a_database_that_holds_a_farm",
-            init_refuses_a_database_that_holds_a_farm,
-        ),
-        (
-            "commands_on_a_database_without_a_farm_say_to_run_init",
-            commands_on_a_database_without_a_farm_say_to_run_init,
-        ),
-    ]
-}
+use wiki_store::testing::scratch::ScratchDatabase;
+use wiki_store::testing::{PostgresServer, backend_test};
 
 /// Runs `wiki-mcp --database url args`; its success and its stdout and stderr.
 fn run(url: &str, args: &[&str]) -> (bool, String) {
@@ -39,7 +25,8 @@ fn run(url: &str, args: &[&str]) -> (bool, String) {
     (output.status.success(), text)
 }
 
-fn init_refuses_a_database_that_holds_a_farm(server: &str) {
+#[backend_test(only = "postgres")]
+fn init_refuses_a_database_that_holds_a_farm(server: &PostgresServer) {
     let farm = Farm::create(server);
     let (ok, output) = run(&farm.url, &["init", "--empty"]);
     assert!(!ok, "{output}");
@@ -48,7 +35,8 @@ fn init_refuses_a_database_that_holds_a_farm(server: &str) {
     assert!(farm.admin(&["user", "list"]).contains("alice"));
 }
 
-fn commands_on_a_database_without_a_farm_say_to_run_init(server: &str) {
+#[backend_test(only = "postgres")]
+fn commands_on_a_database_without_a_farm_say_to_run_init(server: &PostgresServer) {
     let database = ScratchDatabase::empty(server);
     for args in [
         &["token", "list"][..],
@@ -70,7 +58,9 @@ fn commands_on_a_database_without_a_farm_say_to_run_init(server: &str) {
 
 /// A database that does not answer: the command fails naming it, its password replaced, in
 /// the error and in every log line. Needs no server.
-pub(crate) fn a_password_never_shows_in_errors_or_logs() {
+// Needs no server: runs once, among the SQLite trials.
+#[backend_test(only = "sqlite")]
+fn a_password_never_shows_in_errors_or_logs() {
     // Port 1 on loopback: nothing listens, the connection is refused at once.
     let url = "postgres://wiki:hunter2secret@127.0.0.1:1/farm";
     for args in [&["token", "list"][..], &["init"]] {

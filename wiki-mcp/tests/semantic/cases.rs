@@ -1,55 +1,12 @@
-//! The cases, each run once per backend (see `main.rs`).
+//! The cases, each a `#[backend_test]` run once per backend (see `main.rs`).
 
 use std::time::Duration;
 
 use semantic_search::{INDEXER_LEASE, INDEXER_LEASE_TTL};
 use serde_json::json;
+use wiki_store::testing::{Backend, backend_test};
 
-use crate::farm::{Backend, Farm, Server, block, installed_model, within};
-
-/// A case: its name and its body, given the backend.
-pub(crate) type Case = (&'static str, fn(&Backend));
-
-pub(crate) fn cases() -> Vec<Case> {
-    vec![
-        (
-            "collections_are_created_listed_and_deleted",
-            collections_are_created_listed_and_deleted,
-        ),
-        (
-            "collections_refuse_unknown_wikis_and_spaces_and_taken_or_bad_ids",
-            collections_refuse_unknown_wikis_and_spaces_and_taken_or_bad_ids,
-        ),
-        (
-            "index_rebuild_embeds_every_page_and_status_counts_what_is_behind",
-            index_rebuild_embeds_every_page_and_status_counts_what_is_behind,
-        ),
-        (
-            "serve_finds_a_page_written_through_mcp_by_meaning_and_forgets_it_once_deleted",
-            serve_finds_a_page_written_through_mcp_by_meaning_and_forgets_it_once_deleted,
-        ),
-        (
-            "two_servers_on_one_farm_index_once_and_both_find_new_pages_promptly",
-            two_servers_on_one_farm_index_once_and_both_find_new_pages_promptly,
-        ),
-        (
-            "searches_and_collections_show_only_what_the_caller_may_view",
-            searches_and_collections_show_only_what_the_caller_may_view,
-        ),
-        (
-            "without_a_model_the_tools_answer_keywords_and_say_how_to_install_it",
-            without_a_model_the_tools_answer_keywords_and_say_how_to_install_it,
-        ),
-        (
-            "index_rebuild_refuses_while_a_server_holds_the_indexer_lease",
-            index_rebuild_refuses_while_a_server_holds_the_indexer_lease,
-        ),
-        (
-            "models_install_without_network_says_how_to_install_offline",
-            models_install_without_network_says_how_to_install_offline,
-        ),
-    ]
-}
+use crate::farm::{Farm, Server, block, installed_model, within};
 
 /// How long the background indexer may take to catch up with a handful of pages (a debug
 /// build on a loaded 2-core machine; the poll returns as soon as it has).
@@ -62,6 +19,7 @@ const SETUP_CONTENT: &str = "# Getting the service running\n\nTo set up the serv
      archive on a Linux machine and start the wizard. The wizard asks for a port and a folder \
      for data, then starts the service.\n";
 
+#[backend_test]
 fn collections_are_created_listed_and_deleted(backend: &Backend) {
     let farm = Farm::without_model(backend);
     let listed = farm.ok(&["collections", "list"]);
@@ -113,6 +71,7 @@ fn collections_are_created_listed_and_deleted(backend: &Backend) {
     );
 }
 
+#[backend_test]
 fn collections_refuse_unknown_wikis_and_spaces_and_taken_or_bad_ids(backend: &Backend) {
     let farm = Farm::without_model(backend);
     let create = |wiki: &str, id: &str, space: &str| {
@@ -190,6 +149,7 @@ fn status(farm: &Farm, wiki: &str) -> (u64, u64) {
     (fields[1].parse().unwrap(), fields[2].parse().unwrap())
 }
 
+#[backend_test]
 fn index_rebuild_embeds_every_page_and_status_counts_what_is_behind(backend: &Backend) {
     let Some(model) = installed_model("index_rebuild") else {
         return;
@@ -275,6 +235,7 @@ fn search(server: &Server, token: &str, query: &str) -> String {
         .ok()
 }
 
+#[backend_test]
 fn serve_finds_a_page_written_through_mcp_by_meaning_and_forgets_it_once_deleted(
     backend: &Backend,
 ) {
@@ -380,6 +341,7 @@ fn found_promptly(through: &Server, on: &Server, admin: &str, alice: &str, page:
     );
 }
 
+#[backend_test]
 fn two_servers_on_one_farm_index_once_and_both_find_new_pages_promptly(backend: &Backend) {
     let Some(model) = installed_model("two_servers_on_one_farm") else {
         return;
@@ -423,6 +385,7 @@ fn two_servers_on_one_farm_index_once_and_both_find_new_pages_promptly(backend: 
     drop(b);
 }
 
+#[backend_test]
 fn searches_and_collections_show_only_what_the_caller_may_view(backend: &Backend) {
     let Some(model) = installed_model("searches_and_collections") else {
         return;
@@ -539,6 +502,7 @@ fn searches_and_collections_show_only_what_the_caller_may_view(backend: &Backend
 /// refuses (after `--wait`), changing nothing and saying what to do; once the server gives the
 /// lease up, the rebuild takes it (here it stops next at the missing model: no model is needed
 /// to show the lease is taken first) and gives it back when it ends.
+#[backend_test]
 fn index_rebuild_refuses_while_a_server_holds_the_indexer_lease(backend: &Backend) {
     let farm = Farm::without_model(backend);
     let store = farm.store();
@@ -583,6 +547,7 @@ fn index_rebuild_refuses_while_a_server_holds_the_indexer_lease(backend: &Backen
     );
 }
 
+#[backend_test]
 fn without_a_model_the_tools_answer_keywords_and_say_how_to_install_it(backend: &Backend) {
     let farm = Farm::without_model(backend);
     let alice = farm.token("alice");
@@ -606,6 +571,7 @@ fn without_a_model_the_tools_answer_keywords_and_say_how_to_install_it(backend: 
     assert_eq!(block(&text, "Semantic results:"), "");
 }
 
+#[backend_test]
 fn models_install_without_network_says_how_to_install_offline(backend: &Backend) {
     let farm = Farm::without_model(backend);
     let target = farm.data().join("model");

@@ -11,18 +11,11 @@ use serde_json::{Value, json};
 use tempfile::TempDir;
 
 use crate::listening::{spawn_listening, succeeded};
-use wiki_store::postgres::scratch::ScratchDatabase;
+use wiki_store::testing::Backend;
+use wiki_store::testing::scratch::ScratchDatabase;
 
 /// The binary under test.
 const WIKI_MCP: &str = env!("CARGO_BIN_EXE_wiki-mcp");
-
-/// Where a case's farm lives.
-pub(crate) enum Backend {
-    /// A SQLite farm in the case's data directory.
-    Sqlite,
-    /// A scratch database on this PostgreSQL server.
-    Postgres(String),
-}
 
 /// A demo farm, its data directory (the SQLite farm's, or only local files on PostgreSQL),
 /// and the model directory its commands and server are given.
@@ -33,14 +26,12 @@ pub(crate) struct Farm {
 }
 
 impl Farm {
-    /// A new demo farm made by `wiki-mcp init`, served with the model in `model_dir`.
+    /// A new demo farm made by `wiki-mcp init` (SQLite in the data directory, or a scratch
+    /// database on the PostgreSQL server), served with the model in `model_dir`.
     pub(crate) fn create(backend: &Backend, model_dir: PathBuf) -> Farm {
         let farm = Farm {
             data: TempDir::new().unwrap(),
-            database: match backend {
-                Backend::Sqlite => None,
-                Backend::Postgres(server) => Some(ScratchDatabase::empty(server)),
-            },
+            database: backend.server().map(ScratchDatabase::empty),
             model_dir,
         };
         farm.ok(&["init"]);
