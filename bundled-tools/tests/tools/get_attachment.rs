@@ -629,30 +629,35 @@ async fn a_timed_out_extraction_keeps_its_pages_for_the_next_call() {
     let read = attachment(&whole, whole_file, "alice").await;
     let one_call = started.elapsed();
     assert!(read.is_ok(), "{read:?}");
-    // Calls that time out after a quarter of that.
-    let timeout = (one_call / 4).max(Duration::from_millis(1));
-    let farm = Farm::with_settings(ServerSettings::default().with_call_timeout(timeout));
-    upload(&farm, "Sandbox.Logs", "long.pdf", file);
-    let arguments = json!({"reference": "Sandbox.Logs", "filename": "long.pdf"});
-    let mut timed_out = 0;
-    let text = loop {
-        match attachment(&farm, arguments.clone(), "alice").await {
-            Ok(text) => break text,
-            // Each call reads on from the pages the calls before it read, so a few suffice;
-            // without that, every call would start again at page 1 and time out.
-            Err(error) if timed_out < 60 => {
-                assert!(
-                    error.contains("did not finish within") || error.contains("busy"),
-                    "{error}"
-                );
-                timed_out += 1;
+    // Calls that time out after a quarter of that. A measurement the machine's load inflated
+    // lets the first call finish in time; the next round, on a fresh farm (nothing cached),
+    // allows a quarter as long again, until calls time out.
+    let mut timeout = one_call;
+    for _round in 0..5 {
+        timeout = (timeout / 4).max(Duration::from_millis(1));
+        let farm = Farm::with_settings(ServerSettings::default().with_call_timeout(timeout));
+        upload(&farm, "Sandbox.Logs", "long.pdf", file.clone());
+        let arguments = json!({"reference": "Sandbox.Logs", "filename": "long.pdf"});
+        let mut timed_out = 0;
+        let text = loop {
+            match attachment(&farm, arguments.clone(), "alice").await {
+                Ok(text) => break text,
+                // Each call reads on from the pages the calls before it read, so a few
+                // suffice; without that, every call would start again at page 1 and time out.
+                Err(error) if timed_out < 60 => {
+                    assert!(
+                        error.contains("did not finish within") || error.contains("busy"),
+                        "{error}"
+                    );
+                    timed_out += 1;
+                }
+                Err(error) => panic!("still not read after {timed_out} calls: {error}"),
             }
-            Err(error) => panic!("still not read after {timed_out} calls: {error}"),
+        };
+        assert!(text.contains("pagepagepage"), "{}", last_line(&text));
+        if timed_out > 0 {
+            return;
         }
-    };
-    assert!(
-        timed_out > 0,
-        "a call of {timeout:?} read what took {one_call:?}: the calls did not time out"
-    );
-    assert!(text.contains("pagepagepage"), "{}", last_line(&text));
+    }
+    panic!("calls of down to {timeout:?} read what took {one_call:?}: none timed out");
 }
