@@ -23,7 +23,18 @@ data=$(mktemp -d)
 "$wiki_mcp" --data "$data/farm" serve --listen 127.0.0.1:0 ${serve_args[@]+"${serve_args[@]}"} \
     >"$data/serve.out" 2>"$data/serve.err" &
 server=$!
-trap 'kill "$server" 2>/dev/null || true; rm -rf "$data"' EXIT
+# Stops the server and removes its farm; on failure, first prints the server's own log, which
+# says what it saw of the failing call and would otherwise go with the farm.
+stop_demo_server() {
+    local status=$?
+    kill "$server" 2>/dev/null || true
+    if [ "$status" -ne 0 ] && [ -s "$data/serve.err" ]; then
+        echo "== the server's log (last 100 lines)" >&2
+        tail -n 100 "$data/serve.err" >&2
+    fi
+    rm -rf "$data"
+}
+trap stop_demo_server EXIT
 
 for _ in $(seq 1 100); do
     grep -q '^New farm:' "$data/serve.out" && break
