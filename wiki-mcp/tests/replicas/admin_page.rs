@@ -44,6 +44,18 @@ pub(crate) fn input(html: &str, name: &str) -> String {
 }
 
 impl Browser {
+    /// Signs in on `replica` with `token` through the sign-in form, as a person would.
+    pub(crate) fn sign_in(&mut self, replica: &Replica, token: &str) {
+        let (_, form) = self.send(replica, "/admin/signin", None);
+        let nonce = input(&form, "csrf");
+        let (status, _) = self.send(
+            replica,
+            "/admin/signin",
+            Some(&[("csrf", &nonce), ("token", token)]),
+        );
+        assert_eq!(status, 303, "signed in with the admin token");
+    }
+
     pub(crate) fn new() -> Self {
         Browser {
             http: reqwest::blocking::Client::builder()
@@ -95,14 +107,7 @@ fn an_admin_session_and_the_audit_are_shared_by_the_replicas(server: &PostgresSe
     let farm = Farm::create(server);
     let (a, b) = (farm.replica(), farm.replica());
     let mut browser = Browser::new();
-    let (_, form) = browser.send(&a, "/admin/signin", None);
-    let nonce = input(&form, "csrf");
-    let (status, _) = browser.send(
-        &a,
-        "/admin/signin",
-        Some(&[("csrf", &nonce), ("token", &farm.admin_token)]),
-    );
-    assert_eq!(status, 303, "signed in on A");
+    browser.sign_in(&a, &farm.admin_token);
 
     let (status, tokens) = browser.send(&b, "/admin/tokens", None);
     assert_eq!(status, 200, "B knows A's session: {tokens}");
@@ -138,14 +143,7 @@ fn accounts_changed_on_either_replicas_page_are_the_farms_and_audited(server: &P
     let farm = Farm::create(server);
     let (a, b) = (farm.replica(), farm.replica());
     let mut browser = Browser::new();
-    let (_, form) = browser.send(&a, "/admin/signin", None);
-    let nonce = input(&form, "csrf");
-    let (status, _) = browser.send(
-        &a,
-        "/admin/signin",
-        Some(&[("csrf", &nonce), ("token", &farm.admin_token)]),
-    );
-    assert_eq!(status, 303, "signed in on A");
+    browser.sign_in(&a, &farm.admin_token);
     let (_, page) = browser.send(&a, "/admin/users", None);
     let csrf = input(&page, "csrf");
     let mut post = |on: &Replica, path: &str, fields: &[(&str, &str)]| {
